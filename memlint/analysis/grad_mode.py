@@ -1,0 +1,166 @@
+"""Is autograd on where a node runs?
+
+Answers ON, OFF or MAYBE (`set_grad_enabled(flag)` with a flag known only at
+run time). Sources: `with no_grad()/inference_mode()/set_grad_enabled(...)`,
+a bare `torch.set_grad_enabled(False)` earlier in the block, decorators,
+Lightning hooks that Lightning runs without grad, and functions of the same
+file that are only ever called from no-grad code.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from memlint.analysis.expressions import bool_constant, call_arg
+
+if TYPE_CHECKING:
+    from memlint.analysis.model import SemanticModel
+
+
+class Grad(enum.Enum):
+    ON = "on"
+    OFF = "off"
+    MAYBE = "maybe"
+
+
+NO_GRAD = {
+    "torch.no_grad",
+    "torch.autograd.no_grad",
+    "torch.autograd.grad_mode.no_grad",
+}
+INFERENCE_MODE = {"torch.inference_mode", "torch.autograd.grad_mode.inference_mode"}
+SET_GRAD_ENABLED = {
+    "torch.set_grad_enabled",
+    "torch.autograd.set_grad_enabled",
+    "torch.autograd.grad_mode.set_grad_enabled",
+    "torch._C._set_grad_enabled",
+}
+ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad"}
+
+# Lightning runs its evaluation loops (and their hooks) under no_grad/inference_mode.
+_LIGHTNING_EVAL_HOOKS = {"validation_step", "test_step", "predict_step"}
+_LIGHTNING_EVAL_HOOK_PREFIXES = ("on_validation_", "on_test_", "on_predict_")
+
+
+def is_lightning_eval_hook(name: str) -> bool:
+    return name in _LIGHTNING_EVAL_HOOKS or name.startswith(_LIGHTNING_EVAL_HOOK_PREFIXES)
+
+
+class GradMode:
+    def __init__(self, model: "SemanticModel") -> None:
+        self.model = model
+        self._entry: dict[int, Grad] = {}
+        self._callers_off: set[int] | None = None
+        self._bare_calls: dict[int, list[tuple[int, Grad]]] | None = None
+        self._callers_done = False
+
+    # -- what a single expression does to grad mode -------------------------
+    def effect(self, expr: cst.BaseExpression) -> Grad | None:
+        """The grad mode a context manager or decorator expression sets."""
+        resolve = self.model.imports.resolve
+        if isinstance(expr, cst.Call):
+            name = resolve(expr.func)
+            if name in NO_GRAD:
+                return Grad.OFF
+            if name in INFERENCE_MODE:
+                mode = call_arg(expr, 0, "mode")
+                flag = bool_constant(mode.value) if mode is not None else True
+                return Grad.OFF if flag is True else (None if flag is False else Grad.MAYBE)
+            if name in SET_GRAD_ENABLED:
+                arg = call_arg(expr, 0, "mode")
+                flag = bool_constant(arg.value) if arg is not None else None
+                return Grad.MAYBE if flag is None else (Grad.ON if flag else Grad.OFF)
+            if name in ENABLE_GRAD:
+                return Grad.ON
+            return None
+        name = resolve(expr)
+        if name in NO_GRAD or name in INFERENCE_MODE:
+            return Grad.OFF  # bare decorator: @torch.no_grad
+        if name in ENABLE_GRAD:
+            return Grad.ON
+        return None
+
+    # -- grad mode at a node -------------------------------------------------
+    def state(self, node: cst.CSTNode) -> Grad:
+        tree = self.model.tree
+        child = node
+        for anc in tree.ancestors(node):
+            if isinstance(anc, cst.With) and child is anc.body:
+                for item in reversed(anc.items):
+                    effect = self.effect(item.item)
+                    if effect is not None:
+                        return effect
+            elif isinstance(anc, (cst.IndentedBlock, cst.Module)):
+                effect = self._bare_call_before(anc, child)
+                if effect is not None:
+                    return effect
+            elif isinstance(anc, cst.FunctionDef) and child is anc.body:
+                return self.entry_state(anc)
+            child = anc
+        return Grad.ON
+
+    def _bare_call_before(self, suite: cst.CSTNode, stmt: cst.CSTNode) -> Grad | None:
+        if self._bare_calls is None:
+            self._bare_calls = {}
+            tree = self.model.tree
+            for call in tree.by_type.get(cst.Call, ()):
+                if self.model.imports.resolve(call.func) not in SET_GRAD_ENABLED:
+                    continue
+                expr = tree.parent_of(call)
+                line = tree.parent_of(expr) if isinstance(expr, cst.Expr) else None
+                block = tree.parent_of(line) if line is not None else None
+                effect = self.effect(call)
+                if block is not None and effect is not None:
+                    self._bare_calls.setdefault(id(block), []).append((tree.order[id(line)], effect))
+        calls = self._bare_calls.get(id(suite))
+        if not calls:
+            return None
+        position = self.model.tree.order[id(stmt)]
+        before = [effect for order, effect in calls if order < position]
+        return before[-1] if before else None
+
+    def entry_state(self, func: cst.FunctionDef) -> Grad:
+        cached = self._entry.get(id(func))
+        if cached is not None:
+            return cached
+        state = self._declared_entry(func)
+        if state is None:
+            callers_off = self._callers_only_off()
+            state = Grad.OFF if id(func) in callers_off else Grad.ON
+            if self._callers_off is not None and self._callers_done:
+                self._entry[id(func)] = state
+            return state
+        self._entry[id(func)] = state
+        return state
+
+    def _declared_entry(self, func: cst.FunctionDef) -> Grad | None:
+        for decorator in func.decorators:
+            effect = self.effect(decorator.decorator)
+            if effect is not None:
+                return effect
+        if self.model.enclosing_class(func) is not None and is_lightning_eval_hook(func.name.value):
+            return Grad.OFF
+        return None
+
+    def _callers_only_off(self) -> set[int]:
+        """Functions whose every call site in this file runs without grad."""
+        if self._callers_off is not None:
+            return self._callers_off
+        self._callers_off = set()
+        sites = self.model.call_sites()
+        candidates = [f for f in sites if self._declared_entry(f) is None]
+        changed = True
+        while changed:
+            changed = False
+            for func in candidates:
+                if id(func) in self._callers_off:
+                    continue
+                calls = sites[func]
+                if calls and all(self.state(call) is Grad.OFF for call in calls):
+                    self._callers_off.add(id(func))
+                    changed = True
+        self._callers_done = True
+        return self._callers_off

@@ -1,0 +1,64 @@
+"""Resolve names through imports: `T.cuda.empty_cache` -> `torch.cuda.empty_cache`."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from memlint.analysis.tree import Tree
+
+
+def dotted(expr: cst.BaseExpression) -> str | None:
+    """`a.b.c` for a Name/Attribute chain, else None."""
+    parts: list[str] = []
+    while isinstance(expr, cst.Attribute):
+        parts.append(expr.attr.value)
+        expr = expr.value
+    if not isinstance(expr, cst.Name):
+        return None
+    parts.append(expr.value)
+    return ".".join(reversed(parts))
+
+
+def _module_name(node: cst.BaseExpression) -> str:
+    return dotted(node) or ""
+
+
+class Imports:
+    """Local name -> fully qualified name, from every import in the file."""
+
+    def __init__(self, tree: Tree) -> None:
+        self.aliases: dict[str, str] = {}
+        for node in tree.by_type.get(cst.Import, ()):
+            for alias in node.names:
+                full = _module_name(alias.name)
+                if alias.asname is not None:
+                    self.aliases[dotted(alias.asname.name) or full] = full
+                else:
+                    root = full.split(".")[0]
+                    self.aliases[root] = root
+        for node in tree.by_type.get(cst.ImportFrom, ()):
+            if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+                continue
+            base = _module_name(node.module)
+            for alias in node.names:
+                name = _module_name(alias.name)
+                local = dotted(alias.asname.name) if alias.asname is not None else name
+                if local:
+                    self.aliases[local] = f"{base}.{name}"
+
+    def resolve(self, expr: cst.BaseExpression) -> str | None:
+        """The qualified name of a Name/Attribute chain.
+
+        A root that no import binds is kept as written, so code that uses
+        `torch.no_grad()` without a visible import (star imports, notebooks
+        exported to scripts) still resolves.
+        """
+        name = dotted(expr)
+        if name is None:
+            return None
+        root, _, rest = name.partition(".")
+        full = self.aliases.get(root, root)
+        return f"{full}.{rest}" if rest else full
+
+    def imports_torch(self) -> bool:
+        return any(v == "torch" or v.startswith("torch.") for v in self.aliases.values())

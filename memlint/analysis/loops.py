@@ -1,0 +1,304 @@
+"""Loops: which train, which evaluate, and what outlives one iteration."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from memlint.analysis.expressions import call_arg, code, method_name, names_in, root_name
+from memlint.analysis.grad_mode import Grad
+
+if TYPE_CHECKING:
+    from memlint.analysis.model import Scope, SemanticModel
+
+Loop = cst.For | cst.While
+
+_EVAL_FUNCTION = re.compile(
+    r"^_*(validate|validation|valid|evaluate|evaluation|eval|test|testing|predict|prediction|"
+    r"inference|infer|run_eval|run_validation|run_test)(_|$)"
+    r"|_(validate|validation|evaluate|evaluation|eval|predict|prediction|inference)$",
+    re.IGNORECASE,
+)
+_EVAL_LOADER = re.compile(
+    r"(^|[^a-z])(val|valid|validation|test|testing|eval|evaluation|dev|holdout)([^a-z]|$|loader|dataloader|set|data|iter)",
+    re.IGNORECASE,
+)
+_OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
+_METER = re.compile(r"meter|avg|average|tracker|stats|history|record", re.IGNORECASE)
+# Lightning (and HF Trainer) methods the framework calls once per batch.
+PER_STEP_METHODS = {
+    "training_step", "validation_step", "test_step", "predict_step",
+    "on_train_batch_end", "on_train_batch_start", "on_validation_batch_end", "on_test_batch_end",
+    "on_before_backward", "on_after_backward", "on_before_optimizer_step", "optimizer_step",
+}
+EVAL_STEP_METHODS = {"validation_step", "test_step", "predict_step", "on_validation_batch_end", "on_test_batch_end"}
+TRAIN_STEP_METHODS = PER_STEP_METHODS - EVAL_STEP_METHODS
+_STORE_METHODS = {"append": 0, "appendleft": 0, "extend": 0, "add": 0, "put": 0, "insert": 1}
+_ACCUMULATING_OPS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign)
+
+
+@dataclass(frozen=True)
+class Store:
+    """A statement that keeps `value` in `container` (`losses.append(loss)`, `total += loss`)."""
+
+    statement: cst.CSTNode
+    container: cst.BaseExpression
+    value: cst.BaseExpression
+    kind: str  # "append", "subscript", "accumulate", "update"
+
+
+class Loops:
+    def __init__(self, model: "SemanticModel") -> None:
+        self.model = model
+        self._step_loop: dict[int, bool] = {}
+
+    # -- where a node sits -------------------------------------------------------
+    def enclosing_loops(self, node: cst.CSTNode) -> list[Loop]:
+        """Loops around `node` whose body runs it, innermost first, within its function."""
+        loops: list[Loop] = []
+        child = node
+        for anc in self.model.tree.ancestors(node):
+            if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                break
+            if isinstance(anc, (cst.For, cst.While)) and child is anc.body:
+                loops.append(anc)
+            child = anc
+        return loops
+
+    def iteration_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """What one 'iteration' is for `node`: its innermost loop, or a per-step
+        framework method (`training_step`), or None."""
+        loops = self.enclosing_loops(node)
+        if loops:
+            return loops[0]
+        scope = self.model.scope_of(node)
+        if isinstance(scope, cst.FunctionDef) and scope.name.value in PER_STEP_METHODS:
+            return scope
+        return None
+
+    # -- training ---------------------------------------------------------------
+    def is_step_call(self, call: cst.Call) -> bool:
+        """`loss.backward()`, `accelerator.backward(loss)`, `optimizer.step()`."""
+        if self.model.provenance.backwarded_expressions(call) is not None:
+            return True
+        if method_name(call) == "step" and isinstance(call.func, cst.Attribute):
+            receiver = root_name(call.func.value) or ""
+            last = call.func.value.attr.value if isinstance(call.func.value, cst.Attribute) else receiver
+            return bool(_OPTIMIZER.search(last))
+        return False
+
+    def is_training_loop(self, loop: cst.CSTNode) -> bool:
+        """Does each iteration of `loop` take an optimisation step (directly, or
+        through a function of this file that steps without looping itself)?"""
+        key = id(loop)
+        if key in self._step_loop:
+            return self._step_loop[key]
+        self._step_loop[key] = False  # recursion guard
+        result = False
+        for call in self.model.tree.descendants(loop, cst.Call):
+            if self._innermost_region(call) is not loop:
+                continue
+            if self.is_step_call(call) or any(
+                self.steps_once(f) for f in self.model.local_callees(call) if f is not loop
+            ):
+                result = True
+                break
+        self._step_loop[key] = result
+        return result
+
+    def steps_once(self, func: cst.FunctionDef) -> bool:
+        """A per-step function: it steps, but not inside a loop of its own."""
+        return self.is_training_loop(func)
+
+    def _innermost_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        for anc in self.model.tree.ancestors(node):
+            if isinstance(anc, (cst.For, cst.While, cst.FunctionDef, cst.Lambda)):
+                return anc
+        return None
+
+    def has_backward(self, region: cst.CSTNode) -> bool:
+        """Does `region` differentiate anything (`backward`, `autograd.grad`)?"""
+        return bool(self.model.provenance.backward_calls(region))
+
+    # -- evaluation --------------------------------------------------------------
+    def is_eval_function(self, func: cst.CSTNode) -> bool:
+        if not isinstance(func, cst.FunctionDef):
+            return False
+        name = func.name.value
+        if name.startswith("test") and self._is_test_file():
+            return False  # pytest functions, not evaluation loops
+        return bool(_EVAL_FUNCTION.search(name))
+
+    def _is_test_file(self) -> bool:
+        path = self.model.path.replace("\\", "/")
+        base = path.rsplit("/", 1)[-1]
+        return base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py" or "/tests/" in f"/{path}"
+
+    def iterates_eval_data(self, loop: Loop) -> bool:
+        if not isinstance(loop, cst.For):
+            return False
+        return bool(_EVAL_LOADER.search(code(loop.iter)))
+
+    def follows_model_eval(self, node: cst.CSTNode) -> bool:
+        """Is `node` after a `X.eval()` in its scope, with no `X.train()` in between?"""
+        scope = self.model.scope_of(node)
+        tree = self.model.tree
+        position = tree.order[id(node)]
+        last_eval = last_train = -1
+        for call in tree.descendants(scope, cst.Call):
+            order = tree.order[id(call)]
+            if order >= position:
+                break
+            if self.model.scope_of(call) is not scope or not isinstance(call.func, cst.Attribute):
+                continue
+            method = call.func.attr.value
+            if method == "eval" and not call.args:
+                last_eval = order
+            elif method == "train":
+                arg = call_arg(call, 0, "mode")
+                if arg is None or not (isinstance(arg.value, cst.Name) and arg.value.value == "False"):
+                    last_train = order
+                else:
+                    last_eval = order
+        return last_eval > last_train
+
+    def eval_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """What one evaluation batch is for `node`: the innermost loop around it
+        that runs evaluation batches, or a framework evaluation step hook."""
+        loops = self.enclosing_loops(node)
+        if not loops:
+            scope = self.model.scope_of(node)
+            if isinstance(scope, cst.FunctionDef) and scope.name.value in EVAL_STEP_METHODS:
+                return scope
+            return None
+        for loop in loops:
+            if self.is_training_loop(loop):
+                return None
+            if (
+                self.iterates_eval_data(loop)
+                or self.is_eval_function(self.model.scope_of(loop))
+                or self.follows_model_eval(loop)
+                or self.model.grad_state(loop) is Grad.OFF
+            ):
+                return loop
+        return None
+
+    # -- what outlives an iteration ----------------------------------------------
+    def store_of(self, statement: cst.CSTNode) -> Store | None:
+        if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
+            call = statement.value
+            if not isinstance(call.func, cst.Attribute):
+                return None
+            method = call.func.attr.value
+            container = call.func.value
+            if method in _STORE_METHODS:
+                arg = call_arg(call, _STORE_METHODS[method])
+                return Store(statement, container, arg.value, "append") if arg else None
+            if method == "update" and call.args and _METER.search(code(container)):
+                return Store(statement, container, call.args[0].value, "update")
+            return None
+        if isinstance(statement, cst.AugAssign) and isinstance(statement.operator, _ACCUMULATING_OPS):
+            if isinstance(statement.target, (cst.Name, cst.Attribute)):
+                return Store(statement, statement.target, statement.value, "accumulate")
+            return None
+        if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0].target
+            if isinstance(target, cst.Subscript):
+                return Store(statement, target.value, statement.value, "subscript")
+            if isinstance(target, (cst.Name, cst.Attribute)):
+                other = self.accumulated_operand(target, statement.value)
+                if other is not None:
+                    return Store(statement, target, other, "accumulate")
+        return None
+
+    def accumulated_operand(self, target: cst.BaseExpression, value: cst.BaseExpression) -> cst.BaseExpression | None:
+        """For `t = t + v` or `t = torch.cat([t, v])`: the `v`."""
+        text = code(target)
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)):
+            if code(value.left) == text:
+                return value.right
+            if code(value.right) == text:
+                return value.left
+        if isinstance(value, cst.Call) and (self.model.imports.resolve(value.func) or "") in ("torch.cat", "torch.stack"):
+            seq = value.args[0].value if value.args else None
+            if isinstance(seq, (cst.List, cst.Tuple)) and len(seq.elements) == 2:
+                first, second = (e.value for e in seq.elements)
+                if code(first) == text:
+                    return second
+                if code(second) == text:
+                    return first
+        return None
+
+    def outlives(self, store: Store, region: cst.CSTNode) -> bool:
+        """Does the container of `store` survive from one iteration of `region` to the next?"""
+        root = root_name(store.container)
+        if root is None:
+            return False
+        if root == "self":
+            return True
+        scope = self.model.scope_of(store.statement)
+        if isinstance(region, cst.FunctionDef):
+            return False  # a local of a per-step function dies with the step
+        tree = self.model.tree
+        for binding in self.model.bindings(scope, root):
+            if binding.node is store.statement:
+                continue
+            if tree.contains(region, binding.node):
+                if isinstance(binding.node, (cst.Assign, cst.AugAssign)) and self.store_of(binding.node) is not None:
+                    continue  # another accumulation into the same container
+                return False
+        bound_before = any(tree.order[id(b.node)] < tree.order[id(region)] for b in self.model.bindings(scope, root))
+        return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
+
+    def consumed_after(self, container: cst.BaseExpression, region: cst.CSTNode) -> bool:
+        """Is what was collected reduced into something that is backwarded or
+        returned after the loop (a rollout's log-probs, a multi-step loss)?"""
+        root = root_name(container)
+        if root is None or root == "self":
+            return False
+        scope = self.model.scope_of(region)
+        derived = {root}
+        backwarded = self.model.provenance.backwarded_names(scope)
+        for stmt in self._statements_after(region, scope):
+            if not set(names_in(stmt)) & derived:
+                continue
+            if isinstance(stmt, cst.Return):
+                # `return torch.stack(log_probs).sum()`, not `return log_probs`
+                return stmt.value is not None and _reduces(stmt.value, derived)
+            if self.model.provenance.backward_calls(stmt):
+                return True
+            if isinstance(stmt, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and stmt.value is not None:
+                if not _reduces(stmt.value, derived):
+                    continue
+                targets = stmt.targets if isinstance(stmt, cst.Assign) else [stmt]
+                for target in targets:
+                    name = root_name(target.target)
+                    if name:
+                        derived.add(name)
+                        if name in backwarded:
+                            return True
+        return False
+
+    def _statements_after(self, region: cst.CSTNode, scope: "Scope") -> list[cst.CSTNode]:
+        tree = self.model.tree
+        result = []
+        for stmt_type in (cst.Return, cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign):
+            for stmt in tree.descendants(scope, stmt_type):
+                if tree.is_after(stmt, region) and self.model.scope_of(stmt) is scope:
+                    result.append(stmt)
+        result.sort(key=lambda s: tree.order[id(s)])
+        return result
+
+
+def _reduces(expr: cst.BaseExpression, names: set[str]) -> bool:
+    """Does `expr` compute something from `names` (not just pass one along)?"""
+    if isinstance(expr, cst.Name):
+        return False
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return any(_reduces(e.value, names) for e in expr.elements)
+    if isinstance(expr, cst.Dict):
+        return any(isinstance(e, cst.DictElement) and _reduces(e.value, names) for e in expr.elements)
+    return bool(set(names_in(expr)) & names)

@@ -1,0 +1,410 @@
+"""Which values may carry autograd history, and which tensors live on the device.
+
+Two questions, both answered conservatively towards "no" (a false positive
+costs more trust than a missed finding):
+
+* `carries_history(expr)`: results of calling a module/model/criterion, loss
+  functions, `.loss` of a model output, values that had `.backward()` called
+  on them and arithmetic on those; not after `.item()`, `float()`, `.detach()`,
+  `.tolist()`, comparisons, `argmax`, nor for numbers, numpy values, module
+  constructors or anything created under no grad.
+* `device_output(expr)`: a non-scalar tensor produced by a model (or a batch
+  moved to the device) that has not been moved off it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from memlint.analysis.expressions import callee_name, call_arg, method_name, names_in, root_name
+
+if TYPE_CHECKING:
+    from memlint.analysis.model import Binding, Scope, SemanticModel
+
+_MODULE_NAMES = re.compile(
+    r"^_*(model|models|net|network|module|criterion|criteria|loss_fn|loss_func|loss_function|lossfn|"
+    r"loss_fct|loss_module|encoder|decoder|backbone|head|heads|classifier|generator|discriminator|"
+    r"policy|critic|actor|value_net|q_net|qnet|teacher|student|unet|vae|transformer|rnn|lstm|gru|cell|"
+    r"mlp|lm|lm_head|embedder|autoencoder|disc|gen|netg|netd|netG|netD|ddp_model|raw_model)$"
+    r"|_(model|net|network|encoder|decoder|backbone|head|classifier|criterion|module)$"
+    r"|^(model|net)_",
+    re.IGNORECASE,
+)
+_LOSS_CALLEE = re.compile(r"loss|criterion", re.IGNORECASE)
+_SCALAR_NAME = re.compile(r"loss|acc|correct|metric|score|err|count|total|num_", re.IGNORECASE)
+
+# Methods whose result has no autograd history (or no tensor at all).
+_HISTORY_FREE_METHODS = {
+    "item", "tolist", "detach", "numpy", "argmax", "argmin", "size", "dim", "numel", "nelement",
+    "element_size", "eq", "ne", "lt", "gt", "le", "ge", "isnan", "isinf", "isfinite", "any", "all",
+    "is_contiguous", "data_ptr", "long", "int", "bool", "byte", "short", "stride", "nonzero",
+    "backward", "get_device", "keys", "__len__", "is_floating_point", "register_hook",
+    "register_forward_hook", "eval", "train", "state_dict", "parameters", "named_parameters",
+    "zero_grad", "step", "format", "join", "split", "strip", "encode", "decode",
+}
+# Methods that combine the receiver with their arguments.
+_ARITHMETIC_METHODS = {
+    "add", "sub", "mul", "div", "matmul", "mm", "bmm", "pow", "true_divide", "where", "addmm",
+    "masked_fill", "expand_as", "type_as", "copy_", "add_", "mul_", "sub_", "div_",
+}
+_HISTORY_FREE_BUILTINS = {
+    "float", "int", "bool", "len", "str", "round", "repr", "print", "isinstance", "type", "range",
+    "enumerate", "id", "hash", "format", "abs_", "list_len",
+}
+_PASS_THROUGH_BUILTINS = {"sum", "max", "min", "abs", "tuple", "list", "sorted", "reversed"}
+_TORCH_NO_HISTORY = re.compile(
+    r"^torch\.(tensor|as_tensor|from_numpy|zeros|ones|empty|full|arange|linspace|logspace|eye|"
+    r"rand|randn|randint|randperm|normal|bernoulli|multinomial|zeros_like|ones_like|empty_like|"
+    r"full_like|rand_like|randn_like|randint_like|argmax|argmin|is_tensor|is_grad_enabled|numel|"
+    r"eq|ne|lt|gt|le|ge|equal|allclose|isclose|isnan|isinf|isfinite|no_grad|inference_mode|"
+    r"set_grad_enabled|manual_seed|device|dtype|Size|save|load|compile|jit\..*|cuda\..*|"
+    r"distributed\..*|backends\..*|utils\..*|autograd\.grad|nn\.[A-Z]\w*|nn\.init\..*|"
+    r"optim\..*|Generator|get_default_dtype|finfo|iinfo)$"
+)
+_F_LOSSES = re.compile(r"^torch\.nn\.functional\.\w*(loss|entropy|_div|kl_div)$")
+_MODULE_FACTORIES = re.compile(
+    r"(^torch\.nn\.[A-Z]\w*$)|(\.from_pretrained$)|(^torch\.compile$)|(DistributedDataParallel$)|"
+    r"(DataParallel$)|(FullyShardedDataParallel$)|(\.prepare$)|(\.prepare_model$)|(\.setup$)"
+)
+_NO_HISTORY_ATTRIBUTES = {
+    "shape", "dtype", "device", "grad", "data", "requires_grad", "is_cuda", "ndim", "T_no",
+    "is_leaf", "layout", "names",
+}
+_SCALAR_ATTRIBUTES = {"loss", "losses"}
+_OFF_DEVICE_METHODS = {"cpu", "numpy", "tolist", "item"}
+_REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
+_BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
+
+
+class Provenance:
+    def __init__(self, model: "SemanticModel") -> None:
+        self.model = model
+        self._returns_history: dict[int, bool] = {}
+
+    # -- modules and backward -------------------------------------------------
+    @cached_property
+    def _module_attributes(self) -> set[str]:
+        """`self.<attr>` names assigned a module constructor anywhere in the file."""
+        found: set[str] = set()
+        for node in self.model.tree.by_type.get(cst.Assign, ()):
+            if not self._is_module_factory(node.value):
+                continue
+            for target in node.targets:
+                t = target.target
+                if isinstance(t, cst.Attribute) and root_name(t) == "self":
+                    found.add(t.attr.value)
+        return found
+
+    @cached_property
+    def _module_classes(self) -> set[str]:
+        """Classes of this file that subclass something module-like."""
+        names: set[str] = set()
+        for cls in self.model.tree.by_type.get(cst.ClassDef, ()):
+            for base in cls.bases:
+                text = self.model.imports.resolve(base.value) or ""
+                if re.search(r"(Module|Lightning\w*|PreTrainedModel|Model)$", text):
+                    names.add(cls.name.value)
+        return names
+
+    def _is_module_factory(self, expr: cst.BaseExpression) -> bool:
+        if not isinstance(expr, cst.Call):
+            return False
+        name = self.model.imports.resolve(expr.func) or ""
+        if _MODULE_FACTORIES.search(name):
+            return True
+        return isinstance(expr.func, cst.Name) and expr.func.value in self._module_classes
+
+    def is_module_call(self, call: cst.Call) -> bool:
+        """Does this call run a model, module or criterion forward?"""
+        func = call.func
+        if isinstance(func, cst.Name):
+            if func.value == "self":
+                return True
+            if _MODULE_NAMES.search(func.value):
+                return True
+            scope = self.model.scope_of(call)
+            return any(
+                b.value is not None and self._is_module_factory(b.value)
+                for b in self.model.bindings(scope, func.value) + self.model.bindings(self.model.module, func.value)
+            )
+        if isinstance(func, cst.Attribute):
+            attr = func.attr.value
+            if attr == "forward":
+                return True
+            if root_name(func) == "self" and isinstance(func.value, cst.Name):
+                return attr in self._module_attributes or bool(_MODULE_NAMES.search(attr))
+            return bool(_MODULE_NAMES.search(attr)) and not (
+                self.model.imports.resolve(func) or ""
+            ).startswith(("torch.", "numpy.", "np."))
+        return False
+
+    def is_loss_call(self, call: cst.Call) -> bool:
+        name = self.model.imports.resolve(call.func) or ""
+        if _F_LOSSES.match(name):
+            return True
+        callee = callee_name(call) or ""
+        return bool(_LOSS_CALLEE.search(callee)) and not name.startswith(("torch.", "numpy.", "np."))
+
+    def backward_calls(self, region: cst.CSTNode) -> list[tuple[cst.Call, list[cst.BaseExpression]]]:
+        """Calls in `region` that run backward, with the expressions they differentiate."""
+        found = []
+        for call in self.model.tree.descendants(region, cst.Call):
+            backwarded = self.backwarded_expressions(call)
+            if backwarded is not None:
+                found.append((call, backwarded))
+        return found
+
+    def backwarded_expressions(self, call: cst.Call) -> list[cst.BaseExpression] | None:
+        func = call.func
+        name = self.model.imports.resolve(func) or ""
+        if name in ("torch.autograd.backward", "torch.autograd.grad"):
+            arg = call_arg(call, 0, "tensors" if name.endswith("backward") else "outputs")
+            return [arg.value] if arg else []
+        if not isinstance(func, cst.Attribute):
+            return None
+        attr = func.attr.value
+        if attr == "backward":
+            if call.args and not call.args[0].keyword and isinstance(func.value, cst.Name) and _accelerator_like(func.value.value):
+                return [call.args[0].value]  # accelerator.backward(loss), fabric.backward(loss)
+            return [func.value]
+        if attr in _BACKWARD_FUNCTIONS and call.args:
+            return [call.args[0].value]
+        return None
+
+    def backwarded_names(self, region: cst.CSTNode) -> set[str]:
+        names: set[str] = set()
+        for _, exprs in self.backward_calls(region):
+            for expr in exprs:
+                names.update(names_in(expr))
+        return names
+
+    def dependencies(self, names: set[str], scope: "Scope") -> set[str]:
+        """`names` plus every name their assignments in `scope` read, transitively."""
+        seen = set(names)
+        todo = list(names)
+        while todo:
+            name = todo.pop()
+            for binding in self.model.bindings(scope, name):
+                if binding.value is None:
+                    continue
+                for dep in names_in(binding.value):
+                    if dep not in seen:
+                        seen.add(dep)
+                        todo.append(dep)
+        return seen
+
+    # -- may this value carry autograd history? --------------------------------
+    def carries_history(self, expr: cst.BaseExpression, at: cst.CSTNode | None = None) -> bool:
+        at = at if at is not None else expr
+        return self._history(expr, self.model.scope_of(at), at, set())
+
+    def _history(self, expr: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        if isinstance(expr, cst.Name):
+            return self._name_history(expr.value, scope, at, guard)
+        if isinstance(expr, cst.Attribute):
+            if expr.attr.value in _NO_HISTORY_ATTRIBUTES:
+                return False
+            if isinstance(expr.value, cst.Name) and expr.value.value == "self":
+                return False
+            return self._history(expr.value, scope, at, guard)
+        if isinstance(expr, cst.Subscript):
+            return self._history(expr.value, scope, at, guard)
+        if isinstance(expr, cst.Call):
+            return self._call_history(expr, scope, at, guard)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._history(expr.left, scope, at, guard) or self._history(expr.right, scope, at, guard)
+        if isinstance(expr, cst.UnaryOperation):
+            return not isinstance(expr.operator, cst.Not) and self._history(expr.expression, scope, at, guard)
+        if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+            return any(self._history(e.value, scope, at, guard) for e in expr.elements)
+        if isinstance(expr, cst.Dict):
+            return any(
+                isinstance(e, cst.DictElement) and self._history(e.value, scope, at, guard) for e in expr.elements
+            )
+        if isinstance(expr, cst.IfExp):
+            return self._history(expr.body, scope, at, guard) or self._history(expr.orelse, scope, at, guard)
+        if isinstance(expr, (cst.Await, cst.NamedExpr)):
+            return self._history(expr.value, scope, at, guard)
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            return self._history(expr.elt, scope, at, guard)
+        if isinstance(expr, cst.DictComp):
+            return self._history(expr.value, scope, at, guard)
+        return False  # numbers, strings, comparisons, boolean operations, lambdas
+
+    def _call_history(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        func = call.func
+        resolved = self.model.imports.resolve(func) or ""
+        args_history = lambda: any(self._history(a.value, scope, at, guard) for a in call.args)  # noqa: E731
+        if resolved.startswith("torch."):
+            if resolved.startswith("torch.nn.functional."):
+                return bool(_F_LOSSES.match(resolved)) or args_history()
+            if _TORCH_NO_HISTORY.match(resolved):
+                return False
+            return args_history()
+        if resolved.startswith(("numpy.", "np.", "math.", "statistics.")):
+            return False
+        if isinstance(func, cst.Name):
+            if func.value in _HISTORY_FREE_BUILTINS:
+                return False
+            if func.value in _PASS_THROUGH_BUILTINS:
+                return args_history()
+        if isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS:
+            return False
+        if self.is_module_call(call) or self.is_loss_call(call):
+            return True
+        callees = self.model.local_callees(call)
+        if callees:
+            return any(self._returns_carry_history(f, guard) for f in callees)
+        if isinstance(func, cst.Attribute):
+            if self._history(func.value, scope, at, guard):
+                return True
+            if func.attr.value in _ARITHMETIC_METHODS:
+                return args_history()
+        return False
+
+    def _name_history(self, name: str, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        key = (id(scope), name)
+        if key in guard:
+            return False
+        guard = guard | {key}
+        from memlint.analysis.grad_mode import Grad
+
+        bindings = self.reaching_bindings(scope, name, at)
+        for binding in bindings:
+            if binding.value is None or self.model.grad_state(binding.node) is Grad.OFF:
+                continue
+            if self._history(binding.value, scope, binding.node, guard):
+                return True
+        if not bindings and name not in self.model.params(scope) and scope is not self.model.module:
+            module = self.model.module
+            for binding in self.model.bindings(module, name):
+                if binding.value is not None and self._history(binding.value, module, binding.node, guard):
+                    return True
+        return name in self._backwarded_in_scope(scope)
+
+    def _backwarded_in_scope(self, scope: "Scope") -> set[str]:
+        cache = self.__dict__.setdefault("_backwarded_cache", {})
+        if id(scope) not in cache:
+            cache[id(scope)] = self.backwarded_names(scope)
+        return cache[id(scope)]
+
+    def reaching_bindings(self, scope: "Scope", name: str, at: cst.CSTNode) -> list["Binding"]:
+        """Bindings of `name` that may reach `at`: the latest one before it whose
+        block encloses `at` (so it surely ran), plus any in between. With none
+        before `at` (a loop-carried value), every binding in the scope."""
+        bindings = self.model.bindings(scope, name)
+        tree = self.model.tree
+        position = tree.order[id(at)]
+        before = [b for b in bindings if tree.order[id(b.node)] < position and not tree.contains(b.node, at)]
+        if not before:
+            return [b for b in bindings if not tree.contains(b.node, at)] or bindings
+        reaching = []
+        for binding in reversed(before):
+            reaching.append(binding)
+            block = tree.parent_of(tree.statement_of(binding.node))
+            if isinstance(block, cst.SimpleStatementLine):
+                block = tree.parent_of(block)
+            if block is not None and tree.contains(block, at):
+                break
+        return reaching
+
+    def _returns_carry_history(self, func: cst.FunctionDef, guard: set) -> bool:
+        key = ("returns", id(func))
+        if key in guard:
+            return False
+        if id(func) in self._returns_history:
+            return self._returns_history[id(func)]
+        from memlint.analysis.grad_mode import Grad
+
+        guard = guard | {key}
+        result = False
+        if self.model.grad.entry_state(func) is not Grad.OFF:
+            for ret in self.model.tree.descendants(func.body, cst.Return):
+                if ret.value is not None and self.model.scope_of(ret) is func:
+                    if self._history(ret.value, func, ret, guard):
+                        result = True
+                        break
+        self._returns_history[id(func)] = result
+        return result
+
+    # -- which tensors stay on the device? -------------------------------------
+    def device_output(self, expr: cst.BaseExpression, at: cst.CSTNode | None = None) -> bool:
+        """A per-batch, non-scalar tensor from a model or a batch moved to the device."""
+        at = at if at is not None else expr
+        return self._device(expr, self.model.scope_of(at), at, set())
+
+    def _device(self, expr: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        if isinstance(expr, cst.Name):
+            if _SCALAR_NAME.search(expr.value):
+                return False
+            key = (id(scope), expr.value)
+            if key in guard:
+                return False
+            guard = guard | {key}
+            return any(
+                b.value is not None and self._device(b.value, scope, b.node, guard)
+                for b in self.reaching_bindings(scope, expr.value, at)
+            )
+        if isinstance(expr, cst.Attribute):
+            attr = expr.attr.value
+            if attr in _NO_HISTORY_ATTRIBUTES or attr in _SCALAR_ATTRIBUTES or _SCALAR_NAME.search(attr):
+                return False
+            if isinstance(expr.value, cst.Name) and expr.value.value == "self":
+                return False
+            return self._device(expr.value, scope, at, guard)
+        if isinstance(expr, cst.Subscript):
+            key = expr.slice[0].slice if len(expr.slice) == 1 else None
+            if isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString):
+                if _SCALAR_NAME.search(key.value.value):
+                    return False
+            return self._device(expr.value, scope, at, guard)
+        if isinstance(expr, cst.Call):
+            return self._call_device(expr, scope, at, guard)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._device(expr.left, scope, at, guard) or self._device(expr.right, scope, at, guard)
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            return any(self._device(e.value, scope, at, guard) for e in expr.elements)
+        if isinstance(expr, cst.Dict):
+            return any(isinstance(e, cst.DictElement) and self._device(e.value, scope, at, guard) for e in expr.elements)
+        if isinstance(expr, cst.DictComp):
+            return self._device(expr.value, scope, at, guard)
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+            return self._device(expr.elt, scope, at, guard)
+        return False
+
+    def _call_device(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        method = method_name(call)
+        resolved = self.model.imports.resolve(call.func) or ""
+        if method in _OFF_DEVICE_METHODS:
+            return False
+        if method == "to":
+            target = call_arg(call, 0, "device")
+            if target is not None and isinstance(target.value, cst.SimpleString) and "cpu" in target.value.value:
+                return False
+            return True
+        if method == "cuda":
+            return True
+        if method in _REDUCTIONS and not call.args:
+            return False  # a scalar per batch
+        if self.is_loss_call(call):
+            return False
+        if resolved.startswith("torch."):
+            last = resolved.rsplit(".", 1)[1]
+            if last in _REDUCTIONS and call_arg(call, 1, "dim") is None:
+                return False
+            if _TORCH_NO_HISTORY.match(resolved) and last not in ("argmax", "argmin"):
+                return False
+            return any(self._device(a.value, scope, at, guard) for a in call.args)
+        if self.is_module_call(call):
+            return True
+        if isinstance(call.func, cst.Attribute) and method not in ("item", "tolist"):
+            return self._device(call.func.value, scope, at, guard)
+        return False
+
+
+def _accelerator_like(name: str) -> bool:
+    return bool(re.search(r"accelerator|fabric|engine|scaler|amp|trainer|strategy|deepspeed", name, re.I))

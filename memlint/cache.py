@@ -1,0 +1,75 @@
+"""`.memlint_cache/`: findings keyed on file content, memlint version and settings."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from typing import Any
+
+from memlint import __version__
+from memlint.models import FileError, Finding
+
+CACHE_DIR = ".memlint_cache"
+
+
+def content_key(raw: bytes, codes: list[str]) -> str:
+    digest = hashlib.blake2b(raw, digest_size=16)
+    digest.update(repr(codes).encode())
+    return digest.hexdigest()
+
+
+class Cache:
+    """One JSON file per (version, settings): {absolute path: {key, findings, errors}}."""
+
+    def __init__(self, directory: str, settings_fingerprint: str) -> None:
+        tag = hashlib.blake2b(f"{__version__}|{settings_fingerprint}".encode(), digest_size=8).hexdigest()
+        self.directory = directory
+        self.path = os.path.join(directory, f"{__version__}-{tag}.json")
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.dirty = False
+        try:
+            with open(self.path, encoding="utf-8") as handle:
+                loaded = json.load(handle)
+            if isinstance(loaded, dict):
+                self.entries = loaded
+        except (OSError, ValueError):
+            self.entries = {}
+
+    def get(self, path: str, key: str) -> tuple[list[Finding], list[FileError]] | None:
+        entry = self.entries.get(os.path.abspath(path))
+        if not entry or entry.get("key") != key:
+            return None
+        try:
+            findings = [Finding.from_json({**f, "filename": path}) for f in entry["findings"]]
+            errors = [FileError(path, e["message"], e.get("internal", False)) for e in entry["errors"]]
+        except (KeyError, TypeError, ValueError):
+            return None
+        return findings, errors
+
+    def put(self, path: str, key: str, findings: list[Finding], errors: list[FileError]) -> None:
+        if any(e.internal for e in errors):
+            return  # never cache a crash: the next version may not crash
+        self.entries[os.path.abspath(path)] = {
+            "key": key,
+            "findings": [f.to_json() for f in findings],
+            "errors": [{"message": e.message, "internal": e.internal} for e in errors],
+        }
+        self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            gitignore = os.path.join(self.directory, ".gitignore")
+            if not os.path.exists(gitignore):
+                with open(gitignore, "w", encoding="utf-8") as handle:
+                    handle.write("# Automatically created by memlint.\n*\n")
+            fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(self.entries, handle)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # a read-only checkout still lints; it just is not cached

@@ -1,0 +1,202 @@
+"""Command line: `memlint [lint] PATHS`, `memlint rules`, `memlint explain CODE`.
+
+Exit codes follow ruff: 0 no findings, 1 findings, 2 usage, configuration or
+internal error.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from memlint import __version__, formats
+from memlint.cache import CACHE_DIR, Cache
+from memlint.config import ConfigError, Settings, load_settings, split_option
+from memlint.discovery import discover
+from memlint.rules import ALL_RULES, lookup
+from memlint.runner import RunResult, lint_files
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class DefaultGroup(click.Group):
+    """`memlint src/` means `memlint lint src/`, as `ruff src/` once meant `ruff check src/`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
+            args = ["lint", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="memlint")
+def main() -> None:
+    """memlint: find GPU memory leaks in PyTorch training code."""
+
+
+def use_color(no_color: bool, stream=None) -> bool:
+    stream = stream or sys.stdout
+    return not no_color and "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
+
+
+def _settings(config: str | None, select, ignore, extend_select, paths: list[str]) -> Settings:
+    start = Path(paths[0]) if paths else Path.cwd()
+    start = start if start.is_dir() else start.parent
+    return load_settings(
+        config_file=Path(config) if config else None,
+        start=start if str(start) else Path.cwd(),
+        select=split_option(select) or None,
+        ignore=split_option(ignore),
+        extend_select=split_option(extend_select),
+    )
+
+
+def error_line(message: str) -> None:
+    click.echo(f"memlint: error: {message}", err=True)
+
+
+@main.command("lint")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--select", multiple=True, help="Rule codes or names to enable (comma-separated; ALL for every rule).")
+@click.option("--ignore", multiple=True, help="Rule codes or names to disable.")
+@click.option("--extend-select", multiple=True, help="Rule codes or names to enable on top of the selection.")
+@click.option("--format", "output_format", default="text", show_default=True, help="Output format.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("-q", "--quiet", is_flag=True, help="Print findings, nothing else.")
+@click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
+@click.option("--no-color", is_flag=True, help="Never colour the output.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help=f"Cache directory (default: {CACHE_DIR}).")
+@click.option("--config", type=click.Path(dir_okay=False), default=None, help="pyproject.toml to read [tool.memlint] from.")
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), default=None, help="Write the report to a file.")
+def lint(
+    paths: tuple[str, ...],
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    output_format: str,
+    exit_zero: bool,
+    quiet: bool,
+    statistics: bool,
+    no_color: bool,
+    no_cache: bool,
+    cache_dir: str | None,
+    config: str | None,
+    output_file: str | None,
+) -> None:
+    """Lint PATHS (files or directories; default: the current directory)."""
+    if output_format not in formats.names():
+        error_line(f"unknown format {output_format!r} (choose from {', '.join(formats.names())})")
+        sys.exit(EXIT_ERROR)
+    targets = list(paths) or ["."]
+    try:
+        settings = _settings(config, select, ignore, extend_select, targets)
+    except ConfigError as exc:
+        error_line(str(exc))
+        sys.exit(EXIT_ERROR)
+
+    found = discover(targets, settings.exclude, settings.root)
+    for missing in found.missing:
+        error_line(f"{missing}: no such file or directory")
+    for warning in found.warnings:
+        click.echo(f"memlint: warning: {warning}", err=True)
+
+    cache = None if no_cache else Cache(cache_dir or str(settings.root / CACHE_DIR), settings.fingerprint())
+    run = lint_files(found.files, settings, cache)
+    exit_code = _emit(run, settings, output_format, quiet, statistics, no_color, output_file)
+    if found.missing:
+        exit_code = EXIT_ERROR
+    sys.exit(EXIT_CLEAN if exit_zero and exit_code == EXIT_FINDINGS else exit_code)
+
+
+def _emit(
+    run: RunResult,
+    settings: Settings,
+    output_format: str,
+    quiet: bool,
+    statistics: bool,
+    no_color: bool,
+    output_file: str | None,
+) -> int:
+    for error in run.errors:
+        kind = "internal error" if error.internal else "error"
+        message = error.message
+        if error.internal and message.startswith("internal error"):
+            message = message[len("internal error") :].lstrip(": ")
+        click.echo(f"memlint: {kind}: {error.filename}: {message}", err=True)
+    stream = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
+    try:
+        report = formats.Report(
+            findings=run.findings,
+            errors=run.errors,
+            files=run.files,
+            color=output_file is None and use_color(no_color),
+            quiet=quiet,
+            statistics=statistics,
+            root=str(settings.root),
+        )
+        formats.get(output_format)(report, stream)
+    finally:
+        if output_file:
+            stream.close()
+    if any(e.internal for e in run.errors) or any(not e.internal for e in run.errors):
+        return EXIT_ERROR
+    return EXIT_FINDINGS if run.findings else EXIT_CLEAN
+
+
+@main.command("rules")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text")
+def rules_command(output_format: str) -> None:
+    """List every rule."""
+    if output_format == "json":
+        import json
+
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "code": r.code,
+                        "name": r.name,
+                        "severity": r.severity.value,
+                        "summary": r.summary,
+                        "fix": r.fix_applicability.value if r.fix_applicability else None,
+                    }
+                    for r in ALL_RULES
+                ],
+                indent=2,
+            )
+        )
+        return
+    if output_format == "markdown":
+        click.echo(rule_table_markdown())
+        return
+    width = max(len(r.name) for r in ALL_RULES)
+    for r in ALL_RULES:
+        fix = r.fix_applicability.value if r.fix_applicability else "-"
+        click.echo(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  fix: {fix:<12}  {r.summary}")
+
+
+def rule_table_markdown() -> str:
+    lines = ["| code | name | severity | fix | what it finds |", "|---|---|---|---|---|"]
+    for r in ALL_RULES:
+        fix = r.fix_applicability.value if r.fix_applicability else "-"
+        lines.append(f"| {r.code} | `{r.name}` | {r.severity.value} | {fix} | {r.summary} |")
+    return "\n".join(lines)
+
+
+@main.command("explain")
+@click.argument("rule")
+def explain(rule: str) -> None:
+    """Print a rule's documentation (by code or name)."""
+    found = lookup(rule)
+    if found is None:
+        error_line(f"unknown rule {rule!r} (see `memlint rules`)")
+        sys.exit(EXIT_ERROR)
+    click.echo(found.documentation())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,292 @@
+"""Discover files -> read and decode -> parse once -> one pass running every rule -> findings."""
+
+from __future__ import annotations
+
+import ast
+import io
+import os
+import re
+import tokenize
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from memlint.analysis import SemanticModel
+from memlint.cache import content_key
+from memlint.models import Edit, FileError, Finding, Fix, Position, Severity
+from memlint.rules import BY_CODE, SYNTAX_ERROR
+from memlint.rules.base import FixSpec, Report, Rule
+from memlint.suppression import is_suppressed, skips_file
+
+
+@dataclass
+class SourceFile:
+    """A file's text as Python sees it, plus what is needed to write it back."""
+
+    path: str
+    text: str
+    encoding: str
+    bom: bool
+    raw: bytes
+
+
+@dataclass
+class LintResult:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    cache_key: str | None = None  # set once the file was read
+
+
+class DecodeError(Exception):
+    pass
+
+
+def decode(raw: bytes) -> tuple[str, str, bool]:
+    """Decode source bytes per PEP 263 (cookie or BOM, else UTF-8)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    except SyntaxError as exc:
+        raise DecodeError(str(exc)) from None
+    bom = encoding == "utf-8-sig"
+    try:
+        text = raw.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise DecodeError(f"cannot decode as {encoding}: {exc}") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text, encoding, bom
+
+
+def read_source(path: str) -> SourceFile:
+    with open(path, "rb") as handle:
+        raw = handle.read()
+    text, encoding, bom = decode(raw)
+    return SourceFile(path, text, encoding, bom, raw)
+
+
+def lint_path(path: str, codes: Sequence[str]) -> LintResult:
+    """Lint one file on disk; every failure becomes a one-line error, never a traceback."""
+    result = LintResult(path)
+    try:
+        source = read_source(path)
+    except FileNotFoundError:
+        result.errors.append(FileError(path, "file vanished before it could be read"))
+        return result
+    except IsADirectoryError:
+        result.errors.append(FileError(path, "is a directory, not a file"))
+        return result
+    except OSError as exc:
+        result.errors.append(FileError(path, f"cannot read: {exc.strerror or exc}"))
+        return result
+    except DecodeError as exc:
+        result.errors.append(FileError(path, str(exc)))
+        return result
+    result.cache_key = content_key(source.raw, list(codes))
+    try:
+        result.findings, result.errors = lint_source(source.text, path, codes)
+    except RecursionError:
+        result.errors = [FileError(path, "too deeply nested to analyse")]
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
+        result.errors = [FileError(path, f"internal error: {exc!r}", internal=True)]
+    return result
+
+
+def lint_source(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding], list[FileError]]:
+    """Lint source text with the rules named by `codes`."""
+    if skips_file(text):
+        return [], []
+    rules = [BY_CODE[c] for c in codes if c in BY_CODE and BY_CODE[c].may_apply(text)]
+    if not rules:
+        return _syntax_check_only(text, path, codes), []
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        return _syntax_finding(path, exc.message, exc.raw_line, exc.raw_column + 1, text, codes), []
+    except (RecursionError, MemoryError) as exc:
+        return [], [FileError(path, f"too deeply nested to parse ({type(exc).__name__})")]
+    except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
+        return [], [FileError(path, f"internal error while parsing: {exc!r}", internal=True)]
+    return _run_rules(module, text, path, rules)
+
+
+def _syntax_check_only(text: str, path: str, codes: Sequence[str]) -> list[Finding]:
+    """No rule can fire here; still report a file that does not parse (cheaply)."""
+    if SYNTAX_ERROR[0] not in codes:
+        return []
+    try:
+        ast.parse(text)
+    except SyntaxError as exc:
+        return _syntax_finding(path, exc.msg, exc.lineno or 1, exc.offset or 1, text, codes)
+    except (ValueError, RecursionError, MemoryError):
+        return []
+    return []
+
+
+def _syntax_finding(path: str, message: str, row: int, column: int, text: str, codes: Sequence[str]) -> list[Finding]:
+    if SYNTAX_ERROR[0] not in codes:
+        return []
+    first = message.strip().splitlines()[0] if message.strip() else "invalid syntax"
+    return [
+        Finding(
+            code=SYNTAX_ERROR[0],
+            name=SYNTAX_ERROR[1],
+            message=f"SyntaxError: {first}",
+            severity=Severity.ERROR,
+            filename=path,
+            location=Position(row, column),
+            end_location=Position(row, column),
+            hint="memlint checks the rest of the project; fix the syntax to check this file",
+        )
+    ]
+
+
+def _run_rules(
+    module: cst.Module, text: str, path: str, rule_types: Iterable[type[Rule]]
+) -> tuple[list[Finding], list[FileError]]:
+    model = SemanticModel(module, path)
+    reports: list[tuple[Rule, Report]] = []
+    errors: list[FileError] = []
+    sink = lambda rule, report: reports.append((rule, report))  # noqa: E731
+    dispatch: dict[type, list] = {}
+    rules = [rule_type(model, sink) for rule_type in rule_types]
+    for rule in rules:
+        for node_type, method in rule.hooks().items():
+            dispatch.setdefault(node_type, []).append((rule, getattr(rule, method)))
+    broken: set[str] = set()
+    for node_type, handlers in dispatch.items():
+        for node in model.tree.by_type.get(node_type, ()):
+            for rule, handler in handlers:
+                if rule.code in broken:
+                    continue
+                try:
+                    handler(node)
+                except Exception as exc:  # noqa: BLE001 - report, lint the rest
+                    broken.add(rule.code)
+                    errors.append(
+                        FileError(path, f"internal error in rule {rule.code} [{rule.name}]: {exc!r}", internal=True)
+                    )
+    if not reports:
+        return [], errors
+    findings = _to_findings(module, text, path, reports, errors)
+    return findings, errors
+
+
+def _to_findings(
+    module: cst.Module, text: str, path: str, reports: list[tuple[Rule, Report]], errors: list[FileError]
+) -> list[Finding]:
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    lines = text.splitlines()
+    findings = []
+    seen = set()
+    for rule, report in reports:
+        where = positions[report.node]
+        start = Position(where.start.line, where.start.column + 1)
+        end = Position(where.end.line, where.end.column + 1)
+        if is_suppressed(lines, start.row, end.row, rule.code, rule.name):
+            continue
+        key = (rule.code, start, end)
+        if key in seen:
+            continue
+        seen.add(key)
+        fix = None
+        if report.fix is not None:
+            try:
+                fix = _to_fix(module, text, report.fix, positions)
+            except Exception as exc:  # noqa: BLE001 - a broken fix must not lose the finding
+                errors.append(FileError(path, f"internal error building the {rule.code} fix: {exc!r}", internal=True))
+        elif rule.fix_applicability is not None:
+            fix = Fix(rule.fix_applicability, report.hint[:1].upper() + report.hint[1:])
+        findings.append(
+            Finding(
+                code=rule.code,
+                name=rule.name,
+                message=report.message,
+                severity=report.severity,
+                filename=path,
+                location=start,
+                end_location=end,
+                hint=report.hint,
+                fix=fix,
+            )
+        )
+    findings.sort(key=Finding.sort_key)
+    return findings
+
+
+def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions) -> Fix:
+    line_starts = _line_starts(text)
+    edits = []
+    for old, new in spec.replacements:
+        if isinstance(old, cst.BaseExpression):
+            # An expression renders the same wherever it sits: replace its range.
+            where = positions[old]
+            edits.append(
+                Edit(
+                    module.code_for_node(new),
+                    Position(where.start.line, where.start.column + 1),
+                    Position(where.end.line, where.end.column + 1),
+                )
+            )
+            continue
+        # A statement's indentation comes from its parents: render the module.
+        changed = module.deep_replace(old, new)
+        assert isinstance(changed, cst.Module)
+        edits.append(_diff_edit(text, changed.code, line_starts))
+    if spec.prepend:
+        row = _import_row(module, positions)
+        newline = module.default_newline
+        edits.append(Edit(spec.prepend.replace("\n", newline), Position(row, 1), Position(row, 1)))
+    edits.sort(key=lambda e: e.start)
+    return Fix(spec.applicability, spec.message, tuple(edits))
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    for match in re.finditer(r"\r\n|\r|\n", text):
+        starts.append(match.end())
+    return starts
+
+
+def offset_to_position(offset: int, line_starts: list[int]) -> Position:
+    from bisect import bisect_right
+
+    row = bisect_right(line_starts, offset)
+    return Position(row, offset - line_starts[row - 1] + 1)
+
+
+def _diff_edit(old: str, new: str, line_starts: list[int]) -> Edit:
+    """The single region where `new` differs from `old`, as an edit of `old`."""
+    limit = min(len(old), len(new))
+    prefix = 0
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
+        suffix += 1
+    return Edit(
+        new[prefix : len(new) - suffix],
+        offset_to_position(prefix, line_starts),
+        offset_to_position(len(old) - suffix, line_starts),
+    )
+
+
+def _import_row(module: cst.Module, positions) -> int:
+    """Where a new top-level import goes: after the docstring and `__future__` imports."""
+    row = 1
+    for index, stmt in enumerate(module.body):
+        if isinstance(stmt, cst.SimpleStatementLine) and stmt.body:
+            small = stmt.body[0]
+            is_docstring = index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString)
+            is_future = isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and small.module.value == "__future__"
+            if is_docstring or is_future:
+                row = positions[stmt].end.line + 1
+                continue
+        break
+    return row
+
+
+def default_workers() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))

@@ -1,0 +1,48 @@
+"""Output formats. Each module registers `write(report, stream)` under its name.
+
+`Report` carries everything a formatter may need; adding a format is one
+module plus one line in `FORMATS`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, TextIO
+
+from memlint.models import FileError, Finding
+
+
+@dataclass
+class Report:
+    findings: list[Finding]
+    errors: list[FileError] = field(default_factory=list)
+    files: int = 0
+    color: bool = False
+    quiet: bool = False
+    statistics: bool = False
+    fixed: int = 0
+    root: str = "."  # repository root for formats with relative paths (SARIF, GitLab)
+
+
+Formatter = Callable[[Report, TextIO], None]
+
+
+def _registry() -> dict[str, Formatter]:
+    from memlint.formats import json_format, text
+
+    return {"text": text.write, "json": json_format.write}
+
+
+FORMATS: dict[str, Formatter] = {}
+
+
+def get(name: str) -> Formatter:
+    if not FORMATS:
+        FORMATS.update(_registry())
+    return FORMATS[name]
+
+
+def names() -> list[str]:
+    if not FORMATS:
+        FORMATS.update(_registry())
+    return list(FORMATS)

@@ -1,0 +1,52 @@
+"""`--format text`: `path:row:col: CODE [name] message`, a hint, then a summary."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TextIO
+
+import click
+
+from memlint.formats import Report
+from memlint.models import Applicability, Severity
+
+
+def write(report: Report, stream: TextIO) -> None:
+    style = (lambda text, **kw: click.style(text, **kw)) if report.color else (lambda text, **kw: text)
+    if report.statistics:
+        _statistics(report, stream, style)
+        return
+    for f in report.findings:
+        code_color = "red" if f.severity is Severity.ERROR else "yellow"
+        fixable = " [*]" if f.fix and f.fix.applicability is Applicability.SAFE else ""
+        stream.write(
+            f"{style(f.filename, bold=True)}:{f.location.row}:{f.location.column}: "
+            f"{style(f.code, fg=code_color, bold=True)}{fixable} [{f.name}] {f.message}\n"
+        )
+        if f.hint:
+            stream.write(f"    {style('help', fg='cyan', bold=True)}: {f.hint}\n")
+    if report.quiet:
+        return
+    count = len(report.findings)
+    if count == 0 and not report.errors:
+        stream.write(style("All checks passed!", fg="green") + "\n")
+        return
+    if count:
+        errors = sum(1 for f in report.findings if f.severity is Severity.ERROR)
+        noun = "finding" if count == 1 else "findings"
+        stream.write(f"Found {count} {noun} ({errors} error{'s' if errors != 1 else ''}, {count - errors} warning{'s' if count - errors != 1 else ''}).\n")
+        safe = sum(1 for f in report.findings if f.fix and f.fix.applicability is Applicability.SAFE and f.fix.edits)
+        unsafe = sum(1 for f in report.findings if f.fix and f.fix.applicability is Applicability.UNSAFE and f.fix.edits)
+        if safe:
+            stream.write(f"[*] {safe} fixable with the `--fix` option")
+            stream.write(f" ({unsafe} more with `--unsafe-fixes`).\n" if unsafe else ".\n")
+        elif unsafe:
+            stream.write(f"{unsafe} fixable with the `--fix --unsafe-fixes` options.\n")
+
+
+def _statistics(report: Report, stream: TextIO, style) -> None:
+    counts = Counter((f.code, f.name) for f in report.findings)
+    fixable = {f.code for f in report.findings if f.fix and f.fix.applicability is Applicability.SAFE}
+    for (code, name), count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        mark = "[*]" if code in fixable else "   "
+        stream.write(f"{count:>5}\t{style(code, bold=True)}\t{mark} {name}\n")

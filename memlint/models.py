@@ -1,0 +1,130 @@
+"""The data every part of memlint exchanges: findings, fixes and edits."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class Applicability(str, enum.Enum):
+    """How sure a fix is to keep behaviour (ruff's model)."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    DISPLAY_ONLY = "display-only"
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """1-based row, 1-based column (in characters)."""
+
+    row: int
+    column: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"row": self.row, "column": self.column}
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between `start` and `end` with `content`."""
+
+    content: str
+    start: Position
+    end: Position
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "location": self.start.to_json(),
+            "end_location": self.end.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Edit":
+        return cls(
+            data["content"],
+            Position(**data["location"]),
+            Position(**data["end_location"]),
+        )
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "applicability": self.applicability.value,
+            "message": self.message,
+            "edits": [e.to_json() for e in self.edits],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Fix":
+        return cls(
+            Applicability(data["applicability"]),
+            data["message"],
+            tuple(Edit.from_json(e) for e in data["edits"]),
+        )
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    name: str
+    message: str
+    severity: Severity
+    filename: str
+    location: Position
+    end_location: Position
+    hint: str = ""
+    fix: Fix | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.filename, self.location.row, self.location.column, self.code)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "message": self.message,
+            "severity": self.severity.value,
+            "filename": self.filename,
+            "location": self.location.to_json(),
+            "end_location": self.end_location.to_json(),
+            "hint": self.hint,
+            "fix": self.fix.to_json() if self.fix else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Finding":
+        return cls(
+            code=data["code"],
+            name=data["name"],
+            message=data["message"],
+            severity=Severity(data["severity"]),
+            filename=data["filename"],
+            location=Position(**data["location"]),
+            end_location=Position(**data["end_location"]),
+            hint=data.get("hint", ""),
+            fix=Fix.from_json(data["fix"]) if data.get("fix") else None,
+        )
+
+
+@dataclass
+class FileError:
+    """A file memlint could not lint: one line for the user, never a traceback."""
+
+    filename: str
+    message: str
+    internal: bool = False  # a crash inside memlint (a rule), not a problem with the file

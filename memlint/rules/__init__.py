@@ -1,0 +1,31 @@
+"""The rule registry: every rule class, by code and by name."""
+
+from __future__ import annotations
+
+from memlint.rules.base import Rule
+from memlint.rules.ml001_retained_graph import RetainedGraph
+from memlint.rules.ml002_autocast_cache_disabled import AutocastCacheDisabled
+from memlint.rules.ml003_eval_without_no_grad import EvalWithoutNoGrad
+from memlint.rules.ml004_empty_cache_per_step import EmptyCachePerStep
+from memlint.rules.ml005_eval_outputs_on_device import EvalOutputsOnDevice
+from memlint.rules.ml006_carried_state_graph import CarriedStateGraph
+from memlint.rules.ml007_ctx_tensor_attribute import CtxTensorAttribute
+
+ALL_RULES: tuple[type[Rule], ...] = (
+    RetainedGraph,
+    AutocastCacheDisabled,
+    EvalWithoutNoGrad,
+    EmptyCachePerStep,
+    EvalOutputsOnDevice,
+    CarriedStateGraph,
+    CtxTensorAttribute,
+)
+BY_CODE: dict[str, type[Rule]] = {r.code: r for r in ALL_RULES}
+BY_NAME: dict[str, type[Rule]] = {r.name: r for r in ALL_RULES}
+
+# Not a rule class: reported by the engine when a file does not parse.
+SYNTAX_ERROR = ("ML000", "syntax-error")
+
+
+def lookup(selector: str) -> type[Rule] | None:
+    return BY_CODE.get(selector.upper()) or BY_NAME.get(selector.lower())

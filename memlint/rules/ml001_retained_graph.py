@@ -1,0 +1,119 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from memlint.analysis.expressions import code, literal_parts, names_in
+from memlint.analysis.grad_mode import Grad
+from memlint.models import Applicability, Severity
+from memlint.rules.base import FixSpec, Rule, detach
+
+
+class RetainedGraph(Rule):
+    code = "ML001"
+    name = "retained-graph"
+    severity = Severity.ERROR
+    summary = "A value that carries autograd history is kept beyond its loop iteration"
+    fix_applicability = Applicability.SAFE
+    needles = (("for ", "while ", "_step"),)
+    what = """
+Checks for values that may carry autograd history (a loss, a model output, a
+metric computed with grad) being kept beyond the loop iteration that produced
+them: appended to a list created outside the loop, added to an outer
+accumulator (`total += loss`), stored in `d[k]` or on `self`, or fed to a
+meter, without `.detach()`, `.item()` or `float()` on the way.
+"""
+    why = """
+A tensor with history keeps its whole autograd graph alive. If the value was
+never backwarded, every activation the graph saved stays on the GPU: a loop
+without backward that appends its loss grows by +18 MiB per iteration
+(4×Linear(2048), batch 256). After `backward()` the saved tensors are freed,
+but the graph skeleton still leaks host memory (+1.5 GB over 3000 iterations
+of a 300-layer MLP), and tensors that a custom autograd Function parks on
+`ctx` stay on the GPU: +192 MiB per iteration measured (Fast-LLM PR 486:
+~164 MiB per microbatch, OOM on 80 GB at 128 microbatches).
+"""
+    example = """
+losses = []
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    losses.append(loss)
+"""
+    use_instead = """
+losses = []
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    losses.append(loss.detach())  # or loss.item() for a Python number
+"""
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        self._check(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._check(node)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._check(node)
+
+    def _check(self, statement: cst.CSTNode) -> None:
+        model = self.model
+        loops = model.loops
+        store = loops.store_of(statement)
+        if store is None:
+            return
+        region = loops.iteration_region(statement)
+        if region is None or model.grad_state(statement) is Grad.OFF:
+            return
+        parts = [p for p in literal_parts(store.value) if model.provenance.carries_history(p, statement)]
+        if not parts or not loops.outlives(store, region):
+            return
+        if not isinstance(region, cst.FunctionDef) and loops.consumed_after(store.container, region):
+            return
+
+        scope = model.scope_of(statement)
+        backwarded = model.provenance.backwarded_names(region)
+        if isinstance(region, cst.FunctionDef):  # a per-step hook: the framework backwards what it returns
+            for ret in model.tree.descendants(region.body, cst.Return):
+                if ret.value is not None:
+                    backwarded |= set(names_in(ret.value))
+        reached = model.provenance.dependencies(backwarded, scope)
+        was_backwarded = bool(backwarded) and all(set(names_in(p)) & reached for p in parts)
+        ctx_stores = model.autograd_functions.tensor_stores
+
+        kept = code(store.value)
+        where = "this loop" if not isinstance(region, cst.FunctionDef) else f"`{region.name.value}`"
+        if not was_backwarded:
+            severity = Severity.ERROR
+            message = (
+                f"`{kept}` is kept beyond its iteration with its autograd graph and is never backwarded in "
+                f"{where}: the graph and every activation it saved stay on the device, growing each iteration"
+            )
+        elif ctx_stores:
+            first = ctx_stores[0]
+            severity = Severity.ERROR
+            message = (
+                f"`{kept}` is kept beyond its iteration with its autograd graph; the custom autograd Function "
+                f"`{first.function.name.value}` in this file keeps tensors on `ctx.{first.attribute}`, which "
+                "backward does not free: they stay on the device as long as each kept graph"
+            )
+        else:
+            severity = Severity.WARNING
+            message = (
+                f"`{kept}` is kept beyond its iteration with its autograd graph: backward freed the saved "
+                "tensors, but the graph skeleton leaks host memory every iteration"
+            )
+        replacements = tuple((part, detach(part)) for part in parts)
+        hint = f"store `{code(detach(parts[0]))}`" + (
+            " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") else ""
+        )
+        self.report(
+            statement,
+            message,
+            hint,
+            severity=severity,
+            fix=FixSpec(Applicability.SAFE, "Detach the stored value", replacements),
+        )
+

@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from memlint.analysis.loops import TRAIN_STEP_METHODS
+from memlint.models import Applicability, Severity
+from memlint.rules.base import Rule
+
+EMPTY_CACHE = {
+    "torch.cuda.empty_cache",
+    "torch.cuda.memory.empty_cache",
+    "torch.mps.empty_cache",
+    "torch.xpu.empty_cache",
+}
+_CONDITIONAL = (cst.If, cst.IfExp, cst.ExceptHandler, cst.Else, cst.BooleanOperation)
+
+
+class EmptyCachePerStep(Rule):
+    code = "ML004"
+    name = "empty-cache-per-step"
+    severity = Severity.WARNING
+    summary = "`torch.cuda.empty_cache()` runs on every training step"
+    fix_applicability = Applicability.DISPLAY_ONLY
+    needles = (("empty_cache",),)
+    what = """
+Checks for `torch.cuda.empty_cache()` that runs unconditionally on every
+iteration of a training loop or in a per-step hook (`training_step`). Calls
+guarded by `if step % N == 0`, in an OOM `except` handler, after validation or
+between folds are fine.
+"""
+    why = """
+`empty_cache()` frees no memory a tensor still uses: it returns the allocator's
+cached blocks to the driver, synchronises the device, and the next step must
+allocate them again. Every step, that costs time: 2.26 ms against 1.45 ms per
+step on a small MLP (1.56× slower); peft PR 2894 measured 65 s against 45 s
+for 250 steps.
+"""
+    example = """
+for batch in loader:
+    loss = model(batch).loss
+    loss.backward()
+    optimizer.step()
+    torch.cuda.empty_cache()
+"""
+    use_instead = """
+for step, batch in enumerate(loader):
+    loss = model(batch).loss
+    loss.backward()
+    optimizer.step()
+"""
+
+    def visit_Call(self, node: cst.Call) -> None:
+        model = self.model
+        if model.imports.resolve(node.func) not in EMPTY_CACHE:
+            return
+        loops = model.loops
+        enclosing = loops.enclosing_loops(node)
+        if enclosing:
+            region: cst.CSTNode = enclosing[0]
+            if not loops.is_training_loop(region):
+                return
+            where = "every iteration of this training loop"
+        else:
+            scope = model.scope_of(node)
+            if not isinstance(scope, cst.FunctionDef):
+                return
+            if scope.name.value not in TRAIN_STEP_METHODS and not loops.steps_once(scope):
+                return
+            region = scope
+            where = f"every training step (in `{scope.name.value}`)"
+        for anc in model.tree.ancestors(node):
+            if anc is region:
+                break
+            if isinstance(anc, _CONDITIONAL):
+                return
+        message = (
+            f"`empty_cache()` runs on {where}: it frees nothing a tensor still uses, synchronises the device "
+            "and makes the next step allocate again (1.56x slower per step measured on a small MLP)"
+        )
+        self.report(
+            node,
+            message,
+            "remove it, or call it every N steps, after validation or in an OOM handler",
+        )

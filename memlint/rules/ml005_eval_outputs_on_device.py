@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from memlint.analysis.expressions import code, literal_parts
+from memlint.analysis.grad_mode import Grad
+from memlint.models import Applicability, Severity
+from memlint.rules.base import FixSpec, Rule, chain
+
+
+class EvalOutputsOnDevice(Rule):
+    code = "ML005"
+    name = "eval-outputs-on-device"
+    severity = Severity.WARNING
+    summary = "Evaluation outputs are collected across batches on the device"
+    fix_applicability = Applicability.UNSAFE
+    needles = (("for ", "while ", "_step"), ("append", "extend", "cat", "+=", "] ="))
+    what = """
+Checks for tensors collected across evaluation batches (outputs, logits,
+predictions, labels moved to the device) into a container that outlives the
+loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported.
+"""
+    why = """
+Every batch adds its outputs to device memory, so memory grows with the size
+of the evaluation set, not the batch: outputs of 8×Linear(1024), batch 256,
+kept on the GPU under `no_grad` grew by 1 MiB per batch; with
+`.detach().cpu()` they did not grow (pytorch-forecasting PR 2228).
+"""
+    example = """
+preds = []
+with torch.no_grad():
+    for x, y in val_loader:
+        preds.append(model(x))
+"""
+    use_instead = """
+preds = []
+with torch.no_grad():
+    for x, y in val_loader:
+        preds.append(model(x).detach().cpu())
+"""
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        self._check(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._check(node)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._check(node)
+
+    def _check(self, statement: cst.CSTNode) -> None:
+        model = self.model
+        store = model.loops.store_of(statement)
+        if store is None:
+            return
+        region = model.loops.eval_region(statement)
+        if region is None or not model.loops.outlives(store, region):
+            return
+        provenance = model.provenance
+        if model.grad_state(statement) is not Grad.OFF and provenance.carries_history(store.value, statement):
+            return  # a graph is kept too: retained-graph (ML001) reports this store
+        parts = [p for p in literal_parts(store.value) if provenance.device_output(p, statement)]
+        if not parts:
+            return
+        kept = code(store.value)
+        message = (
+            f"`{kept}` keeps a device tensor from every evaluation batch in `{code(store.container)}`: "
+            "device memory grows with the size of the dataset, not the batch"
+        )
+        replacements = tuple((p, chain(p, "detach", "cpu")) for p in parts)
+        self.report(
+            statement,
+            message,
+            f"move it off the device as you collect it: `{code(replacements[0][1])}`",
+            fix=FixSpec(Applicability.UNSAFE, "Move the collected tensor to the CPU", replacements),
+        )
+

@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from memlint.analysis.expressions import code, keyword_arg, method_name, names_in, target_names
+from memlint.analysis.grad_mode import Grad
+from memlint.models import Applicability, Severity
+from memlint.rules.base import FixSpec, Rule, detach
+
+_DETACHING_HELPER = re.compile(r"detach|repackage", re.IGNORECASE)
+
+
+class CarriedStateGraph(Rule):
+    code = "ML006"
+    name = "carried-state-graph"
+    severity = Severity.ERROR
+    summary = "A tensor from iteration k is fed into iteration k+1 of a training loop without `.detach()`"
+    fix_applicability = Applicability.UNSAFE
+    needles = (("backward",), ("for ", "while "))
+    what = """
+Checks for state that a training loop carries from one iteration into the
+next (an RNN hidden state: `out, hidden = rnn(x, hidden)`) without detaching
+it, usually together with `backward(retain_graph=True)` to silence the
+"Trying to backward through the graph a second time" error.
+"""
+    why = """
+The state links each iteration's graph to the previous one, so nothing is ever
+freed: the graph, and with `retain_graph=True` every saved activation, of the
+whole history stays alive and memory grows every iteration until the run
+dies (pytorch issue 2198: a hidden state carried through 10000 steps).
+"""
+    example = """
+hidden = model.init_hidden(batch_size)
+for x, y in loader:
+    out, hidden = model(x, hidden)
+    loss = criterion(out, y)
+    loss.backward(retain_graph=True)
+    optimizer.step()
+"""
+    use_instead = """
+hidden = model.init_hidden(batch_size)
+for x, y in loader:
+    hidden = hidden.detach()  # truncated backpropagation through time
+    out, hidden = model(x, hidden)
+    loss = criterion(out, y)
+    loss.backward()
+    optimizer.step()
+"""
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        model = self.model
+        call = node.value
+        if len(node.targets) != 1 or not isinstance(call, cst.Call):
+            return
+        if not (model.provenance.is_module_call(call) or model.provenance.carries_history(call, node)):
+            return
+        bound = set(target_names(node.targets[0].target))
+        fed_back = [a.value for a in call.args if set(names_in(a.value)) & bound]
+        if not fed_back:
+            return
+        loops = model.loops.enclosing_loops(node)
+        if not loops or model.grad_state(node) is not Grad.ON:
+            return
+        loop = loops[0]
+        if not model.loops.has_backward(loop):
+            return
+        state = sorted(bound & set(n for a in fed_back for n in names_in(a)))
+        if any(self._detached_in(name, loop, node) for name in state):
+            return
+        retain = any(
+            (kw := keyword_arg(c, "retain_graph")) is not None and code(kw.value) != "False"
+            for c, _ in model.provenance.backward_calls(loop)
+        )
+        names = ", ".join(f"`{n}`" for n in state)
+        message = (
+            f"{names} carries its autograd graph from one iteration into the next: every step's graph stays "
+            "linked to all earlier ones, so memory grows every iteration"
+        )
+        if retain:
+            message += " (`retain_graph=True` only hides the 'backward through the graph a second time' error)"
+        replacements = tuple((arg, self._detached(arg)) for arg in fed_back)
+        self.report(
+            node,
+            message,
+            f"detach the state where it is carried: `{state[0]} = {state[0]}.detach()` (truncated BPTT)",
+            fix=FixSpec(Applicability.UNSAFE, "Detach the carried state", replacements),
+        )
+
+    def _detached(self, arg: cst.BaseExpression) -> cst.BaseExpression:
+        if isinstance(arg, (cst.Tuple, cst.List)):
+            return arg.with_changes(
+                elements=[e.with_changes(value=self._detached(e.value)) for e in arg.elements]
+            )
+        if isinstance(arg, cst.Name) and self._is_tuple_state(arg):
+            return cst.parse_expression(f"tuple(s.detach() for s in {arg.value})")
+        return detach(arg)
+
+    def _is_tuple_state(self, arg: cst.Name) -> bool:
+        """An LSTM-style `(h, c)` state: initialised from a literal tuple or fed to an LSTM."""
+        scope = self.model.scope_of(arg)
+        if any(isinstance(b.value, cst.Tuple) for b in self.model.bindings(scope, arg.value)):
+            return True
+        call = self.model.tree.parent_of(self.model.tree.parent_of(arg))
+        return isinstance(call, cst.Call) and "lstm" in code(call.func).lower()
+
+    def _detached_in(self, name: str, loop: cst.CSTNode, carrier: cst.Assign) -> bool:
+        model = self.model
+        scope = model.scope_of(carrier)
+        for binding in model.bindings(scope, name):
+            if binding.node is carrier or not model.tree.contains(loop, binding.node) or binding.value is None:
+                continue
+            if not model.provenance.carries_history(binding.value, binding.node):
+                return True  # hidden = hidden.detach(), repackage_hidden(hidden), ...
+        for call in model.tree.descendants(loop, cst.Call):
+            if method_name(call) == "detach_" and name in names_in(call.func):
+                return True
+            callee = code(call.func)
+            if _DETACHING_HELPER.search(callee) and any(name in names_in(a.value) for a in call.args):
+                return True
+        return False

@@ -1,0 +1,74 @@
+"""Lint many files: cache look-ups, then the rest in parallel processes, in a stable order."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from memlint.cache import Cache, content_key
+from memlint.config import Settings
+from memlint.engine import LintResult, lint_path
+from memlint.models import FileError, Finding
+
+PARALLEL_THRESHOLD = 16  # below this, starting worker processes costs more than it saves
+
+
+@dataclass
+class RunResult:
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    files: int = 0
+
+
+def lint_files(paths: list[str], settings: Settings, cache: Cache | None, workers: int | None = None) -> RunResult:
+    run = RunResult(files=len(paths))
+    results: dict[str, LintResult] = {}
+    todo: list[tuple[str, list[str]]] = []
+    for path in paths:
+        codes = settings.codes_for(path)
+        if cache is not None:
+            try:
+                with open(path, "rb") as handle:
+                    key = content_key(handle.read(), codes)
+            except OSError:
+                key = None
+            hit = cache.get(path, key) if key else None
+            if hit is not None:
+                results[path] = LintResult(path, *hit)
+                continue
+        todo.append((path, codes))
+
+    workers = workers or max(1, min(os.cpu_count() or 1, 8))
+    if len(todo) >= PARALLEL_THRESHOLD and workers > 1:
+        # Big files first so the processes finish together.
+        todo.sort(key=lambda job: -_size(job[0]))
+        context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            outcomes = list(pool.map(_lint_job, todo, chunksize=max(1, len(todo) // (workers * 8))))
+    else:
+        outcomes = [_lint_job(job) for job in todo]
+    for result in outcomes:
+        results[result.path] = result
+        if cache is not None and result.cache_key is not None:
+            cache.put(result.path, result.cache_key, result.findings, result.errors)
+    if cache is not None:
+        cache.save()
+    for path in paths:
+        result = results[path]
+        run.findings.extend(result.findings)
+        run.errors.extend(result.errors)
+    run.findings.sort(key=Finding.sort_key)
+    return run
+
+
+def _lint_job(job: tuple[str, list[str]]) -> LintResult:
+    return lint_path(*job)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
