@@ -177,6 +177,8 @@ class Loops:
         for loop in loops:
             if self.is_training_loop(loop):
                 return None
+            if not self.runs_model(loop):
+                continue
             if (
                 self.iterates_eval_data(loop)
                 or self.is_eval_function(self.model.scope_of(loop))
@@ -185,6 +187,11 @@ class Loops:
             ):
                 return loop
         return None
+
+    def runs_model(self, loop: cst.CSTNode) -> bool:
+        """Does each iteration call a model/module (an evaluation *batch*)?"""
+        provenance = self.model.provenance
+        return any(provenance.is_module_call(c) for c in self.model.tree.descendants(loop.body, cst.Call))
 
     # -- what outlives an iteration ----------------------------------------------
     def store_of(self, statement: cst.CSTNode) -> Store | None:

@@ -30,8 +30,13 @@ _MODULE_NAMES = re.compile(
     r"loss_fct|loss_module|encoder|decoder|backbone|head|heads|classifier|generator|discriminator|"
     r"policy|critic|actor|value_net|q_net|qnet|teacher|student|unet|vae|transformer|rnn|lstm|gru|cell|"
     r"mlp|lm|lm_head|embedder|autoencoder|disc|gen|netg|netd|netG|netD|ddp_model|raw_model)$"
-    r"|_(model|net|network|encoder|decoder|backbone|head|classifier|criterion|module)$"
-    r"|^(model|net)_",
+    r"|_(model|net|network|encoder|decoder|backbone|head|classifier|criterion)$",
+    re.IGNORECASE,
+)
+# `build_model(cfg)` makes a module; it does not run one.
+_FACTORY_VERBS = re.compile(
+    r"^_*(get|build|create|load|make|init|setup|prepare|wrap|unwrap|compile|save|register|freeze|copy|"
+    r"clone|convert|apply|set|is|has|to|from|export|instantiate|construct|reset|update|patch)_",
     re.IGNORECASE,
 )
 _LOSS_CALLEE = re.compile(r"loss|criterion", re.IGNORECASE)
@@ -121,6 +126,9 @@ class Provenance:
     def is_module_call(self, call: cst.Call) -> bool:
         """Does this call run a model, module or criterion forward?"""
         func = call.func
+        callee = callee_name(call) or ""
+        if _FACTORY_VERBS.match(callee):
+            return False
         if isinstance(func, cst.Name):
             if func.value == "self":
                 return True

@@ -67,8 +67,10 @@ for x, y in loader:
         if not model.loops.has_backward(loop):
             return
         state = sorted(bound & set(n for a in fed_back for n in names_in(a)))
-        if any(self._detached_in(name, loop, node) for name in state):
+        state = [n for n in state if self._from_previous_iteration(n, loop, node)]
+        if not state or any(self._detached_in(name, loop, node) for name in state):
             return
+        fed_back = [a for a in fed_back if set(names_in(a)) & set(state)]
         retain = any(
             (kw := keyword_arg(c, "retain_graph")) is not None and code(kw.value) != "False"
             for c, _ in model.provenance.backward_calls(loop)
@@ -104,6 +106,17 @@ for x, y in loader:
             return True
         call = self.model.tree.parent_of(self.model.tree.parent_of(arg))
         return isinstance(call, cst.Call) and "lstm" in code(call.func).lower()
+
+    def _from_previous_iteration(self, name: str, loop: cst.CSTNode, carrier: cst.Assign) -> bool:
+        """Is `name`, as read by `carrier`, the value the previous iteration left?"""
+        model = self.model
+        reaching = model.provenance.reaching_bindings(model.scope_of(carrier), name, carrier)
+        return not any(
+            b.node is not carrier
+            and model.tree.contains(loop, b.node)
+            and model.tree.order[id(b.node)] < model.tree.order[id(carrier)]
+            for b in reaching
+        )
 
     def _detached_in(self, name: str, loop: cst.CSTNode, carrier: cst.Assign) -> bool:
         model = self.model

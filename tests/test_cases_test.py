@@ -1,0 +1,48 @@
+"""Every file under test_cases/ must produce exactly the findings its `# expect:` markers name."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from memlint.engine import lint_path
+from memlint.rules import ALL_RULES
+
+CASES = Path(__file__).resolve().parent.parent / "test_cases"
+EXPECT = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
+ALL_CODES = [r.code for r in ALL_RULES] + ["ML000"]
+
+
+def expected_findings(path: Path) -> set[tuple[int, str]]:
+    expected = set()
+    for row, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = EXPECT.search(line)
+        if match:
+            expected.update((row, code.strip()) for code in match.group(1).split(",") if code.strip())
+    return expected
+
+
+def case_files() -> list[Path]:
+    return sorted(p for p in CASES.rglob("*.py") if not p.name.endswith(".fixed.py"))
+
+
+@pytest.mark.parametrize("path", case_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_case(path: Path) -> None:
+    result = lint_path(str(path), ALL_CODES)
+    assert not result.errors, result.errors
+    actual = {(f.location.row, f.code) for f in result.findings}
+    assert actual == expected_findings(path), "\n".join(
+        f"{f.location.row}: {f.code} {f.message}" for f in result.findings
+    )
+
+
+def test_every_rule_has_enough_cases() -> None:
+    for rule in ALL_RULES:
+        folder = CASES / f"{rule.code}_{rule.name.replace('-', '_')}"
+        bad = list(folder.glob("bad_*.py"))
+        good = list(folder.glob("good_*.py"))
+        assert len(bad) >= 6 and len(good) >= 6, (rule.code, len(bad), len(good))
+        for path in bad:
+            assert any(code == rule.code for _, code in expected_findings(path)), path
