@@ -63,7 +63,13 @@ def error_line(message: str) -> None:
 @click.option("--select", multiple=True, help="Rule codes or names to enable (comma-separated; ALL for every rule).")
 @click.option("--ignore", multiple=True, help="Rule codes or names to disable.")
 @click.option("--extend-select", multiple=True, help="Rule codes or names to enable on top of the selection.")
-@click.option("--format", "output_format", default="text", show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "output_format",
+    default="text",
+    show_default=True,
+    help="Output format: text, json, github, sarif, gitlab or rdjson.",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings, nothing else.")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
@@ -72,6 +78,18 @@ def error_line(message: str) -> None:
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help=f"Cache directory (default: {CACHE_DIR}).")
 @click.option("--config", type=click.Path(dir_okay=False), default=None, help="pyproject.toml to read [tool.memlint] from.")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), default=None, help="Write the report to a file.")
+@click.option(
+    "--diff-base",
+    metavar="REV",
+    default=None,
+    help="Pull-request mode: lint only Python files changed since the merge base with REV, "
+    "and report only findings on added or modified lines.",
+)
+@click.option(
+    "--force-exclude",
+    is_flag=True,
+    help="Apply `exclude` to files named on the command line too (for pre-commit, which names every file).",
+)
 def lint(
     paths: tuple[str, ...],
     select: tuple[str, ...],
@@ -86,6 +104,8 @@ def lint(
     cache_dir: str | None,
     config: str | None,
     output_file: str | None,
+    diff_base: str | None,
+    force_exclude: bool,
 ) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
     if output_format not in formats.names():
@@ -103,13 +123,43 @@ def lint(
         error_line(f"{missing}: no such file or directory")
     for warning in found.warnings:
         click.echo(f"memlint: warning: {warning}", err=True)
+    if force_exclude:
+        found.files = [path for path in found.files if not _excluded(path, settings)]
+    changed = None
+    if diff_base is not None:
+        from memlint.gitdiff import GitDiffError, changed_lines
+
+        try:
+            first = Path(targets[0])
+            changed = changed_lines(diff_base, str(first if first.is_dir() else first.parent))
+        except GitDiffError as exc:
+            error_line(str(exc))
+            sys.exit(EXIT_ERROR)
+        found.files = [path for path in found.files if changed.has_file(path)]
 
     cache = None if no_cache else Cache(cache_dir or str(settings.root / CACHE_DIR), settings.fingerprint())
     run = lint_files(found.files, settings, cache)
+    if changed is not None:  # keep what the change introduced; a file that no longer parses always counts
+        run.findings = [f for f in run.findings if f.code == "ML000" or changed.touches(f)]
     exit_code = _emit(run, settings, output_format, quiet, statistics, no_color, output_file)
     if found.missing:
         exit_code = EXIT_ERROR
     sys.exit(EXIT_CLEAN if exit_zero and exit_code == EXIT_FINDINGS else exit_code)
+
+
+def _excluded(path: str, settings: Settings) -> bool:
+    """Whether `exclude` matches the file or one of its directories below the project root."""
+    from memlint.discovery import matches_any
+
+    current = Path(os.path.abspath(path))
+    root = Path(os.path.abspath(settings.root))
+    while current != root:  # the root itself may be named like an exclude (`build/`)
+        if matches_any(str(current), settings.exclude, settings.root):
+            return True
+        if root not in current.parents:
+            return False
+        current = current.parent
+    return False
 
 
 def _emit(

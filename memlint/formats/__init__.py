@@ -28,9 +28,16 @@ Formatter = Callable[[Report, TextIO], None]
 
 
 def _registry() -> dict[str, Formatter]:
-    from memlint.formats import json_format, text
+    from memlint.formats import github, gitlab, json_format, rdjson, sarif, text
 
-    return {"text": text.write, "json": json_format.write}
+    return {
+        "text": text.write,
+        "json": json_format.write,
+        "github": github.write,
+        "sarif": sarif.write,
+        "gitlab": gitlab.write,
+        "rdjson": rdjson.write,
+    }
 
 
 FORMATS: dict[str, Formatter] = {}

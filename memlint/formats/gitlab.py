@@ -1,0 +1,46 @@
+"""`--format gitlab`: a GitLab Code Quality report (a CodeClimate subset).
+
+Upload it as `artifacts: reports: codequality:`; GitLab shows the findings a
+merge request introduces in its widget and on the diff. Paths are relative to
+the repository root; `fingerprint` is memlint's line-number-free fingerprint,
+so a finding that only moved is not reported as new.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+from memlint.formats import Report
+from memlint.formats.common import Sources, fingerprints, message_with_hint, relative_path, repository_root
+from memlint.models import Finding, Severity
+
+SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor"}
+
+
+def issues(report: Report) -> list[dict[str, Any]]:
+    base = repository_root(report.root)
+    findings = sorted(report.findings, key=Finding.sort_key)
+    out = []
+    for finding, fingerprint in zip(findings, fingerprints(findings, base, Sources())):
+        out.append(
+            {
+                "type": "issue",
+                "description": f"{finding.code} [{finding.name}] {finding.message}",
+                "content": {"body": message_with_hint(finding)},
+                "check_name": finding.code,
+                "categories": ["Performance", "Bug Risk"],
+                "fingerprint": fingerprint,
+                "severity": SEVERITY[finding.severity],
+                "location": {
+                    "path": relative_path(finding.filename, base),
+                    "lines": {"begin": finding.location.row, "end": max(finding.location.row, finding.end_location.row)},
+                },
+            }
+        )
+    return out
+
+
+def write(report: Report, stream: TextIO) -> None:
+    json.dump(issues(report), stream, indent=2, ensure_ascii=False)
+    stream.write("\n")

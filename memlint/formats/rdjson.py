@@ -1,0 +1,56 @@
+"""`--format rdjson`: reviewdog's Diagnostic Format (`reviewdog -f=rdjson`), fixes as suggestions.
+
+Columns are 1-based UTF-8 byte offsets and ranges end-exclusive, as the format
+defines; reviewdog turns each suggestion into a GitHub "suggested change".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+from memlint.formats import Report
+from memlint.formats.common import INFORMATION_URI, TOOL_NAME, Sources, message_with_hint
+from memlint.models import Finding, Position, Severity
+
+
+def diagnostics(report: Report) -> dict[str, Any]:
+    sources = Sources()
+
+    def position(filename: str, where: Position) -> dict[str, int]:
+        return {"line": where.row, "column": sources.byte_column(filename, where.row, where.column)}
+
+    out = []
+    for finding in sorted(report.findings, key=Finding.sort_key):
+        diagnostic: dict[str, Any] = {
+            "message": message_with_hint(finding),
+            "location": {
+                "path": finding.filename,
+                "range": {
+                    "start": position(finding.filename, finding.location),
+                    "end": position(finding.filename, max(finding.location, finding.end_location)),
+                },
+            },
+            "severity": "ERROR" if finding.severity is Severity.ERROR else "WARNING",
+            "code": {"value": finding.code},
+            "original_output": f"{finding.filename}:{finding.location.row}:{finding.location.column}: "
+            f"{finding.code} [{finding.name}] {finding.message}",
+        }
+        if finding.fix and finding.fix.edits:
+            diagnostic["suggestions"] = [
+                {
+                    "range": {
+                        "start": position(finding.filename, edit.start),
+                        "end": position(finding.filename, edit.end),
+                    },
+                    "text": edit.content,
+                }
+                for edit in finding.fix.edits
+            ]
+        out.append(diagnostic)
+    return {"source": {"name": TOOL_NAME, "url": INFORMATION_URI}, "diagnostics": out}
+
+
+def write(report: Report, stream: TextIO) -> None:
+    json.dump(diagnostics(report), stream, indent=2, ensure_ascii=False)
+    stream.write("\n")

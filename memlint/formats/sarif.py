@@ -1,0 +1,176 @@
+"""`--format sarif`: SARIF 2.1.0 for GitHub code scanning (`github/codeql-action/upload-sarif`).
+
+One run; `tool.driver.rules` lists every rule (ML000 included) with its
+documentation as help; each result points at a repository-relative URI under
+`%SRCROOT%` and carries a `partialFingerprints` entry that does not depend on
+line numbers, so an alert keeps its identity when unrelated lines move.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import quote
+
+from memlint import __version__
+from memlint.formats import Report
+from memlint.formats.common import (
+    FINGERPRINT_KEY,
+    INFORMATION_URI,
+    TOOL_NAME,
+    Sources,
+    fingerprints,
+    message_with_hint,
+    relative_path,
+    repository_root,
+)
+from memlint.models import Applicability, Finding, Fix, Position, Severity
+from memlint.rules import ALL_RULES, SYNTAX_ERROR
+
+SCHEMA_URI = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
+SRCROOT = "%SRCROOT%"
+
+SYNTAX_ERROR_DOC = """# syntax-error (ML000)
+
+Severity: error. Fix: none.
+
+## What it does
+Reports a file that Python cannot parse.
+
+## Why is this bad?
+memlint (and Python) cannot analyse a file that does not parse, so none of the
+other rules ran on it.
+
+## Use instead
+Fix the syntax error; memlint then checks the file like any other.
+"""
+
+
+def level(severity: Severity) -> str:
+    return "error" if severity is Severity.ERROR else "warning"
+
+
+def rule_descriptors() -> list[dict[str, Any]]:
+    descriptors = [
+        {
+            "id": SYNTAX_ERROR[0],
+            "name": SYNTAX_ERROR[1],
+            "shortDescription": {"text": "The file does not parse as Python."},
+            "fullDescription": {"text": "Reports a file that Python cannot parse; no other rule ran on it."},
+            "help": {"text": SYNTAX_ERROR_DOC, "markdown": SYNTAX_ERROR_DOC},
+            "defaultConfiguration": {"level": "error"},
+            "properties": {"tags": ["correctness"]},
+        }
+    ]
+    for rule in ALL_RULES:
+        documentation = rule.documentation()
+        descriptors.append(
+            {
+                "id": rule.code,
+                "name": rule.name,
+                "shortDescription": {"text": rule.summary},
+                "fullDescription": {"text": " ".join(rule.what.split())},
+                "help": {"text": documentation, "markdown": documentation},
+                "defaultConfiguration": {"level": level(rule.severity)},
+                "properties": {"tags": ["pytorch", "memory"]},
+            }
+        )
+    return descriptors
+
+
+def _artifact(filename: str, base: Path) -> dict[str, Any]:
+    relative = relative_path(filename, base)
+    if Path(relative).is_absolute():
+        return {"uri": Path(relative).as_uri()}
+    return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+
+
+def _region(start: Position, end: Position) -> dict[str, int]:
+    if end < start:
+        end = start
+    return {"startLine": start.row, "startColumn": start.column, "endLine": end.row, "endColumn": end.column}
+
+
+def _fix(fix: Fix, artifact: dict[str, Any]) -> dict[str, Any]:
+    description = fix.message if fix.applicability is Applicability.SAFE else f"{fix.message} ({fix.applicability.value} fix)"
+    return {
+        "description": {"text": description},
+        "artifactChanges": [
+            {
+                "artifactLocation": artifact,
+                "replacements": [
+                    {"deletedRegion": _region(edit.start, edit.end), "insertedContent": {"text": edit.content}}
+                    for edit in fix.edits
+                ],
+            }
+        ],
+    }
+
+
+def sarif_log(report: Report) -> dict[str, Any]:
+    base = repository_root(report.root)
+    rules = rule_descriptors()
+    index = {rule["id"]: i for i, rule in enumerate(rules)}
+    findings: list[Finding] = sorted(report.findings, key=Finding.sort_key)
+    prints = fingerprints(findings, base, Sources())
+    results = []
+    for finding, fingerprint in zip(findings, prints):
+        artifact = _artifact(finding.filename, base)
+        result: dict[str, Any] = {
+            "ruleId": finding.code,
+            "level": level(finding.severity),
+            "message": {"text": message_with_hint(finding)},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": artifact,
+                        "region": _region(finding.location, finding.end_location),
+                    }
+                }
+            ],
+            "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
+        }
+        if finding.code in index:
+            result["ruleIndex"] = index[finding.code]
+        if finding.fix and finding.fix.edits:
+            result["fixes"] = [_fix(finding.fix, artifact)]
+        results.append(result)
+
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": error.message},
+            "locations": [{"physicalLocation": {"artifactLocation": _artifact(error.filename, base)}}],
+        }
+        for error in report.errors
+    ]
+    invocation: dict[str, Any] = {"executionSuccessful": not any(e.internal for e in report.errors)}
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": TOOL_NAME,
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": rules,
+                    }
+                },
+                "originalUriBaseIds": {SRCROOT: {"uri": base.as_uri().rstrip("/") + "/"}},
+                "columnKind": "unicodeCodePoints",
+                "invocations": [invocation],
+                "results": results,
+            }
+        ],
+    }
+
+
+def write(report: Report, stream: TextIO) -> None:
+    json.dump(sarif_log(report), stream, indent=2, ensure_ascii=False)
+    stream.write("\n")

@@ -1,0 +1,140 @@
+"""The pre-commit hooks, run by the real `pre-commit try-repo` against this repository.
+
+try-repo installs the hook repository into a fresh virtual environment with
+pip (PIP_* settings such as PIP_INDEX_URL or PIP_FIND_LINKS pass through), so
+these tests need pre-commit and a reachable package index.
+
+The hook repository is a one-commit snapshot of this working tree (tracked and
+untracked, non-ignored files): try-repo on the checkout itself would take HEAD
+plus modified tracked files but miss new untracked ones, so the tests would
+check something other than what is on disk.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pre_commit", reason="the test extra installs pre-commit")
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+REPO = Path(__file__).resolve().parent.parent
+LEAK = textwrap.dedent(
+    """\
+    import torch
+
+
+    def train(model, loader, opt):
+        losses = []
+        for x, y in loader:
+            loss = model(x).sum()
+            loss.backward()
+            opt.step()
+            losses.append(loss)
+        return losses
+    """
+)
+
+
+def git_env(home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "PRE_COMMIT", "SKIP"):
+        env.pop(name, None)
+    env.update(
+        GIT_CONFIG_GLOBAL=str(home / "gitconfig"),
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_AUTHOR_NAME="memlint tests",
+        GIT_AUTHOR_EMAIL="tests@memlint.invalid",
+        GIT_COMMITTER_NAME="memlint tests",
+        GIT_COMMITTER_EMAIL="tests@memlint.invalid",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        PIP_NO_INPUT="1",
+        NO_COLOR="1",
+    )
+    return env
+
+
+def git(cwd: Path, env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(["git", "-c", "commit.gpgsign=false", *args], cwd=cwd, env=env, capture_output=True)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def source_files() -> list[str]:
+    if (REPO / ".git").exists() and shutil.which("git"):
+        listed = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=REPO, capture_output=True, check=True,
+        ).stdout.decode("utf-8", "surrogateescape")
+        return [name for name in listed.split("\0") if name and (REPO / name).is_file()]
+    # Not a checkout (an unpacked archive): what installing and the manifest need.
+    names = ["pyproject.toml", "README.md", ".pre-commit-hooks.yaml"]
+    return names + [str(p.relative_to(REPO)) for p in (REPO / "memlint").rglob("*.py")]
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("home")
+    snapshot = tmp_path_factory.mktemp("memlint-snapshot")
+    for name in source_files():
+        target = snapshot / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, target)
+    env = git_env(home)
+    git(snapshot, env, "init", "-q")
+    git(snapshot, env, "add", "-A")
+    git(snapshot, env, "commit", "-q", "--no-verify", "-m", "snapshot of the working tree")
+    return snapshot
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A git repository with one leaking training script, committed."""
+    env = git_env(tmp_path)
+    work = tmp_path / "project"
+    work.mkdir()
+    git(work, env, "init", "-q")
+    (work / "train.py").write_text(LEAK, encoding="utf-8")
+    (work / "notes.txt").write_text("not python\n", encoding="utf-8")
+    git(work, env, "add", "-A")
+    git(work, env, "commit", "-q", "--no-verify", "-m", "initial")
+    return work, env
+
+
+def try_repo(hook_repo: Path, project: tuple[Path, dict[str, str]], *hook: str) -> subprocess.CompletedProcess[str]:
+    work, env = project
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), *hook, "--all-files", "--color", "never"],
+        cwd=work, env=env, capture_output=True, text=True, timeout=600,
+    )
+
+
+def test_lint_hook_fails_with_the_finding(hook_repo: Path, project) -> None:
+    done = try_repo(hook_repo, project, "memlint")
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert "memlint" in output and "Failed" in output
+    assert "train.py:10:9: ML001" in output, output
+    assert (project[0] / "train.py").read_text(encoding="utf-8") == LEAK  # linting changes nothing
+
+
+def test_fix_hook_rewrites_the_file_then_a_second_run_passes(hook_repo: Path, project) -> None:
+    work, _ = project
+    done = try_repo(hook_repo, project, "memlint-fix")
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert "files were modified by this hook" in output, output
+    fixed = (work / "train.py").read_text(encoding="utf-8")
+    assert "losses.append(loss.detach())" in fixed, output
+    assert fixed == LEAK.replace("losses.append(loss)", "losses.append(loss.detach())")
+
+    again = try_repo(hook_repo, project)  # every hook in the manifest: memlint and memlint-fix
+    output = again.stdout + again.stderr
+    assert again.returncode == 0, output
+    assert output.count("Passed") == 2, output
