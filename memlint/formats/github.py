@@ -40,14 +40,17 @@ def command(kind: str, message: str, **properties: object) -> str:
 
 def annotation(finding: Finding, path: str) -> str:
     kind = "error" if finding.severity is Severity.ERROR else "warning"
+    start, end = finding.location, max(finding.location, finding.end_location)
+    # The runner drops the columns of a range that spans lines (`ValidateLinesAndColumns`): leave them out.
+    same_line = start.row == end.row
     return command(
         kind,
         message_with_hint(finding),
         file=path,
-        line=finding.location.row,
-        endLine=finding.end_location.row,
-        col=finding.location.column,
-        endColumn=finding.end_location.column,
+        line=start.row,
+        endLine=end.row,
+        col=start.column if same_line else None,
+        endColumn=end.column if same_line else None,
         title=f"{finding.code} {finding.name}",
     )
 
