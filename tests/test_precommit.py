@@ -67,13 +67,15 @@ def git(cwd: Path, env: dict[str, str], *args: str) -> str:
 
 
 def source_files() -> list[str]:
-    if (REPO / ".git").exists() and shutil.which("git"):
+    if (REPO / ".git").exists():
         listed = subprocess.run(
             ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            cwd=REPO, capture_output=True, check=True,
-        ).stdout.decode("utf-8", "surrogateescape")
-        return [name for name in listed.split("\0") if name and (REPO / name).is_file()]
-    # Not a checkout (an unpacked archive): what installing and the manifest need.
+            cwd=REPO, capture_output=True,
+        )
+        if listed.returncode == 0:
+            names = listed.stdout.decode("utf-8", "surrogateescape").split("\0")
+            return [name for name in names if name and (REPO / name).is_file()]
+    # Not a checkout (an unpacked archive), or git refuses it: what installing and the manifest need.
     names = ["pyproject.toml", "README.md", ".pre-commit-hooks.yaml"]
     return names + [str(p.relative_to(REPO)) for p in (REPO / "memlint").rglob("*.py")]
 
