@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from memlint.analysis import SemanticModel
+from memlint.analysis.positions import positions as compute_positions
 from memlint.cache import content_key
-from memlint.models import Edit, FileError, Finding, Fix, Position, Severity
+from memlint.models import Edit, FileError, Finding, Fix, Position, Severity, describe
 from memlint.rules import BY_CODE, SYNTAX_ERROR
 from memlint.rules.base import FixSpec, Report, Rule
 from memlint.suppression import is_suppressed, skips_file
@@ -90,7 +90,7 @@ def lint_path(path: str, codes: Sequence[str]) -> LintResult:
     except RecursionError:
         result.errors = [FileError(path, "too deeply nested to analyse")]
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
-        result.errors = [FileError(path, f"internal error: {exc!r}", internal=True)]
+        result.errors = [FileError(path, f"internal error: {describe(exc)}", internal=True)]
     return result
 
 
@@ -108,7 +108,7 @@ def lint_source(text: str, path: str, codes: Sequence[str]) -> tuple[list[Findin
     except (RecursionError, MemoryError) as exc:
         return [], [FileError(path, f"too deeply nested to parse ({type(exc).__name__})")]
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
-        return [], [FileError(path, f"internal error while parsing: {exc!r}", internal=True)]
+        return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)]
     return _run_rules(module, text, path, rules)
 
 
@@ -166,7 +166,7 @@ def _run_rules(
                 except Exception as exc:  # noqa: BLE001 - report, lint the rest
                     broken.add(rule.code)
                     errors.append(
-                        FileError(path, f"internal error in rule {rule.code} [{rule.name}]: {exc!r}", internal=True)
+                        FileError(path, f"internal error in rule {rule.code} [{rule.name}]: {describe(exc)}", internal=True)
                     )
     if not reports:
         return [], errors
@@ -177,7 +177,19 @@ def _run_rules(
 def _to_findings(
     module: cst.Module, text: str, path: str, reports: list[tuple[Rule, Report]], errors: list[FileError]
 ) -> list[Finding]:
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    model_tree = reports[0][0].model.tree
+    targets = [r.node for _, r in reports]
+    for _, r in reports:
+        if r.fix is not None:
+            for old, _ in r.fix.replacements:
+                if isinstance(old, cst.BaseExpression):
+                    targets.append(old)
+                    if old.lpar:  # a fix replaces the expression with its parentheses
+                        targets.extend((old.lpar[0], old.rpar[-1]))
+            if r.fix.prepend:
+                targets.extend(_header(module))
+    last = max(targets, key=lambda n: model_tree.end.get(id(n), 0))
+    positions = compute_positions(module, targets, last)
     lines = text.splitlines()
     findings = []
     seen = set()
@@ -196,7 +208,7 @@ def _to_findings(
             try:
                 fix = _to_fix(module, text, report.fix, positions)
             except Exception as exc:  # noqa: BLE001 - a broken fix must not lose the finding
-                errors.append(FileError(path, f"internal error building the {rule.code} fix: {exc!r}", internal=True))
+                errors.append(FileError(path, f"internal error building the {rule.code} fix: {describe(exc)}", internal=True))
         elif rule.fix_applicability is not None:
             fix = Fix(rule.fix_applicability, report.hint[:1].upper() + report.hint[1:])
         findings.append(
@@ -222,14 +234,18 @@ def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions) -> Fix:
     for old, new in spec.replacements:
         if isinstance(old, cst.BaseExpression):
             # An expression renders the same wherever it sits: replace its range.
-            where = positions[old]
-            edits.append(
-                Edit(
-                    module.code_for_node(new),
-                    Position(where.start.line, where.start.column + 1),
-                    Position(where.end.line, where.end.column + 1),
+            # Its range leaves out its parentheses, which `new` renders: include them.
+            start = positions[old.lpar[0]].start if old.lpar else positions[old].start
+            end = positions[old.rpar[-1]].end if old.rpar else positions[old].end
+            if start.line == end.line:
+                edits.append(
+                    Edit(module.code_for_node(new), Position(start.line, start.column + 1), Position(end.line, end.column + 1))
                 )
-            )
+                continue
+            # Over several lines its continuation lines are indented by its block: render it in place.
+            changed = module.deep_replace(old, new)
+            assert isinstance(changed, cst.Module)
+            edits.append(_diff_edit(text, changed.code, line_starts, whole_lines=False))
             continue
         # A statement's indentation comes from its parents: render the module.
         changed = module.deep_replace(old, new)
@@ -238,7 +254,8 @@ def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions) -> Fix:
     if spec.prepend:
         row = _import_row(module, positions)
         newline = module.default_newline
-        edits.append(Edit(spec.prepend.replace("\n", newline), Position(row, 1), Position(row, 1)))
+        # First: an insertion at the same place (a decorator on the first line) goes after the import.
+        edits.insert(0, Edit(spec.prepend.replace("\n", newline), Position(row, 1), Position(row, 1)))
     edits.sort(key=lambda e: e.start)
     return Fix(spec.applicability, spec.message, tuple(edits))
 
@@ -257,8 +274,10 @@ def offset_to_position(offset: int, line_starts: list[int]) -> Position:
     return Position(row, offset - line_starts[row - 1] + 1)
 
 
-def _diff_edit(old: str, new: str, line_starts: list[int]) -> Edit:
-    """The single region where `new` differs from `old`, as an edit of `old`."""
+def _diff_edit(old: str, new: str, line_starts: list[int], whole_lines: bool = True) -> Edit:
+    """The single region where `new` differs from `old`, as an edit of `old` (in whole lines)."""
+    from bisect import bisect_left, bisect_right
+
     limit = min(len(old), len(new))
     prefix = 0
     while prefix < limit and old[prefix] == new[prefix]:
@@ -266,6 +285,22 @@ def _diff_edit(old: str, new: str, line_starts: list[int]) -> Edit:
     suffix = 0
     while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
         suffix += 1
+    if not whole_lines:
+        return Edit(
+            new[prefix : len(new) - suffix],
+            offset_to_position(prefix, line_starts),
+            offset_to_position(len(old) - suffix, line_starts),
+        )
+    # Widen to whole lines of `old`: still common text, and an edit that reads as lines.
+    prefix = line_starts[bisect_right(line_starts, prefix) - 1]
+    end = len(old) - suffix
+    new_end = len(new) - suffix
+    if end > prefix or (new_end > prefix and new[new_end - 1] not in "\r\n"):
+        following = bisect_left(line_starts, end)
+        if following < len(line_starts) and line_starts[following] == end and new_end > 0 and new[new_end - 1] not in "\r\n":
+            following += 1  # `old` is at a line start but `new` is not (a re-indented line): take that line
+        end = line_starts[following] if following < len(line_starts) else len(old)
+    suffix = len(old) - end
     return Edit(
         new[prefix : len(new) - suffix],
         offset_to_position(prefix, line_starts),
@@ -273,19 +308,27 @@ def _diff_edit(old: str, new: str, line_starts: list[int]) -> Edit:
     )
 
 
-def _import_row(module: cst.Module, positions) -> int:
-    """Where a new top-level import goes: after the docstring and `__future__` imports."""
-    row = 1
+def _header(module: cst.Module) -> list[cst.CSTNode]:
+    """The module docstring and `__future__` imports: a new import goes after them."""
+    header = []
     for index, stmt in enumerate(module.body):
-        if isinstance(stmt, cst.SimpleStatementLine) and stmt.body:
-            small = stmt.body[0]
-            is_docstring = index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString)
-            is_future = isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and small.module.value == "__future__"
-            if is_docstring or is_future:
-                row = positions[stmt].end.line + 1
-                continue
-        break
-    return row
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else None
+        is_docstring = index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString)
+        is_future = (
+            isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and small.module.value == "__future__"
+        )
+        if not (is_docstring or is_future):
+            break
+        header.append(stmt)
+    return header
+
+
+def _import_row(module: cst.Module, positions) -> int:
+    header = _header(module)
+    if header:
+        return positions[header[-1]].end.line + 1
+    # After the comments that open the file (shebang, coding cookie, licence), before the first statement.
+    return len(module.header) + 1
 
 
 def default_workers() -> int:

@@ -128,3 +128,11 @@ class FileError:
     filename: str
     message: str
     internal: bool = False  # a crash inside memlint (a rule), not a problem with the file
+
+
+def describe(exc: BaseException) -> str:
+    """One short line for an unexpected exception (reprs of CST nodes run to pages)."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if len(text) > 160:
+        text = text[:157] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

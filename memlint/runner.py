@@ -42,11 +42,11 @@ def lint_files(paths: list[str], settings: Settings, cache: Cache | None, worker
 
     workers = workers or max(1, min(os.cpu_count() or 1, 8))
     if len(todo) >= PARALLEL_THRESHOLD and workers > 1:
-        # Big files first so the processes finish together.
+        # Big files first, handed out one at a time, so the processes finish together.
         todo.sort(key=lambda job: -_size(job[0]))
         context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            outcomes = list(pool.map(_lint_job, todo, chunksize=max(1, len(todo) // (workers * 8))))
+            outcomes = list(pool.map(_lint_job, todo, chunksize=1))
     else:
         outcomes = [_lint_job(job) for job in todo]
     for result in outcomes:

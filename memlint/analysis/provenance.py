@@ -127,8 +127,8 @@ class Provenance:
         """Does this call run a model, module or criterion forward?"""
         func = call.func
         callee = callee_name(call) or ""
-        if _FACTORY_VERBS.match(callee):
-            return False
+        if _FACTORY_VERBS.match(callee) or self.model.local_callees(call):
+            return False  # a factory, or a function of this file (its returns are checked instead)
         if isinstance(func, cst.Name):
             if func.value == "self":
                 return True
@@ -235,7 +235,9 @@ class Provenance:
             )
         if isinstance(expr, cst.IfExp):
             return self._history(expr.body, scope, at, guard) or self._history(expr.orelse, scope, at, guard)
-        if isinstance(expr, (cst.Await, cst.NamedExpr)):
+        if isinstance(expr, cst.Await):
+            return self._history(expr.expression, scope, at, guard)
+        if isinstance(expr, cst.NamedExpr):
             return self._history(expr.value, scope, at, guard)
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
             return self._history(expr.elt, scope, at, guard)
