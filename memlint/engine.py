@@ -49,12 +49,18 @@ def decode(raw: bytes) -> tuple[str, str, bool]:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
     except SyntaxError as exc:
-        raise DecodeError(str(exc)) from None
+        encoding = "utf-8"
+        if "unknown encoding" in str(exc):
+            raise DecodeError(f"cannot decode: {exc}") from None
     bom = encoding == "utf-8-sig"
     try:
         text = raw.decode(encoding)
     except (UnicodeDecodeError, LookupError) as exc:
-        raise DecodeError(f"cannot decode as {encoding}: {exc}") from None
+        where = ""
+        if isinstance(exc, UnicodeDecodeError):
+            line = raw[: exc.start].count(b"\n") + 1
+            where = f" (byte 0x{raw[exc.start]:02x} on line {line}; no PEP 263 coding cookie says otherwise)"
+        raise DecodeError(f"cannot decode as {encoding}{where}") from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return text, encoding, bom

@@ -1,0 +1,263 @@
+"""The shared semantic model, asked directly: grad mode, provenance, loops, imports."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from memlint.analysis import SemanticModel
+from memlint.analysis.expressions import code
+from memlint.analysis.grad_mode import Grad
+
+
+def model_of(source: str, path: str = "train.py") -> SemanticModel:
+    return SemanticModel(cst.parse_module(textwrap.dedent(source)), path)
+
+
+def call_named(model: SemanticModel, text: str) -> cst.Call:
+    """The first call whose source starts with `text`."""
+    for call in model.tree.by_type[cst.Call]:
+        if code(call).startswith(text):
+            return call
+    raise AssertionError(f"no call {text!r}")
+
+
+def statement(model: SemanticModel, text: str) -> cst.CSTNode:
+    for kind in (cst.Expr, cst.Assign, cst.AugAssign):
+        for node in model.tree.by_type.get(kind, ()):
+            if code(node).strip().startswith(text):
+                return node
+    raise AssertionError(f"no statement {text!r}")
+
+
+# -- imports -----------------------------------------------------------------
+
+
+def test_imports_resolve_aliases() -> None:
+    model = model_of(
+        """
+        import torch as T
+        import torch.nn.functional as F
+        from torch import autocast
+        from torch.cuda import empty_cache as ec
+        T.cuda.empty_cache(); F.cross_entropy(a, b); autocast("cuda"); ec()
+        """
+    )
+    resolve = model.imports.resolve
+    assert resolve(call_named(model, "T.cuda").func) == "torch.cuda.empty_cache"
+    assert resolve(call_named(model, "F.cross").func) == "torch.nn.functional.cross_entropy"
+    assert resolve(call_named(model, "autocast").func) == "torch.autocast"
+    assert resolve(call_named(model, "ec").func) == "torch.cuda.empty_cache"
+
+
+# -- grad mode -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("with torch.no_grad():\n    TARGET()\n", Grad.OFF),
+        ("with torch.inference_mode():\n    TARGET()\n", Grad.OFF),
+        ("with torch.inference_mode(False):\n    TARGET()\n", Grad.ON),
+        ("with torch.set_grad_enabled(False):\n    TARGET()\n", Grad.OFF),
+        ("with torch.set_grad_enabled(is_train):\n    TARGET()\n", Grad.MAYBE),
+        ("with torch.no_grad():\n    with torch.enable_grad():\n        TARGET()\n", Grad.ON),
+        ("torch.set_grad_enabled(False)\nTARGET()\n", Grad.OFF),
+        ("TARGET()\ntorch.set_grad_enabled(False)\n", Grad.ON),
+        ("@torch.no_grad()\ndef f():\n    TARGET()\n", Grad.OFF),
+        ("@torch.inference_mode()\ndef f():\n    TARGET()\n", Grad.OFF),
+        ("@torch.no_grad\ndef f():\n    TARGET()\n", Grad.OFF),
+        ("class M(L.LightningModule):\n    def validation_step(self, b, i):\n        TARGET()\n", Grad.OFF),
+        ("class M(L.LightningModule):\n    def training_step(self, b, i):\n        TARGET()\n", Grad.ON),
+        ("def f():\n    TARGET()\n", Grad.ON),
+        # only called from no-grad code in this file
+        ("def f():\n    TARGET()\nwith torch.no_grad():\n    f()\n", Grad.OFF),
+        # transitively
+        ("def g():\n    TARGET()\ndef f():\n    g()\nwith torch.no_grad():\n    f()\n", Grad.OFF),
+        # one call under grad is enough to keep grad on
+        ("def f():\n    TARGET()\nwith torch.no_grad():\n    f()\nf()\n", Grad.ON),
+        # passed as a callback: its callers are unknown
+        ("def f():\n    TARGET()\nwith torch.no_grad():\n    f()\nrun(f)\n", Grad.ON),
+        ("class A:\n    def f(self):\n        TARGET()\n    @torch.no_grad()\n    def g(self):\n        self.f()\n", Grad.OFF),
+    ],
+)
+def test_grad_mode(source: str, expected: Grad) -> None:
+    model = model_of("import torch\n" + source)
+    assert model.grad_state(call_named(model, "TARGET")) is expected
+
+
+# -- provenance ----------------------------------------------------------------
+
+
+TRAIN = """
+import torch
+import numpy as np
+import torch.nn.functional as F
+
+def train(model, loader, criterion, optimizer):
+    for x, y in loader:
+        out = model(x)
+        loss = criterion(out, y)
+        ce = F.cross_entropy(out, y)
+        hf = model(**x).loss
+        scaled = loss * 2 + 1
+        n = loss.item()
+        f = float(loss)
+        d = loss.detach()
+        lst = loss.tolist()
+        npv = out.cpu().numpy()
+        cmp = out > 0
+        am = out.argmax(dim=1)
+        arr = np.mean(x)
+        num = 3.0
+        layer = torch.nn.Linear(4, 4)
+        with torch.no_grad():
+            frozen = model(x)
+        wrapped = {"loss": loss, "n": 1}
+        stacked = torch.stack([loss, loss])
+        loss.backward()
+        optimizer.step()
+        KEEP(out, loss, ce, hf, scaled, n, f, d, lst, npv, cmp, am, arr, num, layer, frozen, wrapped, stacked)
+"""
+
+
+@pytest.mark.parametrize(
+    "name, carries",
+    [
+        ("out", True), ("loss", True), ("ce", True), ("hf", True), ("scaled", True),
+        ("wrapped", True), ("stacked", True),
+        ("n", False), ("f", False), ("d", False), ("lst", False), ("npv", False), ("cmp", False),
+        ("am", False), ("arr", False), ("num", False), ("layer", False), ("frozen", False),
+    ],
+)
+def test_carries_history(name: str, carries: bool) -> None:
+    model = model_of(TRAIN)
+    keep = call_named(model, "KEEP")
+    arg = next(a.value for a in keep.args if code(a.value) == name)
+    assert model.provenance.carries_history(arg, keep) is carries
+
+
+def test_backwarded_parameter_carries_history() -> None:
+    model = model_of("def step(loss, hist):\n    loss.backward()\n    KEEP(loss)\n")
+    keep = call_named(model, "KEEP")
+    assert model.provenance.carries_history(keep.args[0].value, keep)
+
+
+def test_latest_binding_wins() -> None:
+    model = model_of("def f(model, x):\n    out = model(x)\n    out = out.detach()\n    KEEP(out)\n")
+    keep = call_named(model, "KEEP")
+    assert not model.provenance.carries_history(keep.args[0].value, keep)
+
+
+def test_local_function_returning_a_loss() -> None:
+    model = model_of(
+        "def compute(model, b):\n    return model(b).sum()\n"
+        "def f(model, loader):\n    for b in loader:\n        l = compute(model, b)\n        KEEP(l)\n"
+    )
+    keep = call_named(model, "KEEP")
+    assert model.provenance.carries_history(keep.args[0].value, keep)
+
+
+def test_device_output() -> None:
+    model = model_of(
+        "def ev(model, loader):\n    for x, y in loader:\n        logits = model(x)\n        loss = crit(logits, y)\n"
+        "        KEEP(logits, logits.argmax(1), logits.cpu(), loss, logits.sum(), y.to('cuda'), y)\n"
+    )
+    keep = call_named(model, "KEEP")
+    verdicts = [model.provenance.device_output(a.value, keep) for a in keep.args]
+    assert verdicts == [True, True, False, False, False, True, False]
+
+
+# -- loops -----------------------------------------------------------------------
+
+
+LOOPS = """
+import torch
+
+def fit(model, loader, val_loader, opt):
+    history = []
+    for epoch in range(3):
+        for x, y in loader:
+            loss = model(x).sum()
+            loss.backward()
+            opt.step()
+            history.append(loss)
+        model.eval()
+        for x, y in val_loader:
+            out = model(x)
+        model.train()
+        for x, y in loader:
+            out2 = model(x)
+"""
+
+
+def test_training_and_eval_loops() -> None:
+    model = model_of(LOOPS)
+    loops = model.loops
+    train_loop = loops.enclosing_loops(statement(model, "history.append"))[0]
+    epoch_loop = loops.enclosing_loops(train_loop)[0]
+    assert loops.is_training_loop(train_loop)
+    assert not loops.is_training_loop(epoch_loop)  # it steps only through an inner loop
+    val_loop = loops.enclosing_loops(statement(model, "out = model"))[0]
+    assert loops.iterates_eval_data(val_loop) and loops.follows_model_eval(val_loop)
+    after_train = loops.enclosing_loops(statement(model, "out2 ="))[0]
+    assert not loops.follows_model_eval(after_train)
+
+
+def test_step_in_local_function_makes_a_training_loop() -> None:
+    model = model_of(
+        "def step(model, b, opt):\n    model(b).sum().backward()\n    opt.step()\n"
+        "def fit(model, loader, opt):\n    for b in loader:\n        step(model, b, opt)\n        MARK()\n"
+    )
+    loop = model.loops.enclosing_loops(call_named(model, "MARK"))[0]
+    assert model.loops.is_training_loop(loop)
+
+
+def test_what_outlives_an_iteration() -> None:
+    model = model_of(
+        "def f(model, loader):\n    outer = []\n    total = 0\n    for b in loader:\n        inner = []\n"
+        "        out = model(b)\n        outer.append(out)\n        inner.append(out)\n        total += out\n"
+        "        self.hist.append(out)\n"
+    )
+    loops = model.loops
+    for text, outlives in [("outer.append", True), ("inner.append", False), ("total +=", True), ("self.hist", True)]:
+        stmt = statement(model, text)
+        store = loops.store_of(stmt)
+        assert store is not None, text
+        assert loops.outlives(store, loops.enclosing_loops(stmt)[0]) is outlives, text
+
+
+def test_reduced_after_the_loop_is_consumed() -> None:
+    model = model_of(
+        "def rollout(policy, env):\n    log_probs = []\n    for t in range(10):\n"
+        "        log_probs.append(policy(env.obs()))\n    loss = -torch.stack(log_probs).sum()\n    loss.backward()\n"
+        "def keep(model, loader):\n    outs = []\n    for b in loader:\n        outs.append(model(b))\n    return outs\n"
+    )
+    loops = model.loops
+    first = statement(model, "log_probs.append")
+    second = statement(model, "outs.append")
+    assert loops.consumed_after(loops.store_of(first).container, loops.enclosing_loops(first)[0])
+    assert not loops.consumed_after(loops.store_of(second).container, loops.enclosing_loops(second)[0])
+
+
+def test_ctx_tensor_stores() -> None:
+    model = model_of(
+        """
+        import torch
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, w, stride: int = 1, flag=False):
+                ctx.w = w
+                ctx.pair = (x, w)
+                ctx.stride = stride
+                ctx.flag = flag
+                ctx.shape = x.shape
+                ctx.numel = x.numel()
+                ctx.big = torch.zeros(4)
+                ctx.save_for_backward(x)
+                return x @ w
+        """
+    )
+    assert [s.attribute for s in model.autograd_functions.tensor_stores] == ["w", "pair", "big"]

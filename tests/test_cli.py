@@ -1,0 +1,224 @@
+"""The command line as a user meets it: exit codes, configuration, suppression, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from memlint.cli import main
+
+LEAK = textwrap.dedent(
+    """\
+    import torch
+
+    def train(model, loader, opt):
+        losses = []
+        for x, y in loader:
+            loss = model(x).sum()
+            loss.backward()
+            opt.step()
+            losses.append(loss)
+        return losses
+    """
+)
+CLEAN = "import torch\n\nx = torch.zeros(3)\n"
+
+
+def run(args: list[str], cwd: Path) -> tuple[int, str, str]:
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(main, args, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "train.py").write_text(LEAK)
+    (tmp_path / "clean.py").write_text(CLEAN)
+    return tmp_path
+
+
+def test_exit_codes(project: Path) -> None:
+    code, out, _ = run(["--no-cache", "train.py"], project)
+    assert code == 1
+    assert "train.py:9:9: ML001 [*] [retained-graph]" in out
+    assert "help: store `loss.detach()`" in out
+    assert run(["--no-cache", "clean.py"], project)[0] == 0
+    assert run(["--no-cache", "--exit-zero", "train.py"], project)[0] == 0
+    assert run(["--no-cache", "--select", "nope"], project)[0] == 2
+    assert run(["--no-cache", "missing.py"], project)[0] == 2
+
+
+def test_default_path_and_lint_subcommand(project: Path) -> None:
+    assert run(["--no-cache"], project)[0] == 1
+    assert run(["lint", "--no-cache", "clean.py"], project)[0] == 0
+
+
+def test_json_is_ruff_compatible(project: Path) -> None:
+    code, out, _ = run(["--no-cache", "--format", "json", "train.py"], project)
+    assert code == 1
+    [finding] = json.loads(out)
+    assert {"code", "name", "message", "severity", "filename", "location", "end_location", "fix"} <= set(finding)
+    assert finding["location"] == {"row": 9, "column": 9}
+    assert finding["end_location"] == {"row": 9, "column": 28}
+    assert finding["fix"]["applicability"] == "safe"
+    assert finding["fix"]["edits"] == [
+        {"content": "loss.detach()", "location": {"row": 9, "column": 23}, "end_location": {"row": 9, "column": 27}}
+    ]
+    assert finding["severity"] == "warning"  # backwarded: the skeleton leaks host memory
+
+
+def test_select_ignore_by_code_and_name(project: Path) -> None:
+    assert run(["--no-cache", "--ignore", "retained-graph", "train.py"], project)[0] == 0
+    assert run(["--no-cache", "--select", "ML004", "train.py"], project)[0] == 0
+    assert run(["--no-cache", "--select", "ML004", "--extend-select", "ML001", "train.py"], project)[0] == 1
+    assert run(["--no-cache", "--select", "ALL", "train.py"], project)[0] == 1
+
+
+def test_statistics_and_quiet(project: Path) -> None:
+    code, out, _ = run(["--no-cache", "--statistics", "."], project)
+    assert code == 1 and out.split() == ["1", "ML001", "[*]", "retained-graph"]
+    code, out, _ = run(["--no-cache", "-q", "clean.py"], project)
+    assert code == 0 and out == ""
+
+
+def test_no_color_when_not_a_tty(project: Path) -> None:
+    _, out, _ = run(["--no-cache", "train.py"], project)
+    assert "\x1b[" not in out
+
+
+def test_pyproject_configuration(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.memlint]\nignore = ["ML001"]\n')
+    assert run(["--no-cache", "train.py"], project)[0] == 0
+    (project / "pyproject.toml").write_text('[tool.memlint.per-file-ignores]\n"train*.py" = ["retained-graph"]\n')
+    assert run(["--no-cache", "train.py"], project)[0] == 0
+    (project / "pyproject.toml").write_text('[tool.memlint]\nselect = ["ML004"]\n')
+    assert run(["--no-cache", "train.py"], project)[0] == 0
+    (project / "pyproject.toml").write_text('[tool.memlint]\nextend-exclude = ["train.py"]\n')
+    assert run(["--no-cache", "."], project)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "toml, message",
+    [
+        ('[tool.memlint]\nselct = ["ML001"]\n', "unknown key(s) in [tool.memlint]: selct"),
+        ('[tool.memlint]\nignore = ["ML999"]\n', "unknown rule 'ML999'"),
+        ('[tool.memlint]\nignore = "ML001"\n', "must be a list of strings"),
+        ("[tool.memlint\n", "invalid TOML"),
+    ],
+)
+def test_bad_configuration_is_exit_2(project: Path, toml: str, message: str) -> None:
+    (project / "pyproject.toml").write_text(toml)
+    code, _, err = run(["--no-cache", "train.py"], project)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "comment",
+    ["# noqa", "# noqa: ML001", "# noqa: E501, ML001", "# memlint: ignore[ML001]", "# memlint: ignore[retained-graph]", "# memlint: ignore"],
+)
+def test_inline_suppression(project: Path, comment: str) -> None:
+    (project / "train.py").write_text(LEAK.replace("losses.append(loss)", f"losses.append(loss)  {comment}"))
+    assert run(["--no-cache", "train.py"], project)[0] == 0
+
+
+def test_other_codes_do_not_suppress(project: Path) -> None:
+    (project / "train.py").write_text(LEAK.replace("losses.append(loss)", "losses.append(loss)  # noqa: ML004"))
+    assert run(["--no-cache", "train.py"], project)[0] == 1
+
+
+def test_skip_file(project: Path) -> None:
+    (project / "train.py").write_text("# memlint: skip-file\n" + LEAK)
+    assert run(["--no-cache", "train.py"], project)[0] == 0
+
+
+def test_bad_input_never_breaks_the_run(project: Path) -> None:
+    (project / "broken.py").write_text("def f(:\n    pass\n")
+    (project / "latin.py").write_bytes(b"x = '\xff\xfe'\n")
+    (project / "cookie.py").write_bytes(b"# -*- coding: latin-1 -*-\nx = '\xe9'\n")
+    code, out, err = run(["--no-cache", "."], project)
+    assert code == 2  # an unreadable file is an error of the run
+    assert "broken.py:1:7: ML000 [syntax-error]" in out
+    assert "train.py:9:9: ML001" in out  # the rest is still linted
+    assert err.count("latin.py") == 1 and "cannot decode" in err
+    assert "cookie.py" not in err  # a PEP 263 cookie is honoured
+    assert "Traceback" not in out + err
+
+
+def test_syntax_error_alone_is_a_finding(project: Path) -> None:
+    (project / "broken.py").write_text("x = (\n")
+    code, out, _ = run(["--no-cache", "broken.py"], project)
+    assert code == 1 and "ML000 [syntax-error]" in out
+
+
+def test_rule_crash_is_an_internal_error(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memlint.rules.ml001_retained_graph import RetainedGraph
+
+    def boom(self, node):  # noqa: ANN001
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(RetainedGraph, "visit_Expr", boom)
+    (project / "empty_cache.py").write_text(
+        "import torch\ndef f(model, loader, opt):\n    for b in loader:\n        model(b).sum().backward()\n"
+        "        opt.step()\n        torch.cuda.empty_cache()\n"
+    )
+    code, out, err = run(["--no-cache", "train.py", "empty_cache.py"], project)
+    assert code == 2
+    assert "internal error: train.py: in rule ML001 [retained-graph]: RuntimeError: boom" in err
+    assert "empty_cache.py:6:9: ML004" in out  # other rules and files still report
+    assert "Traceback" not in err
+
+
+def test_discovery_skips_what_it_should(project: Path) -> None:
+    for folder in ("node_modules", "build", ".git", "__pycache__", "ignored_dir", "venv_custom"):
+        (project / folder).mkdir()
+        (project / folder / "leak.py").write_text(LEAK)
+    (project / "venv_custom" / "pyvenv.cfg").write_text("home = /usr\n")
+    (project / ".gitignore").write_text("ignored_dir/\n*_generated.py\n")
+    (project / "x_generated.py").write_text(LEAK)
+    code, out, _ = run(["--no-cache", "--format", "json", "."], project)
+    assert {Path(f["filename"]).name for f in json.loads(out)} == {"train.py"}
+    # a file named explicitly is always linted
+    assert run(["--no-cache", "x_generated.py"], project)[0] == 1
+
+
+def test_cache_warm_run_and_invalidation(project: Path) -> None:
+    assert run(["train.py"], project)[0] == 1
+    assert (project / ".memlint_cache").is_dir()
+    assert run(["train.py"], project)[0] == 1  # from the cache
+    (project / "train.py").write_text(LEAK.replace("losses.append(loss)", "losses.append(loss.item())"))
+    assert run(["train.py"], project)[0] == 0  # content changed: linted again
+    assert run(["--ignore", "ML001", "--cache-dir", str(project / "c2"), "clean.py"], project)[0] == 0
+    assert (project / "c2").is_dir()
+
+
+def test_rules_and_explain(project: Path) -> None:
+    code, out, _ = run(["rules"], project)
+    assert code == 0 and "ML001  retained-graph" in out and out.count("\n") == 7
+    code, out, _ = run(["explain", "retained-graph"], project)
+    assert code == 0
+    for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "+192 MiB"):
+        assert section in out
+    assert run(["explain", "ML999"], project)[0] == 2
+
+
+def test_linting_never_imports_torch(project: Path) -> None:
+    script = (
+        "import sys, runpy\nsys.argv = ['memlint', '--no-cache', '.']\n"
+        "try:\n    runpy.run_module('memlint', run_name='__main__')\n"
+        "except SystemExit:\n    pass\nprint('torch' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=project, capture_output=True, text=True)
+    assert out.stdout.strip().splitlines()[-1] == "False", out.stderr
