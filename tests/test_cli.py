@@ -222,3 +222,11 @@ def test_linting_never_imports_torch(project: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", script], cwd=project, capture_output=True, text=True)
     assert out.stdout.strip().splitlines()[-1] == "False", out.stderr
+
+
+def test_readme_rule_table_matches_the_rules() -> None:
+    from memlint.cli import rule_table_markdown
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    start, end = "<!-- rules-table:start -->\n", "\n<!-- rules-table:end -->"
+    assert readme[readme.index(start) + len(start) : readme.index(end)] == rule_table_markdown()
