@@ -90,6 +90,11 @@ def error_line(message: str) -> None:
     is_flag=True,
     help="Apply `exclude` to files named on the command line too (for pre-commit, which names every file).",
 )
+@click.option("--fix", is_flag=True, help="Apply safe fixes, then report the findings that remain.")
+@click.option("--unsafe-fixes", is_flag=True, help="Apply unsafe fixes too (with --fix, --fix-only or --diff).")
+@click.option("--fix-only", is_flag=True, help="Apply fixes and report only what was fixed (exit 0 unless errors).")
+@click.option("--diff", is_flag=True, help="Print a unified diff of what --fix would change; write nothing (exit 1 if any).")
+@click.option("--show-fixes", is_flag=True, help="List the findings that were fixed.")
 def lint(
     paths: tuple[str, ...],
     select: tuple[str, ...],
@@ -106,6 +111,11 @@ def lint(
     output_file: str | None,
     diff_base: str | None,
     force_exclude: bool,
+    fix: bool = False,
+    unsafe_fixes: bool = False,
+    fix_only: bool = False,
+    diff: bool = False,
+    show_fixes: bool = False,
 ) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
     if output_format not in formats.names():
@@ -138,10 +148,34 @@ def lint(
         found.files = [path for path in found.files if changed.has_file(path)]
 
     cache = None if no_cache else Cache(cache_dir or str(settings.root / CACHE_DIR), settings.fingerprint())
-    run = lint_files(found.files, settings, cache)
+    fixes = None
+    if fix or fix_only or diff:
+        from memlint.fixes import fix_files
+
+        fixes = fix_files(
+            found.files, settings, cache, unsafe_fixes, write=not diff, fixable=changed.touches if changed else None
+        )
+        run = RunResult(fixes.findings, fixes.errors, fixes.files)
+    else:
+        run = lint_files(found.files, settings, cache)
     if changed is not None:  # keep what the change introduced; a file that no longer parses always counts
         run.findings = [f for f in run.findings if f.code == "ML000" or changed.touches(f)]
-    exit_code = _emit(run, settings, output_format, quiet, statistics, no_color, output_file)
+    if fixes is not None and (diff or fix_only):
+        from memlint.fixes import report_fixes
+
+        exit_code = report_fixes(fixes, diff, show_fixes, quiet, output_format == "text")
+    else:
+        if fixes is not None:
+            from memlint.fixes import report_rejected
+
+            report_rejected(fixes)
+        fixed = len(fixes.applied) if fixes is not None else 0
+        exit_code = _emit(run, settings, output_format, quiet, statistics, no_color, output_file, fixed)
+        if fixes is not None and show_fixes:
+            from memlint.fixes import fix_summary
+
+            for line in fix_summary(fixes.applied):
+                click.echo(line, err=output_format != "text" and output_file is None)
     if found.missing:
         exit_code = EXIT_ERROR
     sys.exit(EXIT_CLEAN if exit_zero and exit_code == EXIT_FINDINGS else exit_code)
@@ -170,6 +204,7 @@ def _emit(
     statistics: bool,
     no_color: bool,
     output_file: str | None,
+    fixed: int = 0,
 ) -> int:
     for error in run.errors:
         kind = "internal error" if error.internal else "error"
@@ -186,6 +221,7 @@ def _emit(
             color=output_file is None and use_color(no_color),
             quiet=quiet,
             statistics=statistics,
+            fixed=fixed,
             root=str(settings.root),
         )
         formats.get(output_format)(report, stream)

@@ -25,9 +25,13 @@ def write(report: Report, stream: TextIO) -> None:
         )
         if f.hint:
             stream.write(f"    {style('help', fg='cyan', bold=True)}: {f.hint}\n")
+        if f.fix:
+            _fix(f, stream, style)
     if report.quiet:
         return
     count = len(report.findings)
+    if report.fixed:
+        stream.write(f"Fixed {report.fixed} finding{'s' if report.fixed != 1 else ''}.\n")
     if count == 0 and not report.errors:
         stream.write(style("All checks passed!", fg="green") + "\n")
         return
@@ -42,6 +46,21 @@ def write(report: Report, stream: TextIO) -> None:
             stream.write(f" ({unsafe} more with `--unsafe-fixes`).\n" if unsafe else ".\n")
         elif unsafe:
             stream.write(f"{unsafe} fixable with the `--fix --unsafe-fixes` options.\n")
+
+
+def _fix(f, stream: TextIO, style) -> None:
+    """The fix: applicability, message, then each edit (`row:col-row:col → new text`)."""
+    fix = f.fix
+    stream.write(f"    {style('fix', fg='cyan', bold=True)} ({fix.applicability.value}): {fix.message}\n")
+    for edit in fix.edits:
+        where = f"{edit.start.row}:{edit.start.column}-{edit.end.row}:{edit.end.column}"
+        lines = edit.content.splitlines()
+        if len(lines) <= 1 and not edit.content.endswith(("\n", "\r")):
+            stream.write(f"      {where} → {edit.content!r}\n" if not edit.content else f"      {where} → {edit.content}\n")
+        else:
+            stream.write(f"      {where} →\n")
+            for line in lines:
+                stream.write(f"        | {line}\n")
 
 
 def _statistics(report: Report, stream: TextIO, style) -> None:

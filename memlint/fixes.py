@@ -1,0 +1,699 @@
+"""Autofix (ruff's model): choose the fixes that rules attach to findings, apply
+them, check the result, and write it back without touching anything else.
+
+Per file:
+
+1. lint; keep the findings whose fix is applicable (safe, plus unsafe with
+   `unsafe=True`; display-only fixes have no edits and are never applied);
+2. choose fixes in a fixed order (position, then code) and leave out any fix
+   whose edits overlap one already chosen: it gets its turn in the next round;
+3. apply the chosen edits to the decoded text (so line endings and the
+   encoding are untouched outside the edits), then check the result: it must
+   compile, and linting it again must not show a finding that was not there
+   before (the fixed finding must be gone). If the round fails, its fixes are
+   tried one at a time; a failing fix is dropped and reported, never written;
+4. repeat on the new text until no fix applies (at most `MAX_ROUNDS` rounds);
+5. encode with the file's encoding (PEP 263 cookie, BOM), check that the file
+   on disk still holds the bytes that were read, and replace it atomically
+   (temporary file in the same directory, then rename) with its permissions.
+
+`apply_fixes` is the single, unchecked step 2+3 on a string, for callers that
+want a finding's fix applied in memory (memlint verify).
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import difflib
+import os
+import re
+import stat
+import tempfile
+import warnings
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+from memlint.models import Applicability, FileError, Finding, Fix, Position
+
+MAX_ROUNDS = 10
+SYNTAX_CODE = "ML000"
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the line breaks LibCST (and so every Position) counts
+
+
+# --------------------------------------------------------------------------- choosing and applying
+
+
+def is_applicable(fix: Fix | None, unsafe: bool = False) -> bool:
+    """Whether `--fix` (with `--unsafe-fixes` when `unsafe`) applies this fix."""
+    if fix is None or not fix.edits:
+        return False
+    return fix.applicability is Applicability.SAFE or (unsafe and fix.applicability is Applicability.UNSAFE)
+
+
+class InvalidEdit(ValueError):
+    """An edit that does not fit the text (outside it, or overlapping its own fix's edits)."""
+
+
+@dataclass(frozen=True)
+class _Span:
+    start: int  # character offsets into the text
+    end: int
+    content: str
+
+
+class _Text:
+    """Position <-> offset for one text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+
+    def offset(self, position: Position) -> int:
+        row, column = position.row, position.column
+        if row == len(self.starts) + 1 and column == 1:
+            return len(self.text)  # just past the last line (an insertion at the end)
+        if not 1 <= row <= len(self.starts) or column < 1:
+            raise InvalidEdit(f"position {row}:{column} is outside the file")
+        start = self.starts[row - 1]
+        line_end = self.starts[row] if row < len(self.starts) else len(self.text)
+        offset = start + column - 1
+        if offset > line_end:
+            raise InvalidEdit(f"position {row}:{column} is past the end of its line")
+        return offset
+
+    def position(self, offset: int) -> Position:
+        row = bisect.bisect_right(self.starts, offset)
+        return Position(row, offset - self.starts[row - 1] + 1)
+
+    def spans(self, fix: Fix) -> list[_Span]:
+        spans = []
+        for edit in fix.edits:
+            start, end = self.offset(edit.start), self.offset(edit.end)
+            if end < start:
+                raise InvalidEdit(f"edit ends ({edit.end.row}:{edit.end.column}) before it starts")
+            spans.append(_Span(start, end, edit.content))
+        ordered = sorted(spans, key=lambda s: (s.start, s.end))
+        for before, after in zip(ordered, ordered[1:]):
+            if after.start < before.end:
+                raise InvalidEdit("the fix's own edits overlap")
+        return spans
+
+
+def _conflict(a: _Span, b: _Span) -> bool:
+    if a == b:
+        return False  # the same edit in two fixes (an `import torch` both add): applied once
+    if a.start < b.end and b.start < a.end:
+        return True
+    return a.start == a.end == b.start == b.end  # two insertions at one point: order would matter
+
+
+def _fix_order(finding: Finding) -> tuple:
+    first = min(e.start for e in finding.fix.edits)  # type: ignore[union-attr]
+    last = max(e.end for e in finding.fix.edits)  # type: ignore[union-attr]
+    return (first, last, finding.code, finding.fix.message, finding.message)  # type: ignore[union-attr]
+
+
+def _select(
+    index: _Text, candidates: Iterable[Finding]
+) -> tuple[list[tuple[Finding, list[_Span]]], list[tuple[Finding, str]]]:
+    """Non-overlapping fixes in a deterministic order; and the fixes whose edits are invalid."""
+    chosen: list[tuple[Finding, list[_Span]]] = []
+    taken: list[_Span] = []
+    invalid: list[tuple[Finding, str]] = []
+    for finding in sorted(candidates, key=_fix_order):
+        try:
+            spans = index.spans(finding.fix)  # type: ignore[arg-type]
+        except InvalidEdit as exc:
+            invalid.append((finding, str(exc)))
+            continue
+        if any(_conflict(span, other) for span in spans for other in taken):
+            continue  # overlaps a fix chosen before it: next round
+        chosen.append((finding, spans))
+        taken.extend(spans)
+    return chosen, invalid
+
+
+def _apply(text: str, chosen: Sequence[tuple[Finding, list[_Span]]]) -> str:
+    seen: set[_Span] = set()
+    ordered: list[tuple[int, int, int, _Span]] = []
+    for sequence, span in enumerate(span for _, spans in chosen for span in spans):
+        if span in seen:
+            continue
+        seen.add(span)
+        ordered.append((span.start, span.end, sequence, span))
+    ordered.sort()
+    pieces, cursor = [], 0
+    for start, end, _, span in ordered:
+        pieces.append(text[cursor:start])
+        pieces.append(span.content)
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def apply_fixes(text: str, findings: Iterable[Finding], unsafe: bool = False) -> tuple[str, list[Finding]]:
+    """Apply the applicable fixes of `findings` (found in `text`) to `text`, in memory.
+
+    One round, no checks: fixes are taken in order of position then code, and a
+    fix that overlaps one already taken (or whose edits do not fit the text) is
+    left out. Returns the new text and the findings whose fix was applied. Pass
+    a single finding to apply just its fix (`unsafe=True` to include unsafe ones).
+    """
+    index = _Text(text)
+    chosen, _ = _select(index, (f for f in findings if is_applicable(f.fix, unsafe)))
+    return _apply(text, chosen), [f for f, _ in chosen]
+
+
+# --------------------------------------------------------------------------- checking, rounds
+
+
+@dataclass
+class RejectedFix:
+    finding: Finding  # as found in the text the fix was tried on
+    reason: str
+
+
+@dataclass
+class SourceFixResult:
+    text: str  # the fixed text (the input when nothing was fixed)
+    applied: list[Finding] = field(default_factory=list)  # each as found in the round that fixed it
+    rejected: list[RejectedFix] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)  # what remains in `text`
+    errors: list[FileError] = field(default_factory=list)
+    rounds: int = 0
+    converged: bool = True  # False: MAX_ROUNDS ran out with fixes still to apply
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.applied)
+
+
+def _fix_key(finding: Finding) -> tuple:
+    """A fix, recognisable after other fixes moved it: code, message and what it inserts."""
+    fix = finding.fix
+    return (finding.code, finding.message, fix.message if fix else "", tuple(e.content for e in fix.edits) if fix else ())
+
+
+def _row_map(old: str, new: str) -> Callable[[int], int | None]:
+    """Map a row of `old` to its row in `new` (None for a row the edit removed).
+
+    Lines are compared without their indentation, so a block that a fix
+    re-indents (wrapped in `with torch.no_grad():`) still maps line by line; a
+    changed region of as many lines in both maps line by line as well.
+    """
+    a = [line.strip() for line in _LINE_BREAK.split(old)]
+    b = [line.strip() for line in _LINE_BREAK.split(new)]
+    prefix = 0
+    while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(a), len(b)) - prefix and a[len(a) - 1 - suffix] == b[len(b) - 1 - suffix]:
+        suffix += 1
+    mapping: dict[int, int] = {}
+    middle_a, middle_b = a[prefix : len(a) - suffix], b[prefix : len(b) - suffix]
+    matcher = difflib.SequenceMatcher(None, middle_a, middle_b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            for k in range(i2 - i1):
+                mapping[prefix + i1 + k + 1] = prefix + j1 + k + 1
+    shift = len(b) - len(a)
+
+    def row(old_row: int) -> int | None:
+        if old_row <= prefix:
+            return old_row
+        if old_row > len(a) - suffix:
+            return old_row + shift
+        return mapping.get(old_row)
+
+    return row
+
+
+@dataclass
+class _Outcome:
+    ok: bool
+    text: str = ""
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    reason: str = ""
+
+
+class _Checker:
+    """Lints candidate texts of one file and judges them against the text they came from."""
+
+    def __init__(self, path: str, codes: Sequence[str], original: str) -> None:
+        self.path = path
+        self.codes = list(codes)
+        self.lint_codes = self.codes if SYNTAX_CODE in self.codes else [*self.codes, SYNTAX_CODE]
+        self.original = original
+        self._original_compiles: bool | None = None
+
+    def lint(self, text: str) -> tuple[list[Finding], list[FileError]]:
+        from memlint.engine import lint_source
+
+        findings, errors = lint_source(text, self.path, self.lint_codes)
+        if SYNTAX_CODE not in self.codes:
+            findings = [f for f in findings if f.code != SYNTAX_CODE]
+        return findings, errors
+
+    def _compile_error(self, text: str) -> str | None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # SyntaxWarning for odd escapes: not ours to report
+                compile(text, self.path, "exec", dont_inherit=True)
+        except SyntaxError as exc:
+            return f"{exc.msg} (line {exc.lineno})"
+        except (ValueError, RecursionError, MemoryError) as exc:
+            return str(exc) or type(exc).__name__
+        return None
+
+    def original_compiles(self) -> bool:
+        if self._original_compiles is None:
+            self._original_compiles = self._compile_error(self.original) is None
+        return self._original_compiles
+
+    def judge(
+        self,
+        before: str,
+        before_findings: list[Finding],
+        before_errors: list[FileError],
+        chosen: Sequence[tuple[Finding, list[_Span]]],
+    ) -> _Outcome:
+        after = _apply(before, chosen)
+        if after == before:
+            return _Outcome(False, reason="the fix changes nothing")
+        problem = self._compile_error(after)
+        if problem is not None:
+            if self.original_compiles():
+                return _Outcome(False, reason=f"the result would not compile: {problem}")
+            try:  # the file never compiled (`await` at top level, ...): it must still parse
+                ast.parse(after)
+            except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+                return _Outcome(False, reason=f"the result would not parse: {exc}")
+        findings, errors = self.lint(after)
+        syntax = [f for f in findings if f.code == SYNTAX_CODE]
+        if syntax and not any(f.code == SYNTAX_CODE for f in before_findings):
+            return _Outcome(False, reason=f"the result would not parse: {syntax[0].message}")
+        old_errors = {e.message for e in before_errors}
+        new_errors = [e for e in errors if e.message not in old_errors]
+        if new_errors:
+            return _Outcome(False, reason=f"memlint fails on the result: {new_errors[0].message}")
+        introduced = _introduced(before, after, before_findings, [f for f, _ in chosen], findings)
+        if introduced is not None:
+            return _Outcome(False, reason=introduced)
+        return _Outcome(True, after, findings, errors)
+
+
+def _introduced(
+    before: str, after: str, before_findings: list[Finding], fixed: list[Finding], after_findings: list[Finding]
+) -> str | None:
+    """Why the fixed text is worse than `before`, or None.
+
+    Findings are matched on (row, code, message), rows mapped through the edit.
+    A finding left over is acceptable only where a finding of `before` has
+    disappeared on the same row with another message or code (a message that
+    names the fixed expression, or ML001 becoming ML005 once the graph is
+    gone); the fixed finding's own code on its own row means the fix did not
+    resolve it.
+    """
+    row = _row_map(before, after)
+    fixed_ids = {id(f) for f in fixed}
+    expected = Counter(
+        (row(f.location.row), f.code, f.message) for f in before_findings if id(f) not in fixed_ids
+    )
+    actual = Counter((f.location.row, f.code, f.message) for f in after_findings)
+    extra = actual - expected
+    if not extra:
+        return None
+    vanished = expected - actual
+    vanished_rows = {r for r, _, _ in vanished} | {row(f.location.row) for f in fixed}
+    fixed_on = {(row(f.location.row), f.code) for f in fixed}
+    for (r, code, message), _ in sorted(extra.items(), key=lambda item: (item[0][0], item[0][1])):
+        if (r, code) in fixed_on:
+            return f"the result still has {code} on that line: {message}"
+        if r not in vanished_rows:
+            return f"the result would have a new finding, {code} at line {r}: {message}"
+    return None
+
+
+def fix_source(
+    text: str,
+    path: str,
+    codes: Sequence[str],
+    unsafe: bool = False,
+    max_rounds: int = MAX_ROUNDS,
+    fixable: Callable[[Finding], bool] | None = None,
+) -> SourceFixResult:
+    """Fix `text` (the content of `path`) with the rules in `codes`; nothing is written.
+
+    `fixable`, when given, limits the fixes to the findings it accepts (on the
+    text as it is in each round).
+    """
+    checker = _Checker(path, codes, text)
+    findings, errors = checker.lint(text)
+    result = SourceFixResult(text)
+    if any(f.code == SYNTAX_CODE for f in findings):
+        result.findings, result.errors = findings, errors
+        return result
+    refused: set[tuple] = set()
+    converged = False
+    for _ in range(max_rounds):
+        candidates = [
+            f
+            for f in findings
+            if is_applicable(f.fix, unsafe) and _fix_key(f) not in refused and (fixable is None or fixable(f))
+        ]
+        if not candidates:
+            converged = True
+            break
+        result.rounds += 1
+        index = _Text(text)
+        chosen, invalid = _select(index, candidates)
+        for finding, reason in invalid:
+            refused.add(_fix_key(finding))
+            result.rejected.append(RejectedFix(finding, f"its edits do not fit the file: {reason}"))
+        if not chosen:
+            continue
+        outcome = checker.judge(text, findings, errors, chosen)
+        if outcome.ok:
+            accepted = list(chosen)
+        else:
+            # Find the culprit: add the round's fixes one at a time.
+            accepted = []
+            if len(chosen) == 1:
+                refused.add(_fix_key(chosen[0][0]))
+                result.rejected.append(RejectedFix(chosen[0][0], outcome.reason))
+            else:
+                outcome = _Outcome(False)
+                for item in chosen:
+                    trial = checker.judge(text, findings, errors, [*accepted, item])
+                    if trial.ok:
+                        accepted.append(item)
+                        outcome = trial
+                    else:
+                        refused.add(_fix_key(item[0]))
+                        result.rejected.append(RejectedFix(item[0], trial.reason))
+        if accepted:
+            result.applied.extend(f for f, _ in accepted)
+            text, findings, errors = outcome.text, outcome.findings, outcome.errors
+    else:
+        converged = not any(
+            is_applicable(f.fix, unsafe) and _fix_key(f) not in refused and (fixable is None or fixable(f))
+            for f in findings
+        )
+    result.text, result.findings, result.errors, result.converged = text, findings, errors, converged
+    return result
+
+
+# --------------------------------------------------------------------------- files
+
+
+class FileChangedError(OSError):
+    """The file on disk is no longer what was read: it is not overwritten."""
+
+
+@dataclass
+class FileFixResult:
+    path: str
+    findings: list[Finding] = field(default_factory=list)  # what remains (in the fixed text)
+    errors: list[FileError] = field(default_factory=list)
+    applied: list[Finding] = field(default_factory=list)
+    rejected: list[RejectedFix] = field(default_factory=list)
+    original: str | None = None  # decoded texts, kept only when the fix changed something
+    fixed: str | None = None
+    written: bool = False
+    cache_key: str | None = None  # content key of the file as it now is on disk (None: unknown)
+    converged: bool = True
+
+    @property
+    def changed(self) -> bool:
+        return self.original is not None and self.original != self.fixed
+
+
+def encode(text: str, encoding: str) -> bytes:
+    """Text back to bytes in the file's encoding; `utf-8-sig` restores the BOM."""
+    return text.encode(encoding)
+
+
+def write_atomic(path: str, data: bytes, expected: bytes) -> None:
+    """Replace `path` with `data` unless it no longer holds `expected`.
+
+    Writes a temporary file in the same directory, gives it the original's
+    permissions, then renames it over the original (a symbolic link is
+    followed: its target is replaced). Raises FileChangedError or OSError.
+    """
+    target = os.path.realpath(path)
+    info = os.stat(target)
+    directory, name = os.path.split(target)
+    fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".memlint-tmp", dir=directory or ".")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, stat.S_IMODE(info.st_mode))
+        if hasattr(os, "chown") and (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+            try:
+                os.chown(temporary, info.st_uid, info.st_gid)
+            except OSError:
+                pass  # not ours to give away: the owner becomes whoever ran memlint, as with any editor
+        with open(target, "rb") as handle:
+            if handle.read() != expected:
+                raise FileChangedError(f"{path} changed on disk while it was being fixed")
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def fix_path(
+    path: str,
+    codes: Sequence[str],
+    unsafe: bool = False,
+    write: bool = True,
+    fixable: Callable[[Finding], bool] | None = None,
+) -> FileFixResult:
+    """Fix one file (write=False: compute the fixed text only, for `--diff`)."""
+    from memlint.cache import content_key
+    from memlint.engine import DecodeError, read_source
+
+    result = FileFixResult(path)
+    try:
+        source = read_source(path)
+    except FileNotFoundError:
+        result.errors.append(FileError(path, "file vanished before it could be read"))
+        return result
+    except IsADirectoryError:
+        result.errors.append(FileError(path, "is a directory, not a file"))
+        return result
+    except OSError as exc:
+        result.errors.append(FileError(path, f"cannot read: {exc.strerror or exc}"))
+        return result
+    except DecodeError as exc:
+        result.errors.append(FileError(path, str(exc)))
+        return result
+    result.cache_key = content_key(source.raw, list(codes))
+    try:
+        fixed = fix_source(source.text, path, codes, unsafe, fixable=fixable)
+    except RecursionError:
+        result.errors.append(FileError(path, "too deeply nested to analyse"))
+        return result
+    except Exception as exc:  # noqa: BLE001 - one line, not a traceback
+        result.errors.append(FileError(path, f"internal error while fixing: {type(exc).__name__}: {exc}", internal=True))
+        return result
+    result.findings, result.errors = fixed.findings, list(fixed.errors)
+    result.applied, result.rejected, result.converged = fixed.applied, fixed.rejected, fixed.converged
+    if not fixed.changed or fixed.text == source.text:
+        return result
+    result.original, result.fixed = source.text, fixed.text
+    try:
+        if encode(source.text, source.encoding) != source.raw:
+            raise ValueError(f"its {source.encoding} encoding does not round-trip")
+        data = encode(fixed.text, source.encoding)
+    except (UnicodeError, ValueError, LookupError) as exc:
+        result.errors.append(FileError(path, f"fixes not written: {exc}"))
+        result.cache_key = None
+        return result
+    if not write:
+        result.cache_key = None  # the findings describe the fixed text, which is not on disk
+        return result
+    try:
+        write_atomic(path, data, source.raw)
+    except FileChangedError:
+        result.errors.append(FileError(path, "changed on disk while it was being fixed; not overwritten"))
+        result.cache_key = None
+        return result
+    except OSError as exc:
+        result.errors.append(FileError(path, f"cannot write the fixes: {exc.strerror or exc}"))
+        result.cache_key = None
+        return result
+    result.written = True
+    result.cache_key = content_key(data, list(codes))
+    return result
+
+
+# --------------------------------------------------------------------------- many files
+
+
+@dataclass
+class FixRun:
+    findings: list[Finding] = field(default_factory=list)  # what remains
+    errors: list[FileError] = field(default_factory=list)
+    files: int = 0
+    applied: list[Finding] = field(default_factory=list)
+    rejected: list[RejectedFix] = field(default_factory=list)
+    changed: list[FileFixResult] = field(default_factory=list)  # files the fixes change, in path order
+    unconverged: list[str] = field(default_factory=list)
+
+
+def _fix_job(job: tuple[str, list[str], bool, bool]) -> FileFixResult:
+    path, codes, unsafe, write = job
+    return fix_path(path, codes, unsafe, write)
+
+
+def fix_files(
+    paths: list[str],
+    settings,
+    cache=None,
+    unsafe: bool = False,
+    write: bool = True,
+    workers: int | None = None,
+    fixable: Callable[[Finding], bool] | None = None,
+) -> FixRun:
+    """`memlint --fix` over files: like runner.lint_files, but each file is fixed first.
+
+    A cached file whose findings have no applicable fix is not read again.
+    """
+    from memlint.cache import content_key
+    from memlint.runner import PARALLEL_THRESHOLD, _size
+
+    run = FixRun(files=len(paths))
+    results: dict[str, FileFixResult] = {}
+    todo: list[tuple[str, list[str], bool, bool]] = []
+    for path in paths:
+        codes = settings.codes_for(path)
+        if cache is not None:
+            try:
+                with open(path, "rb") as handle:
+                    key = content_key(handle.read(), codes)
+            except OSError:
+                key = None
+            hit = cache.get(path, key) if key else None
+            if hit is not None and not any(
+                is_applicable(f.fix, unsafe) and (fixable is None or fixable(f)) for f in hit[0]
+            ):
+                results[path] = FileFixResult(path, hit[0], hit[1], cache_key=key)
+                continue
+        todo.append((path, codes, unsafe, write))
+
+    workers = workers or max(1, min(os.cpu_count() or 1, 8))
+    if fixable is None and len(todo) >= PARALLEL_THRESHOLD and workers > 1:
+        import multiprocessing
+
+        todo.sort(key=lambda job: -_size(job[0]))
+        context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            outcomes = list(pool.map(_fix_job, todo, chunksize=1))
+    else:
+        outcomes = [fix_path(path, codes, unsafe, write, fixable) for path, codes, unsafe, write in todo]
+    for outcome in outcomes:
+        results[outcome.path] = outcome
+        if cache is not None and outcome.cache_key is not None:
+            cache.put(outcome.path, outcome.cache_key, outcome.findings, outcome.errors)
+    if cache is not None:
+        cache.save()
+    for path in paths:
+        outcome = results[path]
+        run.findings.extend(outcome.findings)
+        run.errors.extend(outcome.errors)
+        run.applied.extend(outcome.applied)
+        run.rejected.extend(outcome.rejected)
+        if outcome.changed:
+            run.changed.append(outcome)
+        if not outcome.converged:
+            run.unconverged.append(path)
+    run.findings.sort(key=Finding.sort_key)
+    return run
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+def unified_diff(path: str, old: str, new: str) -> str:
+    """`--diff` output for one file (ruff's format: `--- path` / `+++ path`)."""
+    a = old.splitlines(keepends=True)
+    b = new.splitlines(keepends=True)
+    lines = []
+    for line in difflib.unified_diff(a, b, fromfile=path, tofile=path):
+        lines.append(line)
+        if not line.endswith(("\n", "\r")):
+            lines.append("\n\\ No newline at end of file\n")
+    return "".join(lines)
+
+
+def fix_summary(applied: Sequence[Finding]) -> list[str]:
+    """`--show-fixes`: per file, how many findings of each rule were fixed."""
+    if not applied:
+        return []
+    count = len(applied)
+    lines = [f"Fixed {count} finding{'s' if count != 1 else ''}:"]
+    by_file: dict[str, Counter] = {}
+    for finding in applied:
+        by_file.setdefault(finding.filename, Counter())[(finding.code, finding.name)] += 1
+    for filename in sorted(by_file):
+        lines.append(f"- {filename}:")
+        for (code, name), n in sorted(by_file[filename].items()):
+            lines.append(f"    {n} × {code} ({name})")
+    return lines
+
+
+def describe_rejection(rejected: RejectedFix) -> str:
+    f = rejected.finding
+    return f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} fix not applied: {rejected.reason}"
+
+
+def report_rejected(run: FixRun) -> None:
+    """Warn, on stderr, about every fix that was dropped, and files that did not settle."""
+    import click
+
+    for rejected in run.rejected:
+        click.echo(f"memlint: warning: {describe_rejection(rejected)}", err=True)
+    for path in run.unconverged:
+        click.echo(f"memlint: warning: {path}: fixes still apply after {MAX_ROUNDS} rounds; run again", err=True)
+
+
+def report_fixes(run: FixRun, diff: bool, show_fixes: bool, quiet: bool, text_format: bool = True) -> int:
+    """Output of `--diff` and `--fix-only` (the findings that remain are not reported); the exit code."""
+    import sys
+
+    import click
+
+    for error in run.errors:
+        kind = "internal error" if error.internal else "error"
+        message = error.message
+        if error.internal and message.startswith("internal error"):
+            message = message[len("internal error") :].lstrip(": ")
+        click.echo(f"memlint: {kind}: {error.filename}: {message}", err=True)
+    report_rejected(run)
+    count = len(run.applied)
+    noun = "finding" if count == 1 else "findings"
+    if diff:
+        for result in run.changed:
+            sys.stdout.write(unified_diff(result.path, result.original or "", result.fixed or ""))
+        sys.stdout.flush()
+        if not quiet:
+            click.echo(f"Would fix {count} {noun}." if count else "No findings would be fixed.", err=True)
+        if run.errors:
+            return 2
+        return 1 if run.changed else 0
+    if show_fixes:
+        for line in fix_summary(run.applied):
+            click.echo(line, err=not text_format)
+    elif not quiet:
+        click.echo(f"Fixed {count} {noun}." if count else "No findings fixed.", err=not text_format)
+    return 2 if run.errors else 0
