@@ -202,6 +202,12 @@ def test_ml001_keeps_the_parentheses_and_their_comment_once() -> None:
     assert not result.findings
 
 
+def test_columns_count_characters_not_bytes() -> None:
+    text = TRAIN.replace("        losses.append(loss)  # keep for the plot", '        print("🔥é\\t"); losses.append(loss); print("😀")')
+    result = fix_source(text, "t.py", CODES)
+    assert result.text == text.replace("losses.append(loss)", "losses.append(loss.detach())")
+
+
 def test_ml005_moves_outputs_to_the_cpu_only_with_unsafe_fixes() -> None:
     findings = lint(EVAL_OUTPUTS)
     assert codes_of(findings) == ["ML005"] and findings[0].fix.applicability is Applicability.UNSAFE
@@ -511,19 +517,16 @@ def test_a_file_changed_while_fixing_is_not_overwritten(monkeypatch, tmp_path) -
     assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
 
 
-def test_an_unwritable_directory_is_an_error_not_a_traceback(tmp_path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root writes anywhere")
-    folder = tmp_path / "ro"
-    folder.mkdir()
-    path = folder / "train.py"
+def test_an_unwritable_directory_is_an_error_not_a_traceback(monkeypatch, tmp_path) -> None:
+    path = tmp_path / "train.py"
     path.write_text(TRAIN)
-    os.chmod(folder, 0o555)
-    try:
-        done = run_cli("--fix", str(path))
-    finally:
-        os.chmod(folder, 0o755)
-    assert done.exit_code == 2 and "cannot write the fixes" in done.output
+
+    def mkstemp(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(fixes.tempfile, "mkstemp", mkstemp)
+    done = run_cli("--fix", str(path))
+    assert done.exit_code == 2 and "cannot write the fixes: Permission denied" in done.output
     assert path.read_text() == TRAIN
 
 
@@ -655,9 +658,12 @@ def test_case_fixed_output(path: Path) -> None:
         return
     assert expected.exists(), f"missing {expected}: run `python tests/test_fixes.py --regenerate`"
     assert actual == expected.read_text(encoding="utf-8"), f"{expected} differs: regenerate and read the diff"
-    # The fixed output lints clean for the case's rule and is stable.
-    remaining = [f for f in lint(actual, str(expected)) if f.code == rule_of(path)]
-    assert not remaining, [(f.location.row, f.message) for f in remaining]
+    # The fixed output lints clean for the case's rule (when it has fixes to apply) and is stable.
+    from memlint.rules import BY_CODE
+
+    if BY_CODE[rule_of(path)].fix_applicability is not Applicability.DISPLAY_ONLY:
+        remaining = [f for f in lint(actual, str(expected)) if f.code == rule_of(path)]
+        assert not remaining, [(f.location.row, f.message) for f in remaining]
     assert fix_source(actual, str(expected), CODES, unsafe=True).applied == []
 
 
