@@ -26,6 +26,11 @@ _EVAL_LOADER = re.compile(
     r"(^|[^a-z])(val|valid|validation|test|testing|eval|evaluation|dev|holdout)([^a-z]|$|loader|dataloader|set|data|iter)",
     re.IGNORECASE,
 )
+# Iterables of batches: a loop over one of these runs once per step.
+_BATCHES = re.compile(
+    r"loader|dataset|batches|data_iter|dataiter|epoch_iterator|train_iter|(^|[^a-z])(data|ds|dl|batch_iter)([^a-z]|$)",
+    re.IGNORECASE,
+)
 _OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
 _METER = re.compile(r"meter|avg|average|tracker|stats|history|record", re.IGNORECASE)
 # Lightning (and HF Trainer) methods the framework calls once per batch.
@@ -67,17 +72,6 @@ class Loops:
                 loops.append(anc)
             child = anc
         return loops
-
-    def iteration_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        """What one 'iteration' is for `node`: its innermost loop, or a per-step
-        framework method (`training_step`), or None."""
-        loops = self.enclosing_loops(node)
-        if loops:
-            return loops[0]
-        scope = self.model.scope_of(node)
-        if isinstance(scope, cst.FunctionDef) and scope.name.value in PER_STEP_METHODS:
-            return scope
-        return None
 
     # -- training ---------------------------------------------------------------
     def is_step_call(self, call: cst.Call) -> bool:
@@ -137,6 +131,27 @@ class Loops:
         base = path.rsplit("/", 1)[-1]
         return base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py" or "/tests/" in f"/{path}"
 
+    def iterates_batches(self, loop: cst.CSTNode) -> bool:
+        if not isinstance(loop, cst.For):
+            return False
+        text = code(loop.iter)
+        return bool(_BATCHES.search(text) or _EVAL_LOADER.search(text))
+
+    def is_step_loop(self, loop: cst.CSTNode) -> bool:
+        """Does one iteration of `loop` process one batch or step (not one layer
+        or one time step of a single forward)?"""
+        return self.is_training_loop(loop) or self.iterates_batches(loop) or self.has_backward(loop)
+
+    def step_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The innermost step loop around `node`, or its per-step framework method."""
+        for loop in self.enclosing_loops(node):
+            if self.is_step_loop(loop):
+                return loop
+        scope = self.model.scope_of(node)
+        if isinstance(scope, cst.FunctionDef) and scope.name.value in PER_STEP_METHODS:
+            return scope
+        return None
+
     def iterates_eval_data(self, loop: Loop) -> bool:
         if not isinstance(loop, cst.For):
             return False
@@ -177,7 +192,7 @@ class Loops:
         for loop in loops:
             if self.is_training_loop(loop):
                 return None
-            if not self.runs_model(loop):
+            if not self.runs_model(loop) or not self.iterates_batches(loop):
                 continue
             if (
                 self.iterates_eval_data(loop)

@@ -131,7 +131,9 @@ class Provenance:
             return False  # a factory, or a function of this file (its returns are checked instead)
         if isinstance(func, cst.Name):
             if func.value == "self":
-                return True
+                return self.in_module_class(call)
+            if func.value[:1].isupper():
+                return False  # a class: constructing, not calling, a module
             if _MODULE_NAMES.search(func.value):
                 return True
             scope = self.model.scope_of(call)
@@ -148,6 +150,13 @@ class Provenance:
             return bool(_MODULE_NAMES.search(attr)) and not (
                 self.model.imports.resolve(func) or ""
             ).startswith(("torch.", "numpy.", "np."))
+        return False
+
+    def in_module_class(self, node: cst.CSTNode) -> bool:
+        """Is `node` inside a class of this file that subclasses a module?"""
+        for anc in self.model.tree.ancestors(node):
+            if isinstance(anc, cst.ClassDef):
+                return anc.name.value in self._module_classes
         return False
 
     def is_loss_call(self, call: cst.Call) -> bool:

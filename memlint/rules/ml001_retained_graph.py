@@ -64,7 +64,7 @@ for x, y in loader:
         store = loops.store_of(statement)
         if store is None:
             return
-        region = loops.iteration_region(statement)
+        region = loops.step_region(statement)
         if region is None or model.grad_state(statement) is Grad.OFF:
             return
         parts = [p for p in literal_parts(store.value) if model.provenance.carries_history(p, statement)]
