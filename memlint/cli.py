@@ -284,5 +284,11 @@ def explain(rule: str) -> None:
     click.echo(found.documentation())
 
 
+# `memlint verify`: the one command that runs code (memlint/verify/).
+from memlint.verify.cli import verify as _verify_command  # noqa: E402
+
+main.add_command(_verify_command)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,158 @@
+"""`memlint verify PATHS [-- SCRIPT ARGS]`: prove findings by running the script.
+
+The only memlint command that executes code: the paths it is given, each in a
+child process of its own.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+
+import click
+
+EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
+
+
+class _VerifyCommand(click.Command):
+    """Everything after `--` belongs to the script."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" in args:
+            index = args.index("--")
+            ctx.meta["memlint.script_args"] = args[index + 1 :]
+            args = args[:index]
+        return super().parse_args(ctx, args)
+
+
+class _Progress:
+    """One self-erasing status line on stderr while scripts run (TTYs only)."""
+
+    def __init__(self, enabled: bool, total: int, iterations: int) -> None:
+        self.enabled = enabled
+        self.total = total
+        self.iterations = iterations
+        self.index = 0
+        self.width = 0
+
+    def next_script(self) -> None:
+        self.index += 1
+
+    def __call__(self, label: str, counts: dict[int, int], elapsed: float) -> None:
+        if not self.enabled:
+            return
+        name = os.path.relpath(label.split(" (")[0]) + (" (fixed)" if label.endswith("(fixed)") else "")
+        loops = ", ".join(f"{min(c, self.iterations)}/{self.iterations}" for _, c in sorted(counts.items())) or "starting"
+        text = f"[{self.index}/{self.total}] {name}: {loops} iterations, {elapsed:.0f}s"
+        sys.stderr.write("\r" + text[:200].ljust(self.width))
+        sys.stderr.flush()
+        self.width = len(text[:200])
+
+    def clear(self) -> None:
+        if self.enabled and self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+            self.width = 0
+
+
+@click.command("verify", cls=_VerifyCommand)
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--iterations", "-n", default=30, show_default=True, type=click.IntRange(2), help="Iterations to measure per probed loop.")
+@click.option("--timeout", default=300.0, show_default=True, type=click.FloatRange(min=1), help="Seconds before a script is stopped.")
+@click.option("--device", type=click.Choice(["auto", "cuda", "cpu"]), default="auto", show_default=True,
+              help="cuda: torch.cuda.memory_allocated; cpu: hide GPUs, count live tensor storages.")
+@click.option("--compare-fix", is_flag=True, help="Also run with memlint's fixes applied (in memory) and compare.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None, help="Draw memory per iteration to a PNG.")
+@click.option("--memory-limit", type=click.IntRange(1), default=None, metavar="MIB",
+              help="Device memory the script may use (cuda: a fraction of the GPU; cpu: the tracker's budget); beyond it the script gets an out-of-memory error.")
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), default=None, help="Write the report to a file.")
+@click.option("--no-color", is_flag=True, help="Never colour the output.")
+@click.pass_context
+def verify(
+    ctx: click.Context,
+    paths: tuple[str, ...],
+    iterations: int,
+    timeout: float,
+    device: str,
+    compare_fix: bool,
+    output_format: str,
+    plot_file: str | None,
+    memory_limit: int | None,
+    output_file: str | None,
+    no_color: bool,
+) -> None:
+    """Run PATHS and measure whether the loops memlint flags really grow.
+
+    A file is linted, then run as `__main__` in a child process with a memory
+    probe in each loop that holds an ML001–ML006 finding; the run stops after
+    --iterations iterations of every probed loop, or at --timeout. Each
+    finding gets a verdict from the memory slope: confirmed, not confirmed,
+    not reached or error. A directory runs every test case in it whose first
+    line is `# verify: leaks` or `# verify: flat`, and checks it.
+
+    Exit codes: 0 nothing confirmed (or every test case held), 1 a leak was
+    confirmed in a script (or a test case did not hold), 2 usage error.
+    """
+    from memlint.verify import cases, core, launch, report
+
+    script_args = list(ctx.meta.get("memlint.script_args", []))
+    if importlib.util.find_spec("torch") is None:
+        click.echo("memlint: error: `memlint verify` needs torch: pip install 'memlint[verify]'", err=True)
+        sys.exit(EXIT_ERROR)
+    if plot_file and importlib.util.find_spec("matplotlib") is None:
+        click.echo("memlint: error: --plot needs matplotlib: pip install 'memlint[verify]'", err=True)
+        sys.exit(EXIT_ERROR)
+    jobs: list[tuple[str, bool | None]] = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = cases.discover(path)
+            if not found:
+                click.echo(f"memlint: warning: {path}: no test case with a `# verify:` first line", err=True)
+            jobs.extend((p, True) for p in found)
+        else:
+            jobs.append((path, None))
+    if script_args and len(jobs) > 1:
+        click.echo("memlint: error: script arguments after `--` need exactly one script", err=True)
+        sys.exit(EXIT_ERROR)
+    options = core.Options(
+        iterations=iterations,
+        timeout=timeout,
+        device=device,
+        compare_fix=compare_fix,
+        limit_bytes=memory_limit * 1024 * 1024 if memory_limit else None,
+    )
+    progress = _Progress(sys.stderr.isatty(), len(jobs), iterations)
+    results = []
+    launcher = launch.launcher(device)
+    try:
+        for path, case in jobs:
+            progress.next_script()
+            results.append(core.verify_script(path, script_args, options, launcher, progress, case))
+    except launch.ServerError as exc:
+        progress.clear()
+        click.echo(f"memlint: error: could not start scripts: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    finally:
+        progress.clear()
+        launcher.close()
+
+    stream = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
+    try:
+        if output_format == "json":
+            report.write_json(results, stream)
+        else:
+            color = not no_color and output_file is None and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+            report.write_text(results, stream, color)
+    finally:
+        if output_file:
+            stream.close()
+    if plot_file:
+        if report.plot(results, plot_file) == 0:
+            click.echo("memlint: warning: nothing to plot (no probed loop ran)", err=True)
+    failed = any(r.expectation is not None and not r.held for r in results)
+    confirmed = any(
+        i.before.verdict == core.CONFIRMED for r in results if r.expectation is None for i in r.items
+    )
+    sys.exit(EXIT_FAILED if failed or confirmed else EXIT_OK)

@@ -1,0 +1,106 @@
+"""Insert memory probes into loops, keeping every line where it was.
+
+A probe must run once per iteration, including iterations that end in
+`continue`. Rather than a statement at the end of the body (which `continue`
+skips) or a `try/finally` around it (which adds lines), the probe sits in
+the loop header, on the same line, as an expression:
+
+    for x in loader:        ->  for x in __memlint_loop__(3, loader):
+    while step < n:         ->  while __memlint_while__(3, (step < n)):
+
+`__memlint_loop__` wraps the iterable: the interpreter asks it for the next
+item when an iteration ends, however it ends (end of body or `continue`), so
+the probe records memory exactly there; the first request marks the entry
+into the loop (the baseline). `__memlint_while__` receives the condition's
+value, records, and returns its truth. Either can end the loop early by
+answering "no more items" (once that loop has run its iterations) or stop
+the whole run. No line is added or removed, so tracebacks point at the lines
+of the file on disk.
+
+Explicit moves to the host (`x.cpu()`, `x.to("cpu")`, `x.to(device="cpu")`,
+`x.to(torch.device("cpu"))`) are wrapped too, `__memlint_host__(x.cpu())`:
+on a CPU-only run they return the very same storage, and the live-storage
+tracker would go on counting it as device memory; the hook tells it that on
+a GPU this would be host memory (a no-op with the CUDA tracker).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+LOOP_HOOK = "__memlint_loop__"
+WHILE_HOOK = "__memlint_while__"
+HOST_HOOK = "__memlint_host__"
+
+
+def _is_cpu(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.SimpleString):
+        return expr.evaluated_value == "cpu"
+    if isinstance(expr, cst.Call) and isinstance(expr.func, (cst.Name, cst.Attribute)):
+        name = expr.func.value if isinstance(expr.func, cst.Name) else expr.func.attr.value
+        return name == "device" and len(expr.args) == 1 and _is_cpu(expr.args[0].value)
+    return False
+
+
+def is_host_move(call: cst.Call) -> bool:
+    if not isinstance(call.func, cst.Attribute):
+        return False
+    method = call.func.attr.value
+    if method == "cpu":
+        return not call.args
+    if method == "to" and call.args:
+        first = call.args[0]
+        if first.keyword is None and not first.star:
+            return _is_cpu(first.value)
+        return any(a.keyword is not None and a.keyword.value == "device" and _is_cpu(a.value) for a in call.args)
+    return False
+
+
+def _parenthesized(expr: cst.BaseExpression) -> cst.BaseExpression:
+    return expr.with_changes(lpar=[cst.LeftParen(), *expr.lpar], rpar=[*expr.rpar, cst.RightParen()])
+
+
+def _hook_call(name: str, probe: int, expr: cst.BaseExpression) -> cst.Call:
+    return cst.Call(
+        func=cst.Name(name),
+        args=[
+            cst.Arg(cst.Integer(str(probe)), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+            cst.Arg(_parenthesized(expr)),
+        ],
+    )
+
+
+class _Instrumenter(cst.CSTTransformer):
+    def __init__(self, probes: dict[int, int]) -> None:
+        super().__init__()
+        self.probes = probes  # id(original loop node) -> probe id
+        self.done: set[int] = set()
+
+    def leave_For(self, original: cst.For, updated: cst.For) -> cst.For:
+        probe = self.probes.get(id(original))
+        if probe is None or original.asynchronous is not None:
+            return updated
+        self.done.add(probe)
+        return updated.with_changes(iter=_hook_call(LOOP_HOOK, probe, updated.iter))
+
+    def leave_While(self, original: cst.While, updated: cst.While) -> cst.While:
+        probe = self.probes.get(id(original))
+        if probe is None:
+            return updated
+        self.done.add(probe)
+        return updated.with_changes(test=_hook_call(WHILE_HOOK, probe, updated.test))
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if not is_host_move(original):
+            return updated
+        return cst.Call(func=cst.Name(HOST_HOOK), args=[cst.Arg(updated)])
+
+
+def instrument(module: cst.Module, probes: dict[int, int]) -> str:
+    """The source of `module` with each loop in `probes` (id(node) -> probe id) instrumented."""
+    transformer = _Instrumenter(probes)
+    new = module.visit(transformer)
+    code = new.code
+    if code.count("\n") != module.code.count("\n"):  # pragma: no cover - a bug, never the user's fault
+        raise AssertionError("instrumentation changed the line count")
+    return code

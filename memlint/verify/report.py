@@ -1,0 +1,184 @@
+"""What `memlint verify` prints: a table, JSON, and a plot of memory per iteration."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TextIO
+
+from memlint.verify.core import CONFIRMED, ERROR, NOT_CONFIRMED, NOT_REACHED, Item, Measure, ScriptResult
+from memlint.verify.stats import MIB, THRESHOLD_MIB
+
+_LABEL = {CONFIRMED: "confirmed", NOT_CONFIRMED: "not confirmed", NOT_REACHED: "not reached", ERROR: "error"}
+_COLOR = {CONFIRMED: "red", NOT_CONFIRMED: "green", NOT_REACHED: "yellow", ERROR: "magenta"}
+
+
+def item_json(result: ScriptResult, item: Item) -> dict:
+    finding = item.finding
+    data = {
+        "code": finding.code if finding else None,
+        "name": finding.name if finding else None,
+        "filename": item.path,
+        "location": finding.location.to_json() if finding else (
+            {"row": item.loop.row, "column": item.loop.column} if item.loop else None
+        ),
+        "message": finding.message if finding else "",
+        "loop": None if item.loop is None else {
+            "row": item.loop.row, "column": item.loop.column, "header": item.loop.header
+        },
+        **item.before.to_json(),
+        "torch": result.torch,
+    }
+    if result.expectation is not None:
+        data["expectation"] = result.expectation
+        data["expectation_held"] = result.held
+    if item.after is not None:
+        data["after_fix"] = item.after.to_json()
+    return data
+
+
+def to_json(results: list[ScriptResult]) -> list[dict]:
+    items = []
+    for result in results:
+        if result.error and not result.items:
+            items.append(
+                {
+                    "code": None, "name": None, "filename": result.path, "location": None, "message": result.error,
+                    "loop": None, "verdict": ERROR, "note": result.error, "slope_mib_per_iter": 0.0, "growth_mib": 0.0,
+                    "iterations": 0, "samples": [], "device": result.device, "error": result.error,
+                    **({"expectation": result.expectation, "expectation_held": result.held} if result.expectation else {}),
+                }
+            )
+        items.extend(item_json(result, item) for item in result.items)
+    return items
+
+
+def write_json(results: list[ScriptResult], stream: TextIO) -> None:
+    json.dump(to_json(results), stream, indent=2)
+    stream.write("\n")
+
+
+def _style(text: str, color: str | None, enabled: bool, bold: bool = False) -> str:
+    if not enabled:
+        return text
+    import click
+
+    return click.style(text, fg=color, bold=bold)
+
+
+def _figures(m: Measure) -> str:
+    if m.verdict == NOT_REACHED or (m.verdict == ERROR and not m.iterations):
+        return ""
+    return f"{mib(m.slope_mib)} MiB/iter, {m.growth_mib:+.1f} MiB over {m.iterations} it"
+
+
+def mib(value: float) -> str:
+    """Enough digits to tell 0.0005 from 0.03 from 18."""
+    if abs(value) >= 10:
+        return f"{value:+.2f}"
+    if abs(value) >= 0.1:
+        return f"{value:+.3f}"
+    return f"{value:+.4f}"
+
+
+def _verdict(m: Measure, color: bool) -> str:
+    return _style(_LABEL[m.verdict], _COLOR[m.verdict], color, bold=m.verdict == CONFIRMED)
+
+
+def write_text(results: list[ScriptResult], stream: TextIO, color: bool = False, cwd: str | None = None) -> None:
+    cwd = cwd or os.getcwd()
+    for result in results:
+        rel = os.path.relpath(result.path, cwd) if os.path.isabs(result.path) else result.path
+        where = f" on {result.device}" if result.device else ""
+        torch = f", torch {result.torch}" if result.torch else ""
+        stream.write(_style(rel, None, color, bold=True) + f"{where}{torch}\n")
+        if result.error:
+            stream.write(f"  error: {result.error}\n")
+        if not result.items and not result.error:
+            stream.write("  nothing to verify (no ML001–ML006 finding)\n")
+        rows = []
+        for item in result.items:
+            f = item.finding
+            location = f"{f.location.row}:{f.location.column}" if f else (f"{item.loop.row}:{item.loop.column}" if item.loop else "")
+            rule = f"{f.code} {f.name}" if f else "loop"
+            loop = f"loop L{item.loop.row}" if item.loop else "-"
+            row = [location, rule, loop, item.before, item.after]
+            rows.append(row)
+        if rows:
+            w0 = max(len(r[0]) for r in rows)
+            w1 = max(len(r[1]) for r in rows)
+            w2 = max(len(r[2]) for r in rows)
+            for location, rule, loop, before, after in rows:
+                verdict = _verdict(before, color)
+                pad = " " * (13 - len(_LABEL[before.verdict]))
+                line = f"  {location:<{w0}}  {rule:<{w1}}  {loop:<{w2}}  {verdict}{pad} {_figures(before)}"
+                if after is not None:
+                    line += f"  ->  after fix: {_verdict(after, color)} {_figures(after)}"
+                stream.write(line.rstrip() + "\n")
+                for m, tag in ((before, ""), (after, "after fix: ")):
+                    if m is None:
+                        continue
+                    if m.note:
+                        stream.write(f"  {'':<{w0}}  {tag}{m.note}\n")
+                    if m.verdict == ERROR and m.error:
+                        for text in m.error.rstrip().splitlines()[-12:]:
+                            stream.write(f"  {'':<{w0}}  | {text}\n")
+        if result.expectation is not None:
+            status = _style("held", "green", color) if result.held else _style("FAILED", "red", color, bold=True)
+            reason = f" ({result.reason})" if result.reason and not result.held else ""
+            stream.write(f"  expectation: {result.expectation}: {status}{reason}\n")
+    cases = [r for r in results if r.expectation is not None]
+    if len(results) > 1 or cases:
+        confirmed = sum(1 for r in results for i in r.items if i.before.verdict == CONFIRMED)
+        summary = f"{len(results)} script(s), {confirmed} confirmed leak(s)"
+        if cases:
+            failed = sum(1 for r in cases if not r.held)
+            summary += f"; {len(cases) - failed}/{len(cases)} test case expectations held"
+        stream.write(summary + f" (threshold {THRESHOLD_MIB} MiB/iter)\n")
+
+
+def plot(results: list[ScriptResult], filename: str) -> int:
+    """Memory above the baseline per iteration, one panel per probed loop; returns the panel count."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = []
+    for result in results:
+        before = result.runs.get("before", {})
+        after = result.runs.get("after", {})
+        for ordinal, measure in sorted(before.items()):
+            if not measure.samples:
+                continue
+            codes = sorted({i.finding.code for i in result.items if i.finding and i.loop and i.loop.ordinal == ordinal})
+            loop = result.loops.get(ordinal)
+            title = f"{os.path.basename(result.path)} L{loop.row if loop else '?'}"
+            if codes:
+                title += f" ({', '.join(codes)})"
+            panels.append((title, measure, after.get(ordinal)))
+    if not panels:
+        return 0
+    columns = min(3, len(panels))
+    rows = (len(panels) + columns - 1) // columns
+    fig, axes = plt.subplots(rows, columns, figsize=(5.2 * columns, 3.6 * rows), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.axis("off")
+    for ax, (title, before, after) in zip(axes.flat, panels):
+        for m, label, style in ((before, "as written", "-"), (after, "after memlint's fix", "--")):
+            if m is None or not m.samples:
+                continue
+            ys = [(s - m.samples[0]) / MIB for s in m.samples]
+            ax.plot(range(len(ys)), ys, style, marker=".", label=f"{label}: {mib(m.slope_mib)} MiB/iter ({_LABEL[m.verdict]})")
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel("iteration")
+        ax.set_ylabel("MiB above the loop's start")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    device = next((r.device for r in results if r.device), "")
+    torch = next((r.torch for r in results if r.torch), "")
+    fig.suptitle(f"memlint verify: memory per iteration ({device}, torch {torch})", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(filename, dpi=110)
+    plt.close(fig)
+    return len(panels)

@@ -1,0 +1,166 @@
+"""What a probe reads: device memory in use, now and at its peak.
+
+Imported only in the child process (it imports torch).
+
+* `CudaTracker`: `torch.cuda.memory_allocated()` after a synchronize, and
+  `max_memory_allocated()` for the peak.
+* `StorageTracker` (no GPU needed): a `TorchDispatchMode` that sees every op
+  and counts each output storage that is new (not already tracked and not
+  the storage of one of the op's inputs), rounded as the CUDA caching
+  allocator rounds (`max(512, ceil(n / 512) * 512)` bytes), until a weakref
+  callback on the storage object says it was freed. Storages, not tensors:
+  autograd keeps the C++ tensor alive after its Python object dies, while a
+  Python storage object lives exactly as long as its C++ storage. Tensors
+  created before the tracker starts are not counted. Only the thread that
+  installed it is tracked (dispatch modes are thread-local; CPU backward runs
+  on the calling thread).
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+MIB = 1024 * 1024
+
+
+def rounded(nbytes: int) -> int:
+    return max(512, math.ceil(nbytes / 512) * 512)
+
+
+def _oom_error(message: str) -> BaseException:
+    cls = getattr(torch, "OutOfMemoryError", None) or getattr(torch.cuda, "OutOfMemoryError", None) or MemoryError
+    return cls(message)
+
+
+class CudaTracker:
+    device = "cuda"
+
+    def __init__(self, limit_bytes: int | None = None) -> None:
+        self.limit_bytes = limit_bytes
+
+    def start(self) -> None:
+        torch.cuda.init()
+        if self.limit_bytes:
+            total = torch.cuda.get_device_properties(0).total_memory
+            torch.cuda.set_per_process_memory_fraction(min(1.0, self.limit_bytes / total))
+        torch.cuda.reset_peak_memory_stats()
+
+    def stop(self) -> None:
+        pass
+
+    def read(self) -> tuple[int, int]:
+        torch.cuda.synchronize()
+        return torch.cuda.memory_allocated(), torch.cuda.max_memory_allocated()
+
+    def describe(self) -> str:
+        return torch.cuda.get_device_name(0)
+
+
+class StorageTracker(TorchDispatchMode):
+    device = "cpu"
+
+    def __init__(self, limit_bytes: int | None = None) -> None:
+        super().__init__()
+        self.live: dict[int, int] = {}
+        self.bytes = 0
+        self.peak = 0
+        self.limit_bytes = limit_bytes
+
+    def start(self) -> None:
+        self.__enter__()
+
+    def stop(self) -> None:
+        try:
+            self.__exit__(None, None, None)
+        except Exception:  # noqa: BLE001 - the mode stack was changed by the script
+            pass
+
+    def read(self) -> tuple[int, int]:
+        return self.bytes, self.peak
+
+    def describe(self) -> str:
+        return "cpu (live-storage tracker)"
+
+    def _freed(self, key: int) -> None:
+        self.bytes -= self.live.pop(key, 0)
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        inputs = set()
+        _storages(args, inputs)
+        if kwargs:
+            _storages(kwargs.values(), inputs)
+        outputs: list = []
+        _tensors(out, outputs)
+        grew = False
+        for value in outputs:
+            try:
+                storage = value.untyped_storage()
+            except Exception:  # noqa: BLE001 - tensors without storage (sparse, wrappers)
+                continue
+            key = storage._cdata
+            if key in inputs or key in self.live:
+                continue
+            nbytes = storage.nbytes()
+            if nbytes == 0 or storage.device.type == "meta":
+                continue
+            size = rounded(nbytes)
+            self.live[key] = size
+            self.bytes += size
+            weakref.finalize(storage, self._freed, key)
+            grew = True
+        if grew:
+            if self.bytes > self.peak:
+                self.peak = self.bytes
+            if self.limit_bytes is not None and self.bytes > self.limit_bytes:
+                raise _oom_error(
+                    f"memlint verify: out of memory: {self.bytes / MIB:.1f} MiB live exceeds the "
+                    f"--memory-limit of {self.limit_bytes / MIB:.0f} MiB"
+                )
+        return out
+
+    def to_host(self, value):
+        """`value.cpu()` in the script: on a CPU-only run the copy is the same
+        storage, but on a GPU it would be host memory: stop counting it."""
+        if isinstance(value, torch.Tensor):
+            try:
+                key = value.untyped_storage()._cdata
+            except Exception:  # noqa: BLE001
+                return value
+            self.bytes -= self.live.pop(key, 0)
+        return value
+
+
+_Tensor = torch.Tensor
+
+
+def _tensors(value, found: list) -> None:
+    """The tensors in an op's output (a tensor, or nested tuples/lists of them)."""
+    if isinstance(value, _Tensor):
+        found.append(value)
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            _tensors(item, found)
+
+
+def _storages(values, found: set) -> None:
+    for value in values:
+        if isinstance(value, _Tensor):
+            try:
+                found.add(value.untyped_storage()._cdata)
+            except Exception:  # noqa: BLE001
+                pass
+        elif isinstance(value, (tuple, list)):
+            _storages(value, found)
+
+
+def make(device: str, limit_bytes: int | None = None):
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda":
+        return CudaTracker(limit_bytes)
+    return StorageTracker(limit_bytes)
