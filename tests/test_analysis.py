@@ -260,4 +260,4 @@ def test_ctx_tensor_stores() -> None:
                 return x @ w
         """
     )
-    assert [s.attribute for s in model.autograd_functions.tensor_stores] == ["w", "pair", "big"]
+    assert [s.attributes for s in model.autograd_functions.tensor_stores] == [("w",), ("pair",), ("big",)]

@@ -30,7 +30,7 @@ _SCALAR_ANNOTATIONS = ("int", "float", "bool", "str", "tuple", "Tuple", "list", 
 class CtxStore:
     function: cst.ClassDef  # the autograd.Function subclass
     assign: cst.Assign
-    attribute: str
+    attributes: tuple[str, ...]  # `ctx.<attr>` names that receive tensors
 
 
 class AutogradFunctions:
@@ -62,15 +62,17 @@ class AutogradFunctions:
                 ctx = params[0].name.value
                 checker = _TensorEvidence(self.model, func, ctx)
                 for assign in self.model.tree.descendants(func.body, cst.Assign):
-                    for target in assign.targets:
-                        t = target.target
-                        if (
-                            isinstance(t, cst.Attribute)
-                            and isinstance(t.value, cst.Name)
-                            and t.value.value == ctx
-                            and checker.is_tensor(assign.value)
-                        ):
-                            found.append(CtxStore(cls, assign, t.attr.value))
+                    attributes = [
+                        t.attr.value
+                        for target in assign.targets
+                        for t, value in _pairs(target.target, assign.value)
+                        if isinstance(t, cst.Attribute)
+                        and isinstance(t.value, cst.Name)
+                        and t.value.value == ctx
+                        and checker.is_tensor(value)
+                    ]
+                    if attributes:
+                        found.append(CtxStore(cls, assign, tuple(attributes)))
         return found
 
 
@@ -88,6 +90,9 @@ class _TensorEvidence:
 
     def _find_tensor_params(self) -> set[str]:
         tensors: set[str] = set()
+        inputs = [name for name in self.params if name != self.ctx]
+        if inputs:
+            tensors.add(inputs[0])  # forward's first input is the tensor it transforms
         for name, param in self.params.items():
             if name == self.ctx:
                 continue
@@ -99,16 +104,22 @@ class _TensorEvidence:
         for call in tree.descendants(self.func.body, cst.Call):
             resolved = self.model.imports.resolve(call.func) or ""
             method = method_name(call)
-            if method == "save_for_backward" or (resolved.startswith("torch.") and not resolved.startswith(_NOT_TENSOR_TORCH)):
-                for arg in call.args:
-                    if isinstance(arg.value, cst.Name):
-                        tensors.add(arg.value.value)
+            if method == "save_for_backward":
+                tensors.update(a.value.value for a in call.args if isinstance(a.value, cst.Name))
+            elif resolved.startswith("torch.") and not resolved.startswith(_NOT_TENSOR_TORCH) and call.args:
+                first = call.args[0]  # the input tensor; later arguments are often dims and flags
+                if first.keyword is None and isinstance(first.value, cst.Name):
+                    tensors.add(first.value.value)
             if method and isinstance(call.func.value, cst.Name) and method not in _NOT_TENSOR_METHODS:
                 if method not in ("append", "get", "items", "keys", "values", "format"):
                     tensors.add(call.func.value.value)
         for attr in tree.descendants(self.func.body, cst.Attribute):
             if attr.attr.value in ("shape", "T", "dtype", "device") and isinstance(attr.value, cst.Name):
                 tensors.add(attr.value.value)
+        # forward returns tensors: what it returns (or does arithmetic on to return) is one
+        for ret in tree.descendants(self.func.body, cst.Return):
+            if ret.value is not None:
+                tensors.update(_returned_names(ret.value))
         for binop in tree.descendants(self.func.body, cst.BinaryOperation):
             if isinstance(binop.operator, cst.MatrixMultiply):
                 for side in (binop.left, binop.right):
@@ -125,7 +136,7 @@ class _TensorEvidence:
 
     def is_tensor(self, expr: cst.BaseExpression, guard: frozenset = frozenset()) -> bool:
         if isinstance(expr, cst.Name):
-            if expr.value in self._tensor_params and expr.value in self.params:
+            if expr.value in self._tensor_params:
                 return True
             if expr.value in guard:
                 return False
@@ -149,6 +160,8 @@ class _TensorEvidence:
             return False
         if isinstance(expr, cst.BinaryOperation):
             return self.is_tensor(expr.left, guard) or self.is_tensor(expr.right, guard)
+        if isinstance(expr, cst.Comparison):  # `x > 0` on a tensor is a bool tensor
+            return self.is_tensor(expr.left, guard) or any(self.is_tensor(c.comparator, guard) for c in expr.comparisons)
         if isinstance(expr, (cst.Tuple, cst.List)):
             return any(self.is_tensor(e.value, guard) for e in expr.elements)
         if isinstance(expr, cst.Dict):
@@ -156,3 +169,23 @@ class _TensorEvidence:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
             return self.is_tensor(expr.elt, guard)
         return False
+
+
+def _returned_names(expr: cst.BaseExpression) -> set[str]:
+    """Names `forward` returns as they are: `y` in `return y` or `return y, None`."""
+    if isinstance(expr, cst.Name):
+        return {expr.value}
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return {n for e in expr.elements for n in _returned_names(e.value)}
+    return set()
+
+
+def _pairs(target: cst.BaseExpression, value: cst.BaseExpression) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """`ctx.q, ctx.k = q, k` -> [(ctx.q, q), (ctx.k, k)]; otherwise [(target, value)]."""
+    if (
+        isinstance(target, (cst.Tuple, cst.List))
+        and isinstance(value, (cst.Tuple, cst.List))
+        and len(target.elements) == len(value.elements)
+    ):
+        return [(t.value, v.value) for t, v in zip(target.elements, value.elements)]
+    return [(target, value)]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import call_arg, code, method_name, names_in, root_name
+from memlint.analysis.expressions import call_arg, code, method_name, names_in, root_name, target_names
 from memlint.analysis.grad_mode import Grad
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ PER_STEP_METHODS = {
 }
 EVAL_STEP_METHODS = {"validation_step", "test_step", "predict_step", "on_validation_batch_end", "on_test_batch_end"}
 TRAIN_STEP_METHODS = PER_STEP_METHODS - EVAL_STEP_METHODS
+_INVARIANT_CALLS = {"is_available", "device_count", "is_initialized", "get_world_size", "get_rank"}
 _STORE_METHODS = {"append": 0, "appendleft": 0, "extend": 0, "add": 0, "put": 0, "insert": 1}
 _ACCUMULATING_OPS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign)
 
@@ -52,7 +53,7 @@ class Store:
     statement: cst.CSTNode
     container: cst.BaseExpression
     value: cst.BaseExpression
-    kind: str  # "append", "subscript", "accumulate", "update"
+    kind: str  # "append", "subscript", "accumulate" (`+=`, `t = t + v`), "concat" (`t = torch.cat([t, v])`), "update"
 
 
 class Loops:
@@ -140,7 +141,61 @@ class Loops:
     def is_step_loop(self, loop: cst.CSTNode) -> bool:
         """Does one iteration of `loop` process one batch or step (not one layer
         or one time step of a single forward)?"""
-        return self.is_training_loop(loop) or self.iterates_batches(loop) or self.has_backward(loop)
+        return (
+            self.is_training_loop(loop)
+            or self.iterates_batches(loop)
+            or self.has_backward(loop)
+            or self.is_eval_loop(loop)
+        )
+
+    def is_eval_loop(self, loop: cst.CSTNode) -> bool:
+        """A loop that runs a model once per evaluation batch."""
+        if not isinstance(loop, (cst.For, cst.While)) or not self.runs_model(loop):
+            return False
+        scope = self.model.scope_of(loop)
+        return (
+            self.iterates_eval_data(loop)
+            or self.follows_model_eval(loop)
+            or (self.is_eval_function(scope) and self.model.provenance.class_kind(scope) != "module")
+        )
+
+    def bound_in(self, region: cst.CSTNode) -> set[str]:
+        """Names (re)bound inside `region`, a loop's own target included."""
+        names: set[str] = set()
+        if isinstance(region, cst.For):
+            names.update(target_names(region.target))
+        tree = self.model.tree
+        for node_type in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr):
+            for node in tree.descendants(region, node_type):
+                if isinstance(node, cst.Assign):
+                    for t in node.targets:
+                        names.update(target_names(t.target))
+                else:
+                    names.update(target_names(node.target))
+        return names
+
+    def runs_conditionally(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
+        """Inside `region`, does `node` run only on some iterations (under an `if`
+        that depends on the iteration, in an `except` handler, ...)?
+
+        An `if` on something the loop never changes (`if torch.cuda.is_available():`)
+        is no guard: it takes the same branch on every iteration."""
+        varying: set[str] | None = None
+        for anc in self.model.tree.ancestors(node):
+            if anc is region:
+                return False
+            if isinstance(anc, (cst.ExceptHandler, cst.IfExp, cst.BooleanOperation, cst.While)):
+                return True
+            if isinstance(anc, (cst.For,)) and anc is not region:
+                return True
+            if isinstance(anc, cst.If):
+                if varying is None:
+                    varying = self.bound_in(region)
+                test_names = set(names_in(anc.test))
+                calls = [c for c in self.model.tree.descendants(anc.test, cst.Call) if method_name(c) not in _INVARIANT_CALLS]
+                if test_names & varying or calls:
+                    return True
+        return False
 
     def step_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The innermost step loop around `node`, or its per-step framework method."""
@@ -192,13 +247,8 @@ class Loops:
         for loop in loops:
             if self.is_training_loop(loop):
                 return None
-            if not self.runs_model(loop) or not self.iterates_batches(loop):
-                continue
-            if (
-                self.iterates_eval_data(loop)
-                or self.is_eval_function(self.model.scope_of(loop))
-                or self.follows_model_eval(loop)
-                or self.model.grad_state(loop) is Grad.OFF
+            if self.is_eval_loop(loop) or (
+                self.runs_model(loop) and self.iterates_batches(loop) and self.model.grad_state(loop) is Grad.OFF
             ):
                 return loop
         return None
@@ -219,12 +269,14 @@ class Loops:
             if method in _STORE_METHODS:
                 arg = call_arg(call, _STORE_METHODS[method])
                 return Store(statement, container, arg.value, "append") if arg else None
-            if method == "update" and call.args and _METER.search(code(container)):
+            if method == "update" and call.args and self._is_meter(container, statement):
                 return Store(statement, container, call.args[0].value, "update")
             return None
         if isinstance(statement, cst.AugAssign) and isinstance(statement.operator, _ACCUMULATING_OPS):
             if isinstance(statement.target, (cst.Name, cst.Attribute)):
-                return Store(statement, statement.target, statement.value, "accumulate")
+                # `outs += [out]` grows a list like append; `total += loss` accumulates
+                kind = "append" if isinstance(statement.value, (cst.List, cst.Tuple)) else "accumulate"
+                return Store(statement, statement.target, statement.value, kind)
             return None
         if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
             target = statement.targets[0].target
@@ -233,16 +285,28 @@ class Loops:
             if isinstance(target, (cst.Name, cst.Attribute)):
                 other = self.accumulated_operand(target, statement.value)
                 if other is not None:
-                    return Store(statement, target, other, "accumulate")
+                    kind = "concat" if isinstance(statement.value, cst.Call) else "accumulate"
+                    return Store(statement, target, other, kind)
         return None
 
+    def _is_meter(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """`meter.update(v)`: named like a meter, or made by a `...Meter(...)` class."""
+        if _METER.search(code(container)):
+            return True
+        if isinstance(container, cst.Name):
+            for binding in self.model.bindings(self.model.scope_of(at), container.value):
+                if isinstance(binding.value, cst.Call) and _METER.search(code(binding.value.func)):
+                    return True
+        return False
+
     def accumulated_operand(self, target: cst.BaseExpression, value: cst.BaseExpression) -> cst.BaseExpression | None:
-        """For `t = t + v` or `t = torch.cat([t, v])`: the `v`."""
+        """For `t = t + v`, `t = 0.9 * t + 0.1 * v` or `t = torch.cat([t, v])`: the `v`."""
         text = code(target)
         if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)):
-            if code(value.left) == text:
+            in_left, in_right = _mentions(value.left, text), _mentions(value.right, text)
+            if in_left and not in_right:
                 return value.right
-            if code(value.right) == text:
+            if in_right and not in_left:
                 return value.left
         if isinstance(value, cst.Call) and (self.model.imports.resolve(value.func) or "") in ("torch.cat", "torch.stack"):
             seq = value.args[0].value if value.args else None
@@ -288,8 +352,12 @@ class Loops:
             if not set(names_in(stmt)) & derived:
                 continue
             if isinstance(stmt, cst.Return):
-                # `return torch.stack(log_probs).sum()`, not `return log_probs`
-                return stmt.value is not None and _reduces(stmt.value, derived)
+                # `return torch.stack(log_probs).sum()`: not `return log_probs`, nor `return total.item()`
+                return (
+                    stmt.value is not None
+                    and _reduces(stmt.value, derived)
+                    and self.model.provenance.uses_with_history(stmt.value, derived)
+                )
             if self.model.provenance.backward_calls(stmt):
                 return True
             if isinstance(stmt, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and stmt.value is not None:
@@ -324,3 +392,14 @@ def _reduces(expr: cst.BaseExpression, names: set[str]) -> bool:
     if isinstance(expr, cst.Dict):
         return any(isinstance(e, cst.DictElement) and _reduces(e.value, names) for e in expr.elements)
     return bool(set(names_in(expr)) & names)
+
+
+def _mentions(expr: cst.BaseExpression, text: str) -> bool:
+    """Is the expression `text` an operand of the arithmetic in `expr`?"""
+    if code(expr) == text:
+        return True
+    if isinstance(expr, cst.BinaryOperation):
+        return _mentions(expr.left, text) or _mentions(expr.right, text)
+    if isinstance(expr, cst.UnaryOperation):
+        return _mentions(expr.expression, text)
+    return False

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.expressions import callee_name, call_arg, method_name, names_in, root_name
+from memlint.analysis.tree import iter_children
 
 if TYPE_CHECKING:
     from memlint.analysis.model import Binding, Scope, SemanticModel
@@ -80,7 +81,12 @@ _NO_HISTORY_ATTRIBUTES = {
     "is_leaf", "layout", "names",
 }
 _SCALAR_ATTRIBUTES = {"loss", "losses"}
+_MODULE_PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
 _OFF_DEVICE_METHODS = {"cpu", "numpy", "tolist", "item"}
+_NOT_TENSOR_METHODS = {
+    "numel", "size", "dim", "nelement", "element_size", "data_ptr", "stride", "get_device", "is_contiguous",
+    "keys", "__len__", "format", "is_floating_point", "backward", "eval", "train", "step", "zero_grad",
+}
 _REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
 _BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
 
@@ -105,17 +111,29 @@ class Provenance:
         return found
 
     @cached_property
-    def _module_classes(self) -> set[str]:
-        """Classes of this file that subclass something module-like."""
-        names: set[str] = set()
+    def _class_kinds(self) -> dict[str, str]:
+        """Classes of this file that subclass a module: "lightning" or "module"."""
+        kinds: dict[str, str] = {}
         for cls in self.model.tree.by_type.get(cst.ClassDef, ()):
             for base in cls.bases:
                 text = self.model.imports.resolve(base.value) or ""
-                if re.search(r"(Module|Lightning\w*|PreTrainedModel|Model)$", text):
-                    names.add(cls.name.value)
-        return names
+                if "Lightning" in text:
+                    kinds[cls.name.value] = "lightning"
+                elif re.search(r"(Module|PreTrainedModel|Model)$", text):
+                    kinds.setdefault(cls.name.value, "module")
+            if cls.name.value not in kinds and any(
+                isinstance(stmt, cst.FunctionDef) and stmt.name.value == "forward" for stmt in cls.body.body
+            ):
+                kinds[cls.name.value] = "module"  # subclasses a module of another file
+        return kinds
+
+    @property
+    def _module_classes(self) -> dict[str, str]:
+        return self._class_kinds
 
     def _is_module_factory(self, expr: cst.BaseExpression) -> bool:
+        while isinstance(expr, cst.Call) and method_name(expr) in _MODULE_PLACEMENT:
+            expr = expr.func.value  # Linear(4, 4).to(device).train()
         if not isinstance(expr, cst.Call):
             return False
         name = self.model.imports.resolve(expr.func) or ""
@@ -152,12 +170,30 @@ class Provenance:
             ).startswith(("torch.", "numpy.", "np."))
         return False
 
-    def in_module_class(self, node: cst.CSTNode) -> bool:
-        """Is `node` inside a class of this file that subclasses a module?"""
+    def class_kind(self, node: cst.CSTNode) -> str | None:
+        """"lightning" or "module" when `node` is inside such a class of this file."""
         for anc in self.model.tree.ancestors(node):
             if isinstance(anc, cst.ClassDef):
-                return anc.name.value in self._module_classes
-        return False
+                return self._class_kinds.get(anc.name.value)
+        return None
+
+    def in_module_class(self, node: cst.CSTNode) -> bool:
+        """Is `node` inside a class of this file that subclasses a module?"""
+        return self.class_kind(node) is not None
+
+    def uses_with_history(self, expr: cst.CSTNode, names: set[str]) -> bool:
+        """Does `expr` read one of `names` other than through `.item()`, `float()`, ...?"""
+        if isinstance(expr, cst.Name):
+            return expr.value in names
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if (isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS) or (
+                isinstance(func, cst.Name) and func.value in _HISTORY_FREE_BUILTINS
+            ):
+                return False
+        if isinstance(expr, cst.Attribute):
+            return self.uses_with_history(expr.value, names)
+        return any(self.uses_with_history(child, names) for child in iter_children(expr))
 
     def is_loss_call(self, call: cst.Call) -> bool:
         name = self.model.imports.resolve(call.func) or ""
@@ -398,7 +434,7 @@ class Provenance:
     def _call_device(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         method = method_name(call)
         resolved = self.model.imports.resolve(call.func) or ""
-        if method in _OFF_DEVICE_METHODS:
+        if method in _OFF_DEVICE_METHODS or method in _NOT_TENSOR_METHODS:
             return False
         if method == "to":
             target = call_arg(call, 0, "device")

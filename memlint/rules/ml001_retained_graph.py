@@ -96,7 +96,7 @@ for x, y in loader:
             severity = Severity.ERROR
             message = (
                 f"`{kept}` is kept beyond its iteration with its autograd graph; the custom autograd Function "
-                f"`{first.function.name.value}` in this file keeps tensors on `ctx.{first.attribute}`, which "
+                f"`{first.function.name.value}` in this file keeps tensors on `ctx.{first.attributes[0]}`, which "
                 "backward does not free: they stay on the device as long as each kept graph"
             )
         else:

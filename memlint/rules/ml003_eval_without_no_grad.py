@@ -71,13 +71,10 @@ def evaluate(model, loader):
 
     def _eval_region(self, call: cst.Call) -> cst.CSTNode | None:
         loops = self.model.loops
-        enclosing = loops.enclosing_loops(call)
-        if not enclosing:
-            return None  # one forward: nothing builds up from batch to batch
         scope = self.model.scope_of(call)
-        if loops.is_eval_function(scope) and not self.model.provenance.in_module_class(scope):
-            return scope  # (a module's own `predict` method is part of its forward)
-        for loop in reversed(enclosing):  # outermost first
+        if loops.is_eval_function(scope) and self.model.provenance.class_kind(scope) != "module":
+            return scope  # (a plain module's own `predict` method is part of its forward)
+        for loop in reversed(loops.enclosing_loops(call)):  # outermost first
             if loops.is_training_loop(loop):
                 continue
             if loops.iterates_eval_data(loop) or loops.follows_model_eval(loop):

@@ -12,7 +12,6 @@ EMPTY_CACHE = {
     "torch.mps.empty_cache",
     "torch.xpu.empty_cache",
 }
-_CONDITIONAL = (cst.If, cst.IfExp, cst.ExceptHandler, cst.Else, cst.BooleanOperation)
 
 
 class EmptyCachePerStep(Rule):
@@ -50,35 +49,34 @@ for step, batch in enumerate(loader):
 """
 
     def visit_Call(self, node: cst.Call) -> None:
-        model = self.model
-        if model.imports.resolve(node.func) not in EMPTY_CACHE:
+        if self.model.imports.resolve(node.func) not in EMPTY_CACHE:
             return
-        loops = model.loops
-        enclosing = loops.enclosing_loops(node)
-        if enclosing:
-            region: cst.CSTNode = enclosing[0]
-            if not loops.is_training_loop(region):
-                return
-            where = "every iteration of this training loop"
-        else:
-            scope = model.scope_of(node)
-            if not isinstance(scope, cst.FunctionDef):
-                return
-            if scope.name.value not in TRAIN_STEP_METHODS and not loops.steps_once(scope):
-                return
-            region = scope
-            where = f"every training step (in `{scope.name.value}`)"
-        for anc in model.tree.ancestors(node):
-            if anc is region:
-                break
-            if isinstance(anc, _CONDITIONAL):
-                return
+        where = self._every_step(node, depth=0)
+        if where is None:
+            return
         message = (
             f"`empty_cache()` runs on {where}: it frees nothing a tensor still uses, synchronises the device "
             "and makes the next step allocate again (1.56x slower per step measured on a small MLP)"
         )
-        self.report(
-            node,
-            message,
-            "remove it, or call it every N steps, after validation or in an OOM handler",
-        )
+        self.report(node, message, "remove it, or call it every N steps, after validation or in an OOM handler")
+
+    def _every_step(self, node: cst.CSTNode, depth: int) -> str | None:
+        """Where `node` runs once per training step, in words; None if it does not."""
+        model = self.model
+        loops = model.loops
+        enclosing = loops.enclosing_loops(node)
+        if enclosing:
+            region = enclosing[0]
+            if not loops.is_training_loop(region) or loops.runs_conditionally(node, region):
+                return None
+            return "every iteration of this training loop"
+        scope = model.scope_of(node)
+        if not isinstance(scope, cst.FunctionDef) or loops.runs_conditionally(node, scope):
+            return None
+        if scope.name.value in TRAIN_STEP_METHODS or loops.steps_once(scope):
+            return f"every training step (in `{scope.name.value}`)"
+        if depth < 2:  # a helper called from a training loop: `free_memory()`
+            for site in model.call_sites().get(scope, ()):
+                if self._every_step(site, depth + 1) is not None:
+                    return f"every training step (through `{scope.name.value}()`)"
+        return None

@@ -51,8 +51,8 @@ with torch.no_grad():
     def _check(self, statement: cst.CSTNode) -> None:
         model = self.model
         store = model.loops.store_of(statement)
-        if store is None:
-            return
+        if store is None or store.kind not in ("append", "subscript", "concat"):
+            return  # `confmat += ...` keeps one fixed-size tensor, it does not grow
         region = model.loops.eval_region(statement)
         if region is None or not model.loops.outlives(store, region):
             return

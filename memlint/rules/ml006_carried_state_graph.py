@@ -18,7 +18,7 @@ class CarriedStateGraph(Rule):
     severity = Severity.ERROR
     summary = "A tensor from iteration k is fed into iteration k+1 of a training loop without `.detach()`"
     fix_applicability = Applicability.UNSAFE
-    needles = (("backward",), ("for ", "while "))
+    needles = (("backward", "autograd.grad"),)
     what = """
 Checks for state that a training loop carries from one iteration into the
 next (an RNN hidden state: `out, hidden = rnn(x, hidden)`) without detaching
@@ -56,12 +56,19 @@ for x, y in loader:
             return
         if not (model.provenance.is_module_call(call) or model.provenance.carries_history(call, node)):
             return
-        bound = set(target_names(node.targets[0].target))
+        if model.loops.store_of(node) is not None or model.grad_state(node) is not Grad.ON:
+            return  # `t = torch.cat([t, v])` accumulates: retained-graph (ML001) reports it
+        target = node.targets[0].target
+        attributes = self._self_attributes(target)
+        if attributes:
+            self._check_module_state(node, call, attributes)
+            return
+        bound = set(target_names(target))
         fed_back = [a.value for a in call.args if set(names_in(a.value)) & bound]
         if not fed_back:
             return
         loops = model.loops.enclosing_loops(node)
-        if not loops or model.grad_state(node) is not Grad.ON:
+        if not loops:
             return
         loop = loops[0]
         if not model.loops.has_backward(loop):
@@ -71,9 +78,40 @@ for x, y in loader:
         if not state or any(self._detached_in(name, loop, node) for name in state):
             return
         fed_back = [a for a in fed_back if set(names_in(a)) & set(state)]
+        self._report(node, loop, state, fed_back)
+
+    def _self_attributes(self, target: cst.BaseExpression) -> list[str]:
+        """`self.hidden` targets (`out, self.hidden = ...`), as source text."""
+        elements = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+        return [code(e) for e in elements if isinstance(e, cst.Attribute) and code(e.value) == "self"]
+
+    def _check_module_state(self, node: cst.Assign, call: cst.Call, attributes: list[str]) -> None:
+        """A module that keeps its recurrent state on `self` between calls (a
+        "stateful" RNN) carries it from one training step into the next."""
+        model = self.model
+        fed_back = [a.value for a in call.args if code(a.value) in attributes]
+        if not fed_back or not model.provenance.in_module_class(node):
+            return
+        if not model.provenance.backward_calls(model.module):
+            return  # nothing in this file trains through it
+        state = [code(a) for a in fed_back]
+        for assign in model.tree.by_type.get(cst.Assign, ()):
+            if assign is node:
+                continue
+            for t in assign.targets:
+                if code(t.target) in state and not model.provenance.carries_history(assign.value, assign):
+                    if code(assign.value) != "None" or model.loops.enclosing_loops(assign):
+                        return  # detached (or reset) somewhere: truncated BPTT
+        for c in model.tree.by_type.get(cst.Call, ()):
+            if method_name(c) == "detach_" and code(c.func.value) in state:
+                return
+        self._report(node, None, state, fed_back)
+
+    def _report(self, node: cst.Assign, loop: cst.CSTNode | None, state: list[str], fed_back: list) -> None:
+        model = self.model
         retain = any(
             (kw := keyword_arg(c, "retain_graph")) is not None and code(kw.value) != "False"
-            for c, _ in model.provenance.backward_calls(loop)
+            for c, _ in model.provenance.backward_calls(loop if loop is not None else model.module)
         )
         names = ", ".join(f"`{n}`" for n in state)
         message = (

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import code
 from memlint.models import Applicability, Severity
 from memlint.rules.base import Rule
 
@@ -44,8 +43,9 @@ class Scale(torch.autograd.Function):
 
     def visit_Module(self, node: cst.Module) -> None:
         for store in self.model.autograd_functions.tensor_stores:
+            names = ", ".join(f"`ctx.{a}`" for a in store.attributes)
             message = (
-                f"`ctx.{store.attribute} = {code(store.assign.value)}` keeps a tensor on the autograd context of "
+                f"{names} keeps a tensor on the autograd context of "
                 f"`{store.function.name.value}`: backward does not free it, so it lives as long as the graph and "
                 "any kept graph keeps it on the device"
             )
