@@ -200,8 +200,12 @@ def _run(cfg: dict, emit) -> None:
 
     from memlint.verify.trackers import make
 
-    tracker = make(cfg["device"], cfg.get("limit_bytes"))
-    code = compile(cfg["source"], path, "exec", dont_inherit=True)
+    try:
+        tracker = make(cfg["device"], cfg.get("limit_bytes"))
+        code = compile(cfg["source"], path, "exec", dont_inherit=True)
+    except BaseException as exc:  # noqa: BLE001 - no GPU for --device cuda, a bug in the instrumentation
+        emit({"ev": "end", "status": "error", "error": "".join(traceback.format_exception_only(exc)), "internal": True})
+        return
     if cfg.get("display_source") is not None:  # a fixed source: tracebacks show its lines
         lines = cfg["display_source"].splitlines(keepends=True)
         linecache.cache[path] = (len(cfg["display_source"]), None, lines, path)
@@ -222,7 +226,11 @@ def _run(cfg: dict, emit) -> None:
     else:
         sys.path.insert(0, script_dir)
 
-    tracker.start()
+    try:
+        tracker.start()
+    except BaseException as exc:  # noqa: BLE001 - e.g. --device cuda without a GPU
+        emit({"ev": "end", "status": "error", "error": "".join(traceback.format_exception_only(exc)), "internal": True})
+        return
     emit({"ev": "start", "device": tracker.describe(), "torch": torch.__version__, "t": time.perf_counter() - start})
     end: dict = {"ev": "end", "status": "finished"}
     try:

@@ -93,7 +93,8 @@ def verify(
     line is `# verify: leaks` or `# verify: flat`, and checks it.
 
     Exit codes: 0 nothing confirmed (or every test case held), 1 a leak was
-    confirmed in a script (or a test case did not hold), 2 usage error.
+    confirmed in a script (or a test case did not hold), 2 a usage error or
+    a script memlint could not run (unreadable, no GPU for --device cuda).
     """
     from memlint.verify import cases, core, launch, report
 
@@ -151,6 +152,8 @@ def verify(
     if plot_file:
         if report.plot(results, plot_file) == 0:
             click.echo("memlint: warning: nothing to plot (no probed loop ran)", err=True)
+    if any(r.error for r in results):
+        sys.exit(EXIT_ERROR)
     failed = any(r.expectation is not None and not r.held for r in results)
     confirmed = any(
         i.before.verdict == core.CONFIRMED for r in results if r.expectation is None for i in r.items

@@ -205,6 +205,10 @@ def verify_script(
         source = instrument(parsed.module, {id(parsed.loops[o]): o for o in probes})
         outcome = _run(path, source, None, probes, argv, options, launcher, progress, path)
         result.device, result.torch, result.output = outcome.device, outcome.torch, outcome.output
+        if outcome.internal:
+            lines = outcome.error.strip().splitlines()
+            result.error = f"could not run the script: {lines[-1] if lines else 'unknown error'}"
+            return _check(result)
         before = {o: judge(o, parsed.infos[o], outcome) for o in probes}
         result.runs["before"] = before
         if options.compare_fix:

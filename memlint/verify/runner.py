@@ -44,6 +44,7 @@ class Outcome:
     output: str = ""  # the tail of what the script printed
     elapsed: float = 0.0
     returncode: int | None = None
+    internal: bool = False  # memlint could not start the script (no GPU, a bug), not the script's fault
 
     def entered(self, probe: int) -> bool:
         return bool(self.samples.get(probe))
@@ -163,6 +164,7 @@ def _outcome(events: list[dict], timed_out: bool, returncode: int | None, elapse
         outcome.exit_code = end.get("code")
         outcome.error = end.get("error", "")
         outcome.error_lines = end.get("lines", [])
+        outcome.internal = bool(end.get("internal"))
     elif timed_out:
         outcome.status = "timeout"
     elif returncode is not None and returncode < 0:
