@@ -50,6 +50,10 @@ def serve() -> None:
     from memlint.verify import child, trackers  # noqa: F401
 
     out = sys.stdout
+    # A CUDA context made before fork() is unusable in the children: say so,
+    # and the parent falls back to one `python -c` per job.
+    out.write(f"ready {int(torch.cuda.is_initialized())}\n")
+    out.flush()
     for line in sys.stdin:
         config = line.strip()
         if not config:
@@ -174,6 +178,7 @@ class ForkServer:
             bufsize=1,
         )
         self._buffer = ""
+        self._ready = False
 
     def _line(self, timeout: float) -> str | None:
         deadline = time.monotonic() + timeout
@@ -192,9 +197,16 @@ class ForkServer:
     def start(self, config: str) -> Job:
         if self.proc.poll() is not None:
             raise ServerError("the fork server exited")
+        if not self._ready:
+            line = self._line(180.0)  # `import torch`
+            if line is None or not line.startswith("ready "):
+                raise ServerError(f"the fork server did not start ({line!r})")
+            if line != "ready 0":
+                raise ServerError("importing torch initialised CUDA, so forked children could not use it")
+            self._ready = True
         self.proc.stdin.write(config + "\n")
         self.proc.stdin.flush()
-        line = self._line(120.0)  # the first job waits for `import torch`
+        line = self._line(60.0)
         if line is None or not line.startswith("pid "):
             raise ServerError(f"the fork server did not start the job ({line!r})")
         return _ForkedJob(self, int(line.split()[1]))
@@ -226,7 +238,30 @@ class ForkServer:
             self.proc.wait()
 
 
-def launcher(device: str):
-    if os.name == "posix" and hasattr(os, "fork") and not os.environ.get("MEMLINT_VERIFY_SPAWN"):
-        return ForkServer(device)
-    return Spawn(device)
+class Auto:
+    """The fork server where it works; `python -c` per job where it does not."""
+
+    def __init__(self, device: str) -> None:
+        self.device = device
+        self.current = None
+        if os.name == "posix" and hasattr(os, "fork") and not os.environ.get("MEMLINT_VERIFY_SPAWN"):
+            self.current = ForkServer(device)
+        else:
+            self.current = Spawn(device)
+
+    def start(self, config: str) -> Job:
+        try:
+            return self.current.start(config)
+        except ServerError:
+            if isinstance(self.current, Spawn):
+                raise
+            self.current.close()
+            self.current = Spawn(self.device)
+            return self.current.start(config)
+
+    def close(self) -> None:
+        self.current.close()
+
+
+def launcher(device: str) -> Auto:
+    return Auto(device)
