@@ -177,6 +177,15 @@ class Provenance:
                 return self._class_kinds.get(anc.name.value)
         return None
 
+    def _is_lightning_batch(self, name: str, scope: "Scope") -> bool:
+        return (
+            isinstance(scope, cst.FunctionDef)
+            and scope.name.value.endswith("_step")
+            and self.class_kind(scope) == "lightning"
+            and name in self.model.params(scope)
+            and name not in ("self", "batch_idx", "dataloader_idx")
+        )
+
     def in_module_class(self, node: cst.CSTNode) -> bool:
         """Is `node` inside a class of this file that subclasses a module?"""
         return self.class_kind(node) is not None
@@ -396,6 +405,8 @@ class Provenance:
         if isinstance(expr, cst.Name):
             if _SCALAR_NAME.search(expr.value):
                 return False
+            if self._is_lightning_batch(expr.value, scope):
+                return True  # Lightning moves the batch to the device before the step
             key = (id(scope), expr.value)
             if key in guard:
                 return False

@@ -67,7 +67,9 @@ with torch.no_grad():
             f"`{kept}` keeps a device tensor from every evaluation batch in `{code(store.container)}`: "
             "device memory grows with the size of the dataset, not the batch"
         )
-        replacements = tuple((p, chain(p, "detach", "cpu")) for p in parts)
+        if store.kind == "concat":  # `t = torch.cat([t, v])`: both must end up on the CPU
+            parts += [e.value for e in store.statement.value.args[0].value.elements if code(e.value) == code(store.container)]
+        replacements = tuple((p, _off_device(p)) for p in parts)
         self.report(
             statement,
             message,
@@ -75,3 +77,9 @@ with torch.no_grad():
             fix=FixSpec(Applicability.UNSAFE, "Move the collected tensor to the CPU", replacements),
         )
 
+
+
+def _off_device(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`x.detach().cpu()`; just `.cpu()` after an existing `.detach()`."""
+    already = isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "detach"
+    return chain(expr, "cpu") if already else chain(expr, "detach", "cpu")

@@ -1,0 +1,25 @@
+# verify: flat
+# `running += float(loss)` accumulates a Python number.
+import torch
+import torch.nn.functional as F
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def main():
+    model = torch.nn.Linear(16, 1).to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    data = [(torch.randn(8, 16, device=device), torch.randn(8, 1, device=device)) for _ in range(10)]
+    for epoch in range(3):
+        running = 0.0
+        for x, y in data:
+            optimizer.zero_grad()
+            loss = F.mse_loss(model(x), y)
+            loss.backward()
+            optimizer.step()
+            running += float(loss)
+        print(f"epoch {epoch}: {running / len(data):.4f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+# verify: flat
+# A single empty_cache() after the training loop, before a memory-hungry export step.
+import torch
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def main():
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4)).to(device)
+    criterion = torch.nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for _ in range(20):
+        x, y = torch.randn(8, 16, device=device), torch.randint(0, 4, (8,), device=device)
+        loss = criterion(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    del optimizer
+    torch.cuda.empty_cache()
+    state = {k: v.cpu() for k, v in model.state_dict().items()}
+    print(f"exported {len(state)} tensors, last loss {loss.item():.3f}")
+
+
+if __name__ == "__main__":
+    main()
