@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import tempfile
+from dataclasses import replace
 from typing import Any
 
 from memlint import __version__
@@ -37,24 +38,28 @@ class Cache:
         except (OSError, ValueError):
             self.entries = {}
 
-    def get(self, path: str, key: str) -> tuple[list[Finding], list[FileError]] | None:
+    def get(self, path: str, key: str) -> tuple[list[Finding], list[FileError], dict] | None:
+        """Findings, errors and project-index summary of an unchanged file."""
         entry = self.entries.get(os.path.abspath(path))
         if not entry or entry.get("key") != key:
             return None
         try:
-            findings = [Finding.from_json({**f, "filename": path}) for f in entry["findings"]]
+            findings = [
+                replace(Finding.from_json({**f, "filename": path}), extra=f.get("extra", {})) for f in entry["findings"]
+            ]
             errors = [FileError(path, e["message"], e.get("internal", False)) for e in entry["errors"]]
         except (KeyError, TypeError, ValueError):
             return None
-        return findings, errors
+        return findings, errors, entry.get("summary", {})
 
-    def put(self, path: str, key: str, findings: list[Finding], errors: list[FileError]) -> None:
+    def put(self, path: str, key: str, findings: list[Finding], errors: list[FileError], summary: dict) -> None:
         if any(e.internal for e in errors):
             return  # never cache a crash: the next version may not crash
         self.entries[os.path.abspath(path)] = {
             "key": key,
-            "findings": [f.to_json() for f in findings],
+            "findings": [{**f.to_json(), "extra": f.extra} for f in findings],
             "errors": [{"message": e.message, "internal": e.internal} for e in errors],
+            "summary": summary,
         }
         self.dirty = True
 

@@ -14,6 +14,7 @@ import libcst as cst
 
 from memlint.analysis import SemanticModel
 from memlint.analysis.positions import positions as compute_positions
+from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.cache import content_key
 from memlint.models import Edit, FileError, Finding, Fix, Position, Severity, describe
 from memlint.rules import BY_CODE, SYNTAX_ERROR
@@ -38,6 +39,7 @@ class LintResult:
     findings: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     cache_key: str | None = None  # set once the file was read
+    summary: dict = field(default_factory=dict)  # what other files may need (analysis/project.py)
 
 
 class DecodeError(Exception):
@@ -92,7 +94,7 @@ def lint_path(path: str, codes: Sequence[str]) -> LintResult:
         return result
     result.cache_key = content_key(source.raw, list(codes))
     try:
-        result.findings, result.errors = lint_source(source.text, path, codes)
+        result.findings, result.errors, result.summary = _lint_text(source.text, path, codes)
     except RecursionError:
         result.errors = [FileError(path, "too deeply nested to analyse")]
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
@@ -101,21 +103,34 @@ def lint_path(path: str, codes: Sequence[str]) -> LintResult:
 
 
 def lint_source(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding], list[FileError]]:
-    """Lint source text with the rules named by `codes`."""
+    """Lint source text with the rules named by `codes` (one file on its own)."""
+    findings, errors, _ = _lint_text(text, path, codes)
+    return findings, errors
+
+
+def _lint_text(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding], list[FileError], dict]:
+    """Findings, errors and the file's summary for the project index."""
     if skips_file(text):
-        return [], []
+        return [], [], {}
     rules = [BY_CODE[c] for c in codes if c in BY_CODE and BY_CODE[c].may_apply(text)]
-    if not rules:
-        return _syntax_check_only(text, path, codes), []
+    if not rules and not any(needle in text for needle in SUMMARY_NEEDLES):
+        return _syntax_check_only(text, path, codes), [], {}
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        return _syntax_finding(path, exc.message, exc.raw_line, exc.raw_column + 1, text, codes), []
+        return _syntax_finding(path, exc.message, exc.raw_line, exc.raw_column + 1, text, codes), [], {}
     except (RecursionError, MemoryError) as exc:
-        return [], [FileError(path, f"too deeply nested to parse ({type(exc).__name__})")]
+        return [], [FileError(path, f"too deeply nested to parse ({type(exc).__name__})")], {}
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
-        return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)]
-    return _run_rules(module, text, path, rules)
+        return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)], {}
+    model = SemanticModel(module, path)
+    findings, errors = _run_rules(model, text, path, rules)
+    try:
+        summary = summarize(model)
+    except Exception as exc:  # noqa: BLE001 - the index is an extra: lose it, not the findings
+        errors.append(FileError(path, f"internal error summarising for the project index: {describe(exc)}", internal=True))
+        summary = {}
+    return findings, errors, summary
 
 
 def _syntax_check_only(text: str, path: str, codes: Sequence[str]) -> list[Finding]:
@@ -150,9 +165,9 @@ def _syntax_finding(path: str, message: str, row: int, column: int, text: str, c
 
 
 def _run_rules(
-    module: cst.Module, text: str, path: str, rule_types: Iterable[type[Rule]]
+    model: SemanticModel, text: str, path: str, rule_types: Iterable[type[Rule]]
 ) -> tuple[list[Finding], list[FileError]]:
-    model = SemanticModel(module, path)
+    module = model.module
     reports: list[tuple[Rule, Report]] = []
     errors: list[FileError] = []
     sink = lambda rule, report: reports.append((rule, report))  # noqa: E731
@@ -228,6 +243,7 @@ def _to_findings(
                 end_location=end,
                 hint=report.hint,
                 fix=fix,
+                extra=report.extra,
             )
         )
     findings.sort(key=Finding.sort_key)

@@ -7,6 +7,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from memlint.analysis.project import ProjectIndex
 from memlint.cache import Cache, content_key
 from memlint.config import Settings
 from memlint.engine import LintResult, lint_path
@@ -36,7 +37,8 @@ def lint_files(paths: list[str], settings: Settings, cache: Cache | None, worker
                 key = None
             hit = cache.get(path, key) if key else None
             if hit is not None:
-                results[path] = LintResult(path, *hit)
+                findings, errors, summary = hit
+                results[path] = LintResult(path, findings, errors, summary=summary)
                 continue
         todo.append((path, codes))
 
@@ -52,14 +54,15 @@ def lint_files(paths: list[str], settings: Settings, cache: Cache | None, worker
     for result in outcomes:
         results[result.path] = result
         if cache is not None and result.cache_key is not None:
-            cache.put(result.path, result.cache_key, result.findings, result.errors)
+            cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
     if cache is not None:
         cache.save()
     for path in paths:
         result = results[path]
         run.findings.extend(result.findings)
         run.errors.extend(result.errors)
-    run.findings.sort(key=Finding.sort_key)
+    index = ProjectIndex({p: r.summary for p, r in results.items() if r.summary}, settings.root)
+    run.findings = sorted(index.adjust(run.findings), key=Finding.sort_key)
     return run
 
 

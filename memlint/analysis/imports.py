@@ -36,8 +36,19 @@ class Imports:
                 else:
                     root = full.split(".")[0]
                     self.aliases[root] = root
+        self.relative: dict[str, tuple[int, str]] = {}  # local -> (dots, `module.name`) for `from ..m import x`
         for node in tree.by_type.get(cst.ImportFrom, ()):
-            if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+            if isinstance(node.names, cst.ImportStar):
+                continue
+            if node.relative:
+                base = _module_name(node.module) if node.module is not None else ""
+                for alias in node.names:
+                    name = _module_name(alias.name)
+                    local = dotted(alias.asname.name) if alias.asname is not None else name
+                    if local:
+                        self.relative[local] = (len(node.relative), f"{base}.{name}" if base else name)
+                continue
+            if node.module is None:
                 continue
             base = _module_name(node.module)
             for alias in node.names:

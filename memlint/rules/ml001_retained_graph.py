@@ -4,6 +4,7 @@ import libcst as cst
 
 from memlint.analysis.expressions import code, literal_parts, names_in
 from memlint.analysis.grad_mode import Grad
+from memlint.analysis.project import history_sources
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, detach
 
@@ -115,5 +116,7 @@ for x, y in loader:
             hint,
             severity=severity,
             fix=FixSpec(Applicability.SAFE, "Detach the stored value", replacements),
+            kept=kept,  # for the project index: is a Function of another file behind it?
+            sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
         )
 

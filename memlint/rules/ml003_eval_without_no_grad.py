@@ -67,7 +67,11 @@ def evaluate(model, loader):
             f"`{code(node.func)}(...)` runs with autograd enabled in {where}: every forward records a graph "
             "and saves its activations for a backward that never comes, and any kept output holds them"
         )
-        self.report(node, message, hint, fix=self._fix(region))
+        extra = {}
+        if isinstance(region, cst.FunctionDef) and model.tree.parent_of(region) is model.module:
+            # the project index drops this when other files call it only without grad
+            extra = {"function": region.name.value, "in_file_calls": len(model.call_sites().get(region, ()))}
+        self.report(node, message, hint, fix=self._fix(region), **extra)
 
     def _eval_region(self, call: cst.Call) -> cst.CSTNode | None:
         loops = self.model.loops

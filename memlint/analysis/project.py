@@ -1,0 +1,186 @@
+"""Project-wide analysis: what one file's findings depend on in another file.
+
+Each file is parsed once, in a worker process, which also writes a small
+JSON summary of what other files may need to know about it: the custom
+autograd Functions that park tensors on `ctx`, what its top-level functions
+return, which imported functions it calls and whether with grad. The parent
+process joins the summaries into a `ProjectIndex` and adjusts findings:
+
+* ML001 becomes an error, naming the Function and its file, when the kept
+  value comes from a project Function that keeps tensors on `ctx`, directly
+  (`Fn.apply(...)`) or through project functions that return its result;
+* ML003 is dropped for an evaluation function that its own file never calls
+  and that other files call only from no-grad code.
+
+Per-file findings and summaries depend only on the file, so the cache stays
+keyed on file content; the adjustments are recomputed on every run.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from memlint.analysis.expressions import names_in
+from memlint.analysis.imports import dotted
+from memlint.models import Finding, Severity
+
+if TYPE_CHECKING:
+    from memlint.analysis.model import SemanticModel
+
+# Files that may matter to other files even when no rule needs to look at them.
+SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".apply(")
+
+
+def summarize(model: "SemanticModel") -> dict[str, Any]:
+    """The facts about this file that other files' findings may depend on."""
+    tree = model.tree
+    top_level = [f for f in tree.by_type.get(cst.FunctionDef, ()) if tree.parent_of(f) is model.module]
+    returns: dict[str, list[str]] = {}
+    for func in top_level:
+        refs = set()
+        for ret in tree.descendants(func.body, cst.Return):
+            if ret.value is not None and model.scope_of(ret) is func:
+                refs |= history_sources(model, ret.value, ret)
+        if refs:
+            returns[func.name.value] = sorted(refs)
+    imported_roots = set(model.imports.aliases) | set(model.imports.relative)
+    calls = []
+    for call in tree.by_type.get(cst.Call, ()):
+        name = dotted(call.func)
+        if name and name.split(".")[0] in imported_roots:
+            calls.append([name, model.grad_state(call).value])
+    return {
+        "imports": {k: [0, v] for k, v in model.imports.aliases.items()}
+        | {k: list(v) for k, v in model.imports.relative.items()},
+        "ctx_functions": sorted({s.function.name.value for s in model.autograd_functions.tensor_stores}),
+        "returns": returns,
+        "calls": calls,
+    }
+
+
+def history_sources(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> set[str]:
+    """Callees (as written) whose results may flow into `expr` within its scope."""
+    scope = model.scope_of(at)
+    found = {dotted(c.func) for c in _calls_in(model, expr)}
+    for name in model.provenance.dependencies(set(names_in(expr)), scope):
+        for binding in model.bindings(scope, name):
+            if binding.value is not None:
+                found |= {dotted(c.func) for c in _calls_in(model, binding.value)}
+    return {f for f in found if f}
+
+
+def _calls_in(model: "SemanticModel", expr: cst.CSTNode) -> list[cst.Call]:
+    calls = [expr] if isinstance(expr, cst.Call) else []
+    return calls + model.tree.descendants(expr, cst.Call)
+
+
+def module_name(path: str, root: Path) -> str:
+    """`pkg/sub/ops.py` -> `pkg.sub.ops` (relative to the project root)."""
+    relative = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+    if relative.startswith("../"):
+        relative = os.path.abspath(path).lstrip("/")
+    parts = relative[: -len(".py")].split("/") if relative.endswith(".py") else relative.split("/")
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(p for p in parts if p)
+
+
+class ProjectIndex:
+    def __init__(self, summaries: dict[str, dict[str, Any]], root: Path) -> None:
+        self.modules = {path: module_name(path, root) for path in summaries}
+        self.summaries = summaries
+        self.paths_by_module = {m: p for p, m in self.modules.items()}
+        self.ctx_functions: dict[str, str] = {}  # qualified Function -> path
+        for path, summary in summaries.items():
+            for cls in summary.get("ctx_functions", ()):
+                self.ctx_functions[f"{self.modules[path]}.{cls}"] = path
+        self.returns_ctx = self._functions_returning_ctx_results()
+
+    def qualify(self, path: str, name: str) -> str:
+        """The project-qualified name of `name` as written in `path`."""
+        summary = self.summaries.get(path, {})
+        root, _, rest = name.partition(".")
+        entry = summary.get("imports", {}).get(root)
+        if entry is None:
+            base = f"{self.modules.get(path, '')}.{root}"
+        else:
+            level, target = entry
+            if level:
+                package = self.modules.get(path, "").split(".")
+                if not path.endswith("__init__.py"):
+                    package = package[:-1]
+                package = package[: len(package) - (level - 1)] if level > 1 else package
+                base = ".".join([*package, target]) if target else ".".join(package)
+            else:
+                base = target
+        return f"{base}.{rest}" if rest else base
+
+    def _function_of_apply(self, qualified: str) -> str | None:
+        if qualified.endswith(".apply") and qualified[: -len(".apply")] in self.ctx_functions:
+            return qualified[: -len(".apply")]
+        return None
+
+    def _functions_returning_ctx_results(self) -> dict[str, str]:
+        """Project functions whose result comes from a ctx-keeping Function -> that Function."""
+        result: dict[str, str] = {}
+        changed = True
+        while changed:
+            changed = False
+            for path, summary in self.summaries.items():
+                for func, refs in summary.get("returns", {}).items():
+                    qualified = f"{self.modules[path]}.{func}"
+                    if qualified in result:
+                        continue
+                    for ref in refs:
+                        target = self.qualify(path, ref)
+                        origin = self._function_of_apply(target) or result.get(target)
+                        if origin:
+                            result[qualified] = origin
+                            changed = True
+                            break
+        return result
+
+    def ctx_function_behind(self, path: str, sources: list[str]) -> str | None:
+        for source in sources:
+            target = self.qualify(path, source)
+            origin = self._function_of_apply(target) or self.returns_ctx.get(target)
+            if origin:
+                return origin
+        return None
+
+    def only_called_without_grad(self, path: str, function: str) -> bool:
+        qualified = f"{self.modules[path]}.{function}"
+        states = [
+            state
+            for other, summary in self.summaries.items()
+            if other != path
+            for name, state in summary.get("calls", ())
+            if self.qualify(other, name) == qualified
+        ]
+        return bool(states) and all(state == "off" for state in states)
+
+    def adjust(self, findings: list[Finding]) -> list[Finding]:
+        adjusted = []
+        for finding in findings:
+            if finding.code == "ML001" and finding.extra.get("sources"):
+                origin = self.ctx_function_behind(finding.filename, finding.extra["sources"])
+                if origin is not None and origin.rsplit(".", 1)[0] != self.modules.get(finding.filename):
+                    where = os.path.relpath(self.ctx_functions[origin])
+                    finding = replace(
+                        finding,
+                        severity=Severity.ERROR,
+                        message=f"`{finding.extra.get('kept', 'the value')}` is kept beyond its iteration with its "
+                        f"autograd graph, and it comes from the custom autograd Function `{origin.rsplit('.', 1)[1]}` "
+                        f"({where}), which keeps tensors on `ctx` that backward does not free: they stay on the "
+                        "device as long as each kept graph",
+                    )
+            if finding.code == "ML003" and finding.extra.get("function") and not finding.extra.get("in_file_calls"):
+                if self.only_called_without_grad(finding.filename, finding.extra["function"]):
+                    continue
+            adjusted.append(finding)
+        return adjusted

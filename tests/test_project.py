@@ -1,0 +1,126 @@
+"""Project-wide analysis: one file's findings depend on another file."""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from memlint.cli import main
+
+OPS_LEAKY = """
+import torch
+
+class ContextMatmul(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.context = (x, w)
+        return x @ w
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, w = ctx.context
+        return grad @ w.t(), x.t() @ grad
+
+def fused_matmul(x, w):
+    return ContextMatmul.apply(x, w)
+"""
+OPS_FIXED = OPS_LEAKY.replace("ctx.context = (x, w)", "ctx.save_for_backward(x, w)").replace(
+    "x, w = ctx.context", "x, w = ctx.saved_tensors"
+)
+TRAIN = """
+import torch
+from {module} import {name}
+
+def train(w, loader, opt):
+    losses = []
+    for x in loader:
+        loss = {call}(x, w).sum()
+        loss.backward()
+        opt.step()
+        losses.append(loss)
+    return losses
+"""
+
+
+def lint(root: Path, *args: str) -> list[dict]:
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        result = CliRunner().invoke(main, ["--format", "json", *args, "."], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    assert result.exit_code in (0, 1), result.output
+    return json.loads(result.stdout)
+
+
+def project(tmp_path: Path, ops: str, module: str, name: str, call: str) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "ops.py").write_text(textwrap.dedent(ops))
+    (tmp_path / "pkg" / "train.py").write_text(textwrap.dedent(TRAIN.format(module=module, name=name, call=call)))
+    return tmp_path
+
+
+def ml001(findings: list[dict]) -> dict:
+    [finding] = [f for f in findings if f["code"] == "ML001"]
+    return finding
+
+
+def test_function_of_another_module_escalates_retained_graph(tmp_path: Path) -> None:
+    root = project(tmp_path, OPS_LEAKY, "pkg.ops", "fused_matmul", "fused_matmul")
+    finding = ml001(lint(root, "--no-cache"))
+    assert finding["severity"] == "error"
+    assert "`ContextMatmul`" in finding["message"] and os.path.join("pkg", "ops.py") in finding["message"]
+
+
+def test_direct_apply_through_a_relative_import(tmp_path: Path) -> None:
+    root = project(tmp_path, OPS_LEAKY, ".ops", "ContextMatmul", "ContextMatmul.apply")
+    assert ml001(lint(root, "--no-cache"))["severity"] == "error"
+
+
+def test_fixed_function_leaves_the_warning(tmp_path: Path) -> None:
+    root = project(tmp_path, OPS_FIXED, "pkg.ops", "fused_matmul", "fused_matmul")
+    finding = ml001(lint(root, "--no-cache"))
+    assert finding["severity"] == "warning"
+    assert "graph skeleton leaks host memory" in finding["message"]
+
+
+def test_cache_follows_the_other_file(tmp_path: Path) -> None:
+    root = project(tmp_path, OPS_LEAKY, "pkg.ops", "fused_matmul", "fused_matmul")
+    assert ml001(lint(root))["severity"] == "error"
+    (root / "pkg" / "ops.py").write_text(textwrap.dedent(OPS_FIXED))  # train.py itself is unchanged
+    assert ml001(lint(root))["severity"] == "warning"
+    (root / "pkg" / "ops.py").write_text(textwrap.dedent(OPS_LEAKY))
+    assert ml001(lint(root))["severity"] == "error"
+
+
+EVAL = """
+def evaluate(model, loader):
+    outs = []
+    for x in loader:
+        outs.append(model(x).argmax(-1).tolist())
+    return outs
+"""
+CALLER = """
+import torch
+from evaluation import evaluate
+
+def fit(model, loader):
+    with torch.no_grad():
+        evaluate(model, loader)
+"""
+
+
+def test_eval_function_called_only_without_grad_elsewhere(tmp_path: Path) -> None:
+    (tmp_path / "evaluation.py").write_text(EVAL)
+    (tmp_path / "main.py").write_text(CALLER)
+    assert [f["code"] for f in lint(tmp_path, "--no-cache")] == []
+    (tmp_path / "other.py").write_text("from evaluation import evaluate\n\ndef run(m, l):\n    evaluate(m, l)\n")
+    assert [f["code"] for f in lint(tmp_path, "--no-cache")] == ["ML003"]
+    (tmp_path / "other.py").unlink()
+    (tmp_path / "main.py").write_text(CALLER.replace("with torch.no_grad():\n        ", ""))
+    assert [f["code"] for f in lint(tmp_path, "--no-cache")] == ["ML003"]
