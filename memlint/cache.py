@@ -52,9 +52,16 @@ class Cache:
             return None
         return findings, errors, entry.get("summary", {})
 
-    def put(self, path: str, key: str, findings: list[Finding], errors: list[FileError], summary: dict) -> None:
-        if any(e.internal for e in errors):
-            return  # never cache a crash: the next version may not crash
+    def put(
+        self, path: str, key: str, findings: list[Finding], errors: list[FileError], summary: dict | None = None
+    ) -> None:
+        """Remember a file's results; without its project summary (a lint of one
+        file on its own, as --fix does) forget the file instead, so that the next
+        run lints it again and the project index stays whole."""
+        if summary is None or any(e.internal for e in errors):
+            # and never cache a crash: the next version may not crash
+            self.dirty |= self.entries.pop(os.path.abspath(path), None) is not None
+            return
         self.entries[os.path.abspath(path)] = {
             "key": key,
             "findings": [{**f.to_json(), "extra": f.extra} for f in findings],

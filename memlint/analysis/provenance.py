@@ -358,14 +358,15 @@ class Provenance:
 
     def reaching_bindings(self, scope: "Scope", name: str, at: cst.CSTNode) -> list["Binding"]:
         """Bindings of `name` that may reach `at`: the latest one before it whose
-        block encloses `at` (so it surely ran), plus any in between. With none
-        before `at` (a loop-carried value), every binding in the scope."""
+        block encloses `at` (so it surely ran), plus any in between, plus, inside
+        a loop, the bindings that the previous iteration left (at or after `at`).
+        With none before `at`, every binding in the scope."""
         bindings = self.model.bindings(scope, name)
         tree = self.model.tree
         position = tree.order[id(at)]
         before = [b for b in bindings if tree.order[id(b.node)] < position and not tree.contains(b.node, at)]
         if not before:
-            return [b for b in bindings if not tree.contains(b.node, at)] or bindings
+            return bindings
         reaching = []
         for binding in reversed(before):
             reaching.append(binding)
@@ -374,6 +375,11 @@ class Provenance:
                 block = tree.parent_of(block)
             if block is not None and tree.contains(block, at):
                 break
+        dominating = reaching[-1]
+        for loop in self.model.loops.enclosing_loops(at):
+            if tree.contains(loop, dominating.node):
+                break  # rebound earlier in this iteration: nothing comes round the back edge
+            reaching.extend(b for b in bindings if tree.contains(loop, b.node) and b not in before)
         return reaching
 
     def _returns_carry_history(self, func: cst.FunctionDef, guard: set) -> bool:

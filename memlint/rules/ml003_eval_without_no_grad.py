@@ -3,6 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from memlint.analysis.expressions import code, method_name
+from memlint.analysis.imports import dotted
 from memlint.analysis.grad_mode import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
@@ -106,7 +107,8 @@ def evaluate(model, loader):
         torch = torch or "torch"
         no_grad = cst.parse_expression(f"{torch}.no_grad()")
         if isinstance(region, cst.FunctionDef):
-            new = region.with_changes(decorators=[cst.Decorator(no_grad), *region.decorators])
+            # innermost, so that @staticmethod / @classmethod still apply to the result
+            new = region.with_changes(decorators=[*region.decorators, cst.Decorator(no_grad)])
             message = "Decorate the evaluation function with `@torch.no_grad()`"
         else:
             new = cst.With(
@@ -118,7 +120,12 @@ def evaluate(model, loader):
         return FixSpec(Applicability.UNSAFE, message, ((region, new),), prepend)
 
     def _torch_alias(self) -> str | None:
-        for local, full in self.model.imports.aliases.items():
-            if full == "torch":
-                return local
+        """The module-level name `torch` is imported as (a function-local import does not count)."""
+        for stmt in self.model.module.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Import):
+                        for alias in small.names:
+                            if dotted(alias.name) == "torch":
+                                return dotted(alias.asname.name) if alias.asname else "torch"
         return None

@@ -64,7 +64,11 @@ for x, y in loader:
             self._check_module_state(node, call, attributes)
             return
         bound = set(target_names(target))
-        fed_back = [a.value for a in call.args if set(names_in(a.value)) & bound]
+        fed_back = [
+            a.value
+            for a in call.args
+            if set(names_in(a.value)) & bound and model.provenance.carries_history(a.value, node)
+        ]
         if not fed_back:
             return
         loops = model.loops.enclosing_loops(node)
