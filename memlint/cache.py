@@ -15,6 +15,19 @@ from memlint.models import FileError, Finding
 CACHE_DIR = ".memlint_cache"
 
 
+def _code_digest() -> str:
+    """memlint's version and its own source: an edited rule (a development
+    install) must not be answered from a cache the old rule filled."""
+    digest = hashlib.blake2b(__version__.encode(), digest_size=16)
+    package = os.path.dirname(os.path.abspath(__file__))
+    for directory, _, files in sorted(os.walk(package)):
+        for name in sorted(files):
+            if name.endswith(".py"):
+                with open(os.path.join(directory, name), "rb") as handle:
+                    digest.update(handle.read())
+    return digest.hexdigest()
+
+
 def content_key(raw: bytes, codes: list[str]) -> str:
     digest = hashlib.blake2b(raw, digest_size=16)
     digest.update(repr(codes).encode())
@@ -25,7 +38,7 @@ class Cache:
     """One JSON file per (version, settings): {absolute path: {key, findings, errors}}."""
 
     def __init__(self, directory: str, settings_fingerprint: str) -> None:
-        tag = hashlib.blake2b(f"{__version__}|{settings_fingerprint}".encode(), digest_size=8).hexdigest()
+        tag = hashlib.blake2b(f"{_code_digest()}|{settings_fingerprint}".encode(), digest_size=8).hexdigest()
         self.directory = directory
         self.path = os.path.join(directory, f"{__version__}-{tag}.json")
         self.entries: dict[str, dict[str, Any]] = {}
@@ -83,5 +96,8 @@ class Cache:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(self.entries, handle)
             os.replace(tmp, self.path)
+            for name in os.listdir(self.directory):  # results of other versions or settings
+                if name.endswith(".json") and os.path.join(self.directory, name) != self.path:
+                    os.remove(os.path.join(self.directory, name))
         except OSError:
             pass  # a read-only checkout still lints; it just is not cached
