@@ -92,7 +92,7 @@ def main() -> None:
         results["torchfix --select ALL"] = timed([args.torchfix, "--select", "ALL", str(src)], args.runs, args.corpus)
 
     bare = results["bare libcst.parse_module (1 process)"]
-    print(f"\n| tool | median wall (s) | vs bare parse |\n|---|---|---|")
+    print("\n| tool | median wall (s) | vs bare parse |\n|---|---|---|")
     for name, seconds in results.items():
         print(f"| {name} | {seconds:.2f} | {seconds / bare:.2f}x |")
 

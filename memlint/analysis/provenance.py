@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.expressions import callee_name, call_arg, method_name, names_in, root_name
+from memlint.analysis.grad_mode import Grad
 from memlint.analysis.tree import iter_children
 
 if TYPE_CHECKING:
@@ -95,6 +96,7 @@ class Provenance:
     def __init__(self, model: "SemanticModel") -> None:
         self.model = model
         self._returns_history: dict[int, bool] = {}
+        self._backwarded: dict[int, set[str]] = {}
 
     # -- modules and backward -------------------------------------------------
     @cached_property
@@ -335,8 +337,6 @@ class Provenance:
         if key in guard:
             return False
         guard = guard | {key}
-        from memlint.analysis.grad_mode import Grad
-
         bindings = self.reaching_bindings(scope, name, at)
         for binding in bindings:
             if binding.value is None or self.model.grad_state(binding.node) is Grad.OFF:
@@ -351,10 +351,9 @@ class Provenance:
         return name in self._backwarded_in_scope(scope)
 
     def _backwarded_in_scope(self, scope: "Scope") -> set[str]:
-        cache = self.__dict__.setdefault("_backwarded_cache", {})
-        if id(scope) not in cache:
-            cache[id(scope)] = self.backwarded_names(scope)
-        return cache[id(scope)]
+        if id(scope) not in self._backwarded:
+            self._backwarded[id(scope)] = self.backwarded_names(scope)
+        return self._backwarded[id(scope)]
 
     def reaching_bindings(self, scope: "Scope", name: str, at: cst.CSTNode) -> list["Binding"]:
         """Bindings of `name` that may reach `at`: the latest one before it whose
@@ -388,8 +387,6 @@ class Provenance:
             return False
         if id(func) in self._returns_history:
             return self._returns_history[id(func)]
-        from memlint.analysis.grad_mode import Grad
-
         guard = guard | {key}
         result = False
         if self.model.grad.entry_state(func) is not Grad.OFF:
