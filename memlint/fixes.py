@@ -185,6 +185,7 @@ class SourceFixResult:
     errors: list[FileError] = field(default_factory=list)
     rounds: int = 0
     converged: bool = True  # False: MAX_ROUNDS ran out with fixes still to apply
+    summary: dict | None = None  # the project-index summary of `text` (None: unknown)
 
     @property
     def changed(self) -> bool:
@@ -249,11 +250,15 @@ class _Checker:
         self.lint_codes = self.codes if SYNTAX_CODE in self.codes else [*self.codes, SYNTAX_CODE]
         self.original = original
         self._original_compiles: bool | None = None
+        self.summaries: dict[str, dict] = {}  # text -> its project-index summary
 
     def lint(self, text: str) -> tuple[list[Finding], list[FileError]]:
-        from memlint.engine import lint_source
+        from memlint import engine
 
-        findings, errors = lint_source(text, self.path, self.lint_codes)
+        if hasattr(engine, "_lint_text"):  # with the file's summary for the project index
+            findings, errors, self.summaries[text] = engine._lint_text(text, self.path, self.lint_codes)
+        else:
+            findings, errors = engine.lint_source(text, self.path, self.lint_codes)
         if SYNTAX_CODE not in self.codes:
             findings = [f for f in findings if f.code != SYNTAX_CODE]
         return findings, errors
@@ -355,7 +360,7 @@ def fix_source(
     findings, errors = checker.lint(text)
     result = SourceFixResult(text)
     if any(f.code == SYNTAX_CODE for f in findings):
-        result.findings, result.errors = findings, errors
+        result.findings, result.errors, result.summary = findings, errors, checker.summaries.get(text)
         return result
     refused: set[tuple] = set()
     converged = False
@@ -404,6 +409,7 @@ def fix_source(
             for f in findings
         )
     result.text, result.findings, result.errors, result.converged = text, findings, errors, converged
+    result.summary = checker.summaries.get(text)
     return result
 
 
@@ -426,6 +432,7 @@ class FileFixResult:
     written: bool = False
     cache_key: str | None = None  # content key of the file as it now is on disk (None: unknown)
     converged: bool = True
+    summary: dict | None = None  # project-index summary of the fixed text
 
     @property
     def changed(self) -> bool:
@@ -508,6 +515,7 @@ def fix_path(
         return result
     result.findings, result.errors = fixed.findings, list(fixed.errors)
     result.applied, result.rejected, result.converged = fixed.applied, fixed.rejected, fixed.converged
+    result.summary = fixed.summary
     if not fixed.changed or fixed.text == source.text:
         return result
     result.original, result.fixed = source.text, fixed.text
@@ -551,9 +559,32 @@ class FixRun:
     unconverged: list[str] = field(default_factory=list)
 
 
+_JOB_FILTER: Callable[[Finding], bool] | None = None  # set in each worker (see fix_files)
+
+
+def _init_worker(fixable: Callable[[Finding], bool] | None) -> None:
+    global _JOB_FILTER
+    _JOB_FILTER = fixable
+
+
 def _fix_job(job: tuple[str, list[str], bool, bool]) -> FileFixResult:
     path, codes, unsafe, write = job
-    return fix_path(path, codes, unsafe, write)
+    return fix_path(path, codes, unsafe, write, _JOB_FILTER)
+
+
+class _Reported:
+    """Fix only what `memlint` reports: the project index may drop a finding
+    (ML003 for a function only called without grad elsewhere); and, with
+    --diff-base, only findings on changed lines."""
+
+    def __init__(self, index, fixable: Callable[[Finding], bool] | None) -> None:
+        self.index = index
+        self.fixable = fixable
+
+    def __call__(self, finding: Finding) -> bool:
+        if self.fixable is not None and not self.fixable(finding):
+            return False
+        return self.index is None or bool(self.index.adjust([finding]))
 
 
 def fix_files(
@@ -565,51 +596,60 @@ def fix_files(
     workers: int | None = None,
     fixable: Callable[[Finding], bool] | None = None,
 ) -> FixRun:
-    """`memlint --fix` over files: like runner.lint_files, but each file is fixed first.
+    """`memlint --fix` over files.
 
-    A cached file whose findings have no applicable fix is not read again.
+    First a lint of every file, as `memlint` runs it (cache and project index
+    included); then the files with a fix to apply are fixed, in parallel; the
+    findings that remain are those of the fixed files, adjusted by the project
+    index again, and those of the others.
     """
-    from memlint.cache import content_key
-    from memlint.runner import PARALLEL_THRESHOLD, _size
+    from memlint.analysis.project import ProjectIndex
+    from memlint.runner import PARALLEL_THRESHOLD, _size, lint_files
 
-    run = FixRun(files=len(paths))
-    results: dict[str, FileFixResult] = {}
-    todo: list[tuple[str, list[str], bool, bool]] = []
-    for path in paths:
-        codes = settings.codes_for(path)
-        if cache is not None:
-            try:
-                with open(path, "rb") as handle:
-                    key = content_key(handle.read(), codes)
-            except OSError:
-                key = None
-            hit = cache.get(path, key) if key else None
-            if hit is not None and not any(
-                is_applicable(f.fix, unsafe) and (fixable is None or fixable(f)) for f in hit[0]
-            ):
-                results[path] = FileFixResult(path, hit[0], hit[1], cache_key=key)
-                continue
-        todo.append((path, codes, unsafe, write))
+    linted = lint_files(paths, settings, cache, workers)
+    index = getattr(linted, "index", None)
+    wanted = _Reported(index, fixable)
+    targets = sorted({f.filename for f in linted.findings if is_applicable(f.fix, unsafe) and wanted(f)})
+    todo = [(path, settings.codes_for(path), unsafe, write) for path in targets]
 
     workers = workers or max(1, min(os.cpu_count() or 1, 8))
-    if fixable is None and len(todo) >= PARALLEL_THRESHOLD and workers > 1:
+    if len(todo) >= PARALLEL_THRESHOLD and workers > 1:
         import multiprocessing
 
         todo.sort(key=lambda job: -_size(job[0]))
         context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(wanted,)
+        ) as pool:
             outcomes = list(pool.map(_fix_job, todo, chunksize=1))
     else:
-        outcomes = [fix_path(path, codes, unsafe, write, fixable) for path, codes, unsafe, write in todo]
-    for outcome in outcomes:
-        results[outcome.path] = outcome
-        if cache is not None and outcome.cache_key is not None:
-            cache.put(outcome.path, outcome.cache_key, outcome.findings, outcome.errors)
+        outcomes = [fix_path(path, codes, unsafe, write, wanted) for path, codes, unsafe, write in todo]
+    fixed = {outcome.path: outcome for outcome in outcomes}
+
     if cache is not None:
+        for outcome in outcomes:
+            if outcome.cache_key is not None and (outcome.written or not outcome.changed):
+                cache.put(outcome.path, outcome.cache_key, outcome.findings, outcome.errors, outcome.summary)
         cache.save()
+
+    run = FixRun(files=len(paths))
+    if index is not None and any(o.written for o in outcomes):
+        summaries = dict(index.summaries)
+        for outcome in outcomes:
+            if outcome.written and outcome.summary is not None:
+                summaries[outcome.path] = outcome.summary
+        index = ProjectIndex({p: s for p, s in summaries.items() if s}, settings.root)
+    for finding in linted.findings:
+        if finding.filename not in fixed:
+            run.findings.append(finding)
+    for error in linted.errors:
+        if error.filename not in fixed:
+            run.errors.append(error)
     for path in paths:
-        outcome = results[path]
-        run.findings.extend(outcome.findings)
+        outcome = fixed.get(path)
+        if outcome is None:
+            continue
+        run.findings.extend(index.adjust(outcome.findings) if index is not None else outcome.findings)
         run.errors.extend(outcome.errors)
         run.applied.extend(outcome.applied)
         run.rejected.extend(outcome.rejected)

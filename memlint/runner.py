@@ -21,6 +21,7 @@ class RunResult:
     findings: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     files: int = 0
+    index: ProjectIndex | None = None  # what --fix needs to fix only what lint reports
 
 
 def lint_files(paths: list[str], settings: Settings, cache: Cache | None, workers: int | None = None) -> RunResult:
@@ -63,6 +64,7 @@ def lint_files(paths: list[str], settings: Settings, cache: Cache | None, worker
         run.errors.extend(result.errors)
     index = ProjectIndex({p: r.summary for p, r in results.items() if r.summary}, settings.root)
     run.findings = sorted(index.adjust(run.findings), key=Finding.sort_key)
+    run.index = index
     return run
 
 

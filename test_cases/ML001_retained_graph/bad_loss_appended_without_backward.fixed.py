@@ -1,0 +1,21 @@
+# verify: leaks
+# A grad-enabled probe loop appends each loss with its graph and never backwards it (error).
+import torch
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def main():
+    model = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.ReLU(), torch.nn.Linear(64, 4)).to(device)
+    criterion = torch.nn.CrossEntropyLoss()
+    batches = [(torch.randn(32, 16, device=device), torch.randint(0, 4, (32,), device=device)) for _ in range(30)]
+    probe_losses = []
+    for x, y in batches:
+        loss = criterion(model(x), y)
+        probe_losses.append(loss.detach())  # expect: ML001
+    worst = max(l.item() for l in probe_losses)
+    print(f"worst probe loss {worst:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,23 @@
+# verify: leaks
+# `total = total + loss` without backward keeps every graph until the loop ends; only a float is returned.
+import torch
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def measure_train_loss(model, criterion, train_batches):
+    total = 0.0
+    for x, y in train_batches:
+        total = total + criterion(model(x), y).detach()  # expect: ML001
+    return total.item() / len(train_batches)
+
+
+def main():
+    model = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.Tanh(), torch.nn.Linear(64, 4)).to(device)
+    criterion = torch.nn.CrossEntropyLoss()
+    train_batches = [(torch.randn(32, 16, device=device), torch.randint(0, 4, (32,), device=device)) for _ in range(30)]
+    print(f"train loss {measure_train_loss(model, criterion, train_batches):.3f}")
+
+
+if __name__ == "__main__":
+    main()
