@@ -20,9 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from memlint.cli import main
-from memlint.models import Edit, Position
 from memlint.verify import cases, stats, targets
-from memlint.verify.apply_fixes import apply_edits, fix_all
 from memlint.verify.instrument import instrument
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,13 +111,13 @@ def test_loops_map_to_findings() -> None:
     assert parsed.infos[parsed.ordinal(loop)].header.startswith("for step in range")
 
 
-def test_apply_edits_and_fix_all() -> None:
-    text = "a = 1\nb = 2\n"
-    assert apply_edits(text, [Edit("x", Position(1, 1), Position(1, 2)), Edit("yy", Position(2, 5), Position(2, 6))]) == "x = 1\nb = yy\n"
+def test_compare_fix_uses_memlints_fixes() -> None:
+    from memlint.fixes import fix_source
+
     source = (FIGURES / "fig5_eval_without_no_grad.py").read_text()
-    fixed, applied = fix_all(source, "fig5.py", ["ML001", "ML003"])
-    assert {f.code for f in applied} == {"ML001", "ML003"}
-    assert "@torch.no_grad()" in fixed and "out.sum().detach()" in fixed
+    fixed = fix_source(source, "fig5.py", ["ML001", "ML003"], unsafe=True)
+    assert {f.code for f in fixed.applied} == {"ML001", "ML003"}
+    assert "@torch.no_grad()" in fixed.text and "out.sum().detach()" in fixed.text
 
 
 def test_case_marker(tmp_path: Path) -> None:
@@ -320,8 +318,8 @@ def test_runs_forever_is_stopped_and_reaped(tmp_path: Path) -> None:
         time.sleep(0.05)
     """ + LEAK_LOOP
     start = time.monotonic()
-    item = only(verify_json("--timeout", "3", str(write(tmp_path, "f.py", body))))
-    assert time.monotonic() - start < 20
+    item = only(verify_json("--timeout", "4", str(write(tmp_path, "f.py", body))))
+    assert time.monotonic() - start < 30
     assert item["verdict"] == "not_reached" and "timed out" in item["note"]
     pid = int(pidfile.read_text())
     with pytest.raises(ProcessLookupError):

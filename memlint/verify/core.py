@@ -228,9 +228,9 @@ def verify_script(
 
 
 def _run_fixed(path, text, parsed, probes, argv, options, launcher, progress) -> dict[int, Measure]:
-    from memlint.verify.apply_fixes import fix_all
+    from memlint.fixes import fix_source  # what `memlint --fix --unsafe-fixes` writes
 
-    fixed_text, _ = fix_all(text, path, options.codes)
+    fixed_text = fix_source(text, path, options.codes, unsafe=True).text
     try:
         fixed = targets.parse(fixed_text, path)
     except Exception as exc:  # noqa: BLE001 - a fix that breaks the file

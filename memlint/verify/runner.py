@@ -94,6 +94,7 @@ def run(job: Request, launcher, progress: Progress | None = None, poll_interval:
     returncode = None
     try:
         child = launcher.start(config)
+        started = time.monotonic()  # the timeout is the script's: not the wait for `import torch`
         handle = open(results, encoding="utf-8")
         pending = ""
         counts: dict[int, int] = {}
