@@ -1,0 +1,184 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from memlint.analysis.expressions import keyword_arg, method_name
+from memlint.models import Applicability, Severity
+from memlint.rules.base import FixSpec, Rule
+
+CHECKPOINT = {
+    "torch.utils.checkpoint.checkpoint",
+    "torch.utils.checkpoint.checkpoint_sequential",
+}
+HF_ENABLE = "gradient_checkpointing_enable"
+
+
+class CheckpointReentrant(Rule):
+    code = "ML013"
+    name = "checkpoint-reentrant"
+    severity = Severity.WARNING
+    summary = "Activation checkpointing without `use_reentrant=False`"
+    fix_applicability = Applicability.SAFE
+    needles = (("utils.checkpoint", "utils import checkpoint", "checkpoint_sequential", "gradient_checkpointing_enable"),)
+    what = """
+Checks for `torch.utils.checkpoint.checkpoint(...)` and
+`checkpoint_sequential(...)` called without `use_reentrant=`, and for
+`model.gradient_checkpointing_enable()` (Hugging Face models) called without
+`gradient_checkpointing_kwargs={"use_reentrant": False}`. Calls that pass
+`use_reentrant` explicitly (either value) or forward `**kwargs` are not
+reported.
+"""
+    why = """
+Without the argument torch runs the legacy reentrant variant and warns on
+every call (older versions: the default will change to `False`; newer ones:
+the argument will be required; torch 2.11 still runs the reentrant
+variant). torch recommends `use_reentrant=False`, and its documentation
+lists what the reentrant variant does not do: when none of the checkpointed
+inputs requires grad, the checkpointed layers get no gradients (frozen
+embeddings, adapters); it does not work with `torch.autograd.grad`; it
+ignores tensors inside nested structures; and it always recomputes the whole
+segment, where the non-reentrant variant stops once the needed activations
+are back. Reported in transformers issue 26221 and open_clip issue 573,
+where passing `use_reentrant=False` removed the warning "None of the inputs
+have requires_grad=True. Gradients will be None" and improved train and
+validation loss. transformers before PR 43203 (January 2026) passed
+`use_reentrant=True` from `gradient_checkpointing_enable()`.
+
+Severity warning: training often gives the same result, but when it does
+not, nothing fails.
+"""
+    example = """
+from torch.utils.checkpoint import checkpoint
+
+def forward(self, x):
+    for block in self.blocks:
+        x = checkpoint(block, x)
+    return x
+"""
+    use_instead = """
+from torch.utils.checkpoint import checkpoint
+
+def forward(self, x):
+    for block in self.blocks:
+        x = checkpoint(block, x, use_reentrant=False)
+    return x
+"""
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if any(arg.star == "**" for arg in node.args):
+            return  # `use_reentrant` may come with the forwarded kwargs
+        name = self.model.imports.resolve(node.func)
+        if name in CHECKPOINT:
+            if keyword_arg(node, "use_reentrant") is not None:
+                return
+            short = name.rsplit(".", 1)[1]
+            message = (
+                f"`{short}(...)` without `use_reentrant=`: torch falls back to the reentrant variant and warns on "
+                "every call that the argument will be required; that variant gives the checkpointed layers no "
+                "gradients when no input requires grad, fails with `torch.autograd.grad`, and recomputes the "
+                "whole segment"
+            )
+            fix = FixSpec(
+                Applicability.SAFE,
+                "Pass `use_reentrant=False`",
+                ((node, append_keyword(node, "use_reentrant", cst.Name("False"))),),
+            )
+            self.report(node, message, "pass `use_reentrant=False` (the variant torch recommends)", fix=fix)
+            return
+        if method_name(node) == HF_ENABLE and isinstance(node.func, cst.Attribute):
+            self._hf_enable(node)
+
+    def _hf_enable(self, node: cst.Call) -> None:
+        arg = keyword_arg(node, "gradient_checkpointing_kwargs")
+        if arg is None:
+            if any(a.keyword is None for a in node.args):
+                return  # positional: whatever it is, it was chosen
+            replacement = append_keyword(node, "gradient_checkpointing_kwargs", _kwargs_dict())
+            old: cst.CSTNode = node
+        else:
+            value = arg.value
+            if not isinstance(value, cst.Dict) or _dict_has_key(value, "use_reentrant"):
+                return  # a variable, or an explicit choice
+            if any(not isinstance(e, cst.DictElement) for e in value.elements):
+                return  # `{**defaults}` may hold it
+            replacement = _append_element(value)
+            old = value
+        message = (
+            f"`{HF_ENABLE}()` without `gradient_checkpointing_kwargs={{\"use_reentrant\": False}}`: transformers "
+            "before January 2026 (PR 43203) checkpoints with the reentrant variant, which gives the checkpointed "
+            "layers no gradients when their inputs do not require grad (frozen embeddings, adapters)"
+        )
+        fix = FixSpec(
+            Applicability.UNSAFE,
+            "Pass `gradient_checkpointing_kwargs={\"use_reentrant\": False}`",
+            ((old, replacement),),
+        )
+        self.report(
+            node, message, "pass `gradient_checkpointing_kwargs={\"use_reentrant\": False}`", fix=fix
+        )
+
+
+def _kwargs_dict() -> cst.Dict:
+    return cst.Dict([cst.DictElement(cst.SimpleString('"use_reentrant"'), cst.Name("False"))])
+
+
+def _dict_has_key(value: cst.Dict, key: str) -> bool:
+    for element in value.elements:
+        if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
+            if element.key.evaluated_value == key:
+                return True
+    return False
+
+
+def _append_element(value: cst.Dict) -> cst.Dict:
+    element = cst.DictElement(cst.SimpleString('"use_reentrant"'), cst.Name("False"))
+    return value.with_changes(elements=_append(list(value.elements), element, value.lbrace.whitespace_after))
+
+
+def append_keyword(call: cst.Call, keyword: str, value: cst.BaseExpression) -> cst.Call:
+    """`call` with `keyword=value` added as its last argument, keeping a trailing
+    comma, comments and one argument per line where the call has them."""
+    new = cst.Arg(
+        value=value,
+        keyword=cst.Name(keyword),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+    )
+    return call.with_changes(args=_append(list(call.args), new, call.whitespace_before_args))
+
+
+def _append(elements: list, new, opening: cst.BaseParenthesizableWhitespace) -> list:
+    """`elements` (call arguments or dict elements) with `new` after the last one."""
+    if not elements:
+        return [new]
+    last = elements[-1]
+    trailing = isinstance(last.comma, cst.Comma)
+    if len(elements) > 1 and isinstance(elements[-2].comma, cst.Comma):
+        between = _plain(elements[-2].comma.whitespace_after)
+    elif isinstance(opening, cst.ParenthesizedWhitespace):
+        between = _plain(opening)
+    else:
+        between = cst.SimpleWhitespace(" ")
+    if trailing:
+        old = last.comma.whitespace_after
+        if isinstance(old, cst.ParenthesizedWhitespace) and isinstance(between, cst.ParenthesizedWhitespace):
+            # `b,  # note` then `)`: the comment stays on b's line, the new element
+            # takes the line break before the closing bracket
+            kept = old.with_changes(indent=between.indent, last_line=between.last_line)
+            closing: cst.BaseParenthesizableWhitespace = _plain(old)
+        else:
+            kept, closing = between, old
+        elements[-1] = last.with_changes(comma=last.comma.with_changes(whitespace_after=kept))
+        return [*elements, new.with_changes(comma=cst.Comma(whitespace_after=closing))]
+    if isinstance(last, cst.Arg):
+        # the space before `)` moves behind the new argument
+        elements[-1] = last.with_changes(comma=cst.Comma(whitespace_after=between), whitespace_after_arg=cst.SimpleWhitespace(""))
+        return [*elements, new.with_changes(whitespace_after_arg=last.whitespace_after_arg)]
+    elements[-1] = last.with_changes(comma=cst.Comma(whitespace_after=between))
+    return [*elements, new]
+
+
+def _plain(whitespace: cst.BaseParenthesizableWhitespace) -> cst.BaseParenthesizableWhitespace:
+    """The same line break and indentation, without a comment or blank lines."""
+    if isinstance(whitespace, cst.ParenthesizedWhitespace):
+        return whitespace.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=[])
+    return whitespace

@@ -1,0 +1,282 @@
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from memlint.analysis.expressions import code, method_name, root_name
+from memlint.analysis.loops import TRAIN_STEP_METHODS
+from memlint.models import Applicability, Severity
+from memlint.rules.base import FixSpec, Rule
+
+_OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
+_SCALER = re.compile(r"scaler", re.IGNORECASE)
+# An `if` that lets gradients accumulate: `(i + 1) % accum == 0`, `accelerator.sync_gradients`, ...
+_ACCUMULATION_TEST = re.compile(
+    r"accum|grad_acc|sync_grad|update_freq|iters_to_accumulate|micro_?batch|step_interval", re.IGNORECASE
+)
+
+
+class ZeroGradInAccumulation(Rule):
+    code = "ML014"
+    name = "zero-grad-in-accumulation"
+    severity = Severity.ERROR
+    summary = "`zero_grad()` on every micro-batch discards the accumulated gradients"
+    fix_applicability = Applicability.UNSAFE
+    needles = (("zero_grad",),)
+    what = """
+Checks for `zero_grad()` that runs on every iteration of a loop (or every
+call of a `training_step`) in which the optimizer steps only under an
+accumulation condition (`if (i + 1) % accum_steps == 0: optimizer.step()`)
+while `backward()` runs every iteration. Also checks, inside
+`with accelerator.accumulate(model):`, for `optimizer.zero_grad()` placed
+before the backward pass and for `model.zero_grad()`.
+
+`zero_grad()` under the same condition as `step()`, the accelerate-prepared
+optimizer's `zero_grad()` after `step()` inside `accelerator.accumulate`,
+loops that step on every iteration, and a `zero_grad()` once per epoch
+before the batch loop are not reported.
+"""
+    why = """
+Gradient accumulation sums the gradients of several micro-batches into
+`.grad` before one optimizer step. A `zero_grad()` on every micro-batch
+throws that sum away, so each step uses the last micro-batch alone: the
+effective batch is `accum_steps` times smaller than configured and the
+learning rate no longer matches it, with no error. accelerate issue 616: its
+documented `accumulate` example called `optimizer.zero_grad()` first, which
+on the sync step clears the gradients accumulated before it; ultralytics PR
+11217: an extra `zero_grad()` at the start of each epoch dropped the
+gradients of up to `accumulate - 1` batches (24 of 120 batches per epoch in
+its example). Severity error: the training silently differs from the one
+configured.
+"""
+    example = """
+for i, (x, y) in enumerate(loader):
+    optimizer.zero_grad()
+    loss = criterion(model(x), y) / accum_steps
+    loss.backward()
+    if (i + 1) % accum_steps == 0:
+        optimizer.step()
+"""
+    use_instead = """
+for i, (x, y) in enumerate(loader):
+    loss = criterion(model(x), y) / accum_steps
+    loss.backward()
+    if (i + 1) % accum_steps == 0:
+        optimizer.step()
+        optimizer.zero_grad()
+"""
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if method_name(node) != "zero_grad" or not isinstance(node.func, cst.Attribute):
+            return
+        accumulate = self._accumulate_block(node)
+        if accumulate is not None:
+            self._in_accumulate(node, accumulate)
+            return
+        region = self._region(node)
+        if region is None or self._conditional(node, region):
+            return
+        steps = [s for s in self._steps(region) if self._same_optimizer(node, s)] or self._steps(region)
+        if not steps:
+            return
+        guards = [self._accumulation_guard(s, region) for s in steps]
+        if any(g is None for g in guards) or not self._backward_every_iteration(region):
+            return
+        receiver = code(node.func.value)
+        where = "iteration of this loop" if isinstance(region, (cst.For, cst.While)) else f"call of `{region.name.value}`"  # type: ignore[union-attr]
+        message = (
+            f"`{receiver}.zero_grad()` runs on every {where}, but the optimizer steps only when "
+            f"`{code(guards[0].test)}`: the gradients accumulated over the skipped micro-batches are "  # type: ignore[union-attr]
+            "discarded, so each step uses the last micro-batch alone"
+        )
+        fix = self._move_into(node, guards[0], region)  # type: ignore[arg-type]
+        self.report(node, message, "move `zero_grad()` under the same condition, after `step()`", fix=fix)
+
+    # -- accelerate ----------------------------------------------------------------
+    def _accumulate_block(self, node: cst.Call) -> cst.With | None:
+        for anc in self.model.tree.ancestors(node):
+            if isinstance(anc, (cst.FunctionDef, cst.Lambda)):
+                return None
+            if isinstance(anc, cst.With) and any(
+                isinstance(item.item, cst.Call) and method_name(item.item) == "accumulate" and item.item.args
+                for item in anc.items
+            ):
+                return anc
+        return None
+
+    def _in_accumulate(self, node: cst.Call, block: cst.With) -> None:
+        receiver = node.func.value  # type: ignore[union-attr]
+        text = code(receiver)
+        wrapped = {code(arg.value) for item in block.items if isinstance(item.item, cst.Call) for arg in item.item.args}
+        last = receiver.attr.value if isinstance(receiver, cst.Attribute) else (root_name(receiver) or "")
+        if text in wrapped or (not _OPTIMIZER.search(last) and re.search(r"model|module|net|policy", last, re.I)):
+            message = (
+                f"`{text}.zero_grad()` inside `accumulate(...)` runs on every micro-batch: only the "
+                "accelerate-prepared optimizer's `zero_grad()` skips the steps that do not sync, so this "
+                "discards the gradients accumulated so far"
+            )
+            self.report(node, message, "call `zero_grad()` on the optimizer returned by `accelerator.prepare`")
+            return
+        backwards = [
+            call
+            for call, _ in self.model.provenance.backward_calls(block.body)
+            if (self.model.imports.resolve(call.func) or "") != "torch.autograd.grad"
+        ]
+        tree = self.model.tree
+        if not backwards or tree.order[id(node)] > tree.order[id(backwards[0])]:
+            return
+        message = (
+            f"`{text}.zero_grad()` before the backward pass inside `accumulate(...)`: on the step that syncs, "
+            "it clears the gradients accumulated over the previous micro-batches before the optimizer "
+            "uses them (accelerate issue 616)"
+        )
+        fix = self._move_to_end(node, block)
+        self.report(node, message, "call `zero_grad()` after `optimizer.step()`", fix=fix)
+
+    # -- the loop and its step -----------------------------------------------------
+    def _region(self, node: cst.Call) -> cst.CSTNode | None:
+        loops = self.model.loops.enclosing_loops(node)
+        if loops:
+            return loops[0]
+        scope = self.model.scope_of(node)
+        if isinstance(scope, cst.FunctionDef) and scope.name.value in TRAIN_STEP_METHODS:
+            return scope
+        return None
+
+    def _conditional(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
+        if isinstance(region, (cst.For, cst.While)):
+            return self.model.loops.runs_conditionally(node, region)
+        for anc in self.model.tree.ancestors(node):
+            if anc is region:
+                return False
+            if isinstance(anc, (cst.If, cst.IfExp, cst.ExceptHandler, cst.For, cst.While, cst.BooleanOperation)):
+                return True
+        return False
+
+    def _direct(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
+        """Does `node` run in `region` itself, not in a nested loop or function?"""
+        for anc in self.model.tree.ancestors(node):
+            if anc is region:
+                return True
+            if isinstance(anc, (cst.For, cst.While, cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return False
+        return False
+
+    def _steps(self, region: cst.CSTNode) -> list[cst.Call]:
+        """Optimizer steps in `region`: `opt.step()`, `scaler.step(opt)`, or a call
+        of a function of this file that steps (`self.optimizer_step()`)."""
+        found = []
+        for call in self.model.tree.descendants(region, cst.Call):
+            if self._direct(call, region) and (self._is_step(call) or self._steps_inside(call)):
+                found.append(call)
+        return found
+
+    def _is_step(self, call: cst.Call) -> bool:
+        if method_name(call) != "step":
+            return False
+        receiver = call.func.value  # type: ignore[union-attr]
+        last = receiver.attr.value if isinstance(receiver, cst.Attribute) else (root_name(receiver) or "")
+        return bool(_OPTIMIZER.search(last)) or (bool(_SCALER.search(last)) and bool(call.args))
+
+    def _steps_inside(self, call: cst.Call) -> bool:
+        for func in self.model.local_callees(call):
+            for inner in self.model.tree.descendants(func.body, cst.Call):
+                if self._is_step(inner) and self._direct(inner, func):
+                    return True
+        return False
+
+    def _same_optimizer(self, zero_grad: cst.Call, step: cst.Call) -> bool:
+        receiver = code(zero_grad.func.value)  # type: ignore[union-attr]
+        if method_name(step) == "step" and isinstance(step.func, cst.Attribute):
+            if code(step.func.value) == receiver:
+                return True
+            return any(code(arg.value) == receiver for arg in step.args)
+        return False
+
+    def _accumulation_guard(self, step: cst.Call, region: cst.CSTNode) -> cst.If | None:
+        """The outermost `if` around `step` inside `region` whose test lets
+        gradients accumulate (a modulo, an accumulation counter, `sync_gradients`)."""
+        guard = None
+        child: cst.CSTNode = step
+        for anc in self.model.tree.ancestors(step):
+            if anc is region:
+                return guard
+            if isinstance(anc, cst.If) and child is not anc.test and _accumulates(anc.test):
+                guard = anc
+            child = anc
+        return None
+
+    def _backward_every_iteration(self, region: cst.CSTNode) -> bool:
+        provenance = self.model.provenance
+        for call in self.model.tree.descendants(region, cst.Call):
+            if not self._direct(call, region) or self._conditional(call, region):
+                continue
+            if provenance.backwarded_expressions(call) is not None:
+                if (self.model.imports.resolve(call.func) or "") != "torch.autograd.grad":
+                    return True
+            for func in self.model.local_callees(call):
+                for inner, _ in provenance.backward_calls(func.body):
+                    if self._direct(inner, func) and not self._conditional(inner, func):
+                        return True
+        return False
+
+    # -- fixes -----------------------------------------------------------------------
+    def _statement_line(self, node: cst.Call) -> cst.SimpleStatementLine | None:
+        expr = self.model.tree.parent_of(node)
+        line = self.model.tree.parent_of(expr) if isinstance(expr, cst.Expr) else None
+        if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+            block = self.model.tree.parent_of(line)
+            if isinstance(block, cst.IndentedBlock) and len(block.body) > 1:
+                return line
+        return None
+
+    def _move_into(self, node: cst.Call, guard: cst.If, region: cst.CSTNode) -> FixSpec | None:
+        line = self._statement_line(node)
+        body = region.body  # type: ignore[attr-defined]
+        if line is None or not isinstance(guard.body, cst.IndentedBlock) or not isinstance(body, cst.IndentedBlock):
+            return None
+        receiver = code(node.func.value)  # type: ignore[union-attr]
+        already = any(
+            method_name(c) == "zero_grad" and code(c.func.value) == receiver  # type: ignore[union-attr]
+            for c in self.model.tree.descendants(guard.body, cst.Call)
+        )
+        new_body = body.visit(_Move(line, guard.body, None if already else line))
+        return FixSpec(Applicability.UNSAFE, "Move `zero_grad()` under the step condition", ((body, new_body),))
+
+    def _move_to_end(self, node: cst.Call, block: cst.With) -> FixSpec | None:
+        line = self._statement_line(node)
+        if line is None or not isinstance(block.body, cst.IndentedBlock):
+            return None
+        new_body = block.body.visit(_Move(line, block.body, line))
+        return FixSpec(Applicability.UNSAFE, "Move `zero_grad()` after the optimizer step", ((block.body, new_body),))
+
+
+def _accumulates(test: cst.BaseExpression) -> bool:
+    stack: list[cst.CSTNode] = [test]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+            return True
+        stack.extend(node.children)
+    return bool(_ACCUMULATION_TEST.search(code(test)))
+
+
+class _Move(cst.CSTTransformer):
+    """Remove the statement `line` and append `moved` (when given) to the block `target`."""
+
+    def __init__(self, line: cst.SimpleStatementLine, target: cst.IndentedBlock, moved: cst.SimpleStatementLine | None) -> None:
+        self.line = line
+        self.target = target
+        self.moved = moved
+
+    def leave_SimpleStatementLine(self, original_node, updated_node):  # noqa: N802 - libcst's names
+        if original_node is self.line:
+            return cst.RemoveFromParent()
+        return updated_node
+
+    def leave_IndentedBlock(self, original_node, updated_node):  # noqa: N802
+        if original_node is self.target and self.moved is not None:
+            kept = [line for line in self.moved.leading_lines if line.comment is not None]
+            return updated_node.with_changes(body=[*updated_node.body, self.moved.with_changes(leading_lines=kept)])
+        return updated_node

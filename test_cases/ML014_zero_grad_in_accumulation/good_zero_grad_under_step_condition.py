@@ -1,0 +1,24 @@
+# verify: flat
+# Gradient accumulation done right: `zero_grad()` under the same condition as `step()`, after it.
+import torch
+import torch.nn.functional as F
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+ACCUM_STEPS = 4
+
+
+def main():
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4)).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    loader = [(torch.randn(8, 16, device=device), torch.randint(0, 4, (8,), device=device)) for _ in range(24)]
+    for i, (x, y) in enumerate(loader):
+        loss = F.cross_entropy(model(x), y) / ACCUM_STEPS
+        loss.backward()
+        if (i + 1) % ACCUM_STEPS == 0:
+            optimizer.step()
+            optimizer.zero_grad()
+    print(f"last loss {loss.item() * ACCUM_STEPS:.3f}")
+
+
+if __name__ == "__main__":
+    main()
