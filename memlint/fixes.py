@@ -343,6 +343,15 @@ def _introduced(
     return None
 
 
+def _reject(result: SourceFixResult, finding: Finding, reason: str) -> None:
+    """Record a refused fix once: one tried again after other fixes moved it replaces its first report."""
+    for index, earlier in enumerate(result.rejected):
+        if (earlier.finding.code, earlier.finding.message, earlier.reason) == (finding.code, finding.message, reason):
+            result.rejected[index] = RejectedFix(finding, reason)
+            return
+    result.rejected.append(RejectedFix(finding, reason))
+
+
 def fix_source(
     text: str,
     path: str,
@@ -378,7 +387,7 @@ def fix_source(
         chosen, invalid = _select(index, candidates)
         for finding, reason in invalid:
             refused.add(_fix_key(finding))
-            result.rejected.append(RejectedFix(finding, f"its edits do not fit the file: {reason}"))
+            _reject(result, finding, f"its edits do not fit the file: {reason}")
         if not chosen:
             continue
         outcome = checker.judge(text, findings, errors, chosen)
@@ -389,7 +398,7 @@ def fix_source(
             accepted = []
             if len(chosen) == 1:
                 refused.add(_fix_key(chosen[0][0]))
-                result.rejected.append(RejectedFix(chosen[0][0], outcome.reason))
+                _reject(result, chosen[0][0], outcome.reason)
             else:
                 outcome = _Outcome(False)
                 for item in chosen:
@@ -399,7 +408,7 @@ def fix_source(
                         outcome = trial
                     else:
                         refused.add(_fix_key(item[0]))
-                        result.rejected.append(RejectedFix(item[0], trial.reason))
+                        _reject(result, item[0], trial.reason)
         if accepted:
             result.applied.extend(f for f, _ in accepted)
             text, findings, errors = outcome.text, outcome.findings, outcome.errors

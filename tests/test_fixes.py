@@ -404,13 +404,13 @@ def test_apply_fixes_skips_edits_outside_the_text() -> None:
 # --------------------------------------------------------------------------- refusals
 
 
-def _inject(monkeypatch, make_fix) -> None:
-    """Make ML001's fix what `make_fix(finding)` returns (a rule with a broken fix)."""
+def _inject(monkeypatch, make_fix, code: str = "ML001") -> None:
+    """Make `code`'s fix what `make_fix(finding)` returns (a rule with a broken fix)."""
     real = engine._lint_text
 
     def lint_text(text, path, codes):
         findings, errors, summary = real(text, path, codes)
-        return [replace(f, fix=make_fix(f)) if f.code == "ML001" else f for f in findings], errors, summary
+        return [replace(f, fix=make_fix(f)) if f.code == code else f for f in findings], errors, summary
 
     monkeypatch.setattr(engine, "_lint_text", lint_text)
 
@@ -458,6 +458,36 @@ def test_a_fix_that_does_not_resolve_its_finding_is_refused_not_repeated(monkeyp
     assert result.text == TRAIN  # not `((loss))`, `(((loss)))`, ... round after round
     assert [r.finding.code for r in result.rejected] == ["ML001"]
     assert "still has ML001 on that line" in result.rejected[0].reason
+
+
+def test_a_refused_fix_tried_again_after_others_moved_it_is_reported_once(monkeypatch) -> None:
+    text = src(
+        """
+        def evaluate(model, loader):
+            model.eval()
+            for x, y in loader:
+                out = model(x)
+
+
+        def test_model(model, loader):
+            model.eval()
+            for x, y in loader:
+                out = model(x)
+        """
+    )
+
+    def second_broken(finding):
+        if "test_model" not in finding.message:
+            return finding.fix
+        end = Position(text.count("\n") + 1, 1)
+        return replace(finding.fix, edits=(*finding.fix.edits, Edit("(\n", end, end)))
+
+    _inject(monkeypatch, second_broken, "ML003")
+    result = fix_source(text, "t.py", CODES, unsafe=True)
+    # Round 1 adds `import torch` for `evaluate`; `test_model`'s fix, now without the import, is tried again.
+    assert result.text.startswith("import torch\n@torch.no_grad()\ndef evaluate")
+    assert "@torch.no_grad()\ndef test_model" not in result.text
+    assert len(result.rejected) == 1 and result.rejected[0].finding.location.row == 12  # where it is now
 
 
 def test_only_the_failing_fix_of_a_round_is_dropped(monkeypatch) -> None:
