@@ -6,7 +6,7 @@ Results are streamed, so a run that is killed (timeout, kernel OOM killer)
 still leaves every sample it took. Events, one JSON object per line:
 
     {"ev": "start", "device": ..., "torch": ...}
-    {"ev": "s", "p": probe, "i": iteration, "b": bytes, "pk": peak, "t": seconds}
+    {"ev": "s", "p": probe, "i": iteration, "b": bytes, "pk": peak in the iteration, "t": seconds}
     {"ev": "leave", "p": probe}          the loop ended by itself
     {"ev": "done", "p": probe}           the loop ran its iterations
     {"ev": "end", "status": "stopped" | "finished" | "exit" | "error" | "oom", ...}
@@ -51,10 +51,15 @@ class Probes:
         self.truncated: set[int] = set()
         self.entries: dict[int, int] = {}
         self.inside: dict[int, bool] = {}
+        self.window: dict[int, int] = {}  # probe -> peak since its last sample
 
     def _sample(self, k: int) -> None:
-        used, peak = self.tracker.read()
-        self.emit({"ev": "s", "p": k, "i": self.count[k], "b": used, "pk": peak, "t": round(self.clock(), 6)})
+        used, peak = self.tracker.read()  # the peak since the last read, by any probe
+        for j in self.window:
+            self.window[j] = max(self.window[j], peak)
+        top = self.window.get(k, peak)  # the peak since this loop's last sample: within its iteration
+        self.window[k] = used
+        self.emit({"ev": "s", "p": k, "i": self.count[k], "b": used, "pk": top, "t": round(self.clock(), 6)})
 
     def enter(self, k: int) -> bool:
         """The loop `k` starts (always True: a loop that was ended early runs as written again)."""

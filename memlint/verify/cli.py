@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import click
 
@@ -29,31 +31,81 @@ class _VerifyCommand(click.Command):
 class _Progress:
     """One self-erasing status line on stderr while scripts run (TTYs only)."""
 
-    def __init__(self, enabled: bool, total: int, iterations: int) -> None:
+    def __init__(self, enabled: bool, total: int, iterations: int, parallel: bool = False) -> None:
         self.enabled = enabled
         self.total = total
         self.iterations = iterations
+        self.parallel = parallel
         self.index = 0
+        self.finished = 0
         self.width = 0
+        self.lock = threading.Lock()
 
     def next_script(self) -> None:
-        self.index += 1
+        with self.lock:
+            self.index += 1
+
+    def script_done(self) -> None:
+        with self.lock:
+            self.finished += 1
 
     def __call__(self, label: str, counts: dict[int, int], elapsed: float) -> None:
         if not self.enabled:
             return
         name = os.path.relpath(label.split(" (")[0]) + (" (fixed)" if label.endswith("(fixed)") else "")
         loops = ", ".join(f"{min(c, self.iterations)}/{self.iterations}" for _, c in sorted(counts.items())) or "starting"
-        text = f"[{self.index}/{self.total}] {name}: {loops} iterations, {elapsed:.0f}s"
-        sys.stderr.write("\r" + text[:200].ljust(self.width))
-        sys.stderr.flush()
-        self.width = len(text[:200])
+        where = f"{self.finished}/{self.total} done" if self.parallel else f"{self.index}/{self.total}"
+        text = f"[{where}] {name}: {loops} iterations, {elapsed:.0f}s"
+        with self.lock:
+            sys.stderr.write("\r" + text[:200].ljust(self.width))
+            sys.stderr.flush()
+            self.width = len(text[:200])
 
     def clear(self) -> None:
         if self.enabled and self.width:
             sys.stderr.write("\r" + " " * self.width + "\r")
             sys.stderr.flush()
             self.width = 0
+
+
+def _run_all(jobs, script_args, options, device, workers, progress):
+    """Verify each (path, is_case) job; with workers > 1, several at once, one
+    launcher (fork server) per worker thread, results in the order given."""
+    from memlint.verify import core, launch
+
+    if workers == 1 or len(jobs) < 2:
+        launcher = launch.launcher(device)
+        try:
+            results = []
+            for path, case in jobs:
+                progress.next_script()
+                results.append(core.verify_script(path, script_args, options, launcher, progress, case))
+                progress.script_done()
+            return results
+        finally:
+            launcher.close()
+    threads = str(max(1, (os.cpu_count() or 1) // workers))
+    local = threading.local()
+    launchers = []
+    lock = threading.Lock()
+
+    def work(job):
+        if not hasattr(local, "launcher"):
+            local.launcher = launch.launcher(device, threads=threads)
+            with lock:
+                launchers.append(local.launcher)
+        progress.next_script()
+        try:
+            return core.verify_script(job[0], script_args, options, local.launcher, progress, job[1])
+        finally:
+            progress.script_done()
+
+    try:
+        with ThreadPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+            return list(pool.map(work, jobs))
+    finally:
+        for launcher in launchers:
+            launcher.close()
 
 
 @click.command("verify", cls=_VerifyCommand)
@@ -67,6 +119,8 @@ class _Progress:
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None, help="Draw memory per iteration to a PNG.")
 @click.option("--memory-limit", type=click.IntRange(1), default=None, metavar="MIB",
               help="Device memory the script may use (cuda: a fraction of the GPU; cpu: the tracker's budget); beyond it the script gets an out-of-memory error.")
+@click.option("-j", "--jobs", "workers", type=click.IntRange(1), default=1, show_default=True,
+              help="Scripts to run at once (each gets its share of the CPU threads).")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), default=None, help="Write the report to a file.")
 @click.option("--no-color", is_flag=True, help="Never colour the output.")
 @click.pass_context
@@ -80,6 +134,7 @@ def verify(
     output_format: str,
     plot_file: str | None,
     memory_limit: int | None,
+    workers: int,
     output_file: str | None,
     no_color: bool,
 ) -> None:
@@ -124,20 +179,15 @@ def verify(
         compare_fix=compare_fix,
         limit_bytes=memory_limit * 1024 * 1024 if memory_limit else None,
     )
-    progress = _Progress(sys.stderr.isatty(), len(jobs), iterations)
-    results = []
-    launcher = launch.launcher(device)
+    progress = _Progress(sys.stderr.isatty(), len(jobs), iterations, parallel=workers > 1)
     try:
-        for path, case in jobs:
-            progress.next_script()
-            results.append(core.verify_script(path, script_args, options, launcher, progress, case))
+        results = _run_all(jobs, script_args, options, device, workers, progress)
     except launch.ServerError as exc:
         progress.clear()
         click.echo(f"memlint: error: could not start scripts: {exc}", err=True)
         sys.exit(EXIT_ERROR)
     finally:
         progress.clear()
-        launcher.close()
 
     stream = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
     try:

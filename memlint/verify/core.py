@@ -37,6 +37,8 @@ class Measure:
     growth_mib: float = 0.0
     iterations: int = 0
     samples: list[int] = field(default_factory=list)  # bytes after 0, 1, 2, ... iterations
+    peak_samples: list[int] = field(default_factory=list)  # the peak within each iteration (0: before the loop)
+    peak_slope_mib: float = 0.0
     peak_mib: float = 0.0
     seconds_per_iter: float | None = None
     device: str = ""
@@ -51,6 +53,8 @@ class Measure:
             "iterations": self.iterations,
             "samples": self.samples,
             "peak_mib": round(self.peak_mib, 3),
+            "peak_samples": self.peak_samples,
+            "peak_slope_mib_per_iter": round(self.peak_slope_mib, 6),
             "seconds_per_iter": None if self.seconds_per_iter is None else round(self.seconds_per_iter, 6),
             "device": self.device,
             "error": self.error,
@@ -93,7 +97,10 @@ def judge(probe: int, loop: targets.LoopInfo, outcome: runner.Outcome) -> Measur
     if raw:
         g: Growth = growth(samples)
         m.slope_mib, m.growth_mib, m.iterations = g.slope_mib, g.growth_mib, g.iterations
-        m.peak_mib = max(p for _, _, p, _ in raw) / MIB
+        m.peak_samples = [p for _, _, p, _ in raw]
+        m.peak_mib = max(m.peak_samples) / MIB
+        if len(m.peak_samples) > 2:
+            m.peak_slope_mib = growth([m.peak_samples[1], *m.peak_samples[1:]]).slope_mib
         if len(raw) >= 2:
             m.seconds_per_iter = (raw[-1][3] - raw[0][3]) / (len(raw) - 1)
     status = outcome.status
@@ -128,9 +135,18 @@ def judge(probe: int, loop: targets.LoopInfo, outcome: runner.Outcome) -> Measur
         m.verdict = ERROR
         m.note = f"the script failed after {m.iterations} iterations of the loop"
         return m
-    leaks = m.slope_mib >= THRESHOLD_MIB and growth(samples).persistent
-    m.verdict = CONFIRMED if leaks else NOT_CONFIRMED
+    retained = growth(samples)
+    leaks = retained.leaks
+    peaks = m.peak_samples[1:]  # the peak within each iteration (sample 0 is the set-up before the loop)
+    peak_leaks = False
+    if not leaks and len(peaks) >= 5:
+        pg = growth([peaks[0], *peaks])
+        m.peak_slope_mib = pg.slope_mib
+        peak_leaks = pg.leaks
+    m.verdict = CONFIRMED if leaks or peak_leaks else NOT_CONFIRMED
     notes = []
+    if peak_leaks:
+        notes.append(f"the peak within each iteration grows by {m.peak_slope_mib:.3g} MiB/iter (what is kept between iterations does not)")
     if status == "timeout" and not complete:
         notes.append(f"timed out after {m.iterations} iterations")
     elif m.iterations < 6:

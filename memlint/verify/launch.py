@@ -29,9 +29,11 @@ _SPAWN = _PRELUDE + "from memlint.verify.child import main; sys.path.remove({roo
 _SERVER = _PRELUDE + "from memlint.verify.launch import serve; sys.path.remove({root!r}); serve()".format(root=_ROOT)
 
 
-def child_env(device: str) -> dict[str, str]:
+def child_env(device: str, threads: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONUNBUFFERED"] = "1"
+    if threads and "OMP_NUM_THREADS" not in env:  # several scripts at once share the cores
+        env["OMP_NUM_THREADS"] = threads
     if device == "cpu":
         env["CUDA_VISIBLE_DEVICES"] = ""  # the script must not find a GPU
     return env
@@ -124,8 +126,8 @@ class _SpawnJob(Job):
 
 
 class Spawn:
-    def __init__(self, device: str) -> None:
-        self.env = child_env(device)
+    def __init__(self, device: str, threads: str | None = None) -> None:
+        self.env = child_env(device, threads)
 
     def start(self, config: str) -> Job:
         return _SpawnJob(config, self.env)
@@ -166,13 +168,13 @@ class _ForkedJob(Job):
 
 
 class ForkServer:
-    def __init__(self, device: str) -> None:
+    def __init__(self, device: str, threads: str | None = None) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", _SERVER],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=child_env(device),
+            env=child_env(device, threads),
             start_new_session=True,
             text=True,
             bufsize=1,
@@ -241,13 +243,13 @@ class ForkServer:
 class Auto:
     """The fork server where it works; `python -c` per job where it does not."""
 
-    def __init__(self, device: str) -> None:
+    def __init__(self, device: str, threads: str | None = None) -> None:
         self.device = device
-        self.current = None
+        self.threads = threads
         if os.name == "posix" and hasattr(os, "fork") and not os.environ.get("MEMLINT_VERIFY_SPAWN"):
-            self.current = ForkServer(device)
+            self.current = ForkServer(device, threads)
         else:
-            self.current = Spawn(device)
+            self.current = Spawn(device, threads)
 
     def start(self, config: str) -> Job:
         try:
@@ -256,12 +258,12 @@ class Auto:
             if isinstance(self.current, Spawn):
                 raise
             self.current.close()
-            self.current = Spawn(self.device)
+            self.current = Spawn(self.device, self.threads)
             return self.current.start(config)
 
     def close(self) -> None:
         self.current.close()
 
 
-def launcher(device: str) -> Auto:
-    return Auto(device)
+def launcher(device: str, threads: str | None = None) -> Auto:
+    return Auto(device, threads)

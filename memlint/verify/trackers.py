@@ -1,9 +1,9 @@
-"""What a probe reads: device memory in use, now and at its peak.
+"""What a probe reads: device memory in use now, and its peak since the last read.
 
 Imported only in the child process (it imports torch).
 
 * `CudaTracker`: `torch.cuda.memory_allocated()` after a synchronize, and
-  `max_memory_allocated()` for the peak.
+  `max_memory_allocated()` for the peak (reset at each read).
 * `StorageTracker` (no GPU needed): a `TorchDispatchMode` that sees every op
   and counts each output storage that is new (not already tracked and not
   the storage of one of the op's inputs), rounded as the CUDA caching
@@ -54,7 +54,9 @@ class CudaTracker:
 
     def read(self) -> tuple[int, int]:
         torch.cuda.synchronize()
-        return torch.cuda.memory_allocated(), torch.cuda.max_memory_allocated()
+        used, peak = torch.cuda.memory_allocated(), torch.cuda.max_memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        return used, peak
 
     def describe(self) -> str:
         return torch.cuda.get_device_name(0)
@@ -80,7 +82,8 @@ class StorageTracker(TorchDispatchMode):
             pass
 
     def read(self) -> tuple[int, int]:
-        return self.bytes, self.peak
+        peak, self.peak = self.peak, self.bytes
+        return self.bytes, max(peak, self.bytes)
 
     def describe(self) -> str:
         return "cpu (live-storage tracker)"
