@@ -349,6 +349,15 @@ def test_out_of_memory_confirms(tmp_path: Path) -> None:
 
 
 @torch_needed
+def test_spawn_launcher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where fork is not used (Windows, MEMLINT_VERIFY_SPAWN=1): one `python -c` per script."""
+    monkeypatch.setenv("MEMLINT_VERIFY_SPAWN", "1")
+    item = only(verify_json("-n", "8", str(write(tmp_path, "sp.py", HEADER + LEAK_LOOP))))
+    assert item["verdict"] == "confirmed"
+    assert item["slope_mib_per_iter"] == pytest.approx(LEAK_MIB, rel=0.01)
+
+
+@torch_needed
 def test_text_table(tmp_path: Path) -> None:
     script = write(tmp_path, "t.py", HEADER + LEAK_LOOP)
     result = CliRunner().invoke(main, ["verify", "--device", "cpu", "-n", "10", "--compare-fix", str(script)])

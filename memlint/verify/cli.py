@@ -53,9 +53,9 @@ class _Progress:
         if not self.enabled:
             return
         name = os.path.relpath(label.split(" (")[0]) + (" (fixed)" if label.endswith("(fixed)") else "")
-        loops = ", ".join(f"{min(c, self.iterations)}/{self.iterations}" for _, c in sorted(counts.items())) or "starting"
+        loops = ", ".join(f"{min(c, self.iterations)}/{self.iterations}" for _, c in sorted(counts.items()))
         where = f"{self.finished}/{self.total} done" if self.parallel else f"{self.index}/{self.total}"
-        text = f"[{where}] {name}: {loops} iterations, {elapsed:.0f}s"
+        text = f"[{where}] {name}: {loops + ' iterations' if loops else 'starting'}, {elapsed:.0f}s"
         with self.lock:
             sys.stderr.write("\r" + text[:200].ljust(self.width))
             sys.stderr.flush()
