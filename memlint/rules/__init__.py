@@ -10,6 +10,10 @@ from memlint.rules.ml004_empty_cache_per_step import EmptyCachePerStep
 from memlint.rules.ml005_eval_outputs_on_device import EvalOutputsOnDevice
 from memlint.rules.ml006_carried_state_graph import CarriedStateGraph
 from memlint.rules.ml007_ctx_tensor_attribute import CtxTensorAttribute
+from memlint.rules.ml008_hook_in_loop import HookInLoop
+from memlint.rules.ml009_anomaly_detection_enabled import AnomalyDetectionEnabled
+from memlint.rules.ml010_alloc_conf_too_late import AllocConfTooLate
+from memlint.rules.ml011_load_without_map_location import LoadWithoutMapLocation
 
 ALL_RULES: tuple[type[Rule], ...] = (
     RetainedGraph,
@@ -19,6 +23,10 @@ ALL_RULES: tuple[type[Rule], ...] = (
     EvalOutputsOnDevice,
     CarriedStateGraph,
     CtxTensorAttribute,
+    HookInLoop,
+    AnomalyDetectionEnabled,
+    AllocConfTooLate,
+    LoadWithoutMapLocation,
 )
 BY_CODE: dict[str, type[Rule]] = {r.code: r for r in ALL_RULES}
 BY_NAME: dict[str, type[Rule]] = {r.name: r for r in ALL_RULES}

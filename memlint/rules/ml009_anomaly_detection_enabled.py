@@ -1,0 +1,216 @@
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from memlint.analysis.expressions import bool_constant, call_arg, callee_name, code, keyword_arg
+from memlint.analysis.loops import EVAL_STEP_METHODS
+from memlint.analysis.per_step import is_test_path, step_context
+from memlint.models import Applicability, Severity
+from memlint.rules.base import FixSpec, Rule
+
+SET_DETECT_ANOMALY = {"torch.autograd.set_detect_anomaly", "torch.autograd.anomaly_mode.set_detect_anomaly"}
+DETECT_ANOMALY = {"torch.autograd.detect_anomaly", "torch.autograd.anomaly_mode.detect_anomaly"}
+_TRAINER_ROOTS = ("lightning", "pytorch_lightning", "lightning_fabric", "Trainer")
+_DEBUG_FUNCTION = re.compile(r"debug|anomal|nan|diagnos|sanity", re.IGNORECASE)
+_TRAIN_CALL = re.compile(
+    r"^_*(fit|train|training|train_epoch|train_one_epoch|run_training|train_loop)(_|$)", re.IGNORECASE
+)
+FIGURES = "1.5x-3x slower training (nerf-pytorch issue 42, ignite PR 219, Lightning issue 12344)"
+
+
+class AnomalyDetectionEnabled(Rule):
+    code = "ML009"
+    name = "anomaly-detection-enabled"
+    severity = Severity.WARNING
+    summary = "Autograd anomaly detection is switched on unconditionally for training"
+    fix_applicability = Applicability.UNSAFE
+    needles = (("anomaly",),)
+    what = """
+Checks for autograd anomaly detection that is on for every run:
+`torch.autograd.set_detect_anomaly(True)` (at module level, in `__init__`,
+`main`, a loop body...), `with torch.autograd.detect_anomaly():` (or
+`set_detect_anomaly(True)`) around a training loop, a training call or inside
+a step, and Lightning's `Trainer(detect_anomaly=True)`. Switching it on behind
+a flag (`set_detect_anomaly(args.debug)`), under an `if`, from an environment
+variable, in tests or in a debugging helper, or switching it off, is fine.
+
+Severity: warning: it costs time, not memory that grows; and it stops a run
+at the first NaN, which some code wants.
+"""
+    why = """
+Anomaly mode records the forward traceback in every autograd node and checks
+every backward output for NaN; it is a debugging tool, and left on it slows
+training: about 1.5× in nerf-pytorch (issue 42), about 2.5× in ignite (PR 219:
+22 s against 52-57 s per epoch) and 3× in Lightning (issue 12344).
+"""
+    example = """
+torch.autograd.set_detect_anomaly(True)
+
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+"""
+    use_instead = """
+torch.autograd.set_detect_anomaly(args.debug_anomaly)
+
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+"""
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if is_test_path(self.model.path):
+            return
+        qualified = self.model.imports.resolve(node.func) or ""
+        if qualified in SET_DETECT_ANOMALY:
+            self._set_detect_anomaly(node)
+        elif qualified in DETECT_ANOMALY:
+            self._detect_anomaly(node)
+        elif "detect_anomaly" in _keywords(node) and _is_trainer(qualified):
+            self._trainer(node)
+
+    # -- the three forms -------------------------------------------------------------
+    def _set_detect_anomaly(self, call: cst.Call) -> None:
+        arg = call_arg(call, 0, "mode")
+        if arg is None or bool_constant(arg.value) is not True:
+            return
+        fix = FixSpec(
+            Applicability.UNSAFE,
+            "Switch anomaly detection off (`True` -> `False`); delete the call if it is no longer wanted",
+            ((arg.value, cst.Name("False")),),
+        )
+        parent = self.model.tree.parent_of(call)
+        if isinstance(parent, cst.WithItem):
+            where = self._with_reason(call, parent)
+            if where is None:
+                return
+            message = f"`with set_detect_anomaly(True):` {where}: anomaly mode checks every backward; {FIGURES}"
+        else:
+            if self._guarded(call):
+                return
+            message = (
+                f"`{code(call.func)}(True)` switches anomaly mode on for the whole run: it records a "
+                f"traceback in every autograd node and checks every backward; {FIGURES}"
+            )
+        self.report(call, message, "enable it only when debugging: `set_detect_anomaly(args.debug)`", fix=fix)
+
+    def _detect_anomaly(self, call: cst.Call) -> None:
+        parent = self.model.tree.parent_of(call)
+        if not isinstance(parent, cst.WithItem):
+            return
+        where = self._with_reason(call, parent)
+        if where is None:
+            return
+        replacement, prepend = self._switched_off(call)
+        fix = FixSpec(
+            Applicability.UNSAFE,
+            "Switch anomaly detection off (`detect_anomaly()` -> `set_detect_anomaly(False)`); "
+            "delete the `with` if it is no longer wanted",
+            ((call, replacement),),
+            prepend=prepend,
+        )
+        message = f"`with detect_anomaly():` {where}: anomaly mode checks every backward; {FIGURES}"
+        hint = "enable it only when debugging: `with torch.autograd.set_detect_anomaly(args.debug):`"
+        self.report(call, message, hint, fix=fix)
+
+    def _trainer(self, call: cst.Call) -> None:
+        arg = keyword_arg(call, "detect_anomaly")
+        if arg is None or bool_constant(arg.value) is not True or self._guarded(call):
+            return
+        fix = FixSpec(
+            Applicability.UNSAFE,
+            "Switch anomaly detection off (`detect_anomaly=False`)",
+            ((arg.value, cst.Name("False")),),
+        )
+        message = (
+            "`Trainer(detect_anomaly=True)` runs every training step in anomaly mode: it records a traceback in "
+            f"every autograd node and checks every backward; {FIGURES}"
+        )
+        self.report(call, message, "enable it only when debugging: `Trainer(detect_anomaly=args.debug)`", fix=fix)
+
+    # -- when it is always on --------------------------------------------------------
+    def _guarded(self, node: cst.CSTNode) -> bool:
+        """Behind an `if` (not `if __name__ == "__main__":`), an `except`, a
+        conditional expression, in a debugging helper or a pytest function?"""
+        for anc in self.model.tree.ancestors(node):
+            if isinstance(anc, cst.If) and not _is_main_guard(anc.test):
+                return True
+            if isinstance(anc, (cst.ExceptHandler, cst.IfExp, cst.BooleanOperation, cst.Lambda)):
+                return True
+            if isinstance(anc, cst.FunctionDef) and (
+                _DEBUG_FUNCTION.search(anc.name.value) or anc.name.value.startswith("test")
+            ):
+                return True
+        return False
+
+    def _with_reason(self, call: cst.Call, item: cst.WithItem) -> str | None:
+        """Why this `with` covers training, in words; None when it does not (or is guarded)."""
+        if self._guarded(call):
+            return None
+        model = self.model
+        with_node = model.tree.parent_of(item)
+        body = with_node.body
+        loops = model.loops
+        for loop_type in (cst.For, cst.While):
+            for loop in model.tree.descendants(body, loop_type):
+                if loops.is_training_loop(loop):
+                    return "wraps a training loop"
+        for inner in model.tree.descendants(body, cst.Call):
+            name = callee_name(inner) or ""
+            callees = model.local_callees(inner)
+            if _TRAIN_CALL.search(name) or any(loops.steps_once(f) or self._trains(f) for f in callees):
+                return f"wraps the training call `{name}()`"
+        context = step_context(model, call, lambda n, r: self._guarded(n))
+        if context is None:
+            return None
+        region = context.region
+        if isinstance(region, (cst.For, cst.While)) and not (
+            loops.is_training_loop(region) or loops.has_backward(region)
+        ):
+            return None  # an evaluation loop: no backward to check
+        if isinstance(region, cst.FunctionDef) and region.name.value in EVAL_STEP_METHODS:
+            return None
+        return f"runs on {context.where}"
+
+    def _trains(self, func: cst.FunctionDef) -> bool:
+        loops = self.model.loops
+        return any(
+            loops.is_training_loop(loop)
+            for loop_type in (cst.For, cst.While)
+            for loop in self.model.tree.descendants(func, loop_type)
+        )
+
+    def _switched_off(self, call: cst.Call) -> tuple[cst.Call, str]:
+        """`set_detect_anomaly(False)` spelled with the names this file imports."""
+        arg = cst.Arg(cst.Name("False"))
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            return cst.Call(func=func.with_changes(attr=cst.Name("set_detect_anomaly")), args=[arg]), ""
+        aliases = self.model.imports.aliases
+        for local, full in aliases.items():
+            if full == "torch.autograd" and "." not in local:
+                return cst.Call(func=cst.parse_expression(f"{local}.set_detect_anomaly"), args=[arg]), ""
+        for local, full in aliases.items():
+            if full == "torch" and "." not in local:
+                return cst.Call(func=cst.parse_expression(f"{local}.autograd.set_detect_anomaly"), args=[arg]), ""
+        return cst.Call(func=cst.parse_expression("torch.autograd.set_detect_anomaly"), args=[arg]), "import torch\n"
+
+
+def _keywords(call: cst.Call) -> set[str]:
+    return {a.keyword.value for a in call.args if a.keyword is not None}
+
+
+def _is_trainer(qualified: str) -> bool:
+    return qualified.endswith("Trainer") and qualified.split(".")[0] in _TRAINER_ROOTS
+
+
+def _is_main_guard(test: cst.BaseExpression) -> bool:
+    return (
+        isinstance(test, cst.Comparison)
+        and isinstance(test.left, cst.Name)
+        and test.left.value == "__name__"
+    )

@@ -1,0 +1,176 @@
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from memlint.analysis.expressions import call_arg, code, method_name
+from memlint.analysis.per_step import is_test_path
+from memlint.models import Applicability, Severity
+from memlint.rules.base import FixSpec, Rule
+
+TORCH_LOAD = {"torch.load", "torch.serialization.load"}
+# What a checkpoint (model, optimizer, training state) is called: in the path, the
+# name it is loaded into, or the function that loads it.
+_CHECKPOINT = re.compile(
+    r"ckpt|checkpoint|state_?dict|resume|restore|snapshot|weights|pretrained|optim|model|"
+    r"\.pth\b|\.tar\b|\.ckpt\b|best|last|epoch",
+    re.IGNORECASE,
+)
+_NOT_A_CHECKPOINT = re.compile(r"rng|random_state|buffer|bytesio|metrics|sched|scaler", re.IGNORECASE)
+
+
+class LoadWithoutMapLocation(Rule):
+    code = "ML011"
+    name = "load-without-map-location"
+    severity = Severity.WARNING
+    summary = "`torch.load` of a checkpoint without `map_location`"
+    fix_applicability = Applicability.UNSAFE
+    needles = (("load",),)
+    what = """
+Checks for `torch.load(...)` without `map_location` that loads a checkpoint
+or training state: the result goes to `load_state_dict`, or the path, the
+name it is loaded into or the loading function names a checkpoint, model,
+weights, optimizer or resume. `map_location` given in any form (a string, a
+device, a lambda, a dict) is fine; so are tests.
+
+Severity: warning: what happens depends on where the checkpoint was saved,
+which the code does not show.
+"""
+    why = """
+Without `map_location`, `torch.load` puts every tensor back on the device it
+was saved from. A checkpoint saved from `cuda:0` lands on `cuda:0` in every
+process that loads it, whatever its own GPU (pytorch issue 7415): extra memory
+on GPU 0, or an out-of-memory error there. And a GPU-saved state dict is first
+placed on the GPU, next to the model it is about to be copied into, so the GPU
+holds a second copy of the weights while loading (timm issue 72). Loading to
+the CPU and letting `load_state_dict` copy costs only host memory.
+"""
+    example = """
+checkpoint = torch.load(args.resume)
+model.load_state_dict(checkpoint["model"])
+optimizer.load_state_dict(checkpoint["optimizer"])
+"""
+    use_instead = """
+checkpoint = torch.load(args.resume, map_location="cpu")
+model.load_state_dict(checkpoint["model"])
+optimizer.load_state_dict(checkpoint["optimizer"])
+"""
+
+    def visit_Call(self, node: cst.Call) -> None:
+        model = self.model
+        if model.imports.resolve(node.func) not in TORCH_LOAD or not node.args:
+            return
+        if call_arg(node, 1, "map_location") is not None or any(a.star for a in node.args):
+            return  # given (even `None`), or maybe in `**kwargs`
+        if is_test_path(model.path) or self._xla():
+            return
+        reason = self._checkpoint_reason(node)
+        if reason is None or (reason != "a state dict" and self._saved_here(node)):
+            return
+        message = (
+            f"`torch.load` of {reason} without `map_location` puts every tensor back on the device it was saved "
+            "from: every rank loads a rank-0 checkpoint onto `cuda:0` (pytorch issue 7415), and a GPU-saved state "
+            "dict sits on the GPU next to the model it is copied into (timm issue 72)"
+        )
+        fix = FixSpec(
+            Applicability.UNSAFE,
+            'Load to the CPU (`map_location="cpu"`); `load_state_dict` copies to the model\'s device',
+            ((node, _with_map_location(node)),),
+        )
+        self.report(node, message, 'pass `map_location="cpu"` (or the device of this rank)', fix=fix)
+
+    def _checkpoint_reason(self, call: cst.Call) -> str | None:
+        """Why this load is a checkpoint, in words; None when it does not look like one."""
+        model = self.model
+        tree = model.tree
+        source = call.args[0].value
+        texts = [code(source)]
+        target = None
+        parent = tree.parent_of(call)
+        into_state_dict = False
+        if isinstance(parent, cst.Arg):
+            outer = tree.parent_of(parent)
+            if isinstance(outer, cst.Call) and method_name(outer) in ("load_state_dict", "load_checkpoint"):
+                into_state_dict = True
+                texts.append(code(outer.func))
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+            target = parent.targets[0].target
+            texts.append(code(target))
+        if any(_NOT_A_CHECKPOINT.search(t) for t in texts):
+            return None  # RNG states, LR scheduler and GradScaler states: Python numbers and CPU tensors
+        if into_state_dict:
+            return "a state dict"
+        if target is not None and isinstance(target, cst.Name) and self._feeds_load_state_dict(target.value, parent):
+            return "a state dict"
+        for text in texts:
+            if _CHECKPOINT.search(text):
+                return "a checkpoint"
+        scope = model.scope_of(call)
+        if isinstance(scope, cst.FunctionDef):
+            name = scope.name.value
+            if _CHECKPOINT.search(name) and "load" in name.lower():
+                return "a checkpoint"
+        return None
+
+    def _xla(self) -> bool:
+        """XLA code: its checkpoints are written by `xm.save`, which moves every tensor to the CPU."""
+        base = self.model.path.replace("\\", "/").rsplit("/", 1)[-1]
+        return "xla" in base.lower() or any(v.startswith("torch_xla") for v in self.model.imports.aliases.values())
+
+    def _saved_here(self, call: cst.Call) -> bool:
+        """Read back a scratch file this function has just written (`torch.save(x, p)` ...
+        `torch.load(p)`, not into a model): its own tensors, on the devices it means them to be."""
+        model = self.model
+        tree = model.tree
+        path = code(call.args[0].value)
+        for save in tree.descendants(model.scope_of(call), cst.Call):
+            if tree.order[id(save)] >= tree.order[id(call)]:
+                break
+            if model.imports.resolve(save.func) in ("torch.save", "torch.serialization.save"):
+                target = call_arg(save, 1, "f")
+                if target is not None and code(target.value) == path:
+                    return True
+        return False
+
+    def _feeds_load_state_dict(self, name: str, binding: cst.CSTNode) -> bool:
+        tree = self.model.tree
+        scope = self.model.scope_of(binding)
+        for call in tree.descendants(scope, cst.Call):
+            if method_name(call) != "load_state_dict" or not tree.is_after(call, binding):
+                continue
+            for arg in call.args:
+                for node in [arg.value, *tree.descendants(arg.value, cst.Name)]:
+                    if isinstance(node, cst.Name) and node.value == name:
+                        return True
+        return False
+
+
+def _with_map_location(call: cst.Call) -> cst.Call:
+    """`call` with `map_location="cpu"` appended after its last argument."""
+    args = list(call.args)
+    last = args[-1]
+    new_arg = cst.Arg(
+        keyword=cst.Name("map_location"),
+        value=cst.SimpleString('"cpu"'),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+    )
+    if isinstance(last.comma, cst.Comma):
+        # A trailing comma (often one argument per line): the new argument takes it,
+        # and the old last argument gets the separator the others use.
+        separator = _separator(call)
+        args[-1] = last.with_changes(comma=separator)
+        args.append(new_arg.with_changes(comma=last.comma))
+    else:
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        args.append(new_arg)
+    return call.with_changes(args=args)
+
+
+def _separator(call: cst.Call) -> cst.Comma:
+    for arg in call.args[:-1]:
+        if isinstance(arg.comma, cst.Comma):
+            return arg.comma
+    if isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace):
+        return cst.Comma(whitespace_after=call.whitespace_before_args)
+    return cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))

@@ -1,0 +1,28 @@
+# verify: flat
+# main() switches anomaly mode on through `from torch import autograd` before training.
+import torch
+import torch.nn.functional as F
+from torch import autograd
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def train_epoch(model, optimizer, steps):
+    for step in range(steps):
+        x, y = torch.randn(8, 16, device=device), torch.randint(0, 4, (8,), device=device)
+        loss = F.cross_entropy(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return loss.item()
+
+
+def main():
+    autograd.set_detect_anomaly(mode=True)  # expect: ML009
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4)).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    print(f"last loss {train_epoch(model, optimizer, 30):.3f}")
+
+
+if __name__ == "__main__":
+    main()
