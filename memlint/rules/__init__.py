@@ -14,6 +14,10 @@ from memlint.rules.ml008_hook_in_loop import HookInLoop
 from memlint.rules.ml009_anomaly_detection_enabled import AnomalyDetectionEnabled
 from memlint.rules.ml010_alloc_conf_too_late import AllocConfTooLate
 from memlint.rules.ml011_load_without_map_location import LoadWithoutMapLocation
+from memlint.rules.ml012_cached_tensor_function import CachedTensorFunction
+from memlint.rules.ml013_checkpoint_reentrant import CheckpointReentrant
+from memlint.rules.ml014_zero_grad_in_accumulation import ZeroGradInAccumulation
+from memlint.rules.ml015_gradscaler_with_bf16 import GradScalerWithBf16
 
 ALL_RULES: tuple[type[Rule], ...] = (
     RetainedGraph,
@@ -27,6 +31,10 @@ ALL_RULES: tuple[type[Rule], ...] = (
     AnomalyDetectionEnabled,
     AllocConfTooLate,
     LoadWithoutMapLocation,
+    CachedTensorFunction,
+    CheckpointReentrant,
+    ZeroGradInAccumulation,
+    GradScalerWithBf16,
 )
 BY_CODE: dict[str, type[Rule]] = {r.code: r for r in ALL_RULES}
 BY_NAME: dict[str, type[Rule]] = {r.name: r for r in ALL_RULES}
