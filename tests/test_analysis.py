@@ -261,3 +261,14 @@ def test_ctx_tensor_stores() -> None:
         """
     )
     assert [s.attributes for s in model.autograd_functions.tensor_stores] == [("w",), ("pair",), ("big",)]
+
+
+def test_hf_pipeline_forward_runs_without_grad() -> None:
+    model = model_of(
+        "from transformers import Pipeline\n"
+        "class QA(Pipeline):\n    def _forward(self, inputs):\n        return self.run(inputs)\n"
+        "    def run(self, inputs):\n        TARGET()\n"
+        "class Other:\n    def _forward(self, inputs):\n        OTHER()\n"
+    )
+    assert model.grad_state(call_named(model, "TARGET")) is Grad.OFF
+    assert model.grad_state(call_named(model, "OTHER")) is Grad.ON

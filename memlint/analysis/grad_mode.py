@@ -3,8 +3,9 @@
 Answers ON, OFF or MAYBE (`set_grad_enabled(flag)` with a flag known only at
 run time). Sources: `with no_grad()/inference_mode()/set_grad_enabled(...)`,
 a bare `torch.set_grad_enabled(False)` earlier in the block, decorators,
-Lightning hooks that Lightning runs without grad, and functions of the same
-file that are only ever called from no-grad code.
+Lightning hooks that Lightning runs without grad, Hugging Face
+pipelines' `_forward` (run under inference mode by `Pipeline.forward`), and
+functions of the same file that are only ever called from no-grad code.
 """
 
 from __future__ import annotations
@@ -141,9 +142,16 @@ class GradMode:
             effect = self.effect(decorator.decorator)
             if effect is not None:
                 return effect
-        if self.model.enclosing_class(func) is not None and is_lightning_eval_hook(func.name.value):
+        cls = self.model.enclosing_class(func)
+        if cls is not None and (
+            is_lightning_eval_hook(func.name.value) or (func.name.value == "_forward" and self._is_hf_pipeline(cls))
+        ):
             return Grad.OFF
         return None
+
+    def _is_hf_pipeline(self, cls: cst.ClassDef) -> bool:
+        """A Hugging Face pipeline: `Pipeline.forward` runs `_forward` under inference mode."""
+        return any((self.model.imports.resolve(base.value) or "").endswith("Pipeline") for base in cls.bases)
 
     def _callers_only_off(self) -> set[int]:
         """Functions whose every call site in this file runs without grad."""

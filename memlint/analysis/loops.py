@@ -156,8 +156,21 @@ class Loops:
         return (
             self.iterates_eval_data(loop)
             or self.follows_model_eval(loop)
-            or (self.is_eval_function(scope) and self.model.provenance.class_kind(scope) != "module")
+            or (
+                self.is_eval_function(scope)
+                and self.model.provenance.class_kind(scope) != "module"
+                and not self._counts(loop)  # `for t in range(n)`: decode steps or examples, not batches
+            )
         )
+
+    def _counts(self, loop: cst.CSTNode) -> bool:
+        """A `while` loop, or a `for` over `range(...)` (possibly enumerated)."""
+        if not isinstance(loop, cst.For):
+            return True
+        iterable = loop.iter
+        if isinstance(iterable, cst.Call) and code(iterable.func) == "enumerate" and iterable.args:
+            iterable = iterable.args[0].value
+        return isinstance(iterable, cst.Call) and code(iterable.func) == "range"
 
     def bound_in(self, region: cst.CSTNode) -> set[str]:
         """Names (re)bound inside `region`, a loop's own target included."""
