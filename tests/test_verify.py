@@ -367,26 +367,6 @@ def test_text_table(tmp_path: Path) -> None:
 
 
 CASES = ROOT / "test_cases"
-# Cases that declare `leaks` but whose tensors are too small to grow by the
-# threshold (0.25 MiB/iter) at their size: they grow by 0.001-0.01 MiB/iter,
-# on CPU and on an H200 alike (benchmarks/results/verify_cases_h200.txt).
-# Their premise holds; their size does not show it. Scale them up (a leak of
-# >= 1 MiB/iter) and drop them from this list.
-TOO_SMALL = {
-    "ML001_retained_graph/bad_custom_function_ctx_tensor_kept.py",
-    "ML001_retained_graph/bad_logits_concatenated_torch_cat.py",
-    "ML001_retained_graph/bad_loss_appended_without_backward.py",
-    "ML001_retained_graph/bad_total_plus_loss_returned_as_item.py",
-    "ML001_retained_graph/bad_trainer_self_history_outputs.py",
-    "ML002_autocast_cache_disabled/bad_decorated_rollout_function.py",
-    "ML002_autocast_cache_disabled/bad_unrolled_rollout_cache_disabled.py",
-    "ML003_eval_without_no_grad/bad_inference_total_loss_kept.py",  # 0.03 MiB/iter
-    "ML003_eval_without_no_grad/bad_predict_keeps_outputs.py",  # 0.03 MiB/iter
-}
-# Declares `leaks`, but neither what is kept between iterations nor the peak
-# within one grows: every hook closes over the same `mask` variable (the
-# latest mask), and each hook's output is transient. It costs time, not memory.
-NO_GROWTH = {"ML008_hook_in_loop/bad_dropout_mask_hook_per_batch.py"}
 
 
 @pytest.fixture(scope="module")
@@ -408,10 +388,6 @@ def _case_ids() -> list[str]:
 @pytest.mark.parametrize("case", _case_ids())
 def test_declared_test_case_holds(declared_cases: dict[str, list[dict]], case: str) -> None:
     """Each runnable case shows on real tensors what it declares (`# verify: leaks|flat`)."""
-    if case in TOO_SMALL:
-        pytest.xfail("declares a leak too small to measure at its size")
-    if case in NO_GROWTH:
-        pytest.xfail("declares a leak, but its memory does not grow")
     items = declared_cases.get(case)
     assert items, f"{case} was not run"
     summary = [(i["code"], i["verdict"], i["slope_mib_per_iter"], i["note"], i["error"][-300:]) for i in items]

@@ -19,11 +19,11 @@ class ScaledSquare(torch.autograd.Function):
 
 
 def main():
-    model = torch.nn.Linear(16, 64).to(device)
+    model = torch.nn.Linear(16, 1024).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
     losses = []
     for _ in range(20):
-        out = ScaledSquare.apply(model(torch.randn(32, 16, device=device)), 0.5)
+        out = ScaledSquare.apply(model(torch.randn(512, 16, device=device)), 0.5)
         loss = out.mean()
         optimizer.zero_grad()
         loss.backward()

@@ -6,9 +6,9 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def main():
-    model = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.ReLU(), torch.nn.Linear(64, 4)).to(device)
+    model = torch.nn.Sequential(torch.nn.Linear(16, 1024), torch.nn.ReLU(), torch.nn.Linear(1024, 4)).to(device)
     criterion = torch.nn.CrossEntropyLoss()
-    batches = [(torch.randn(32, 16, device=device), torch.randint(0, 4, (32,), device=device)) for _ in range(30)]
+    batches = [(torch.randn(512, 16, device=device), torch.randint(0, 4, (512,), device=device)) for _ in range(30)]
     probe_losses = []
     for x, y in batches:
         loss = criterion(model(x), y)

@@ -13,9 +13,9 @@ def measure_train_loss(model, criterion, train_batches):
 
 
 def main():
-    model = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.Tanh(), torch.nn.Linear(64, 4)).to(device)
+    model = torch.nn.Sequential(torch.nn.Linear(16, 1024), torch.nn.Tanh(), torch.nn.Linear(1024, 4)).to(device)
     criterion = torch.nn.CrossEntropyLoss()
-    train_batches = [(torch.randn(32, 16, device=device), torch.randint(0, 4, (32,), device=device)) for _ in range(30)]
+    train_batches = [(torch.randn(512, 16, device=device), torch.randint(0, 4, (512,), device=device)) for _ in range(30)]
     print(f"train loss {measure_train_loss(model, criterion, train_batches):.3f}")
 
 

@@ -23,8 +23,8 @@ class Trainer:
 
 
 def main():
-    trainer = Trainer(torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4)).to(device))
-    trainer.fit([(torch.randn(64, 16, device=device), torch.randint(0, 4, (64,), device=device)) for _ in range(20)])
+    trainer = Trainer(torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 1000)).to(device))
+    trainer.fit([(torch.randn(512, 16, device=device), torch.randint(0, 1000, (512,), device=device)) for _ in range(20)])
     print(f"kept {len(trainer.history)} outputs")
 
 

@@ -13,10 +13,10 @@ def rollout(model, x, steps):
 
 
 def main():
-    model = torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.Tanh()).to(device)
+    model = torch.nn.Sequential(torch.nn.Linear(1024, 1024), torch.nn.Tanh()).to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     for _ in range(5):
-        final = rollout(model, torch.randn(8, 64, device=device), steps=20)
+        final = rollout(model, torch.randn(8, 1024, device=device), steps=40)
         loss = final.float().pow(2).mean()
         optimizer.zero_grad()
         loss.backward()

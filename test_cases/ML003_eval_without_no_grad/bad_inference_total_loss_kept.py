@@ -18,8 +18,8 @@ def inference(model, batches):
 
 
 def main():
-    model = torch.nn.Sequential(torch.nn.Linear(16, 128), torch.nn.ReLU(), torch.nn.Linear(128, 4)).to(device)
-    inference(model, [(torch.randn(64, 16, device=device), torch.randint(0, 4, (64,), device=device)) for _ in range(20)])
+    model = torch.nn.Sequential(torch.nn.Linear(16, 1024), torch.nn.ReLU(), torch.nn.Linear(1024, 4)).to(device)
+    inference(model, [(torch.randn(512, 16, device=device), torch.randint(0, 4, (512,), device=device)) for _ in range(20)])
 
 
 if __name__ == "__main__":

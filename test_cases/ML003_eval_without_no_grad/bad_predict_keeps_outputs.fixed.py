@@ -14,8 +14,8 @@ def predict(model, inputs):
 
 
 def main():
-    model = torch.nn.Sequential(torch.nn.Linear(16, 128), torch.nn.ReLU(), torch.nn.Linear(128, 4)).to(device)
-    outputs = predict(model, [torch.randn(64, 16, device=device) for _ in range(20)])
+    model = torch.nn.Sequential(torch.nn.Linear(16, 1024), torch.nn.ReLU(), torch.nn.Linear(1024, 4)).to(device)
+    outputs = predict(model, [torch.randn(512, 16, device=device) for _ in range(20)])
     print(f"first predictions {outputs[0].argmax(dim=-1)[:8].tolist()}")
 
 
