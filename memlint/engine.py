@@ -16,7 +16,7 @@ from memlint.analysis import SemanticModel
 from memlint.analysis.positions import positions as compute_positions
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.cache import content_key
-from memlint.models import Edit, FileError, Finding, Fix, Position, Severity, describe
+from memlint.models import Applicability, Edit, FileError, Finding, Fix, Position, Severity, describe
 from memlint.rules import BY_CODE, SYNTAX_ERROR
 from memlint.rules.base import FixSpec, Report, Rule
 from memlint.suppression import is_suppressed, skips_file
@@ -230,8 +230,8 @@ def _to_findings(
                 fix = _to_fix(module, text, report.fix, positions)
             except Exception as exc:  # noqa: BLE001 - a broken fix must not lose the finding
                 errors.append(FileError(path, f"internal error building the {rule.code} fix: {describe(exc)}", internal=True))
-        elif rule.fix_applicability is not None:
-            fix = Fix(rule.fix_applicability, report.hint[:1].upper() + report.hint[1:])
+        elif rule.fix_applicability is not None:  # no edit this time: say what to do
+            fix = Fix(Applicability.DISPLAY_ONLY, report.hint[:1].upper() + report.hint[1:])
         findings.append(
             Finding(
                 code=rule.code,

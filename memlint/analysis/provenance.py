@@ -82,6 +82,19 @@ _NO_HISTORY_ATTRIBUTES = {
     "is_leaf", "layout", "names",
 }
 _SCALAR_ATTRIBUTES = {"loss", "losses"}
+_CONTAINER_NAME = re.compile(r"dict|outputs$|results?$|metrics$|stats$|info$|logs$|_list$|_tuple$", re.IGNORECASE)
+_TENSOR_ATTRIBUTES = {"loss", "logits", "last_hidden_state", "pooler_output", "T", "mT", "data"}
+_TENSOR_METHODS = {
+    "sum", "mean", "view", "reshape", "float", "half", "double", "bfloat16", "to", "cuda", "clone", "squeeze",
+    "unsqueeze", "softmax", "log_softmax", "sigmoid", "exp", "log", "pow", "abs", "norm", "flatten", "permute",
+    "transpose", "contiguous", "mul", "add", "div", "sub", "matmul", "relu", "tanh", "square", "sqrt", "neg",
+    "max", "min", "std", "var", "prod", "expand", "repeat", "masked_fill", "type_as", "view_as", "reshape_as",
+}
+_TORCH_TENSOR_FUNCTIONS = {
+    "cat", "stack", "sum", "mean", "matmul", "mm", "bmm", "exp", "log", "sigmoid", "softmax", "log_softmax",
+    "tanh", "relu", "where", "einsum", "square", "sqrt", "abs", "norm", "logsumexp", "flatten", "cross_entropy",
+    "mse_loss", "l1_loss", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
+}
 _MODULE_PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
 _OFF_DEVICE_METHODS = {"cpu", "numpy", "tolist", "item"}
 _NOT_TENSOR_METHODS = {
@@ -397,6 +410,41 @@ class Provenance:
                         break
         self._returns_history[id(func)] = result
         return result
+
+    # -- is it a tensor (so that `.detach()` applies)? ----------------------------
+    def value_kind(self, expr: cst.BaseExpression, at: cst.CSTNode, guard: frozenset = frozenset()) -> str:
+        """"tensor" when `expr` is surely a tensor, "container" for a dict, list or
+        tuple, "maybe" otherwise (a model's output may be a tensor, a tuple or a
+        ModelOutput)."""
+        if isinstance(expr, (cst.BinaryOperation, cst.UnaryOperation)):
+            return "tensor"
+        if isinstance(expr, (cst.Dict, cst.List, cst.Tuple, cst.DictComp, cst.ListComp, cst.Set)):
+            return "container"
+        if isinstance(expr, cst.Attribute):
+            return "tensor" if expr.attr.value in _TENSOR_ATTRIBUTES else "maybe"
+        if isinstance(expr, cst.Call):
+            method = method_name(expr)
+            resolved = self.model.imports.resolve(expr.func) or ""
+            if self.is_loss_call(expr) or (method in _TENSOR_METHODS and not expr.args and method not in ("max", "min")):
+                return "tensor"
+            if method in _TENSOR_METHODS and method not in ("max", "min"):
+                return "tensor"
+            if resolved.startswith("torch.") and resolved.rsplit(".", 1)[-1] in _TORCH_TENSOR_FUNCTIONS:
+                return "tensor"
+            return "maybe"
+        if isinstance(expr, cst.Name) and _CONTAINER_NAME.search(expr.value):
+            return "container"  # `loss_dict`, `outputs`, `metrics`: named for what they hold
+        if isinstance(expr, cst.Name) and expr.value not in guard:
+            scope = self.model.scope_of(at)
+            kinds = {
+                self.value_kind(b.value, b.node, guard | {expr.value})
+                for b in self.reaching_bindings(scope, expr.value, at)
+                if b.value is not None
+            }
+            if kinds == {"tensor"}:
+                return "tensor"
+            return "container" if "container" in kinds else "maybe"
+        return "maybe"
 
     # -- which tensors stay on the device? -------------------------------------
     def device_output(self, expr: cst.BaseExpression, at: cst.CSTNode | None = None) -> bool:

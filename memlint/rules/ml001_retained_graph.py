@@ -106,16 +106,24 @@ for x, y in loader:
                 f"`{kept}` is kept beyond its iteration with its autograd graph: backward freed the saved "
                 "tensors, but the graph skeleton leaks host memory every iteration"
             )
-        replacements = tuple((part, detach(part)) for part in parts)
         hint = f"store `{code(detach(parts[0]))}`" + (
             " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") else ""
         )
+        # `.detach()` is safe on a tensor; a model's output may be a tuple or a
+        # ModelOutput (unsafe), and a dict or list has no `.detach()` at all.
+        kinds = {model.provenance.value_kind(p, statement) for p in parts}
+        fix = None
+        if "container" not in kinds:
+            applicability = Applicability.SAFE if kinds == {"tensor"} else Applicability.UNSAFE
+            fix = FixSpec(applicability, "Detach the stored value", tuple((p, detach(p)) for p in parts))
+        else:
+            hint = "detach each tensor in it before storing (`{k: v.detach() for k, v in d.items()}`)"
         self.report(
             statement,
             message,
             hint,
             severity=severity,
-            fix=FixSpec(Applicability.SAFE, "Detach the stored value", replacements),
+            fix=fix,
             kept=kept,  # for the project index: is a Function of another file behind it?
             sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
         )

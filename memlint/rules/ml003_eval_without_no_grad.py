@@ -72,7 +72,15 @@ def evaluate(model, loader):
         if isinstance(region, cst.FunctionDef) and model.tree.parent_of(region) is model.module:
             # the project index drops this when other files call it only without grad
             extra = {"function": region.name.value, "in_file_calls": len(model.call_sites().get(region, ()))}
-        self.report(node, message, hint, fix=self._fix(region), **extra)
+        guarded_torch = self._torch_alias() is None and any(
+            dotted(alias.name) == "torch" and self.model.scope_of(node_) is self.model.module
+            for node_ in self.model.tree.by_type.get(cst.Import, ())
+            for alias in node_.names
+        )
+        # torch imported only under a condition (`if is_torch_available():`): a module-level
+        # `import torch` would make it a hard dependency, so say what to do instead
+        fix = None if guarded_torch else self._fix(region)
+        self.report(node, message, hint, fix=fix, **extra)
 
     def _eval_region(self, call: cst.Call) -> cst.CSTNode | None:
         loops = self.model.loops

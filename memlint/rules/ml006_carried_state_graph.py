@@ -124,6 +124,11 @@ for x, y in loader:
         )
         if retain:
             message += " (`retain_graph=True` only hides the 'backward through the graph a second time' error)"
+        if loop is None:
+            # state on `self` starts as None and may be an (h, c) tuple: no one-line edit fits every case
+            hint = f"detach it once per step before use, e.g. `{state[0]} = tuple(h.detach() for h in {state[0]})`"
+            self.report(node, message, hint)
+            return
         replacements = tuple((arg, self._detached(arg)) for arg in fed_back)
         self.report(
             node,
