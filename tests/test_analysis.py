@@ -272,3 +272,13 @@ def test_hf_pipeline_forward_runs_without_grad() -> None:
     )
     assert model.grad_state(call_named(model, "TARGET")) is Grad.OFF
     assert model.grad_state(call_named(model, "OTHER")) is Grad.ON
+
+
+def test_value_kind_decides_how_safe_a_detach_is() -> None:
+    model = model_of(
+        "def f(model, crit, x, y):\n    out = model(x)\n    loss = crit(out, y)\n    scaled = loss * 2\n"
+        "    pair = (loss, out)\n    loss_dict = model(x, y)\n    KEEP(loss, scaled, out, pair, loss_dict, out.sum())\n"
+    )
+    keep = call_named(model, "KEEP")
+    kinds = [model.provenance.value_kind(a.value, keep) for a in keep.args]
+    assert kinds == ["tensor", "tensor", "maybe", "container", "container", "tensor"]

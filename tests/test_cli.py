@@ -232,3 +232,14 @@ def test_readme_rule_table_matches_the_rules() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     start, end = "<!-- rules-table:start -->\n", "\n<!-- rules-table:end -->"
     assert readme[readme.index(start) + len(start) : readme.index(end)] == rule_table_markdown()
+
+
+def test_no_fix_that_would_make_optional_torch_a_hard_dependency(project: Path) -> None:
+    (project / "ev.py").write_text(
+        "from utils import is_torch_available\nif is_torch_available():\n    import torch\n\n"
+        "def evaluate(model, loader):\n    model.eval()\n    for x in loader:\n        out = model(x)\n"
+    )
+    code, out, _ = run(["--no-cache", "--format", "json", "ev.py"], project)
+    [finding] = json.loads(out)
+    assert finding["code"] == "ML003" and finding["fix"]["applicability"] == "display-only"
+    assert finding["fix"]["edits"] == []
