@@ -276,7 +276,7 @@ def test_hf_pipeline_forward_runs_without_grad() -> None:
 
 def test_value_kind_decides_how_safe_a_detach_is() -> None:
     model = model_of(
-        "def f(model, crit, x, y):\n    out = model(x)\n    loss = crit(out, y)\n    scaled = loss * 2\n"
+        "def f(model, criterion, x, y):\n    out = model(x)\n    loss = criterion(out, y)\n    scaled = loss * 2\n"
         "    pair = (loss, out)\n    loss_dict = model(x, y)\n    KEEP(loss, scaled, out, pair, loss_dict, out.sum())\n"
     )
     keep = call_named(model, "KEEP")
