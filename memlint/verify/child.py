@@ -7,6 +7,8 @@ still leaves every sample it took. Events, one JSON object per line:
 
     {"ev": "start", "device": ..., "torch": ...}
     {"ev": "s", "p": probe, "i": iteration, "b": bytes, "pk": peak in the iteration, "t": seconds}
+                                         (t: perf_counter after the read, which synchronises a GPU
+                                         except in a timing run: consecutive samples give the step time)
     {"ev": "leave", "p": probe}          the loop ended by itself
     {"ev": "done", "p": probe}           the loop ran its iterations
     {"ev": "end", "status": "stopped" | "finished" | "exit" | "error" | "oom", ...}
@@ -59,7 +61,7 @@ class Probes:
             self.window[j] = max(self.window[j], peak)
         top = self.window.get(k, peak)  # the peak since this loop's last sample: within its iteration
         self.window[k] = used
-        self.emit({"ev": "s", "p": k, "i": self.count[k], "b": used, "pk": top, "t": round(self.clock(), 6)})
+        self.emit({"ev": "s", "p": k, "i": self.count[k], "b": used, "pk": top, "t": round(self.clock(), 7)})
 
     def enter(self, k: int) -> bool:
         """The loop `k` starts (always True: a loop that was ended early runs as written again)."""
@@ -206,11 +208,15 @@ def _run(cfg: dict, emit) -> None:
     from memlint.verify.trackers import make
 
     try:
-        tracker = make(cfg["device"], cfg.get("limit_bytes"))
+        tracker = make(cfg["device"], cfg.get("limit_bytes"), bool(cfg.get("timing")))
         code = compile(cfg["source"], path, "exec", dont_inherit=True)
     except BaseException as exc:  # noqa: BLE001 - no GPU for --device cuda, a bug in the instrumentation
         emit({"ev": "end", "status": "error", "error": "".join(traceback.format_exception_only(exc)), "internal": True})
         return
+    if getattr(tracker, "single_thread", False) and "OMP_NUM_THREADS" not in os.environ:
+        # A CPU timing run: on a busy machine, multi-threaded ops wait for each
+        # other's threads (a 1 ms step measured at 100+ ms at times).
+        torch.set_num_threads(1)
     if cfg.get("display_source") is not None:  # a fixed source: tracebacks show its lines
         lines = cfg["display_source"].splitlines(keepends=True)
         linecache.cache[path] = (len(cfg["display_source"]), None, lines, path)

@@ -52,7 +52,8 @@ class _Progress:
     def __call__(self, label: str, counts: dict[int, int], elapsed: float) -> None:
         if not self.enabled:
             return
-        name = os.path.relpath(label.split(" (")[0]) + (" (fixed)" if label.endswith("(fixed)") else "")
+        base = label.split(" (")[0]
+        name = os.path.relpath(base) + label[len(base):]
         loops = ", ".join(f"{min(c, self.iterations)}/{self.iterations}" for _, c in sorted(counts.items()))
         where = f"{self.finished}/{self.total} done" if self.parallel else f"{self.index}/{self.total}"
         text = f"[{where}] {name}: {loops + ' iterations' if loops else 'starting'}, {elapsed:.0f}s"
@@ -114,7 +115,7 @@ def _run_all(jobs, script_args, options, device, workers, progress):
 @click.option("--timeout", default=300.0, show_default=True, type=click.FloatRange(min=1), help="Seconds before a script is stopped.")
 @click.option("--device", type=click.Choice(["auto", "cuda", "cpu"]), default="auto", show_default=True,
               help="cuda: torch.cuda.memory_allocated; cpu: hide GPUs, count live tensor storages.")
-@click.option("--compare-fix", is_flag=True, help="Also run with memlint's fixes applied (in memory) and compare.")
+@click.option("--compare-fix", is_flag=True, help="Also run with memlint's fixes applied (in memory) and compare (memory; step time for ML004/ML009).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None, help="Draw memory per iteration to a PNG.")
 @click.option("--memory-limit", type=click.IntRange(1), default=None, metavar="MIB",
@@ -144,12 +145,16 @@ def verify(
     probe in each loop that holds an ML001–ML006 finding; the run stops after
     --iterations iterations of every probed loop, or at --timeout. Each
     finding gets a verdict from the memory slope: confirmed, not confirmed,
-    not reached or error. A directory runs every test case in it whose first
-    line is `# verify: leaks` or `# verify: flat`, and checks it.
+    not reached or error. The speed rules (ML004, ML009) are timed instead,
+    in a run of their own: with --compare-fix, confirmed when the median step
+    time drops beyond noise once the slow call is removed. A directory runs
+    every test case in it whose first line is `# verify: leaks` or
+    `# verify: flat`, and checks it (against memory only).
 
-    Exit codes: 0 nothing confirmed (or every test case held), 1 a leak was
-    confirmed in a script (or a test case did not hold), 2 a usage error or
-    a script memlint could not run (unreadable, no GPU for --device cuda).
+    Exit codes: 0 nothing confirmed (or every test case held), 1 a leak or a
+    slowdown was confirmed in a script (or a test case did not hold), 2 a
+    usage error or a script memlint could not run (unreadable, no GPU for
+    --device cuda).
     """
     from memlint.verify import cases, core, launch, report
 

@@ -1,9 +1,15 @@
 """`memlint verify`: lint a script, probe the loops its findings point at, run
-it in a child, and turn each loop's memory samples into a verdict."""
+it in a child, and turn each loop's memory samples into a verdict.
+
+The speed rules (ML004, ML009) are timed instead: their loops run in a run
+of their own (on CPU without the memory tracker, whose overhead would swamp
+the step time), and with `--compare-fix` again with the slow call removed;
+the finding is confirmed when the step time drops beyond noise
+(`stats.compare_times`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from memlint.engine import DecodeError, lint_source, read_source
@@ -11,7 +17,7 @@ from memlint.models import Finding
 from memlint.rules import ALL_RULES
 from memlint.verify import cases, runner, targets
 from memlint.verify.instrument import instrument
-from memlint.verify.stats import MIB, THRESHOLD_MIB, Growth, growth
+from memlint.verify.stats import MIB, THRESHOLD_MIB, Growth, Speedup, compare_times, growth, median, time_warmup_for
 
 CONFIRMED, NOT_CONFIRMED, NOT_REACHED, ERROR = "confirmed", "not_confirmed", "not_reached", "error"
 ALL_CODES = [r.code for r in ALL_RULES]
@@ -41,6 +47,8 @@ class Measure:
     peak_slope_mib: float = 0.0
     peak_mib: float = 0.0
     seconds_per_iter: float | None = None
+    step_times_ms: list[float] = field(default_factory=list)  # wall time of each iteration
+    step_time_ms: float | None = None  # their median after the warm-up
     device: str = ""
     error: str = ""
 
@@ -56,6 +64,8 @@ class Measure:
             "peak_samples": self.peak_samples,
             "peak_slope_mib_per_iter": round(self.peak_slope_mib, 6),
             "seconds_per_iter": None if self.seconds_per_iter is None else round(self.seconds_per_iter, 6),
+            "step_time_ms": None if self.step_time_ms is None else round(self.step_time_ms, 4),
+            "step_times_ms": [round(t, 4) for t in self.step_times_ms],
             "device": self.device,
             "error": self.error,
         }
@@ -70,6 +80,9 @@ class Item:
     loop: targets.LoopInfo | None
     before: Measure
     after: Measure | None = None
+    kind: str = "memory"  # or "speed" (ML004, ML009: timed, confirmed by --compare-fix)
+    speed: Speedup | None = None
+    fix: str = ""  # speed findings: what the fixed run changed
 
 
 @dataclass
@@ -83,6 +96,7 @@ class ScriptResult:
     device: str = ""
     torch: str = ""
     output: str = ""
+    timing_device: str = ""  # where the speed findings' loops were timed
     loops: dict[int, targets.LoopInfo] = field(default_factory=dict)
     runs: dict[str, dict[int, Measure]] = field(default_factory=dict)  # "before"/"after" -> probe -> measure
 
@@ -103,6 +117,10 @@ def judge(probe: int, loop: targets.LoopInfo, outcome: runner.Outcome) -> Measur
             m.peak_slope_mib = growth([m.peak_samples[1], *m.peak_samples[1:]]).slope_mib
         if len(raw) >= 2:
             m.seconds_per_iter = (raw[-1][3] - raw[0][3]) / (len(raw) - 1)
+            m.step_times_ms = [(b[3] - a[3]) * 1000 for a, b in zip(raw, raw[1:])]
+            timed = m.step_times_ms[time_warmup_for(len(m.step_times_ms)):]
+            if timed:
+                m.step_time_ms = median(timed)
     status = outcome.status
     failed = status in ("error", "crashed", "oom")
     if failed:
@@ -172,7 +190,17 @@ def _probe_plan(parsed: targets.Parsed, findings: list[Finding], case: bool):
     return plan, probes
 
 
-def _run(path, source, display, probes, argv, options, launcher, progress, label):
+def _speed_plan(parsed: targets.Parsed, findings: list[Finding]):
+    """ML004/ML009 finding -> (ordinal or None, why not); and the ordinals to time."""
+    plan: list[tuple[Finding, int | None, str]] = []
+    for finding in findings:
+        if finding.code in targets.SPEED_CODES:
+            loop, why = targets.speed_loop_for(parsed, finding)
+            plan.append((finding, None if loop is None else parsed.ordinal(loop), why))
+    return plan, sorted({o for _, o, _ in plan if o is not None})
+
+
+def _run(path, source, display, probes, argv, options, launcher, progress, label, timing=False):
     request = runner.Request(
         path=path,
         source=source,
@@ -184,6 +212,7 @@ def _run(path, source, display, probes, argv, options, launcher, progress, label
         limit_bytes=options.limit_bytes,
         display_source=display,
         label=label,
+        timing=timing,
     )
     return runner.run(request, launcher, progress)
 
@@ -215,6 +244,8 @@ def verify_script(
         return _check(result)
     result.loops = {i.ordinal: i for i in parsed.infos}
     plan, probes = _probe_plan(parsed, findings, case)
+    speed_plan, speed_probes = _speed_plan(parsed, findings)
+    fixing = _Fixing(text, path, options) if options.compare_fix and (probes or speed_probes) else None
     before: dict[int, Measure] = {}
     after: dict[int, Measure] | None = None
     if probes:
@@ -228,7 +259,7 @@ def verify_script(
         before = {o: judge(o, parsed.infos[o], outcome) for o in probes}
         result.runs["before"] = before
         if options.compare_fix:
-            after = _run_fixed(path, text, parsed, probes, argv, options, launcher, progress)
+            after = _run_fixed(path, fixing.text, parsed, probes, argv, options, launcher, progress)
             result.runs["after"] = after
     for finding, ordinal, why in plan:
         if ordinal is None:
@@ -240,13 +271,123 @@ def verify_script(
             if after is not None:
                 item.after = after.get(ordinal) or Measure(NOT_REACHED, note="the loop was not found after the fix")
         result.items.append(item)
+    if speed_plan:
+        error = _time_speed_findings(result, path, parsed, speed_plan, speed_probes, argv, options, launcher, progress, fixing)
+        if error:
+            result.error = error
     return _check(result)
 
 
-def _run_fixed(path, text, parsed, probes, argv, options, launcher, progress) -> dict[int, Measure]:
-    from memlint.fixes import fix_source  # what `memlint --fix --unsafe-fixes` writes
+class _Fixing:
+    """The fixed source, computed once: memlint's fixes (`--fix --unsafe-fixes`);
+    for the timing run also verify's own removal of each ML004/ML009 call
+    those fixes leave (ML004's fix is display-only)."""
 
-    fixed_text = fix_source(text, path, options.codes, unsafe=True).text
+    def __init__(self, text: str, path: str, options: Options) -> None:
+        from memlint.fixes import fix_source
+
+        self.path = path
+        self.result = fix_source(text, path, options.codes, unsafe=True)
+        self.text = self.result.text
+        self._timing: tuple[str, dict[tuple[str, str], str]] | None = None
+
+    def timing(self) -> tuple[str, dict[tuple[str, str], str]]:
+        """(source, (code, message) -> the removal verify made) for the fixed timing run."""
+        if self._timing is None:
+            from memlint.verify.removal import remove_slow_calls
+
+            self._timing = remove_slow_calls(self.text, self.path)
+        return self._timing
+
+    def how(self, finding: Finding) -> str:
+        removed = self.timing()[1]
+        key = (finding.code, finding.message)
+        if key in removed:
+            return f"verify's in-memory removal: {removed[key]}"
+        if any((f.code, f.message) == key for f in self.result.applied):
+            return "memlint's fix"
+        return "memlint's fixes"
+
+
+def _time_speed_findings(result, path, parsed, plan, probes, argv, options, launcher, progress, fixing) -> str:
+    """Time the loops of the speed findings (and, with --compare-fix, again in the fixed source); add their items."""
+    timed: dict[int, Measure] = {}
+    timed_after: dict[int, Measure] = {}
+    if probes:
+        source = instrument(parsed.module, {id(parsed.loops[o]): o for o in probes})
+        outcome = _run(path, source, None, probes, argv, options, launcher, progress, f"{path} (timing)", timing=True)
+        result.timing_device = outcome.device
+        if not result.device:
+            result.device, result.torch, result.output = outcome.device, outcome.torch, outcome.output
+        if outcome.internal:
+            lines = outcome.error.strip().splitlines()
+            return f"could not run the script: {lines[-1] if lines else 'unknown error'}"
+        timed = {o: _timing_measure(judge(o, parsed.infos[o], outcome)) for o in probes}
+        result.runs["timing"] = timed
+        if fixing is not None:
+            text, _ = fixing.timing()
+            timed_after = {
+                o: _timing_measure(m)
+                for o, m in _run_fixed(path, text, parsed, probes, argv, options, launcher, progress, timing=True).items()
+            }
+            result.runs["timing_after"] = timed_after
+    for finding, ordinal, why in plan:
+        if ordinal is None:
+            item = Item(path, finding, None, Measure(NOT_REACHED, note=why), kind="speed")
+            if options.compare_fix:
+                item.after = Measure(NOT_REACHED, note=why)
+        else:
+            item = Item(path, finding, parsed.infos[ordinal], replace(timed[ordinal]), kind="speed")
+            if fixing is not None:
+                found = timed_after.get(ordinal)
+                item.after = replace(found) if found else Measure(NOT_REACHED, note="the loop was not found after the fix")
+                item.fix = fixing.how(finding)
+            _judge_speed(item, fixing is not None)
+        result.items.append(item)
+    return ""
+
+
+def _timing_measure(m: Measure) -> Measure:
+    """A measure of a timing run: on CPU it holds no memory figures."""
+    if "(timing only" in m.device:
+        m.samples, m.peak_samples, m.peak_mib = [], [], 0.0
+    if m.verdict == NOT_CONFIRMED:  # the memory verdict of a timing run means nothing
+        m.note = ""
+    return m
+
+
+def _judge_speed(item: Item, compared: bool) -> None:
+    """The verdict of a speed finding from its step times, as written and fixed."""
+    m = item.before
+    if m.verdict in (NOT_REACHED, ERROR):
+        return
+    m.verdict = NOT_CONFIRMED
+    notes = []
+    if not compared:
+        notes.append("step time only: a speed finding is confirmed against the fixed run (--compare-fix)")
+    else:
+        after = item.after
+        if after is None or after.verdict in (NOT_REACHED, ERROR):
+            notes.append("the fixed run did not time the loop")
+        else:
+            after.verdict = NOT_CONFIRMED  # for a speed finding: the fixed run timed the loop
+            warm_b = time_warmup_for(len(m.step_times_ms))
+            warm_a = time_warmup_for(len(after.step_times_ms))
+            item.speed = compare_times(m.step_times_ms[warm_b:], after.step_times_ms[warm_a:])
+            if item.speed is None:
+                notes.append("too few iterations to compare step times")
+            elif item.speed.confirmed:
+                m.verdict = CONFIRMED
+            else:
+                notes.append("no speed-up beyond noise")
+        if item.finding is not None and item.finding.code == "ML004" and m.device.startswith("cpu"):
+            notes.append("without a GPU `empty_cache()` does nothing: run on a GPU to measure it")
+    if m.note:
+        notes.append(m.note)
+    m.note = "; ".join(notes)
+
+
+def _run_fixed(path, fixed_text, parsed, probes, argv, options, launcher, progress, timing=False) -> dict[int, Measure]:
     try:
         fixed = targets.parse(fixed_text, path)
     except Exception as exc:  # noqa: BLE001 - a fix that breaks the file
@@ -264,7 +405,8 @@ def _run_fixed(path, text, parsed, probes, argv, options, launcher, progress) ->
     if not new_probes:
         return {}
     source = instrument(fixed.module, {id(fixed.loops[n]): n for n in new_probes})
-    outcome = _run(path, source, fixed_text, new_probes, argv, options, launcher, progress, f"{path} (fixed)")
+    label = f"{path} (timing, fixed)" if timing else f"{path} (fixed)"
+    outcome = _run(path, source, fixed_text, new_probes, argv, options, launcher, progress, label, timing=timing)
     return {o: judge(n, fixed.infos[n], outcome) for o, n in mapping.items()}
 
 
@@ -272,7 +414,7 @@ def _check(result: ScriptResult) -> ScriptResult:
     """Did the test case show what it declares?"""
     if result.expectation is None:
         return result
-    verdicts = [i.before.verdict for i in result.items if i.loop is not None]
+    verdicts = [i.before.verdict for i in result.items if i.loop is not None and i.kind == "memory"]
     if result.error:
         result.held, result.reason = False, result.error
     elif not verdicts:
@@ -281,7 +423,7 @@ def _check(result: ScriptResult) -> ScriptResult:
         result.held = CONFIRMED in verdicts
         if not result.held:
             result.reason = "no probed loop grew"
-            errors = [i.before for i in result.items if i.before.verdict == ERROR]
+            errors = [i.before for i in result.items if i.before.verdict == ERROR and i.kind == "memory"]
             if errors:
                 result.reason = "the script failed: " + (errors[0].error.strip().splitlines() or [""])[-1]
     else:
@@ -289,7 +431,7 @@ def _check(result: ScriptResult) -> ScriptResult:
         if CONFIRMED in verdicts:
             result.held, result.reason = False, "a probed loop grew"
         elif ERROR in verdicts:
-            err = next(i.before for i in result.items if i.before.verdict == ERROR)
+            err = next(i.before for i in result.items if i.before.verdict == ERROR and i.kind == "memory")
             result.held, result.reason = False, "the script failed: " + (err.error.strip().splitlines() or [""])[-1]
         elif not reached:
             result.held, result.reason = False, "no probed loop was reached"

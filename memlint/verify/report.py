@@ -1,4 +1,8 @@
-"""What `memlint verify` prints: a table, JSON, and a plot of memory per iteration."""
+"""What `memlint verify` prints: a table, JSON, and a plot of memory per iteration.
+
+A memory finding's row shows the memory slope; a speed finding's row (ML004,
+ML009) shows the median step time, and with `--compare-fix` the median
+after the fix, their ratio and its 95% interval."""
 
 from __future__ import annotations
 
@@ -26,9 +30,13 @@ def item_json(result: ScriptResult, item: Item) -> dict:
         "loop": None if item.loop is None else {
             "row": item.loop.row, "column": item.loop.column, "header": item.loop.header
         },
+        "kind": item.kind,
         **item.before.to_json(),
         "torch": result.torch,
     }
+    if item.kind == "speed":
+        data["fix"] = item.fix
+        data.update(item.speed.to_json() if item.speed else {"speedup": None, "speedup_ci95": None, "p_value": None})
     if result.expectation is not None:
         data["expectation"] = result.expectation
         data["expectation_held"] = result.held
@@ -66,10 +74,27 @@ def _style(text: str, color: str | None, enabled: bool, bold: bool = False) -> s
     return click.style(text, fg=color, bold=bold)
 
 
-def _figures(m: Measure) -> str:
+def _figures(m: Measure, speed: bool = False) -> str:
     if m.verdict == NOT_REACHED or (m.verdict == ERROR and not m.iterations):
         return ""
+    if speed:
+        return f"{ms(m.step_time_ms)} ms/step" if m.step_time_ms is not None else f"{m.iterations} it"
     return f"{mib(m.slope_mib)} MiB/iter, {m.growth_mib:+.1f} MiB over {m.iterations} it"
+
+
+def ms(value: float) -> str:
+    return f"{value:.3g}" if value < 100 else f"{value:.0f}"
+
+
+def _after_speed(item: Item, color: bool) -> str:
+    after = item.after
+    if after.verdict in (NOT_REACHED, ERROR) or after.step_time_ms is None:
+        return f"  ->  after fix: {_verdict(after, color)}"
+    text = f"  ->  after fix: {ms(after.step_time_ms)} ms/step"
+    if item.speed is not None:
+        s = item.speed
+        text += f", {s.ratio:.2f}x (95% CI {s.ci_low:.2f}-{s.ci_high:.2f}, p={s.p_value:.2g})"
+    return text
 
 
 def mib(value: float) -> str:
@@ -90,33 +115,40 @@ def write_text(results: list[ScriptResult], stream: TextIO, color: bool = False,
     for result in results:
         rel = os.path.relpath(result.path, cwd) if os.path.isabs(result.path) else result.path
         where = f" on {result.device}" if result.device else ""
+        if result.timing_device and result.timing_device != result.device:
+            where += f", timed on {result.timing_device}"
         torch = f", torch {result.torch}" if result.torch else ""
         stream.write(_style(rel, None, color, bold=True) + f"{where}{torch}\n")
         if result.error:
             stream.write(f"  error: {result.error}\n")
         if not result.items and not result.error:
-            stream.write("  nothing to verify (no ML001–ML006 finding)\n")
+            stream.write("  nothing to verify (no ML001–ML006, ML004 or ML009 finding)\n")
         rows = []
         for item in result.items:
             f = item.finding
             location = f"{f.location.row}:{f.location.column}" if f else (f"{item.loop.row}:{item.loop.column}" if item.loop else "")
             rule = f"{f.code} {f.name}" if f else "loop"
             loop = f"loop L{item.loop.row}" if item.loop else "-"
-            row = [location, rule, loop, item.before, item.after]
+            row = [location, rule, loop, item.before, item.after, item]
             rows.append(row)
         if rows:
             w0 = max(len(r[0]) for r in rows)
             w1 = max(len(r[1]) for r in rows)
             w2 = max(len(r[2]) for r in rows)
-            for location, rule, loop, before, after in rows:
+            for location, rule, loop, before, after, item in rows:
+                speed = item.kind == "speed"
                 verdict = _verdict(before, color)
                 pad = " " * (13 - len(_LABEL[before.verdict]))
-                line = f"  {location:<{w0}}  {rule:<{w1}}  {loop:<{w2}}  {verdict}{pad} {_figures(before)}"
-                if after is not None:
+                line = f"  {location:<{w0}}  {rule:<{w1}}  {loop:<{w2}}  {verdict}{pad} {_figures(before, speed)}"
+                if after is not None and speed:
+                    line += _after_speed(item, color)
+                elif after is not None:
                     line += f"  ->  after fix: {_verdict(after, color)} {_figures(after)}"
                 stream.write(line.rstrip() + "\n")
+                if speed and item.fix and after is not None and after.verdict not in (NOT_REACHED, ERROR):
+                    stream.write(f"  {'':<{w0}}  fixed by {item.fix}\n")
                 for m, tag in ((before, ""), (after, "after fix: ")):
-                    if m is None:
+                    if m is None or (speed and m is after and m.verdict not in (NOT_REACHED, ERROR) and not m.note):
                         continue
                     if m.note:
                         stream.write(f"  {'':<{w0}}  {tag}{m.note}\n")
@@ -129,8 +161,11 @@ def write_text(results: list[ScriptResult], stream: TextIO, color: bool = False,
             stream.write(f"  expectation: {result.expectation}: {status}{reason}\n")
     cases = [r for r in results if r.expectation is not None]
     if len(results) > 1 or cases:
-        confirmed = sum(1 for r in results for i in r.items if i.before.verdict == CONFIRMED)
+        confirmed = sum(1 for r in results for i in r.items if i.before.verdict == CONFIRMED and i.kind == "memory")
         summary = f"{len(results)} script(s), {confirmed} confirmed leak(s)"
+        if any(i.kind == "speed" for r in results for i in r.items):
+            slow = sum(1 for r in results for i in r.items if i.before.verdict == CONFIRMED and i.kind == "speed")
+            summary += f", {slow} confirmed slowdown(s)"
         if cases:
             failed = sum(1 for r in cases if not r.held)
             summary += f"; {len(cases) - failed}/{len(cases)} test case expectations held"

@@ -28,6 +28,7 @@ class Request:
     limit_bytes: int | None = None
     display_source: str | None = None  # the (fixed) source tracebacks should show
     label: str = ""
+    timing: bool = False  # time the loops only (on CPU: no memory tracker)
 
 
 @dataclass
@@ -80,6 +81,7 @@ def run(job: Request, launcher, progress: Progress | None = None, poll_interval:
                 "iterations": job.iterations,
                 "device": job.device,
                 "limit_bytes": job.limit_bytes,
+                "timing": job.timing,
                 "results": results,
                 "output": output,
             },

@@ -10,8 +10,12 @@ whose iterations should show the memory growth it predicts.
   call of that function in this file (a per-step `train_step` called from the
   training loop), up to three calls deep.
 
-ML004 is a speed rule and ML007 shows its memory through ML001; neither is
-probed. Loops are named by their ordinal: the index of the `for`/`while` in
+The speed rules are timed rather than measured (`speed_loop_for`): ML004, the
+innermost loop around the `empty_cache()` call (or around a call of the
+function it is in); ML009, the training loop inside the `with` (or inside a
+function called there), else the loop around the call, else, for anomaly
+mode switched on for the whole run, the file's first innermost loop that runs
+backward. ML007 shows its memory through ML001 and is not probed. Loops are named by their ordinal: the index of the `for`/`while` in
 source order, which survives memlint's fixes (they add no loop and remove
 none), so the same loop can be probed again in the fixed source.
 """
@@ -27,6 +31,7 @@ from memlint.analysis import SemanticModel
 from memlint.models import Finding
 
 PROBED_CODES = ("ML001", "ML002", "ML003", "ML005", "ML006")
+SPEED_CODES = ("ML004", "ML009")
 Loop = cst.For | cst.While
 
 
@@ -180,3 +185,50 @@ def leaf_loops(parsed: Parsed) -> list[Loop]:
     loops = [l for l in parsed.loops if probeable(l)]
     candidates = [l for l in loops if _runs_model(parsed, l)] or loops
     return [l for l in candidates if not any(o is not l and tree.contains(l, o) for o in candidates)]
+
+
+def _step_loops(parsed: Parsed, region: cst.CSTNode, depth: int = 0) -> list[Loop]:
+    """The innermost loops in `region` that run backward (or train), in source
+    order; looked for in the functions of this file that `region` calls when
+    it holds none (up to three calls deep)."""
+    model = parsed.model
+    tree = model.tree
+    found = [
+        l for l in parsed.loops
+        if tree.contains(region, l) and probeable(l) and (model.loops.has_backward(l) or model.loops.is_training_loop(l))
+    ]
+    found = [l for l in found if not any(o is not l and tree.contains(l, o) for o in found)]
+    if found or depth >= 3:
+        return found
+    for call in tree.descendants(region, cst.Call):
+        for func in model.local_callees(call):
+            if func is region:
+                continue
+            inner = _step_loops(parsed, func, depth + 1)
+            if inner:
+                return inner
+    return []
+
+
+def speed_loop_for(parsed: Parsed, finding: Finding) -> tuple[Loop | None, str]:
+    """The loop whose step time shows the slowdown `finding` predicts, or None and why not."""
+    if finding.code not in SPEED_CODES:
+        return None, f"{finding.code} is not a speed rule"
+    node = _node_at(parsed, finding)
+    if node is None:
+        return None, "the finding's node was not found"
+    tree = parsed.model.tree
+    if finding.code == "ML009":
+        parent = tree.parent_of(node)
+        if isinstance(parent, cst.WithItem):
+            loops = _step_loops(parsed, tree.parent_of(parent).body)
+            if loops:
+                return loops[0], ""
+    loop = _innermost_loop(parsed, node)
+    if loop is not None:
+        return loop, ""
+    if finding.code == "ML009" and not isinstance(tree.parent_of(node), cst.WithItem):
+        loops = _step_loops(parsed, parsed.module)  # switched on for the whole run
+        if loops:
+            return loops[0], ""
+    return None, "no loop of this file runs it (a framework's training loop?)"
