@@ -66,6 +66,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=Path(tempfile.gettempdir()) / "memlint-bench-corpus")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--peer-runs", type=int, default=1, help="runs of each peer (TorchFix takes minutes)")
     parser.add_argument("--torchfix", default=shutil.which("torchfix"))
     parser.add_argument("--fixit", default=shutil.which("fixit"))
     parser.add_argument("--ruff", default=shutil.which("ruff"))
@@ -85,11 +86,11 @@ def main() -> None:
     subprocess.run([*memlint, "--cache-dir", str(cache), "-q", str(src)], cwd=args.corpus, stdout=subprocess.DEVNULL)
     results["memlint warm (cache hit)"] = timed([*memlint, "--cache-dir", str(cache), "-q", str(src)], args.runs, args.corpus)
     if args.ruff:
-        results["ruff --select ALL"] = timed([args.ruff, "check", "--no-cache", "--select", "ALL", "--exit-zero", str(src)], args.runs, args.corpus)
+        results["ruff --select ALL"] = timed([args.ruff, "check", "--no-cache", "--select", "ALL", "--exit-zero", str(src)], args.peer_runs, args.corpus)
     if args.fixit:
-        results["fixit lint"] = timed([args.fixit, "lint", str(src)], args.runs, args.corpus)
+        results["fixit lint"] = timed([args.fixit, "lint", str(src)], args.peer_runs, args.corpus)
     if args.torchfix:
-        results["torchfix --select ALL"] = timed([args.torchfix, "--select", "ALL", str(src)], args.runs, args.corpus)
+        results["torchfix --select ALL"] = timed([args.torchfix, "--select", "ALL", str(src)], args.peer_runs, args.corpus)
 
     bare = results["bare libcst.parse_module (1 process)"]
     print("\n| tool | median wall (s) | vs bare parse |\n|---|---|---|")
