@@ -16,6 +16,7 @@ from memlint import __version__, formats
 from memlint.cache import CACHE_DIR, Cache
 from memlint.config import ConfigError, Settings, load_settings, split_option
 from memlint.discovery import discover
+from memlint.engine import print_errors
 from memlint.rules import ALL_RULES, lookup
 from memlint.runner import RunResult, lint_files
 
@@ -206,12 +207,7 @@ def _emit(
     output_file: str | None,
     fixed: int = 0,
 ) -> int:
-    for error in run.errors:
-        kind = "internal error" if error.internal else "error"
-        message = error.message
-        if error.internal and message.startswith("internal error"):
-            message = message[len("internal error") :].lstrip(": ")
-        click.echo(f"memlint: {kind}: {error.filename}: {message}", err=True)
+    print_errors(run.errors)
     stream = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
     try:
         report = formats.Report(

@@ -75,22 +75,38 @@ def read_source(path: str) -> SourceFile:
     return SourceFile(path, text, encoding, bom, raw)
 
 
+def read_or_error(path: str) -> tuple[SourceFile | None, FileError | None]:
+    """The file's source, or the one-line error that says why it cannot be read."""
+    try:
+        return read_source(path), None
+    except FileNotFoundError:
+        return None, FileError(path, "file vanished before it could be read")
+    except IsADirectoryError:
+        return None, FileError(path, "is a directory, not a file")
+    except OSError as exc:
+        return None, FileError(path, f"cannot read: {exc.strerror or exc}")
+    except DecodeError as exc:
+        return None, FileError(path, str(exc))
+
+
+def print_errors(errors: Iterable[FileError]) -> None:
+    """One line on stderr per file that could not be linted (or fixed)."""
+    import click
+
+    for error in errors:
+        kind = "internal error" if error.internal else "error"
+        message = error.message
+        if error.internal and message.startswith("internal error"):
+            message = message[len("internal error") :].lstrip(": ")
+        click.echo(f"memlint: {kind}: {error.filename}: {message}", err=True)
+
+
 def lint_path(path: str, codes: Sequence[str]) -> LintResult:
     """Lint one file on disk; every failure becomes a one-line error, never a traceback."""
     result = LintResult(path)
-    try:
-        source = read_source(path)
-    except FileNotFoundError:
-        result.errors.append(FileError(path, "file vanished before it could be read"))
-        return result
-    except IsADirectoryError:
-        result.errors.append(FileError(path, "is a directory, not a file"))
-        return result
-    except OSError as exc:
-        result.errors.append(FileError(path, f"cannot read: {exc.strerror or exc}"))
-        return result
-    except DecodeError as exc:
-        result.errors.append(FileError(path, str(exc)))
+    source, error = read_or_error(path)
+    if source is None:
+        result.errors.append(error)
         return result
     result.cache_key = content_key(source.raw, list(codes))
     try:

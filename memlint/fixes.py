@@ -496,22 +496,12 @@ def fix_path(
 ) -> FileFixResult:
     """Fix one file (write=False: compute the fixed text only, for `--diff`)."""
     from memlint.cache import content_key
-    from memlint.engine import DecodeError, read_source
+    from memlint.engine import read_or_error
 
     result = FileFixResult(path)
-    try:
-        source = read_source(path)
-    except FileNotFoundError:
-        result.errors.append(FileError(path, "file vanished before it could be read"))
-        return result
-    except IsADirectoryError:
-        result.errors.append(FileError(path, "is a directory, not a file"))
-        return result
-    except OSError as exc:
-        result.errors.append(FileError(path, f"cannot read: {exc.strerror or exc}"))
-        return result
-    except DecodeError as exc:
-        result.errors.append(FileError(path, str(exc)))
+    source, error = read_or_error(path)
+    if source is None:
+        result.errors.append(error)
         return result
     result.cache_key = content_key(source.raw, list(codes))
     try:
@@ -722,12 +712,9 @@ def report_fixes(run: FixRun, diff: bool, show_fixes: bool, quiet: bool, text_fo
 
     import click
 
-    for error in run.errors:
-        kind = "internal error" if error.internal else "error"
-        message = error.message
-        if error.internal and message.startswith("internal error"):
-            message = message[len("internal error") :].lstrip(": ")
-        click.echo(f"memlint: {kind}: {error.filename}: {message}", err=True)
+    from memlint.engine import print_errors
+
+    print_errors(run.errors)
     report_rejected(run)
     count = len(run.applied)
     noun = "finding" if count == 1 else "findings"

@@ -8,6 +8,7 @@ from typing import Callable, ClassVar
 import libcst as cst
 
 from memlint.analysis import SemanticModel
+from memlint.analysis.loops import Store
 from memlint.models import Applicability, Severity
 
 
@@ -98,6 +99,28 @@ class Rule:
             f"## Example\n```python\n{cls.example.strip()}\n```\n\n"
             f"## Use instead\n```python\n{cls.use_instead.strip()}\n```\n"
         )
+
+
+class StoreRule(Rule):
+    """A rule about values kept in a container or accumulator (`losses.append(loss)`,
+    `total += loss`, `d[k] = v`): it implements `check_store` for each such statement."""
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        self._dispatch(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._dispatch(node)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._dispatch(node)
+
+    def _dispatch(self, statement: cst.CSTNode) -> None:
+        store = self.model.loops.store_of(statement)
+        if store is not None:
+            self.check_store(store)
+
+    def check_store(self, store: Store) -> None:
+        raise NotImplementedError
 
 
 def detach(expr: cst.BaseExpression, method: str = "detach") -> cst.BaseExpression:

@@ -6,10 +6,11 @@ from memlint.analysis.expressions import code, literal_parts, names_in
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.project import history_sources
 from memlint.models import Applicability, Severity
-from memlint.rules.base import FixSpec, Rule, detach
+from memlint.analysis.loops import Store
+from memlint.rules.base import FixSpec, StoreRule, detach
 
 
-class RetainedGraph(Rule):
+class RetainedGraph(StoreRule):
     code = "ML001"
     name = "retained-graph"
     severity = Severity.ERROR
@@ -50,21 +51,10 @@ for x, y in loader:
     losses.append(loss.detach())  # or loss.item() for a Python number
 """
 
-    def visit_Expr(self, node: cst.Expr) -> None:
-        self._check(node)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        self._check(node)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._check(node)
-
-    def _check(self, statement: cst.CSTNode) -> None:
+    def check_store(self, store: Store) -> None:
         model = self.model
         loops = model.loops
-        store = loops.store_of(statement)
-        if store is None:
-            return
+        statement = store.statement
         region = loops.step_region(statement)
         if region is None or model.grad_state(statement) is Grad.OFF:
             return

@@ -5,10 +5,11 @@ import libcst as cst
 from memlint.analysis.expressions import code, literal_parts
 from memlint.analysis.grad_mode import Grad
 from memlint.models import Applicability, Severity
-from memlint.rules.base import FixSpec, Rule, chain
+from memlint.analysis.loops import Store
+from memlint.rules.base import FixSpec, StoreRule, chain
 
 
-class EvalOutputsOnDevice(Rule):
+class EvalOutputsOnDevice(StoreRule):
     code = "ML005"
     name = "eval-outputs-on-device"
     severity = Severity.WARNING
@@ -39,19 +40,10 @@ with torch.no_grad():
         preds.append(model(x).detach().cpu())
 """
 
-    def visit_Expr(self, node: cst.Expr) -> None:
-        self._check(node)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        self._check(node)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._check(node)
-
-    def _check(self, statement: cst.CSTNode) -> None:
+    def check_store(self, store: Store) -> None:
         model = self.model
-        store = model.loops.store_of(statement)
-        if store is None or store.kind not in ("append", "subscript", "concat"):
+        statement = store.statement
+        if store.kind not in ("append", "subscript", "concat"):
             return  # `confmat += ...` keeps one fixed-size tensor, it does not grow
         region = model.loops.eval_region(statement)
         if region is None or not model.loops.outlives(store, region):
