@@ -31,7 +31,8 @@ _BATCHES = re.compile(
     r"loader|dataset|batches|data_iter|dataiter|epoch_iterator|train_iter|(^|[^a-z])(data|ds|dl|batch_iter)([^a-z]|$)",
     re.IGNORECASE,
 )
-_OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
+OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
+_SCALER = re.compile(r"scaler", re.IGNORECASE)
 _METER = re.compile(r"meter|avg|average|tracker|stats|history|record", re.IGNORECASE)
 # Lightning (and HF Trainer) methods the framework calls once per batch.
 PER_STEP_METHODS = {
@@ -77,13 +78,14 @@ class Loops:
     # -- training ---------------------------------------------------------------
     def is_step_call(self, call: cst.Call) -> bool:
         """`loss.backward()`, `accelerator.backward(loss)`, `optimizer.step()`."""
-        if self.model.provenance.backwarded_expressions(call) is not None:
-            return True
-        if method_name(call) == "step" and isinstance(call.func, cst.Attribute):
-            receiver = root_name(call.func.value) or ""
-            last = call.func.value.attr.value if isinstance(call.func.value, cst.Attribute) else receiver
-            return bool(_OPTIMIZER.search(last))
-        return False
+        return self.model.provenance.backwarded_expressions(call) is not None or self.is_optimizer_step(call)
+
+    def is_optimizer_step(self, call: cst.Call) -> bool:
+        """`optimizer.step()`, `self.opt.step()`, `scaler.step(optimizer)`."""
+        if method_name(call) != "step" or not isinstance(call.func, cst.Attribute):
+            return False
+        last = receiver_name(call.func.value)
+        return bool(OPTIMIZER.search(last)) or (bool(_SCALER.search(last)) and bool(call.args))
 
     def is_training_loop(self, loop: cst.CSTNode) -> bool:
         """Does each iteration of `loop` take an optimisation step (directly, or
@@ -416,3 +418,8 @@ def _mentions(expr: cst.BaseExpression, text: str) -> bool:
     if isinstance(expr, cst.UnaryOperation):
         return _mentions(expr.expression, text)
     return False
+
+
+def receiver_name(expr: cst.BaseExpression) -> str:
+    """The last name of a receiver: `opt` for `self.opt`, `optimizer` for `optimizer`."""
+    return expr.attr.value if isinstance(expr, cst.Attribute) else (root_name(expr) or "")

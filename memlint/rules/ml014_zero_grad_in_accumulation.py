@@ -4,13 +4,12 @@ import re
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, method_name, root_name
+from memlint.analysis.loops import OPTIMIZER, receiver_name
+from memlint.analysis.expressions import code, method_name
 from memlint.analysis.loops import TRAIN_STEP_METHODS
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 
-_OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
-_SCALER = re.compile(r"scaler", re.IGNORECASE)
 # An `if` that lets gradients accumulate: `(i + 1) % accum == 0`, `accelerator.sync_gradients`, ...
 _ACCUMULATION_TEST = re.compile(
     r"accum|grad_acc|sync_grad|update_freq|iters_to_accumulate|micro_?batch|step_interval", re.IGNORECASE
@@ -109,8 +108,8 @@ for i, (x, y) in enumerate(loader):
         receiver = node.func.value  # type: ignore[union-attr]
         text = code(receiver)
         wrapped = {code(arg.value) for item in block.items if isinstance(item.item, cst.Call) for arg in item.item.args}
-        last = receiver.attr.value if isinstance(receiver, cst.Attribute) else (root_name(receiver) or "")
-        if text in wrapped or (not _OPTIMIZER.search(last) and re.search(r"model|module|net|policy", last, re.I)):
+        last = receiver_name(receiver)
+        if text in wrapped or (not OPTIMIZER.search(last) and re.search(r"model|module|net|policy", last, re.I)):
             message = (
                 f"`{text}.zero_grad()` inside `accumulate(...)` runs on every micro-batch: only the "
                 "accelerate-prepared optimizer's `zero_grad()` skips the steps that do not sync, so this "
@@ -173,11 +172,7 @@ for i, (x, y) in enumerate(loader):
         return found
 
     def _is_step(self, call: cst.Call) -> bool:
-        if method_name(call) != "step":
-            return False
-        receiver = call.func.value  # type: ignore[union-attr]
-        last = receiver.attr.value if isinstance(receiver, cst.Attribute) else (root_name(receiver) or "")
-        return bool(_OPTIMIZER.search(last)) or (bool(_SCALER.search(last)) and bool(call.args))
+        return self.model.loops.is_optimizer_step(call)
 
     def _steps_inside(self, call: cst.Call) -> bool:
         for func in self.model.local_callees(call):
