@@ -18,7 +18,7 @@ from memlint.config import ConfigError, Settings, load_settings, split_option
 from memlint.discovery import discover
 from memlint.engine import print_errors
 from memlint.rules import ALL_RULES, lookup
-from memlint.runner import RunResult, lint_files
+from memlint.workers import RunResult, lint_files
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 

@@ -603,7 +603,7 @@ def fix_files(
     index again, and those of the others.
     """
     from memlint.analysis.project import ProjectIndex
-    from memlint.runner import PARALLEL_THRESHOLD, _size, lint_files
+    from memlint.workers import PARALLEL_THRESHOLD, _size, lint_files
 
     linted = lint_files(paths, settings, cache, workers)
     index = getattr(linted, "index", None)
