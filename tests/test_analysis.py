@@ -196,13 +196,13 @@ def fit(model, loader, val_loader, opt):
 def test_training_and_eval_loops() -> None:
     model = model_of(LOOPS)
     loops = model.loops
-    train_loop = loops.enclosing_loops(statement(model, "history.append"))[0]
-    epoch_loop = loops.enclosing_loops(train_loop)[0]
+    train_loop = model.enclosing_loops(statement(model, "history.append"))[0]
+    epoch_loop = model.enclosing_loops(train_loop)[0]
     assert loops.is_training_loop(train_loop)
     assert not loops.is_training_loop(epoch_loop)  # it steps only through an inner loop
-    val_loop = loops.enclosing_loops(statement(model, "out = model"))[0]
+    val_loop = model.enclosing_loops(statement(model, "out = model"))[0]
     assert loops.iterates_eval_data(val_loop) and loops.follows_model_eval(val_loop)
-    after_train = loops.enclosing_loops(statement(model, "out2 ="))[0]
+    after_train = model.enclosing_loops(statement(model, "out2 ="))[0]
     assert not loops.follows_model_eval(after_train)
 
 
@@ -211,7 +211,7 @@ def test_step_in_local_function_makes_a_training_loop() -> None:
         "def step(model, b, opt):\n    model(b).sum().backward()\n    opt.step()\n"
         "def fit(model, loader, opt):\n    for b in loader:\n        step(model, b, opt)\n        MARK()\n"
     )
-    loop = model.loops.enclosing_loops(call_named(model, "MARK"))[0]
+    loop = model.enclosing_loops(call_named(model, "MARK"))[0]
     assert model.loops.is_training_loop(loop)
 
 
@@ -226,7 +226,7 @@ def test_what_outlives_an_iteration() -> None:
         stmt = statement(model, text)
         store = loops.store_of(stmt)
         assert store is not None, text
-        assert loops.outlives(store, loops.enclosing_loops(stmt)[0]) is outlives, text
+        assert loops.outlives(store, model.enclosing_loops(stmt)[0]) is outlives, text
 
 
 def test_reduced_after_the_loop_is_consumed() -> None:
@@ -238,8 +238,8 @@ def test_reduced_after_the_loop_is_consumed() -> None:
     loops = model.loops
     first = statement(model, "log_probs.append")
     second = statement(model, "outs.append")
-    assert loops.consumed_after(loops.store_of(first).container, loops.enclosing_loops(first)[0])
-    assert not loops.consumed_after(loops.store_of(second).container, loops.enclosing_loops(second)[0])
+    assert loops.consumed_after(loops.store_of(first).container, model.enclosing_loops(first)[0])
+    assert not loops.consumed_after(loops.store_of(second).container, model.enclosing_loops(second)[0])
 
 
 def test_ctx_tensor_stores() -> None:

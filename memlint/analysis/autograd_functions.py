@@ -11,7 +11,7 @@ import libcst as cst
 from memlint.analysis.expressions import code, method_name, root_name
 
 if TYPE_CHECKING:
-    from memlint.analysis.model import SemanticModel
+    from memlint.analysis.context import FileContext
 
 _NOT_TENSOR_ATTRIBUTES = {"shape", "dtype", "device", "requires_grad", "is_cuda", "ndim", "layout", "is_leaf"}
 _NOT_TENSOR_METHODS = {
@@ -34,7 +34,7 @@ class CtxStore:
 
 
 class AutogradFunctions:
-    def __init__(self, model: "SemanticModel") -> None:
+    def __init__(self, model: "FileContext") -> None:
         self.model = model
 
     def is_function_class(self, cls: cst.ClassDef) -> bool:
@@ -79,7 +79,7 @@ class AutogradFunctions:
 class _TensorEvidence:
     """Positive evidence that an expression in `forward` is a tensor."""
 
-    def __init__(self, model: "SemanticModel", func: cst.FunctionDef, ctx: str) -> None:
+    def __init__(self, model: "FileContext", func: cst.FunctionDef, ctx: str) -> None:
         self.model = model
         self.func = func
         self.ctx = ctx

@@ -18,7 +18,8 @@ import libcst as cst
 from memlint.analysis.expressions import bool_constant, call_arg
 
 if TYPE_CHECKING:
-    from memlint.analysis.model import SemanticModel
+    from memlint.analysis.imports import Imports
+    from memlint.analysis.scopes import Scopes
 
 
 class Grad(enum.Enum):
@@ -51,8 +52,9 @@ def is_lightning_eval_hook(name: str) -> bool:
 
 
 class GradMode:
-    def __init__(self, model: "SemanticModel") -> None:
-        self.model = model
+    def __init__(self, scopes: "Scopes", imports: "Imports") -> None:
+        self.scopes = scopes
+        self.imports = imports
         self._entry: dict[int, Grad] = {}
         self._callers_off: set[int] | None = None
         self._bare_calls: dict[int, list[tuple[int, Grad]]] | None = None
@@ -61,7 +63,7 @@ class GradMode:
     # -- what a single expression does to grad mode -------------------------
     def effect(self, expr: cst.BaseExpression) -> Grad | None:
         """The grad mode a context manager or decorator expression sets."""
-        resolve = self.model.imports.resolve
+        resolve = self.imports.resolve
         if isinstance(expr, cst.Call):
             name = resolve(expr.func)
             if name in NO_GRAD:
@@ -86,7 +88,7 @@ class GradMode:
 
     # -- grad mode at a node -------------------------------------------------
     def state(self, node: cst.CSTNode) -> Grad:
-        tree = self.model.tree
+        tree = self.scopes.tree
         child = node
         for anc in tree.ancestors(node):
             if isinstance(anc, cst.With) and child is anc.body:
@@ -106,9 +108,9 @@ class GradMode:
     def _bare_call_before(self, suite: cst.CSTNode, stmt: cst.CSTNode) -> Grad | None:
         if self._bare_calls is None:
             self._bare_calls = {}
-            tree = self.model.tree
+            tree = self.scopes.tree
             for call in tree.by_type.get(cst.Call, ()):
-                if self.model.imports.resolve(call.func) not in SET_GRAD_ENABLED:
+                if self.imports.resolve(call.func) not in SET_GRAD_ENABLED:
                     continue
                 expr = tree.parent_of(call)
                 line = tree.parent_of(expr) if isinstance(expr, cst.Expr) else None
@@ -119,7 +121,7 @@ class GradMode:
         calls = self._bare_calls.get(id(suite))
         if not calls:
             return None
-        position = self.model.tree.order[id(stmt)]
+        position = self.scopes.tree.order[id(stmt)]
         before = [effect for order, effect in calls if order < position]
         return before[-1] if before else None
 
@@ -142,7 +144,7 @@ class GradMode:
             effect = self.effect(decorator.decorator)
             if effect is not None:
                 return effect
-        cls = self.model.enclosing_class(func)
+        cls = self.scopes.enclosing_class(func)
         if cls is not None and (
             is_lightning_eval_hook(func.name.value) or (func.name.value == "_forward" and self._is_hf_pipeline(cls))
         ):
@@ -151,14 +153,14 @@ class GradMode:
 
     def _is_hf_pipeline(self, cls: cst.ClassDef) -> bool:
         """A Hugging Face pipeline: `Pipeline.forward` runs `_forward` under inference mode."""
-        return any((self.model.imports.resolve(base.value) or "").endswith("Pipeline") for base in cls.bases)
+        return any((self.imports.resolve(base.value) or "").endswith("Pipeline") for base in cls.bases)
 
     def _callers_only_off(self) -> set[int]:
         """Functions whose every call site in this file runs without grad."""
         if self._callers_off is not None:
             return self._callers_off
         self._callers_off = set()
-        sites = self.model.call_sites()
+        sites = self.scopes.call_sites()
         candidates = [f for f in sites if self._declared_entry(f) is None]
         changed = True
         while changed:

@@ -8,13 +8,20 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import call_arg, code, method_name, names_in, root_name, target_names
+from memlint.analysis.expressions import (
+    call_arg,
+    code,
+    method_name,
+    names_in,
+    root_name,
+    target_names,
+)
 from memlint.analysis.grad_mode import Grad
+from memlint.analysis.scopes import Loop, Scope
 
 if TYPE_CHECKING:
-    from memlint.analysis.model import Scope, SemanticModel
-
-Loop = cst.For | cst.While
+    from memlint.analysis.context import FileContext
+    from memlint.analysis.provenance import Provenance
 
 _EVAL_FUNCTION = re.compile(
     r"^_*(validate|validation|valid|evaluate|evaluation|eval|test|testing|predict|prediction|"
@@ -58,27 +65,16 @@ class Store:
 
 
 class Loops:
-    def __init__(self, model: "SemanticModel") -> None:
+    def __init__(self, model: "FileContext", provenance: "Provenance") -> None:
         self.model = model
+        self.provenance = provenance
         self._step_loop: dict[int, bool] = {}
 
     # -- where a node sits -------------------------------------------------------
-    def enclosing_loops(self, node: cst.CSTNode) -> list[Loop]:
-        """Loops around `node` whose body runs it, innermost first, within its function."""
-        loops: list[Loop] = []
-        child = node
-        for anc in self.model.tree.ancestors(node):
-            if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                break
-            if isinstance(anc, (cst.For, cst.While)) and child is anc.body:
-                loops.append(anc)
-            child = anc
-        return loops
-
     # -- training ---------------------------------------------------------------
     def is_step_call(self, call: cst.Call) -> bool:
         """`loss.backward()`, `accelerator.backward(loss)`, `optimizer.step()`."""
-        return self.model.provenance.backwarded_expressions(call) is not None or self.is_optimizer_step(call)
+        return self.provenance.backwarded_expressions(call) is not None or self.is_optimizer_step(call)
 
     def is_optimizer_step(self, call: cst.Call) -> bool:
         """`optimizer.step()`, `self.opt.step()`, `scaler.step(optimizer)`."""
@@ -118,7 +114,7 @@ class Loops:
 
     def has_backward(self, region: cst.CSTNode) -> bool:
         """Does `region` differentiate anything (`backward`, `autograd.grad`)?"""
-        return bool(self.model.provenance.backward_calls(region))
+        return bool(self.provenance.backward_calls(region))
 
     # -- evaluation --------------------------------------------------------------
     def is_eval_function(self, func: cst.CSTNode) -> bool:
@@ -160,7 +156,7 @@ class Loops:
             or self.follows_model_eval(loop)
             or (
                 self.is_eval_function(scope)
-                and self.model.provenance.class_kind(scope) != "module"
+                and self.provenance.class_kind(scope) != "module"
                 and not self._counts(loop)  # `for t in range(n)`: decode steps or examples, not batches
             )
         )
@@ -214,7 +210,7 @@ class Loops:
 
     def step_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The innermost step loop around `node`, or its per-step framework method."""
-        for loop in self.enclosing_loops(node):
+        for loop in self.model.enclosing_loops(node):
             if self.is_step_loop(loop):
                 return loop
         scope = self.model.scope_of(node)
@@ -253,7 +249,7 @@ class Loops:
     def eval_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """What one evaluation batch is for `node`: the innermost loop around it
         that runs evaluation batches, or a framework evaluation step hook."""
-        loops = self.enclosing_loops(node)
+        loops = self.model.enclosing_loops(node)
         if not loops:
             scope = self.model.scope_of(node)
             if isinstance(scope, cst.FunctionDef) and scope.name.value in EVAL_STEP_METHODS:
@@ -270,7 +266,7 @@ class Loops:
 
     def runs_model(self, loop: cst.CSTNode) -> bool:
         """Does each iteration call a model/module (an evaluation *batch*)?"""
-        provenance = self.model.provenance
+        provenance = self.provenance
         return any(provenance.is_module_call(c) for c in self.model.tree.descendants(loop.body, cst.Call))
 
     # -- what outlives an iteration ----------------------------------------------
@@ -362,7 +358,7 @@ class Loops:
             return False
         scope = self.model.scope_of(region)
         derived = {root}
-        backwarded = self.model.provenance.backwarded_names(scope)
+        backwarded = self.provenance.backwarded_names(scope)
         for stmt in self._statements_after(region, scope):
             if not set(names_in(stmt)) & derived:
                 continue
@@ -371,9 +367,9 @@ class Loops:
                 return (
                     stmt.value is not None
                     and _reduces(stmt.value, derived)
-                    and self.model.provenance.uses_with_history(stmt.value, derived)
+                    and self.provenance.uses_with_history(stmt.value, derived)
                 )
-            if self.model.provenance.backward_calls(stmt):
+            if self.provenance.backward_calls(stmt):
                 return True
             if isinstance(stmt, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and stmt.value is not None:
                 if not _reduces(stmt.value, derived):

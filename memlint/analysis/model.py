@@ -2,150 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
-
 import libcst as cst
 
 from memlint.analysis.autograd_functions import AutogradFunctions
-from memlint.analysis.expressions import target_names
-from memlint.analysis.grad_mode import Grad, GradMode
-from memlint.analysis.imports import Imports
+from memlint.analysis.context import FileContext
 from memlint.analysis.loops import Loops
 from memlint.analysis.provenance import Provenance
-from memlint.analysis.tree import Tree
+from memlint.analysis.scopes import Binding, Scope
 
-Scope = cst.FunctionDef | cst.Module
-
-
-@dataclass(frozen=True)
-class Binding:
-    """`name` is bound at `node`; `value` is what was assigned (None: unknown)."""
-
-    name: str
-    node: cst.CSTNode
-    value: cst.BaseExpression | None
+__all__ = ["Binding", "Scope", "SemanticModel"]
 
 
-class SemanticModel:
+class SemanticModel(FileContext):
     def __init__(self, module: cst.Module, path: str = "<memory>") -> None:
-        self.module = module
-        self.path = path
-        self.tree = Tree(module)
-        self.imports = Imports(self.tree)
-        self.grad = GradMode(self)
+        super().__init__(module, path)
         self.provenance = Provenance(self)
-        self.loops = Loops(self)
+        self.loops = Loops(self, self.provenance)
         self.autograd_functions = AutogradFunctions(self)
-
-    # -- scopes --------------------------------------------------------------
-    def scope_of(self, node: cst.CSTNode) -> Scope:
-        for anc in self.tree.ancestors(node):
-            if isinstance(anc, cst.FunctionDef):
-                return anc
-        return self.module
-
-    def enclosing_class(self, func: cst.FunctionDef) -> cst.ClassDef | None:
-        parent = self.tree.parent_of(func)
-        block = self.tree.parent_of(parent) if isinstance(parent, cst.IndentedBlock) else None
-        return block if isinstance(block, cst.ClassDef) else None
-
-    def grad_state(self, node: cst.CSTNode) -> Grad:
-        return self.grad.state(node)
-
-    # -- bindings ------------------------------------------------------------
-    @cached_property
-    def _bindings(self) -> dict[int, dict[str, list[Binding]]]:
-        """scope id -> name -> bindings in source order."""
-        table: dict[int, dict[str, list[Binding]]] = {}
-        by_type = self.tree.by_type
-
-        def add(node: cst.CSTNode, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
-            scope = table.setdefault(id(self.scope_of(node)), {})
-            names = target_names(target)
-            for name in names:
-                # Unpacking binds each name to a part of the value; keep the whole
-                # value (conservative for "may carry history") unless it is a literal tuple.
-                scope.setdefault(name, []).append(Binding(name, node, value))
-
-        for node in by_type.get(cst.Assign, ()):
-            for target in node.targets:
-                add(node, target.target, node.value)
-        for node in by_type.get(cst.AnnAssign, ()):
-            if node.value is not None:
-                add(node, node.target, node.value)
-        for node in by_type.get(cst.AugAssign, ()):
-            add(node, node.target, node.value)
-        for node in by_type.get(cst.For, ()):
-            add(node, node.target, None)
-        for node in by_type.get(cst.WithItem, ()):
-            if node.asname is not None:
-                add(node, node.asname.name, None)
-        for node in by_type.get(cst.NamedExpr, ()):
-            add(node, node.target, node.value)
-        for comp in by_type.get(cst.CompFor, ()):
-            add(comp, comp.target, None)
-        return table
-
-    def bindings(self, scope: Scope, name: str) -> list[Binding]:
-        return self._bindings.get(id(scope), {}).get(name, [])
-
-    def params(self, scope: Scope) -> set[str]:
-        if not isinstance(scope, cst.FunctionDef):
-            return set()
-        p = scope.params
-        every = [*p.posonly_params, *p.params, *p.kwonly_params]
-        for star in (p.star_arg, p.star_kwarg):
-            if isinstance(star, cst.Param):
-                every.append(star)
-        return {param.name.value for param in every}
-
-    def is_bound_in(self, name: str, region: cst.CSTNode, scope: Scope) -> bool:
-        return any(self.tree.contains(region, b.node) for b in self.bindings(scope, name))
-
-    # -- functions of this file and where they are called ---------------------
-    @cached_property
-    def functions(self) -> dict[str, list[cst.FunctionDef]]:
-        table: dict[str, list[cst.FunctionDef]] = {}
-        for func in self.tree.by_type.get(cst.FunctionDef, ()):
-            table.setdefault(func.name.value, []).append(func)
-        return table
-
-    def local_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
-        """Functions of this file a call may reach: `f(...)` or `self.f(...)`."""
-        func = call.func
-        if isinstance(func, cst.Name):
-            return [f for f in self.functions.get(func.value, ()) if self.enclosing_class(f) is None]
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
-            return [f for f in self.functions.get(func.attr.value, ()) if self.enclosing_class(f) is not None]
-        return []
-
-    def call_sites(self) -> dict[cst.FunctionDef, list[cst.Call]]:
-        """Each function -> its call sites, or [] when it is also referenced another way
-        (passed as a callback, stored, exported), so its callers are unknown."""
-        sites: dict[int, list[cst.Call]] = {}
-        escaped: set[int] = set()
-        called_ids: set[int] = set()
-        for call in self.tree.by_type.get(cst.Call, ()):
-            called_ids.add(id(call.func))
-            for func in self.local_callees(call):
-                sites.setdefault(id(func), []).append(call)
-        names = self.functions
-        for node in self.tree.by_type.get(cst.Name, ()):
-            if node.value in names and id(node) not in called_ids:
-                parent = self.tree.parent_of(node)
-                if isinstance(parent, cst.FunctionDef) and parent.name is node:
-                    continue
-                if isinstance(parent, cst.Attribute) and id(parent) in called_ids:
-                    continue
-                for func in names[node.value]:
-                    escaped.add(id(func))
-        for node in self.tree.by_type.get(cst.Attribute, ()):
-            if node.attr.value in names and id(node) not in called_ids:
-                for func in names[node.attr.value]:
-                    escaped.add(id(func))
-        result: dict[cst.FunctionDef, list[cst.Call]] = {}
-        for group in names.values():
-            for func in group:
-                result[func] = [] if id(func) in escaped else sites.get(id(func), [])
-        return result

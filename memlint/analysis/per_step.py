@@ -41,7 +41,7 @@ def step_context(
     from one of these.
     """
     loops = model.loops
-    for loop in loops.enclosing_loops(node):
+    for loop in model.enclosing_loops(node):
         if loops.is_step_loop(loop):
             if conditional(node, loop):
                 return None

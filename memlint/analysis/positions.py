@@ -14,7 +14,11 @@ from typing import Iterator
 
 import libcst as cst
 from libcst._position import CodePosition, CodeRange
-from libcst.metadata.position_provider import NEWLINE_RE, PositionProvider, PositionProvidingCodegenState
+from libcst.metadata.position_provider import (
+    NEWLINE_RE,
+    PositionProvider,
+    PositionProvidingCodegenState,
+)
 
 
 class _Done(Exception):

@@ -20,12 +20,19 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import callee_name, call_arg, method_name, names_in, root_name
+from memlint.analysis.expressions import (
+    call_arg,
+    callee_name,
+    method_name,
+    names_in,
+    root_name,
+)
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.tree import iter_children
 
 if TYPE_CHECKING:
-    from memlint.analysis.model import Binding, Scope, SemanticModel
+    from memlint.analysis.context import FileContext
+    from memlint.analysis.scopes import Binding, Scope
 
 _MODULE_NAMES = re.compile(
     r"^_*(model|models|net|network|module|criterion|criteria|loss_fn|loss_func|loss_function|lossfn|"
@@ -106,7 +113,7 @@ _BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
 
 
 class Provenance:
-    def __init__(self, model: "SemanticModel") -> None:
+    def __init__(self, model: "FileContext") -> None:
         self.model = model
         self._returns_history: dict[int, bool] = {}
         self._backwarded: dict[int, set[str]] = {}
@@ -388,7 +395,7 @@ class Provenance:
             if block is not None and tree.contains(block, at):
                 break
         dominating = reaching[-1]
-        for loop in self.model.loops.enclosing_loops(at):
+        for loop in self.model.enclosing_loops(at):
             if tree.contains(loop, dominating.node):
                 break  # rebound earlier in this iteration: nothing comes round the back edge
             reaching.extend(b for b in bindings if tree.contains(loop, b.node) and b not in before)

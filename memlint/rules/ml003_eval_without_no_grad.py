@@ -87,7 +87,7 @@ def evaluate(model, loader):
         scope = self.model.scope_of(call)
         if loops.is_eval_function(scope) and self.model.provenance.class_kind(scope) != "module":
             return scope  # (a plain module's own `predict` method is part of its forward)
-        for loop in reversed(loops.enclosing_loops(call)):  # outermost first
+        for loop in reversed(self.model.enclosing_loops(call)):  # outermost first
             if loops.is_training_loop(loop):
                 continue
             if loops.iterates_eval_data(loop) or loops.follows_model_eval(loop):

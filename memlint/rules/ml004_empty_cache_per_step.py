@@ -64,7 +64,7 @@ for step, batch in enumerate(loader):
         """Where `node` runs once per training step, in words; None if it does not."""
         model = self.model
         loops = model.loops
-        enclosing = loops.enclosing_loops(node)
+        enclosing = model.enclosing_loops(node)
         if enclosing:
             region = enclosing[0]
             if not loops.is_training_loop(region) or loops.runs_conditionally(node, region):

@@ -71,7 +71,7 @@ for x, y in loader:
         ]
         if not fed_back:
             return
-        loops = model.loops.enclosing_loops(node)
+        loops = model.enclosing_loops(node)
         if not loops:
             return
         loop = loops[0]
@@ -104,7 +104,7 @@ for x, y in loader:
                 continue
             for t in assign.targets:
                 if code(t.target) in state and not model.provenance.carries_history(assign.value, assign):
-                    if code(assign.value) != "None" or model.loops.enclosing_loops(assign):
+                    if code(assign.value) != "None" or model.enclosing_loops(assign):
                         return  # detached (or reset) somewhere: truncated BPTT
         for c in model.tree.by_type.get(cst.Call, ()):
             if method_name(c) == "detach_" and code(c.func.value) in state:

@@ -135,7 +135,7 @@ for i, (x, y) in enumerate(loader):
 
     # -- the loop and its step -----------------------------------------------------
     def _region(self, node: cst.Call) -> cst.CSTNode | None:
-        loops = self.model.loops.enclosing_loops(node)
+        loops = self.model.enclosing_loops(node)
         if loops:
             return loops[0]
         scope = self.model.scope_of(node)

@@ -104,7 +104,7 @@ def _node_at(parsed: Parsed, finding: Finding) -> cst.CSTNode | None:
 
 def _innermost_loop(parsed: Parsed, node: cst.CSTNode, depth: int = 0) -> Loop | None:
     model = parsed.model
-    loops = [l for l in model.loops.enclosing_loops(node) if probeable(l)]
+    loops = [l for l in model.enclosing_loops(node) if probeable(l)]
     if loops:
         return loops[0]
     if depth >= 3:

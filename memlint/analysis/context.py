@@ -1,0 +1,21 @@
+"""`FileContext`: one file's tree, imports, scopes and grad mode, the layer the analyses build on."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from memlint.analysis.grad_mode import Grad, GradMode
+from memlint.analysis.imports import Imports
+from memlint.analysis.scopes import Scopes
+from memlint.analysis.tree import Tree
+
+
+class FileContext(Scopes):
+    def __init__(self, module: cst.Module, path: str = "<memory>") -> None:
+        super().__init__(module, Tree(module))
+        self.path = path
+        self.imports = Imports(self.tree)
+        self.grad = GradMode(self, self.imports)
+
+    def grad_state(self, node: cst.CSTNode) -> Grad:
+        return self.grad.state(node)
