@@ -2,7 +2,8 @@
 
 Answers ON, OFF or MAYBE (`set_grad_enabled(flag)` with a flag known only at
 run time). Sources: `with no_grad()/inference_mode()/set_grad_enabled(...)`,
-a bare `torch.set_grad_enabled(False)` earlier in the block, decorators,
+a bare `torch.set_grad_enabled(False)` or `stack.enter_context(torch.no_grad())`
+on an `ExitStack` earlier in the block, decorators,
 framework hooks that the framework runs without grad (`frameworks`), Hugging Face
 pipelines' `_forward` (run under inference mode by `Pipeline.forward`), and
 functions of the same file that are only ever called from no-grad code.
@@ -103,12 +104,15 @@ class GradMode:
             self._bare_calls = {}
             tree = self.scopes.tree
             for call in tree.by_type.get(cst.Call, ()):
-                if self.imports.resolve(call.func) not in SET_GRAD_ENABLED:
+                if self.imports.resolve(call.func) in SET_GRAD_ENABLED:
+                    effect = self.effect(call)
+                elif self._enters_on_exit_stack(call):
+                    effect = self.effect(call.args[0].value)
+                else:
                     continue
                 expr = tree.parent_of(call)
                 line = tree.parent_of(expr) if isinstance(expr, cst.Expr) else None
                 block = tree.parent_of(line) if line is not None else None
-                effect = self.effect(call)
                 if block is not None and effect is not None:
                     self._bare_calls.setdefault(id(block), []).append((tree.order[id(line)], effect))
         calls = self._bare_calls.get(id(suite))
@@ -117,6 +121,24 @@ class GradMode:
         position = self.scopes.tree.order[id(stmt)]
         before = [effect for order, effect in calls if order < position]
         return before[-1] if before else None
+
+    def _enters_on_exit_stack(self, call: cst.Call) -> bool:
+        """`stack.enter_context(cm)` on an `ExitStack`: `cm` stays entered for the
+        rest of the stack's life, so it acts like a bare call on the statements after it."""
+        func = call.func
+        if not (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "enter_context"
+            and isinstance(func.value, cst.Name)
+            and call.args
+        ):
+            return False
+        scopes = self.scopes
+        for binding in scopes.bindings(scopes.scope_of(call), func.value.value):
+            made = binding.node.item if isinstance(binding.node, cst.WithItem) else binding.value
+            if isinstance(made, cst.Call) and (self.imports.resolve(made.func) or "").endswith("ExitStack"):
+                return True
+        return False
 
     def entry_state(self, func: cst.FunctionDef) -> Grad:
         cached = self._entry.get(id(func))

@@ -120,7 +120,7 @@ class Provenance:
     def __init__(self, model: "FileContext") -> None:
         self.model = model
         self._returns_history: dict[int, bool] = {}
-        self._backwarded: dict[int, set[str]] = {}
+        self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
 
     # -- modules and backward -------------------------------------------------
     @cached_property
@@ -373,16 +373,37 @@ class Provenance:
             for binding in self.model.bindings(module, name):
                 if binding.value is not None and self._history(binding.value, module, binding.node, guard):
                     return True
-        return name in self._backwarded_in_scope(scope)
+        return self._backwarded_value(name, scope, at)
 
-    def _backwarded_in_scope(self, scope: "Scope") -> set[str]:
+    def _backwarded_value(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
+        """Was the value that `name` holds at `at` differentiated (`name.backward()`)?
+
+        Only the same value counts: a `loss` backwarded in the training loop says
+        nothing about the `loss` an evaluation loop computes from outputs made under
+        `no_grad`, so a backward call counts only when one of the bindings reaching
+        it also reaches `at` (or when `name` has no binding here: a parameter)."""
+        sites = self._backward_sites(scope).get(name)
+        if not sites:
+            return False
+        reaching = {id(b.node) for b in self.reaching_bindings(scope, name, at)}
+        if not reaching:
+            return True
+        return any(id(b.node) in reaching for site in sites for b in self.reaching_bindings(scope, name, site))
+
+    def _backward_sites(self, scope: "Scope") -> dict[str, list[cst.Call]]:
+        """name -> the backward calls in `scope` that differentiate it."""
         if id(scope) not in self._backwarded:
-            self._backwarded[id(scope)] = self.backwarded_names(scope)
+            sites: dict[str, list[cst.Call]] = {}
+            for call, exprs in self.backward_calls(scope):
+                for expr in exprs:
+                    for name in names_in(expr):
+                        sites.setdefault(name, []).append(call)
+            self._backwarded[id(scope)] = sites
         return self._backwarded[id(scope)]
 
     def reaching_bindings(self, scope: "Scope", name: str, at: cst.CSTNode) -> list["Binding"]:
         """Bindings of `name` that may reach `at`: the latest one before it whose
-        block encloses `at` (so it surely ran), plus any in between, plus, inside
+        block (or the block around its `with`) encloses `at` (so it surely ran), plus any in between, plus, inside
         a loop, the bindings that the previous iteration left (at or after `at`).
         With none before `at`, every binding in the scope."""
         bindings = self.model.bindings(scope, name)
@@ -397,6 +418,8 @@ class Provenance:
             block = tree.parent_of(tree.statement_of(binding.node))
             if isinstance(block, cst.SimpleStatementLine):
                 block = tree.parent_of(block)
+            while block is not None and isinstance(tree.parent_of(block), cst.With):
+                block = tree.parent_of(tree.parent_of(block))  # a `with` body always runs
             if block is not None and tree.contains(block, at):
                 break
         dominating = reaching[-1]
