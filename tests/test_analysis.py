@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -314,3 +315,20 @@ def test_value_computed_under_no_grad_keeps_no_history_when_read_after_the_block
     for keeper, carries in (("TRAIN_KEEP", True), ("EVAL_KEEP", False)):
         keep = call_named(model, keeper)
         assert model.provenance.carries_history(keep.args[0].value, keep) is carries, keeper
+
+
+def test_ml001_severity_counts_what_stays_on_the_device() -> None:
+    from memlint.engine import lint_source
+    from memlint.models import Severity
+
+    cases = Path(__file__).resolve().parent.parent / "test_cases" / "ML001_retained_graph"
+    expectations = {
+        "bad_loss_kept_with_retain_graph.py": "does NOT free the saved tensors",
+        "bad_output_kept_after_backward.py": "holds a whole output of the model",
+    }
+    for name, phrase in expectations.items():
+        findings, _ = lint_source((cases / name).read_text(encoding="utf-8"), name, ["ML001"])
+        (finding,) = findings
+        assert finding.severity is Severity.ERROR and phrase in finding.message, finding.message
+    findings, _ = lint_source((cases / "bad_loss_appended_after_backward.py").read_text(encoding="utf-8"), "t.py", ["ML001"])
+    assert [f.severity for f in findings] == [Severity.WARNING]
