@@ -4,7 +4,7 @@ Answers ON, OFF or MAYBE (`set_grad_enabled(flag)` with a flag known only at
 run time). Sources: `with no_grad()/inference_mode()/set_grad_enabled(...)`,
 a bare `torch.set_grad_enabled(False)` or `stack.enter_context(torch.no_grad())`
 on an `ExitStack` earlier in the block, decorators,
-Lightning hooks that Lightning runs without grad, Hugging Face
+framework hooks that the framework runs without grad (`frameworks`), Hugging Face
 pipelines' `_forward` (run under inference mode by `Pipeline.forward`), and
 functions of the same file that are only ever called from no-grad code.
 """
@@ -19,6 +19,7 @@ import libcst as cst
 from memlint.analysis.expressions import bool_constant, call_arg
 
 if TYPE_CHECKING:
+    from memlint.analysis.frameworks import Frameworks
     from memlint.analysis.imports import Imports
     from memlint.analysis.scopes import Scopes
 
@@ -43,19 +44,11 @@ SET_GRAD_ENABLED = {
 }
 ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad"}
 
-# Lightning runs its evaluation loops (and their hooks) under no_grad/inference_mode.
-_LIGHTNING_EVAL_HOOKS = {"validation_step", "test_step", "predict_step"}
-_LIGHTNING_EVAL_HOOK_PREFIXES = ("on_validation_", "on_test_", "on_predict_")
-
-
-def is_lightning_eval_hook(name: str) -> bool:
-    return name in _LIGHTNING_EVAL_HOOKS or name.startswith(_LIGHTNING_EVAL_HOOK_PREFIXES)
-
-
 class GradMode:
-    def __init__(self, scopes: "Scopes", imports: "Imports") -> None:
+    def __init__(self, scopes: "Scopes", imports: "Imports", frameworks: "Frameworks") -> None:
         self.scopes = scopes
         self.imports = imports
+        self.frameworks = frameworks
         self._entry: dict[int, Grad] = {}
         self._callers_off: set[int] | None = None
         self._bare_calls: dict[int, list[tuple[int, Grad]]] | None = None
@@ -166,10 +159,11 @@ class GradMode:
             effect = self.effect(decorator.decorator)
             if effect is not None:
                 return effect
+        hook = self.frameworks.hook(func)
+        if hook is not None and hook.grad is Grad.OFF:
+            return Grad.OFF  # a hook run with grad on takes its callers' mode like any function
         cls = self.scopes.enclosing_class(func)
-        if cls is not None and (
-            is_lightning_eval_hook(func.name.value) or (func.name.value == "_forward" and self._is_hf_pipeline(cls))
-        ):
+        if cls is not None and func.name.value == "_forward" and self._is_hf_pipeline(cls):
             return Grad.OFF
         return None
 

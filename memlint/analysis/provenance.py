@@ -38,7 +38,7 @@ _MODULE_NAMES = re.compile(
     r"^_*(model|models|net|network|module|criterion|criteria|loss_fn|loss_func|loss_function|lossfn|"
     r"loss_fct|loss_module|encoder|decoder|backbone|head|heads|classifier|generator|discriminator|"
     r"policy|critic|actor|value_net|q_net|qnet|teacher|student|unet|vae|transformer|rnn|lstm|gru|cell|"
-    r"mlp|lm|lm_head|embedder|autoencoder|disc|gen|netg|netd|netG|netD|ddp_model|raw_model)$"
+    r"mlp|lm|lm_head|embedder|autoencoder|disc|gen|netg|netd|netG|netD|ddp_model|raw_model)_?$"
     r"|_(model|net|network|encoder|decoder|backbone|head|classifier|criterion)$",
     re.IGNORECASE,
 )
@@ -110,6 +110,10 @@ _NOT_TENSOR_METHODS = {
 }
 _REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
 _BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
+# Parameters of Lightning's hooks that are not tensors.
+_NOT_DEVICE_PARAMS = {
+    "self", "batch_idx", "dataloader_idx", "batch_indices", "trainer", "pl_module", "optimizer", "optimizer_idx",
+}
 
 
 class Provenance:
@@ -200,13 +204,14 @@ class Provenance:
         return None
 
     def _is_lightning_batch(self, name: str, scope: "Scope") -> bool:
-        return (
-            isinstance(scope, cst.FunctionDef)
-            and scope.name.value.endswith("_step")
-            and self.class_kind(scope) == "lightning"
-            and name in self.model.params(scope)
-            and name not in ("self", "batch_idx", "dataloader_idx")
-        )
+        """A batch or an output that Lightning hands a hook on the device
+        (`training_step(batch)`, `write_on_batch_end(..., prediction, ...)`)."""
+        if not isinstance(scope, cst.FunctionDef) or name not in self.model.params(scope) or name in _NOT_DEVICE_PARAMS:
+            return False
+        hook = self.model.frameworks.hook(scope)
+        if hook is not None:
+            return hook.framework == "Lightning" and hook.per_step
+        return scope.name.value.endswith("_step") and self.class_kind(scope) == "lightning"
 
     def in_module_class(self, node: cst.CSTNode) -> bool:
         """Is `node` inside a class of this file that subclasses a module?"""
