@@ -159,7 +159,8 @@ def mask_cell(text: str) -> tuple[str, tuple[_Mask, ...]]:
     # A candidate inside a string or brackets (`"""\n!important`, `(a\n % b)`) is Python: drop it, re-check.
     for _ in range(len(candidates) + 1):
         trial, _ = _assemble(lines, {**masked, **candidates})
-        starts = _statement_starts(trial)
+        # A wrong mask may break the tokens (`(a\n % b)` loses its `)`): then read the text as written.
+        starts = _statement_starts(trial) or _statement_starts(_assemble(lines, masked)[0])
         if starts is None:
             break
         wrong = {row for row in candidates if row not in starts and not lines[row - 1][0].rstrip().endswith("\\")}
