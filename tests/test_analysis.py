@@ -81,10 +81,17 @@ def test_imports_resolve_aliases() -> None:
         # passed as a callback: its callers are unknown
         ("def f():\n    TARGET()\nwith torch.no_grad():\n    f()\nrun(f)\n", Grad.ON),
         ("class A:\n    def f(self):\n        TARGET()\n    @torch.no_grad()\n    def g(self):\n        self.f()\n", Grad.OFF),
+        # a context entered on an ExitStack lasts for the rest of the stack's `with`
+        ("with ExitStack() as stack:\n    stack.enter_context(torch.no_grad())\n    TARGET()\n", Grad.OFF),
+        ("with ExitStack() as stack:\n    stack.enter_context(torch.inference_mode())\n    TARGET()\n", Grad.OFF),
+        ("with ExitStack() as stack:\n    TARGET()\n    stack.enter_context(torch.no_grad())\n", Grad.ON),
+        ("with ExitStack() as stack:\n    stack.enter_context(open(p))\n    TARGET()\n", Grad.ON),
+        # not an ExitStack: its `enter_context` means something else
+        ("with Session() as stack:\n    stack.enter_context(torch.no_grad())\n    TARGET()\n", Grad.ON),
     ],
 )
 def test_grad_mode(source: str, expected: Grad) -> None:
-    model = model_of("import torch\n" + source)
+    model = model_of("import torch\nfrom contextlib import ExitStack\n" + source)
     assert model.grad_state(call_named(model, "TARGET")) is expected
 
 
@@ -282,3 +289,28 @@ def test_value_kind_decides_how_safe_a_detach_is() -> None:
     keep = call_named(model, "KEEP")
     kinds = [model.provenance.value_kind(a.value, keep) for a in keep.args]
     assert kinds == ["tensor", "tensor", "maybe", "container", "container", "tensor"]
+
+
+def test_value_computed_under_no_grad_keeps_no_history_when_read_after_the_block() -> None:
+    """The grad mode that counts is the one a value was computed in; a `loss`
+    backwarded in the training loop is another value than the evaluation one."""
+    model = model_of(
+        """
+        import torch
+
+        def main(model, train_loader, eval_loader, optimizer):
+            for batch in train_loader:
+                outputs = model(**batch)
+                loss = outputs.loss
+                loss.backward()
+                TRAIN_KEEP(loss)
+            for batch in eval_loader:
+                with torch.no_grad():
+                    outputs = model(**batch)
+                loss = outputs.loss
+                EVAL_KEEP(loss)
+        """
+    )
+    for keeper, carries in (("TRAIN_KEEP", True), ("EVAL_KEEP", False)):
+        keep = call_named(model, keeper)
+        assert model.provenance.carries_history(keep.args[0].value, keep) is carries, keeper

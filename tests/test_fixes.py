@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from samples import LEAKY_TRAIN
 
 from memlint import engine, fixes
 from memlint.cli import main
@@ -46,21 +47,7 @@ def run_cli(*args: str, input: str | None = None):
     return result
 
 
-TRAIN = src(
-    """
-    import torch
-
-
-    def train(model, loader, opt):
-        losses = []
-        for x, y in loader:
-            loss = model(x).sum()
-            loss.backward()
-            opt.step()
-            losses.append(loss)  # keep for the plot
-        return losses
-    """
-)
+TRAIN = LEAKY_TRAIN.replace("losses.append(loss)", "losses.append(loss)  # keep for the plot")
 TRAIN_FIXED = TRAIN.replace("losses.append(loss)", "losses.append(loss.detach())")
 
 EVAL_FUNCTION = src(

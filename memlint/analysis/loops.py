@@ -16,6 +16,7 @@ from memlint.analysis.expressions import (
     root_name,
     target_names,
 )
+from memlint.analysis.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.scopes import Loop, Scope
 
@@ -41,14 +42,6 @@ _BATCHES = re.compile(
 OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
 _SCALER = re.compile(r"scaler", re.IGNORECASE)
 _METER = re.compile(r"meter|avg|average|tracker|stats|history|record", re.IGNORECASE)
-# Lightning (and HF Trainer) methods the framework calls once per batch.
-PER_STEP_METHODS = {
-    "training_step", "validation_step", "test_step", "predict_step",
-    "on_train_batch_end", "on_train_batch_start", "on_validation_batch_end", "on_test_batch_end",
-    "on_before_backward", "on_after_backward", "on_before_optimizer_step", "optimizer_step",
-}
-EVAL_STEP_METHODS = {"validation_step", "test_step", "predict_step", "on_validation_batch_end", "on_test_batch_end"}
-TRAIN_STEP_METHODS = PER_STEP_METHODS - EVAL_STEP_METHODS
 _INVARIANT_CALLS = {"is_available", "device_count", "is_initialized", "get_world_size", "get_rank"}
 _STORE_METHODS = {"append": 0, "appendleft": 0, "extend": 0, "add": 0, "put": 0, "insert": 1}
 _ACCUMULATING_OPS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign)
@@ -214,9 +207,37 @@ class Loops:
             if self.is_step_loop(loop):
                 return loop
         scope = self.model.scope_of(node)
-        if isinstance(scope, cst.FunctionDef) and scope.name.value in PER_STEP_METHODS:
+        if isinstance(scope, cst.FunctionDef) and (self.per_step_method(scope) or self.called_per_step(scope)):
             return scope
         return None
+
+    def per_step_method(self, func: cst.FunctionDef) -> bool:
+        """Does a framework call `func` once per batch? A framework hook, or a
+        method named like one (`training_step`) whose framework is not known."""
+        hook = self.model.frameworks.hook(func)
+        if hook is not None:
+            return hook.per_step
+        return func.name.value in PER_STEP_NAMES
+
+    def called_per_step(self, func: cst.FunctionDef) -> bool:
+        """Is every call site of `func` in this file inside a step loop (skorch's
+        `validation_step`, looped over by `run_valid_epoch`)?"""
+        sites = self.model.call_sites().get(func, ())
+        return bool(sites) and all(
+            any(self.is_step_loop(loop) for loop in self.model.enclosing_loops(site)) for site in sites
+        )
+
+    def train_step_method(self, func: cst.FunctionDef) -> bool:
+        """A framework hook (or a method named like one) run once per training step."""
+        hook = self.model.frameworks.hook(func)
+        if hook is not None:
+            return hook.per_step and not hook.evaluation
+        return func.name.value in TRAIN_STEP_NAMES
+
+    def eval_step_method(self, func: cst.FunctionDef) -> bool:
+        """A framework hook run once per evaluation or prediction batch."""
+        hook = self.model.frameworks.hook(func)
+        return hook is not None and hook.per_step and hook.evaluation
 
     def iterates_eval_data(self, loop: Loop) -> bool:
         if not isinstance(loop, cst.For):
@@ -252,7 +273,7 @@ class Loops:
         loops = self.model.enclosing_loops(node)
         if not loops:
             scope = self.model.scope_of(node)
-            if isinstance(scope, cst.FunctionDef) and scope.name.value in EVAL_STEP_METHODS:
+            if isinstance(scope, cst.FunctionDef) and self.eval_step_method(scope):
                 return scope
             return None
         for loop in loops:

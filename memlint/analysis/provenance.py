@@ -38,7 +38,7 @@ _MODULE_NAMES = re.compile(
     r"^_*(model|models|net|network|module|criterion|criteria|loss_fn|loss_func|loss_function|lossfn|"
     r"loss_fct|loss_module|encoder|decoder|backbone|head|heads|classifier|generator|discriminator|"
     r"policy|critic|actor|value_net|q_net|qnet|teacher|student|unet|vae|transformer|rnn|lstm|gru|cell|"
-    r"mlp|lm|lm_head|embedder|autoencoder|disc|gen|netg|netd|netG|netD|ddp_model|raw_model)$"
+    r"mlp|lm|lm_head|embedder|autoencoder|disc|gen|netg|netd|netG|netD|ddp_model|raw_model)_?$"
     r"|_(model|net|network|encoder|decoder|backbone|head|classifier|criterion)$",
     re.IGNORECASE,
 )
@@ -110,13 +110,17 @@ _NOT_TENSOR_METHODS = {
 }
 _REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
 _BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
+# Parameters of Lightning's hooks that are not tensors.
+_NOT_DEVICE_PARAMS = {
+    "self", "batch_idx", "dataloader_idx", "batch_indices", "trainer", "pl_module", "optimizer", "optimizer_idx",
+}
 
 
 class Provenance:
     def __init__(self, model: "FileContext") -> None:
         self.model = model
         self._returns_history: dict[int, bool] = {}
-        self._backwarded: dict[int, set[str]] = {}
+        self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
 
     # -- modules and backward -------------------------------------------------
     @cached_property
@@ -200,13 +204,14 @@ class Provenance:
         return None
 
     def _is_lightning_batch(self, name: str, scope: "Scope") -> bool:
-        return (
-            isinstance(scope, cst.FunctionDef)
-            and scope.name.value.endswith("_step")
-            and self.class_kind(scope) == "lightning"
-            and name in self.model.params(scope)
-            and name not in ("self", "batch_idx", "dataloader_idx")
-        )
+        """A batch or an output that Lightning hands a hook on the device
+        (`training_step(batch)`, `write_on_batch_end(..., prediction, ...)`)."""
+        if not isinstance(scope, cst.FunctionDef) or name not in self.model.params(scope) or name in _NOT_DEVICE_PARAMS:
+            return False
+        hook = self.model.frameworks.hook(scope)
+        if hook is not None:
+            return hook.framework == "Lightning" and hook.per_step
+        return scope.name.value.endswith("_step") and self.class_kind(scope) == "lightning"
 
     def in_module_class(self, node: cst.CSTNode) -> bool:
         """Is `node` inside a class of this file that subclasses a module?"""
@@ -368,16 +373,37 @@ class Provenance:
             for binding in self.model.bindings(module, name):
                 if binding.value is not None and self._history(binding.value, module, binding.node, guard):
                     return True
-        return name in self._backwarded_in_scope(scope)
+        return self._backwarded_value(name, scope, at)
 
-    def _backwarded_in_scope(self, scope: "Scope") -> set[str]:
+    def _backwarded_value(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
+        """Was the value that `name` holds at `at` differentiated (`name.backward()`)?
+
+        Only the same value counts: a `loss` backwarded in the training loop says
+        nothing about the `loss` an evaluation loop computes from outputs made under
+        `no_grad`, so a backward call counts only when one of the bindings reaching
+        it also reaches `at` (or when `name` has no binding here: a parameter)."""
+        sites = self._backward_sites(scope).get(name)
+        if not sites:
+            return False
+        reaching = {id(b.node) for b in self.reaching_bindings(scope, name, at)}
+        if not reaching:
+            return True
+        return any(id(b.node) in reaching for site in sites for b in self.reaching_bindings(scope, name, site))
+
+    def _backward_sites(self, scope: "Scope") -> dict[str, list[cst.Call]]:
+        """name -> the backward calls in `scope` that differentiate it."""
         if id(scope) not in self._backwarded:
-            self._backwarded[id(scope)] = self.backwarded_names(scope)
+            sites: dict[str, list[cst.Call]] = {}
+            for call, exprs in self.backward_calls(scope):
+                for expr in exprs:
+                    for name in names_in(expr):
+                        sites.setdefault(name, []).append(call)
+            self._backwarded[id(scope)] = sites
         return self._backwarded[id(scope)]
 
     def reaching_bindings(self, scope: "Scope", name: str, at: cst.CSTNode) -> list["Binding"]:
         """Bindings of `name` that may reach `at`: the latest one before it whose
-        block encloses `at` (so it surely ran), plus any in between, plus, inside
+        block (or the block around its `with`) encloses `at` (so it surely ran), plus any in between, plus, inside
         a loop, the bindings that the previous iteration left (at or after `at`).
         With none before `at`, every binding in the scope."""
         bindings = self.model.bindings(scope, name)
@@ -392,6 +418,8 @@ class Provenance:
             block = tree.parent_of(tree.statement_of(binding.node))
             if isinstance(block, cst.SimpleStatementLine):
                 block = tree.parent_of(block)
+            while block is not None and isinstance(tree.parent_of(block), cst.With):
+                block = tree.parent_of(tree.parent_of(block))  # a `with` body always runs
             if block is not None and tree.contains(block, at):
                 break
         dominating = reaching[-1]
