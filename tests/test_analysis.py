@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -314,3 +315,89 @@ def test_value_computed_under_no_grad_keeps_no_history_when_read_after_the_block
     for keeper, carries in (("TRAIN_KEEP", True), ("EVAL_KEEP", False)):
         keep = call_named(model, keeper)
         assert model.provenance.carries_history(keep.args[0].value, keep) is carries, keeper
+
+
+# -- methods of the same class ---------------------------------------------------------
+
+
+def test_own_method_and_its_effective_defaults() -> None:
+    from memlint.analysis.methods import effective_default, own_method
+
+    model = model_of(
+        """
+        class M:
+            def enable(self, kwargs=None, flag=True, other=None):
+                if kwargs is None:
+                    kwargs = {"use_reentrant": False}
+            def run(self):
+                self.enable()
+                self.missing()
+        def f(m):
+            m.enable()
+        """
+    )
+    method = own_method(model, call_named(model, "self.enable"))
+    assert method is not None and method.name.value == "enable"
+    assert own_method(model, call_named(model, "self.missing")) is None
+    assert own_method(model, call_named(model, "m.enable")) is None
+    assert code(effective_default(method, "kwargs")) == '{"use_reentrant": False}'
+    assert code(effective_default(method, "flag")) == "True"
+    assert code(effective_default(method, "other")) == "None"
+    assert effective_default(method, "absent") is None
+
+
+# -- rank 0 and checkpoints saved from the CPU ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source, only",
+    [
+        ("if dist.get_rank() == 0:\n    TARGET()\n", True),
+        ("if self.global_rank == 0:\n    TARGET()\n", True),
+        ("if accelerator.is_main_process:\n    TARGET()\n", True),
+        ("def f(rank):\n    if rank != 0:\n        return\n    TARGET()\n", True),
+        ("def f(trainer):\n    if not trainer.is_global_zero:\n        return\n    TARGET()\n", True),
+        ("if dist.get_rank() == 0:\n    pass\nelse:\n    TARGET()\n", False),
+        ("if local_rank == 1:\n    TARGET()\n", False),
+        ("def f(rank):\n    if rank != 0:\n        log()\n    TARGET()\n", False),
+        ("def f(rank):\n    TARGET()\n    if rank != 0:\n        return\n", False),
+    ],
+)
+def test_runs_on_rank_zero_only(source: str, only: bool) -> None:
+    from memlint.analysis.ranks import runs_on_rank_zero_only
+
+    model = model_of(source)
+    assert runs_on_rank_zero_only(model, call_named(model, "TARGET")) is only
+
+
+@pytest.mark.parametrize(
+    "source, evidence",
+    [
+        ("cfg = FullStateDictConfig(offload_to_cpu=True, rank0_only=True)\n", True),
+        ("cfg = FullStateDictConfig(rank0_only=True)\n", False),
+        ("torch.save({k: v.cpu() for k, v in sd.items()}, p)\n", True),
+        ("torch.save(model.state_dict(), p)\n", False),
+    ],
+)
+def test_saves_from_cpu(source: str, evidence: bool) -> None:
+    from memlint.analysis.checkpoints import saves_from_cpu
+
+    model = model_of("import torch\nfrom torch.distributed.fsdp import FullStateDictConfig\n" + source)
+    assert (saves_from_cpu(model) is not None) is evidence
+
+
+def test_ml001_severity_counts_what_stays_on_the_device() -> None:
+    from memlint.engine import lint_source
+    from memlint.models import Severity
+
+    cases = Path(__file__).resolve().parent.parent / "test_cases" / "ML001_retained_graph"
+    expectations = {
+        "bad_loss_kept_with_retain_graph.py": "does NOT free the saved tensors",
+        "bad_output_kept_after_backward.py": "holds a whole output of the model",
+    }
+    for name, phrase in expectations.items():
+        findings, _ = lint_source((cases / name).read_text(encoding="utf-8"), name, ["ML001"])
+        (finding,) = findings
+        assert finding.severity is Severity.ERROR and phrase in finding.message, finding.message
+    findings, _ = lint_source((cases / "bad_loss_appended_after_backward.py").read_text(encoding="utf-8"), "t.py", ["ML001"])
+    assert [f.severity for f in findings] == [Severity.WARNING]
