@@ -317,3 +317,23 @@ def _notebook(cells: list[str]) -> bytes:
         "nbformat_minor": 5,
     }
     return (json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def test_diff_base_maps_notebook_lines_to_cells(tmp_path: Path) -> None:
+    from samples import git_env
+    from test_diff_base import Repo
+
+    repo = Repo(tmp_path / "repo", git_env(tmp_path))
+    shutil.copy(TRAIN, repo.path / "train.ipynb")
+    repo.commit("initial")
+    repo.git("checkout", "-q", "-b", "feature")
+    document = json.loads(TRAIN.read_text(encoding="utf-8"))
+    document["cells"][3]["execution_count"] = 42  # re-ran the leaky cell: not a code change
+    new_cell = "for x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    losses.append(loss)\n"
+    document["cells"].append({**document["cells"][2], "id": "new", "source": new_cell.splitlines(True)})
+    repo.write("train.ipynb", json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    repo.commit("another loop")
+    done = repo.memlint(".")
+    assert sorted((f["cell"], f["location"]["row"]) for f in json.loads(done.stdout)) == [(4, 4), (11, 4)]
+    done = repo.memlint("--diff-base", "main", ".")
+    assert [(f["cell"], f["location"]["row"]) for f in json.loads(done.stdout)] == [(11, 4)]
