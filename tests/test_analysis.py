@@ -238,16 +238,29 @@ def test_what_outlives_an_iteration() -> None:
 
 
 def test_reduced_after_the_loop_is_consumed() -> None:
+    from memlint.analysis.consumers import consumed_after
+
     model = model_of(
         "def rollout(policy, env):\n    log_probs = []\n    for t in range(10):\n"
         "        log_probs.append(policy(env.obs()))\n    loss = -torch.stack(log_probs).sum()\n    loss.backward()\n"
         "def keep(model, loader):\n    outs = []\n    for b in loader:\n        outs.append(model(b))\n    return outs\n"
+        "def hand_on(self, model, loader):\n    outputs = []\n    for b in loader:\n        outputs.append(model(b))\n"
+        "    return self.epoch_end(outputs)\n"
+        "def chunks(self, data):\n    enc = []\n    for c in data:\n        enc.append(self.encoder(c))\n"
+        "    enc = torch.cat(enc)\n    return enc\n"
+        "def logged(model, loader, opt):\n    kept = []\n    for b in loader:\n        loss = model(b)\n"
+        "        loss.backward()\n        kept.append(loss)\n    loss = sum(kept)\n    print(loss)\n"
     )
-    loops = model.loops
-    first = statement(model, "log_probs.append")
-    second = statement(model, "outs.append")
-    assert loops.consumed_after(loops.store_of(first).container, model.enclosing_loops(first)[0])
-    assert not loops.consumed_after(loops.store_of(second).container, model.enclosing_loops(second)[0])
+    for text, consumed in [
+        ("log_probs.append", True),  # reduced into the loss backwarded after the loop
+        ("outs.append", False),  # returned as it is
+        ("outputs.append", False),  # handed to an arbitrary call
+        ("enc.append", True),  # concatenated into the returned activation, the list dropped
+        ("kept.append", False),  # reduced into a name backwarded only inside the loop
+    ]:
+        stmt = statement(model, text)
+        store = model.loops.store_of(stmt)
+        assert consumed_after(model, store.container, model.enclosing_loops(stmt)[0], False) is consumed, text
 
 
 def test_ctx_tensor_stores() -> None:

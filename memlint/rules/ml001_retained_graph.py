@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from memlint.analysis.consumers import consumed_after
 from memlint.analysis.expressions import code, literal_parts, names_in
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.project import history_sources
@@ -61,7 +62,8 @@ for x, y in loader:
         parts = [p for p in literal_parts(store.value) if model.provenance.carries_history(p, statement)]
         if not parts or not loops.outlives(store, region):
             return
-        if not isinstance(region, cst.FunctionDef) and loops.consumed_after(store.container, region):
+        reduced = store.kind in ("accumulate", "concat")
+        if not isinstance(region, cst.FunctionDef) and consumed_after(model, store.container, region, reduced):
             return
 
         scope = model.scope_of(statement)
