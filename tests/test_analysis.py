@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -237,16 +238,29 @@ def test_what_outlives_an_iteration() -> None:
 
 
 def test_reduced_after_the_loop_is_consumed() -> None:
+    from memlint.analysis.consumers import consumed_after
+
     model = model_of(
         "def rollout(policy, env):\n    log_probs = []\n    for t in range(10):\n"
         "        log_probs.append(policy(env.obs()))\n    loss = -torch.stack(log_probs).sum()\n    loss.backward()\n"
         "def keep(model, loader):\n    outs = []\n    for b in loader:\n        outs.append(model(b))\n    return outs\n"
+        "def hand_on(self, model, loader):\n    outputs = []\n    for b in loader:\n        outputs.append(model(b))\n"
+        "    return self.epoch_end(outputs)\n"
+        "def chunks(self, data):\n    enc = []\n    for c in data:\n        enc.append(self.encoder(c))\n"
+        "    enc = torch.cat(enc)\n    return enc\n"
+        "def logged(model, loader, opt):\n    kept = []\n    for b in loader:\n        loss = model(b)\n"
+        "        loss.backward()\n        kept.append(loss)\n    loss = sum(kept)\n    print(loss)\n"
     )
-    loops = model.loops
-    first = statement(model, "log_probs.append")
-    second = statement(model, "outs.append")
-    assert loops.consumed_after(loops.store_of(first).container, model.enclosing_loops(first)[0])
-    assert not loops.consumed_after(loops.store_of(second).container, model.enclosing_loops(second)[0])
+    for text, consumed in [
+        ("log_probs.append", True),  # reduced into the loss backwarded after the loop
+        ("outs.append", False),  # returned as it is
+        ("outputs.append", False),  # handed to an arbitrary call
+        ("enc.append", True),  # concatenated into the returned activation, the list dropped
+        ("kept.append", False),  # reduced into a name backwarded only inside the loop
+    ]:
+        stmt = statement(model, text)
+        store = model.loops.store_of(stmt)
+        assert consumed_after(model, store.container, model.enclosing_loops(stmt)[0], False) is consumed, text
 
 
 def test_ctx_tensor_stores() -> None:
@@ -383,3 +397,20 @@ def test_saves_from_cpu(source: str, evidence: bool) -> None:
 
     model = model_of("import torch\nfrom torch.distributed.fsdp import FullStateDictConfig\n" + source)
     assert (saves_from_cpu(model) is not None) is evidence
+
+
+def test_ml001_severity_counts_what_stays_on_the_device() -> None:
+    from memlint.engine import lint_source
+    from memlint.models import Severity
+
+    cases = Path(__file__).resolve().parent.parent / "test_cases" / "ML001_retained_graph"
+    expectations = {
+        "bad_loss_kept_with_retain_graph.py": "does NOT free the saved tensors",
+        "bad_output_kept_after_backward.py": "holds a whole output of the model",
+    }
+    for name, phrase in expectations.items():
+        findings, _ = lint_source((cases / name).read_text(encoding="utf-8"), name, ["ML001"])
+        (finding,) = findings
+        assert finding.severity is Severity.ERROR and phrase in finding.message, finding.message
+    findings, _ = lint_source((cases / "bad_loss_appended_after_backward.py").read_text(encoding="utf-8"), "t.py", ["ML001"])
+    assert [f.severity for f in findings] == [Severity.WARNING]

@@ -383,60 +383,6 @@ class Loops:
         bound_before = any(tree.order[id(b.node)] < tree.order[id(region)] for b in self.model.bindings(scope, root))
         return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
 
-    def consumed_after(self, container: cst.BaseExpression, region: cst.CSTNode) -> bool:
-        """Is what was collected reduced into something that is backwarded or
-        returned after the loop (a rollout's log-probs, a multi-step loss)?"""
-        root = root_name(container)
-        if root is None or root == "self":
-            return False
-        scope = self.model.scope_of(region)
-        derived = {root}
-        backwarded = self.provenance.backwarded_names(scope)
-        for stmt in self._statements_after(region, scope):
-            if not set(names_in(stmt)) & derived:
-                continue
-            if isinstance(stmt, cst.Return):
-                # `return torch.stack(log_probs).sum()`: not `return log_probs`, nor `return total.item()`
-                return (
-                    stmt.value is not None
-                    and _reduces(stmt.value, derived)
-                    and self.provenance.uses_with_history(stmt.value, derived)
-                )
-            if self.provenance.backward_calls(stmt):
-                return True
-            if isinstance(stmt, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and stmt.value is not None:
-                if not _reduces(stmt.value, derived):
-                    continue
-                targets = stmt.targets if isinstance(stmt, cst.Assign) else [stmt]
-                for target in targets:
-                    name = root_name(target.target)
-                    if name:
-                        derived.add(name)
-                        if name in backwarded:
-                            return True
-        return False
-
-    def _statements_after(self, region: cst.CSTNode, scope: "Scope") -> list[cst.CSTNode]:
-        tree = self.model.tree
-        result = []
-        for stmt_type in (cst.Return, cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign):
-            for stmt in tree.descendants(scope, stmt_type):
-                if tree.is_after(stmt, region) and self.model.scope_of(stmt) is scope:
-                    result.append(stmt)
-        result.sort(key=lambda s: tree.order[id(s)])
-        return result
-
-
-def _reduces(expr: cst.BaseExpression, names: set[str]) -> bool:
-    """Does `expr` compute something from `names` (not just pass one along)?"""
-    if isinstance(expr, cst.Name):
-        return False
-    if isinstance(expr, (cst.Tuple, cst.List)):
-        return any(_reduces(e.value, names) for e in expr.elements)
-    if isinstance(expr, cst.Dict):
-        return any(isinstance(e, cst.DictElement) and _reduces(e.value, names) for e in expr.elements)
-    return bool(set(names_in(expr)) & names)
-
 
 def _mentions_text(expr: cst.BaseExpression, text: str) -> bool:
     """Does `expr` read the value spelled `text` (`input`, `input[-ctx:]`, `self.tokens`)?"""

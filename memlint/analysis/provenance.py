@@ -23,6 +23,7 @@ import libcst as cst
 from memlint.analysis.expressions import (
     call_arg,
     callee_name,
+    keyword_arg,
     method_name,
     names_in,
     root_name,
@@ -108,6 +109,8 @@ _NOT_TENSOR_METHODS = {
     "numel", "size", "dim", "nelement", "element_size", "data_ptr", "stride", "get_device", "is_contiguous",
     "keys", "__len__", "format", "is_floating_point", "backward", "eval", "train", "step", "zero_grad",
 }
+# Methods only a tensor has (a dict, list or ModelOutput has none of them).
+_TENSOR_EVIDENCE = {"backward", "item", "detach", "detach_", "to", "cpu", "cuda", "numpy", "requires_grad_", "register_hook"}
 _REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
 _BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
 # Parameters of Lightning's hooks that are not tensors.
@@ -471,6 +474,10 @@ class Provenance:
             if resolved.startswith("torch.") and resolved.rsplit(".", 1)[-1] in _TORCH_TENSOR_FUNCTIONS:
                 return "tensor"
             return "maybe"
+        if isinstance(expr, cst.Name):
+            used_as = self._used_as(expr.value, self.model.scope_of(at))
+            if used_as is not None:
+                return used_as  # `output["loss"].backward()`: a mapping; `out.backward()`: a tensor
         if isinstance(expr, cst.Name) and _CONTAINER_NAME.search(expr.value):
             return "container"  # `loss_dict`, `outputs`, `metrics`: named for what they hold
         if isinstance(expr, cst.Name) and expr.value not in guard:
@@ -484,6 +491,36 @@ class Provenance:
                 return "tensor"
             return "container" if "container" in kinds else "maybe"
         return "maybe"
+
+    def _used_as(self, name: str, scope: "Scope") -> str | None:
+        """What the uses of `name` in `scope` show it is: "mapping" when it is
+        subscripted with a string key, "tensor" when a tensor-only method is
+        called on it (`.backward()`, `.item()`, `.detach()`, `.to()`, `.cpu()`)."""
+        tree = self.model.tree
+        evidence = None
+        for sub in tree.descendants(scope, cst.Subscript):
+            if isinstance(sub.value, cst.Name) and sub.value.value == name and len(sub.slice) == 1:
+                key = sub.slice[0].slice
+                if isinstance(key, cst.Index) and isinstance(key.value, (cst.SimpleString, cst.FormattedString)):
+                    return "mapping"
+        for call in tree.descendants(scope, cst.Call):
+            func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value == name
+                and func.attr.value in _TENSOR_EVIDENCE
+            ):
+                evidence = "tensor"
+        return evidence
+
+    def retains_graph(self, region: cst.CSTNode) -> bool:
+        """Does `region` call `backward(retain_graph=True)` (or any value but False)?"""
+        for call, _ in self.backward_calls(region):
+            kw = keyword_arg(call, "retain_graph")
+            if kw is not None and not (isinstance(kw.value, cst.Name) and kw.value.value in ("False", "None")):
+                return True
+        return False
 
     # -- which tensors stay on the device? -------------------------------------
     def device_output(self, expr: cst.BaseExpression, at: cst.CSTNode | None = None) -> bool:
