@@ -350,6 +350,18 @@ class Loops:
                     return first
         return None
 
+    def is_generated_sequence(self, store: Store, region: cst.CSTNode) -> bool:
+        """`input = torch.cat([input, token], 0)` where the model runs on `input` in the
+        same loop: the sequence an autoregressive loop is generating, the model's next
+        input by design and bounded by the number of tokens asked for."""
+        if store.kind != "concat":
+            return False
+        grown = code(store.container)
+        return any(
+            self.provenance.is_module_call(call) and any(_mentions_text(arg.value, grown) for arg in call.args)
+            for call in self.model.tree.descendants(region, cst.Call)
+        )
+
     def outlives(self, store: Store, region: cst.CSTNode) -> bool:
         """Does the container of `store` survive from one iteration of `region` to the next?"""
         root = root_name(store.container)
@@ -370,6 +382,17 @@ class Loops:
                 return False
         bound_before = any(tree.order[id(b.node)] < tree.order[id(region)] for b in self.model.bindings(scope, root))
         return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
+
+
+def _mentions_text(expr: cst.BaseExpression, text: str) -> bool:
+    """Does `expr` read the value spelled `text` (`input`, `input[-ctx:]`, `self.tokens`)?"""
+    stack: list[cst.CSTNode] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Name, cst.Attribute)) and code(node) == text:
+            return True
+        stack.extend(node.children)
+    return False
 
 
 def _mentions(expr: cst.BaseExpression, text: str) -> bool:

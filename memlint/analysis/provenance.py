@@ -160,6 +160,10 @@ class Provenance:
     def _module_classes(self) -> dict[str, str]:
         return self._class_kinds
 
+    def makes_module(self, expr: cst.BaseExpression) -> bool:
+        """Does `expr` construct (or place) a module rather than compute a tensor?"""
+        return self._is_module_factory(expr)
+
     def _is_module_factory(self, expr: cst.BaseExpression) -> bool:
         while isinstance(expr, cst.Call) and method_name(expr) in _MODULE_PLACEMENT:
             expr = expr.func.value  # Linear(4, 4).to(device).train()
