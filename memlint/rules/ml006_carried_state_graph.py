@@ -162,7 +162,14 @@ for x, y in loader:
             )
         if isinstance(arg, cst.Name) and self._is_tuple_state(arg):
             return cst.parse_expression(f"tuple(s.detach() for s in {arg.value})")
+        if isinstance(arg, cst.Name) and self._starts_as_none(arg):
+            return cst.parse_expression(f"({arg.value}.detach() if {arg.value} is not None else None)")
         return detach(arg)
+
+    def _starts_as_none(self, arg: cst.Name) -> bool:
+        """`state = None` before the loop: the first iteration has nothing to detach."""
+        scope = self.model.scope_of(arg)
+        return any(code(b.value) == "None" for b in self.model.bindings(scope, arg.value) if b.value is not None)
 
     def _is_tuple_state(self, arg: cst.Name) -> bool:
         """An LSTM-style `(h, c)` state: initialised from a literal tuple or fed to an LSTM."""

@@ -7,7 +7,7 @@ import torch
 def train(model, frames_loader, criterion, optimizer):
     state = None
     for frames, target in frames_loader:
-        logits, state = model.step(frames, state.detach())  # expect: ML006
+        logits, state = model.step(frames, (state.detach() if state is not None else None))  # expect: ML006
         loss = criterion(logits, target)
         optimizer.zero_grad()
         loss.backward(retain_graph=True)
