@@ -180,7 +180,11 @@ def test_device_output() -> None:
     )
     keep = call_named(model, "KEEP")
     verdicts = [model.provenance.device_output(a.value, keep) for a in keep.args]
-    assert verdicts == [True, True, False, False, False, True, False]
+    # `x` goes to the model as the loader yields it: the loader puts batches on the device, `y` too
+    assert verdicts == [True, True, False, False, False, True, True]
+    moved = model_of("def ev(model, loader):\n    for x, y in loader:\n        logits = model(x.to(dev))\n        KEEP(y)\n")
+    keep = call_named(moved, "KEEP")
+    assert not moved.provenance.device_output(keep.args[0].value, keep)  # moved by the loop: `y` stays put
 
 
 # -- loops -----------------------------------------------------------------------

@@ -394,7 +394,7 @@ def test_pre_commit_hook_manifest() -> None:
     assert set(hooks) == {"memlint", "memlint-fix"}
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["types_or"] == ["python", "pyi"]
+        assert hook["types_or"] == ["python", "pyi", "jupyter"]
         assert hook["require_serial"] is True
         assert hook["entry"].startswith("memlint")
     assert "--fix" in hooks["memlint-fix"]["entry"] and "--fix" not in hooks["memlint"]["entry"]
