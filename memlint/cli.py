@@ -129,7 +129,7 @@ def lint(
         error_line(str(exc))
         sys.exit(EXIT_ERROR)
 
-    found = discover(targets, settings.exclude, settings.root)
+    found = discover(targets, settings.exclude, settings.root, settings.include)
     for missing in found.missing:
         error_line(f"{missing}: no such file or directory")
     for warning in found.warnings:

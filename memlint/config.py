@@ -19,7 +19,10 @@ DEFAULT_EXCLUDE = [
     "build", "dist", "__pycache__", "site-packages", "node_modules", ".mypy_cache",
     ".pytest_cache", ".ruff_cache", ".memlint_cache", "*.egg-info", ".ipynb_checkpoints",
 ]
-KNOWN_KEYS = {"select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude"}
+DEFAULT_INCLUDE = ["*.py", "*.pyi", "*.ipynb"]
+KNOWN_KEYS = {
+    "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "include", "extend-include",
+}
 
 
 class ConfigError(Exception):
@@ -31,6 +34,7 @@ class Settings:
     codes: list[str]  # enabled rule codes, ML000 included unless ignored
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+    include: list[str] = field(default_factory=lambda: list(DEFAULT_INCLUDE))  # files a directory walk lints
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
 
@@ -164,12 +168,18 @@ def load_settings(
         exclude = custom
     if path:
         exclude += _list(table, "extend-exclude", path) or []
+    include = list(DEFAULT_INCLUDE)
+    if path and (custom := _list(table, "include", path)) is not None:
+        include = custom
+    if path:
+        include += _list(table, "extend-include", path) or []
     root = path.parent if path else (start or Path.cwd()).resolve()
     order = {r.code: i for i, r in enumerate(ALL_RULES)}
     return Settings(
         codes=sorted(chosen, key=lambda c: order.get(c, -1)),
         per_file_ignores=per_file,
         exclude=exclude,
+        include=include,
         root=root if root.is_dir() else root.parent,
         config_file=path,
     )

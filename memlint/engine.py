@@ -17,6 +17,7 @@ from memlint.analysis.positions import positions as compute_positions
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, Position, Severity, describe
+from memlint.notebook import Notebook, NotebookError, is_notebook, parse_notebook
 from memlint.rules import BY_CODE, SYNTAX_ERROR
 from memlint.rules.base import FixSpec, Report, Rule
 from memlint.suppression import is_suppressed, skips_file
@@ -27,13 +28,18 @@ if TYPE_CHECKING:
 
 @dataclass
 class SourceFile:
-    """A file's text as Python sees it, plus what is needed to write it back."""
+    """A file's text as Python sees it, plus what is needed to write it back.
+
+    For a notebook, `text` is its code cells joined into one program
+    (memlint/notebook.py) and `notebook` maps it back to the cells.
+    """
 
     path: str
     text: str
     encoding: str
     bom: bool
     raw: bytes
+    notebook: Notebook | None = None
 
 
 @dataclass
@@ -72,8 +78,15 @@ def decode(raw: bytes) -> tuple[str, str, bool]:
 
 
 def read_source(path: str) -> SourceFile:
+    """The one way memlint reads code: a `.py` file decoded, a notebook's cells joined."""
     with open(path, "rb") as handle:
         raw = handle.read()
+    if is_notebook(path):
+        try:
+            notebook = parse_notebook(raw, path)
+        except NotebookError as exc:
+            raise DecodeError(str(exc)) from None
+        return SourceFile(path, notebook.text, "utf-8", raw.startswith(b"\xef\xbb\xbf"), raw, notebook)
     text, encoding, bom = decode(raw)
     return SourceFile(path, text, encoding, bom, raw)
 

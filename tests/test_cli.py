@@ -6,28 +6,14 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from samples import LEAKY_TRAIN
 
 from memlint.cli import main
 
-LEAK = textwrap.dedent(
-    """\
-    import torch
-
-    def train(model, loader, opt):
-        losses = []
-        for x, y in loader:
-            loss = model(x).sum()
-            loss.backward()
-            opt.step()
-            losses.append(loss)
-        return losses
-    """
-)
 CLEAN = "import torch\n\nx = torch.zeros(3)\n"
 
 
@@ -43,7 +29,7 @@ def run(args: list[str], cwd: Path) -> tuple[int, str, str]:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    (tmp_path / "train.py").write_text(LEAK)
+    (tmp_path / "train.py").write_text(LEAKY_TRAIN)
     (tmp_path / "clean.py").write_text(CLEAN)
     return tmp_path
 
@@ -51,7 +37,7 @@ def project(tmp_path: Path) -> Path:
 def test_exit_codes(project: Path) -> None:
     code, out, _ = run(["--no-cache", "train.py"], project)
     assert code == 1
-    assert "train.py:9:9: ML001 [*] [retained-graph]" in out
+    assert "train.py:10:9: ML001 [*] [retained-graph]" in out
     assert "help: store `loss.detach()`" in out
     assert run(["--no-cache", "clean.py"], project)[0] == 0
     assert run(["--no-cache", "--exit-zero", "train.py"], project)[0] == 0
@@ -69,11 +55,11 @@ def test_json_is_ruff_compatible(project: Path) -> None:
     assert code == 1
     [finding] = json.loads(out)
     assert {"code", "name", "message", "severity", "filename", "location", "end_location", "fix"} <= set(finding)
-    assert finding["location"] == {"row": 9, "column": 9}
-    assert finding["end_location"] == {"row": 9, "column": 28}
+    assert finding["location"] == {"row": 10, "column": 9}
+    assert finding["end_location"] == {"row": 10, "column": 28}
     assert finding["fix"]["applicability"] == "safe"
     assert finding["fix"]["edits"] == [
-        {"content": "loss.detach()", "location": {"row": 9, "column": 23}, "end_location": {"row": 9, "column": 27}}
+        {"content": "loss.detach()", "location": {"row": 10, "column": 23}, "end_location": {"row": 10, "column": 27}}
     ]
     assert finding["severity"] == "warning"  # backwarded: the skeleton leaks host memory
 
@@ -130,17 +116,17 @@ def test_bad_configuration_is_exit_2(project: Path, toml: str, message: str) -> 
     ["# noqa", "# noqa: ML001", "# noqa: E501, ML001", "# memlint: ignore[ML001]", "# memlint: ignore[retained-graph]", "# memlint: ignore"],
 )
 def test_inline_suppression(project: Path, comment: str) -> None:
-    (project / "train.py").write_text(LEAK.replace("losses.append(loss)", f"losses.append(loss)  {comment}"))
+    (project / "train.py").write_text(LEAKY_TRAIN.replace("losses.append(loss)", f"losses.append(loss)  {comment}"))
     assert run(["--no-cache", "train.py"], project)[0] == 0
 
 
 def test_other_codes_do_not_suppress(project: Path) -> None:
-    (project / "train.py").write_text(LEAK.replace("losses.append(loss)", "losses.append(loss)  # noqa: ML004"))
+    (project / "train.py").write_text(LEAKY_TRAIN.replace("losses.append(loss)", "losses.append(loss)  # noqa: ML004"))
     assert run(["--no-cache", "train.py"], project)[0] == 1
 
 
 def test_skip_file(project: Path) -> None:
-    (project / "train.py").write_text("# memlint: skip-file\n" + LEAK)
+    (project / "train.py").write_text("# memlint: skip-file\n" + LEAKY_TRAIN)
     assert run(["--no-cache", "train.py"], project)[0] == 0
 
 
@@ -151,7 +137,7 @@ def test_bad_input_never_breaks_the_run(project: Path) -> None:
     code, out, err = run(["--no-cache", "."], project)
     assert code == 2  # an unreadable file is an error of the run
     assert "broken.py:1:7: ML000 [syntax-error]" in out
-    assert "train.py:9:9: ML001" in out  # the rest is still linted
+    assert "train.py:10:9: ML001" in out  # the rest is still linted
     assert err.count("latin.py") == 1 and "cannot decode" in err
     assert "cookie.py" not in err  # a PEP 263 cookie is honoured
     assert "Traceback" not in out + err
@@ -184,10 +170,10 @@ def test_rule_crash_is_an_internal_error(project: Path, monkeypatch: pytest.Monk
 def test_discovery_skips_what_it_should(project: Path) -> None:
     for folder in ("node_modules", "build", ".git", "__pycache__", "ignored_dir", "venv_custom"):
         (project / folder).mkdir()
-        (project / folder / "leak.py").write_text(LEAK)
+        (project / folder / "leak.py").write_text(LEAKY_TRAIN)
     (project / "venv_custom" / "pyvenv.cfg").write_text("home = /usr\n")
     (project / ".gitignore").write_text("ignored_dir/\n*_generated.py\n")
-    (project / "x_generated.py").write_text(LEAK)
+    (project / "x_generated.py").write_text(LEAKY_TRAIN)
     code, out, _ = run(["--no-cache", "--format", "json", "."], project)
     assert {Path(f["filename"]).name for f in json.loads(out)} == {"train.py"}
     # a file named explicitly is always linted
@@ -198,7 +184,7 @@ def test_cache_warm_run_and_invalidation(project: Path) -> None:
     assert run(["train.py"], project)[0] == 1
     assert (project / ".memlint_cache").is_dir()
     assert run(["train.py"], project)[0] == 1  # from the cache
-    (project / "train.py").write_text(LEAK.replace("losses.append(loss)", "losses.append(loss.item())"))
+    (project / "train.py").write_text(LEAKY_TRAIN.replace("losses.append(loss)", "losses.append(loss.item())"))
     assert run(["train.py"], project)[0] == 0  # content changed: linted again
     assert run(["--ignore", "ML001", "--cache-dir", str(project / "c2"), "clean.py"], project)[0] == 0
     assert (project / "c2").is_dir()

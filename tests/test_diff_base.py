@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -11,26 +10,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from samples import LEAKY_TRAIN, git_env
 
 from memlint.gitdiff import _unquote, parse_diff
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
-OLD_LEAK = textwrap.dedent(
-    """\
-    import torch
-
-
-    def train(model, loader, opt):
-        losses = []
-        for x, y in loader:
-            loss = model(x).sum()
-            loss.backward()
-            opt.step()
-            losses.append(loss)
-        return losses
-    """
-)
 NEW_LEAK = textwrap.dedent(
     """\
 
@@ -43,22 +28,7 @@ NEW_LEAK = textwrap.dedent(
             history.append(loss)
         return history
     """
-)  # appended to OLD_LEAK: its `history.append(loss)` is line 19
-
-
-def git_env(home: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        env.pop(name, None)
-    env.update(
-        GIT_CONFIG_GLOBAL=str(home / "gitconfig"),  # isolated from the user's configuration
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_AUTHOR_NAME="memlint tests",
-        GIT_AUTHOR_EMAIL="tests@memlint.invalid",
-        GIT_COMMITTER_NAME="memlint tests",
-        GIT_COMMITTER_EMAIL="tests@memlint.invalid",
-    )
-    return env
+)  # appended to LEAKY_TRAIN: its `history.append(loss)` is line 19
 
 
 class Repo:
@@ -103,8 +73,8 @@ def findings(done: subprocess.CompletedProcess[str]) -> list[tuple[str, int, str
 def repo(tmp_path: Path) -> Repo:
     """main: train.py with one leak and legacy.py with another; branch `feature` checked out."""
     repo = Repo(tmp_path / "repo", git_env(tmp_path))
-    repo.write("train.py", OLD_LEAK)
-    repo.write("legacy.py", OLD_LEAK)
+    repo.write("train.py", LEAKY_TRAIN)
+    repo.write("legacy.py", LEAKY_TRAIN)
     repo.write("README.md", "demo\n")
     repo.commit("initial")
     repo.git("checkout", "-q", "-b", "feature")
@@ -112,7 +82,7 @@ def repo(tmp_path: Path) -> Repo:
 
 
 def test_only_the_leak_the_branch_adds_is_reported(repo: Repo) -> None:
-    repo.write("train.py", OLD_LEAK + NEW_LEAK)
+    repo.write("train.py", LEAKY_TRAIN + NEW_LEAK)
     repo.commit("add a second training loop")
     assert findings(repo.memlint(".")) == [("legacy.py", 10, "ML001"), ("train.py", 10, "ML001"), ("train.py", 19, "ML001")]
 
@@ -124,7 +94,7 @@ def test_only_the_leak_the_branch_adds_is_reported(repo: Repo) -> None:
 def test_text_output_and_no_changes(repo: Repo) -> None:
     done = repo.memlint("--diff-base", "main")
     assert findings(done) == [] and done.returncode == 0  # nothing changed: nothing to report
-    repo.write("train.py", OLD_LEAK + NEW_LEAK)
+    repo.write("train.py", LEAKY_TRAIN + NEW_LEAK)
     repo.commit("leak")
     text = subprocess.run(
         [sys.executable, "-m", "memlint", "--no-cache", "--diff-base", "main"],
@@ -136,19 +106,19 @@ def test_text_output_and_no_changes(repo: Repo) -> None:
 def test_merge_base_not_the_tip_of_rev(repo: Repo) -> None:
     """Leaks added on main after the branch point are main's, not the pull request's."""
     repo.git("checkout", "-q", "main")
-    repo.write("legacy.py", OLD_LEAK + NEW_LEAK)
+    repo.write("legacy.py", LEAKY_TRAIN + NEW_LEAK)
     repo.commit("main moves on")
     repo.git("checkout", "-q", "feature")
-    repo.write("train.py", OLD_LEAK + NEW_LEAK)
+    repo.write("train.py", LEAKY_TRAIN + NEW_LEAK)
     repo.commit("feature leak")
     repo.git("merge", "-q", "--no-edit", "main")  # legacy.py now has main's leak at line 19
     assert findings(repo.memlint("--diff-base", "main", ".")) == [("train.py", 19, "ML001")]
 
 
 def test_work_tree_changes_and_untracked_files_count(repo: Repo) -> None:
-    repo.write("train.py", OLD_LEAK + NEW_LEAK)  # modified, not committed
-    repo.write("pkg/new_module.py", OLD_LEAK)  # untracked: every line is new
-    repo.write("ignored/skip.py", OLD_LEAK)
+    repo.write("train.py", LEAKY_TRAIN + NEW_LEAK)  # modified, not committed
+    repo.write("pkg/new_module.py", LEAKY_TRAIN)  # untracked: every line is new
+    repo.write("ignored/skip.py", LEAKY_TRAIN)
     repo.write(".gitignore", "ignored/\n")
     assert findings(repo.memlint("--diff-base", "main", ".")) == [
         ("pkg/new_module.py", 10, "ML001"),
@@ -157,8 +127,8 @@ def test_work_tree_changes_and_untracked_files_count(repo: Repo) -> None:
 
 
 def test_modified_line_and_paths_filter(repo: Repo) -> None:
-    repo.write("legacy.py", OLD_LEAK.replace("losses.append(loss)", "losses.append(loss * 2)"))
-    repo.write("train.py", OLD_LEAK + NEW_LEAK)
+    repo.write("legacy.py", LEAKY_TRAIN.replace("losses.append(loss)", "losses.append(loss * 2)"))
+    repo.write("train.py", LEAKY_TRAIN + NEW_LEAK)
     repo.commit("touch the old leak")
     assert findings(repo.memlint("--diff-base", "main", "legacy.py")) == [("legacy.py", 10, "ML001")]
     # Run from a subdirectory with a path into the repository.
@@ -168,7 +138,7 @@ def test_modified_line_and_paths_filter(repo: Repo) -> None:
 
 
 def test_syntax_error_in_a_changed_file_is_always_reported(repo: Repo) -> None:
-    repo.write("train.py", OLD_LEAK + "\n\ndef broken(:\n    pass\n")
+    repo.write("train.py", LEAKY_TRAIN + "\n\ndef broken(:\n    pass\n")
     done = repo.memlint("--diff-base", "main", ".")
     assert [code for _, _, code in findings(done)] == ["ML000"]
 
@@ -176,7 +146,7 @@ def test_syntax_error_in_a_changed_file_is_always_reported(repo: Repo) -> None:
 def test_outside_a_git_repository_is_a_clear_error(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
-    (plain / "train.py").write_text(OLD_LEAK, encoding="utf-8")
+    (plain / "train.py").write_text(LEAKY_TRAIN, encoding="utf-8")
     env = git_env(tmp_path)
     env["GIT_CEILING_DIRECTORIES"] = str(tmp_path)  # in case the temporary directory lies inside a repository
     done = subprocess.run(

@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 import yaml
 from click.testing import CliRunner
+from samples import LEAKY_TRAIN
 
 from memlint.cli import main
 from memlint.formats import Report, github, names
@@ -23,21 +24,7 @@ from memlint.rules import ALL_RULES
 REPO = Path(__file__).resolve().parent.parent
 SARIF_SCHEMA = REPO / ".." / "shared" / "schemas" / "sarif-schema-2.1.0.json"
 
-TRAIN = textwrap.dedent(
-    """\
-    import torch
-
-
-    def train(model, loader, opt):
-        losses = []
-        for x, y in loader:
-            loss = model(x).sum()
-            loss.backward()
-            opt.step()
-            losses.append(loss)
-        return losses
-    """
-)
+TRAIN = LEAKY_TRAIN
 LEAK = "        losses.append(loss)"  # line 10 of TRAIN, a warning
 
 EVALUATE = textwrap.dedent(
@@ -411,7 +398,7 @@ def test_pre_commit_hook_manifest() -> None:
     assert set(hooks) == {"memlint", "memlint-fix"}
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["types_or"] == ["python", "pyi"]
+        assert hook["types_or"] == ["python", "pyi", "jupyter"]
         assert hook["require_serial"] is True
         assert hook["entry"].startswith("memlint")
     assert "--fix" in hooks["memlint-fix"]["entry"] and "--fix" not in hooks["memlint"]["entry"]

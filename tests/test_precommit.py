@@ -12,11 +12,9 @@ check something other than what is on disk.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -24,40 +22,9 @@ import pytest
 pytest.importorskip("pre_commit", reason="the test extra installs pre-commit")
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
+from samples import LEAKY_TRAIN, LEAKY_TRAIN_FIXED, git_env
+
 REPO = Path(__file__).resolve().parent.parent
-LEAK = textwrap.dedent(
-    """\
-    import torch
-
-
-    def train(model, loader, opt):
-        losses = []
-        for x, y in loader:
-            loss = model(x).sum()
-            loss.backward()
-            opt.step()
-            losses.append(loss)
-        return losses
-    """
-)
-
-
-def git_env(home: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "PRE_COMMIT", "SKIP"):
-        env.pop(name, None)
-    env.update(
-        GIT_CONFIG_GLOBAL=str(home / "gitconfig"),
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_AUTHOR_NAME="memlint tests",
-        GIT_AUTHOR_EMAIL="tests@memlint.invalid",
-        GIT_COMMITTER_NAME="memlint tests",
-        GIT_COMMITTER_EMAIL="tests@memlint.invalid",
-        PIP_DISABLE_PIP_VERSION_CHECK="1",
-        PIP_NO_INPUT="1",
-        NO_COLOR="1",
-    )
-    return env
 
 
 def git(cwd: Path, env: dict[str, str], *args: str) -> str:
@@ -88,7 +55,7 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         target = snapshot / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, target)
-    env = git_env(home)
+    env = git_env(home, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", NO_COLOR="1")
     git(snapshot, env, "init", "-q")
     git(snapshot, env, "add", "-A")
     git(snapshot, env, "commit", "-q", "--no-verify", "-m", "snapshot of the working tree")
@@ -98,11 +65,11 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """A git repository with one leaking training script, committed."""
-    env = git_env(tmp_path)
+    env = git_env(tmp_path, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", NO_COLOR="1")
     work = tmp_path / "project"
     work.mkdir()
     git(work, env, "init", "-q")
-    (work / "train.py").write_text(LEAK, encoding="utf-8")
+    (work / "train.py").write_text(LEAKY_TRAIN, encoding="utf-8")
     (work / "notes.txt").write_text("not python\n", encoding="utf-8")
     git(work, env, "add", "-A")
     git(work, env, "commit", "-q", "--no-verify", "-m", "initial")
@@ -123,7 +90,7 @@ def test_lint_hook_fails_with_the_finding(hook_repo: Path, project) -> None:
     assert done.returncode == 1, output
     assert "memlint" in output and "Failed" in output
     assert "train.py:10:9: ML001" in output, output
-    assert (project[0] / "train.py").read_text(encoding="utf-8") == LEAK  # linting changes nothing
+    assert (project[0] / "train.py").read_text(encoding="utf-8") == LEAKY_TRAIN  # linting changes nothing
 
 
 def test_fix_hook_rewrites_the_file_then_a_second_run_passes(hook_repo: Path, project) -> None:
@@ -134,9 +101,25 @@ def test_fix_hook_rewrites_the_file_then_a_second_run_passes(hook_repo: Path, pr
     assert "files were modified by this hook" in output, output
     fixed = (work / "train.py").read_text(encoding="utf-8")
     assert "losses.append(loss.detach())" in fixed, output
-    assert fixed == LEAK.replace("losses.append(loss)", "losses.append(loss.detach())")
+    assert fixed == LEAKY_TRAIN_FIXED
 
     again = try_repo(hook_repo, project)  # every hook in the manifest: memlint and memlint-fix
     output = again.stdout + again.stderr
     assert again.returncode == 0, output
     assert output.count("Passed") == 2, output
+
+
+def test_fix_hook_fixes_a_notebook_in_its_cell(hook_repo: Path, tmp_path: Path) -> None:
+    env = git_env(tmp_path, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", NO_COLOR="1")
+    work = tmp_path / "notebooks"
+    work.mkdir()
+    git(work, env, "init", "-q")
+    notebook = REPO / "tests" / "notebooks" / "train.ipynb"
+    shutil.copy(notebook, work / "train.ipynb")
+    git(work, env, "add", "-A")
+    git(work, env, "commit", "-q", "--no-verify", "-m", "initial")
+    done = try_repo(hook_repo, (work, env), "memlint-fix")
+    output = done.stdout + done.stderr
+    assert "files were modified by this hook" in output, output
+    expected = notebook.read_bytes().replace(b'"    losses.append(loss)\\n"', b'"    losses.append(loss.detach())\\n"')
+    assert (work / "train.ipynb").read_bytes() == expected

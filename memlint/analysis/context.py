@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from memlint.analysis.frameworks import Frameworks
 from memlint.analysis.grad_mode import Grad, GradMode
 from memlint.analysis.imports import Imports
 from memlint.analysis.scopes import Scopes
@@ -15,7 +16,8 @@ class FileContext(Scopes):
         super().__init__(module, Tree(module))
         self.path = path
         self.imports = Imports(self.tree)
-        self.grad = GradMode(self, self.imports)
+        self.frameworks = Frameworks(self, self.imports)
+        self.grad = GradMode(self, self.imports, self.frameworks)
 
     def grad_state(self, node: cst.CSTNode) -> Grad:
         return self.grad.state(node)

@@ -2,8 +2,9 @@
 
 Answers ON, OFF or MAYBE (`set_grad_enabled(flag)` with a flag known only at
 run time). Sources: `with no_grad()/inference_mode()/set_grad_enabled(...)`,
-a bare `torch.set_grad_enabled(False)` earlier in the block, decorators,
-Lightning hooks that Lightning runs without grad, Hugging Face
+a bare `torch.set_grad_enabled(False)` or `stack.enter_context(torch.no_grad())`
+on an `ExitStack` earlier in the block, decorators,
+framework hooks that the framework runs without grad (`frameworks`), Hugging Face
 pipelines' `_forward` (run under inference mode by `Pipeline.forward`), and
 functions of the same file that are only ever called from no-grad code.
 """
@@ -18,6 +19,7 @@ import libcst as cst
 from memlint.analysis.expressions import bool_constant, call_arg
 
 if TYPE_CHECKING:
+    from memlint.analysis.frameworks import Frameworks
     from memlint.analysis.imports import Imports
     from memlint.analysis.scopes import Scopes
 
@@ -42,19 +44,11 @@ SET_GRAD_ENABLED = {
 }
 ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad"}
 
-# Lightning runs its evaluation loops (and their hooks) under no_grad/inference_mode.
-_LIGHTNING_EVAL_HOOKS = {"validation_step", "test_step", "predict_step"}
-_LIGHTNING_EVAL_HOOK_PREFIXES = ("on_validation_", "on_test_", "on_predict_")
-
-
-def is_lightning_eval_hook(name: str) -> bool:
-    return name in _LIGHTNING_EVAL_HOOKS or name.startswith(_LIGHTNING_EVAL_HOOK_PREFIXES)
-
-
 class GradMode:
-    def __init__(self, scopes: "Scopes", imports: "Imports") -> None:
+    def __init__(self, scopes: "Scopes", imports: "Imports", frameworks: "Frameworks") -> None:
         self.scopes = scopes
         self.imports = imports
+        self.frameworks = frameworks
         self._entry: dict[int, Grad] = {}
         self._callers_off: set[int] | None = None
         self._bare_calls: dict[int, list[tuple[int, Grad]]] | None = None
@@ -110,12 +104,15 @@ class GradMode:
             self._bare_calls = {}
             tree = self.scopes.tree
             for call in tree.by_type.get(cst.Call, ()):
-                if self.imports.resolve(call.func) not in SET_GRAD_ENABLED:
+                if self.imports.resolve(call.func) in SET_GRAD_ENABLED:
+                    effect = self.effect(call)
+                elif self._enters_on_exit_stack(call):
+                    effect = self.effect(call.args[0].value)
+                else:
                     continue
                 expr = tree.parent_of(call)
                 line = tree.parent_of(expr) if isinstance(expr, cst.Expr) else None
                 block = tree.parent_of(line) if line is not None else None
-                effect = self.effect(call)
                 if block is not None and effect is not None:
                     self._bare_calls.setdefault(id(block), []).append((tree.order[id(line)], effect))
         calls = self._bare_calls.get(id(suite))
@@ -124,6 +121,24 @@ class GradMode:
         position = self.scopes.tree.order[id(stmt)]
         before = [effect for order, effect in calls if order < position]
         return before[-1] if before else None
+
+    def _enters_on_exit_stack(self, call: cst.Call) -> bool:
+        """`stack.enter_context(cm)` on an `ExitStack`: `cm` stays entered for the
+        rest of the stack's life, so it acts like a bare call on the statements after it."""
+        func = call.func
+        if not (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "enter_context"
+            and isinstance(func.value, cst.Name)
+            and call.args
+        ):
+            return False
+        scopes = self.scopes
+        for binding in scopes.bindings(scopes.scope_of(call), func.value.value):
+            made = binding.node.item if isinstance(binding.node, cst.WithItem) else binding.value
+            if isinstance(made, cst.Call) and (self.imports.resolve(made.func) or "").endswith("ExitStack"):
+                return True
+        return False
 
     def entry_state(self, func: cst.FunctionDef) -> Grad:
         cached = self._entry.get(id(func))
@@ -144,10 +159,11 @@ class GradMode:
             effect = self.effect(decorator.decorator)
             if effect is not None:
                 return effect
+        hook = self.frameworks.hook(func)
+        if hook is not None and hook.grad is Grad.OFF:
+            return Grad.OFF  # a hook run with grad on takes its callers' mode like any function
         cls = self.scopes.enclosing_class(func)
-        if cls is not None and (
-            is_lightning_eval_hook(func.name.value) or (func.name.value == "_forward" and self._is_hf_pipeline(cls))
-        ):
+        if cls is not None and func.name.value == "_forward" and self._is_hf_pipeline(cls):
             return Grad.OFF
         return None
 

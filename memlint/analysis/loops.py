@@ -16,6 +16,7 @@ from memlint.analysis.expressions import (
     root_name,
     target_names,
 )
+from memlint.analysis.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.scopes import Loop, Scope
 
@@ -41,14 +42,6 @@ _BATCHES = re.compile(
 OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
 _SCALER = re.compile(r"scaler", re.IGNORECASE)
 _METER = re.compile(r"meter|avg|average|tracker|stats|history|record", re.IGNORECASE)
-# Lightning (and HF Trainer) methods the framework calls once per batch.
-PER_STEP_METHODS = {
-    "training_step", "validation_step", "test_step", "predict_step",
-    "on_train_batch_end", "on_train_batch_start", "on_validation_batch_end", "on_test_batch_end",
-    "on_before_backward", "on_after_backward", "on_before_optimizer_step", "optimizer_step",
-}
-EVAL_STEP_METHODS = {"validation_step", "test_step", "predict_step", "on_validation_batch_end", "on_test_batch_end"}
-TRAIN_STEP_METHODS = PER_STEP_METHODS - EVAL_STEP_METHODS
 _INVARIANT_CALLS = {"is_available", "device_count", "is_initialized", "get_world_size", "get_rank"}
 _STORE_METHODS = {"append": 0, "appendleft": 0, "extend": 0, "add": 0, "put": 0, "insert": 1}
 _ACCUMULATING_OPS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign)
@@ -214,9 +207,37 @@ class Loops:
             if self.is_step_loop(loop):
                 return loop
         scope = self.model.scope_of(node)
-        if isinstance(scope, cst.FunctionDef) and scope.name.value in PER_STEP_METHODS:
+        if isinstance(scope, cst.FunctionDef) and (self.per_step_method(scope) or self.called_per_step(scope)):
             return scope
         return None
+
+    def per_step_method(self, func: cst.FunctionDef) -> bool:
+        """Does a framework call `func` once per batch? A framework hook, or a
+        method named like one (`training_step`) whose framework is not known."""
+        hook = self.model.frameworks.hook(func)
+        if hook is not None:
+            return hook.per_step
+        return func.name.value in PER_STEP_NAMES
+
+    def called_per_step(self, func: cst.FunctionDef) -> bool:
+        """Is every call site of `func` in this file inside a step loop (skorch's
+        `validation_step`, looped over by `run_valid_epoch`)?"""
+        sites = self.model.call_sites().get(func, ())
+        return bool(sites) and all(
+            any(self.is_step_loop(loop) for loop in self.model.enclosing_loops(site)) for site in sites
+        )
+
+    def train_step_method(self, func: cst.FunctionDef) -> bool:
+        """A framework hook (or a method named like one) run once per training step."""
+        hook = self.model.frameworks.hook(func)
+        if hook is not None:
+            return hook.per_step and not hook.evaluation
+        return func.name.value in TRAIN_STEP_NAMES
+
+    def eval_step_method(self, func: cst.FunctionDef) -> bool:
+        """A framework hook run once per evaluation or prediction batch."""
+        hook = self.model.frameworks.hook(func)
+        return hook is not None and hook.per_step and hook.evaluation
 
     def iterates_eval_data(self, loop: Loop) -> bool:
         if not isinstance(loop, cst.For):
@@ -252,7 +273,7 @@ class Loops:
         loops = self.model.enclosing_loops(node)
         if not loops:
             scope = self.model.scope_of(node)
-            if isinstance(scope, cst.FunctionDef) and scope.name.value in EVAL_STEP_METHODS:
+            if isinstance(scope, cst.FunctionDef) and self.eval_step_method(scope):
                 return scope
             return None
         for loop in loops:
@@ -329,6 +350,18 @@ class Loops:
                     return first
         return None
 
+    def is_generated_sequence(self, store: Store, region: cst.CSTNode) -> bool:
+        """`input = torch.cat([input, token], 0)` where the model runs on `input` in the
+        same loop: the sequence an autoregressive loop is generating, the model's next
+        input by design and bounded by the number of tokens asked for."""
+        if store.kind != "concat":
+            return False
+        grown = code(store.container)
+        return any(
+            self.provenance.is_module_call(call) and any(_mentions_text(arg.value, grown) for arg in call.args)
+            for call in self.model.tree.descendants(region, cst.Call)
+        )
+
     def outlives(self, store: Store, region: cst.CSTNode) -> bool:
         """Does the container of `store` survive from one iteration of `region` to the next?"""
         root = root_name(store.container)
@@ -350,59 +383,16 @@ class Loops:
         bound_before = any(tree.order[id(b.node)] < tree.order[id(region)] for b in self.model.bindings(scope, root))
         return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
 
-    def consumed_after(self, container: cst.BaseExpression, region: cst.CSTNode) -> bool:
-        """Is what was collected reduced into something that is backwarded or
-        returned after the loop (a rollout's log-probs, a multi-step loss)?"""
-        root = root_name(container)
-        if root is None or root == "self":
-            return False
-        scope = self.model.scope_of(region)
-        derived = {root}
-        backwarded = self.provenance.backwarded_names(scope)
-        for stmt in self._statements_after(region, scope):
-            if not set(names_in(stmt)) & derived:
-                continue
-            if isinstance(stmt, cst.Return):
-                # `return torch.stack(log_probs).sum()`: not `return log_probs`, nor `return total.item()`
-                return (
-                    stmt.value is not None
-                    and _reduces(stmt.value, derived)
-                    and self.provenance.uses_with_history(stmt.value, derived)
-                )
-            if self.provenance.backward_calls(stmt):
-                return True
-            if isinstance(stmt, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and stmt.value is not None:
-                if not _reduces(stmt.value, derived):
-                    continue
-                targets = stmt.targets if isinstance(stmt, cst.Assign) else [stmt]
-                for target in targets:
-                    name = root_name(target.target)
-                    if name:
-                        derived.add(name)
-                        if name in backwarded:
-                            return True
-        return False
 
-    def _statements_after(self, region: cst.CSTNode, scope: "Scope") -> list[cst.CSTNode]:
-        tree = self.model.tree
-        result = []
-        for stmt_type in (cst.Return, cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign):
-            for stmt in tree.descendants(scope, stmt_type):
-                if tree.is_after(stmt, region) and self.model.scope_of(stmt) is scope:
-                    result.append(stmt)
-        result.sort(key=lambda s: tree.order[id(s)])
-        return result
-
-
-def _reduces(expr: cst.BaseExpression, names: set[str]) -> bool:
-    """Does `expr` compute something from `names` (not just pass one along)?"""
-    if isinstance(expr, cst.Name):
-        return False
-    if isinstance(expr, (cst.Tuple, cst.List)):
-        return any(_reduces(e.value, names) for e in expr.elements)
-    if isinstance(expr, cst.Dict):
-        return any(isinstance(e, cst.DictElement) and _reduces(e.value, names) for e in expr.elements)
-    return bool(set(names_in(expr)) & names)
+def _mentions_text(expr: cst.BaseExpression, text: str) -> bool:
+    """Does `expr` read the value spelled `text` (`input`, `input[-ctx:]`, `self.tokens`)?"""
+    stack: list[cst.CSTNode] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Name, cst.Attribute)) and code(node) == text:
+            return True
+        stack.extend(node.children)
+    return False
 
 
 def _mentions(expr: cst.BaseExpression, text: str) -> bool:

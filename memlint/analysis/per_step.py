@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
-from memlint.analysis.loops import PER_STEP_METHODS
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
@@ -58,7 +57,7 @@ def step_context(
     name = scope.name.value
     if name == "forward" and model.enclosing_class(scope) is not None:
         return StepContext(scope, "every forward call (in `forward`)")
-    if name in PER_STEP_METHODS:
+    if model.loops.per_step_method(scope):
         return StepContext(scope, f"every step (in `{name}`)")
     if loops.steps_once(scope) and not _has_training_loop(model, scope):
         return StepContext(scope, f"every training step (in `{name}`)")

@@ -23,9 +23,11 @@ import libcst as cst
 from memlint.analysis.expressions import (
     call_arg,
     callee_name,
+    keyword_arg,
     method_name,
     names_in,
     root_name,
+    target_names,
 )
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.tree import iter_children
@@ -38,7 +40,7 @@ _MODULE_NAMES = re.compile(
     r"^_*(model|models|net|network|module|criterion|criteria|loss_fn|loss_func|loss_function|lossfn|"
     r"loss_fct|loss_module|encoder|decoder|backbone|head|heads|classifier|generator|discriminator|"
     r"policy|critic|actor|value_net|q_net|qnet|teacher|student|unet|vae|transformer|rnn|lstm|gru|cell|"
-    r"mlp|lm|lm_head|embedder|autoencoder|disc|gen|netg|netd|netG|netD|ddp_model|raw_model)$"
+    r"mlp|lm|lm_head|embedder|autoencoder|disc|gen|netg|netd|netG|netD|ddp_model|raw_model)_?$"
     r"|_(model|net|network|encoder|decoder|backbone|head|classifier|criterion)$",
     re.IGNORECASE,
 )
@@ -108,15 +110,21 @@ _NOT_TENSOR_METHODS = {
     "numel", "size", "dim", "nelement", "element_size", "data_ptr", "stride", "get_device", "is_contiguous",
     "keys", "__len__", "format", "is_floating_point", "backward", "eval", "train", "step", "zero_grad",
 }
+# Methods only a tensor has (a dict, list or ModelOutput has none of them).
+_TENSOR_EVIDENCE = {"backward", "item", "detach", "detach_", "to", "cpu", "cuda", "numpy", "requires_grad_", "register_hook"}
 _REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
 _BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
+# Parameters of Lightning's hooks that are not tensors.
+_NOT_DEVICE_PARAMS = {
+    "self", "batch_idx", "dataloader_idx", "batch_indices", "trainer", "pl_module", "optimizer", "optimizer_idx",
+}
 
 
 class Provenance:
     def __init__(self, model: "FileContext") -> None:
         self.model = model
         self._returns_history: dict[int, bool] = {}
-        self._backwarded: dict[int, set[str]] = {}
+        self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
 
     # -- modules and backward -------------------------------------------------
     @cached_property
@@ -152,6 +160,10 @@ class Provenance:
     @property
     def _module_classes(self) -> dict[str, str]:
         return self._class_kinds
+
+    def makes_module(self, expr: cst.BaseExpression) -> bool:
+        """Does `expr` construct (or place) a module rather than compute a tensor?"""
+        return self._is_module_factory(expr)
 
     def _is_module_factory(self, expr: cst.BaseExpression) -> bool:
         while isinstance(expr, cst.Call) and method_name(expr) in _MODULE_PLACEMENT:
@@ -200,13 +212,14 @@ class Provenance:
         return None
 
     def _is_lightning_batch(self, name: str, scope: "Scope") -> bool:
-        return (
-            isinstance(scope, cst.FunctionDef)
-            and scope.name.value.endswith("_step")
-            and self.class_kind(scope) == "lightning"
-            and name in self.model.params(scope)
-            and name not in ("self", "batch_idx", "dataloader_idx")
-        )
+        """A batch or an output that Lightning hands a hook on the device
+        (`training_step(batch)`, `write_on_batch_end(..., prediction, ...)`)."""
+        if not isinstance(scope, cst.FunctionDef) or name not in self.model.params(scope) or name in _NOT_DEVICE_PARAMS:
+            return False
+        hook = self.model.frameworks.hook(scope)
+        if hook is not None:
+            return hook.framework == "Lightning" and hook.per_step
+        return scope.name.value.endswith("_step") and self.class_kind(scope) == "lightning"
 
     def in_module_class(self, node: cst.CSTNode) -> bool:
         """Is `node` inside a class of this file that subclasses a module?"""
@@ -368,16 +381,37 @@ class Provenance:
             for binding in self.model.bindings(module, name):
                 if binding.value is not None and self._history(binding.value, module, binding.node, guard):
                     return True
-        return name in self._backwarded_in_scope(scope)
+        return self._backwarded_value(name, scope, at)
 
-    def _backwarded_in_scope(self, scope: "Scope") -> set[str]:
+    def _backwarded_value(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
+        """Was the value that `name` holds at `at` differentiated (`name.backward()`)?
+
+        Only the same value counts: a `loss` backwarded in the training loop says
+        nothing about the `loss` an evaluation loop computes from outputs made under
+        `no_grad`, so a backward call counts only when one of the bindings reaching
+        it also reaches `at` (or when `name` has no binding here: a parameter)."""
+        sites = self._backward_sites(scope).get(name)
+        if not sites:
+            return False
+        reaching = {id(b.node) for b in self.reaching_bindings(scope, name, at)}
+        if not reaching:
+            return True
+        return any(id(b.node) in reaching for site in sites for b in self.reaching_bindings(scope, name, site))
+
+    def _backward_sites(self, scope: "Scope") -> dict[str, list[cst.Call]]:
+        """name -> the backward calls in `scope` that differentiate it."""
         if id(scope) not in self._backwarded:
-            self._backwarded[id(scope)] = self.backwarded_names(scope)
+            sites: dict[str, list[cst.Call]] = {}
+            for call, exprs in self.backward_calls(scope):
+                for expr in exprs:
+                    for name in names_in(expr):
+                        sites.setdefault(name, []).append(call)
+            self._backwarded[id(scope)] = sites
         return self._backwarded[id(scope)]
 
     def reaching_bindings(self, scope: "Scope", name: str, at: cst.CSTNode) -> list["Binding"]:
         """Bindings of `name` that may reach `at`: the latest one before it whose
-        block encloses `at` (so it surely ran), plus any in between, plus, inside
+        block (or the block around its `with`) encloses `at` (so it surely ran), plus any in between, plus, inside
         a loop, the bindings that the previous iteration left (at or after `at`).
         With none before `at`, every binding in the scope."""
         bindings = self.model.bindings(scope, name)
@@ -392,6 +426,8 @@ class Provenance:
             block = tree.parent_of(tree.statement_of(binding.node))
             if isinstance(block, cst.SimpleStatementLine):
                 block = tree.parent_of(block)
+            while block is not None and isinstance(tree.parent_of(block), cst.With):
+                block = tree.parent_of(tree.parent_of(block))  # a `with` body always runs
             if block is not None and tree.contains(block, at):
                 break
         dominating = reaching[-1]
@@ -439,6 +475,10 @@ class Provenance:
             if resolved.startswith("torch.") and resolved.rsplit(".", 1)[-1] in _TORCH_TENSOR_FUNCTIONS:
                 return "tensor"
             return "maybe"
+        if isinstance(expr, cst.Name):
+            used_as = self._used_as(expr.value, self.model.scope_of(at))
+            if used_as is not None:
+                return used_as  # `output["loss"].backward()`: a mapping; `out.backward()`: a tensor
         if isinstance(expr, cst.Name) and _CONTAINER_NAME.search(expr.value):
             return "container"  # `loss_dict`, `outputs`, `metrics`: named for what they hold
         if isinstance(expr, cst.Name) and expr.value not in guard:
@@ -452,6 +492,36 @@ class Provenance:
                 return "tensor"
             return "container" if "container" in kinds else "maybe"
         return "maybe"
+
+    def _used_as(self, name: str, scope: "Scope") -> str | None:
+        """What the uses of `name` in `scope` show it is: "mapping" when it is
+        subscripted with a string key, "tensor" when a tensor-only method is
+        called on it (`.backward()`, `.item()`, `.detach()`, `.to()`, `.cpu()`)."""
+        tree = self.model.tree
+        evidence = None
+        for sub in tree.descendants(scope, cst.Subscript):
+            if isinstance(sub.value, cst.Name) and sub.value.value == name and len(sub.slice) == 1:
+                key = sub.slice[0].slice
+                if isinstance(key, cst.Index) and isinstance(key.value, (cst.SimpleString, cst.FormattedString)):
+                    return "mapping"
+        for call in tree.descendants(scope, cst.Call):
+            func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value == name
+                and func.attr.value in _TENSOR_EVIDENCE
+            ):
+                evidence = "tensor"
+        return evidence
+
+    def retains_graph(self, region: cst.CSTNode) -> bool:
+        """Does `region` call `backward(retain_graph=True)` (or any value but False)?"""
+        for call, _ in self.backward_calls(region):
+            kw = keyword_arg(call, "retain_graph")
+            if kw is not None and not (isinstance(kw.value, cst.Name) and kw.value.value in ("False", "None")):
+                return True
+        return False
 
     # -- which tensors stay on the device? -------------------------------------
     def device_output(self, expr: cst.BaseExpression, at: cst.CSTNode | None = None) -> bool:
@@ -470,7 +540,8 @@ class Provenance:
                 return False
             guard = guard | {key}
             return any(
-                b.value is not None and self._device(b.value, scope, b.node, guard)
+                (b.value is not None and self._device(b.value, scope, b.node, guard))
+                or (isinstance(b.node, cst.For) and self._batch_on_device(b.node, expr.value))
                 for b in self.reaching_bindings(scope, expr.value, at)
             )
         if isinstance(expr, cst.Attribute):
@@ -499,6 +570,18 @@ class Provenance:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
             return self._device(expr.elt, scope, at, guard)
         return False
+
+    def _batch_on_device(self, loop: cst.For, name: str) -> bool:
+        """`for xb, yb in dl: out = model(xb)`: the loader yields `xb` on the model's
+        device (it is fed to the model as it is), so `yb` of the same batch is there too."""
+        names = target_names(loop.target)
+        if name not in names or len(names) < 2:
+            return False
+        siblings = set(names) - {name}
+        return any(
+            self.is_module_call(call) and any(isinstance(a.value, cst.Name) and a.value.value in siblings for a in call.args)
+            for call in self.model.tree.descendants(loop.body, cst.Call)
+        )
 
     def _call_device(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         method = method_name(call)

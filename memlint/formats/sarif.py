@@ -101,27 +101,27 @@ def sarif_log(report: Report) -> dict[str, Any]:
     rules = rule_descriptors()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     findings: list[Finding] = sorted(report.findings, key=Finding.sort_key)
-    prints = fingerprints(findings, base, Sources())
+    sources = Sources()
+    prints = fingerprints(findings, base, sources)
     results = []
     for finding, fingerprint in zip(findings, prints):
         artifact = _artifact(finding.filename, base)
+        prefix = sources.cell_prefix(finding)
+        if prefix:  # a notebook: the lines of the .ipynb file that hold the cell's lines, no columns
+            first, last = sources.file_rows(finding)
+            region = {"startLine": first, "endLine": last}
+        else:
+            region = _region(finding.location, finding.end_location)
         result: dict[str, Any] = {
             "ruleId": finding.code,
             "level": level(finding.severity),
-            "message": {"text": message_with_hint(finding)},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": artifact,
-                        "region": _region(finding.location, finding.end_location),
-                    }
-                }
-            ],
+            "message": {"text": prefix + message_with_hint(finding)},
+            "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": region}}],
             "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
         }
         if finding.code in index:
             result["ruleIndex"] = index[finding.code]
-        if finding.fix and finding.fix.edits:
+        if finding.fix and finding.fix.edits and not prefix:  # a notebook's edits are not edits of its JSON
             result["fixes"] = [_fix(finding.fix, artifact)]
         results.append(result)
 

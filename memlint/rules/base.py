@@ -8,6 +8,7 @@ from typing import Callable, ClassVar
 import libcst as cst
 
 from memlint.analysis import SemanticModel
+from memlint.analysis.imports import dotted
 from memlint.analysis.loops import Store
 from memlint.models import Applicability, Severity
 
@@ -130,6 +131,25 @@ def detach(expr: cst.BaseExpression, method: str = "detach") -> cst.BaseExpressi
     ) or (isinstance(expr, cst.Tuple) and not expr.lpar)
     receiver = expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if needs_parens else expr
     return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(method)))
+
+
+def detach_entries(mapping: cst.BaseExpression, torch: str) -> cst.BaseExpression:
+    """`{k: v.detach() if isinstance(v, torch.Tensor) else v for k, v in d.items()}`."""
+    return cst.parse_expression(
+        f"{{k: v.detach() if isinstance(v, {torch}.Tensor) else v for k, v in {cst.Module([]).code_for_node(mapping)}.items()}}"
+    )
+
+
+def torch_alias(model: SemanticModel) -> str | None:
+    """The module-level name `torch` is imported as (a function-local import does not count)."""
+    for stmt in model.module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Import):
+                    for alias in small.names:
+                        if dotted(alias.name) == "torch":
+                            return dotted(alias.asname.name) if alias.asname else "torch"
+    return None
 
 
 def chain(expr: cst.BaseExpression, *methods: str) -> cst.BaseExpression:

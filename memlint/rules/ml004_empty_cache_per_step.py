@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.loops import TRAIN_STEP_METHODS
 from memlint.models import Applicability, Severity
 from memlint.rules.base import Rule
 
@@ -73,7 +72,7 @@ for step, batch in enumerate(loader):
         scope = model.scope_of(node)
         if not isinstance(scope, cst.FunctionDef) or loops.runs_conditionally(node, scope):
             return None
-        if scope.name.value in TRAIN_STEP_METHODS or loops.steps_once(scope):
+        if loops.train_step_method(scope) or loops.steps_once(scope):
             return f"every training step (in `{scope.name.value}`)"
         if depth < 2:  # a helper called from a training loop: `free_memory()`
             for site in model.call_sites().get(scope, ()):

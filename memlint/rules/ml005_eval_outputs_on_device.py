@@ -15,7 +15,7 @@ class EvalOutputsOnDevice(StoreRule):
     severity = Severity.WARNING
     summary = "Evaluation outputs are collected across batches on the device"
     fix_applicability = Applicability.UNSAFE
-    needles = (("for ", "while ", "_step"), ("append", "extend", "cat", "+=", "] ="))
+    needles = (("for ", "while ", "_step", "_batch_", "forward"), ("append", "extend", "cat", "+=", "] ="))
     what = """
 Checks for tensors collected across evaluation batches (outputs, logits,
 predictions, labels moved to the device) into a container that outlives the
@@ -46,7 +46,7 @@ with torch.no_grad():
         if store.kind not in ("append", "subscript", "concat"):
             return  # `confmat += ...` keeps one fixed-size tensor, it does not grow
         region = model.loops.eval_region(statement)
-        if region is None or not model.loops.outlives(store, region):
+        if region is None or not model.loops.outlives(store, region) or model.loops.is_generated_sequence(store, region):
             return
         provenance = model.provenance
         if model.grad_state(statement) is not Grad.OFF and provenance.carries_history(store.value, statement):

@@ -5,7 +5,6 @@ import re
 import libcst as cst
 
 from memlint.analysis.expressions import bool_constant, call_arg, callee_name, code, keyword_arg
-from memlint.analysis.loops import EVAL_STEP_METHODS
 from memlint.analysis.per_step import is_test_path, step_context
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
@@ -172,7 +171,7 @@ for x, y in loader:
             loops.is_training_loop(region) or loops.has_backward(region)
         ):
             return None  # an evaluation loop: no backward to check
-        if isinstance(region, cst.FunctionDef) and region.name.value in EVAL_STEP_METHODS:
+        if isinstance(region, cst.FunctionDef) and self.model.loops.eval_step_method(region):
             return None
         return f"runs on {context.where}"
 

@@ -6,7 +6,6 @@ import libcst as cst
 
 from memlint.analysis.loops import OPTIMIZER, receiver_name
 from memlint.analysis.expressions import code, method_name
-from memlint.analysis.loops import TRAIN_STEP_METHODS
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 
@@ -139,7 +138,7 @@ for i, (x, y) in enumerate(loader):
         if loops:
             return loops[0]
         scope = self.model.scope_of(node)
-        if isinstance(scope, cst.FunctionDef) and scope.name.value in TRAIN_STEP_METHODS:
+        if isinstance(scope, cst.FunctionDef) and self.model.loops.train_step_method(scope):
             return scope
         return None
 

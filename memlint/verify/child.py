@@ -1,7 +1,7 @@
 """The child side of `memlint verify`: install a tracker, run the instrumented
 script as `__main__`, stream one JSON line per probe to the results file.
 
-Runs in a process of its own (started by `runner`), never in memlint's.
+Runs in a process of its own (started by `script_run`), never in memlint's.
 Results are streamed, so a run that is killed (timeout, kernel OOM killer)
 still leaves every sample it took. Events, one JSON object per line:
 

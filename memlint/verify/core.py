@@ -15,7 +15,7 @@ from typing import Callable
 from memlint.engine import DecodeError, lint_source, read_source
 from memlint.models import Finding
 from memlint.rules import ALL_RULES
-from memlint.verify import cases, runner, targets
+from memlint.verify import cases, script_run, targets
 from memlint.verify.instrument import instrument
 from memlint.verify.stats import MIB, THRESHOLD_MIB, Growth, Speedup, compare_times, growth, median, time_warmup_for
 
@@ -104,7 +104,7 @@ class ScriptResult:
 Progress = Callable[[str, dict[int, int], float], None]
 
 
-def judge(probe: int, loop: targets.LoopInfo, outcome: runner.Outcome) -> Measure:
+def judge(probe: int, loop: targets.LoopInfo, outcome: script_run.Outcome) -> Measure:
     raw = outcome.samples.get(probe, [])
     samples = [b for _, b, _, _ in raw]
     m = Measure(NOT_REACHED, samples=samples, device=outcome.device)
@@ -201,7 +201,7 @@ def _speed_plan(parsed: targets.Parsed, findings: list[Finding]):
 
 
 def _run(path, source, display, probes, argv, options, launcher, progress, label, timing=False):
-    request = runner.Request(
+    request = script_run.Request(
         path=path,
         source=source,
         probes=probes,
@@ -214,7 +214,7 @@ def _run(path, source, display, probes, argv, options, launcher, progress, label
         label=label,
         timing=timing,
     )
-    return runner.run(request, launcher, progress)
+    return script_run.run(request, launcher, progress)
 
 
 def verify_script(
