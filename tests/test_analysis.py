@@ -87,6 +87,11 @@ def test_imports_resolve_aliases() -> None:
         ("with ExitStack() as stack:\n    stack.enter_context(torch.inference_mode())\n    TARGET()\n", Grad.OFF),
         ("with ExitStack() as stack:\n    TARGET()\n    stack.enter_context(torch.no_grad())\n", Grad.ON),
         ("with ExitStack() as stack:\n    stack.enter_context(open(p))\n    TARGET()\n", Grad.ON),
+        # a closure whose factory's results are only called: its callers are known
+        ("def make():\n    def inner():\n        TARGET()\n    return inner\nfn = make()\nwith torch.no_grad():\n    fn()\n", Grad.OFF),
+        ("def make():\n    def inner():\n        TARGET()\n    return inner\ndef run(f):\n    with torch.no_grad():\n        f()\nrun(make())\n", Grad.ON),
+        ("def make():\n    def inner():\n        TARGET()\n    return inner\ndef run(f):\n    with torch.no_grad():\n        f()\nfn = make()\nrun(fn)\n", Grad.OFF),
+        ("def make():\n    def inner():\n        TARGET()\n    return inner\nfn = make()\nwith torch.no_grad():\n    fn()\nkeep(fn)\n", Grad.ON),
         # not an ExitStack: its `enter_context` means something else
         ("with Session() as stack:\n    stack.enter_context(torch.no_grad())\n    TARGET()\n", Grad.ON),
     ],

@@ -24,12 +24,14 @@ from memlint.formats.common import (
     message_with_hint,
     relative_path,
     repository_root,
+    rule_help_uri,
 )
 from memlint.models import Applicability, Finding, Fix, Position, Severity
 from memlint.rules import ALL_RULES, FILE_PROBLEMS
 
 SCHEMA_URI = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
+
 
 def level(severity: Severity) -> str:
     return "error" if severity is Severity.ERROR else "warning"
@@ -43,6 +45,7 @@ def rule_descriptors() -> list[dict[str, Any]]:
             "shortDescription": {"text": problem.summary},
             "fullDescription": {"text": problem.what},
             "help": {"text": problem.documentation(), "markdown": problem.documentation()},
+            "helpUri": rule_help_uri(problem.code),
             "defaultConfiguration": {"level": "error"},
             "properties": {"tags": ["correctness"]},
         }
@@ -57,6 +60,7 @@ def rule_descriptors() -> list[dict[str, Any]]:
                 "shortDescription": {"text": rule.summary},
                 "fullDescription": {"text": " ".join(rule.what.split())},
                 "help": {"text": documentation, "markdown": documentation},
+                "helpUri": rule_help_uri(rule.code),
                 "defaultConfiguration": {"level": level(rule.severity)},
                 "properties": {"tags": ["pytorch", "memory"]},
             }

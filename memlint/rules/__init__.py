@@ -65,6 +65,11 @@ FILE_PROBLEMS = (
 )
 FILE_CODES = {p.code for p in FILE_PROBLEMS}
 
+def documentation(code: str) -> str | None:
+    """What `memlint explain` prints for a rule (ML000's and ML900's too); None for an unknown code."""
+    rule = BY_CODE.get(code) or lookup_file_problem(code)
+    return rule.documentation() if rule else None
+
 
 def lookup(selector: str) -> type[Rule] | None:
     return BY_CODE.get(selector.upper()) or BY_NAME.get(selector.lower())
