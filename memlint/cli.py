@@ -15,7 +15,7 @@ import click
 from memlint import __version__, formats
 from memlint.cache import CACHE_DIR, Cache
 from memlint.config import ConfigError, Settings, load_settings, split_option
-from memlint.discovery import discover
+from memlint.discovery import discover, is_excluded
 from memlint.engine import print_errors
 from memlint.rules import ALL_RULES, lookup
 from memlint.workers import RunResult, lint_files
@@ -135,7 +135,7 @@ def lint(
     for warning in found.warnings:
         click.echo(f"memlint: warning: {warning}", err=True)
     if force_exclude:
-        found.files = [path for path in found.files if not _excluded(path, settings)]
+        found.files = [path for path in found.files if not is_excluded(path, settings.exclude, settings.root)]
     changed = None
     if diff_base is not None:
         from memlint.gitdiff import GitDiffError, changed_lines
@@ -180,21 +180,6 @@ def lint(
     if found.missing:
         exit_code = EXIT_ERROR
     sys.exit(EXIT_CLEAN if exit_zero and exit_code == EXIT_FINDINGS else exit_code)
-
-
-def _excluded(path: str, settings: Settings) -> bool:
-    """Whether `exclude` matches the file or one of its directories below the project root."""
-    from memlint.discovery import matches_any
-
-    current = Path(os.path.abspath(path))
-    root = Path(os.path.abspath(settings.root))
-    while current != root:  # the root itself may be named like an exclude (`build/`)
-        if matches_any(str(current), settings.exclude, settings.root):
-            return True
-        if root not in current.parents:
-            return False
-        current = current.parent
-    return False
 
 
 def _emit(
@@ -278,6 +263,19 @@ def explain(rule: str) -> None:
         error_line(f"unknown rule {rule!r} (see `memlint rules`)")
         sys.exit(EXIT_ERROR)
     click.echo(found.documentation())
+
+
+@main.command("server")
+def server_command() -> None:
+    """Run the language server on stdin/stdout (for editors; needs the `server` extra)."""
+    try:
+        from memlint.server.app import serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        error_line('the language server needs pygls: pip install "memlint[server]"')
+        sys.exit(EXIT_ERROR)
+    serve()
 
 
 # `memlint verify`: the one command that runs code (memlint/verify/).

@@ -8,7 +8,7 @@ import os
 import re
 import tokenize
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import libcst as cst
 
@@ -21,6 +21,9 @@ from memlint.notebook import Notebook, NotebookError, is_notebook, parse_noteboo
 from memlint.rules import BY_CODE, SYNTAX_ERROR
 from memlint.rules.base import FixSpec, Report, Rule
 from memlint.suppression import is_suppressed, skips_file
+
+if TYPE_CHECKING:
+    from memlint.config import Settings
 
 
 @dataclass
@@ -122,13 +125,25 @@ def lint_path(path: str, codes: Sequence[str]) -> LintResult:
         result.errors.append(error)
         return result
     result.cache_key = content_key(source.raw, list(codes))
-    try:
-        result.findings, result.errors, result.summary = _lint_text(source.text, path, codes)
-    except RecursionError:
-        result.errors = [FileError(path, "too deeply nested to analyse")]
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
-        result.errors = [FileError(path, f"internal error: {describe(exc)}", internal=True)]
+    _lint_guarded(result, source.text, codes)
     return result
+
+
+def lint_text(path: str, text: str, settings: "Settings", codes: Sequence[str] | None = None) -> LintResult:
+    """Lint `text` as the content of `path` (an editor's unsaved buffer), as `lint_path` lints the file:
+    with the rules `settings` enables for that path (or `codes`), never raising."""
+    result = LintResult(path)
+    _lint_guarded(result, text, settings.codes_for(path) if codes is None else codes)
+    return result
+
+
+def _lint_guarded(result: LintResult, text: str, codes: Sequence[str]) -> None:
+    try:
+        result.findings, result.errors, result.summary = _lint_text(text, result.path, codes)
+    except RecursionError:
+        result.errors = [FileError(result.path, "too deeply nested to analyse")]
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
+        result.errors = [FileError(result.path, f"internal error: {describe(exc)}", internal=True)]
 
 
 def lint_source(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding], list[FileError]]:

@@ -87,6 +87,11 @@ def test_imports_resolve_aliases() -> None:
         ("with ExitStack() as stack:\n    stack.enter_context(torch.inference_mode())\n    TARGET()\n", Grad.OFF),
         ("with ExitStack() as stack:\n    TARGET()\n    stack.enter_context(torch.no_grad())\n", Grad.ON),
         ("with ExitStack() as stack:\n    stack.enter_context(open(p))\n    TARGET()\n", Grad.ON),
+        # a closure whose factory's results are only called: its callers are known
+        ("def make():\n    def inner():\n        TARGET()\n    return inner\nfn = make()\nwith torch.no_grad():\n    fn()\n", Grad.OFF),
+        ("def make():\n    def inner():\n        TARGET()\n    return inner\ndef run(f):\n    with torch.no_grad():\n        f()\nrun(make())\n", Grad.ON),
+        ("def make():\n    def inner():\n        TARGET()\n    return inner\ndef run(f):\n    with torch.no_grad():\n        f()\nfn = make()\nrun(fn)\n", Grad.OFF),
+        ("def make():\n    def inner():\n        TARGET()\n    return inner\nfn = make()\nwith torch.no_grad():\n    fn()\nkeep(fn)\n", Grad.ON),
         # not an ExitStack: its `enter_context` means something else
         ("with Session() as stack:\n    stack.enter_context(torch.no_grad())\n    TARGET()\n", Grad.ON),
     ],
@@ -175,7 +180,11 @@ def test_device_output() -> None:
     )
     keep = call_named(model, "KEEP")
     verdicts = [model.provenance.device_output(a.value, keep) for a in keep.args]
-    assert verdicts == [True, True, False, False, False, True, False]
+    # `x` goes to the model as the loader yields it: the loader puts batches on the device, `y` too
+    assert verdicts == [True, True, False, False, False, True, True]
+    moved = model_of("def ev(model, loader):\n    for x, y in loader:\n        logits = model(x.to(dev))\n        KEEP(y)\n")
+    keep = call_named(moved, "KEEP")
+    assert not moved.provenance.device_output(keep.args[0].value, keep)  # moved by the loop: `y` stays put
 
 
 # -- loops -----------------------------------------------------------------------

@@ -27,6 +27,7 @@ from memlint.analysis.expressions import (
     method_name,
     names_in,
     root_name,
+    target_names,
 )
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.tree import iter_children
@@ -539,7 +540,8 @@ class Provenance:
                 return False
             guard = guard | {key}
             return any(
-                b.value is not None and self._device(b.value, scope, b.node, guard)
+                (b.value is not None and self._device(b.value, scope, b.node, guard))
+                or (isinstance(b.node, cst.For) and self._batch_on_device(b.node, expr.value))
                 for b in self.reaching_bindings(scope, expr.value, at)
             )
         if isinstance(expr, cst.Attribute):
@@ -568,6 +570,18 @@ class Provenance:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
             return self._device(expr.elt, scope, at, guard)
         return False
+
+    def _batch_on_device(self, loop: cst.For, name: str) -> bool:
+        """`for xb, yb in dl: out = model(xb)`: the loader yields `xb` on the model's
+        device (it is fed to the model as it is), so `yb` of the same batch is there too."""
+        names = target_names(loop.target)
+        if name not in names or len(names) < 2:
+            return False
+        siblings = set(names) - {name}
+        return any(
+            self.is_module_call(call) and any(isinstance(a.value, cst.Name) and a.value.value in siblings for a in call.args)
+            for call in self.model.tree.descendants(loop.body, cst.Call)
+        )
 
     def _call_device(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         method = method_name(call)

@@ -11,6 +11,7 @@ from functools import cached_property
 
 import libcst as cst
 
+from memlint.analysis.closures import Closures
 from memlint.analysis.expressions import target_names
 from memlint.analysis.tree import Tree
 
@@ -114,8 +115,17 @@ class Scopes:
             table.setdefault(func.name.value, []).append(func)
         return table
 
+    @cached_property
+    def closures(self) -> Closures:
+        return Closures(self)
+
     def local_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
-        """Functions of this file a call may reach: `f(...)` or `self.f(...)`."""
+        """Functions of this file a call may reach: `f(...)`, `self.f(...)`, or a
+        closure that `fn(...)` holds (`fn = make_step()`)."""
+        return self.named_callees(call) + self.closures.callees(call)
+
+    def named_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
+        """Functions of this file a call names: `f(...)` or `self.f(...)`."""
         func = call.func
         if isinstance(func, cst.Name):
             return [f for f in self.functions.get(func.value, ()) if self.enclosing_class(f) is None]
@@ -139,6 +149,8 @@ class Scopes:
                 parent = self.tree.parent_of(node)
                 if isinstance(parent, cst.FunctionDef) and parent.name is node:
                     continue
+                if isinstance(parent, cst.Return) and self._returned_tracked_closure(node):
+                    continue  # its factory's results are only called: those calls are its call sites
                 if isinstance(parent, cst.Attribute) and id(parent) in called_ids:
                     continue
                 for func in names[node.value]:
@@ -152,3 +164,11 @@ class Scopes:
             for func in group:
                 result[func] = [] if id(func) in escaped else sites.get(id(func), [])
         return result
+
+    def _returned_tracked_closure(self, node: cst.Name) -> bool:
+        factory = self.scope_of(node)
+        closures = self.closures
+        return any(
+            inner.name.value == node.value and closures.tracked(inner)
+            for inner in closures.returned.get(id(factory), ())
+        )

@@ -24,27 +24,13 @@ from memlint.formats.common import (
     message_with_hint,
     relative_path,
     repository_root,
+    rule_help_uri,
 )
 from memlint.models import Applicability, Finding, Fix, Position, Severity
-from memlint.rules import ALL_RULES, SYNTAX_ERROR
+from memlint.rules import ALL_RULES, SYNTAX_ERROR, SYNTAX_ERROR_DOC
 
 SCHEMA_URI = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
-
-SYNTAX_ERROR_DOC = """# syntax-error (ML000)
-
-Severity: error. Fix: none.
-
-## What it does
-Reports a file that Python cannot parse.
-
-## Why is this bad?
-memlint (and Python) cannot analyse a file that does not parse, so none of the
-other rules ran on it.
-
-## Use instead
-Fix the syntax error; memlint then checks the file like any other.
-"""
 
 
 def level(severity: Severity) -> str:
@@ -59,6 +45,7 @@ def rule_descriptors() -> list[dict[str, Any]]:
             "shortDescription": {"text": "The file does not parse as Python."},
             "fullDescription": {"text": "Reports a file that Python cannot parse; no other rule ran on it."},
             "help": {"text": SYNTAX_ERROR_DOC, "markdown": SYNTAX_ERROR_DOC},
+            "helpUri": rule_help_uri(SYNTAX_ERROR[0]),
             "defaultConfiguration": {"level": "error"},
             "properties": {"tags": ["correctness"]},
         }
@@ -72,6 +59,7 @@ def rule_descriptors() -> list[dict[str, Any]]:
                 "shortDescription": {"text": rule.summary},
                 "fullDescription": {"text": " ".join(rule.what.split())},
                 "help": {"text": documentation, "markdown": documentation},
+                "helpUri": rule_help_uri(rule.code),
                 "defaultConfiguration": {"level": level(rule.severity)},
                 "properties": {"tags": ["pytorch", "memory"]},
             }

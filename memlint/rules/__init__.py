@@ -42,6 +42,29 @@ BY_NAME: dict[str, type[Rule]] = {r.name: r for r in ALL_RULES}
 # Not a rule class: reported by the engine when a file does not parse.
 SYNTAX_ERROR = ("ML000", "syntax-error")
 
+SYNTAX_ERROR_DOC = """# syntax-error (ML000)
+
+Severity: error. Fix: none.
+
+## What it does
+Reports a file that Python cannot parse.
+
+## Why is this bad?
+memlint (and Python) cannot analyse a file that does not parse, so none of the
+other rules ran on it.
+
+## Use instead
+Fix the syntax error; memlint then checks the file like any other.
+"""
+
+
+def documentation(code: str) -> str | None:
+    """What `memlint explain` prints for a rule (ML000's too); None for an unknown code."""
+    if code == SYNTAX_ERROR[0]:
+        return SYNTAX_ERROR_DOC
+    rule = BY_CODE.get(code)
+    return rule.documentation() if rule else None
+
 
 def lookup(selector: str) -> type[Rule] | None:
     return BY_CODE.get(selector.upper()) or BY_NAME.get(selector.lower())
