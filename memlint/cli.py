@@ -17,7 +17,7 @@ from memlint.cache import CACHE_DIR, Cache
 from memlint.config import ConfigError, Settings, load_settings, split_option
 from memlint.discovery import discover, is_excluded
 from memlint.engine import print_errors
-from memlint.rules import ALL_RULES, lookup
+from memlint.rules import ALL_RULES, FILE_CODES, FILE_PROBLEMS, lookup, lookup_file_problem
 from memlint.workers import RunResult, lint_files
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -160,7 +160,7 @@ def lint(
     else:
         run = lint_files(found.files, settings, cache)
     if changed is not None:  # keep what the change introduced; a file that no longer parses always counts
-        run.findings = [f for f in run.findings if f.code == "ML000" or changed.touches(f)]
+        run.findings = [f for f in run.findings if f.code in FILE_CODES or changed.touches(f)]
     if fixes is not None and (diff or fix_only):
         from memlint.fixes import report_fixes
 
@@ -231,7 +231,7 @@ def rules_command(output_format: str) -> None:
                         "summary": r.summary,
                         "fix": r.fix_applicability.value if r.fix_applicability else None,
                     }
-                    for r in ALL_RULES
+                    for r in (*ALL_RULES, *FILE_PROBLEMS)
                 ],
                 indent=2,
             )
@@ -240,15 +240,15 @@ def rules_command(output_format: str) -> None:
     if output_format == "markdown":
         click.echo(rule_table_markdown())
         return
-    width = max(len(r.name) for r in ALL_RULES)
-    for r in ALL_RULES:
+    width = max(len(r.name) for r in (*ALL_RULES, *FILE_PROBLEMS))
+    for r in (*ALL_RULES, *FILE_PROBLEMS):
         fix = r.fix_applicability.value if r.fix_applicability else "-"
         click.echo(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  fix: {fix:<12}  {r.summary}")
 
 
 def rule_table_markdown() -> str:
     lines = ["| code | name | severity | fix | what it finds |", "|---|---|---|---|---|"]
-    for r in ALL_RULES:
+    for r in (*ALL_RULES, *FILE_PROBLEMS):
         fix = r.fix_applicability.value if r.fix_applicability else "-"
         lines.append(f"| {r.code} | `{r.name}` | {r.severity.value} | {fix} | {r.summary} |")
     return "\n".join(lines)
@@ -258,7 +258,7 @@ def rule_table_markdown() -> str:
 @click.argument("rule")
 def explain(rule: str) -> None:
     """Print a rule's documentation (by code or name)."""
-    found = lookup(rule)
+    found = lookup(rule) or lookup_file_problem(rule)
     if found is None:
         error_line(f"unknown rule {rule!r} (see `memlint rules`)")
         sys.exit(EXIT_ERROR)

@@ -19,7 +19,7 @@ from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, Position, Severity, describe
 from memlint.notebook import Notebook, NotebookError, is_notebook, parse_notebook
-from memlint.rules import BY_CODE, SYNTAX_ERROR
+from memlint.rules import BY_CODE, SYNTAX_ERROR, UNREADABLE
 from memlint.rules.base import FixSpec, Report, Rule
 from memlint.suppression import is_suppressed, skips_file
 
@@ -118,12 +118,18 @@ def print_errors(errors: Iterable[FileError]) -> None:
         click.echo(f"memlint: {kind}: {error.filename}: {message}", err=True)
 
 
+UNREADABLE_HINT = "memlint checks the rest of the project; make the file readable (or exclude it) to check it"
+
+
 def lint_path(path: str, codes: Sequence[str]) -> LintResult:
     """Lint one file on disk; every failure becomes a one-line error, never a traceback."""
     result = LintResult(path)
     source, error = read_or_error(path)
     if source is None:
-        result.errors.append(error)
+        if UNREADABLE[0] in codes:
+            result.findings.append(_file_finding(path, UNREADABLE, error.message, 1, 1, UNREADABLE_HINT))
+        else:
+            result.errors.append(error)
         return result
     result.cache_key = content_key(source.raw, list(codes))
     _lint_guarded(result, source.text, codes)
@@ -212,18 +218,22 @@ def _syntax_finding(path: str, message: str, row: int, column: int, text: str, c
     if SYNTAX_ERROR[0] not in codes:
         return []
     first = message.strip().splitlines()[0] if message.strip() else "invalid syntax"
-    return [
-        Finding(
-            code=SYNTAX_ERROR[0],
-            name=SYNTAX_ERROR[1],
-            message=f"SyntaxError: {first}",
-            severity=Severity.ERROR,
-            filename=path,
-            location=Position(row, column),
-            end_location=Position(row, column),
-            hint="memlint checks the rest of the project; fix the syntax to check this file",
-        )
-    ]
+    hint = "memlint checks the rest of the project; fix the syntax to check this file"
+    return [_file_finding(path, SYNTAX_ERROR, f"SyntaxError: {first}", row, column, hint)]
+
+
+def _file_finding(path: str, problem: tuple[str, str], message: str, row: int, column: int, hint: str) -> Finding:
+    """A finding about the file as a whole: it does not parse, or cannot be read."""
+    return Finding(
+        code=problem[0],
+        name=problem[1],
+        message=message,
+        severity=Severity.ERROR,
+        filename=path,
+        location=Position(row, column),
+        end_location=Position(row, column),
+        hint=hint,
+    )
 
 
 def _run_rules(

@@ -24,7 +24,7 @@ def rule_help_uri(code: str) -> str:
     from memlint.rules import BY_CODE
 
     rule = BY_CODE.get(code)
-    module = rule.__module__ if rule is not None else "memlint.rules"  # ML000 is documented in the registry
+    module = rule.__module__ if rule is not None else "memlint.rules"  # ML000 and ML900 are documented in the registry
     path = module.replace(".", "/") + (".py" if rule is not None else "/__init__.py")
     return f"{INFORMATION_URI}/blob/main/{path}"
 
