@@ -35,6 +35,19 @@ def matches_any(path: str, patterns: list[str], root: Path) -> bool:
     return False
 
 
+def is_excluded(path: str, exclude: list[str], root: Path) -> bool:
+    """Whether `exclude` matches the file or one of its directories below the project root."""
+    current = Path(os.path.abspath(path))
+    top = Path(os.path.abspath(root))
+    while current != top:  # the root itself may be named like an exclude (`build/`)
+        if matches_any(str(current), exclude, root):
+            return True
+        if top not in current.parents:
+            return False
+        current = current.parent
+    return False
+
+
 def _glob_regex(pattern: str) -> re.Pattern[str]:
     out = ""
     i = 0

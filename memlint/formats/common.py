@@ -18,6 +18,17 @@ FINGERPRINT_KEY = "memlint/v1"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what the parser counts as a line break (not \f, \v, U+2028)
 
 
+def rule_help_uri(code: str) -> str:
+    """Where a rule's documentation lives (SARIF `helpUri`, the language server's `codeDescription`):
+    the module that defines it, whose `what`/`why`/`example` are what `memlint explain` prints."""
+    from memlint.rules import BY_CODE
+
+    rule = BY_CODE.get(code)
+    module = rule.__module__ if rule is not None else "memlint.rules"  # ML000 and ML900 are documented in the registry
+    path = module.replace(".", "/") + (".py" if rule is not None else "/__init__.py")
+    return f"{INFORMATION_URI}/blob/main/{path}"
+
+
 def repository_root(root: str | os.PathLike[str]) -> Path:
     """The git work tree that holds `root` (code scanning wants paths relative to it), else `root`."""
     start = Path(root).resolve()

@@ -102,6 +102,27 @@ class Rule:
         )
 
 
+@dataclass(frozen=True)
+class FileProblem:
+    """A code the engine reports about a file as a whole (it does not parse, it
+    cannot be read): documented like a rule, but no rule class finds it."""
+
+    code: str
+    name: str
+    summary: str
+    what: str
+    why: str
+    use_instead: str
+    severity: Severity = Severity.ERROR
+    fix_applicability: Applicability | None = None
+
+    def documentation(self) -> str:
+        return (
+            f"# {self.name} ({self.code})\n\nSeverity: {self.severity.value}. Fix: none.\n\n"
+            f"## What it does\n{self.what}\n\n## Why is this bad?\n{self.why}\n\n## Use instead\n{self.use_instead}\n"
+        )
+
+
 class StoreRule(Rule):
     """A rule about values kept in a container or accumulator (`losses.append(loss)`,
     `total += loss`, `d[k] = v`): it implements `check_store` for each such statement."""
