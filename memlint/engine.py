@@ -8,12 +8,13 @@ import os
 import re
 import tokenize
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 import libcst as cst
 
 from memlint.analysis import SemanticModel
 from memlint.analysis.positions import positions as compute_positions
+from memlint.analysis.positions import positions_in_statements
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, Position, Severity, describe
@@ -135,17 +136,32 @@ def lint_path(path: str, codes: Sequence[str]) -> LintResult:
     return result
 
 
-def lint_text(path: str, text: str, settings: "Settings", codes: Sequence[str] | None = None) -> LintResult:
+class Parser(Protocol):
+    """Parses texts one after the other, maybe reusing what it parsed before (server/incremental.py)."""
+
+    statement_lines: dict[int, int] | None  # id(top-level statement) -> first line, for the last module
+
+    def parse(self, text: str) -> cst.Module: ...
+
+
+def lint_text(
+    path: str,
+    text: str,
+    settings: "Settings",
+    codes: Sequence[str] | None = None,
+    parser: Parser | None = None,
+) -> LintResult:
     """Lint `text` as the content of `path` (an editor's unsaved buffer), as `lint_path` lints the file:
-    with the rules `settings` enables for that path (or `codes`), never raising."""
+    with the rules `settings` enables for that path (or `codes`), never raising. A `parser` that
+    keeps the previous module of the same document re-parses only what changed."""
     result = LintResult(path)
-    _lint_guarded(result, text, settings.codes_for(path) if codes is None else codes)
+    _lint_guarded(result, text, settings.codes_for(path) if codes is None else codes, parser)
     return result
 
 
-def _lint_guarded(result: LintResult, text: str, codes: Sequence[str]) -> None:
+def _lint_guarded(result: LintResult, text: str, codes: Sequence[str], parser: Parser | None = None) -> None:
     try:
-        result.findings, result.errors, result.summary = _lint_text(text, result.path, codes)
+        result.findings, result.errors, result.summary = _lint_text(text, result.path, codes, parser)
     except RecursionError:
         result.errors = [FileError(result.path, "too deeply nested to analyse")]
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
@@ -158,7 +174,9 @@ def lint_source(text: str, path: str, codes: Sequence[str]) -> tuple[list[Findin
     return findings, errors
 
 
-def _lint_text(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding], list[FileError], dict]:
+def _lint_text(
+    text: str, path: str, codes: Sequence[str], parser: Parser | None = None
+) -> tuple[list[Finding], list[FileError], dict]:
     """Findings, errors and the file's summary for the project index."""
     if skips_file(text):
         return [], [], {}
@@ -166,7 +184,7 @@ def _lint_text(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding
     if not rules and not any(needle in text for needle in SUMMARY_NEEDLES):
         return _syntax_check_only(text, path, codes), [], {}
     try:
-        module = cst.parse_module(text)
+        module = parser.parse(text) if parser is not None else cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         return _syntax_finding(path, exc.message, exc.raw_line, exc.raw_column + 1, text, codes), [], {}
     except (RecursionError, MemoryError) as exc:
@@ -174,7 +192,7 @@ def _lint_text(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
         return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)], {}
     model = SemanticModel(module, path)
-    findings, errors = _run_rules(model, text, path, rules)
+    findings, errors = _run_rules(model, text, path, rules, parser.statement_lines if parser is not None else None)
     try:
         summary = summarize(model)
     except Exception as exc:  # noqa: BLE001 - the index is an extra: lose it, not the findings
@@ -219,7 +237,11 @@ def _file_finding(path: str, problem: tuple[str, str], message: str, row: int, c
 
 
 def _run_rules(
-    model: SemanticModel, text: str, path: str, rule_types: Iterable[type[Rule]]
+    model: SemanticModel,
+    text: str,
+    path: str,
+    rule_types: Iterable[type[Rule]],
+    statement_lines: dict[int, int] | None = None,
 ) -> tuple[list[Finding], list[FileError]]:
     module = model.module
     reports: list[tuple[Rule, Report]] = []
@@ -245,12 +267,17 @@ def _run_rules(
                     )
     if not reports:
         return [], errors
-    findings = _to_findings(module, text, path, reports, errors)
+    findings = _to_findings(module, text, path, reports, errors, statement_lines)
     return findings, errors
 
 
 def _to_findings(
-    module: cst.Module, text: str, path: str, reports: list[tuple[Rule, Report]], errors: list[FileError]
+    module: cst.Module,
+    text: str,
+    path: str,
+    reports: list[tuple[Rule, Report]],
+    errors: list[FileError],
+    statement_lines: dict[int, int] | None = None,
 ) -> list[Finding]:
     model_tree = reports[0][0].model.tree
     targets = [r.node for _, r in reports]
@@ -263,8 +290,12 @@ def _to_findings(
                         targets.extend((old.lpar[0], old.rpar[-1]))
             if r.fix.prepend:
                 targets.extend(_header(module))
-    last = max(targets, key=lambda n: model_tree.end.get(id(n), 0))
-    positions = compute_positions(module, targets, last)
+    positions = None
+    if statement_lines is not None:
+        positions = positions_in_statements(module, targets, model_tree.parent_of, statement_lines)
+    if positions is None:
+        last = max(targets, key=lambda n: model_tree.end.get(id(n), 0))
+        positions = compute_positions(module, targets, last)
     lines = text.splitlines()
     findings = []
     seen = set()

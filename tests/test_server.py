@@ -382,3 +382,67 @@ def test_server_without_pygls_says_what_to_install(monkeypatch: pytest.MonkeyPat
     result = CliRunner().invoke(main, ["server"])
     assert result.exit_code == 2
     assert result.stderr.strip() == 'memlint: error: the language server needs pygls: pip install "memlint[server]"'
+
+
+NOTEBOOK_CELLS = [
+    (types.NotebookCellKind.Code, "import torch\nlosses = []\n"),
+    (types.NotebookCellKind.Markup, "# Training\nThe loop keeps every loss."),
+    (
+        types.NotebookCellKind.Code,
+        "%time warmup = 1\nfor batch in loader:\n    loss = model(batch).sum()\n    optimizer.zero_grad()\n"
+        "    loss.backward()\n    optimizer.step()\n    losses.append(loss)\n",
+    ),
+]
+
+
+@pytest.mark.asyncio
+async def test_notebook_cells_get_their_own_diagnostics_and_fixes(client: LanguageClient, project: Path) -> None:
+    """A loss appended in one cell to a list made in another: the finding, its quick fix and its
+    hover are on the cell that holds it, in that cell's lines; a magic line neither breaks nor shifts it."""
+    notebook = project / "train.ipynb"
+    uris = [f"vscode-notebook-cell:{notebook}#cell{n}" for n in range(len(NOTEBOOK_CELLS))]
+    client.notebook_document_did_open(
+        types.DidOpenNotebookDocumentParams(
+            notebook_document=types.NotebookDocument(
+                uri=notebook.as_uri(),
+                notebook_type="jupyter-notebook",
+                version=1,
+                cells=[types.NotebookCell(kind=kind, document=uri) for (kind, _), uri in zip(NOTEBOOK_CELLS, uris)],
+            ),
+            cell_text_documents=[
+                types.TextDocumentItem(uri=uri, language_id="python" if kind == types.NotebookCellKind.Code else "markdown", version=1, text=text)
+                for (kind, text), uri in zip(NOTEBOOK_CELLS, uris)
+            ],
+        )
+    )
+    loop_cell = NOTEBOOK_CELLS[2][1]
+    [found] = await diagnostics_until(client, uris[2], lambda d: len(d) > 0)
+    assert found.code == "ML001" and found.range == range_of(loop_cell, FLAGGED)
+    assert await diagnostics_until(client, uris[0], lambda d: True) == []
+
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri=uris[2]), position=found.range.start)
+    )
+    assert hover.contents.value == documentation("ML001")
+
+    actions = await code_actions(client, uris[2], found.range, [found])
+    [fix] = [a for a in actions if a.title == "Detach the stored value (safe)"]
+    fixed = apply_edits(loop_cell, fix.edit, uris[2])
+    assert fixed == loop_cell.replace(FLAGGED, "losses.append(loss.detach())")
+    [edited] = fix.edit.document_changes
+    client.notebook_document_did_change(
+        types.DidChangeNotebookDocumentParams(
+            notebook_document=types.VersionedNotebookDocumentIdentifier(uri=notebook.as_uri(), version=2),
+            change=types.NotebookDocumentChangeEvent(
+                cells=types.NotebookDocumentCellChanges(
+                    text_content=[
+                        types.NotebookDocumentCellContentChanges(
+                            document=types.VersionedTextDocumentIdentifier(uri=uris[2], version=2),
+                            changes=[types.TextDocumentContentChangePartial(range=e.range, text=e.new_text) for e in edited.edits],
+                        )
+                    ]
+                )
+            ),
+        )
+    )
+    assert await diagnostics_until(client, uris[2], lambda d: d == []) == []

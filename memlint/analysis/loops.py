@@ -314,6 +314,9 @@ class Loops:
             target = statement.targets[0].target
             if isinstance(target, cst.Subscript):
                 return Store(statement, target.value, statement.value, "subscript")
+            if _pairs_subscripts(target, statement.value):
+                # `losses[i], costs[i] = loss, cost`: each value is kept in its container
+                return Store(statement, target.elements[0].value.value, statement.value, "subscript")
             if isinstance(target, (cst.Name, cst.Attribute)):
                 other = self.accumulated_operand(target, statement.value)
                 if other is not None:
@@ -327,8 +330,27 @@ class Loops:
             return True
         if isinstance(container, cst.Name):
             for binding in self.model.bindings(self.model.scope_of(at), container.value):
-                if isinstance(binding.value, cst.Call) and _METER.search(code(binding.value.func)):
+                if isinstance(binding.value, cst.Call) and (
+                    _METER.search(code(binding.value.func)) or self._keeping_class(binding.value.func)
+                ):
                     return True
+        return False
+
+    def _keeping_class(self, func: cst.BaseExpression) -> bool:
+        """A class of this file whose `update(value)` keeps `value` on `self`
+        (appends it, adds it to a total)."""
+        if not isinstance(func, cst.Name):
+            return False
+        for method in self.model.functions.get("update", ()):
+            cls = self.model.enclosing_class(method)
+            params = [p.name.value for p in method.params.params]
+            if cls is None or cls.name.value != func.value or len(params) < 2:
+                continue
+            for kind in (cst.Expr, cst.Assign, cst.AugAssign):
+                for statement in self.model.tree.descendants(method.body, kind):
+                    store = self.store_of(statement)
+                    if store is not None and root_name(store.container) == "self" and params[1] in names_in(store.value):
+                        return True
         return False
 
     def accumulated_operand(self, target: cst.BaseExpression, value: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -393,6 +415,17 @@ def _mentions_text(expr: cst.BaseExpression, text: str) -> bool:
             return True
         stack.extend(node.children)
     return False
+
+
+def _pairs_subscripts(target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
+    """`a[i], b[i] = x, y`: a tuple of subscripts assigned a tuple of as many values."""
+    return (
+        isinstance(target, (cst.Tuple, cst.List))
+        and isinstance(value, (cst.Tuple, cst.List))
+        and len(target.elements) == len(value.elements) > 1
+        and all(isinstance(e.value, cst.Subscript) and not isinstance(e, cst.StarredElement) for e in target.elements)
+        and not any(isinstance(e, cst.StarredElement) for e in value.elements)
+    )
 
 
 def _mentions(expr: cst.BaseExpression, text: str) -> bool:

@@ -129,10 +129,12 @@ class Provenance:
     # -- modules and backward -------------------------------------------------
     @cached_property
     def _module_attributes(self) -> set[str]:
-        """`self.<attr>` names assigned a module constructor anywhere in the file."""
+        """`self.<attr>` names assigned a module constructor anywhere in the file,
+        or a module handed in (`self.infer = model`)."""
         found: set[str] = set()
         for node in self.model.tree.by_type.get(cst.Assign, ()):
-            if not self._is_module_factory(node.value):
+            handed_in = isinstance(node.value, cst.Name) and bool(_MODULE_NAMES.search(node.value.value))
+            if not (handed_in or self._is_module_factory(node.value)):
                 continue
             for target in node.targets:
                 t = target.target

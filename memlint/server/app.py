@@ -24,11 +24,13 @@ from memlint.config import ConfigError
 from memlint.discovery import is_excluded
 from memlint.engine import LintResult, lint_path, lint_text
 from memlint.fixes import fix_source
-from memlint.models import Applicability
+from memlint.models import Applicability, Finding
 from memlint.rules import documentation
 from memlint.server import actions
 from memlint.server.convert import Lines, contains, diagnostic, error_diagnostic, file_error_diagnostic, overlaps
 from memlint.server.documents import Linted, Project, Projects, scan_summaries
+from memlint.server.incremental import IncrementalParser
+from memlint.server.notebooks import code_cells
 
 DEBOUNCE_S = 0.05  # a change waits this long for the next one before it is linted
 CONFIG_NAME = "pyproject.toml"
@@ -39,11 +41,26 @@ log = logging.getLogger(__name__)
 
 class MemlintServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("memlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        notebooks = types.NotebookDocumentSyncOptions(
+            notebook_selector=[
+                types.NotebookDocumentFilterWithCells(
+                    notebook=types.NotebookDocumentFilterNotebookType(notebook_type="jupyter-notebook"),
+                    cells=[types.NotebookCellLanguage(language="python")],
+                )
+            ],
+            save=True,
+        )
+        super().__init__(
+            "memlint",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=notebooks,
+        )
         self.projects = Projects()
         self.linted: dict[str, Linted] = {}  # uri -> last lint of an open document
         self.config_errors: dict[str, str] = {}  # uri -> the configuration error it was given
         self.pending: dict[str, asyncio.Task] = {}  # uri -> its scheduled lint
+        self.parsers: dict[str, IncrementalParser] = {}  # uri -> the parser that keeps its last module
         self.scans: set[asyncio.Task] = set()
         self.lint_thread = ThreadPoolExecutor(1, thread_name_prefix="memlint-lint")
         self.scan_thread = ThreadPoolExecutor(1, thread_name_prefix="memlint-scan")
@@ -83,29 +100,41 @@ class MemlintServer(LanguageServer):
                 del self.pending[uri]
 
     async def _lint_now(self, uri: str) -> None:
-        path = self.python_path(uri)
-        if path is None or uri not in self.workspace.text_documents:
-            return
-        document = self.workspace.get_text_document(uri)
-        version, text = document.version, document.source
+        cells = None
+        if uri in self.workspace.notebook_documents:
+            notebook = self.workspace.get_notebook_document(notebook_uri=uri)
+            path = to_fs_path(uri) if uri.startswith("file:") else None
+            if notebook is None or path is None:
+                return
+            path = os.path.abspath(path)
+            cells = code_cells(notebook, lambda cell: self.workspace.get_text_document(cell).source)
+            version, text = notebook.version, cells.joined.text
+        else:
+            path = self.python_path(uri)
+            if path is None or uri not in self.workspace.text_documents:
+                return
+            document = self.workspace.get_text_document(uri)
+            version, text = document.version, document.source
         try:
             project = self.projects.for_path(path)
         except ConfigError as exc:
             self.linted.pop(uri, None)
             self.config_errors[uri] = str(exc)
-            self.publish_raw(uri, version, [error_diagnostic(f"memlint: configuration error: {exc}")])
+            target = cells.uris[0] if cells is not None and cells.uris else uri
+            self.publish_raw(target, None if cells else version, [error_diagnostic(f"memlint: configuration error: {exc}")])
             return
         self.config_errors.pop(uri, None)
         settings = project.settings
         if is_excluded(path, settings.exclude, settings.root):
-            self.linted[uri] = Linted(version, text, LintResult(path), None)
+            self.linted[uri] = Linted(version, text, LintResult(path), None, cells=cells)
             self.publish(uri)
             return
         loop = asyncio.get_running_loop()
-        result = await loop.run_in_executor(self.lint_thread, lint_text, path, text, settings)
-        if uri not in self.workspace.text_documents or self.workspace.get_text_document(uri).version != version:
-            return  # a newer text is on its way
-        self.linted[uri] = Linted(version, text, result, project)
+        parser = self.parsers.setdefault(uri, IncrementalParser())
+        result = await loop.run_in_executor(self.lint_thread, lambda: lint_text(path, text, settings, parser=parser))
+        if self.current_version(uri) != version:
+            return  # a newer text is on its way, or the document was closed
+        self.linted[uri] = Linted(version, text, result, project, cells=cells)
         changed = project.set_summary(path, result.summary)
         self.publish(uri)
         if changed:
@@ -114,14 +143,48 @@ class MemlintServer(LanguageServer):
             project.scanned = True
             self.start_scan(project)
 
+    def current_version(self, uri: str) -> int | None:
+        """The document's (or notebook's) version now; None once it is closed."""
+        if uri in self.workspace.notebook_documents:
+            return self.workspace.get_notebook_document(notebook_uri=uri).version
+        if uri in self.workspace.text_documents:
+            return self.workspace.get_text_document(uri).version
+        return None
+
     def publish(self, uri: str) -> None:
         linted = self.linted[uri]
         findings = linted.project.adjust(linted.result.findings) if linted.project else []
-        lines = self.lines(linted.text)
-        diagnostics = [diagnostic(f, lines) for f in findings]
-        diagnostics += [file_error_diagnostic(e) for e in linted.result.errors]
         linted.published = findings
-        self.publish_raw(uri, linted.version, diagnostics)
+        errors = [file_error_diagnostic(e) for e in linted.result.errors]
+        if linted.cells is None:
+            lines = self.lines(linted.text)
+            self.publish_raw(uri, linted.version, [diagnostic(f, lines) for f in findings] + errors)
+            return
+        for index, cell_uri in enumerate(linted.cells.uris):  # every code cell: clears what was fixed
+            found = self.cell_findings(linted, index)
+            lines = self.lines(self.workspace.get_text_document(cell_uri).source)
+            self.publish_raw(cell_uri, None, [diagnostic(f, lines) for f in found] + (errors if index == 0 else []))
+
+    def cell_findings(self, linted: Linted, index: int) -> list[Finding]:
+        assert linted.cells is not None
+        moved = (linted.cells.to_cell(f) for f in linted.published)
+        return [finding for item in moved if item is not None for k, finding in [item] if k == index]
+
+    def view(self, uri: str) -> tuple[Linted, str, int | None, list[Finding]] | None:
+        """What code actions and hover work on for a document or a notebook cell: its lint, its
+        text, its version, its findings in its own rows; None when the lint is not of this text."""
+        notebook = self.workspace.get_notebook_document(cell_uri=uri)
+        if notebook is not None:
+            linted = self.linted.get(notebook.uri)
+            index = linted.cells.index_of(uri) if linted is not None and linted.cells is not None else None
+            if index is None or notebook.version != linted.version:
+                return None
+            document = self.workspace.get_text_document(uri)
+            return linted, document.source, document.version, self.cell_findings(linted, index)
+        linted = self.linted.get(uri)
+        if linted is None or self.current_version(uri) != linted.version:
+            return None
+        return linted, linted.text, linted.version, linted.published
 
     def publish_raw(self, uri: str, version: int | None, diagnostics: list[types.Diagnostic]) -> None:
         self.text_document_publish_diagnostics(
@@ -152,7 +215,7 @@ class MemlintServer(LanguageServer):
         except Exception:  # noqa: BLE001 - without the scan, open files still get their own findings
             log.exception("reading the project summaries under %s failed", project.settings.root)
             return
-        open_paths = {self.python_path(uri) for uri in self.linted}
+        open_paths = {self.linted[uri].result.path for uri in self.linted}
         changed = False
         for path, summary in summaries.items():
             if path not in open_paths:  # an open buffer's summary is newer than the file on disk
@@ -173,7 +236,7 @@ class MemlintServer(LanguageServer):
             codes = project.settings.codes_for(path)
             result = await asyncio.get_running_loop().run_in_executor(self.lint_thread, lint_path, path, codes)
             summary = result.summary
-        if any(self.python_path(uri) == path for uri in self.linted):
+        if any(linted.result.path == path for linted in self.linted.values()):
             return  # opened meanwhile: its buffer counts
         if project.set_summary(path, summary):
             self.republish(project)
@@ -182,7 +245,7 @@ class MemlintServer(LanguageServer):
         self.projects.reload()
         for linted in self.linted.values():
             linted.project = None  # its settings are gone; it is linted again below
-        for uri in self.open_uris():
+        for uri in [*self.open_uris(), *self.workspace.notebook_documents]:
             self.schedule(uri)
 
 
@@ -239,6 +302,7 @@ async def did_close(ls: MemlintServer, params: types.DidCloseTextDocumentParams)
     if task is not None:
         task.cancel()
     ls.config_errors.pop(uri, None)
+    ls.parsers.pop(uri, None)
     linted = ls.linted.pop(uri, None)
     path = ls.python_path(uri)
     if path is None:
@@ -246,6 +310,40 @@ async def did_close(ls: MemlintServer, params: types.DidCloseTextDocumentParams)
     ls.publish_raw(uri, None, [])
     if linted is not None and linted.project is not None:
         await ls.refresh_from_disk(path)  # unsaved edits are gone: the file on disk counts again
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+def did_open_notebook(ls: MemlintServer, params: types.DidOpenNotebookDocumentParams) -> None:
+    ls.schedule(params.notebook_document.uri)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+def did_change_notebook(ls: MemlintServer, params: types.DidChangeNotebookDocumentParams) -> None:
+    uri = params.notebook_document.uri
+    linted = ls.linted.get(uri)
+    structure = params.change.cells.structure if params.change.cells else None
+    if linted is not None and linted.cells is not None and structure is not None:
+        for cell in structure.did_close or []:  # a deleted cell keeps no diagnostics
+            ls.publish_raw(cell.uri, None, [])
+    ls.schedule(uri, DEBOUNCE_S)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+def did_save_notebook(ls: MemlintServer, params: types.DidSaveNotebookDocumentParams) -> None:
+    if params.notebook_document.uri not in ls.pending:
+        ls.schedule(params.notebook_document.uri)
+
+
+@server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+def did_close_notebook(ls: MemlintServer, params: types.DidCloseNotebookDocumentParams) -> None:
+    uri = params.notebook_document.uri
+    task = ls.pending.pop(uri, None)
+    if task is not None:
+        task.cancel()
+    ls.linted.pop(uri, None)
+    ls.config_errors.pop(uri, None)
+    for cell in params.cell_text_documents:
+        ls.publish_raw(cell.uri, None, [])
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -266,25 +364,24 @@ async def did_change_watched_files(ls: MemlintServer, params: types.DidChangeWat
 )
 async def code_action(ls: MemlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
-    linted = ls.linted.get(uri)
-    if linted is None or linted.project is None or uri not in ls.workspace.text_documents:
-        return []
-    if ls.workspace.get_text_document(uri).version != linted.version:
-        return []  # the findings describe an older text; the next lint brings fresh ones
-    lines = ls.lines(linted.text)
-    editor = actions.Editor(uri, linted.version, lines, versioned_edits(ls))
+    view = ls.view(uri)
+    if view is None or view[0].project is None:
+        return []  # no lint of this text yet: the next one brings fresh findings
+    linted, text, version, findings = view
+    lines = ls.lines(text)
+    editor = actions.Editor(uri, version, lines, versioned_edits(ls))
     only = params.context.only
     start, end = lines.from_client(params.range.start), lines.from_client(params.range.end)
     result: list[types.CodeAction] = []
     if actions.wanted(types.CodeActionKind.QuickFix, only):
-        for finding in linted.published:
+        for finding in findings:
             if not overlaps(finding, start, end):
                 continue
-            for action in (actions.quick_fix(finding, editor), actions.ignore_line(finding, linted.text, editor)):
+            for action in (actions.quick_fix(finding, editor), actions.ignore_line(finding, text, editor)):
                 if action is not None:
                     result.append(action)
     safe = [f for f in linted.published if f.fix and f.fix.edits and f.fix.applicability is Applicability.SAFE]
-    if safe and actions.wanted(actions.FIX_ALL_KIND, only):
+    if safe and linted.cells is None and actions.wanted(actions.FIX_ALL_KIND, only):
         project = linted.project
         path = linted.result.path
         fixed = await asyncio.get_running_loop().run_in_executor(
@@ -304,12 +401,13 @@ def versioned_edits(ls: MemlintServer) -> bool:
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: MemlintServer, params: types.HoverParams) -> types.Hover | None:
     """The documentation of the rules flagged under the cursor (what `memlint explain` prints)."""
-    linted = ls.linted.get(params.text_document.uri)
-    if linted is None:
+    view = ls.view(params.text_document.uri)
+    if view is None:
         return None
-    lines = ls.lines(linted.text)
+    _, text, _, findings = view
+    lines = ls.lines(text)
     position = lines.from_client(params.position)
-    here = [f for f in linted.published if contains(f, position)]
+    here = [f for f in findings if contains(f, position)]
     docs = [doc for doc in dict.fromkeys(documentation(f.code) for f in here) if doc]
     if not docs:
         return None

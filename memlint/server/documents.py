@@ -13,6 +13,7 @@ from memlint.config import Settings, find_pyproject, load_settings
 from memlint.discovery import discover
 from memlint.engine import LintResult
 from memlint.models import Finding
+from memlint.server.notebooks import Cells
 from memlint.workers import lint_files
 
 
@@ -49,7 +50,7 @@ class Project:
 def scan_summaries(settings: Settings) -> dict[str, dict[str, Any]]:
     """The project summaries of every file `memlint` would lint under the project root, through
     the CLI's cache (in this thread: no worker processes are forked from the server)."""
-    found = discover([str(settings.root)], settings.exclude, settings.root)
+    found = discover([str(settings.root)], settings.exclude, settings.root, settings.include)
     files = [os.path.abspath(path) for path in found.files]
     cache = Cache(str(settings.root / CACHE_DIR), settings.fingerprint())
     run = lint_files(files, settings, cache, workers=1)
@@ -65,6 +66,7 @@ class Linted:
     result: LintResult
     project: Project | None
     published: list[Finding] = field(default_factory=list)  # after the project's adjustments
+    cells: Cells | None = None  # a notebook: `text` is its code cells joined
 
 
 class Projects:
