@@ -62,20 +62,6 @@ def test_pytest_entry(verify_command: VerifyCommand) -> None:
     assert item["slope_mib_per_iter"] == pytest.approx(LEAK_MIB, rel=0.02)
 
 
-def test_text_report_and_plot(verify_command: VerifyCommand, tmp_path) -> None:
-    from click.testing import CliRunner
-
-    from memlint.cli import main
-
-    plot = tmp_path / "ranks.png"
-    result = CliRunner().invoke(main, ["verify", "--device", "cpu", "-n", "8", "--plot", str(plot), "mypkg", "--",
-                                       PYTHON, "train.py", "loop", "40"])
-    assert result.exit_code == 1
-    assert "mypkg/loops.py:11:9  ML001 retained-graph  loop L7  confirmed" in result.output
-    assert "allocated at mypkg/loops.py:10 in train: +1.000 MiB/iter" in result.output
-    assert plot.stat().st_size > 10_000
-
-
 # -- without running anything ---------------------------------------------------
 def test_call_probe_sits_on_the_first_statements_line() -> None:
     import libcst as cst
@@ -108,6 +94,23 @@ def test_rank_summary_says_where_ranks_differ() -> None:
     assert rank_summary(items) == "confirmed on rank 0 only: +32.00 MiB/iter; rank 1 flat; rank 2 flat"
     assert rank_summary([item(0, "confirmed", 1.0), item(1, "confirmed", 2.0)]).startswith("confirmed on every rank (2)")
     assert rank_summary(items[1:]) == ""
+
+
+def test_plot_has_a_line_per_rank(tmp_path) -> None:
+    from memlint.models import Finding, Position, Severity
+    from memlint.verify import targets
+    from memlint.verify.core import Item, Measure, ScriptResult
+    from memlint.verify.report import plot
+
+    site = targets.LoopInfo(0, 20, 5, 28, "for", "for step in range(n):")
+    finding = Finding("ML001", "retained-graph", "kept", Severity.WARNING, "t.py", Position(28, 13), Position(28, 16))
+    flat, leak = [100 * 2**20] * 9, [100 * 2**20 + i * 2**20 for i in range(9)]
+    result = ScriptResult("torchrun t.py", command=["torchrun", "t.py"], items=[
+        Item("t.py", finding, site, Measure("confirmed", samples=leak, slope_mib=1.0), rank=0),
+        Item("t.py", finding, site, Measure("not_confirmed", samples=flat), rank=1),
+    ])
+    assert plot([result], str(tmp_path / "ranks.png")) == 1  # one panel (the loop), two lines
+    assert (tmp_path / "ranks.png").stat().st_size > 10_000
 
 
 @pytest.mark.parametrize("paths, after, command", [
