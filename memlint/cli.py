@@ -15,9 +15,9 @@ import click
 from memlint import __version__, formats
 from memlint.cache import CACHE_DIR, Cache
 from memlint.config import ConfigError, Settings, load_settings, split_option
-from memlint.discovery import discover
+from memlint.discovery import discover, is_excluded
 from memlint.engine import print_errors
-from memlint.rules import ALL_RULES, lookup
+from memlint.rules import ALL_RULES, FILE_CODES, FILE_PROBLEMS, lookup, lookup_file_problem
 from memlint.workers import RunResult, lint_files
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -129,13 +129,13 @@ def lint(
         error_line(str(exc))
         sys.exit(EXIT_ERROR)
 
-    found = discover(targets, settings.exclude, settings.root)
+    found = discover(targets, settings.exclude, settings.root, settings.include)
     for missing in found.missing:
         error_line(f"{missing}: no such file or directory")
     for warning in found.warnings:
         click.echo(f"memlint: warning: {warning}", err=True)
     if force_exclude:
-        found.files = [path for path in found.files if not _excluded(path, settings)]
+        found.files = [path for path in found.files if not is_excluded(path, settings.exclude, settings.root)]
     changed = None
     if diff_base is not None:
         from memlint.gitdiff import GitDiffError, changed_lines
@@ -160,7 +160,7 @@ def lint(
     else:
         run = lint_files(found.files, settings, cache)
     if changed is not None:  # keep what the change introduced; a file that no longer parses always counts
-        run.findings = [f for f in run.findings if f.code == "ML000" or changed.touches(f)]
+        run.findings = [f for f in run.findings if f.code in FILE_CODES or changed.touches(f)]
     if fixes is not None and (diff or fix_only):
         from memlint.fixes import report_fixes
 
@@ -180,21 +180,6 @@ def lint(
     if found.missing:
         exit_code = EXIT_ERROR
     sys.exit(EXIT_CLEAN if exit_zero and exit_code == EXIT_FINDINGS else exit_code)
-
-
-def _excluded(path: str, settings: Settings) -> bool:
-    """Whether `exclude` matches the file or one of its directories below the project root."""
-    from memlint.discovery import matches_any
-
-    current = Path(os.path.abspath(path))
-    root = Path(os.path.abspath(settings.root))
-    while current != root:  # the root itself may be named like an exclude (`build/`)
-        if matches_any(str(current), settings.exclude, settings.root):
-            return True
-        if root not in current.parents:
-            return False
-        current = current.parent
-    return False
 
 
 def _emit(
@@ -246,7 +231,7 @@ def rules_command(output_format: str) -> None:
                         "summary": r.summary,
                         "fix": r.fix_applicability.value if r.fix_applicability else None,
                     }
-                    for r in ALL_RULES
+                    for r in (*ALL_RULES, *FILE_PROBLEMS)
                 ],
                 indent=2,
             )
@@ -255,15 +240,15 @@ def rules_command(output_format: str) -> None:
     if output_format == "markdown":
         click.echo(rule_table_markdown())
         return
-    width = max(len(r.name) for r in ALL_RULES)
-    for r in ALL_RULES:
+    width = max(len(r.name) for r in (*ALL_RULES, *FILE_PROBLEMS))
+    for r in (*ALL_RULES, *FILE_PROBLEMS):
         fix = r.fix_applicability.value if r.fix_applicability else "-"
         click.echo(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  fix: {fix:<12}  {r.summary}")
 
 
 def rule_table_markdown() -> str:
     lines = ["| code | name | severity | fix | what it finds |", "|---|---|---|---|---|"]
-    for r in ALL_RULES:
+    for r in (*ALL_RULES, *FILE_PROBLEMS):
         fix = r.fix_applicability.value if r.fix_applicability else "-"
         lines.append(f"| {r.code} | `{r.name}` | {r.severity.value} | {fix} | {r.summary} |")
     return "\n".join(lines)
@@ -273,11 +258,24 @@ def rule_table_markdown() -> str:
 @click.argument("rule")
 def explain(rule: str) -> None:
     """Print a rule's documentation (by code or name)."""
-    found = lookup(rule)
+    found = lookup(rule) or lookup_file_problem(rule)
     if found is None:
         error_line(f"unknown rule {rule!r} (see `memlint rules`)")
         sys.exit(EXIT_ERROR)
     click.echo(found.documentation())
+
+
+@main.command("server")
+def server_command() -> None:
+    """Run the language server on stdin/stdout (for editors; needs the `server` extra)."""
+    try:
+        from memlint.server.app import serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        error_line('the language server needs pygls: pip install "memlint[server]"')
+        sys.exit(EXIT_ERROR)
+    serve()
 
 
 # `memlint verify`: the one command that runs code (memlint/verify/).

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from memlint.rules import ALL_RULES, SYNTAX_ERROR, lookup
+from memlint.rules import ALL_RULES, FILE_CODES, lookup, lookup_file_problem
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -19,7 +19,10 @@ DEFAULT_EXCLUDE = [
     "build", "dist", "__pycache__", "site-packages", "node_modules", ".mypy_cache",
     ".pytest_cache", ".ruff_cache", ".memlint_cache", "*.egg-info", ".ipynb_checkpoints",
 ]
-KNOWN_KEYS = {"select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude"}
+DEFAULT_INCLUDE = ["*.py", "*.pyi", "*.ipynb"]
+KNOWN_KEYS = {
+    "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "include", "extend-include",
+}
 
 
 class ConfigError(Exception):
@@ -28,9 +31,10 @@ class ConfigError(Exception):
 
 @dataclass
 class Settings:
-    codes: list[str]  # enabled rule codes, ML000 included unless ignored
+    codes: list[str]  # enabled rule codes, ML000 and ML900 included unless ignored
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+    include: list[str] = field(default_factory=lambda: list(DEFAULT_INCLUDE))  # files a directory walk lints
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
 
@@ -99,9 +103,9 @@ def resolve_codes(selectors: Iterable[str], where: str) -> set[str]:
             continue
         if selector.upper() == "ALL":
             codes.update(r.code for r in ALL_RULES)
-            codes.add(SYNTAX_ERROR[0])
-        elif selector.upper() == SYNTAX_ERROR[0] or selector.lower() == SYNTAX_ERROR[1]:
-            codes.add(SYNTAX_ERROR[0])
+            codes |= FILE_CODES
+        elif lookup_file_problem(selector) is not None:
+            codes.add(lookup_file_problem(selector).code)
         else:
             rule = lookup(selector)
             if rule is None:
@@ -143,7 +147,7 @@ def load_settings(
     chosen = resolve_codes(select, "--select") if select else (
         resolve_codes(base, where) if base is not None else resolve_codes(["ALL"], where)
     )
-    chosen.add(SYNTAX_ERROR[0])
+    chosen |= FILE_CODES  # a file that does not parse or cannot be read is always reported
     if path:
         chosen |= resolve_codes(_list(table, "extend-select", path) or [], where)
         chosen -= resolve_codes(_list(table, "ignore", path) or [], where)
@@ -164,12 +168,18 @@ def load_settings(
         exclude = custom
     if path:
         exclude += _list(table, "extend-exclude", path) or []
+    include = list(DEFAULT_INCLUDE)
+    if path and (custom := _list(table, "include", path)) is not None:
+        include = custom
+    if path:
+        include += _list(table, "extend-include", path) or []
     root = path.parent if path else (start or Path.cwd()).resolve()
     order = {r.code: i for i, r in enumerate(ALL_RULES)}
     return Settings(
         codes=sorted(chosen, key=lambda c: order.get(c, -1)),
         per_file_ignores=per_file,
         exclude=exclude,
+        include=include,
         root=root if root.is_dir() else root.parent,
         config_file=path,
     )

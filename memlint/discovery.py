@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memlint.config import DEFAULT_INCLUDE
+
 
 @dataclass
 class Discovery:
@@ -30,6 +32,19 @@ def matches_any(path: str, patterns: list[str], root: Path) -> bool:
             return True
         if "**" in p and _glob_regex(p).fullmatch(relative):
             return True
+    return False
+
+
+def is_excluded(path: str, exclude: list[str], root: Path) -> bool:
+    """Whether `exclude` matches the file or one of its directories below the project root."""
+    current = Path(os.path.abspath(path))
+    top = Path(os.path.abspath(root))
+    while current != top:  # the root itself may be named like an exclude (`build/`)
+        if matches_any(str(current), exclude, root):
+            return True
+        if top not in current.parents:
+            return False
+        current = current.parent
     return False
 
 
@@ -104,7 +119,10 @@ def _git_root(start: Path) -> Path | None:
     return None
 
 
-def discover(paths: list[str], exclude: list[str], root: Path) -> Discovery:
+def discover(paths: list[str], exclude: list[str], root: Path, include: list[str] | None = None) -> Discovery:
+    """Files to lint under `paths`: in a directory, those matching `include`
+    (ruff's globs: a base name or a path relative to `root`) and not excluded."""
+    include = DEFAULT_INCLUDE if include is None else include
     found = Discovery()
     seen: set[str] = set()
 
@@ -130,11 +148,13 @@ def discover(paths: list[str], exclude: list[str], root: Path) -> Discovery:
                     candidate = directory / ".gitignore"
                     if candidate.is_file():
                         gitignore.add_file(str(candidate))
-        _walk(given, exclude, root, gitignore, add, found)
+        _walk(given, exclude, include, root, gitignore, add, found)
     return found
 
 
-def _walk(top: str, exclude: list[str], root: Path, gitignore: GitIgnore, add, found: Discovery) -> None:
+def _walk(
+    top: str, exclude: list[str], include: list[str], root: Path, gitignore: GitIgnore, add, found: Discovery
+) -> None:
     def onerror(error: OSError) -> None:
         found.warnings.append(f"{error.filename}: {error.strerror or error} (skipped)")
 
@@ -151,9 +171,9 @@ def _walk(top: str, exclude: list[str], root: Path, gitignore: GitIgnore, add, f
             kept.append(name)
         dirnames[:] = kept
         for name in sorted(filenames):
-            if not (name.endswith(".py") or name.endswith(".pyi")):
-                continue
             path = os.path.join(directory, name)
+            if not matches_any(path, include, root):
+                continue
             if matches_any(path, exclude, root) or gitignore.ignored(path, False):
                 continue
             add(path)

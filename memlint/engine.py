@@ -8,29 +8,39 @@ import os
 import re
 import tokenize
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 import libcst as cst
 
 from memlint.analysis import SemanticModel
 from memlint.analysis.positions import positions as compute_positions
+from memlint.analysis.positions import positions_in_statements
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, Position, Severity, describe
-from memlint.rules import BY_CODE, SYNTAX_ERROR
+from memlint.notebook import Notebook, NotebookError, is_notebook, parse_notebook
+from memlint.rules import BY_CODE, SYNTAX_ERROR, UNREADABLE
 from memlint.rules.base import FixSpec, Report, Rule
 from memlint.suppression import is_suppressed, skips_file
+
+if TYPE_CHECKING:
+    from memlint.config import Settings
 
 
 @dataclass
 class SourceFile:
-    """A file's text as Python sees it, plus what is needed to write it back."""
+    """A file's text as Python sees it, plus what is needed to write it back.
+
+    For a notebook, `text` is its code cells joined into one program
+    (memlint/notebook.py) and `notebook` maps it back to the cells.
+    """
 
     path: str
     text: str
     encoding: str
     bom: bool
     raw: bytes
+    notebook: Notebook | None = None
 
 
 @dataclass
@@ -69,8 +79,15 @@ def decode(raw: bytes) -> tuple[str, str, bool]:
 
 
 def read_source(path: str) -> SourceFile:
+    """The one way memlint reads code: a `.py` file decoded, a notebook's cells joined."""
     with open(path, "rb") as handle:
         raw = handle.read()
+    if is_notebook(path):
+        try:
+            notebook = parse_notebook(raw, path)
+        except NotebookError as exc:
+            raise DecodeError(str(exc)) from None
+        return SourceFile(path, notebook.text, "utf-8", raw.startswith(b"\xef\xbb\xbf"), raw, notebook)
     text, encoding, bom = decode(raw)
     return SourceFile(path, text, encoding, bom, raw)
 
@@ -101,21 +118,54 @@ def print_errors(errors: Iterable[FileError]) -> None:
         click.echo(f"memlint: {kind}: {error.filename}: {message}", err=True)
 
 
+UNREADABLE_HINT = "memlint checks the rest of the project; make the file readable (or exclude it) to check it"
+
+
 def lint_path(path: str, codes: Sequence[str]) -> LintResult:
     """Lint one file on disk; every failure becomes a one-line error, never a traceback."""
     result = LintResult(path)
     source, error = read_or_error(path)
     if source is None:
-        result.errors.append(error)
+        if UNREADABLE[0] in codes:
+            result.findings.append(_file_finding(path, UNREADABLE, error.message, 1, 1, UNREADABLE_HINT))
+        else:
+            result.errors.append(error)
         return result
     result.cache_key = content_key(source.raw, list(codes))
-    try:
-        result.findings, result.errors, result.summary = _lint_text(source.text, path, codes)
-    except RecursionError:
-        result.errors = [FileError(path, "too deeply nested to analyse")]
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
-        result.errors = [FileError(path, f"internal error: {describe(exc)}", internal=True)]
+    _lint_guarded(result, source.text, codes)
     return result
+
+
+class Parser(Protocol):
+    """Parses texts one after the other, maybe reusing what it parsed before (server/incremental.py)."""
+
+    statement_lines: dict[int, int] | None  # id(top-level statement) -> first line, for the last module
+
+    def parse(self, text: str) -> cst.Module: ...
+
+
+def lint_text(
+    path: str,
+    text: str,
+    settings: "Settings",
+    codes: Sequence[str] | None = None,
+    parser: Parser | None = None,
+) -> LintResult:
+    """Lint `text` as the content of `path` (an editor's unsaved buffer), as `lint_path` lints the file:
+    with the rules `settings` enables for that path (or `codes`), never raising. A `parser` that
+    keeps the previous module of the same document re-parses only what changed."""
+    result = LintResult(path)
+    _lint_guarded(result, text, settings.codes_for(path) if codes is None else codes, parser)
+    return result
+
+
+def _lint_guarded(result: LintResult, text: str, codes: Sequence[str], parser: Parser | None = None) -> None:
+    try:
+        result.findings, result.errors, result.summary = _lint_text(text, result.path, codes, parser)
+    except RecursionError:
+        result.errors = [FileError(result.path, "too deeply nested to analyse")]
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
+        result.errors = [FileError(result.path, f"internal error: {describe(exc)}", internal=True)]
 
 
 def lint_source(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding], list[FileError]]:
@@ -124,7 +174,9 @@ def lint_source(text: str, path: str, codes: Sequence[str]) -> tuple[list[Findin
     return findings, errors
 
 
-def _lint_text(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding], list[FileError], dict]:
+def _lint_text(
+    text: str, path: str, codes: Sequence[str], parser: Parser | None = None
+) -> tuple[list[Finding], list[FileError], dict]:
     """Findings, errors and the file's summary for the project index."""
     if skips_file(text):
         return [], [], {}
@@ -132,7 +184,7 @@ def _lint_text(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding
     if not rules and not any(needle in text for needle in SUMMARY_NEEDLES):
         return _syntax_check_only(text, path, codes), [], {}
     try:
-        module = cst.parse_module(text)
+        module = parser.parse(text) if parser is not None else cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         return _syntax_finding(path, exc.message, exc.raw_line, exc.raw_column + 1, text, codes), [], {}
     except (RecursionError, MemoryError) as exc:
@@ -140,7 +192,7 @@ def _lint_text(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
         return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)], {}
     model = SemanticModel(module, path)
-    findings, errors = _run_rules(model, text, path, rules)
+    findings, errors = _run_rules(model, text, path, rules, parser.statement_lines if parser is not None else None)
     try:
         summary = summarize(model)
     except Exception as exc:  # noqa: BLE001 - the index is an extra: lose it, not the findings
@@ -166,22 +218,30 @@ def _syntax_finding(path: str, message: str, row: int, column: int, text: str, c
     if SYNTAX_ERROR[0] not in codes:
         return []
     first = message.strip().splitlines()[0] if message.strip() else "invalid syntax"
-    return [
-        Finding(
-            code=SYNTAX_ERROR[0],
-            name=SYNTAX_ERROR[1],
-            message=f"SyntaxError: {first}",
-            severity=Severity.ERROR,
-            filename=path,
-            location=Position(row, column),
-            end_location=Position(row, column),
-            hint="memlint checks the rest of the project; fix the syntax to check this file",
-        )
-    ]
+    hint = "memlint checks the rest of the project; fix the syntax to check this file"
+    return [_file_finding(path, SYNTAX_ERROR, f"SyntaxError: {first}", row, column, hint)]
+
+
+def _file_finding(path: str, problem: tuple[str, str], message: str, row: int, column: int, hint: str) -> Finding:
+    """A finding about the file as a whole: it does not parse, or cannot be read."""
+    return Finding(
+        code=problem[0],
+        name=problem[1],
+        message=message,
+        severity=Severity.ERROR,
+        filename=path,
+        location=Position(row, column),
+        end_location=Position(row, column),
+        hint=hint,
+    )
 
 
 def _run_rules(
-    model: SemanticModel, text: str, path: str, rule_types: Iterable[type[Rule]]
+    model: SemanticModel,
+    text: str,
+    path: str,
+    rule_types: Iterable[type[Rule]],
+    statement_lines: dict[int, int] | None = None,
 ) -> tuple[list[Finding], list[FileError]]:
     module = model.module
     reports: list[tuple[Rule, Report]] = []
@@ -207,12 +267,17 @@ def _run_rules(
                     )
     if not reports:
         return [], errors
-    findings = _to_findings(module, text, path, reports, errors)
+    findings = _to_findings(module, text, path, reports, errors, statement_lines)
     return findings, errors
 
 
 def _to_findings(
-    module: cst.Module, text: str, path: str, reports: list[tuple[Rule, Report]], errors: list[FileError]
+    module: cst.Module,
+    text: str,
+    path: str,
+    reports: list[tuple[Rule, Report]],
+    errors: list[FileError],
+    statement_lines: dict[int, int] | None = None,
 ) -> list[Finding]:
     model_tree = reports[0][0].model.tree
     targets = [r.node for _, r in reports]
@@ -225,8 +290,12 @@ def _to_findings(
                         targets.extend((old.lpar[0], old.rpar[-1]))
             if r.fix.prepend:
                 targets.extend(_header(module))
-    last = max(targets, key=lambda n: model_tree.end.get(id(n), 0))
-    positions = compute_positions(module, targets, last)
+    positions = None
+    if statement_lines is not None:
+        positions = positions_in_statements(module, targets, model_tree.parent_of, statement_lines)
+    if positions is None:
+        last = max(targets, key=lambda n: model_tree.end.get(id(n), 0))
+        positions = compute_positions(module, targets, last)
     lines = text.splitlines()
     findings = []
     seen = set()

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from memlint.models import Applicability, FileError, Finding, Fix, Position
+from memlint.notebook import Notebook, NotebookError
 
 MAX_ROUNDS = 10
 SYNTAX_CODE = "ML000"
@@ -438,6 +439,7 @@ class FileFixResult:
     rejected: list[RejectedFix] = field(default_factory=list)
     original: str | None = None  # decoded texts, kept only when the fix changed something
     fixed: str | None = None
+    notebook: Notebook | None = None  # for a notebook: the cells behind `original` (for --diff)
     written: bool = False
     cache_key: str | None = None  # content key of the file as it now is on disk (None: unknown)
     converged: bool = True
@@ -517,11 +519,14 @@ def fix_path(
     result.summary = fixed.summary
     if not fixed.changed or fixed.text == source.text:
         return result
-    result.original, result.fixed = source.text, fixed.text
+    result.original, result.fixed, result.notebook = source.text, fixed.text, source.notebook
     try:
-        if encode(source.text, source.encoding) != source.raw:
-            raise ValueError(f"its {source.encoding} encoding does not round-trip")
-        data = encode(fixed.text, source.encoding)
+        if source.notebook is not None:  # the fixed cells spliced into the notebook's JSON
+            data = source.notebook.with_source(fixed.text)
+        else:
+            if encode(source.text, source.encoding) != source.raw:
+                raise ValueError(f"its {source.encoding} encoding does not round-trip")
+            data = encode(fixed.text, source.encoding)
     except (UnicodeError, ValueError, LookupError) as exc:
         result.errors.append(FileError(path, f"fixes not written: {exc}"))
         result.cache_key = None
@@ -675,6 +680,17 @@ def unified_diff(path: str, old: str, new: str) -> str:
     return "".join(lines)
 
 
+def file_diff(result: FileFixResult) -> str:
+    """`--diff` for one fixed file; for a notebook, one diff per changed cell (`--- train.ipynb:cell 4`)."""
+    if result.notebook is None:
+        return unified_diff(result.path, result.original or "", result.fixed or "")
+    try:
+        changes = result.notebook.cell_changes(result.fixed or "")
+    except NotebookError:
+        return ""  # reported already: the fixes could not be written back
+    return "".join(unified_diff(f"{result.path}:cell {cell}", old, new) for cell, old, new in changes)
+
+
 def fix_summary(applied: Sequence[Finding]) -> list[str]:
     """`--show-fixes`: per file, how many findings of each rule were fixed."""
     if not applied:
@@ -720,7 +736,7 @@ def report_fixes(run: FixRun, diff: bool, show_fixes: bool, quiet: bool, text_fo
     noun = "finding" if count == 1 else "findings"
     if diff:
         for result in run.changed:
-            sys.stdout.write(unified_diff(result.path, result.original or "", result.fixed or ""))
+            sys.stdout.write(file_diff(result))
         sys.stdout.flush()
         if not quiet:
             click.echo(f"Would fix {count} {noun}." if count else "No findings would be fixed.", err=True)

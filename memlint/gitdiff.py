@@ -2,7 +2,9 @@
 
 The comparison is `git diff -U0 $(git merge-base REV HEAD)` against the
 working tree, so committed, staged and unstaged changes all count; untracked
-Python files (not ignored) count as added in full. Findings are kept only on
+Python files (not ignored) count as added in full. In a notebook, the changed
+lines of the `.ipynb` file are mapped to the cell lines they hold (a change
+to outputs or metadata changes no code line). Findings are kept only on
 added or modified lines: a pull request is annotated with what it introduced,
 not with the legacy of the whole repository.
 """
@@ -15,8 +17,9 @@ import subprocess
 from dataclasses import dataclass, field
 
 from memlint.models import Finding
+from memlint.notebook import NotebookError, is_notebook, read_notebook
 
-PYTHON_SUFFIXES = (".py", ".pyi")
+PYTHON_SUFFIXES = (".py", ".pyi", ".ipynb")
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 _ESCAPES = {b"a": 7, b"b": 8, b"t": 9, b"n": 10, b"v": 11, b"f": 12, b"r": 13, b'"': 34, b"\\": 92}
 
@@ -150,9 +153,19 @@ def changed_lines(rev: str, cwd: str = ".") -> ChangedLines:
     result = ChangedLines(base=base, top=top)
     for relative, rows in parse_diff(diff).items():
         if relative.endswith(PYTHON_SUFFIXES):
-            result.lines[result._key(os.path.join(top, relative))] = rows
+            path = os.path.join(top, relative)
+            result.lines[result._key(path)] = _notebook_rows(path, rows) if is_notebook(path) else rows
     for raw in untracked.split(b"\0"):
         relative = os.fsdecode(raw)
         if relative.endswith(PYTHON_SUFFIXES):
             result.lines[result._key(os.path.join(top, relative))] = None
     return result
+
+
+def _notebook_rows(path: str, file_lines: set[int]) -> set[int] | None:
+    """A notebook's changed `.ipynb` lines as rows of its program (findings' rows); None
+    (the whole file) when it cannot be read: its error is reported either way."""
+    try:
+        return read_notebook(path).rows_on_file_lines(file_lines)
+    except (OSError, NotebookError):
+        return None

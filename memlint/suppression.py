@@ -34,3 +34,59 @@ def is_suppressed(lines: list[str], start_row: int, end_row: int, code: str, nam
                 if codes is None or code in codes or name.upper() in codes:
                     return True
     return False
+
+
+def add_noqa(line: str, code: str) -> str:
+    """`line` (without its line break) with `code` suppressed by `# noqa`: added to the line's
+    `# noqa: ...` list when it has one, else appended as a new `# noqa: CODE` comment."""
+    start = comment_start(line)
+    if start is not None:
+        match = _NOQA.search(line, start)
+        if match is not None and match.group("codes"):
+            codes = _codes(match.group("codes")) or set()
+            if code in codes:
+                return line
+            return f"{line[: match.end('codes')]}, {code}{line[match.end('codes') :]}"
+    body = line.rstrip()
+    return f"{body}  # noqa: {code}{line[len(body):]}"
+
+
+def comment_start(line: str) -> int | None:
+    """Where the comment of a one-line piece of code starts (a `#` outside string literals), if any."""
+    quote = None
+    index = 0
+    while index < len(line):
+        char = line[index]
+        if quote is None:
+            if char == "#":
+                return index
+            if char in "'\"":
+                quote = line[index : index + 3] if line[index : index + 3] in ("'''", '"""') else char
+                index += len(quote)
+                continue
+        elif char == "\\":
+            index += 2
+            continue
+        elif line.startswith(quote, index):
+            index += len(quote)
+            quote = None
+            continue
+        index += 1
+    return None
+
+
+def commentable_rows(text: str) -> set[int] | None:
+    """Rows whose end a `# noqa` comment may be appended to: not inside a string that spans
+    lines, not continued by a backslash. None when the text does not tokenize."""
+    import io
+    import tokenize
+
+    lines = text.splitlines()
+    blocked: set[int] = {row for row, line in enumerate(lines, 1) if line.rstrip().endswith("\\")}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.STRING and token.end[0] > token.start[0]:
+                blocked.update(range(token.start[0], token.end[0]))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return {row for row in range(1, len(lines) + 1) if row not in blocked}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -86,6 +87,11 @@ def test_imports_resolve_aliases() -> None:
         ("with ExitStack() as stack:\n    stack.enter_context(torch.inference_mode())\n    TARGET()\n", Grad.OFF),
         ("with ExitStack() as stack:\n    TARGET()\n    stack.enter_context(torch.no_grad())\n", Grad.ON),
         ("with ExitStack() as stack:\n    stack.enter_context(open(p))\n    TARGET()\n", Grad.ON),
+        # a closure whose factory's results are only called: its callers are known
+        ("def make():\n    def inner():\n        TARGET()\n    return inner\nfn = make()\nwith torch.no_grad():\n    fn()\n", Grad.OFF),
+        ("def make():\n    def inner():\n        TARGET()\n    return inner\ndef run(f):\n    with torch.no_grad():\n        f()\nrun(make())\n", Grad.ON),
+        ("def make():\n    def inner():\n        TARGET()\n    return inner\ndef run(f):\n    with torch.no_grad():\n        f()\nfn = make()\nrun(fn)\n", Grad.OFF),
+        ("def make():\n    def inner():\n        TARGET()\n    return inner\nfn = make()\nwith torch.no_grad():\n    fn()\nkeep(fn)\n", Grad.ON),
         # not an ExitStack: its `enter_context` means something else
         ("with Session() as stack:\n    stack.enter_context(torch.no_grad())\n    TARGET()\n", Grad.ON),
     ],
@@ -174,7 +180,11 @@ def test_device_output() -> None:
     )
     keep = call_named(model, "KEEP")
     verdicts = [model.provenance.device_output(a.value, keep) for a in keep.args]
-    assert verdicts == [True, True, False, False, False, True, False]
+    # `x` goes to the model as the loader yields it: the loader puts batches on the device, `y` too
+    assert verdicts == [True, True, False, False, False, True, True]
+    moved = model_of("def ev(model, loader):\n    for x, y in loader:\n        logits = model(x.to(dev))\n        KEEP(y)\n")
+    keep = call_named(moved, "KEEP")
+    assert not moved.provenance.device_output(keep.args[0].value, keep)  # moved by the loop: `y` stays put
 
 
 # -- loops -----------------------------------------------------------------------
@@ -237,16 +247,29 @@ def test_what_outlives_an_iteration() -> None:
 
 
 def test_reduced_after_the_loop_is_consumed() -> None:
+    from memlint.analysis.consumers import consumed_after
+
     model = model_of(
         "def rollout(policy, env):\n    log_probs = []\n    for t in range(10):\n"
         "        log_probs.append(policy(env.obs()))\n    loss = -torch.stack(log_probs).sum()\n    loss.backward()\n"
         "def keep(model, loader):\n    outs = []\n    for b in loader:\n        outs.append(model(b))\n    return outs\n"
+        "def hand_on(self, model, loader):\n    outputs = []\n    for b in loader:\n        outputs.append(model(b))\n"
+        "    return self.epoch_end(outputs)\n"
+        "def chunks(self, data):\n    enc = []\n    for c in data:\n        enc.append(self.encoder(c))\n"
+        "    enc = torch.cat(enc)\n    return enc\n"
+        "def logged(model, loader, opt):\n    kept = []\n    for b in loader:\n        loss = model(b)\n"
+        "        loss.backward()\n        kept.append(loss)\n    loss = sum(kept)\n    print(loss)\n"
     )
-    loops = model.loops
-    first = statement(model, "log_probs.append")
-    second = statement(model, "outs.append")
-    assert loops.consumed_after(loops.store_of(first).container, model.enclosing_loops(first)[0])
-    assert not loops.consumed_after(loops.store_of(second).container, model.enclosing_loops(second)[0])
+    for text, consumed in [
+        ("log_probs.append", True),  # reduced into the loss backwarded after the loop
+        ("outs.append", False),  # returned as it is
+        ("outputs.append", False),  # handed to an arbitrary call
+        ("enc.append", True),  # concatenated into the returned activation, the list dropped
+        ("kept.append", False),  # reduced into a name backwarded only inside the loop
+    ]:
+        stmt = statement(model, text)
+        store = model.loops.store_of(stmt)
+        assert consumed_after(model, store.container, model.enclosing_loops(stmt)[0], False) is consumed, text
 
 
 def test_ctx_tensor_stores() -> None:
@@ -314,3 +337,103 @@ def test_value_computed_under_no_grad_keeps_no_history_when_read_after_the_block
     for keeper, carries in (("TRAIN_KEEP", True), ("EVAL_KEEP", False)):
         keep = call_named(model, keeper)
         assert model.provenance.carries_history(keep.args[0].value, keep) is carries, keeper
+
+
+# -- methods of the same class ---------------------------------------------------------
+
+
+def test_own_method_and_its_effective_defaults() -> None:
+    from memlint.analysis.methods import effective_default, own_method
+
+    model = model_of(
+        """
+        class M:
+            def enable(self, kwargs=None, flag=True, other=None):
+                if kwargs is None:
+                    kwargs = {"use_reentrant": False}
+            def run(self):
+                self.enable()
+                self.missing()
+        def f(m):
+            m.enable()
+        """
+    )
+    method = own_method(model, call_named(model, "self.enable"))
+    assert method is not None and method.name.value == "enable"
+    assert own_method(model, call_named(model, "self.missing")) is None
+    assert own_method(model, call_named(model, "m.enable")) is None
+    assert code(effective_default(method, "kwargs")) == '{"use_reentrant": False}'
+    assert code(effective_default(method, "flag")) == "True"
+    assert code(effective_default(method, "other")) == "None"
+    assert effective_default(method, "absent") is None
+
+
+# -- rank 0 and checkpoints saved from the CPU ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source, only",
+    [
+        ("if dist.get_rank() == 0:\n    TARGET()\n", True),
+        ("if self.global_rank == 0:\n    TARGET()\n", True),
+        ("if accelerator.is_main_process:\n    TARGET()\n", True),
+        ("def f(rank):\n    if rank != 0:\n        return\n    TARGET()\n", True),
+        ("def f(trainer):\n    if not trainer.is_global_zero:\n        return\n    TARGET()\n", True),
+        ("if dist.get_rank() == 0:\n    pass\nelse:\n    TARGET()\n", False),
+        ("if local_rank == 1:\n    TARGET()\n", False),
+        ("def f(rank):\n    if rank != 0:\n        log()\n    TARGET()\n", False),
+        ("def f(rank):\n    TARGET()\n    if rank != 0:\n        return\n", False),
+    ],
+)
+def test_runs_on_rank_zero_only(source: str, only: bool) -> None:
+    from memlint.analysis.ranks import runs_on_rank_zero_only
+
+    model = model_of(source)
+    assert runs_on_rank_zero_only(model, call_named(model, "TARGET")) is only
+
+
+@pytest.mark.parametrize(
+    "source, evidence",
+    [
+        ("cfg = FullStateDictConfig(offload_to_cpu=True, rank0_only=True)\n", True),
+        ("cfg = FullStateDictConfig(rank0_only=True)\n", False),
+        ("torch.save({k: v.cpu() for k, v in sd.items()}, p)\n", True),
+        ("torch.save(model.state_dict(), p)\n", False),
+    ],
+)
+def test_saves_from_cpu(source: str, evidence: bool) -> None:
+    from memlint.analysis.checkpoints import saves_from_cpu
+
+    model = model_of("import torch\nfrom torch.distributed.fsdp import FullStateDictConfig\n" + source)
+    assert (saves_from_cpu(model) is not None) is evidence
+
+
+def test_ml001_severity_counts_what_stays_on_the_device() -> None:
+    from memlint.engine import lint_source
+    from memlint.models import Severity
+
+    cases = Path(__file__).resolve().parent.parent / "test_cases" / "ML001_retained_graph"
+    expectations = {
+        "bad_loss_kept_with_retain_graph.py": "does NOT free the saved tensors",
+        "bad_output_kept_after_backward.py": "holds a whole output of the model",
+    }
+    for name, phrase in expectations.items():
+        findings, _ = lint_source((cases / name).read_text(encoding="utf-8"), name, ["ML001"])
+        (finding,) = findings
+        assert finding.severity is Severity.ERROR and phrase in finding.message, finding.message
+    findings, _ = lint_source((cases / "bad_loss_appended_after_backward.py").read_text(encoding="utf-8"), "t.py", ["ML001"])
+    assert [f.severity for f in findings] == [Severity.WARNING]
+
+
+def test_an_abstract_forward_does_not_hide_the_override() -> None:
+    model = model_of(
+        "class Base:\n    def forward(self, x):\n        '''Run the model.'''\n        raise NotImplementedError\n"
+        "    def predict(self, x):\n        return self.forward(x)\n"
+        "class Concrete:\n    def forward(self, x):\n        return x\n    def run(self, x):\n        return self.forward(x)\n"
+    )
+    for call in model.tree.by_type[cst.Call]:
+        if code(call.func) == "self.forward":
+            assert model.local_callees(call) == [model.functions["forward"][1]]  # the override, not the stub
+    only_abstract = model_of("class Base:\n    def forward(self, x):\n        raise NotImplementedError()\n    def predict(self, x):\n        return self.forward(x)\n")
+    (call,) = only_abstract.tree.by_type[cst.Call][1:]
+    assert only_abstract.local_callees(call) == [] and only_abstract.provenance.is_module_call(call)

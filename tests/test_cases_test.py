@@ -1,4 +1,8 @@
-"""Every file under test_cases/ must produce exactly the findings its `# expect:` markers name."""
+"""Every file under test_cases/ must produce exactly the findings its `# expect:` markers name.
+
+A notebook's markers are read from its code cells joined into one program,
+whose rows are the rows its findings carry (memlint/notebook.py).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memlint.engine import lint_path
+from memlint.engine import lint_path, read_source
 from memlint.rules import ALL_RULES
 
 CASES = Path(__file__).resolve().parent.parent / "test_cases"
@@ -17,7 +21,7 @@ ALL_CODES = [r.code for r in ALL_RULES] + ["ML000"]
 
 def expected_findings(path: Path) -> set[tuple[int, str]]:
     expected = set()
-    for row, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for row, line in enumerate(read_source(str(path)).text.splitlines(), start=1):
         match = EXPECT.search(line)
         if match:
             expected.update((row, code.strip()) for code in match.group(1).split(",") if code.strip())
@@ -25,7 +29,8 @@ def expected_findings(path: Path) -> set[tuple[int, str]]:
 
 
 def case_files() -> list[Path]:
-    return sorted(p for p in CASES.rglob("*.py") if not p.name.endswith(".fixed.py"))
+    files = [*CASES.rglob("*.py"), *CASES.rglob("*.ipynb")]
+    return sorted(p for p in files if not p.name.endswith((".fixed.py", ".fixed.ipynb")))
 
 
 @pytest.mark.parametrize("path", case_files(), ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -135,12 +135,31 @@ def test_bad_input_never_breaks_the_run(project: Path) -> None:
     (project / "latin.py").write_bytes(b"x = '\xff\xfe'\n")
     (project / "cookie.py").write_bytes(b"# -*- coding: latin-1 -*-\nx = '\xe9'\n")
     code, out, err = run(["--no-cache", "."], project)
-    assert code == 2  # an unreadable file is an error of the run
+    assert code == 1  # like ruff: an undecodable file is a finding of its own, not a broken run
     assert "broken.py:1:7: ML000 [syntax-error]" in out
     assert "train.py:10:9: ML001" in out  # the rest is still linted
-    assert err.count("latin.py") == 1 and "cannot decode" in err
-    assert "cookie.py" not in err  # a PEP 263 cookie is honoured
+    assert out.count("latin.py") == 1 and "latin.py:1:1: ML900 [unreadable-file] cannot decode" in out
+    assert "cookie.py" not in out + err  # a PEP 263 cookie is honoured
     assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("output_format", ["json", "sarif", "github", "gitlab", "rdjson"])
+def test_an_unreadable_file_is_a_finding_in_every_format(project: Path, output_format: str) -> None:
+    (project / "latin.py").write_bytes(b"x = '\xff\xfe'\n")
+    code, out, err = run(["--no-cache", "--format", output_format, "latin.py", "train.py"], project)
+    assert code == 1 and "ML900" in out and not err.strip()
+    assert "ML001" in out  # the other file is still linted
+
+
+def test_ignoring_ml900_makes_an_unreadable_file_an_error_again(project: Path) -> None:
+    (project / "latin.py").write_bytes(b"x = '\xff\xfe'\n")
+    code, out, err = run(["--no-cache", "--ignore", "ML900", "latin.py"], project)
+    assert code == 2 and "cannot decode" in err and "ML900" not in out
+
+
+def test_explain_documents_the_file_level_codes(project: Path) -> None:
+    code, out, _ = run(["explain", "unreadable-file"], project)
+    assert code == 0 and "# unreadable-file (ML900)" in out and "PEP 263" in out
 
 
 def test_syntax_error_alone_is_a_finding(project: Path) -> None:
@@ -192,9 +211,9 @@ def test_cache_warm_run_and_invalidation(project: Path) -> None:
 
 def test_rules_and_explain(project: Path) -> None:
     code, out, _ = run(["rules"], project)
-    from memlint.rules import ALL_RULES
+    from memlint.rules import ALL_RULES, FILE_PROBLEMS
 
-    assert code == 0 and "ML001  retained-graph" in out and out.count("\n") == len(ALL_RULES)
+    assert code == 0 and "ML001  retained-graph" in out and out.count("\n") == len(ALL_RULES) + len(FILE_PROBLEMS)
     code, out, _ = run(["explain", "retained-graph"], project)
     assert code == 0
     for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "+192 MiB"):

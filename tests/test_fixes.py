@@ -395,8 +395,8 @@ def _inject(monkeypatch, make_fix, code: str = "ML001") -> None:
     """Make `code`'s fix what `make_fix(finding)` returns (a rule with a broken fix)."""
     real = engine._lint_text
 
-    def lint_text(text, path, codes):
-        findings, errors, summary = real(text, path, codes)
+    def lint_text(text, path, codes, parser=None):
+        findings, errors, summary = real(text, path, codes, parser)
         return [replace(f, fix=make_fix(f)) if f.code == code else f for f in findings], errors, summary
 
     monkeypatch.setattr(engine, "_lint_text", lint_text)
@@ -725,6 +725,40 @@ def test_case_fixed_output(path: Path) -> None:
         remaining = [f for f in lint(actual, str(expected)) if f.code == rule_of(path)]
         assert not remaining, [(f.location.row, f.message) for f in remaining]
     assert fix_source(actual, str(expected), CODES, unsafe=True).applied == []
+
+
+# ML001 cases whose kept value shows it is a tensor (`.backward()`/`.item()`/`.detach()` on it,
+# arithmetic, a loss): `--fix` without `--unsafe-fixes` must remove their finding.
+TENSOR_EVIDENCE_CASES = {
+    "bad_loss_appended_after_backward.py",
+    "bad_loss_kept_with_retain_graph.py",
+    "bad_output_kept_after_backward.py",
+    "bad_running_loss_plus_equals.py",
+}
+
+
+def test_safe_fixes_remove_every_ml001_with_tensor_evidence() -> None:
+    folder = CASES / "ML001_retained_graph"
+    for path in sorted(folder.glob("bad_*.py")):
+        if path.name.endswith(".fixed.py"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        result = fix_source(text, str(path), CODES, unsafe=False)
+        compile(result.text, str(path), "exec")
+        remaining = [f for f in lint(result.text, str(path)) if f.code == "ML001"]
+        safe_before = [f for f in lint(text, str(path)) if f.code == "ML001" and is_applicable(f.fix, False)]
+        assert not [f for f in remaining if is_applicable(f.fix, False)], path
+        if path.name in TENSOR_EVIDENCE_CASES:
+            assert safe_before and not remaining, (path, [f.message for f in remaining])
+        assert fix_source(result.text, str(path), CODES, unsafe=False).applied == [], path
+
+
+def test_a_mapping_is_never_given_detach() -> None:
+    text = (CASES / "ML001_retained_graph" / "bad_output_dict_loss_backwarded.py").read_text(encoding="utf-8")
+    (finding,) = [f for f in lint(text) if f.code == "ML001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    (edit,) = finding.fix.edits
+    assert "output.detach()" not in edit.content and "for k, v in output.items()" in edit.content
 
 
 def test_every_expected_output_has_its_case() -> None:

@@ -214,7 +214,7 @@ def test_sarif_validates_with_results(tmp_path: Path, sarif_validator) -> None:
     driver = run["tool"]["driver"]
     assert driver["name"] == "memlint" and driver["version"] and driver["informationUri"].startswith("https://")
     ids = [rule["id"] for rule in driver["rules"]]
-    assert set(ids) == {"ML000"} | {rule.code for rule in ALL_RULES}
+    assert set(ids) == {"ML000", "ML900"} | {rule.code for rule in ALL_RULES}
     for rule in ALL_RULES:
         entry = driver["rules"][ids.index(rule.code)]
         assert entry["name"] == rule.name
@@ -222,6 +222,10 @@ def test_sarif_validates_with_results(tmp_path: Path, sarif_validator) -> None:
         assert entry["fullDescription"]["text"]
         assert entry["help"]["markdown"] == rule.documentation() and entry["help"]["text"]
         assert entry["defaultConfiguration"]["level"] == rule.severity.value
+    repository = Path(__file__).resolve().parent.parent
+    for entry in driver["rules"]:  # helpUri: the file in this repository that holds the rule's documentation
+        prefix = f"{driver['informationUri']}/blob/main/"
+        assert entry["helpUri"].startswith(prefix) and (repository / entry["helpUri"][len(prefix) :]).is_file()
     assert run["columnKind"] == "unicodeCodePoints"
 
     results = run["results"]
@@ -254,7 +258,7 @@ def test_sarif_validates_with_no_results(tmp_path: Path, sarif_validator) -> Non
     log = sarif_of(tmp_path, "clean.py")
     sarif_validator.validate(log)
     assert log["runs"][0]["results"] == []
-    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == len(ALL_RULES) + 1
+    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == len(ALL_RULES) + 2  # and ML000, ML900
 
 
 def test_sarif_uri_is_repository_relative_and_percent_encoded(tmp_path: Path, sarif_validator) -> None:
@@ -394,7 +398,7 @@ def test_pre_commit_hook_manifest() -> None:
     assert set(hooks) == {"memlint", "memlint-fix"}
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["types_or"] == ["python", "pyi"]
+        assert hook["types_or"] == ["python", "pyi", "jupyter"]
         assert hook["require_serial"] is True
         assert hook["entry"].startswith("memlint")
     assert "--fix" in hooks["memlint-fix"]["entry"] and "--fix" not in hooks["memlint"]["entry"]

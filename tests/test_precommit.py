@@ -107,3 +107,19 @@ def test_fix_hook_rewrites_the_file_then_a_second_run_passes(hook_repo: Path, pr
     output = again.stdout + again.stderr
     assert again.returncode == 0, output
     assert output.count("Passed") == 2, output
+
+
+def test_fix_hook_fixes_a_notebook_in_its_cell(hook_repo: Path, tmp_path: Path) -> None:
+    env = git_env(tmp_path, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", NO_COLOR="1")
+    work = tmp_path / "notebooks"
+    work.mkdir()
+    git(work, env, "init", "-q")
+    notebook = REPO / "tests" / "notebooks" / "train.ipynb"
+    shutil.copy(notebook, work / "train.ipynb")
+    git(work, env, "add", "-A")
+    git(work, env, "commit", "-q", "--no-verify", "-m", "initial")
+    done = try_repo(hook_repo, (work, env), "memlint-fix")
+    output = done.stdout + done.stderr
+    assert "files were modified by this hook" in output, output
+    expected = notebook.read_bytes().replace(b'"    losses.append(loss)\\n"', b'"    losses.append(loss.detach())\\n"')
+    assert (work / "train.ipynb").read_bytes() == expected

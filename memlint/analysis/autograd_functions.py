@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, method_name, root_name
+from memlint.analysis.expressions import code, method_name, names_in, root_name
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
+    from memlint.analysis.provenance import Provenance
 
 _NOT_TENSOR_ATTRIBUTES = {"shape", "dtype", "device", "requires_grad", "is_cuda", "ndim", "layout", "is_leaf"}
 _NOT_TENSOR_METHODS = {
@@ -34,8 +35,9 @@ class CtxStore:
 
 
 class AutogradFunctions:
-    def __init__(self, model: "FileContext") -> None:
+    def __init__(self, model: "FileContext", provenance: "Provenance") -> None:
         self.model = model
+        self.provenance = provenance
 
     def is_function_class(self, cls: cst.ClassDef) -> bool:
         for base in cls.bases:
@@ -60,7 +62,8 @@ class AutogradFunctions:
                 if not params:
                     continue
                 ctx = params[0].name.value
-                checker = _TensorEvidence(self.model, func, ctx)
+                checker = _TensorEvidence(self.model, func, ctx, self._passed_tensors(cls, func))
+                called = _called_ctx_attributes(cls)
                 for assign in self.model.tree.descendants(func.body, cst.Assign):
                     attributes = [
                         t.attr.value
@@ -69,6 +72,7 @@ class AutogradFunctions:
                         if isinstance(t, cst.Attribute)
                         and isinstance(t.value, cst.Name)
                         and t.value.value == ctx
+                        and t.attr.value not in called
                         and checker.is_tensor(value)
                     ]
                     if attributes:
@@ -76,23 +80,71 @@ class AutogradFunctions:
         return found
 
 
-class _TensorEvidence:
-    """Positive evidence that an expression in `forward` is a tensor."""
+    def _passed_tensors(self, cls: cst.ClassDef, forward: cst.FunctionDef) -> set[str]:
+        """Parameters of `forward` that a `Cls.apply(...)` call of this file passes a
+        tensor, or a dict, list or tuple holding one."""
+        inputs = [p.name.value for p in [*forward.params.posonly_params, *forward.params.params]][1:]
+        found: set[str] = set()
+        for call in self.model.tree.by_type.get(cst.Call, ()):
+            func = call.func
+            if not (isinstance(func, cst.Attribute) and func.attr.value == "apply" and code(func.value) == cls.name.value):
+                continue
+            for position, arg in enumerate(call.args):
+                if arg.star or position >= len(inputs):
+                    break
+                name = arg.keyword.value if arg.keyword is not None else inputs[position]
+                if self._holds_tensor(arg.value, call, frozenset()):
+                    found.add(name)
+        return found
 
-    def __init__(self, model: "FileContext", func: cst.FunctionDef, ctx: str) -> None:
+    def _holds_tensor(self, expr: cst.BaseExpression, at: cst.CSTNode, guard: frozenset) -> bool:
+        """Is `expr`, where `at` runs, a tensor or a container literal holding one?"""
+        if not any(True for _ in names_in(expr)):
+            return False  # a constant: `32 ** -0.5`, `"mean"`, `None`
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
+            return any(self._holds_tensor(e.value, at, guard) for e in expr.elements)
+        if isinstance(expr, cst.Dict):
+            return any(isinstance(e, cst.DictElement) and self._holds_tensor(e.value, at, guard) for e in expr.elements)
+        if isinstance(expr, cst.Call):
+            resolved = self.model.imports.resolve(expr.func) or ""
+            if resolved.startswith("torch.") and not resolved.startswith(_NOT_TENSOR_TORCH):
+                return not resolved.startswith(("torch.distributed.", "torch.nn.", "torch.device", "torch.dtype"))
+        if isinstance(expr, cst.Attribute) and expr.attr.value.endswith(("weight", "bias")):
+            return True
+        if isinstance(expr, cst.Name) and expr.value not in guard:
+            scope = self.model.scope_of(at)
+            bindings = self.provenance.reaching_bindings(scope, expr.value, at)
+            if any(b.value is not None and self.provenance.makes_module(b.value) for b in bindings):
+                return False  # a module handed over to be run (a checkpointed block)
+            for binding in bindings:
+                if binding.value is not None and self._holds_tensor(binding.value, binding.node, guard | {expr.value}):
+                    return True
+        provenance = self.provenance
+        return (
+            provenance.value_kind(expr, at) == "tensor"
+            or provenance.carries_history(expr, at)
+            or provenance.device_output(expr, at)
+        )
+
+
+class _TensorEvidence:
+    """Positive evidence that an expression in `forward` is a tensor: a parameter
+    counts only when `forward` uses it as one (annotated `Tensor`, passed to a
+    torch function, a tensor method or attribute read on it, returned, saved) or
+    a `.apply(...)` call passes it one; one that `forward` calls is a callable."""
+
+    def __init__(self, model: "FileContext", func: cst.FunctionDef, ctx: str, passed: set[str]) -> None:
         self.model = model
         self.func = func
         self.ctx = ctx
+        self.passed = passed  # parameters `.apply(...)` callers pass tensors
         self.params = {
             p.name.value: p for p in [*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]
         }
         self._tensor_params = self._find_tensor_params()
 
     def _find_tensor_params(self) -> set[str]:
-        tensors: set[str] = set()
-        inputs = [name for name in self.params if name != self.ctx]
-        if inputs:
-            tensors.add(inputs[0])  # forward's first input is the tensor it transforms
+        tensors: set[str] = set(self.passed)
         for name, param in self.params.items():
             if name == self.ctx:
                 continue
@@ -131,8 +183,21 @@ class _TensorEvidence:
                 text = code(param.annotation.annotation)
                 if text.split("[")[0].split(".")[-1] in _SCALAR_ANNOTATIONS and "Tensor" not in text:
                     tensors.discard(name)
+        for call in tree.descendants(self.func.body, cst.Call):
+            if isinstance(call.func, cst.Name) and call.func.value in self.params:
+                tensors.discard(call.func.value)  # `run_function(*args)`: a callable, not a tensor
         tensors.discard(self.ctx)
         return tensors
+
+    def _filled_with(self, name: str) -> list[cst.BaseExpression]:
+        """What `forward` puts into the container `name` after creating it."""
+        found = []
+        for node_type in (cst.Assign, cst.Expr):
+            for statement in self.model.tree.descendants(self.func.body, node_type):
+                value = _stored_into(statement, name)
+                if value is not None:
+                    found.append(value)
+        return found
 
     def is_tensor(self, expr: cst.BaseExpression, guard: frozenset = frozenset()) -> bool:
         if isinstance(expr, cst.Name):
@@ -141,9 +206,10 @@ class _TensorEvidence:
             if expr.value in guard:
                 return False
             bindings = self.model.bindings(self.func, expr.value)
-            return any(
-                b.value is not None and self.is_tensor(b.value, guard | {expr.value}) for b in bindings
-            ) or (expr.value in self._tensor_params and not bindings)
+            inner = guard | {expr.value}
+            return any(b.value is not None and self.is_tensor(b.value, inner) for b in bindings) or any(
+                self.is_tensor(value, inner) for value in self._filled_with(expr.value)
+            )
         if isinstance(expr, cst.Attribute):
             if expr.attr.value in _NOT_TENSOR_ATTRIBUTES or root_name(expr) == self.ctx:
                 return False
@@ -169,6 +235,32 @@ class _TensorEvidence:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
             return self.is_tensor(expr.elt, guard)
         return False
+
+
+def _called_ctx_attributes(cls: cst.ClassDef) -> set[str]:
+    """`ctx.<attr>` names the Function calls (`ctx.run_function(*inputs)`): callables, not tensors."""
+    found: set[str] = set()
+    stack: list[cst.CSTNode] = [cls.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and code(node.func.value) == "ctx":
+            found.add(node.func.attr.value)
+        stack.extend(node.children)
+    return found
+
+
+def _stored_into(statement: cst.CSTNode, name: str) -> cst.BaseExpression | None:
+    """The value `statement` puts into the container `name`: `name[k] = v`,
+    `name.append(v)`, `name.update(k=v)`/`name.update({k: v})` (the dict itself)."""
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0].target
+        if isinstance(target, cst.Subscript) and code(target.value) == name:
+            return statement.value
+    if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
+        call = statement.value
+        if method_name(call) in ("append", "extend", "insert", "add", "update", "setdefault") and code(call.func.value) == name:  # type: ignore[union-attr]
+            return call.args[-1].value if call.args else None
+    return None
 
 
 def _returned_names(expr: cst.BaseExpression) -> set[str]:

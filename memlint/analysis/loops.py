@@ -314,6 +314,9 @@ class Loops:
             target = statement.targets[0].target
             if isinstance(target, cst.Subscript):
                 return Store(statement, target.value, statement.value, "subscript")
+            if _pairs_subscripts(target, statement.value):
+                # `losses[i], costs[i] = loss, cost`: each value is kept in its container
+                return Store(statement, target.elements[0].value.value, statement.value, "subscript")
             if isinstance(target, (cst.Name, cst.Attribute)):
                 other = self.accumulated_operand(target, statement.value)
                 if other is not None:
@@ -327,8 +330,27 @@ class Loops:
             return True
         if isinstance(container, cst.Name):
             for binding in self.model.bindings(self.model.scope_of(at), container.value):
-                if isinstance(binding.value, cst.Call) and _METER.search(code(binding.value.func)):
+                if isinstance(binding.value, cst.Call) and (
+                    _METER.search(code(binding.value.func)) or self._keeping_class(binding.value.func)
+                ):
                     return True
+        return False
+
+    def _keeping_class(self, func: cst.BaseExpression) -> bool:
+        """A class of this file whose `update(value)` keeps `value` on `self`
+        (appends it, adds it to a total)."""
+        if not isinstance(func, cst.Name):
+            return False
+        for method in self.model.functions.get("update", ()):
+            cls = self.model.enclosing_class(method)
+            params = [p.name.value for p in method.params.params]
+            if cls is None or cls.name.value != func.value or len(params) < 2:
+                continue
+            for kind in (cst.Expr, cst.Assign, cst.AugAssign):
+                for statement in self.model.tree.descendants(method.body, kind):
+                    store = self.store_of(statement)
+                    if store is not None and root_name(store.container) == "self" and params[1] in names_in(store.value):
+                        return True
         return False
 
     def accumulated_operand(self, target: cst.BaseExpression, value: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -349,6 +371,18 @@ class Loops:
                 if code(second) == text:
                     return first
         return None
+
+    def is_generated_sequence(self, store: Store, region: cst.CSTNode) -> bool:
+        """`input = torch.cat([input, token], 0)` where the model runs on `input` in the
+        same loop: the sequence an autoregressive loop is generating, the model's next
+        input by design and bounded by the number of tokens asked for."""
+        if store.kind != "concat":
+            return False
+        grown = code(store.container)
+        return any(
+            self.provenance.is_module_call(call) and any(_mentions_text(arg.value, grown) for arg in call.args)
+            for call in self.model.tree.descendants(region, cst.Call)
+        )
 
     def outlives(self, store: Store, region: cst.CSTNode) -> bool:
         """Does the container of `store` survive from one iteration of `region` to the next?"""
@@ -371,59 +405,27 @@ class Loops:
         bound_before = any(tree.order[id(b.node)] < tree.order[id(region)] for b in self.model.bindings(scope, root))
         return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
 
-    def consumed_after(self, container: cst.BaseExpression, region: cst.CSTNode) -> bool:
-        """Is what was collected reduced into something that is backwarded or
-        returned after the loop (a rollout's log-probs, a multi-step loss)?"""
-        root = root_name(container)
-        if root is None or root == "self":
-            return False
-        scope = self.model.scope_of(region)
-        derived = {root}
-        backwarded = self.provenance.backwarded_names(scope)
-        for stmt in self._statements_after(region, scope):
-            if not set(names_in(stmt)) & derived:
-                continue
-            if isinstance(stmt, cst.Return):
-                # `return torch.stack(log_probs).sum()`: not `return log_probs`, nor `return total.item()`
-                return (
-                    stmt.value is not None
-                    and _reduces(stmt.value, derived)
-                    and self.provenance.uses_with_history(stmt.value, derived)
-                )
-            if self.provenance.backward_calls(stmt):
-                return True
-            if isinstance(stmt, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and stmt.value is not None:
-                if not _reduces(stmt.value, derived):
-                    continue
-                targets = stmt.targets if isinstance(stmt, cst.Assign) else [stmt]
-                for target in targets:
-                    name = root_name(target.target)
-                    if name:
-                        derived.add(name)
-                        if name in backwarded:
-                            return True
-        return False
 
-    def _statements_after(self, region: cst.CSTNode, scope: "Scope") -> list[cst.CSTNode]:
-        tree = self.model.tree
-        result = []
-        for stmt_type in (cst.Return, cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign):
-            for stmt in tree.descendants(scope, stmt_type):
-                if tree.is_after(stmt, region) and self.model.scope_of(stmt) is scope:
-                    result.append(stmt)
-        result.sort(key=lambda s: tree.order[id(s)])
-        return result
+def _mentions_text(expr: cst.BaseExpression, text: str) -> bool:
+    """Does `expr` read the value spelled `text` (`input`, `input[-ctx:]`, `self.tokens`)?"""
+    stack: list[cst.CSTNode] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Name, cst.Attribute)) and code(node) == text:
+            return True
+        stack.extend(node.children)
+    return False
 
 
-def _reduces(expr: cst.BaseExpression, names: set[str]) -> bool:
-    """Does `expr` compute something from `names` (not just pass one along)?"""
-    if isinstance(expr, cst.Name):
-        return False
-    if isinstance(expr, (cst.Tuple, cst.List)):
-        return any(_reduces(e.value, names) for e in expr.elements)
-    if isinstance(expr, cst.Dict):
-        return any(isinstance(e, cst.DictElement) and _reduces(e.value, names) for e in expr.elements)
-    return bool(set(names_in(expr)) & names)
+def _pairs_subscripts(target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
+    """`a[i], b[i] = x, y`: a tuple of subscripts assigned a tuple of as many values."""
+    return (
+        isinstance(target, (cst.Tuple, cst.List))
+        and isinstance(value, (cst.Tuple, cst.List))
+        and len(target.elements) == len(value.elements) > 1
+        and all(isinstance(e.value, cst.Subscript) and not isinstance(e, cst.StarredElement) for e in target.elements)
+        and not any(isinstance(e, cst.StarredElement) for e in value.elements)
+    )
 
 
 def _mentions(expr: cst.BaseExpression, text: str) -> bool:

@@ -18,4 +18,4 @@ class SemanticModel(FileContext):
         super().__init__(module, path)
         self.provenance = Provenance(self)
         self.loops = Loops(self, self.provenance)
-        self.autograd_functions = AutogradFunctions(self)
+        self.autograd_functions = AutogradFunctions(self, self.provenance)

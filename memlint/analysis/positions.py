@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 import libcst as cst
 from libcst._position import CodePosition, CodeRange
@@ -78,3 +78,30 @@ def positions(module: cst.Module, targets: list[cst.CSTNode], last: cst.CSTNode)
     except _Done:
         pass
     return {node: provider._computed[node] for node in targets if node in provider._computed}
+
+
+def positions_in_statements(
+    module: cst.Module,
+    targets: list[cst.CSTNode],
+    parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
+    first_lines: dict[int, int],
+) -> dict[cst.CSTNode, CodeRange] | None:
+    """The same as `positions`, generating the code of only the top-level statements that hold
+    targets, each from its first line (`first_lines`: id(statement) -> line, as an incremental
+    parser knows them). None when a target's statement has no known line."""
+    groups: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
+    for target in targets:
+        top = target
+        while (parent := parent_of(top)) is not None and parent is not module:
+            top = parent
+        if parent is not module or id(top) not in first_lines:
+            return None
+        groups.setdefault(id(top), (top, []))[1].append(target)
+    found: dict[cst.CSTNode, CodeRange] = {}
+    for top, members in groups.values():
+        provider = PositionProvider()
+        state = _State(default_indent=module.default_indent, default_newline=module.default_newline, provider=provider)
+        state.line = first_lines[id(top)]
+        top._codegen(state)
+        found.update((node, provider._computed[node]) for node in members if node in provider._computed)
+    return found

@@ -23,9 +23,11 @@ import libcst as cst
 from memlint.analysis.expressions import (
     call_arg,
     callee_name,
+    keyword_arg,
     method_name,
     names_in,
     root_name,
+    target_names,
 )
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.tree import iter_children
@@ -108,6 +110,8 @@ _NOT_TENSOR_METHODS = {
     "numel", "size", "dim", "nelement", "element_size", "data_ptr", "stride", "get_device", "is_contiguous",
     "keys", "__len__", "format", "is_floating_point", "backward", "eval", "train", "step", "zero_grad",
 }
+# Methods only a tensor has (a dict, list or ModelOutput has none of them).
+_TENSOR_EVIDENCE = {"backward", "item", "detach", "detach_", "to", "cpu", "cuda", "numpy", "requires_grad_", "register_hook"}
 _REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
 _BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
 # Parameters of Lightning's hooks that are not tensors.
@@ -125,10 +129,12 @@ class Provenance:
     # -- modules and backward -------------------------------------------------
     @cached_property
     def _module_attributes(self) -> set[str]:
-        """`self.<attr>` names assigned a module constructor anywhere in the file."""
+        """`self.<attr>` names assigned a module constructor anywhere in the file,
+        or a module handed in (`self.infer = model`)."""
         found: set[str] = set()
         for node in self.model.tree.by_type.get(cst.Assign, ()):
-            if not self._is_module_factory(node.value):
+            handed_in = isinstance(node.value, cst.Name) and bool(_MODULE_NAMES.search(node.value.value))
+            if not (handed_in or self._is_module_factory(node.value)):
                 continue
             for target in node.targets:
                 t = target.target
@@ -156,6 +162,10 @@ class Provenance:
     @property
     def _module_classes(self) -> dict[str, str]:
         return self._class_kinds
+
+    def makes_module(self, expr: cst.BaseExpression) -> bool:
+        """Does `expr` construct (or place) a module rather than compute a tensor?"""
+        return self._is_module_factory(expr)
 
     def _is_module_factory(self, expr: cst.BaseExpression) -> bool:
         while isinstance(expr, cst.Call) and method_name(expr) in _MODULE_PLACEMENT:
@@ -467,6 +477,10 @@ class Provenance:
             if resolved.startswith("torch.") and resolved.rsplit(".", 1)[-1] in _TORCH_TENSOR_FUNCTIONS:
                 return "tensor"
             return "maybe"
+        if isinstance(expr, cst.Name):
+            used_as = self._used_as(expr.value, self.model.scope_of(at))
+            if used_as is not None:
+                return used_as  # `output["loss"].backward()`: a mapping; `out.backward()`: a tensor
         if isinstance(expr, cst.Name) and _CONTAINER_NAME.search(expr.value):
             return "container"  # `loss_dict`, `outputs`, `metrics`: named for what they hold
         if isinstance(expr, cst.Name) and expr.value not in guard:
@@ -480,6 +494,36 @@ class Provenance:
                 return "tensor"
             return "container" if "container" in kinds else "maybe"
         return "maybe"
+
+    def _used_as(self, name: str, scope: "Scope") -> str | None:
+        """What the uses of `name` in `scope` show it is: "mapping" when it is
+        subscripted with a string key, "tensor" when a tensor-only method is
+        called on it (`.backward()`, `.item()`, `.detach()`, `.to()`, `.cpu()`)."""
+        tree = self.model.tree
+        evidence = None
+        for sub in tree.descendants(scope, cst.Subscript):
+            if isinstance(sub.value, cst.Name) and sub.value.value == name and len(sub.slice) == 1:
+                key = sub.slice[0].slice
+                if isinstance(key, cst.Index) and isinstance(key.value, (cst.SimpleString, cst.FormattedString)):
+                    return "mapping"
+        for call in tree.descendants(scope, cst.Call):
+            func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value == name
+                and func.attr.value in _TENSOR_EVIDENCE
+            ):
+                evidence = "tensor"
+        return evidence
+
+    def retains_graph(self, region: cst.CSTNode) -> bool:
+        """Does `region` call `backward(retain_graph=True)` (or any value but False)?"""
+        for call, _ in self.backward_calls(region):
+            kw = keyword_arg(call, "retain_graph")
+            if kw is not None and not (isinstance(kw.value, cst.Name) and kw.value.value in ("False", "None")):
+                return True
+        return False
 
     # -- which tensors stay on the device? -------------------------------------
     def device_output(self, expr: cst.BaseExpression, at: cst.CSTNode | None = None) -> bool:
@@ -498,7 +542,8 @@ class Provenance:
                 return False
             guard = guard | {key}
             return any(
-                b.value is not None and self._device(b.value, scope, b.node, guard)
+                (b.value is not None and self._device(b.value, scope, b.node, guard))
+                or (isinstance(b.node, cst.For) and self._batch_on_device(b.node, expr.value))
                 for b in self.reaching_bindings(scope, expr.value, at)
             )
         if isinstance(expr, cst.Attribute):
@@ -527,6 +572,18 @@ class Provenance:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
             return self._device(expr.elt, scope, at, guard)
         return False
+
+    def _batch_on_device(self, loop: cst.For, name: str) -> bool:
+        """`for xb, yb in dl: out = model(xb)`: the loader yields `xb` on the model's
+        device (it is fed to the model as it is), so `yb` of the same batch is there too."""
+        names = target_names(loop.target)
+        if name not in names or len(names) < 2:
+            return False
+        siblings = set(names) - {name}
+        return any(
+            self.is_module_call(call) and any(isinstance(a.value, cst.Name) and a.value.value in siblings for a in call.args)
+            for call in self.model.tree.descendants(loop.body, cst.Call)
+        )
 
     def _call_device(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         method = method_name(call)

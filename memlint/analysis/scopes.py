@@ -11,6 +11,7 @@ from functools import cached_property
 
 import libcst as cst
 
+from memlint.analysis.closures import Closures
 from memlint.analysis.expressions import target_names
 from memlint.analysis.tree import Tree
 
@@ -114,13 +115,29 @@ class Scopes:
             table.setdefault(func.name.value, []).append(func)
         return table
 
+    @cached_property
+    def closures(self) -> Closures:
+        return Closures(self)
+
     def local_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
-        """Functions of this file a call may reach: `f(...)` or `self.f(...)`."""
+        """Functions of this file a call may reach: `f(...)`, `self.f(...)`, or a
+        closure that `fn(...)` holds (`fn = make_step()`)."""
+        return self.named_callees(call) + self.closures.callees(call)
+
+    def named_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
+        """Functions of this file a call names: `f(...)` or `self.f(...)`.
+
+        An abstract method (its body only raises `NotImplementedError`) is not
+        one: the call reaches an override, which may live in another file."""
         func = call.func
         if isinstance(func, cst.Name):
             return [f for f in self.functions.get(func.value, ()) if self.enclosing_class(f) is None]
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
-            return [f for f in self.functions.get(func.attr.value, ()) if self.enclosing_class(f) is not None]
+            return [
+                f
+                for f in self.functions.get(func.attr.value, ())
+                if self.enclosing_class(f) is not None and not is_abstract(f)
+            ]
         return []
 
     def call_sites(self) -> dict[cst.FunctionDef, list[cst.Call]]:
@@ -139,6 +156,8 @@ class Scopes:
                 parent = self.tree.parent_of(node)
                 if isinstance(parent, cst.FunctionDef) and parent.name is node:
                     continue
+                if isinstance(parent, cst.Return) and self._returned_tracked_closure(node):
+                    continue  # its factory's results are only called: those calls are its call sites
                 if isinstance(parent, cst.Attribute) and id(parent) in called_ids:
                     continue
                 for func in names[node.value]:
@@ -152,3 +171,27 @@ class Scopes:
             for func in group:
                 result[func] = [] if id(func) in escaped else sites.get(id(func), [])
         return result
+
+    def _returned_tracked_closure(self, node: cst.Name) -> bool:
+        factory = self.scope_of(node)
+        closures = self.closures
+        return any(
+            inner.name.value == node.value and closures.tracked(inner)
+            for inner in closures.returned.get(id(factory), ())
+        )
+
+
+def is_abstract(func: cst.FunctionDef) -> bool:
+    """`def forward(self, x): raise NotImplementedError` (after an optional docstring)."""
+    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else [func.body]
+    statements = [
+        small
+        for stmt in body
+        for small in (stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt])
+        if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)))
+    ]
+    if len(statements) != 1 or not isinstance(statements[0], cst.Raise) or statements[0].exc is None:
+        return False
+    exc = statements[0].exc
+    name = exc.func if isinstance(exc, cst.Call) else exc
+    return isinstance(name, cst.Name) and name.value == "NotImplementedError"

@@ -8,13 +8,25 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from memlint.models import Finding, Severity
+from memlint.models import Finding, Position, Severity
+from memlint.notebook import Notebook, NotebookError, is_notebook, read_notebook
 
 TOOL_NAME = "memlint"
 INFORMATION_URI = "https://github.com/memlint/memlint"
 FINGERPRINT_KEY = "memlint/v1"
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what the parser counts as a line break (not \f, \v, U+2028)
+
+
+def rule_help_uri(code: str) -> str:
+    """Where a rule's documentation lives (SARIF `helpUri`, the language server's `codeDescription`):
+    the module that defines it, whose `what`/`why`/`example` are what `memlint explain` prints."""
+    from memlint.rules import BY_CODE
+
+    rule = BY_CODE.get(code)
+    module = rule.__module__ if rule is not None else "memlint.rules"  # ML000 and ML900 are documented in the registry
+    path = module.replace(".", "/") + (".py" if rule is not None else "/__init__.py")
+    return f"{INFORMATION_URI}/blob/main/{path}"
 
 
 def repository_root(root: str | os.PathLike[str]) -> Path:
@@ -52,18 +64,61 @@ class Sources:
 
     def __init__(self) -> None:
         self._lines: dict[str, list[str]] = {}
+        self._notebooks: dict[str, Notebook | None] = {}
 
     def lines(self, filename: str) -> list[str]:
         key = os.path.abspath(filename)
         if key not in self._lines:
             from memlint.engine import DecodeError, read_source
 
+            notebook = self.notebook(filename)
             try:
-                text = read_source(filename).text
+                text = notebook.text if notebook is not None else read_source(filename).text
             except (OSError, DecodeError):
                 text = ""
             self._lines[key] = _LINE_BREAK.split(text)
         return self._lines[key]
+
+    def notebook(self, filename: str) -> Notebook | None:
+        """The notebook a finding's rows refer to (None for a Python file, or one that cannot be read)."""
+        if not is_notebook(filename):
+            return None
+        key = os.path.abspath(filename)
+        if key not in self._notebooks:
+            try:
+                self._notebooks[key] = read_notebook(filename)
+            except (OSError, NotebookError):
+                self._notebooks[key] = None
+        return self._notebooks[key]
+
+    def in_cell(self, filename: str, where: Position) -> tuple[int, Position] | None:
+        """(cell number, position within the cell) of a position in a notebook's program; None for a Python file."""
+        notebook = self.notebook(filename)
+        if notebook is None:
+            return None
+        cell, line = notebook.code.locate(where.row)
+        return cell, Position(line, where.column)
+
+    def cell_prefix(self, finding: Finding) -> str:
+        """`cell 4, line 3, column 9: ` for a notebook finding (formats whose locations are
+        lines of the `.ipynb` file say where in the cell), else ``."""
+        found = self.in_cell(finding.filename, finding.location)
+        if found is None:
+            return ""
+        cell, where = found
+        return f"cell {cell}, line {where.row}, column {where.column}: "
+
+    def file_row(self, filename: str, row: int) -> int:
+        """The line of the file on disk that holds `row`: for a notebook, the `.ipynb` line of that cell line."""
+        notebook = self.notebook(filename)
+        return notebook.file_line(row) if notebook is not None else row
+
+    def file_rows(self, finding: Finding) -> tuple[int, int]:
+        """First and last line of the file on disk that the finding covers."""
+        return (
+            self.file_row(finding.filename, finding.location.row),
+            self.file_row(finding.filename, max(finding.location, finding.end_location).row),
+        )
 
     def line(self, filename: str, row: int) -> str:
         lines = self.lines(filename)

@@ -16,7 +16,8 @@ import os
 from typing import TextIO
 
 from memlint.formats import Report
-from memlint.formats.common import most_severe_first, message_with_hint, relative_path, repository_root
+from memlint.formats.common import Sources, most_severe_first, message_with_hint, relative_path, repository_root
+from memlint.formats.text import where as text_location
 from memlint.models import FileError, Finding, Severity
 
 PER_STEP = 10  # annotations of one type that GitHub shows per step
@@ -38,17 +39,21 @@ def command(kind: str, message: str, **properties: object) -> str:
     return f"::{kind} {props}::{escape_data(message)}" if props else f"::{kind}::{escape_data(message)}"
 
 
-def annotation(finding: Finding, path: str) -> str:
+def annotation(finding: Finding, path: str, sources: Sources | None = None) -> str:
     kind = "error" if finding.severity is Severity.ERROR else "warning"
+    sources = sources or Sources()
     start, end = finding.location, max(finding.location, finding.end_location)
+    prefix = sources.cell_prefix(finding)
+    first, last = sources.file_rows(finding)
     # The runner drops the columns of a range that spans lines (`ValidateLinesAndColumns`): leave them out.
-    same_line = start.row == end.row
+    # In a notebook the lines are those of the .ipynb file, whose columns are not the cell's.
+    same_line = start.row == end.row and not prefix
     return command(
         kind,
-        message_with_hint(finding),
+        prefix + message_with_hint(finding),
         file=path,
-        line=start.row,
-        endLine=end.row,
+        line=first,
+        endLine=last,
         col=start.column if same_line else None,
         endColumn=end.column if same_line else None,
         title=f"{finding.code} {finding.name}",
@@ -58,6 +63,7 @@ def annotation(finding: Finding, path: str) -> str:
 def write(report: Report, stream: TextIO) -> None:
     base = repository_root(report.root)
     path = lambda filename: relative_path(filename, base)  # noqa: E731
+    sources = Sources()
     shown = {"error": 0, "warning": 0}
     overflow: list[Finding] = []
     unannotated_errors = 0
@@ -76,12 +82,12 @@ def write(report: Report, stream: TextIO) -> None:
         kind = "error" if finding.severity is Severity.ERROR else "warning"
         if room(kind):
             shown[kind] += 1
-            stream.write(annotation(finding, path(finding.filename)) + "\n")
+            stream.write(annotation(finding, path(finding.filename), sources) + "\n")
         else:
             overflow.append(finding)
     for finding in overflow:  # still in the log, just not as annotations
         stream.write(
-            f"{path(finding.filename)}:{finding.location.row}:{finding.location.column}: "
+            f"{path(finding.filename)}:{text_location(sources, finding.filename, finding.location)}: "
             f"{finding.code} [{finding.name}] {finding.message}\n"
         )
 
@@ -98,14 +104,14 @@ def write(report: Report, stream: TextIO) -> None:
             f"{PER_STEP} annotations of each type per step.{where}\n"
         )
         if summary:
-            write_step_summary(summary, report.findings, report.errors, path)
+            write_step_summary(summary, report.findings, report.errors, path, sources)
 
 
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-def step_summary(findings: list[Finding], errors: list[FileError], path) -> str:
+def step_summary(findings: list[Finding], errors: list[FileError], path, sources: Sources | None = None) -> str:
     """A Markdown table of every finding, most severe first, linked to the code when the run's URLs are known."""
     server, repository, sha = (os.environ.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA"))
     count = len(findings)
@@ -119,23 +125,27 @@ def step_summary(findings: list[Finding], errors: list[FileError], path) -> str:
     ]
     for error in errors:
         lines.append(f"| error | | | `{_cell(path(error.filename))}` | {_cell(error.message)} |")
+    sources = sources or Sources()
     for finding in most_severe_first(findings):
         relative = path(finding.filename)
-        where = f"`{_cell(relative)}:{finding.location.row}:{finding.location.column}`"
+        location = f"`{_cell(relative)}:{text_location(sources, finding.filename, finding.location)}`"
         if server and repository and sha and not relative.startswith("/"):
-            end = f"-L{finding.end_location.row}" if finding.end_location.row != finding.location.row else ""
-            url = f"{server}/{repository}/blob/{sha}/{relative}#L{finding.location.row}{end}"
-            where = f"[{where}]({url.replace(' ', '%20').replace(')', '%29')})"
+            first, last = sources.file_rows(finding)
+            end = f"-L{last}" if last != first else ""
+            url = f"{server}/{repository}/blob/{sha}/{relative}#L{first}{end}"
+            location = f"[{location}]({url.replace(' ', '%20').replace(')', '%29')})"
         lines.append(
-            f"| {finding.severity.value} | {finding.code} | `{finding.name}` | {where} | {_cell(finding.message)} |"
+            f"| {finding.severity.value} | {finding.code} | `{finding.name}` | {location} | {_cell(finding.message)} |"
         )
     return "\n".join(lines) + "\n"
 
 
-def write_step_summary(target: str, findings: list[Finding], errors: list[FileError], path) -> None:
+def write_step_summary(
+    target: str, findings: list[Finding], errors: list[FileError], path, sources: Sources | None = None
+) -> None:
     try:
         with open(target, "a", encoding="utf-8") as handle:
-            handle.write(step_summary(findings, errors, path))
+            handle.write(step_summary(findings, errors, path, sources))
     except OSError as exc:
         import click
 

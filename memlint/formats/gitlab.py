@@ -21,20 +21,23 @@ SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor"}
 def issues(report: Report) -> list[dict[str, Any]]:
     base = repository_root(report.root)
     findings = sorted(report.findings, key=Finding.sort_key)
+    sources = Sources()
     out = []
-    for finding, fingerprint in zip(findings, fingerprints(findings, base, Sources())):
+    for finding, fingerprint in zip(findings, fingerprints(findings, base, sources)):
+        prefix = sources.cell_prefix(finding)  # a notebook: lines of the .ipynb file, the cell in the text
+        first, last = sources.file_rows(finding)
         out.append(
             {
                 "type": "issue",
-                "description": f"{finding.code} [{finding.name}] {finding.message}",
-                "content": {"body": message_with_hint(finding)},
+                "description": f"{prefix}{finding.code} [{finding.name}] {finding.message}",
+                "content": {"body": prefix + message_with_hint(finding)},
                 "check_name": finding.code,
                 "categories": ["Performance", "Bug Risk"],
                 "fingerprint": fingerprint,
                 "severity": SEVERITY[finding.severity],
                 "location": {
                     "path": relative_path(finding.filename, base),
-                    "lines": {"begin": finding.location.row, "end": max(finding.location.row, finding.end_location.row)},
+                    "lines": {"begin": first, "end": max(first, last)},
                 },
             }
         )

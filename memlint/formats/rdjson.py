@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from memlint.formats import Report
 from memlint.formats.common import INFORMATION_URI, TOOL_NAME, Sources, message_with_hint
+from memlint.formats.text import where as text_location
 from memlint.models import Finding, Position, Severity
 
 
@@ -22,21 +23,24 @@ def diagnostics(report: Report) -> dict[str, Any]:
 
     out = []
     for finding in sorted(report.findings, key=Finding.sort_key):
+        prefix = sources.cell_prefix(finding)
+        if prefix:  # a notebook: the lines of the .ipynb file that hold the cell's lines, no columns
+            first, last = sources.file_rows(finding)
+            where = {"start": {"line": first}, "end": {"line": last}}
+        else:
+            where = {
+                "start": position(finding.filename, finding.location),
+                "end": position(finding.filename, max(finding.location, finding.end_location)),
+            }
         diagnostic: dict[str, Any] = {
-            "message": message_with_hint(finding),
-            "location": {
-                "path": finding.filename,
-                "range": {
-                    "start": position(finding.filename, finding.location),
-                    "end": position(finding.filename, max(finding.location, finding.end_location)),
-                },
-            },
+            "message": prefix + message_with_hint(finding),
+            "location": {"path": finding.filename, "range": where},
             "severity": "ERROR" if finding.severity is Severity.ERROR else "WARNING",
             "code": {"value": finding.code},
-            "original_output": f"{finding.filename}:{finding.location.row}:{finding.location.column}: "
+            "original_output": f"{finding.filename}:{text_location(sources, finding.filename, finding.location)}: "
             f"{finding.code} [{finding.name}] {finding.message}",
         }
-        if finding.fix and finding.fix.edits:
+        if finding.fix and finding.fix.edits and not prefix:  # a notebook's edits are not edits of its JSON
             diagnostic["suggestions"] = [
                 {
                     "range": {

@@ -1,6 +1,6 @@
 """`--format sarif`: SARIF 2.1.0 for GitHub code scanning (`github/codeql-action/upload-sarif`).
 
-One run; `tool.driver.rules` lists every rule (ML000 included) with its
+One run; `tool.driver.rules` lists every rule (ML000 and ML900 included) with its
 documentation as help; each result points at a repository-relative URI under
 `%SRCROOT%` and carries a `partialFingerprints` entry that does not depend on
 line numbers, so an alert keeps its identity when unrelated lines move.
@@ -24,27 +24,13 @@ from memlint.formats.common import (
     message_with_hint,
     relative_path,
     repository_root,
+    rule_help_uri,
 )
 from memlint.models import Applicability, Finding, Fix, Position, Severity
-from memlint.rules import ALL_RULES, SYNTAX_ERROR
+from memlint.rules import ALL_RULES, FILE_PROBLEMS
 
 SCHEMA_URI = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
-
-SYNTAX_ERROR_DOC = """# syntax-error (ML000)
-
-Severity: error. Fix: none.
-
-## What it does
-Reports a file that Python cannot parse.
-
-## Why is this bad?
-memlint (and Python) cannot analyse a file that does not parse, so none of the
-other rules ran on it.
-
-## Use instead
-Fix the syntax error; memlint then checks the file like any other.
-"""
 
 
 def level(severity: Severity) -> str:
@@ -54,14 +40,16 @@ def level(severity: Severity) -> str:
 def rule_descriptors() -> list[dict[str, Any]]:
     descriptors = [
         {
-            "id": SYNTAX_ERROR[0],
-            "name": SYNTAX_ERROR[1],
-            "shortDescription": {"text": "The file does not parse as Python."},
-            "fullDescription": {"text": "Reports a file that Python cannot parse; no other rule ran on it."},
-            "help": {"text": SYNTAX_ERROR_DOC, "markdown": SYNTAX_ERROR_DOC},
+            "id": problem.code,
+            "name": problem.name,
+            "shortDescription": {"text": problem.summary},
+            "fullDescription": {"text": problem.what},
+            "help": {"text": problem.documentation(), "markdown": problem.documentation()},
+            "helpUri": rule_help_uri(problem.code),
             "defaultConfiguration": {"level": "error"},
             "properties": {"tags": ["correctness"]},
         }
+        for problem in FILE_PROBLEMS
     ]
     for rule in ALL_RULES:
         documentation = rule.documentation()
@@ -72,6 +60,7 @@ def rule_descriptors() -> list[dict[str, Any]]:
                 "shortDescription": {"text": rule.summary},
                 "fullDescription": {"text": " ".join(rule.what.split())},
                 "help": {"text": documentation, "markdown": documentation},
+                "helpUri": rule_help_uri(rule.code),
                 "defaultConfiguration": {"level": level(rule.severity)},
                 "properties": {"tags": ["pytorch", "memory"]},
             }
@@ -113,27 +102,27 @@ def sarif_log(report: Report) -> dict[str, Any]:
     rules = rule_descriptors()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     findings: list[Finding] = sorted(report.findings, key=Finding.sort_key)
-    prints = fingerprints(findings, base, Sources())
+    sources = Sources()
+    prints = fingerprints(findings, base, sources)
     results = []
     for finding, fingerprint in zip(findings, prints):
         artifact = _artifact(finding.filename, base)
+        prefix = sources.cell_prefix(finding)
+        if prefix:  # a notebook: the lines of the .ipynb file that hold the cell's lines, no columns
+            first, last = sources.file_rows(finding)
+            region = {"startLine": first, "endLine": last}
+        else:
+            region = _region(finding.location, finding.end_location)
         result: dict[str, Any] = {
             "ruleId": finding.code,
             "level": level(finding.severity),
-            "message": {"text": message_with_hint(finding)},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": artifact,
-                        "region": _region(finding.location, finding.end_location),
-                    }
-                }
-            ],
+            "message": {"text": prefix + message_with_hint(finding)},
+            "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": region}}],
             "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
         }
         if finding.code in index:
             result["ruleIndex"] = index[finding.code]
-        if finding.fix and finding.fix.edits:
+        if finding.fix and finding.fix.edits and not prefix:  # a notebook's edits are not edits of its JSON
             result["fixes"] = [_fix(finding.fix, artifact)]
         results.append(result)
 

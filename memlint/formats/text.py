@@ -8,7 +8,8 @@ from typing import TextIO
 import click
 
 from memlint.formats import Report
-from memlint.models import Applicability, Severity
+from memlint.formats.common import Sources
+from memlint.models import Applicability, Position, Severity
 
 
 def write(report: Report, stream: TextIO) -> None:
@@ -16,17 +17,18 @@ def write(report: Report, stream: TextIO) -> None:
     if report.statistics:
         _statistics(report, stream, style)
         return
+    sources = Sources()
     for f in report.findings:
         code_color = "red" if f.severity is Severity.ERROR else "yellow"
         fixable = " [*]" if f.fix and f.fix.applicability is Applicability.SAFE else ""
         stream.write(
-            f"{style(f.filename, bold=True)}:{f.location.row}:{f.location.column}: "
+            f"{style(f.filename, bold=True)}:{where(sources, f.filename, f.location)}: "
             f"{style(f.code, fg=code_color, bold=True)}{fixable} [{f.name}] {f.message}\n"
         )
         if f.hint:
             stream.write(f"    {style('help', fg='cyan', bold=True)}: {f.hint}\n")
         if f.fix:
-            _fix(f, stream, style)
+            _fix(f, stream, style, sources)
     if report.quiet:
         return
     count = len(report.findings)
@@ -48,17 +50,26 @@ def write(report: Report, stream: TextIO) -> None:
             stream.write(f"{unsafe} fixable with the `--fix --unsafe-fixes` options.\n")
 
 
-def _fix(f, stream: TextIO, style) -> None:
+def where(sources: Sources, filename: str, position: Position) -> str:
+    """`row:col`, or in a notebook `cell N:row:col` with the row counted within the cell (ruff's form)."""
+    found = sources.in_cell(filename, position)
+    if found is None:
+        return f"{position.row}:{position.column}"
+    cell, inside = found
+    return f"cell {cell}:{inside.row}:{inside.column}"
+
+
+def _fix(f, stream: TextIO, style, sources: Sources) -> None:
     """The fix: applicability, message, then each edit (`row:col-row:col → new text`)."""
     fix = f.fix
     stream.write(f"    {style('fix', fg='cyan', bold=True)} ({fix.applicability.value}): {fix.message}\n")
     for edit in fix.edits:
-        where = f"{edit.start.row}:{edit.start.column}-{edit.end.row}:{edit.end.column}"
+        span = f"{where(sources, f.filename, edit.start)}-{where(sources, f.filename, edit.end)}"
         lines = edit.content.splitlines()
         if len(lines) <= 1 and not edit.content.endswith(("\n", "\r")):
-            stream.write(f"      {where} → {edit.content!r}\n" if not edit.content else f"      {where} → {edit.content}\n")
+            stream.write(f"      {span} → {edit.content!r}\n" if not edit.content else f"      {span} → {edit.content}\n")
         else:
-            stream.write(f"      {where} →\n")
+            stream.write(f"      {span} →\n")
             for line in lines:
                 stream.write(f"        | {line}\n")
 

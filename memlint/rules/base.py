@@ -8,6 +8,7 @@ from typing import Callable, ClassVar
 import libcst as cst
 
 from memlint.analysis import SemanticModel
+from memlint.analysis.imports import dotted
 from memlint.analysis.loops import Store
 from memlint.models import Applicability, Severity
 
@@ -101,6 +102,27 @@ class Rule:
         )
 
 
+@dataclass(frozen=True)
+class FileProblem:
+    """A code the engine reports about a file as a whole (it does not parse, it
+    cannot be read): documented like a rule, but no rule class finds it."""
+
+    code: str
+    name: str
+    summary: str
+    what: str
+    why: str
+    use_instead: str
+    severity: Severity = Severity.ERROR
+    fix_applicability: Applicability | None = None
+
+    def documentation(self) -> str:
+        return (
+            f"# {self.name} ({self.code})\n\nSeverity: {self.severity.value}. Fix: none.\n\n"
+            f"## What it does\n{self.what}\n\n## Why is this bad?\n{self.why}\n\n## Use instead\n{self.use_instead}\n"
+        )
+
+
 class StoreRule(Rule):
     """A rule about values kept in a container or accumulator (`losses.append(loss)`,
     `total += loss`, `d[k] = v`): it implements `check_store` for each such statement."""
@@ -130,6 +152,25 @@ def detach(expr: cst.BaseExpression, method: str = "detach") -> cst.BaseExpressi
     ) or (isinstance(expr, cst.Tuple) and not expr.lpar)
     receiver = expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if needs_parens else expr
     return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(method)))
+
+
+def detach_entries(mapping: cst.BaseExpression, torch: str) -> cst.BaseExpression:
+    """`{k: v.detach() if isinstance(v, torch.Tensor) else v for k, v in d.items()}`."""
+    return cst.parse_expression(
+        f"{{k: v.detach() if isinstance(v, {torch}.Tensor) else v for k, v in {cst.Module([]).code_for_node(mapping)}.items()}}"
+    )
+
+
+def torch_alias(model: SemanticModel) -> str | None:
+    """The module-level name `torch` is imported as (a function-local import does not count)."""
+    for stmt in model.module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Import):
+                    for alias in small.names:
+                        if dotted(alias.name) == "torch":
+                            return dotted(alias.asname.name) if alias.asname else "torch"
+    return None
 
 
 def chain(expr: cst.BaseExpression, *methods: str) -> cst.BaseExpression:

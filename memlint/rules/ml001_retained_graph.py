@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from memlint.analysis.consumers import consumed_after
 from memlint.analysis.expressions import code, literal_parts, names_in
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.project import history_sources
 from memlint.models import Applicability, Severity
 from memlint.analysis.loops import Store
-from memlint.rules.base import FixSpec, StoreRule, detach
+from memlint.rules.base import FixSpec, StoreRule, detach, detach_entries, torch_alias
 
 
 class RetainedGraph(StoreRule):
@@ -61,7 +62,8 @@ for x, y in loader:
         parts = [p for p in literal_parts(store.value) if model.provenance.carries_history(p, statement)]
         if not parts or not loops.outlives(store, region):
             return
-        if not isinstance(region, cst.FunctionDef) and loops.consumed_after(store.container, region):
+        reduced = store.kind in ("accumulate", "concat")
+        if not isinstance(region, cst.FunctionDef) and consumed_after(model, store.container, region, reduced):
             return
 
         scope = model.scope_of(statement)
@@ -76,11 +78,21 @@ for x, y in loader:
 
         kept = code(store.value)
         where = "this loop" if not isinstance(region, cst.FunctionDef) else f"`{region.name.value}`"
+        # the kept value is itself a per-batch activation (a model output): it stays on the device
+        itself = [p for p in parts if model.provenance.device_output(p, statement)]
+        retained = was_backwarded and model.provenance.retains_graph(region)
         if not was_backwarded:
             severity = Severity.ERROR
             message = (
                 f"`{kept}` is kept beyond its iteration with its autograd graph and is never backwarded in "
                 f"{where}: the graph and every activation it saved stay on the device, growing each iteration"
+            )
+        elif retained:
+            severity = Severity.ERROR
+            message = (
+                f"`{kept}` is kept beyond its iteration with its autograd graph, and `backward(retain_graph=True)` "
+                "does NOT free the saved tensors: every kept graph holds its activations on the device, growing "
+                "each iteration"
             )
         elif ctx_stores:
             first = ctx_stores[0]
@@ -89,6 +101,12 @@ for x, y in loader:
                 f"`{kept}` is kept beyond its iteration with its autograd graph; the custom autograd Function "
                 f"`{first.function.name.value}` in this file keeps tensors on `ctx.{first.attributes[0]}`, which "
                 "backward does not free: they stay on the device as long as each kept graph"
+            )
+        elif itself:
+            severity = Severity.ERROR
+            message = (
+                f"`{kept}` is kept beyond its iteration: `{code(itself[0])}` holds a whole output of the model, "
+                "whose tensors stay on the device every iteration (and its graph skeleton leaks host memory)"
             )
         else:
             severity = Severity.WARNING
@@ -100,12 +118,17 @@ for x, y in loader:
             " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") else ""
         )
         # `.detach()` is safe on a tensor; a model's output may be a tuple or a
-        # ModelOutput (unsafe), and a dict or list has no `.detach()` at all.
+        # ModelOutput (unsafe), a mapping needs its entries detached, and a
+        # list has no `.detach()` at all.
         kinds = {model.provenance.value_kind(p, statement) for p in parts}
         fix = None
-        if "container" not in kinds:
+        if kinds <= {"tensor", "maybe"}:
             applicability = Applicability.SAFE if kinds == {"tensor"} else Applicability.UNSAFE
             fix = FixSpec(applicability, "Detach the stored value", tuple((p, detach(p)) for p in parts))
+        elif kinds == {"mapping"} and len(parts) == 1 and torch_alias(model) is not None:
+            detached = detach_entries(parts[0], torch_alias(model))
+            hint = f"store a copy with its tensors detached: `{code(detached)}`"
+            fix = FixSpec(Applicability.UNSAFE, "Detach the tensors of the stored mapping", ((parts[0], detached),))
         else:
             hint = "detach each tensor in it before storing (`{k: v.detach() for k, v in d.items()}`)"
         self.report(

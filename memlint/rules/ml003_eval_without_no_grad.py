@@ -6,7 +6,7 @@ from memlint.analysis.expressions import code, method_name
 from memlint.analysis.imports import dotted
 from memlint.analysis.grad_mode import Grad
 from memlint.models import Applicability, Severity
-from memlint.rules.base import FixSpec, Rule
+from memlint.rules.base import FixSpec, Rule, torch_alias
 
 
 class EvalWithoutNoGrad(Rule):
@@ -72,7 +72,7 @@ def evaluate(model, loader):
         if isinstance(region, cst.FunctionDef) and model.tree.parent_of(region) is model.module:
             # the project index drops this when other files call it only without grad
             extra = {"function": region.name.value, "in_file_calls": len(model.call_sites().get(region, ()))}
-        guarded_torch = self._torch_alias() is None and any(
+        guarded_torch = torch_alias(self.model) is None and any(
             dotted(alias.name) == "torch" and self.model.scope_of(node_) is self.model.module
             for node_ in self.model.tree.by_type.get(cst.Import, ())
             for alias in node_.names
@@ -110,7 +110,7 @@ def evaluate(model, loader):
         return False
 
     def _fix(self, region: cst.CSTNode) -> FixSpec:
-        torch = self._torch_alias()
+        torch = torch_alias(self.model)
         prepend = "" if torch else "import torch\n"
         torch = torch or "torch"
         no_grad = cst.parse_expression(f"{torch}.no_grad()")
@@ -126,14 +126,3 @@ def evaluate(model, loader):
             )
             message = "Wrap the evaluation loop in `with torch.no_grad():`"
         return FixSpec(Applicability.UNSAFE, message, ((region, new),), prepend)
-
-    def _torch_alias(self) -> str | None:
-        """The module-level name `torch` is imported as (a function-local import does not count)."""
-        for stmt in self.model.module.body:
-            if isinstance(stmt, cst.SimpleStatementLine):
-                for small in stmt.body:
-                    if isinstance(small, cst.Import):
-                        for alias in small.names:
-                            if dotted(alias.name) == "torch":
-                                return dotted(alias.asname.name) if alias.asname else "torch"
-        return None

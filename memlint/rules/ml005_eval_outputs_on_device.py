@@ -46,7 +46,7 @@ with torch.no_grad():
         if store.kind not in ("append", "subscript", "concat"):
             return  # `confmat += ...` keeps one fixed-size tensor, it does not grow
         region = model.loops.eval_region(statement)
-        if region is None or not model.loops.outlives(store, region):
+        if region is None or not model.loops.outlives(store, region) or model.loops.is_generated_sequence(store, region):
             return
         provenance = model.provenance
         if model.grad_state(statement) is not Grad.OFF and provenance.carries_history(store.value, statement):

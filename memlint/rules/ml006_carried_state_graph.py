@@ -4,7 +4,7 @@ import re
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, keyword_arg, method_name, names_in, target_names
+from memlint.analysis.expressions import code, method_name, names_in, target_names
 from memlint.analysis.grad_mode import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, detach
@@ -54,11 +54,12 @@ for x, y in loader:
         call = node.value
         if len(node.targets) != 1 or not isinstance(call, cst.Call):
             return
-        if not (model.provenance.is_module_call(call) or model.provenance.carries_history(call, node)):
+        target = node.targets[0].target
+        differentiated = self._differentiated_call(node, target)
+        if not (model.provenance.is_module_call(call) or model.provenance.carries_history(call, node) or differentiated):
             return
         if model.loops.store_of(node) is not None or model.grad_state(node) is not Grad.ON:
             return  # `t = torch.cat([t, v])` accumulates: retained-graph (ML001) reports it
-        target = node.targets[0].target
         attributes = self._self_attributes(target)
         if attributes:
             self._check_module_state(node, call, attributes)
@@ -67,7 +68,9 @@ for x, y in loader:
         fed_back = [
             a.value
             for a in call.args
-            if set(names_in(a.value)) & bound and model.provenance.carries_history(a.value, node)
+            if set(names_in(a.value)) & bound
+            # a state passed on as it is (`state`, not `state.detach()`) from a differentiated call
+            and ((differentiated and isinstance(a.value, cst.Name)) or model.provenance.carries_history(a.value, node))
         ]
         if not fed_back:
             return
@@ -83,6 +86,20 @@ for x, y in loader:
             return
         fed_back = [a for a in fed_back if set(names_in(a)) & set(state)]
         self._report(node, loop, state, fed_back)
+
+    def _differentiated_call(self, node: cst.Assign, target: cst.BaseExpression) -> bool:
+        """`logits, state = model.step(frames, state)` in a loop that backwards a loss
+        made from `logits` with `retain_graph=True`: whatever the callee is, its
+        results are part of the graph, and retain_graph shows that the graph is
+        carried into the next iteration (without it the second backward would fail)."""
+        model = self.model
+        if not isinstance(target, (cst.Tuple, cst.List)):
+            return False
+        loops = model.enclosing_loops(node)
+        if not loops or not model.provenance.retains_graph(loops[0]):
+            return False
+        reached = model.provenance.dependencies(model.provenance.backwarded_names(loops[0]), model.scope_of(node))
+        return bool(set(target_names(target)) & reached)
 
     def _self_attributes(self, target: cst.BaseExpression) -> list[str]:
         """`self.hidden` targets (`out, self.hidden = ...`), as source text."""
@@ -113,17 +130,18 @@ for x, y in loader:
 
     def _report(self, node: cst.Assign, loop: cst.CSTNode | None, state: list[str], fed_back: list) -> None:
         model = self.model
-        retain = any(
-            (kw := keyword_arg(c, "retain_graph")) is not None and code(kw.value) != "False"
-            for c, _ in model.provenance.backward_calls(loop if loop is not None else model.module)
-        )
+        retain = model.provenance.retains_graph(loop if loop is not None else model.module)
         names = ", ".join(f"`{n}`" for n in state)
         message = (
             f"{names} carries its autograd graph from one iteration into the next: every step's graph stays "
             "linked to all earlier ones, so memory grows every iteration"
         )
         if retain:
-            message += " (`retain_graph=True` only hides the 'backward through the graph a second time' error)"
+            message += (
+                "; `backward(retain_graph=True)` frees none of the saved tensors, so the retained graph plus "
+                "the carried state keep every step's activations on the device (retain_graph only hides the "
+                "'backward through the graph a second time' error)"
+            )
         if loop is None:
             # state on `self` starts as None and may be an (h, c) tuple: no one-line edit fits every case
             hint = f"detach it once per step before use, e.g. `{state[0]} = tuple(h.detach() for h in {state[0]})`"
@@ -144,7 +162,14 @@ for x, y in loader:
             )
         if isinstance(arg, cst.Name) and self._is_tuple_state(arg):
             return cst.parse_expression(f"tuple(s.detach() for s in {arg.value})")
+        if isinstance(arg, cst.Name) and self._starts_as_none(arg):
+            return cst.parse_expression(f"({arg.value}.detach() if {arg.value} is not None else None)")
         return detach(arg)
+
+    def _starts_as_none(self, arg: cst.Name) -> bool:
+        """`state = None` before the loop: the first iteration has nothing to detach."""
+        scope = self.model.scope_of(arg)
+        return any(code(b.value) == "None" for b in self.model.bindings(scope, arg.value) if b.value is not None)
 
     def _is_tuple_state(self, arg: cst.Name) -> bool:
         """An LSTM-style `(h, c)` state: initialised from a literal tuple or fed to an LSTM."""

@@ -5,7 +5,9 @@ import re
 import libcst as cst
 
 from memlint.analysis.expressions import call_arg, code, method_name
+from memlint.analysis.checkpoints import saves_from_cpu
 from memlint.analysis.per_step import is_test_path
+from memlint.analysis.ranks import runs_on_rank_zero_only
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 
@@ -32,7 +34,9 @@ Checks for `torch.load(...)` without `map_location` that loads a checkpoint
 or training state: the result goes to `load_state_dict`, or the path, the
 name it is loaded into or the loading function names a checkpoint, model,
 weights, optimizer or resume. `map_location` given in any form (a string, a
-device, a lambda, a dict) is fine; so are tests.
+device, a lambda, a dict) is fine; so are tests, and a load that runs on rank 0
+only (`if rank != 0: return`) of checkpoints the same file saves from the CPU
+(`FullStateDictConfig(offload_to_cpu=True)`, `torch.save` of `.cpu()` tensors).
 
 Severity: warning: what happens depends on where the checkpoint was saved,
 which the code does not show.
@@ -68,10 +72,14 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         reason = self._checkpoint_reason(node)
         if reason is None or (reason != "a state dict" and self._saved_here(node)):
             return
+        rank_zero = runs_on_rank_zero_only(model, node)
+        if rank_zero and saves_from_cpu(model):
+            return  # one process loads what this file saved from the CPU: it lands on the CPU
+        every_rank = "" if rank_zero else "every rank loads a rank-0 checkpoint onto `cuda:0` (pytorch issue 7415), and "
         message = (
             f"`torch.load` of {reason} without `map_location` puts every tensor back on the device it was saved "
-            "from: every rank loads a rank-0 checkpoint onto `cuda:0` (pytorch issue 7415), and a GPU-saved state "
-            "dict sits on the GPU next to the model it is copied into (timm issue 72)"
+            f"from: {every_rank}a GPU-saved state dict sits on the GPU next to the model it is copied into (timm "
+            "issue 72)"
         )
         fix = FixSpec(
             Applicability.UNSAFE,

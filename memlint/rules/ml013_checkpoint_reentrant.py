@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import keyword_arg, method_name
+from memlint.analysis.expressions import bool_constant, keyword_arg, method_name
+from memlint.analysis.methods import effective_default, own_method
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 
@@ -90,9 +91,13 @@ def forward(self, x):
 
     def _hf_enable(self, node: cst.Call) -> None:
         arg = keyword_arg(node, "gradient_checkpointing_kwargs")
+        own = None
         if arg is None:
             if any(a.keyword is None for a in node.args):
                 return  # positional: whatever it is, it was chosen
+            own = self._own_default_reentrant(node)
+            if own is False:
+                return
             replacement = append_keyword(node, "gradient_checkpointing_kwargs", _kwargs_dict())
             old: cst.CSTNode = node
         else:
@@ -103,10 +108,15 @@ def forward(self, x):
                 return  # `{**defaults}` may hold it
             replacement = _append_element(value)
             old = value
+        who = (
+            "this class's own method defaults to the reentrant variant"
+            if own
+            else "transformers before January 2026 (PR 43203) checkpoints with the reentrant variant"
+        )
         message = (
-            f"`{HF_ENABLE}()` without `gradient_checkpointing_kwargs={{\"use_reentrant\": False}}`: transformers "
-            "before January 2026 (PR 43203) checkpoints with the reentrant variant, which gives the checkpointed "
-            "layers no gradients when their inputs do not require grad (frozen embeddings, adapters)"
+            f"`{HF_ENABLE}()` without `gradient_checkpointing_kwargs={{\"use_reentrant\": False}}`: {who}, which "
+            "gives the checkpointed layers no gradients when their inputs do not require grad (frozen embeddings, "
+            "adapters)"
         )
         fix = FixSpec(
             Applicability.UNSAFE,
@@ -116,6 +126,21 @@ def forward(self, x):
         self.report(
             node, message, "pass `gradient_checkpointing_kwargs={\"use_reentrant\": False}`", fix=fix
         )
+
+
+    def _own_default_reentrant(self, node: cst.Call) -> bool | None:
+        """For `self.gradient_checkpointing_enable()` in a class that defines the method
+        itself: does its own default kwargs dict set `use_reentrant=True` (or leave it
+        out)? None when the call is not to such a method or the default is not a dict."""
+        method = own_method(self.model, node)
+        default = effective_default(method, "gradient_checkpointing_kwargs") if method is not None else None
+        if not isinstance(default, cst.Dict):
+            return None
+        for e in default.elements:
+            if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString):
+                if e.key.evaluated_value == "use_reentrant":
+                    return bool_constant(e.value) is True  # a variable: chosen by the class
+        return True
 
 
 def _kwargs_dict() -> cst.Dict:

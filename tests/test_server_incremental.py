@@ -1,0 +1,68 @@
+"""The language server's incremental parser: the module it splices equals a full parse,
+and linting through it gives exactly the findings (positions and fixes included) of a plain lint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from memlint.config import load_settings
+from memlint.engine import lint_text
+from memlint.server.incremental import IncrementalParser
+
+CASES = sorted(p for p in (Path(__file__).parent.parent / "test_cases").glob("ML*/bad_*.py") if ".fixed" not in p.name)
+SETTINGS = load_settings(isolated=True)
+
+
+def edits(text: str) -> list[str]:
+    """Texts an editor could produce from `text`, one edit at a time, on lines across the file."""
+    lines = text.splitlines(keepends=True)
+    out = []
+    for i in range(0, len(lines), max(1, len(lines) // 4)):
+        line = lines[i]
+        indent = line[: len(line) - len(line.lstrip())] if line.strip() else ""
+        variants = [
+            [*lines[:i], line.rstrip("\n") + "  # edited\n", *lines[i + 1 :]],
+            [*lines[:i], *lines[i + 1 :]],  # a deleted line
+            [*lines[:i], line, line, *lines[i + 1 :]],  # a duplicated line
+            [*lines[:i], "\n", "# a note\n", *lines[i:]],
+            [*lines[:i], f"{indent}value = compute(1)\n", *lines[i:]],
+            [*lines[:i], f"{indent}if broken(\n", *lines[i:]],  # does not parse
+        ]
+        out.extend("".join(v) for v in variants)
+    return out
+
+
+@pytest.mark.parametrize("case", CASES[::16], ids=lambda p: p.parent.name[:5] + "/" + p.name)
+def test_spliced_module_equals_a_full_parse_and_lints_the_same(case: Path) -> None:
+    original = case.read_text()
+    for text in edits(original):
+        parser = IncrementalParser()
+        parser.parse(original)
+        try:
+            expected = cst.parse_module(text)
+        except cst.ParserSyntaxError:
+            with pytest.raises(cst.ParserSyntaxError):
+                parser.parse(text)
+            continue
+        module = parser.parse(text)
+        assert module.code == text and module.deep_equals(expected)
+        plain = lint_text(str(case), text, SETTINGS)
+        parser = IncrementalParser()
+        parser.parse(original)
+        through = lint_text(str(case), text, SETTINGS, parser=parser)
+        assert through.findings == plain.findings and through.errors == plain.errors
+        assert through.summary == plain.summary
+
+
+def test_an_edit_inside_a_function_parses_only_that_function() -> None:
+    functions = "".join(f"\n\ndef f{i}(x):\n    y = x + {i}\n    return y\n" for i in range(50))
+    text = "import torch\n" + functions
+    parser = IncrementalParser()
+    parser.parse(text)
+    edited = text.replace("y = x + 25", "y = x * 25")
+    module = parser.parse(edited)
+    assert parser.full_parses == 1 and module.deep_equals(cst.parse_module(edited))
+    assert parser.statement_lines[id(module.body[26])] == edited.splitlines().index("def f25(x):") + 1 - 2
