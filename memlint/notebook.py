@@ -42,8 +42,9 @@ from typing import Any, Sequence
 NOTEBOOK_SUFFIX = ".ipynb"
 MARKER = "#%% memlint cell"  # the boundary line between two cells in the program
 
-# Cell magics whose body is Python: only their `%%name` line is masked.
-PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "memit", "mprun", "pypy", "python", "python3"})
+# Cell magics that run their body as Python in the notebook's namespace: only their `%%name`
+# line is masked. Others (`%%bash`, `%%writefile`, `%%python3` in a subprocess) are not this program.
+PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "memit"})
 
 _LINE_MAGIC = re.compile(r"[ \t]*(?:[%!]|\?)")  # `%time ...`, `!pip ...`, `?obj`
 _HELP_END = re.compile(r"[ \t]*%{0,2}[A-Za-z_*][\w*]*(?:\.[A-Za-z_*][\w*]*)*\?\??[ \t]*(?:\r\n|\r|\n)?\Z")  # `obj?`
@@ -163,7 +164,7 @@ def mask_cell(text: str) -> tuple[str, tuple[_Mask, ...]]:
         starts = _statement_starts(trial) or _statement_starts(_assemble(lines, masked)[0])
         if starts is None:
             break
-        wrong = {row for row in candidates if row not in starts and not lines[row - 1][0].rstrip().endswith("\\")}
+        wrong = {row for row in candidates if row not in starts}
         if not wrong:
             break
         for row in wrong:
