@@ -101,6 +101,7 @@ def test_join_locates_rows_in_cells_and_splits_back() -> None:
     assert joined.split(joined.text) == ["import torch\nx = 1", "", "%time y = 2\nz = 3\n"]
     changed = joined.text.replace("z = 3", "z = 4")
     assert joined.split(changed)[2] == "%time y = 2\nz = 4\n"
+    assert joined.changes(changed) == [(7, "%time y = 2\nz = 3\n", "%time y = 2\nz = 4\n")]
 
 
 def test_split_refuses_a_changed_magic_or_a_lost_boundary() -> None:
