@@ -562,7 +562,8 @@ def _render_source(text: str, start: int, end: int, old: str | list[str], new: s
         if unit is None:
             opening, closing, between = "", "", ","
         else:
-            opening, closing = "\n" + key_indent + unit, "\n" + key_indent
+            newline = "\r\n" if "\r\n" in text else "\n"
+            opening, closing = newline + key_indent + unit, newline + key_indent
             between = "," + opening
     return "[" + opening + between.join(rendered) + closing + "]"
 

@@ -423,3 +423,17 @@ def test_ml001_severity_counts_what_stays_on_the_device() -> None:
         assert finding.severity is Severity.ERROR and phrase in finding.message, finding.message
     findings, _ = lint_source((cases / "bad_loss_appended_after_backward.py").read_text(encoding="utf-8"), "t.py", ["ML001"])
     assert [f.severity for f in findings] == [Severity.WARNING]
+
+
+def test_an_abstract_forward_does_not_hide_the_override() -> None:
+    model = model_of(
+        "class Base:\n    def forward(self, x):\n        '''Run the model.'''\n        raise NotImplementedError\n"
+        "    def predict(self, x):\n        return self.forward(x)\n"
+        "class Concrete:\n    def forward(self, x):\n        return x\n    def run(self, x):\n        return self.forward(x)\n"
+    )
+    for call in model.tree.by_type[cst.Call]:
+        if code(call.func) == "self.forward":
+            assert model.local_callees(call) == [model.functions["forward"][1]]  # the override, not the stub
+    only_abstract = model_of("class Base:\n    def forward(self, x):\n        raise NotImplementedError()\n    def predict(self, x):\n        return self.forward(x)\n")
+    (call,) = only_abstract.tree.by_type[cst.Call][1:]
+    assert only_abstract.local_callees(call) == [] and only_abstract.provenance.is_module_call(call)

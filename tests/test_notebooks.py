@@ -336,3 +336,65 @@ def test_diff_base_maps_notebook_lines_to_cells(tmp_path: Path) -> None:
     assert sorted((f["cell"], f["location"]["row"]) for f in json.loads(done.stdout)) == [(4, 4), (11, 4)]
     done = repo.memlint("--diff-base", "main", ".")
     assert [(f["cell"], f["location"]["row"]) for f in json.loads(done.stdout)] == [(11, 4)]
+
+
+# --------------------------------------------------------------------------- other writers' layouts
+
+
+def _document(first: str | list[str]) -> dict:
+    return {
+        "cells": [
+            {"cell_type": "code", "execution_count": 3, "metadata": {"scrolled": True}, "outputs": [], "source": first},
+            {"cell_type": "markdown", "metadata": {}, "source": ["# Ünïcode — notes\n"]},
+            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": ["x = 'é'\n", "y = 2"]},
+        ],
+        "metadata": {"kernelspec": {"language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 2,
+    }
+
+
+WRITERS = {
+    "nbformat": lambda d: json.dumps(d, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
+    "json.dump defaults": lambda d: json.dumps(d),
+    "indent 2, ascii escapes": lambda d: json.dumps(d, indent=2, ensure_ascii=True),
+    "no trailing newline": lambda d: json.dumps(d, indent=4, ensure_ascii=False),
+    "CRLF": lambda d: (json.dumps(d, indent=1, ensure_ascii=False) + "\n").replace("\n", "\r\n"),
+}
+
+
+@pytest.mark.parametrize("writer", WRITERS, ids=list(WRITERS))
+@pytest.mark.parametrize(
+    ("first", "changed"),
+    [
+        (["a = 1\n", "b = 2"], ["a = 1\n", "b = 3"]),
+        ("a = 1\nb = 2", "a = 1\nb = 3"),
+        ([], ["import torch\n"]),
+        (["import torch\n", "b = 2"], []),
+    ],
+    ids=["lines", "one string", "empty filled", "emptied"],
+)
+def test_write_back_keeps_the_writer_layout(writer: str, first, changed) -> None:
+    render = WRITERS[writer]
+    raw = render(_document(first)).encode("utf-8")
+    notebook = parse_notebook(raw)
+    new_first = changed if isinstance(changed, str) else "".join(changed)
+    program = join_cells([new_first, "x = 'é'\ny = 2"], notebook.code.numbers).text
+    assert notebook.with_source(notebook.text) == raw
+    assert notebook.with_source(program) == render(_document(changed)).encode("utf-8")
+
+
+def test_the_project_index_sees_a_notebook_as_a_module(tmp_path: Path) -> None:
+    """A loss from a project Function that keeps tensors on ctx makes the notebook's ML001 an error."""
+    from test_project import OPS_LEAKY
+
+    (tmp_path / "ops.py").write_text(OPS_LEAKY, encoding="utf-8")
+    cells = [
+        "%load_ext autoreload\nimport torch\nfrom ops import fused_matmul\nw = torch.randn(4, 4, requires_grad=True)\nlosses = []",
+        "for x in [torch.randn(2, 4) for _ in range(3)]:\n    loss = fused_matmul(x, w).sum()\n    loss.backward()\n    losses.append(loss)",
+    ]
+    (tmp_path / "explore.ipynb").write_bytes(_notebook(cells))
+    code, out, _ = memlint("--format", "json", "explore.ipynb", "ops.py", cwd=tmp_path)
+    kept = [f for f in json.loads(out) if f["filename"] == "explore.ipynb" and f["code"] == "ML001"]
+    assert [(f["cell"], f["location"]["row"], f["severity"]) for f in kept] == [(2, 4, "error")]
+    assert "ContextMatmul" in kept[0]["message"]

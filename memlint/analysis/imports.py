@@ -57,6 +57,25 @@ class Imports:
                 if local:
                     self.aliases[local] = f"{base}.{name}"
 
+        self._add_assigned_aliases(tree)
+
+    def _add_assigned_aliases(self, tree: Tree) -> None:
+        """`acc = torch.cuda`, `ckpt = torch.utils.checkpoint.checkpoint`: a name
+        bound once, to an imported module or function, is another name for it."""
+        assigned: dict[str, list[cst.BaseExpression]] = {}
+        for node in tree.by_type.get(cst.Assign, ()):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    assigned.setdefault(target.target.value, []).append(node.value)
+        for name, values in assigned.items():
+            value = values[0]
+            if len(values) != 1 or name in self.aliases or not isinstance(value, cst.Attribute):
+                continue
+            chain = dotted(value)
+            root = chain.split(".")[0] if chain else None
+            if root in self.aliases and root != name:
+                self.aliases[name] = self.resolve(value) or chain
+
     def resolve(self, expr: cst.BaseExpression) -> str | None:
         """The qualified name of a Name/Attribute chain.
 

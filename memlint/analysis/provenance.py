@@ -129,10 +129,12 @@ class Provenance:
     # -- modules and backward -------------------------------------------------
     @cached_property
     def _module_attributes(self) -> set[str]:
-        """`self.<attr>` names assigned a module constructor anywhere in the file."""
+        """`self.<attr>` names assigned a module constructor anywhere in the file,
+        or a module handed in (`self.infer = model`)."""
         found: set[str] = set()
         for node in self.model.tree.by_type.get(cst.Assign, ()):
-            if not self._is_module_factory(node.value):
+            handed_in = isinstance(node.value, cst.Name) and bool(_MODULE_NAMES.search(node.value.value))
+            if not (handed_in or self._is_module_factory(node.value)):
                 continue
             for target in node.targets:
                 t = target.target
@@ -238,6 +240,23 @@ class Provenance:
         if isinstance(expr, cst.Attribute):
             return self.uses_with_history(expr.value, names)
         return any(self.uses_with_history(child, names) for child in iter_children(expr))
+
+    def from_inputs(self, expr: cst.BaseExpression, func: cst.FunctionDef) -> bool:
+        """Is `expr` computed, with history, from the inputs of `func` (a module's
+        `forward`, whose inputs are activations that require grad in training)?"""
+        names = self.model.params(func) - {"self"}
+        changed = True
+        while changed:
+            changed = False
+            for assign in self.model.tree.descendants(func.body, cst.Assign):
+                if self.model.scope_of(assign) is not func or not self.uses_with_history(assign.value, names):
+                    continue
+                for target in assign.targets:
+                    new = set(names_in(target.target)) - names
+                    if new and isinstance(target.target, (cst.Name, cst.Tuple)):
+                        names |= new
+                        changed = True
+        return self.uses_with_history(expr, names)
 
     def is_loss_call(self, call: cst.Call) -> bool:
         name = self.model.imports.resolve(call.func) or ""

@@ -125,12 +125,19 @@ class Scopes:
         return self.named_callees(call) + self.closures.callees(call)
 
     def named_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
-        """Functions of this file a call names: `f(...)` or `self.f(...)`."""
+        """Functions of this file a call names: `f(...)` or `self.f(...)`.
+
+        An abstract method (its body only raises `NotImplementedError`) is not
+        one: the call reaches an override, which may live in another file."""
         func = call.func
         if isinstance(func, cst.Name):
             return [f for f in self.functions.get(func.value, ()) if self.enclosing_class(f) is None]
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
-            return [f for f in self.functions.get(func.attr.value, ()) if self.enclosing_class(f) is not None]
+            return [
+                f
+                for f in self.functions.get(func.attr.value, ())
+                if self.enclosing_class(f) is not None and not is_abstract(f)
+            ]
         return []
 
     def call_sites(self) -> dict[cst.FunctionDef, list[cst.Call]]:
@@ -172,3 +179,19 @@ class Scopes:
             inner.name.value == node.value and closures.tracked(inner)
             for inner in closures.returned.get(id(factory), ())
         )
+
+
+def is_abstract(func: cst.FunctionDef) -> bool:
+    """`def forward(self, x): raise NotImplementedError` (after an optional docstring)."""
+    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else [func.body]
+    statements = [
+        small
+        for stmt in body
+        for small in (stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt])
+        if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)))
+    ]
+    if len(statements) != 1 or not isinstance(statements[0], cst.Raise) or statements[0].exc is None:
+        return False
+    exc = statements[0].exc
+    name = exc.func if isinstance(exc, cst.Call) else exc
+    return isinstance(name, cst.Name) and name.value == "NotImplementedError"

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import callee_name, method_name, names_in, root_name, target_names
+from memlint.analysis.expressions import callee_name, method_name
+from memlint.analysis.guards import runs_sometimes
 from memlint.analysis.hooks import (
     DISCARDED,
     GLOBAL_HOOKS,
@@ -12,15 +13,10 @@ from memlint.analysis.hooks import (
     UNREMOVED,
     Handles,
 )
-from memlint.analysis.imports import dotted
+from memlint.analysis.lifetimes import fresh_module, long_lived_tensor
 from memlint.analysis.per_step import step_context
 from memlint.models import Applicability, Severity
 from memlint.rules.base import Rule
-
-_PARAMETER_SOURCES = ("parameters", "named_parameters", "buffers", "named_buffers", "get_parameter")
-_FRESH_FACTORIES = ("deepcopy", "copy")
-_SETUP_METHODS = ("__init__", "setup", "configure_model", "build", "reset_parameters", "_init_weights")
-
 
 class HookInLoop(Rule):
     code = "ML008"
@@ -78,12 +74,12 @@ for x, y in loader:
         if kind is None:
             return
         model = self.model
-        context = step_context(model, node, self._conditional)
+        context = step_context(model, node, lambda n, region: runs_sometimes(model, n, region))
         if context is None:
             return
-        if kind == "tensor" and not self._long_lived_tensor(node, context.region):
+        if kind == "tensor" and not long_lived_tensor(model, node, context.region):
             return
-        if kind == "module" and self._fresh_module(node, context.region):
+        if kind == "module" and fresh_module(model, node, context.region):
             return
         if self._handles is None:
             self._handles = Handles(model)
@@ -122,163 +118,3 @@ for x, y in loader:
         if isinstance(call.func, cst.Name) and self.model.imports.resolve(call.func) in GLOBAL_HOOKS:
             return "global"
         return None
-
-    def _long_lived_tensor(self, call: cst.Call, region: cst.CSTNode) -> bool:
-        """Is the receiver of `.register_hook` a parameter or buffer (not a tensor of this step)?"""
-        receiver = call.func.value
-        if isinstance(receiver, cst.Call):
-            return callee_name(receiver) in _PARAMETER_SOURCES
-        parts = _parts(receiver)
-        if not parts:
-            return False
-        text = ".".join(parts)
-        if "grad_fn" in parts or "grad" in parts[1:]:
-            return False  # a graph node or a gradient of this step
-        if len(parts) > 1:
-            if parts[0] in ("self", "cls"):
-                return not self._assigned_per_call(text)
-            if parts[-1] in ("weight", "bias") or parts[-1].endswith(("_weight", "_bias")):
-                return True
-            return not self._bound_in_step(parts[0], call, region)
-        return self._parameter_name(parts[0], call, region)
-
-    def _assigned_per_call(self, text: str) -> bool:
-        """Is `self.x` assigned outside construction (an activation kept by `forward`)?"""
-        model = self.model
-        for assign in model.tree.by_type.get(cst.Assign, ()):
-            for target in assign.targets:
-                if dotted(target.target) == text:
-                    scope = model.scope_of(assign)
-                    if not (isinstance(scope, cst.FunctionDef) and scope.name.value in _SETUP_METHODS):
-                        return True
-        return False
-
-    def _parameter_name(self, name: str, call: cst.Call, region: cst.CSTNode) -> bool:
-        model = self.model
-        scope = model.scope_of(call)
-        bindings = model.bindings(scope, name)
-        for binding in bindings:
-            if isinstance(binding.node, (cst.For, cst.CompFor)):
-                if any(s in (dotted(binding.node.iter) or _callee_text(binding.node.iter)) for s in _PARAMETER_SOURCES):
-                    return True
-            elif binding.value is not None:
-                if "Parameter" in (model.imports.resolve(_func_of(binding.value)) or ""):
-                    return True
-        if isinstance(region, cst.FunctionDef):
-            return False  # a parameter or local of the per-step function: this step's tensor
-        return not self._bound_in_step(name, call, region) and name not in model.params(scope)
-
-    def _bound_in_step(self, name: str, call: cst.Call, region: cst.CSTNode) -> bool:
-        scope = self.model.scope_of(call)
-        if isinstance(region, cst.FunctionDef) and name in self.model.params(region):
-            return True
-        return any(self.model.tree.contains(region, b.node) for b in self.model.bindings(scope, name))
-
-    def _fresh_module(self, call: cst.Call, region: cst.CSTNode) -> bool:
-        """A module built in this step (`m = copy.deepcopy(model)`): its hooks die with it."""
-        if not isinstance(call.func, cst.Attribute):
-            return False
-        root = root_name(call.func.value)
-        if root is None or root in ("self", "cls"):
-            return False
-        model = self.model
-        for binding in model.bindings(model.scope_of(call), root):
-            if not model.tree.contains(region, binding.node) or not isinstance(binding.value, cst.Call):
-                continue
-            name = callee_name(binding.value) or ""
-            if name[:1].isupper() or name in _FRESH_FACTORIES:
-                return True
-        return False
-
-    # -- when it runs ---------------------------------------------------------------
-    def _conditional(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
-        """Does `node` run only on some runs of `region`: under a once-only guard
-        (`if self.handle is None:`), a guard that varies per step (`if step == 0:`),
-        a per-call flag, or in an `except` handler? Loops over modules do not count."""
-        model = self.model
-        chain = []
-        for anc in model.tree.ancestors(node):
-            if anc is region:
-                break
-            chain.append(anc)
-        inner: set[str] = set()
-        for anc in chain:
-            if isinstance(anc, (cst.For, cst.CompFor)):
-                inner.update(target_names(anc.target))
-        varying: set[str] | None = None
-        for anc in chain:
-            if isinstance(anc, (cst.ExceptHandler, cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.FunctionDef)):
-                return True
-            if not isinstance(anc, cst.If):
-                continue
-            if self._once_guard(anc):
-                return True
-            names = set(names_in(anc.test)) - inner
-            if isinstance(region, cst.FunctionDef):
-                if names & (model.params(region) - {"self", "cls"}):
-                    return True
-            else:
-                if varying is None:
-                    varying = model.loops.bound_in(region)
-                if names & varying:
-                    return True
-        return False
-
-    def _once_guard(self, branch: cst.If) -> bool:
-        """`if self.handle is None: self.handle = ...`, `if not hooked: ...; hooked = True`."""
-        tree = self.model.tree
-        tested = {dotted(n) for t in (cst.Name, cst.Attribute) for n in tree.descendants(branch.test, t)}
-        tested.discard(None)
-        if tested & {"hasattr", "getattr"}:
-            return True
-        for call in tree.descendants(branch.test, cst.Call):
-            if callee_name(call) in ("hasattr", "getattr"):
-                return True
-        for comparison in tree.descendants(branch.test, cst.Comparison):
-            for c in comparison.comparisons:
-                if isinstance(c.operator, (cst.Is, cst.IsNot)) and dotted(c.comparator) == "None":
-                    return True
-        written: set[str] = set()
-        for node_type in (cst.Assign, cst.AugAssign, cst.AnnAssign):
-            for stmt in tree.descendants(branch.body, node_type):
-                targets = [t.target for t in stmt.targets] if isinstance(stmt, cst.Assign) else [stmt.target]
-                for target in targets:
-                    while isinstance(target, cst.Subscript):
-                        target = target.value
-                    text = dotted(target)
-                    if text:
-                        written.add(text)
-        for call in tree.descendants(branch.body, cst.Call):
-            if method_name(call) in ("append", "extend", "add", "update") and dotted(call.func.value):
-                written.add(dotted(call.func.value))
-        return bool(tested & written)
-
-
-def _parts(expr: cst.BaseExpression) -> list[str]:
-    """`["self", "net", "weight"]` for `self.net[0].weight`; [] when not such a chain."""
-    parts: list[str] = []
-    while True:
-        if isinstance(expr, cst.Attribute):
-            parts.append(expr.attr.value)
-            expr = expr.value
-        elif isinstance(expr, cst.Subscript):
-            expr = expr.value
-        elif isinstance(expr, cst.Name):
-            parts.append(expr.value)
-            return parts[::-1]
-        else:
-            return []
-
-
-def _func_of(expr: cst.BaseExpression) -> cst.BaseExpression:
-    return expr.func if isinstance(expr, cst.Call) else expr
-
-
-def _callee_text(expr: cst.BaseExpression) -> str:
-    """`model.parameters` for `model.parameters()`; '' when not a call chain."""
-    while isinstance(expr, cst.Call):
-        if callee_name(expr) in ("list", "enumerate", "zip", "filter", "sorted", "reversed") and expr.args:
-            expr = expr.args[0].value
-            continue
-        return dotted(expr.func) or ""
-    return dotted(expr) or ""

@@ -1,18 +1,16 @@
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
 import libcst as cst
 
-from memlint.analysis.loops import OPTIMIZER, receiver_name
+from memlint.analysis.accumulation import Accumulation
 from memlint.analysis.expressions import code, method_name
+from memlint.analysis.loops import OPTIMIZER, receiver_name
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 
-# An `if` that lets gradients accumulate: `(i + 1) % accum == 0`, `accelerator.sync_gradients`, ...
-_ACCUMULATION_TEST = re.compile(
-    r"accum|grad_acc|sync_grad|update_freq|iters_to_accumulate|micro_?batch|step_interval", re.IGNORECASE
-)
 
 
 class ZeroGradInAccumulation(Rule):
@@ -65,21 +63,27 @@ for i, (x, y) in enumerate(loader):
         optimizer.zero_grad()
 """
 
+    @cached_property
+    def accumulation(self) -> Accumulation:
+        return Accumulation(self.model)
+
     def visit_Call(self, node: cst.Call) -> None:
         if method_name(node) != "zero_grad" or not isinstance(node.func, cst.Attribute):
             return
-        accumulate = self._accumulate_block(node)
+        accumulation = self.accumulation
+        accumulate = accumulation.accumulate_block(node)
         if accumulate is not None:
             self._in_accumulate(node, accumulate)
             return
-        region = self._region(node)
-        if region is None or self._conditional(node, region):
+        region = accumulation.region(node)
+        if region is None or accumulation.conditional(node, region):
             return
-        steps = [s for s in self._steps(region) if self._same_optimizer(node, s)] or self._steps(region)
+        every = accumulation.steps(region)
+        steps = [s for s in every if accumulation.same_optimizer(node, s)] or every
         if not steps:
             return
-        guards = [self._accumulation_guard(s, region) for s in steps]
-        if any(g is None for g in guards) or not self._backward_every_iteration(region):
+        guards = [accumulation.accumulation_guard(s, region) for s in steps]
+        if any(g is None for g in guards) or not accumulation.backward_every_iteration(region):
             return
         receiver = code(node.func.value)
         where = "iteration of this loop" if isinstance(region, (cst.For, cst.While)) else f"call of `{region.name.value}`"  # type: ignore[union-attr]
@@ -92,17 +96,6 @@ for i, (x, y) in enumerate(loader):
         self.report(node, message, "move `zero_grad()` under the same condition, after `step()`", fix=fix)
 
     # -- accelerate ----------------------------------------------------------------
-    def _accumulate_block(self, node: cst.Call) -> cst.With | None:
-        for anc in self.model.tree.ancestors(node):
-            if isinstance(anc, (cst.FunctionDef, cst.Lambda)):
-                return None
-            if isinstance(anc, cst.With) and any(
-                isinstance(item.item, cst.Call) and method_name(item.item) == "accumulate" and item.item.args
-                for item in anc.items
-            ):
-                return anc
-        return None
-
     def _in_accumulate(self, node: cst.Call, block: cst.With) -> None:
         receiver = node.func.value  # type: ignore[union-attr]
         text = code(receiver)
@@ -133,87 +126,6 @@ for i, (x, y) in enumerate(loader):
         self.report(node, message, "call `zero_grad()` after `optimizer.step()`", fix=fix)
 
     # -- the loop and its step -----------------------------------------------------
-    def _region(self, node: cst.Call) -> cst.CSTNode | None:
-        loops = self.model.enclosing_loops(node)
-        if loops:
-            return loops[0]
-        scope = self.model.scope_of(node)
-        if isinstance(scope, cst.FunctionDef) and self.model.loops.train_step_method(scope):
-            return scope
-        return None
-
-    def _conditional(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
-        if isinstance(region, (cst.For, cst.While)):
-            return self.model.loops.runs_conditionally(node, region)
-        for anc in self.model.tree.ancestors(node):
-            if anc is region:
-                return False
-            if isinstance(anc, (cst.If, cst.IfExp, cst.ExceptHandler, cst.For, cst.While, cst.BooleanOperation)):
-                return True
-        return False
-
-    def _direct(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
-        """Does `node` run in `region` itself, not in a nested loop or function?"""
-        for anc in self.model.tree.ancestors(node):
-            if anc is region:
-                return True
-            if isinstance(anc, (cst.For, cst.While, cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                return False
-        return False
-
-    def _steps(self, region: cst.CSTNode) -> list[cst.Call]:
-        """Optimizer steps in `region`: `opt.step()`, `scaler.step(opt)`, or a call
-        of a function of this file that steps (`self.optimizer_step()`)."""
-        found = []
-        for call in self.model.tree.descendants(region, cst.Call):
-            if self._direct(call, region) and (self._is_step(call) or self._steps_inside(call)):
-                found.append(call)
-        return found
-
-    def _is_step(self, call: cst.Call) -> bool:
-        return self.model.loops.is_optimizer_step(call)
-
-    def _steps_inside(self, call: cst.Call) -> bool:
-        for func in self.model.local_callees(call):
-            for inner in self.model.tree.descendants(func.body, cst.Call):
-                if self._is_step(inner) and self._direct(inner, func):
-                    return True
-        return False
-
-    def _same_optimizer(self, zero_grad: cst.Call, step: cst.Call) -> bool:
-        receiver = code(zero_grad.func.value)  # type: ignore[union-attr]
-        if method_name(step) == "step" and isinstance(step.func, cst.Attribute):
-            if code(step.func.value) == receiver:
-                return True
-            return any(code(arg.value) == receiver for arg in step.args)
-        return False
-
-    def _accumulation_guard(self, step: cst.Call, region: cst.CSTNode) -> cst.If | None:
-        """The outermost `if` around `step` inside `region` whose test lets
-        gradients accumulate (a modulo, an accumulation counter, `sync_gradients`)."""
-        guard = None
-        child: cst.CSTNode = step
-        for anc in self.model.tree.ancestors(step):
-            if anc is region:
-                return guard
-            if isinstance(anc, cst.If) and child is not anc.test and _accumulates(anc.test):
-                guard = anc
-            child = anc
-        return None
-
-    def _backward_every_iteration(self, region: cst.CSTNode) -> bool:
-        provenance = self.model.provenance
-        for call in self.model.tree.descendants(region, cst.Call):
-            if not self._direct(call, region) or self._conditional(call, region):
-                continue
-            if provenance.backwarded_expressions(call) is not None:
-                if (self.model.imports.resolve(call.func) or "") != "torch.autograd.grad":
-                    return True
-            for func in self.model.local_callees(call):
-                for inner, _ in provenance.backward_calls(func.body):
-                    if self._direct(inner, func) and not self._conditional(inner, func):
-                        return True
-        return False
 
     # -- fixes -----------------------------------------------------------------------
     def _statement_line(self, node: cst.Call) -> cst.SimpleStatementLine | None:
@@ -244,16 +156,6 @@ for i, (x, y) in enumerate(loader):
             return None
         new_body = block.body.visit(_Move(line, block.body, line))
         return FixSpec(Applicability.UNSAFE, "Move `zero_grad()` after the optimizer step", ((block.body, new_body),))
-
-
-def _accumulates(test: cst.BaseExpression) -> bool:
-    stack: list[cst.CSTNode] = [test]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
-            return True
-        stack.extend(node.children)
-    return bool(_ACCUMULATION_TEST.search(code(test)))
 
 
 class _Move(cst.CSTTransformer):
