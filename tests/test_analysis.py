@@ -437,3 +437,25 @@ def test_an_abstract_forward_does_not_hide_the_override() -> None:
     only_abstract = model_of("class Base:\n    def forward(self, x):\n        raise NotImplementedError()\n    def predict(self, x):\n        return self.forward(x)\n")
     (call,) = only_abstract.tree.by_type[cst.Call][1:]
     assert only_abstract.local_callees(call) == [] and only_abstract.provenance.is_module_call(call)
+
+
+def test_grad_mode_of_project_wrappers_and_skorch_infer() -> None:
+    model = model_of(
+        "from ultralytics.utils.torch_utils import smart_inference_mode\nfrom skorch import NeuralNet\n"
+        "@smart_inference_mode()\ndef predict(model, x):\n    return model(x)\n"
+        "class Net(NeuralNet):\n    def infer(self, x):\n        return self.module_(x)\n"
+    )
+    predict, infer = model.functions["predict"][0], model.functions["infer"][0]
+    assert model.grad.entry_state(predict) is Grad.OFF  # a wrapper named for what it does
+    assert model.grad.entry_state(infer) is Grad.MAYBE  # skorch runs infer for training and evaluation
+
+
+def test_elements_taken_out_and_backwarded_after_the_loop_are_consumed() -> None:
+    from memlint.analysis.consumers import consumed_after
+
+    model = model_of(
+        "def f(model, loader):\n    losses = []\n    for b in loader:\n        losses.append(model(b).sum())\n"
+        "    for i in range(len(losses)):\n        loss = losses[i]\n        loss.backward()\n"
+    )
+    stmt = statement(model, "losses.append")
+    assert consumed_after(model, model.loops.store_of(stmt).container, model.enclosing_loops(stmt)[0], False)

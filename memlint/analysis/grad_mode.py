@@ -72,13 +72,13 @@ class GradMode:
                 return Grad.MAYBE if flag is None else (Grad.ON if flag else Grad.OFF)
             if name in ENABLE_GRAD:
                 return Grad.ON
-            return None
+            return _project_no_grad(name)
         name = resolve(expr)
         if name in NO_GRAD or name in INFERENCE_MODE:
             return Grad.OFF  # bare decorator: @torch.no_grad
         if name in ENABLE_GRAD:
             return Grad.ON
-        return None
+        return _project_no_grad(name)
 
     # -- grad mode at a node -------------------------------------------------
     def state(self, node: cst.CSTNode) -> Grad:
@@ -160,8 +160,8 @@ class GradMode:
             if effect is not None:
                 return effect
         hook = self.frameworks.hook(func)
-        if hook is not None and hook.grad is Grad.OFF:
-            return Grad.OFF  # a hook run with grad on takes its callers' mode like any function
+        if hook is not None and hook.grad is not Grad.ON:
+            return hook.grad  # a hook run with grad on takes its callers' mode like any function
         cls = self.scopes.enclosing_class(func)
         if cls is not None and func.name.value == "_forward" and self._is_hf_pipeline(cls):
             return Grad.OFF
@@ -190,3 +190,10 @@ class GradMode:
                     changed = True
         self._callers_done = True
         return self._callers_off
+
+
+def _project_no_grad(name: str | None) -> Grad | None:
+    """A project's own wrapper of `no_grad`/`inference_mode`, named for what it does
+    (ultralytics' `@smart_inference_mode()`, `@torch_no_grad`)."""
+    last = (name or "").rsplit(".", 1)[-1].lower()
+    return Grad.OFF if last.endswith(("inference_mode", "no_grad")) else None

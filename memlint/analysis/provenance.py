@@ -249,14 +249,30 @@ class Provenance:
         while changed:
             changed = False
             for assign in self.model.tree.descendants(func.body, cst.Assign):
-                if self.model.scope_of(assign) is not func or not self.uses_with_history(assign.value, names):
+                if self.model.scope_of(assign) is not func or not self._reads_with_history(assign.value, names):
                     continue
                 for target in assign.targets:
                     new = set(names_in(target.target)) - names
                     if new and isinstance(target.target, (cst.Name, cst.Tuple)):
                         names |= new
                         changed = True
-        return self.uses_with_history(expr, names)
+        return self._reads_with_history(expr, names)
+
+    def _reads_with_history(self, expr: cst.CSTNode, names: set[str]) -> bool:
+        """`uses_with_history`, where `.shape`, `.detach()`, `.numel()`, `torch.zeros(...)` read nothing."""
+        if isinstance(expr, cst.Name):
+            return expr.value in names
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value not in _NO_HISTORY_ATTRIBUTES and self._reads_with_history(expr.value, names)
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if (
+                _TORCH_NO_HISTORY.match(self.model.imports.resolve(func) or "")
+                or (isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS)
+                or (isinstance(func, cst.Name) and func.value in _HISTORY_FREE_BUILTINS)
+            ):
+                return False
+        return any(self._reads_with_history(child, names) for child in iter_children(expr))
 
     def is_loss_call(self, call: cst.Call) -> bool:
         name = self.model.imports.resolve(call.func) or ""
