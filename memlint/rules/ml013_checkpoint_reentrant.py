@@ -27,7 +27,8 @@ Checks for `torch.utils.checkpoint.checkpoint(...)` and
 `model.gradient_checkpointing_enable()` (Hugging Face models) called without
 `gradient_checkpointing_kwargs={"use_reentrant": False}`. Calls that pass
 `use_reentrant` explicitly (either value) or forward `**kwargs` are not
-reported.
+reported, nor is `self.gradient_checkpointing_enable()` in a class whose own
+method defaults the kwargs to `{"use_reentrant": False}`.
 """
     why = """
 Without the argument torch runs the legacy reentrant variant and warns on
