@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 import libcst as cst
 
 from memlint.analysis import SemanticModel
+from memlint.analysis.tree import Tree
 from memlint.analysis.positions import positions as compute_positions
 from memlint.analysis.positions import positions_in_statements
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
@@ -143,6 +144,8 @@ class Parser(Protocol):
 
     def parse(self, text: str) -> cst.Module: ...
 
+    def tree(self, module: cst.Module) -> Tree: ...  # the analysis walk of the module `parse` returned
+
 
 def lint_text(
     path: str,
@@ -191,7 +194,7 @@ def _lint_text(
         return [], [FileError(path, f"too deeply nested to parse ({type(exc).__name__})")], {}
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
         return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)], {}
-    model = SemanticModel(module, path)
+    model = SemanticModel(module, path, parser.tree(module) if parser is not None else None)
     findings, errors = _run_rules(model, text, path, rules, parser.statement_lines if parser is not None else None)
     try:
         summary = summarize(model)
@@ -218,6 +221,8 @@ def _syntax_finding(path: str, message: str, row: int, column: int, text: str, c
     if SYNTAX_ERROR[0] not in codes:
         return []
     first = message.strip().splitlines()[0] if message.strip() else "invalid syntax"
+    # LibCST says `error at 5:4:`; the finding's location says where (in a notebook, in its cell).
+    first = re.sub(r"\berror at \d+:\d+: ", "", first)
     hint = "memlint checks the rest of the project; fix the syntax to check this file"
     return [_file_finding(path, SYNTAX_ERROR, f"SyntaxError: {first}", row, column, hint)]
 

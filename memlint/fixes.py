@@ -685,7 +685,7 @@ def file_diff(result: FileFixResult) -> str:
     if result.notebook is None:
         return unified_diff(result.path, result.original or "", result.fixed or "")
     try:
-        changes = result.notebook.cell_changes(result.fixed or "")
+        changes = result.notebook.code.changes(result.fixed or "")
     except NotebookError:
         return ""  # reported already: the fixes could not be written back
     return "".join(unified_diff(f"{result.path}:cell {cell}", old, new) for cell, old, new in changes)

@@ -69,7 +69,13 @@ def test_a_magic_inside_a_block_still_parses() -> None:
 
 @pytest.mark.parametrize(
     "code",
-    ['doc = """\n!important\n%d items\n"""\n', "total = (a\n % b)\n", "if x != y:\n    pass\n", "value = a % b\n"],
+    [
+        'doc = """\n!important\n%d items\n"""\n',
+        "total = (a\n % b)\n",
+        "total = a \\\n    % b\n",
+        "if x != y:\n    pass\n",
+        "value = a % b\n",
+    ],
 )
 def test_python_that_looks_like_a_magic_is_left_alone(code: str) -> None:
     assert mask_cell(code) == (code, ())
@@ -95,6 +101,7 @@ def test_join_locates_rows_in_cells_and_splits_back() -> None:
     assert joined.split(joined.text) == ["import torch\nx = 1", "", "%time y = 2\nz = 3\n"]
     changed = joined.text.replace("z = 3", "z = 4")
     assert joined.split(changed)[2] == "%time y = 2\nz = 4\n"
+    assert joined.changes(changed) == [(7, "%time y = 2\nz = 3\n", "%time y = 2\nz = 4\n")]
 
 
 def test_split_refuses_a_changed_magic_or_a_lost_boundary() -> None:
@@ -150,6 +157,13 @@ def test_non_python_kernel_has_no_code() -> None:
          "metadata": {"kernelspec": {"language": "R"}}, "nbformat": 4, "nbformat_minor": 5}
     ).encode()
     assert parse_notebook(raw).text == ""
+
+
+def test_a_syntax_error_names_its_cell(tmp_path: Path) -> None:
+    (tmp_path / "broken_cell.ipynb").write_bytes(_notebook(["import torch", "%time x = 1\nfor x in y\n    pass"]))
+    code, out, _ = memlint("broken_cell.ipynb", cwd=tmp_path)
+    assert code == 1
+    assert out.startswith("broken_cell.ipynb:cell 2:3:1: ML000 [syntax-error] SyntaxError: parser error: expected one of")
 
 
 def test_lint_path_reports_program_rows_of_the_notebook() -> None:
@@ -336,3 +350,65 @@ def test_diff_base_maps_notebook_lines_to_cells(tmp_path: Path) -> None:
     assert sorted((f["cell"], f["location"]["row"]) for f in json.loads(done.stdout)) == [(4, 4), (11, 4)]
     done = repo.memlint("--diff-base", "main", ".")
     assert [(f["cell"], f["location"]["row"]) for f in json.loads(done.stdout)] == [(11, 4)]
+
+
+# --------------------------------------------------------------------------- other writers' layouts
+
+
+def _document(first: str | list[str]) -> dict:
+    return {
+        "cells": [
+            {"cell_type": "code", "execution_count": 3, "metadata": {"scrolled": True}, "outputs": [], "source": first},
+            {"cell_type": "markdown", "metadata": {}, "source": ["# Ünïcode — notes\n"]},
+            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": ["x = 'é'\n", "y = 2"]},
+        ],
+        "metadata": {"kernelspec": {"language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 2,
+    }
+
+
+WRITERS = {
+    "nbformat": lambda d: json.dumps(d, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
+    "json.dump defaults": lambda d: json.dumps(d),
+    "indent 2, ascii escapes": lambda d: json.dumps(d, indent=2, ensure_ascii=True),
+    "no trailing newline": lambda d: json.dumps(d, indent=4, ensure_ascii=False),
+    "CRLF": lambda d: (json.dumps(d, indent=1, ensure_ascii=False) + "\n").replace("\n", "\r\n"),
+}
+
+
+@pytest.mark.parametrize("writer", WRITERS, ids=list(WRITERS))
+@pytest.mark.parametrize(
+    ("first", "changed"),
+    [
+        (["a = 1\n", "b = 2"], ["a = 1\n", "b = 3"]),
+        ("a = 1\nb = 2", "a = 1\nb = 3"),
+        ([], ["import torch\n"]),
+        (["import torch\n", "b = 2"], []),
+    ],
+    ids=["lines", "one string", "empty filled", "emptied"],
+)
+def test_write_back_keeps_the_writer_layout(writer: str, first, changed) -> None:
+    render = WRITERS[writer]
+    raw = render(_document(first)).encode("utf-8")
+    notebook = parse_notebook(raw)
+    new_first = changed if isinstance(changed, str) else "".join(changed)
+    program = join_cells([new_first, "x = 'é'\ny = 2"], notebook.code.numbers).text
+    assert notebook.with_source(notebook.text) == raw
+    assert notebook.with_source(program) == render(_document(changed)).encode("utf-8")
+
+
+def test_the_project_index_sees_a_notebook_as_a_module(tmp_path: Path) -> None:
+    """A loss from a project Function that keeps tensors on ctx makes the notebook's ML001 an error."""
+    from test_project import OPS_LEAKY
+
+    (tmp_path / "ops.py").write_text(OPS_LEAKY, encoding="utf-8")
+    cells = [
+        "%load_ext autoreload\nimport torch\nfrom ops import fused_matmul\nw = torch.randn(4, 4, requires_grad=True)\nlosses = []",
+        "for x in [torch.randn(2, 4) for _ in range(3)]:\n    loss = fused_matmul(x, w).sum()\n    loss.backward()\n    losses.append(loss)",
+    ]
+    (tmp_path / "explore.ipynb").write_bytes(_notebook(cells))
+    code, out, _ = memlint("--format", "json", "explore.ipynb", "ops.py", cwd=tmp_path)
+    kept = [f for f in json.loads(out) if f["filename"] == "explore.ipynb" and f["code"] == "ML001"]
+    assert [(f["cell"], f["location"]["row"], f["severity"]) for f in kept] == [(2, 4, "error")]
+    assert "ContextMatmul" in kept[0]["message"]

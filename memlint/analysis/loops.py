@@ -44,6 +44,7 @@ _SCALER = re.compile(r"scaler", re.IGNORECASE)
 _METER = re.compile(r"meter|avg|average|tracker|stats|history|record", re.IGNORECASE)
 _INVARIANT_CALLS = {"is_available", "device_count", "is_initialized", "get_world_size", "get_rank"}
 _STORE_METHODS = {"append": 0, "appendleft": 0, "extend": 0, "add": 0, "put": 0, "insert": 1}
+_IN_PLACE = {"add_", "sub_", "mul_", "div_", "lerp_", "addcmul_", "addcdiv_", "copy_"}
 _ACCUMULATING_OPS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign)
 
 
@@ -54,7 +55,9 @@ class Store:
     statement: cst.CSTNode
     container: cst.BaseExpression
     value: cst.BaseExpression
-    kind: str  # "append", "subscript", "accumulate" (`+=`, `t = t + v`), "concat" (`t = torch.cat([t, v])`), "update"
+    # "append", "subscript", "accumulate" (`+=`, `t = t + v`), "concat" (`t = torch.cat([t, v])`),
+    # "update" (a meter), "in-place" (`self.buf.mul_(m).add_(v)`)
+    kind: str
 
 
 class Loops:
@@ -207,9 +210,15 @@ class Loops:
             if self.is_step_loop(loop):
                 return loop
         scope = self.model.scope_of(node)
-        if isinstance(scope, cst.FunctionDef) and (self.per_step_method(scope) or self.called_per_step(scope)):
+        if isinstance(scope, cst.FunctionDef) and (
+            self.per_step_method(scope) or self.called_per_step(scope) or self.is_module_forward(scope)
+        ):
             return scope
         return None
+
+    def is_module_forward(self, func: cst.FunctionDef) -> bool:
+        """`forward` of a module class of this file: it runs once per micro-batch."""
+        return func.name.value == "forward" and self.provenance.class_kind(func) is not None
 
     def per_step_method(self, func: cst.FunctionDef) -> bool:
         """Does a framework call `func` once per batch? A framework hook, or a
@@ -303,6 +312,12 @@ class Loops:
                 return Store(statement, container, arg.value, "append") if arg else None
             if method == "update" and call.args and self._is_meter(container, statement):
                 return Store(statement, container, call.args[0].value, "update")
+            if method in _IN_PLACE and call.args:
+                # `self.running_mean.mul_(m).add_(mean * (1 - m))`: a buffer updated in place
+                while isinstance(container, cst.Call) and method_name(container) in _IN_PLACE:
+                    container = container.func.value
+                if isinstance(container, cst.Attribute) and root_name(container) == "self":
+                    return Store(statement, container, call.args[0].value, "in-place")
             return None
         if isinstance(statement, cst.AugAssign) and isinstance(statement.operator, _ACCUMULATING_OPS):
             if isinstance(statement.target, (cst.Name, cst.Attribute)):
@@ -334,6 +349,23 @@ class Loops:
                     _METER.search(code(binding.value.func)) or self._keeping_class(binding.value.func)
                 ):
                     return True
+        return False
+
+    def _reset_per_call(self, store: Store, region: cst.CSTNode) -> bool:
+        """Is the `self` container emptied on every run of `region` (rebound in it),
+        or, for a module's `forward`, by another method of the class (`reset()`,
+        a hook run after each step), so that it does not grow without bound?"""
+        container = code(store.container)
+        tree = self.model.tree
+        places = [region]
+        if isinstance(region, cst.FunctionDef) and self.is_module_forward(region):
+            cls = self.model.enclosing_class(region)
+            places = [f for f in tree.descendants(cls, cst.FunctionDef) if f.name.value != "__init__"]
+        for place in places:
+            for kind in (cst.Assign, cst.Expr, cst.Del):
+                for statement in tree.descendants(place, kind):
+                    if statement is not store.statement and _resets(statement, container):
+                        return True
         return False
 
     def _keeping_class(self, func: cst.BaseExpression) -> bool:
@@ -389,11 +421,19 @@ class Loops:
         root = root_name(store.container)
         if root is None:
             return False
-        if root == "self":
-            return True
         scope = self.model.scope_of(store.statement)
+        if root == "self":
+            return not self._reset_per_call(store, region)
         if isinstance(region, cst.FunctionDef):
-            return False  # a local of a per-step function dies with the step
+            # a local of a per-step function dies with the step; a container reached through a
+            # context object the caller passes in (`ctx.outputs`, `kwargs["cache"]`) does not
+            if self.model.bindings(self.model.module, root) and not self.model.bindings(scope, root):
+                return root not in self.model.params(scope)  # a module-level list: it lives as long as the program
+            return (
+                self.is_module_forward(region)
+                and root in self.model.params(scope)
+                and not isinstance(store.container, cst.Name)
+            )
         tree = self.model.tree
         for binding in self.model.bindings(scope, root):
             if binding.node is store.statement:
@@ -414,6 +454,18 @@ def _mentions_text(expr: cst.BaseExpression, text: str) -> bool:
         if isinstance(node, (cst.Name, cst.Attribute)) and code(node) == text:
             return True
         stack.extend(node.children)
+    return False
+
+
+def _resets(statement: cst.CSTNode, container: str) -> bool:
+    """`self.x = []`, `self.x.clear()`, `del self.x[:]`: `container` is emptied here."""
+    if isinstance(statement, cst.Assign):
+        return any(code(t.target) == container for t in statement.targets)
+    if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
+        call = statement.value
+        return method_name(call) == "clear" and code(call.func.value) == container
+    if isinstance(statement, cst.Del):
+        return container in code(statement.target)
     return False
 
 

@@ -241,6 +241,23 @@ class Provenance:
             return self.uses_with_history(expr.value, names)
         return any(self.uses_with_history(child, names) for child in iter_children(expr))
 
+    def from_inputs(self, expr: cst.BaseExpression, func: cst.FunctionDef) -> bool:
+        """Is `expr` computed, with history, from the inputs of `func` (a module's
+        `forward`, whose inputs are activations that require grad in training)?"""
+        names = self.model.params(func) - {"self"}
+        changed = True
+        while changed:
+            changed = False
+            for assign in self.model.tree.descendants(func.body, cst.Assign):
+                if self.model.scope_of(assign) is not func or not self.uses_with_history(assign.value, names):
+                    continue
+                for target in assign.targets:
+                    new = set(names_in(target.target)) - names
+                    if new and isinstance(target.target, (cst.Name, cst.Tuple)):
+                        names |= new
+                        changed = True
+        return self.uses_with_history(expr, names)
+
     def is_loss_call(self, call: cst.Call) -> bool:
         name = self.model.imports.resolve(call.func) or ""
         if _F_LOSSES.match(name):

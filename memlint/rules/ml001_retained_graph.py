@@ -17,7 +17,7 @@ class RetainedGraph(StoreRule):
     severity = Severity.ERROR
     summary = "A value that carries autograd history is kept beyond its loop iteration"
     fix_applicability = Applicability.SAFE
-    needles = (("for ", "while ", "_step", "_batch_", "forward"),)
+    needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine"),)
     what = """
 Checks for values that may carry autograd history (a loss, a model output, a
 metric computed with grad) being kept beyond the loop iteration that produced
@@ -59,7 +59,13 @@ for x, y in loader:
         region = loops.step_region(statement)
         if region is None or model.grad_state(statement) is Grad.OFF:
             return
-        parts = [p for p in literal_parts(store.value) if model.provenance.carries_history(p, statement)]
+        in_place_forward = store.kind == "in-place" and isinstance(region, cst.FunctionDef) and loops.is_module_forward(region)
+        parts = [
+            p
+            for p in literal_parts(store.value)
+            if model.provenance.carries_history(p, statement)
+            or (in_place_forward and model.provenance.from_inputs(p, region))
+        ]
         if not parts or not loops.outlives(store, region):
             return
         reduced = store.kind in ("accumulate", "concat")
@@ -81,7 +87,13 @@ for x, y in loader:
         # the kept value is itself a per-batch activation (a model output): it stays on the device
         itself = [p for p in parts if model.provenance.device_output(p, statement)]
         retained = was_backwarded and model.provenance.retains_graph(region)
-        if not was_backwarded:
+        if store.kind == "in-place":
+            severity = Severity.ERROR
+            message = (
+                f"`{code(store.container)}` is updated in place with `{kept}`, which carries autograd history: "
+                "the buffer's graph links every step to the previous one and grows each call"
+            )
+        elif not was_backwarded:
             severity = Severity.ERROR
             message = (
                 f"`{kept}` is kept beyond its iteration with its autograd graph and is never backwarded in "

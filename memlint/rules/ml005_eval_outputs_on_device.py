@@ -15,7 +15,7 @@ class EvalOutputsOnDevice(StoreRule):
     severity = Severity.WARNING
     summary = "Evaluation outputs are collected across batches on the device"
     fix_applicability = Applicability.UNSAFE
-    needles = (("for ", "while ", "_step", "_batch_", "forward"), ("append", "extend", "cat", "+=", "] ="))
+    needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine"), ("append", "extend", "cat", "+=", "] ="))
     what = """
 Checks for tensors collected across evaluation batches (outputs, logits,
 predictions, labels moved to the device) into a container that outlives the

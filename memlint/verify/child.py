@@ -11,6 +11,9 @@ still leaves every sample it took. Events, one JSON object per line:
                                          except in a timing run: consecutive samples give the step time)
     {"ev": "leave", "p": probe}          the loop ended by itself
     {"ev": "done", "p": probe}           the loop ran its iterations
+    {"ev": "alloc", "p": probe, "sites": [...], "iters": n}
+                                         where the storages still alive were allocated (trackers that
+                                         record allocation sites: `memlint verify -- COMMAND`)
     {"ev": "end", "status": "stopped" | "finished" | "exit" | "error" | "oom", ...}
 
 Iteration 0 is the baseline, taken when the loop is first entered.
@@ -30,6 +33,7 @@ import types
 LOOP_HOOK = "__memlint_loop__"
 WHILE_HOOK = "__memlint_while__"
 HOST_HOOK = "__memlint_host__"
+CALL_HOOK = "__memlint_call__"
 _OOM_TEXT = ("out of memory", "can't allocate memory", "cannot allocate memory")
 
 
@@ -41,12 +45,20 @@ class StopVerification(BaseException):
 
 
 class Probes:
-    def __init__(self, ids: list[int], iterations: int, tracker, emit, clock) -> None:
+    """What the hooks do. `stop`: raise StopVerification once every probe ran its
+    iterations (one script); False where the parent ends the run (a command, whose
+    other processes may still be measuring). `calls`: probes of functions, one
+    iteration per call."""
+
+    def __init__(self, ids: list[int], iterations: int, tracker, emit, clock, stop: bool = True, calls=()) -> None:
         self.ids = set(ids)
         self.iterations = iterations
         self.tracker = tracker
         self.emit = emit
         self.clock = clock
+        self.stop = stop
+        self.calls = set(calls)
+        self.marked = min(3, iterations // 3)  # stats.warmup_for: allocations are counted from there
         self.count = {k: 0 for k in ids}
         self.baseline: set[int] = set()
         self.done: set[int] = set()
@@ -62,6 +74,8 @@ class Probes:
         top = self.window.get(k, peak)  # the peak since this loop's last sample: within its iteration
         self.window[k] = used
         self.emit({"ev": "s", "p": k, "i": self.count[k], "b": used, "pk": top, "t": round(self.clock(), 7)})
+        if self.count[k] == self.marked and getattr(self.tracker, "sites", False):
+            self.tracker.mark(k)
 
     def enter(self, k: int) -> bool:
         """The loop `k` starts (always True: a loop that was ended early runs as written again)."""
@@ -79,10 +93,12 @@ class Probes:
         self._sample(k)
         if self.count[k] >= self.iterations:
             self.done.add(k)
+            if getattr(self.tracker, "sites", False):
+                self.emit({"ev": "alloc", "p": k, "sites": self.tracker.allocations(k), "iters": self.iterations - self.marked})
             self.emit({"ev": "done", "p": k})
-            if self.done >= self.ids:
+            if self.stop and self.done >= self.ids:
                 raise StopVerification
-            if self.entries.get(k, 0) == 1:
+            if self.entries.get(k, 0) == 1 and k not in self.calls:
                 # A long loop (one entry ran all its iterations): end it, so the
                 # script goes on to the probed loops still to come. A loop entered
                 # many times (inside a function called per step) is left alone:
@@ -98,6 +114,14 @@ class Probes:
     # -- the hooks the instrumented source calls -------------------------------
     def loop(self, k: int, iterable):
         return _Loop(self, k, iterable)
+
+    def call(self, k: int, value=None):
+        """A probed function was called: its first call is the baseline, each later one ends an iteration."""
+        if k in self.baseline:
+            self.iteration(k)
+        else:
+            self.enter(k)
+        return value
 
     def while_(self, k: int, condition) -> bool:
         if not self.inside.get(k):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -109,8 +110,19 @@ def _run_all(jobs, script_args, options, device, workers, progress):
             launcher.close()
 
 
+def is_command(paths: tuple[str, ...], after: list[str]) -> bool:
+    """Is what follows `--` a COMMAND (project mode) rather than the script's arguments?
+    A command when no PATHS or a directory was given, or when its first word is a program
+    on PATH (`memlint verify mypkg/loops.py -- python train.py`)."""
+    if not after:
+        return False
+    if not paths or any(os.path.isdir(p) for p in paths):
+        return True
+    return not after[0].startswith("-") and shutil.which(after[0]) is not None
+
+
 @click.command("verify", cls=_VerifyCommand)
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("paths", nargs=-1, type=click.Path(exists=True))
 @click.option("--iterations", "-n", default=30, show_default=True, type=click.IntRange(2), help="Iterations to measure per probed loop.")
 @click.option("--timeout", default=300.0, show_default=True, type=click.FloatRange(min=1), help="Seconds before a script is stopped.")
 @click.option("--device", type=click.Choice(["auto", "cuda", "cpu"]), default="auto", show_default=True,
@@ -124,6 +136,8 @@ def _run_all(jobs, script_args, options, device, workers, progress):
               help="Scripts to run at once (each gets its share of the CPU threads).")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), default=None, help="Write the report to a file.")
 @click.option("--no-color", is_flag=True, help="Never colour the output.")
+@click.option("--snapshot", "snapshot_dir", type=click.Path(file_okay=False), default=None,
+              help="With -- COMMAND on a GPU: write PyTorch's memory snapshot (one pickle per rank) to this directory, for pytorch.org/memory_viz.")
 @click.pass_context
 def verify(
     ctx: click.Context,
@@ -138,6 +152,7 @@ def verify(
     workers: int,
     output_file: str | None,
     no_color: bool,
+    snapshot_dir: str | None,
 ) -> None:
     """Run PATHS and measure whether the loops memlint flags really grow.
 
@@ -151,19 +166,36 @@ def verify(
     every test case in it whose first line is `# verify: leaks` or
     `# verify: flat`, and checks it (against memory only).
 
+    `memlint verify [PATHS] -- COMMAND [ARGS]` (PATHS default `.`) lints the
+    project and runs COMMAND (`python train.py`, `python -m pkg.train`,
+    `torchrun ...`, `pytest ...`) with every module of PATHS that holds a
+    finding instrumented when it is imported, in every Python process;
+    verdicts are per rank, with the lines that allocate what grows.
+
     Exit codes: 0 nothing confirmed (or every test case held), 1 a leak or a
     slowdown was confirmed in a script (or a test case did not hold), 2 a
     usage error or a script memlint could not run (unreadable, no GPU for
     --device cuda).
     """
-    from memlint.verify import cases, core, launch, report
+    from memlint.verify import cases, core, launch
 
     script_args = list(ctx.meta.get("memlint.script_args", []))
+    if not paths and not script_args:
+        click.echo("memlint: error: give PATHS to verify, or `-- COMMAND` to run", err=True)
+        sys.exit(EXIT_ERROR)
     if importlib.util.find_spec("torch") is None:
         click.echo("memlint: error: `memlint verify` needs torch: pip install 'memlint[verify]'", err=True)
         sys.exit(EXIT_ERROR)
     if plot_file and importlib.util.find_spec("matplotlib") is None:
         click.echo("memlint: error: --plot needs matplotlib: pip install 'memlint[verify]'", err=True)
+        sys.exit(EXIT_ERROR)
+    if is_command(paths, script_args):
+        options = core.Options(iterations=iterations, timeout=timeout, device=device,
+                               limit_bytes=memory_limit * 1024 * 1024 if memory_limit else None)
+        _verify_command(list(paths) or ["."], script_args, options, snapshot_dir, output_format, plot_file,
+                        output_file, no_color)
+    if snapshot_dir:
+        click.echo("memlint: error: --snapshot needs `-- COMMAND`", err=True)
         sys.exit(EXIT_ERROR)
     jobs: list[tuple[str, bool | None]] = []
     for path in paths:
@@ -194,6 +226,38 @@ def verify(
     finally:
         progress.clear()
 
+    _write_report(results, output_format, output_file, no_color, plot_file)
+    if any(r.error for r in results):
+        sys.exit(EXIT_ERROR)
+    failed = any(r.expectation is not None and not r.held for r in results)
+    confirmed = any(
+        i.before.verdict == core.CONFIRMED for r in results if r.expectation is None for i in r.items
+    )
+    sys.exit(EXIT_FAILED if failed or confirmed else EXIT_OK)
+
+
+def _verify_command(paths, argv, options, snapshot_dir, output_format, plot_file, output_file, no_color) -> None:
+    """`memlint verify [PATHS] -- COMMAND`; exits 2 when the command could not run (not
+    found, failed before reaching anything, a process failed at a site), else 1 when a
+    leak was confirmed on some rank, else 0."""
+    from memlint.verify import core, project
+
+    progress = _Progress(sys.stderr.isatty(), 1, options.iterations)
+    try:
+        result = project.verify_command(paths, argv, options, snapshot_dir, progress)
+    finally:
+        progress.clear()
+    if result.reason:
+        click.echo(f"memlint: warning: {result.reason}", err=True)
+    _write_report([result], output_format, output_file, no_color, plot_file)
+    if result.error or any(i.before.verdict == core.ERROR for i in result.items):
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_FAILED if any(i.before.verdict == core.CONFIRMED for i in result.items) else EXIT_OK)
+
+
+def _write_report(results, output_format, output_file, no_color, plot_file) -> None:
+    from memlint.verify import report
+
     stream = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
     try:
         if output_format == "json":
@@ -207,10 +271,3 @@ def verify(
     if plot_file:
         if report.plot(results, plot_file) == 0:
             click.echo("memlint: warning: nothing to plot (no probed loop ran)", err=True)
-    if any(r.error for r in results):
-        sys.exit(EXIT_ERROR)
-    failed = any(r.expectation is not None and not r.held for r in results)
-    confirmed = any(
-        i.before.verdict == core.CONFIRMED for r in results if r.expectation is None for i in r.items
-    )
-    sys.exit(EXIT_FAILED if failed or confirmed else EXIT_OK)

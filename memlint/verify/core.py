@@ -83,6 +83,9 @@ class Item:
     kind: str = "memory"  # or "speed" (ML004, ML009: timed, confirmed by --compare-fix)
     speed: Speedup | None = None
     fix: str = ""  # speed findings: what the fixed run changed
+    rank: int | None = None  # `-- COMMAND`: the rank (RANK / torch.distributed) this verdict is for
+    site_kind: str = "loop"  # or "call": a function probed per call, each call one iteration
+    allocations: list[dict] = field(default_factory=list)  # {file, line, function, mib_per_iter, stack}
 
 
 @dataclass
@@ -99,6 +102,7 @@ class ScriptResult:
     timing_device: str = ""  # where the speed findings' loops were timed
     loops: dict[int, targets.LoopInfo] = field(default_factory=dict)
     runs: dict[str, dict[int, Measure]] = field(default_factory=dict)  # "before"/"after" -> probe -> measure
+    command: list[str] = field(default_factory=list)  # `-- COMMAND`: what ran (items then span the project)
 
 
 Progress = Callable[[str, dict[int, int], float], None]

@@ -17,6 +17,22 @@ answering "no more items" (once that loop has run its iterations) or stop
 the whole run. No line is added or removed, so tracebacks point at the lines
 of the file on disk.
 
+A function that a framework calls once per step (a Lightning
+`training_step`, a callback) has no loop of its own to probe: each call is
+an iteration. The probe goes on the line of the function's first statement,
+so that it runs before anything else the call does, at call entry:
+
+    "doc"; x = f()     ->  "doc"; __memlint_call__(7); x = f()   (after a docstring)
+    x = f()            ->  __memlint_call__(7); x = f()
+    if c:              ->  if __memlint_call__(7, (c)):           (the value passes through)
+    for x in it:       ->  for x in __memlint_call__(7, (it)):
+    with a as b:       ->  with __memlint_call__(7, (a)) as b:
+    try:               ->  the first statement of the `try` body, the same way
+
+A first statement that is a `while` (its test runs per iteration), a nested
+`def` or `class` without decorators, or a `match` leaves the function
+unprobed (`instrument` reports which).
+
 Explicit moves to the host (`x.cpu()`, `x.to("cpu")`, `x.to(device="cpu")`,
 `x.to(torch.device("cpu"))`) are wrapped too, `__memlint_host__(x.cpu())`:
 on a CPU-only run they return the very same storage, and the live-storage
@@ -31,6 +47,7 @@ import libcst as cst
 LOOP_HOOK = "__memlint_loop__"
 WHILE_HOOK = "__memlint_while__"
 HOST_HOOK = "__memlint_host__"
+CALL_HOOK = "__memlint_call__"
 
 
 def _is_cpu(expr: cst.BaseExpression) -> bool:
@@ -60,7 +77,9 @@ def _parenthesized(expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr.with_changes(lpar=[cst.LeftParen(), *expr.lpar], rpar=[*expr.rpar, cst.RightParen()])
 
 
-def _hook_call(name: str, probe: int, expr: cst.BaseExpression) -> cst.Call:
+def _hook_call(name: str, probe: int, expr: cst.BaseExpression | None = None) -> cst.Call:
+    if expr is None:
+        return cst.Call(func=cst.Name(name), args=[cst.Arg(cst.Integer(str(probe)))])
     return cst.Call(
         func=cst.Name(name),
         args=[
@@ -70,11 +89,64 @@ def _hook_call(name: str, probe: int, expr: cst.BaseExpression) -> cst.Call:
     )
 
 
+def _is_docstring(stmt: cst.BaseSmallStatement) -> bool:
+    return isinstance(stmt, cst.Expr) and isinstance(stmt.value, (cst.SimpleString, cst.ConcatenatedString))
+
+
+def _with_entry_probe(statement: cst.CSTNode, probe: int) -> cst.CSTNode | None:
+    """`statement` (a function's first) with a call-entry probe on its own line; None where none fits."""
+    hook = cst.Expr(_hook_call(CALL_HOOK, probe))
+    if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        body = list(statement.body)
+        at = 1 if body and _is_docstring(body[0]) else 0
+        if at:  # the docstring stays first: `"doc"; probe`
+            body[0] = body[0].with_changes(semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" ")))
+            body.insert(1, hook)
+            if len(body) > 2:
+                body[1] = hook.with_changes(semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" ")))
+        else:
+            body.insert(0, hook.with_changes(semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" "))))
+        return statement.with_changes(body=body)
+    if isinstance(statement, cst.If):
+        return statement.with_changes(test=_hook_call(CALL_HOOK, probe, statement.test))
+    if isinstance(statement, cst.For):
+        return statement.with_changes(iter=_hook_call(CALL_HOOK, probe, statement.iter))
+    if isinstance(statement, cst.With):
+        first = statement.items[0]
+        items = [first.with_changes(item=_hook_call(CALL_HOOK, probe, first.item)), *statement.items[1:]]
+        return statement.with_changes(items=items)
+    if isinstance(statement, cst.Try):
+        inner = _with_entry_probe(statement.body.body[0], probe)
+        if inner is None:
+            return None
+        return statement.with_changes(body=statement.body.with_changes(body=[inner, *statement.body.body[1:]]))
+    if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) and statement.decorators:
+        first = statement.decorators[0]
+        decorators = [first.with_changes(decorator=_hook_call(CALL_HOOK, probe, first.decorator)), *statement.decorators[1:]]
+        return statement.with_changes(decorators=decorators)
+    return None
+
+
 class _Instrumenter(cst.CSTTransformer):
     def __init__(self, probes: dict[int, int]) -> None:
         super().__init__()
-        self.probes = probes  # id(original loop node) -> probe id
+        self.probes = probes  # id(original loop or function node) -> probe id
         self.done: set[int] = set()
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        probe = self.probes.get(id(original))
+        if probe is None:
+            return updated
+        body = updated.body
+        if isinstance(body, cst.SimpleStatementSuite):  # `def f(x): return x`
+            new = _with_entry_probe(body, probe)
+            self.done.add(probe)
+            return updated.with_changes(body=new)
+        first = _with_entry_probe(body.body[0], probe)
+        if first is None:
+            return updated
+        self.done.add(probe)
+        return updated.with_changes(body=body.with_changes(body=[first, *body.body[1:]]))
 
     def leave_For(self, original: cst.For, updated: cst.For) -> cst.For:
         probe = self.probes.get(id(original))
@@ -97,10 +169,16 @@ class _Instrumenter(cst.CSTTransformer):
 
 
 def instrument(module: cst.Module, probes: dict[int, int]) -> str:
-    """The source of `module` with each loop in `probes` (id(node) -> probe id) instrumented."""
+    """The source of `module` with each loop or function in `probes` (id(node) -> probe id) instrumented."""
+    return instrument_all(module, probes)[0]
+
+
+def instrument_all(module: cst.Module, probes: dict[int, int]) -> tuple[str, set[int]]:
+    """The instrumented source, and the probes that found a place (a function whose first
+    statement takes no probe is left out)."""
     transformer = _Instrumenter(probes)
     new = module.visit(transformer)
     code = new.code
     if code.count("\n") != module.code.count("\n"):  # pragma: no cover - a bug, never the user's fault
         raise AssertionError("instrumentation changed the line count")
-    return code
+    return code, transformer.done

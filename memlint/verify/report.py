@@ -31,6 +31,9 @@ def item_json(result: ScriptResult, item: Item) -> dict:
             "row": item.loop.row, "column": item.loop.column, "header": item.loop.header
         },
         "kind": item.kind,
+        "rank": item.rank,
+        "site_kind": item.site_kind,
+        "allocations": item.allocations,
         **item.before.to_json(),
         "torch": result.torch,
     }
@@ -110,9 +113,79 @@ def _verdict(m: Measure, color: bool) -> str:
     return _style(_LABEL[m.verdict], _COLOR[m.verdict], color, bold=m.verdict == CONFIRMED)
 
 
+def rank_summary(items: list[Item]) -> str:
+    """Where the ranks differ, in one phrase: "confirmed on rank 0 only: +32 MiB/iter; rank 1 flat"."""
+    if len(items) < 2 or any(i.rank is None for i in items):
+        return ""
+    confirmed = [i for i in items if i.before.verdict == CONFIRMED]
+    slope = max((i.before.slope_mib for i in confirmed), default=0.0)
+    if confirmed and len(confirmed) == len(items):
+        return f"confirmed on every rank ({len(items)}): up to {mib(slope)} MiB/iter"
+    if not confirmed:
+        return ""
+    ranks = ", ".join(str(i.rank) for i in confirmed)
+    others = "; ".join(
+        f"rank {i.rank} " + ("flat" if i.before.verdict == NOT_CONFIRMED else _LABEL[i.before.verdict])
+        for i in items if i not in confirmed
+    )
+    return f"confirmed on rank {ranks} only: {mib(slope)} MiB/iter; {others}"
+
+
+def _where(path: str, line: int, function: str, cwd: str) -> str:
+    rel = os.path.relpath(path, cwd) if os.path.isabs(path) else os.path.normpath(path)
+    return f"{rel}:{line} in {function}"
+
+
+def _write_command(result: ScriptResult, stream: TextIO, color: bool, cwd: str) -> None:
+    """A command's findings, grouped by finding, one line per rank where there are ranks."""
+    groups: dict[tuple, list[Item]] = {}
+    for item in result.items:
+        f = item.finding
+        groups.setdefault((item.path, f.location.row, f.location.column, f.code, f.message), []).append(item)
+    for (path, row, column, code, _), items in groups.items():
+        first = items[0]
+        rel = os.path.relpath(path, cwd) if os.path.isabs(path) else path
+        site = "-"
+        if first.loop is not None:
+            site = f"call of L{first.loop.row}" if first.site_kind == "call" else f"loop L{first.loop.row}"
+        summary = rank_summary(items)
+        head = f"  {os.path.normpath(rel)}:{row}:{column}  {code} {first.finding.name}  {site}"
+        multi = len(items) > 1 or first.rank is not None
+        if multi:
+            stream.write(head + (f"  {_style(summary, 'red', color, bold=True)}" if summary else "") + "\n")
+        for item in items:
+            m = item.before
+            who = f"rank {item.rank}" if item.rank is not None else ""
+            line = f"{'    ' + who if multi else head}  {_verdict(m, color)}{' ' * (13 - len(_LABEL[m.verdict]))} {_figures(m)}"
+            stream.write(line.rstrip() + "\n")
+            if m.note:
+                stream.write(f"      {m.note}\n")
+            if m.verdict == ERROR and m.error:
+                for text in m.error.rstrip().splitlines()[-12:]:
+                    stream.write(f"      | {text}\n")
+            if m.verdict == CONFIRMED:
+                for a in item.allocations[:3]:
+                    callers = " <- ".join(_where(s["file"], s["line"], s["function"], cwd) for s in a["stack"][1:])
+                    stream.write(f"      allocated at {_where(a['file'], a['line'], a['function'], cwd)}: "
+                                 f"{mib(a['mib_per_iter'])} MiB/iter" + (f" (called from {callers})" if callers else "") + "\n")
+
+
 def write_text(results: list[ScriptResult], stream: TextIO, color: bool = False, cwd: str | None = None) -> None:
     cwd = cwd or os.getcwd()
     for result in results:
+        if result.command:
+            where = f" on {result.device}" if result.device else ""
+            torch = f", torch {result.torch}" if result.torch else ""
+            stream.write(_style(f"$ {result.path}", None, color, bold=True) + f"{where}{torch}\n")
+            if result.error:
+                stream.write(f"  error: {result.error}\n")
+                if result.output.strip():
+                    for text in result.output.rstrip().splitlines()[-8:]:
+                        stream.write(f"  | {text}\n")
+            if not result.items:
+                stream.write("  nothing to verify (no ML001–ML006 finding in the project)\n")
+            _write_command(result, stream, color, cwd)
+            continue
         rel = os.path.relpath(result.path, cwd) if os.path.isabs(result.path) else result.path
         where = f" on {result.device}" if result.device else ""
         if result.timing_device and result.timing_device != result.device:
@@ -181,6 +254,9 @@ def plot(results: list[ScriptResult], filename: str) -> int:
 
     panels = []
     for result in results:
+        if result.command:
+            panels.extend(_command_panels(result))
+            continue
         before = result.runs.get("before", {})
         after = result.runs.get("after", {})
         for ordinal, measure in sorted(before.items()):
@@ -200,7 +276,8 @@ def plot(results: list[ScriptResult], filename: str) -> int:
     for ax in axes.flat[len(panels):]:
         ax.axis("off")
     for ax, (title, before, after) in zip(axes.flat, panels):
-        for m, label, style in ((before, "as written", "-"), (after, "after memlint's fix", "--")):
+        lines = before if isinstance(before, list) else [(before, "as written", "-"), (after, "after memlint's fix", "--")]
+        for m, label, style in lines:
             if m is None or not m.samples:
                 continue
             ys = [(s - m.samples[0]) / MIB for s in m.samples]
@@ -217,3 +294,19 @@ def plot(results: list[ScriptResult], filename: str) -> int:
     fig.savefig(filename, dpi=110)
     plt.close(fig)
     return len(panels)
+
+
+def _command_panels(result: ScriptResult) -> list[tuple]:
+    """One panel per probed site of a command, one line per rank."""
+    panels: dict[tuple, tuple] = {}
+    for item in result.items:
+        if item.loop is None or not item.before.samples:
+            continue
+        key = (item.path, item.loop.row)
+        kind = "call" if item.site_kind == "call" else "loop"
+        title = f"{os.path.basename(item.path)} {kind} L{item.loop.row} ({item.finding.code})"
+        label = f"rank {item.rank}" if item.rank is not None else "as written"
+        lines = panels.setdefault(key, (title, [], None))[1]
+        if all(existing[1] != label for existing in lines):
+            lines.append((item.before, label, "-"))
+    return list(panels.values())

@@ -166,6 +166,25 @@ def loop_for(parsed: Parsed, finding: Finding) -> tuple[Loop | None, str]:
     return loop, ""
 
 
+def function_for(parsed: Parsed, finding: Finding) -> cst.FunctionDef | None:
+    """The function to probe per call for a finding no loop of its file runs (a framework
+    hook, or a function called from elsewhere): the innermost `def` around it."""
+    node = _node_at(parsed, finding)
+    if node is None:
+        return None
+    scope = parsed.model.scope_of(node)
+    return scope if isinstance(scope, cst.FunctionDef) else None
+
+
+def function_info(parsed: Parsed, func: cst.FunctionDef) -> LoopInfo:
+    """A function probed per call, described as a site (kind "call", its `def` line)."""
+    start = parsed.positions[func.name].start.line
+    end = parsed.positions[func].end.line
+    lines = parsed.text.splitlines()
+    header = lines[start - 1].strip() if start - 1 < len(lines) else ""
+    return LoopInfo(-1, start, parsed.positions[func].start.column + 1, end, "call", header)
+
+
 def _runs_model(parsed: Parsed, loop: Loop) -> bool:
     model = parsed.model
     if model.provenance.backward_calls(loop.body):

@@ -24,11 +24,27 @@ Imported only in the child process (it imports torch).
   (`empty_cache()`) costs, and hide it (an H200, ML004: 1.02x and 1.17x with
   it). Without it, the median time between probes over the steady state is
   the time per step, host and device together.
+
+Allocation sites (`memlint verify -- COMMAND`, `sites=True`): where the
+memory that a probed site keeps was allocated. `mark(probe)` starts the
+window (after the warm-up iterations), `allocations(probe)` (once the probe
+ran its iterations) groups what was allocated since and is still alive by
+its three innermost Python frames outside torch, memlint and the standard
+library, largest first. The storage tracker notes the frames of each new
+storage as it counts it; on CUDA the allocator's own history
+(`torch.cuda.memory._record_memory_history`, Python stacks only) is switched
+on at the first mark and read with `_snapshot()`: blocks allocated before it
+carry no frames, so the window is the probed iterations. With a snapshot
+path, that snapshot is also written (pickle, for pytorch.org/memory_viz).
 """
 
 from __future__ import annotations
 
 import math
+import os
+import pickle
+import sys
+import sysconfig
 import weakref
 
 import torch
@@ -41,6 +57,42 @@ def rounded(nbytes: int) -> int:
     return max(512, math.ceil(nbytes / 512) * 512)
 
 
+_SKIP = tuple(
+    os.path.join(os.path.realpath(d), "")
+    for d in {
+        os.path.dirname(torch.__file__),
+        os.path.dirname(os.path.abspath(__file__)),
+        sysconfig.get_paths()["stdlib"],
+    }
+)
+MAX_SITES = 5
+
+
+def _outside(filename: str) -> bool:
+    """A frame of the user's code: not torch, memlint (its generated sitecustomize included) or the stdlib."""
+    if filename.startswith("<") or os.path.basename(filename) == "sitecustomize.py":
+        return False
+    return not os.path.realpath(filename).startswith(_SKIP)
+
+
+def python_frames(limit: int = 3) -> tuple[tuple[str, int, str], ...]:
+    """The innermost `limit` frames of the caller's Python stack outside torch, memlint and the stdlib."""
+    found = []
+    frame = sys._getframe(1)
+    while frame is not None and len(found) < limit:
+        code = frame.f_code
+        if _outside(code.co_filename):
+            found.append((code.co_filename, frame.f_lineno, code.co_name))
+        frame = frame.f_back
+    return tuple(found)
+
+
+def top_sites(sized: dict[tuple, int]) -> list[dict]:
+    """frames -> bytes, as the largest `MAX_SITES` sites for the results file."""
+    ranked = sorted(sized.items(), key=lambda kv: -kv[1])[:MAX_SITES]
+    return [{"frames": [list(f) for f in frames], "bytes": nbytes} for frames, nbytes in ranked]
+
+
 def _oom_error(message: str) -> BaseException:
     cls = getattr(torch, "OutOfMemoryError", None) or getattr(torch.cuda, "OutOfMemoryError", None) or MemoryError
     return cls(message)
@@ -49,9 +101,37 @@ def _oom_error(message: str) -> BaseException:
 class CudaTracker:
     device = "cuda"
 
-    def __init__(self, limit_bytes: int | None = None, sync: bool = True) -> None:
+    def __init__(self, limit_bytes: int | None = None, sync: bool = True, sites: bool = False,
+                 snapshot: str | None = None) -> None:
         self.limit_bytes = limit_bytes
         self.sync = sync
+        self.sites = sites
+        self.snapshot = snapshot
+        self.recording = False
+
+    def mark(self, probe: int) -> None:
+        if self.sites and not self.recording:
+            torch.cuda.memory._record_memory_history(context="alloc", stacks="python", max_entries=200_000)
+            self.recording = True
+
+    def allocations(self, probe: int) -> list[dict]:
+        if not self.recording:
+            return []
+        snap = torch.cuda.memory._snapshot()
+        if self.snapshot:
+            with open(self.snapshot, "wb") as handle:
+                pickle.dump(snap, handle)
+        sized: dict[tuple, int] = {}
+        for segment in snap.get("segments", []):
+            for block in segment.get("blocks", []):
+                if block.get("state") != "active_allocated" or not block.get("frames"):
+                    continue
+                frames = tuple(
+                    (f["filename"], f["line"], f["name"]) for f in block["frames"] if _outside(f.get("filename", "<"))
+                )[:3]
+                if frames:
+                    sized[frames] = sized.get(frames, 0) + block["size"]
+        return top_sites(sized)
 
     def start(self) -> None:
         torch.cuda.init()
@@ -77,12 +157,27 @@ class CudaTracker:
 class StorageTracker(TorchDispatchMode):
     device = "cpu"
 
-    def __init__(self, limit_bytes: int | None = None) -> None:
+    def __init__(self, limit_bytes: int | None = None, sites: bool = False) -> None:
         super().__init__()
         self.live: dict[int, int] = {}
         self.bytes = 0
         self.peak = 0
         self.limit_bytes = limit_bytes
+        self.sites = sites
+        self.born: dict[int, tuple[int, tuple]] = {}  # storage -> (sequence number, frames)
+        self.seq = 0
+        self.marks: dict[int, int] = {}
+
+    def mark(self, probe: int) -> None:
+        self.marks[probe] = self.seq
+
+    def allocations(self, probe: int) -> list[dict]:
+        since = self.marks.get(probe, 0)
+        sized: dict[tuple, int] = {}
+        for key, (seq, frames) in self.born.items():
+            if seq > since and frames and key in self.live:
+                sized[frames] = sized.get(frames, 0) + self.live[key]
+        return top_sites(sized)
 
     def start(self) -> None:
         self.__enter__()
@@ -102,6 +197,7 @@ class StorageTracker(TorchDispatchMode):
 
     def _freed(self, key: int) -> None:
         self.bytes -= self.live.pop(key, 0)
+        self.born.pop(key, None)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
@@ -126,6 +222,9 @@ class StorageTracker(TorchDispatchMode):
             size = rounded(nbytes)
             self.live[key] = size
             self.bytes += size
+            if self.sites:
+                self.seq += 1
+                self.born[key] = (self.seq, python_frames())
             weakref.finalize(storage, self._freed, key)
             grew = True
         if grew:
@@ -147,6 +246,7 @@ class StorageTracker(TorchDispatchMode):
             except Exception:  # noqa: BLE001
                 return value
             self.bytes -= self.live.pop(key, 0)
+            self.born.pop(key, None)
         return value
 
 
@@ -190,11 +290,12 @@ class ClockTracker:
         return f"cpu (timing only, {torch.get_num_threads()} thread{'s' if torch.get_num_threads() > 1 else ''})"
 
 
-def make(device: str, limit_bytes: int | None = None, timing: bool = False):
+def make(device: str, limit_bytes: int | None = None, timing: bool = False, sites: bool = False,
+         snapshot: str | None = None):
     if device == "auto":
         device = "cuda" if torch.cuda.is_available() else "cpu"
     if device == "cuda":
-        return CudaTracker(limit_bytes, sync=not timing)
+        return CudaTracker(limit_bytes, sync=not timing, sites=sites, snapshot=snapshot)
     if timing:
         return ClockTracker()
-    return StorageTracker(limit_bytes)
+    return StorageTracker(limit_bytes, sites=sites)

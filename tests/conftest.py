@@ -1,0 +1,41 @@
+"""Shared fixtures: the leaky sample project that `memlint verify -- COMMAND` runs."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from click.testing import CliRunner
+
+LEAKY_PROJECT = Path(__file__).resolve().parent / "fixtures" / "leaky_project"
+PYTHON = sys.executable  # the command's `python`: this interpreter, whatever is first on PATH
+
+
+@pytest.fixture
+def leaky_project(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tests/fixtures/leaky_project as the current directory (PATHS default to `.`)."""
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("needs torch")
+    monkeypatch.chdir(LEAKY_PROJECT)
+    return LEAKY_PROJECT
+
+
+VerifyCommand = Callable[..., tuple[int, list[dict]]]
+
+
+@pytest.fixture
+def verify_command(leaky_project: Path) -> VerifyCommand:
+    """`memlint verify --device cpu -n 8 --format json [OPTIONS] -- COMMAND` in the sample
+    project: (exit code, items)."""
+    from memlint.cli import main
+
+    def run(*command: str, options: tuple[str, ...] = ()) -> tuple[int, list[dict]]:
+        args = ["verify", "--device", "cpu", "-n", "8", "--timeout", "120", "--format", "json", *options, "--", *command]
+        result = CliRunner().invoke(main, args, catch_exceptions=False)
+        return result.exit_code, json.loads(result.stdout)
+
+    return run
