@@ -221,6 +221,8 @@ def _syntax_finding(path: str, message: str, row: int, column: int, text: str, c
     if SYNTAX_ERROR[0] not in codes:
         return []
     first = message.strip().splitlines()[0] if message.strip() else "invalid syntax"
+    # LibCST says `error at 5:4:`; the finding's location says where (in a notebook, in its cell).
+    first = re.sub(r"\berror at \d+:\d+: ", "", first)
     hint = "memlint checks the rest of the project; fix the syntax to check this file"
     return [_file_finding(path, SYNTAX_ERROR, f"SyntaxError: {first}", row, column, hint)]
 

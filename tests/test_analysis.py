@@ -437,3 +437,30 @@ def test_an_abstract_forward_does_not_hide_the_override() -> None:
     only_abstract = model_of("class Base:\n    def forward(self, x):\n        raise NotImplementedError()\n    def predict(self, x):\n        return self.forward(x)\n")
     (call,) = only_abstract.tree.by_type[cst.Call][1:]
     assert only_abstract.local_callees(call) == [] and only_abstract.provenance.is_module_call(call)
+
+
+# -- tensors on ctx --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "forward, caller, stored",
+    [
+        # a callable the Function runs, and a process group: not tensors
+        ("def forward(ctx, run_function, x):\n    ctx.fn = run_function\n    return run_function(x)", "", set()),
+        ("def forward(ctx, fn, x):\n    ctx.fn = fn\n    return ctx.fn(x)", "", set()),
+        ("def forward(ctx, group, x):\n    ctx.group = group\n    return x.clone()", "F.apply(dist.new_group(), t)", set()),
+        # a parameter passed a tensor, or a dict holding one, by `.apply`
+        ("def forward(ctx, gate, x):\n    ctx.gate = gate\n    return x.clone()", "F.apply(torch.rand(3), t)", {"gate"}),
+        ("def forward(ctx, x, c):\n    ctx.c = c\n    return x.clone()", "F.apply(t, {'batch': torch.ones(2)})", {"c"}),
+        ("def forward(ctx, x, c):\n    ctx.c = c\n    return x.clone()", "F.apply(t, {'scale': 0.5})", set()),
+        # a container filled with tensors in forward
+        ("def forward(ctx, x):\n    keep = {}\n    keep['x'] = x\n    ctx.keep = keep\n    return x.clone()", "", {"keep"}),
+        ("def forward(ctx, x):\n    meta = []\n    meta.append(x.shape)\n    ctx.meta = meta\n    return x.clone()", "", set()),
+    ],
+)
+def test_tensors_stored_on_ctx(forward: str, caller: str, stored: set[str]) -> None:
+    body = textwrap.indent(forward, "    ")
+    source = f"import torch\nimport torch.distributed as dist\nclass F(torch.autograd.Function):\n    @staticmethod\n{body}\n{caller}\n"
+    model = SemanticModel(cst.parse_module(source), "fn.py")
+    found = {a for s in model.autograd_functions.tensor_stores for a in s.attributes}
+    assert found == stored

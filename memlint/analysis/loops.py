@@ -427,6 +427,8 @@ class Loops:
         if isinstance(region, cst.FunctionDef):
             # a local of a per-step function dies with the step; a container reached through a
             # context object the caller passes in (`ctx.outputs`, `kwargs["cache"]`) does not
+            if self.model.bindings(self.model.module, root) and not self.model.bindings(scope, root):
+                return root not in self.model.params(scope)  # a module-level list: it lives as long as the program
             return (
                 self.is_module_forward(region)
                 and root in self.model.params(scope)

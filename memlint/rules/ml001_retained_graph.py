@@ -17,7 +17,7 @@ class RetainedGraph(StoreRule):
     severity = Severity.ERROR
     summary = "A value that carries autograd history is kept beyond its loop iteration"
     fix_applicability = Applicability.SAFE
-    needles = (("for ", "while ", "_step", "_batch_", "forward"),)
+    needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine"),)
     what = """
 Checks for values that may carry autograd history (a loss, a model output, a
 metric computed with grad) being kept beyond the loop iteration that produced
