@@ -315,6 +315,11 @@ def test_include_settings_choose_the_files(project: Path) -> None:
     assert memlint(".", cwd=project)[0] == 0
     (project / "pyproject.toml").write_text('[tool.memlint]\ninclude = ["*.py"]\nextend-include = ["*.ipynb"]\n')
     assert memlint(".", cwd=project)[0] == 1
+    (project / "sub").mkdir()
+    shutil.copy(TRAIN, project / "sub" / "kept.ipynb")
+    (project / "pyproject.toml").write_text('[tool.memlint]\ninclude = ["*.py", "sub/*.ipynb"]\n')
+    code, out, _ = memlint(".", cwd=project)
+    assert "sub/kept.ipynb:cell 4:4:5" in out and "./train.ipynb" not in out
 
 
 def _notebook(cells: list[str]) -> bytes:

@@ -19,7 +19,9 @@ class EvalOutputsOnDevice(StoreRule):
     what = """
 Checks for tensors collected across evaluation batches (outputs, logits,
 predictions, labels moved to the device) into a container that outlives the
-loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported.
+loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported,
+nor is the sequence an autoregressive loop generates
+(`input = torch.cat([input, token])` where the model runs on `input`).
 """
     why = """
 Every batch adds its outputs to device memory, so memory grows with the size
