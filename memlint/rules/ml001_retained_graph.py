@@ -23,7 +23,10 @@ Checks for values that may carry autograd history (a loss, a model output, a
 metric computed with grad) being kept beyond the loop iteration that produced
 them: appended to a list created outside the loop, added to an outer
 accumulator (`total += loss`), stored in `d[k]` or on `self`, or fed to a
-meter, without `.detach()`, `.item()` or `float()` on the way.
+meter, without `.detach()`, `.item()` or `float()` on the way. Also inside a
+function run once per step (a framework hook, a method looped over, a
+module's `forward`), and a buffer updated in place in training mode
+(`self.running_mean.mul_(m).add_(v)`) with a value that carries history.
 """
     why = """
 A tensor with history keeps its whole autograd graph alive. If the value was

@@ -23,7 +23,9 @@ class CarriedStateGraph(Rule):
 Checks for state that a training loop carries from one iteration into the
 next (an RNN hidden state: `out, hidden = rnn(x, hidden)`) without detaching
 it, usually together with `backward(retain_graph=True)` to silence the
-"Trying to backward through the graph a second time" error.
+"Trying to backward through the graph a second time" error. With
+`retain_graph=True` in the loop, a state unpacked from any call whose other
+results are backwarded counts too (`logits, state = model.step(x, state)`).
 """
     why = """
 The state links each iteration's graph to the previous one, so nothing is ever
