@@ -5,7 +5,10 @@ use), opens a generated 2,000-line training module, then makes `--changes`
 edits one at a time (each toggles whether one loop keeps its loss with its
 graph, so the diagnostics really change) and times each from sending
 `textDocument/didChange` to receiving `textDocument/publishDiagnostics` for
-that version. Prints the median, the spread and the machine's load average.
+that version. Prints the median, the spread and the machine's load average;
+then the CPU time the same lints take in this process (`time.process_time`:
+what a change costs with a core to itself, whatever the load) and the
+server's debounce, which together are the latency on an idle machine.
 
     python benchmarks/bench_server.py [--lines 2000] [--changes 25]
 """
@@ -109,6 +112,25 @@ async def measure(lines: int, changes: int) -> list[float]:
     return timings
 
 
+def cpu_per_change(lines: int, changes: int) -> list[float]:
+    """CPU seconds of the server's lint of each change, in this process, with its incremental parser."""
+    from memlint.config import load_settings
+    from memlint.engine import lint_text
+    from memlint.server.incremental import IncrementalParser
+
+    settings = load_settings(isolated=True)
+    parser = IncrementalParser()
+    blocks = max(1, (lines - 2) // BLOCK.count("\n"))
+    lint_text("train.py", module(lines, {0}), settings, parser=parser)
+    timings = []
+    for version in range(2, changes + 2):
+        text = module(lines, {0, version % blocks})
+        start = time.process_time()
+        lint_text("train.py", text, settings, parser=parser)
+        timings.append(time.process_time() - start)
+    return timings
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=2000)
@@ -121,6 +143,13 @@ def main() -> None:
     print(f"file: {args.lines} lines; {len(ms)} changes, each timed from didChange to its publishDiagnostics")
     print(f"median {statistics.median(ms):.0f} ms, min {ms[0]:.0f} ms, max {ms[-1]:.0f} ms")
     print(f"cpus: {os.cpu_count()}; load average (1 min) before {before[0]:.2f}, after {after[0]:.2f}")
+    from memlint.server.app import DEBOUNCE_S
+
+    cpu = sorted(t * 1000 for t in cpu_per_change(args.lines, args.changes))
+    print(
+        f"CPU time of the lint per change: median {statistics.median(cpu):.0f} ms, min {cpu[0]:.0f} ms "
+        f"(+ {DEBOUNCE_S * 1000:.0f} ms debounce)"
+    )
 
 
 if __name__ == "__main__":

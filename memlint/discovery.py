@@ -121,7 +121,8 @@ def _git_root(start: Path) -> Path | None:
 
 def discover(paths: list[str], exclude: list[str], root: Path, include: list[str] | None = None) -> Discovery:
     """Files to lint under `paths`: in a directory, those matching `include`
-    (ruff's globs: a base name or a path relative to `root`) and not excluded."""
+    (globs: one without `/` matches the base name, one with `/` the path
+    relative to `root`) and not excluded."""
     include = DEFAULT_INCLUDE if include is None else include
     found = Discovery()
     seen: set[str] = set()
@@ -155,6 +156,10 @@ def discover(paths: list[str], exclude: list[str], root: Path, include: list[str
 def _walk(
     top: str, exclude: list[str], include: list[str], root: Path, gitignore: GitIgnore, add, found: Discovery
 ) -> None:
+    # A pattern without `/` (`*.py`) matches the base name: no path arithmetic for each file of the tree.
+    by_name = [p for p in include if "/" not in p]
+    by_path = [p for p in include if "/" in p]
+
     def onerror(error: OSError) -> None:
         found.warnings.append(f"{error.filename}: {error.strerror or error} (skipped)")
 
@@ -172,7 +177,7 @@ def _walk(
         dirnames[:] = kept
         for name in sorted(filenames):
             path = os.path.join(directory, name)
-            if not matches_any(path, include, root):
+            if not (any(fnmatch.fnmatch(name, p) for p in by_name) or (by_path and matches_any(path, by_path, root))):
                 continue
             if matches_any(path, exclude, root) or gitignore.ignored(path, False):
                 continue

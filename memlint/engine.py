@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 import libcst as cst
 
 from memlint.analysis import SemanticModel
+from memlint.analysis.tree import Tree
 from memlint.analysis.positions import positions as compute_positions
 from memlint.analysis.positions import positions_in_statements
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
@@ -143,6 +144,8 @@ class Parser(Protocol):
 
     def parse(self, text: str) -> cst.Module: ...
 
+    def tree(self, module: cst.Module) -> Tree: ...  # the analysis walk of the module `parse` returned
+
 
 def lint_text(
     path: str,
@@ -191,7 +194,7 @@ def _lint_text(
         return [], [FileError(path, f"too deeply nested to parse ({type(exc).__name__})")], {}
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
         return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)], {}
-    model = SemanticModel(module, path)
+    model = SemanticModel(module, path, parser.tree(module) if parser is not None else None)
     findings, errors = _run_rules(model, text, path, rules, parser.statement_lines if parser is not None else None)
     try:
         summary = summarize(model)
@@ -218,6 +221,8 @@ def _syntax_finding(path: str, message: str, row: int, column: int, text: str, c
     if SYNTAX_ERROR[0] not in codes:
         return []
     first = message.strip().splitlines()[0] if message.strip() else "invalid syntax"
+    # LibCST says `error at 5:4:`; the finding's location says where (in a notebook, in its cell).
+    first = re.sub(r"\berror at \d+:\d+: ", "", first)
     hint = "memlint checks the rest of the project; fix the syntax to check this file"
     return [_file_finding(path, SYNTAX_ERROR, f"SyntaxError: {first}", row, column, hint)]
 
@@ -291,6 +296,7 @@ def _to_findings(
             if r.fix.prepend:
                 targets.extend(_header(module))
     positions = None
+    statements = (model_tree.parent_of, statement_lines) if statement_lines is not None else None
     if statement_lines is not None:
         positions = positions_in_statements(module, targets, model_tree.parent_of, statement_lines)
     if positions is None:
@@ -312,7 +318,7 @@ def _to_findings(
         fix = None
         if report.fix is not None:
             try:
-                fix = _to_fix(module, text, report.fix, positions)
+                fix = _to_fix(module, text, report.fix, positions, statements)
             except Exception as exc:  # noqa: BLE001 - a broken fix must not lose the finding
                 errors.append(FileError(path, f"internal error building the {rule.code} fix: {describe(exc)}", internal=True))
         elif rule.fix_applicability is not None:  # no edit this time: say what to do
@@ -335,7 +341,9 @@ def _to_findings(
     return findings
 
 
-def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions) -> Fix:
+def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions, statements=None) -> Fix:
+    """The fix's text edits. `statements`: (parent_of, first line of each top-level statement), when
+    known (an incremental parse), to render a changed statement on its own instead of the module."""
     line_starts = _line_starts(text)
     edits = []
     for old, new in spec.replacements:
@@ -350,14 +358,10 @@ def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions) -> Fix:
                 )
                 continue
             # Over several lines its continuation lines are indented by its block: render it in place.
-            changed = module.deep_replace(old, new)
-            assert isinstance(changed, cst.Module)
-            edits.append(_diff_edit(text, changed.code, line_starts, whole_lines=False))
+            edits.append(_rendered_edit(module, text, line_starts, old, new, False, statements))
             continue
-        # A statement's indentation comes from its parents: render the module.
-        changed = module.deep_replace(old, new)
-        assert isinstance(changed, cst.Module)
-        edits.append(_diff_edit(text, changed.code, line_starts))
+        # A statement's indentation comes from its parents: render it in place.
+        edits.append(_rendered_edit(module, text, line_starts, old, new, True, statements))
     if spec.prepend:
         row = _import_row(module, positions)
         newline = module.default_newline
@@ -365,6 +369,29 @@ def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions) -> Fix:
         edits.insert(0, Edit(spec.prepend.replace("\n", newline), Position(row, 1), Position(row, 1)))
     edits.sort(key=lambda e: e.start)
     return Fix(spec.applicability, spec.message, tuple(edits))
+
+
+def _rendered_edit(module, text, line_starts, old, new, whole_lines: bool, statements) -> Edit:
+    """The edit from rendering `new` in place of `old`: within its top-level statement (which starts
+    a line, so its lines are the file's, shifted) when `statements` says where that starts."""
+    if statements is not None:
+        parent_of, first_lines = statements
+        top = old
+        while (parent := parent_of(top)) is not None and parent is not module:
+            top = parent
+        replaced = new if top is old else top.deep_replace(old, new)
+        if parent is module and id(top) in first_lines and isinstance(replaced, cst.CSTNode):
+            before, after = module.code_for_node(top), module.code_for_node(replaced)
+            edit = _diff_edit(before, after, _line_starts(before), whole_lines)
+            shift = first_lines[id(top)] - 1
+            return Edit(
+                edit.content,
+                Position(edit.start.row + shift, edit.start.column),
+                Position(edit.end.row + shift, edit.end.column),
+            )
+    changed = module.deep_replace(old, new)
+    assert isinstance(changed, cst.Module)
+    return _diff_edit(text, changed.code, line_starts, whole_lines)
 
 
 def _line_starts(text: str) -> list[int]:

@@ -685,7 +685,7 @@ def file_diff(result: FileFixResult) -> str:
     if result.notebook is None:
         return unified_diff(result.path, result.original or "", result.fixed or "")
     try:
-        changes = result.notebook.cell_changes(result.fixed or "")
+        changes = result.notebook.code.changes(result.fixed or "")
     except NotebookError:
         return ""  # reported already: the fixes could not be written back
     return "".join(unified_diff(f"{result.path}:cell {cell}", old, new) for cell, old, new in changes)
@@ -707,17 +707,25 @@ def fix_summary(applied: Sequence[Finding]) -> list[str]:
     return lines
 
 
-def describe_rejection(rejected: RejectedFix) -> str:
+def describe_rejection(rejected: RejectedFix, sources=None) -> str:
+    """`path:row:col: CODE fix not applied: why` (in a notebook `path:cell N:row:col`)."""
+    from memlint.formats.common import Sources
+    from memlint.formats.text import where
+
     f = rejected.finding
-    return f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} fix not applied: {rejected.reason}"
+    location = where(sources or Sources(), f.filename, f.location)
+    return f"{f.filename}:{location}: {f.code} fix not applied: {rejected.reason}"
 
 
 def report_rejected(run: FixRun) -> None:
     """Warn, on stderr, about every fix that was dropped, and files that did not settle."""
     import click
 
+    from memlint.formats.common import Sources
+
+    sources = Sources()
     for rejected in run.rejected:
-        click.echo(f"memlint: warning: {describe_rejection(rejected)}", err=True)
+        click.echo(f"memlint: warning: {describe_rejection(rejected, sources)}", err=True)
     for path in run.unconverged:
         click.echo(f"memlint: warning: {path}: fixes still apply after {MAX_ROUNDS} rounds; run again", err=True)
 

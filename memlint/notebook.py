@@ -1,10 +1,16 @@
 """Jupyter notebooks (`.ipynb`, nbformat 4): one program from the code cells,
 positions back to cells, and fixed code written back into the right cells.
 
-    notebook = read_notebook("train.ipynb")      # or parse_notebook(raw, path)
-    notebook.code.text                           # what the linter parses
-    notebook.code.locate(row)                    # -> (cell number, line in cell)
+    notebook = read_notebook("train.ipynb")      # or parse_notebook(raw, path); NotebookError
+    notebook.text                                # the program the linter parses (= notebook.code.text)
+    notebook.code.locate(row)                    # -> (cell number, line in cell); columns are unchanged
+    notebook.code.row(cell, line)                # the inverse
+    notebook.code.changes(fixed_program)         # -> [(cell number, old source, new source)]
     notebook.with_source(fixed_program)          # -> the new file's bytes
+    notebook.file_line(row)                      # the .ipynb line that holds a program row
+
+    joined = join_cells(["import torch", "%time f()"])   # an editor's cells, numbered 1, 2, ...
+    joined.text, joined.locate(row), joined.changes(fixed_program)
 
 The program (`JoinedCells`) is the code cells in order, each followed by a
 boundary comment line (`#%% memlint cell`), so one parse sees every cell and
@@ -42,8 +48,9 @@ from typing import Any, Sequence
 NOTEBOOK_SUFFIX = ".ipynb"
 MARKER = "#%% memlint cell"  # the boundary line between two cells in the program
 
-# Cell magics whose body is Python: only their `%%name` line is masked.
-PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "memit", "mprun", "pypy", "python", "python3"})
+# Cell magics that run their body as Python in the notebook's namespace: only their `%%name`
+# line is masked. Others (`%%bash`, `%%writefile`, `%%python3` in a subprocess) are not this program.
+PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "memit"})
 
 _LINE_MAGIC = re.compile(r"[ \t]*(?:[%!]|\?)")  # `%time ...`, `!pip ...`, `?obj`
 _HELP_END = re.compile(r"[ \t]*%{0,2}[A-Za-z_*][\w*]*(?:\.[A-Za-z_*][\w*]*)*\?\??[ \t]*(?:\r\n|\r|\n)?\Z")  # `obj?`
@@ -163,7 +170,7 @@ def mask_cell(text: str) -> tuple[str, tuple[_Mask, ...]]:
         starts = _statement_starts(trial) or _statement_starts(_assemble(lines, masked)[0])
         if starts is None:
             break
-        wrong = {row for row in candidates if row not in starts and not lines[row - 1][0].rstrip().endswith("\\")}
+        wrong = {row for row in candidates if row not in starts}
         if not wrong:
             break
         for row in wrong:
@@ -253,7 +260,7 @@ class JoinedCells:
                 pieces[-1].append(line)
         if len(pieces) != len(self.numbers):
             raise NotebookError("a fix moved code across a cell boundary")
-        masked_now = self.masked_sources()
+        masked_now = self._masked_sources()
         out = []
         for index, lines in enumerate(pieces):
             cell = "".join(lines)
@@ -265,7 +272,13 @@ class JoinedCells:
             out.append(_unmask(cell, self.masks[index]))
         return out
 
-    def masked_sources(self) -> list[str]:
+    def changes(self, text: str) -> list[tuple[int, str, str]]:
+        """(cell number, old source, new source) of each cell that the changed program
+        `text` changes (an editor applies a fix to `text`, then replaces these cells)."""
+        new = self.split(text)
+        return [(number, old, changed) for number, old, changed in zip(self.numbers, self.sources, new) if old != changed]
+
+    def _masked_sources(self) -> list[str]:
         """Each code cell as it appears in `text` (masked, with the line break the join added)."""
         lines = _lines(self.text)
         bounds = [start - 1 for start in self.starts] + [len(lines) + 1]
@@ -326,15 +339,6 @@ class Notebook:
         Raises NotebookError when the change cannot be put back into the cells.
         """
         return self.with_cells(self.code.split(text))
-
-    def cell_changes(self, text: str) -> list[tuple[int, str, str]]:
-        """(cell number, old source, new source) of each cell that `text` changes."""
-        new = self.code.split(text)
-        return [
-            (number, old, changed)
-            for number, old, changed in zip(self.code.numbers, self.code.sources, new)
-            if old != changed
-        ]
 
     def with_cells(self, sources: Sequence[str]) -> bytes:
         """The file's new bytes with each code cell's source replaced by `sources` (in order)."""

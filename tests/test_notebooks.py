@@ -69,7 +69,13 @@ def test_a_magic_inside_a_block_still_parses() -> None:
 
 @pytest.mark.parametrize(
     "code",
-    ['doc = """\n!important\n%d items\n"""\n', "total = (a\n % b)\n", "if x != y:\n    pass\n", "value = a % b\n"],
+    [
+        'doc = """\n!important\n%d items\n"""\n',
+        "total = (a\n % b)\n",
+        "total = a \\\n    % b\n",
+        "if x != y:\n    pass\n",
+        "value = a % b\n",
+    ],
 )
 def test_python_that_looks_like_a_magic_is_left_alone(code: str) -> None:
     assert mask_cell(code) == (code, ())
@@ -95,6 +101,7 @@ def test_join_locates_rows_in_cells_and_splits_back() -> None:
     assert joined.split(joined.text) == ["import torch\nx = 1", "", "%time y = 2\nz = 3\n"]
     changed = joined.text.replace("z = 3", "z = 4")
     assert joined.split(changed)[2] == "%time y = 2\nz = 4\n"
+    assert joined.changes(changed) == [(7, "%time y = 2\nz = 3\n", "%time y = 2\nz = 4\n")]
 
 
 def test_split_refuses_a_changed_magic_or_a_lost_boundary() -> None:
@@ -150,6 +157,13 @@ def test_non_python_kernel_has_no_code() -> None:
          "metadata": {"kernelspec": {"language": "R"}}, "nbformat": 4, "nbformat_minor": 5}
     ).encode()
     assert parse_notebook(raw).text == ""
+
+
+def test_a_syntax_error_names_its_cell(tmp_path: Path) -> None:
+    (tmp_path / "broken_cell.ipynb").write_bytes(_notebook(["import torch", "%time x = 1\nfor x in y\n    pass"]))
+    code, out, _ = memlint("broken_cell.ipynb", cwd=tmp_path)
+    assert code == 1
+    assert out.startswith("broken_cell.ipynb:cell 2:3:1: ML000 [syntax-error] SyntaxError: parser error: expected one of")
 
 
 def test_lint_path_reports_program_rows_of_the_notebook() -> None:
@@ -301,6 +315,11 @@ def test_include_settings_choose_the_files(project: Path) -> None:
     assert memlint(".", cwd=project)[0] == 0
     (project / "pyproject.toml").write_text('[tool.memlint]\ninclude = ["*.py"]\nextend-include = ["*.ipynb"]\n')
     assert memlint(".", cwd=project)[0] == 1
+    (project / "sub").mkdir()
+    shutil.copy(TRAIN, project / "sub" / "kept.ipynb")
+    (project / "pyproject.toml").write_text('[tool.memlint]\ninclude = ["*.py", "sub/*.ipynb"]\n')
+    code, out, _ = memlint(".", cwd=project)
+    assert "sub/kept.ipynb:cell 4:4:5" in out and "./train.ipynb" not in out
 
 
 def _notebook(cells: list[str]) -> bytes:

@@ -124,3 +124,45 @@ def test_eval_function_called_only_without_grad_elsewhere(tmp_path: Path) -> Non
     (tmp_path / "other.py").unlink()
     (tmp_path / "main.py").write_text(CALLER.replace("with torch.no_grad():\n        ", ""))
     assert [f["code"] for f in lint(tmp_path, "--no-cache")] == ["ML003"]
+
+
+ENV_HELPER = """
+import os
+
+
+def set_alloc_conf():
+    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segments:True"{comment}
+"""
+
+ALLOC_ENTRY = """
+import torch
+
+from envhelp import set_alloc_conf
+
+
+def main():
+{body}
+"""
+
+
+def alloc_project(tmp_path: Path, body: str, comment: str = "") -> list[dict]:
+    (tmp_path / "envhelp.py").write_text(ENV_HELPER.format(comment=comment))
+    (tmp_path / "train.py").write_text(ALLOC_ENTRY.format(body=textwrap.indent(body, "    ")))
+    return lint(tmp_path)
+
+
+def test_alloc_conf_set_by_a_helper_after_the_caller_used_cuda(tmp_path: Path) -> None:
+    findings = alloc_project(tmp_path, "model = torch.nn.Linear(4, 4).cuda()\nset_alloc_conf()\n")
+    (finding,) = [f for f in findings if f["code"] == "ML010"]
+    assert finding["filename"].endswith("envhelp.py") and finding["location"]["row"] == 6
+    assert "set_alloc_conf()" in finding["message"] and "train.py calls after it has already used CUDA" in finding["message"]
+
+
+def test_alloc_conf_set_by_a_helper_before_cuda_is_silent(tmp_path: Path) -> None:
+    findings = alloc_project(tmp_path, "set_alloc_conf()\nmodel = torch.nn.Linear(4, 4).cuda()\n")
+    assert not [f for f in findings if f["code"] == "ML010"]
+
+
+def test_cross_file_alloc_conf_finding_can_be_suppressed(tmp_path: Path) -> None:
+    body = "model = torch.nn.Linear(4, 4).cuda()\nset_alloc_conf()\n"
+    assert not [f for f in alloc_project(tmp_path, body, "  # noqa: ML010") if f["code"] == "ML010"]

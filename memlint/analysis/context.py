@@ -12,8 +12,8 @@ from memlint.analysis.tree import Tree
 
 
 class FileContext(Scopes):
-    def __init__(self, module: cst.Module, path: str = "<memory>") -> None:
-        super().__init__(module, Tree(module))
+    def __init__(self, module: cst.Module, path: str = "<memory>", tree: Tree | None = None) -> None:
+        super().__init__(module, tree if tree is not None else Tree(module))
         self.path = path
         self.imports = Imports(self.tree)
         self.frameworks = Frameworks(self, self.imports)

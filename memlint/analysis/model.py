@@ -9,13 +9,14 @@ from memlint.analysis.context import FileContext
 from memlint.analysis.loops import Loops
 from memlint.analysis.provenance import Provenance
 from memlint.analysis.scopes import Binding, Scope
+from memlint.analysis.tree import Tree
 
 __all__ = ["Binding", "Scope", "SemanticModel"]
 
 
 class SemanticModel(FileContext):
-    def __init__(self, module: cst.Module, path: str = "<memory>") -> None:
-        super().__init__(module, path)
+    def __init__(self, module: cst.Module, path: str = "<memory>", tree: Tree | None = None) -> None:
+        super().__init__(module, path, tree)
         self.provenance = Provenance(self)
         self.loops = Loops(self, self.provenance)
         self.autograd_functions = AutogradFunctions(self, self.provenance)

@@ -25,15 +25,18 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from memlint.analysis.cuda_init import ALLOC_VARIABLES, CudaInit, alloc_setting
 from memlint.analysis.expressions import names_in
 from memlint.analysis.imports import dotted
-from memlint.models import Finding, Severity
+from memlint.analysis.positions import positions
+from memlint.models import Finding, Position, Severity
+from memlint.suppression import is_suppressed
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
 
 # Files that may matter to other files even when no rule needs to look at them.
-SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".apply(")
+SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".apply(", "cuda", "ALLOC_CONF")
 
 
 def summarize(model: "SemanticModel") -> dict[str, Any]:
@@ -55,12 +58,59 @@ def summarize(model: "SemanticModel") -> dict[str, Any]:
         if name and name.split(".")[0] in imported_roots:
             calls.append([name, model.grad_state(call).value])
     return {
+        "alloc_setters": _alloc_setters(model, top_level),
+        "calls_after_cuda": _calls_after_cuda(model, imported_roots),
         "imports": {k: [0, v] for k, v in model.imports.aliases.items()}
         | {k: list(v) for k, v in model.imports.relative.items()},
         "ctx_functions": sorted({s.function.name.value for s in model.autograd_functions.tensor_stores}),
         "returns": returns,
         "calls": calls,
     }
+
+
+def _alloc_setters(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> dict[str, list]:
+    """Top-level functions that set an allocator variable with nothing in this file
+    using CUDA first: function -> [variable, row, column, end row, end column, suppressed]."""
+    strings = model.tree.by_type.get(cst.SimpleString, ())
+    if not any(v in node.value for node in strings for v in ALLOC_VARIABLES):
+        return {}
+    found: dict[str, list] = {}
+    cuda = CudaInit(model)
+    for func in top_level:
+        for node_type in (cst.Assign, cst.Call):
+            for node in model.tree.descendants(func, node_type):
+                setting = alloc_setting(model, node)
+                if setting is None or cuda.launches_after(node) or cuda.cuda_before(node) is not None:
+                    continue
+                where = positions(model.module, [node], node)[node]
+                # a suppression comment lives on the statement's line
+                line = model.tree.statement_of(node)
+                if not isinstance(line, cst.SimpleStatementLine):
+                    line = model.tree.parent_of(line) or line
+                text = model.module.code_for_node(line)
+                suppressed = is_suppressed(text.splitlines() or [""], 1, 1, "ML010", "alloc-conf-too-late")
+                found.setdefault(
+                    func.name.value,
+                    [setting[0], where.start.line, where.start.column + 1, where.end.line, where.end.column + 1, suppressed],
+                )
+    return found
+
+
+def _calls_after_cuda(model: "SemanticModel", imported_roots: set[str]) -> list[list]:
+    """Calls of imported functions made after this file used CUDA: [callee, CUDA use, its line]."""
+    cuda = CudaInit(model)
+    if not cuda.cuda_uses:
+        return []
+    found = []
+    for call in model.tree.by_type.get(cst.Call, ()):
+        name = dotted(call.func)
+        if not name or name.split(".")[0] not in imported_roots:
+            continue
+        used = cuda.cuda_before(call)
+        if used is not None:
+            row = positions(model.module, [used], used)[used].start.line
+            found.append([name, " ".join(model.module.code_for_node(used).split())[:40], row])
+    return found
 
 
 def history_sources(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> set[str]:
@@ -163,6 +213,36 @@ class ProjectIndex:
             if self.qualify(other, name) == qualified
         ]
         return bool(states) and all(state == "off" for state in states)
+
+    def late_alloc_settings(self) -> list[Finding]:
+        """ML010 across files: a helper module's function sets `PYTORCH_CUDA_ALLOC_CONF`
+        and another module of the project calls it after it has used CUDA."""
+        setters = {
+            f"{self.modules[path]}.{func}": (path, entry)
+            for path, summary in self.summaries.items()
+            for func, entry in summary.get("alloc_setters", {}).items()
+        }
+        found: dict[str, Finding] = {}
+        for caller, summary in self.summaries.items():
+            for name, use, row in summary.get("calls_after_cuda", ()):
+                target = setters.get(self.qualify(caller, name))
+                if target is None or target[0] in found or target[1][5]:
+                    continue
+                path, (key, line, column, end_line, end_column, _) = target
+                found[path] = Finding(
+                    code="ML010",
+                    name="alloc-conf-too-late",
+                    message=f"`{key}` is set by `{name.rsplit('.', 1)[-1]}()`, which {os.path.relpath(caller)} calls "
+                    f"after it has already used CUDA (`{use}`, line {row}): the allocator read its settings when "
+                    "CUDA was initialised, so this one is silently ignored",
+                    severity=Severity.WARNING,
+                    filename=path,
+                    location=Position(line, column),
+                    end_location=Position(end_line, end_column),
+                    hint=f"call it before the first CUDA use in {os.path.relpath(caller)}, or set `{key}` in the "
+                    "environment that launches the script",
+                )
+        return list(found.values())
 
     def adjust(self, findings: list[Finding]) -> list[Finding]:
         adjusted = []

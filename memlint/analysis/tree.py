@@ -69,36 +69,67 @@ def iter_children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
                     yield item
 
 
-class Tree:
-    """Parent links, pre-order index, subtree extent and a by-type index."""
+class _Walk:
+    """The walk of one top-level statement, kept so that the next tree of an edited module
+    (server/incremental.py reuses unchanged statements) need not walk it again."""
 
-    def __init__(self, module: cst.Module) -> None:
-        self.module = module
+    def __init__(self, statement: cst.CSTNode) -> None:
+        self.statement = statement
+        self.ids: list[int] = []
+        self.ends: list[int] = []  # per node, the index of the last node of its subtree
         self.parent: dict[int, cst.CSTNode] = {}
-        self.order: dict[int, int] = {}
-        self.end: dict[int, int] = {}
         self.by_type: dict[type, list[cst.CSTNode]] = defaultdict(list)
-        self._keys: dict[type, list[int]] = {}
-        self._walk()
-
-    def _walk(self) -> None:
-        parent, order, end, by_type = self.parent, self.order, self.end, self.by_type
-        counter = 0
+        ids, ends, parent, by_type = self.ids, self.ends, self.parent, self.by_type
         # (node, exiting) pairs: an exit marker closes the node's subtree range.
-        stack: list[tuple[cst.CSTNode, bool]] = [(self.module, False)]
+        stack: list[tuple[cst.CSTNode, bool]] = [(statement, False)]
+        open_at: dict[int, int] = {}
         while stack:
             node, exiting = stack.pop()
             if exiting:
-                end[id(node)] = counter - 1
+                ends[open_at.pop(id(node))] = len(ids) - 1
                 continue
-            order[id(node)] = counter
-            counter += 1
+            open_at[id(node)] = len(ids)
+            ids.append(id(node))
+            ends.append(0)
             by_type[type(node)].append(node)
             stack.append((node, True))
             children = list(iter_children(node))
             for child in reversed(children):
                 parent[id(child)] = node
                 stack.append((child, False))
+
+
+class Tree:
+    """Parent links, pre-order index, subtree extent and a by-type index.
+
+    `previous`: the tree of an earlier version of the module; the walks of the
+    top-level statements both share (the same node objects) are reused.
+    """
+
+    def __init__(self, module: cst.Module, previous: "Tree | None" = None) -> None:
+        self.module = module
+        self.parent: dict[int, cst.CSTNode] = {}
+        self.order: dict[int, int] = {id(module): 0}
+        self.end: dict[int, int] = {}
+        self.by_type: dict[type, list[cst.CSTNode]] = defaultdict(list)
+        self.by_type[type(module)].append(module)
+        self._keys: dict[type, list[int]] = {}
+        self._walks: dict[int, _Walk] = {}
+        old = previous._walks if previous is not None else {}
+        base = 1
+        for statement in iter_children(module):
+            walk = old.get(id(statement))
+            if walk is None or walk.statement is not statement:
+                walk = _Walk(statement)
+            self._walks[id(statement)] = walk
+            self.parent[id(statement)] = module
+            self.parent.update(walk.parent)
+            self.order.update(zip(walk.ids, range(base, base + len(walk.ids))))
+            self.end.update(zip(walk.ids, [base + e for e in walk.ends]))
+            for node_type, nodes in walk.by_type.items():
+                self.by_type[node_type].extend(nodes)
+            base += len(walk.ids)
+        self.end[id(module)] = base - 1
 
     def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.parent.get(id(node))

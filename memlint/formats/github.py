@@ -8,6 +8,11 @@ first, at most `PER_STEP` of each type; the findings beyond that are printed
 as plain log lines, counted in a closing line, and, when `$GITHUB_STEP_SUMMARY`
 is set, listed with every other finding in a Markdown table on the run's
 summary page.
+
+A finding in a notebook points at the `.ipynb` file, at the line of its JSON
+that holds the flagged cell line, and its message starts with
+`cell N, line L, column C: ` (formats/common.py `Sources.cell_prefix`). No
+columns: those of the cell are not those of the JSON line.
 """
 
 from __future__ import annotations

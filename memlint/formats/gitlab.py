@@ -4,6 +4,10 @@ Upload it as `artifacts: reports: codequality:`; GitLab shows the findings a
 merge request introduces in its widget and on the diff. Paths are relative to
 the repository root; `fingerprint` is memlint's line-number-free fingerprint,
 so a finding that only moved is not reported as new.
+
+A finding in a notebook points at the `.ipynb` file, at the line of its JSON
+that holds the flagged cell line, and its message starts with
+`cell N, line L, column C: ` (formats/common.py `Sources.cell_prefix`).
 """
 
 from __future__ import annotations

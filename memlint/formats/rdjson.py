@@ -2,6 +2,11 @@
 
 Columns are 1-based UTF-8 byte offsets and ranges end-exclusive, as the format
 defines; reviewdog turns each suggestion into a GitHub "suggested change".
+
+A finding in a notebook points at the `.ipynb` file, at the line of its JSON
+that holds the flagged cell line, and its message starts with
+`cell N, line L, column C: ` (formats/common.py `Sources.cell_prefix`). It has no
+suggestion: its edits are edits of the cells, not of the JSON.
 """
 
 from __future__ import annotations

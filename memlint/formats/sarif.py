@@ -4,6 +4,11 @@ One run; `tool.driver.rules` lists every rule (ML000 and ML900 included) with it
 documentation as help; each result points at a repository-relative URI under
 `%SRCROOT%` and carries a `partialFingerprints` entry that does not depend on
 line numbers, so an alert keeps its identity when unrelated lines move.
+
+A finding in a notebook points at the `.ipynb` file, at the line of its JSON
+that holds the flagged cell line, and its message starts with
+`cell N, line L, column C: ` (formats/common.py `Sources.cell_prefix`). No
+columns and no fix: those of the cell are not those of the JSON.
 """
 
 from __future__ import annotations

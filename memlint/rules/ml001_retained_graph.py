@@ -17,7 +17,7 @@ class RetainedGraph(StoreRule):
     severity = Severity.ERROR
     summary = "A value that carries autograd history is kept beyond its loop iteration"
     fix_applicability = Applicability.SAFE
-    needles = (("for ", "while ", "_step", "_batch_", "forward"),)
+    needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine"),)
     what = """
 Checks for values that may carry autograd history (a loss, a model output, a
 metric computed with grad) being kept beyond the loop iteration that produced
@@ -59,7 +59,12 @@ for x, y in loader:
         region = loops.step_region(statement)
         if region is None or model.grad_state(statement) is Grad.OFF:
             return
-        in_place_forward = store.kind == "in-place" and isinstance(region, cst.FunctionDef) and loops.is_module_forward(region)
+        in_place_forward = (
+            store.kind == "in-place"
+            and isinstance(region, cst.FunctionDef)
+            and loops.is_module_forward(region)
+            and loops.in_training_mode(statement)
+        )
         parts = [
             p
             for p in literal_parts(store.value)

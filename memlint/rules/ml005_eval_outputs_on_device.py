@@ -15,11 +15,13 @@ class EvalOutputsOnDevice(StoreRule):
     severity = Severity.WARNING
     summary = "Evaluation outputs are collected across batches on the device"
     fix_applicability = Applicability.UNSAFE
-    needles = (("for ", "while ", "_step", "_batch_", "forward"), ("append", "extend", "cat", "+=", "] ="))
+    needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine"), ("append", "extend", "cat", "+=", "] ="))
     what = """
 Checks for tensors collected across evaluation batches (outputs, logits,
 predictions, labels moved to the device) into a container that outlives the
-loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported.
+loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported,
+nor is the sequence an autoregressive loop generates
+(`input = torch.cat([input, token])` where the model runs on `input`).
 """
     why = """
 Every batch adds its outputs to device memory, so memory grows with the size

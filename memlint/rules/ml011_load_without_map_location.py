@@ -75,7 +75,9 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         rank_zero = runs_on_rank_zero_only(model, node)
         if rank_zero and saves_from_cpu(model):
             return  # one process loads what this file saved from the CPU: it lands on the CPU
-        every_rank = "" if rank_zero else "every rank loads a rank-0 checkpoint onto `cuda:0` (pytorch issue 7415), and "
+        # read on rank 0 only, or a file this process has just written: not another rank's checkpoint
+        own = rank_zero or self._saved_here(node)
+        every_rank = "" if own else "every rank loads a rank-0 checkpoint onto `cuda:0` (pytorch issue 7415), and "
         message = (
             f"`torch.load` of {reason} without `map_location` puts every tensor back on the device it was saved "
             f"from: {every_rank}a GPU-saved state dict sits on the GPU next to the model it is copied into (timm "

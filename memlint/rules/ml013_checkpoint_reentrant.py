@@ -27,7 +27,9 @@ Checks for `torch.utils.checkpoint.checkpoint(...)` and
 `model.gradient_checkpointing_enable()` (Hugging Face models) called without
 `gradient_checkpointing_kwargs={"use_reentrant": False}`. Calls that pass
 `use_reentrant` explicitly (either value) or forward `**kwargs` are not
-reported.
+reported, nor is `self.gradient_checkpointing_enable()` in a class whose own
+method defaults the kwargs to `{"use_reentrant": False}`, nor a call in a
+function that also calls `enable_input_require_grads()`.
 """
     why = """
 Without the argument torch runs the legacy reentrant variant and warns on
@@ -96,7 +98,7 @@ def forward(self, x):
             if any(a.keyword is None for a in node.args):
                 return  # positional: whatever it is, it was chosen
             own = self._own_default_reentrant(node)
-            if own is False:
+            if own is False or self._inputs_made_to_require_grad(node):
                 return
             replacement = append_keyword(node, "gradient_checkpointing_kwargs", _kwargs_dict())
             old: cst.CSTNode = node
@@ -127,6 +129,12 @@ def forward(self, x):
             node, message, "pass `gradient_checkpointing_kwargs={\"use_reentrant\": False}`", fix=fix
         )
 
+
+    def _inputs_made_to_require_grad(self, node: cst.Call) -> bool:
+        """The same function calls `enable_input_require_grads()` (trl's trainers): the
+        reentrant variant then gets an input that requires grad, which is what it lacks."""
+        scope = self.model.scope_of(node)
+        return any(method_name(c) == "enable_input_require_grads" for c in self.model.tree.descendants(scope, cst.Call))
 
     def _own_default_reentrant(self, node: cst.Call) -> bool | None:
         """For `self.gradient_checkpointing_enable()` in a class that defines the method

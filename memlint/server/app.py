@@ -32,7 +32,7 @@ from memlint.server.documents import Linted, Project, Projects, scan_summaries
 from memlint.server.incremental import IncrementalParser
 from memlint.server.notebooks import code_cells
 
-DEBOUNCE_S = 0.05  # a change waits this long for the next one before it is linted
+DEBOUNCE_S = 0.03  # a change waits this long for the next one before it is linted
 CONFIG_NAME = "pyproject.toml"
 PYTHON_SUFFIXES = (".py", ".pyi")
 
@@ -58,7 +58,6 @@ class MemlintServer(LanguageServer):
         )
         self.projects = Projects()
         self.linted: dict[str, Linted] = {}  # uri -> last lint of an open document
-        self.config_errors: dict[str, str] = {}  # uri -> the configuration error it was given
         self.pending: dict[str, asyncio.Task] = {}  # uri -> its scheduled lint
         self.parsers: dict[str, IncrementalParser] = {}  # uri -> the parser that keeps its last module
         self.scans: set[asyncio.Task] = set()
@@ -119,11 +118,9 @@ class MemlintServer(LanguageServer):
             project = self.projects.for_path(path)
         except ConfigError as exc:
             self.linted.pop(uri, None)
-            self.config_errors[uri] = str(exc)
             target = cells.uris[0] if cells is not None and cells.uris else uri
             self.publish_raw(target, None if cells else version, [error_diagnostic(f"memlint: configuration error: {exc}")])
             return
-        self.config_errors.pop(uri, None)
         settings = project.settings
         if is_excluded(path, settings.exclude, settings.root):
             self.linted[uri] = Linted(version, text, LintResult(path), None, cells=cells)
@@ -301,7 +298,6 @@ async def did_close(ls: MemlintServer, params: types.DidCloseTextDocumentParams)
     task = ls.pending.pop(uri, None)
     if task is not None:
         task.cancel()
-    ls.config_errors.pop(uri, None)
     ls.parsers.pop(uri, None)
     linted = ls.linted.pop(uri, None)
     path = ls.python_path(uri)
@@ -341,7 +337,6 @@ def did_close_notebook(ls: MemlintServer, params: types.DidCloseNotebookDocument
     if task is not None:
         task.cancel()
     ls.linted.pop(uri, None)
-    ls.config_errors.pop(uri, None)
     for cell in params.cell_text_documents:
         ls.publish_raw(cell.uri, None, [])
 

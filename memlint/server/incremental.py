@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from memlint.analysis.tree import Tree
+
 
 class IncrementalParser:
     def __init__(self) -> None:
@@ -29,6 +31,13 @@ class IncrementalParser:
         self.spans: list[tuple[int, int]] | None = None  # [start, end) offset of each top-level statement
         self.statement_lines: dict[int, int] | None = None  # id(statement) -> its first line (1-based)
         self.full_parses = 0  # how often the whole text was parsed (the tests watch the fast path)
+        self._tree: Tree | None = None
+
+    def tree(self, module: cst.Module) -> Tree:
+        """The analysis walk of `module`, reusing that of the statements it shares with the last one."""
+        if self._tree is None or self._tree.module is not module:
+            self._tree = Tree(module, self._tree)
+        return self._tree
 
     def parse(self, text: str) -> cst.Module:
         """The module of `text`; raises what `libcst.parse_module` raises for a text that does not parse."""
@@ -59,13 +68,8 @@ class IncrementalParser:
     def _splice(self, text: str) -> cst.Module | None:
         old, module, spans = self.text, self.module, self.spans
         assert old is not None and module is not None and spans is not None
-        limit = min(len(old), len(text))
-        prefix = 0
-        while prefix < limit and old[prefix] == text[prefix]:
-            prefix += 1
-        suffix = 0
-        while suffix < limit - prefix and old[-1 - suffix] == text[-1 - suffix]:
-            suffix += 1
+        prefix = _common_prefix(old, text)
+        suffix = _common_prefix(old[prefix:][::-1], text[prefix:][::-1])
         # The statements the change touches, and their neighbours when it touches a boundary.
         low, high = prefix - 1, len(old) - suffix + 1
         touched = [i for i, (start, end) in enumerate(spans) if start < high and end > low]
@@ -122,3 +126,15 @@ class IncrementalParser:
 def _line_breaks(text: str, start: int, end: int) -> int:
     part = text[start:end]
     return part.count("\n") + part.count("\r") - part.count("\r\n")
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix, comparing halves (string comparison runs in C)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
