@@ -296,6 +296,7 @@ def _to_findings(
             if r.fix.prepend:
                 targets.extend(_header(module))
     positions = None
+    statements = (model_tree.parent_of, statement_lines) if statement_lines is not None else None
     if statement_lines is not None:
         positions = positions_in_statements(module, targets, model_tree.parent_of, statement_lines)
     if positions is None:
@@ -317,7 +318,7 @@ def _to_findings(
         fix = None
         if report.fix is not None:
             try:
-                fix = _to_fix(module, text, report.fix, positions)
+                fix = _to_fix(module, text, report.fix, positions, statements)
             except Exception as exc:  # noqa: BLE001 - a broken fix must not lose the finding
                 errors.append(FileError(path, f"internal error building the {rule.code} fix: {describe(exc)}", internal=True))
         elif rule.fix_applicability is not None:  # no edit this time: say what to do
@@ -340,7 +341,9 @@ def _to_findings(
     return findings
 
 
-def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions) -> Fix:
+def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions, statements=None) -> Fix:
+    """The fix's text edits. `statements`: (parent_of, first line of each top-level statement), when
+    known (an incremental parse), to render a changed statement on its own instead of the module."""
     line_starts = _line_starts(text)
     edits = []
     for old, new in spec.replacements:
@@ -355,14 +358,10 @@ def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions) -> Fix:
                 )
                 continue
             # Over several lines its continuation lines are indented by its block: render it in place.
-            changed = module.deep_replace(old, new)
-            assert isinstance(changed, cst.Module)
-            edits.append(_diff_edit(text, changed.code, line_starts, whole_lines=False))
+            edits.append(_rendered_edit(module, text, line_starts, old, new, False, statements))
             continue
-        # A statement's indentation comes from its parents: render the module.
-        changed = module.deep_replace(old, new)
-        assert isinstance(changed, cst.Module)
-        edits.append(_diff_edit(text, changed.code, line_starts))
+        # A statement's indentation comes from its parents: render it in place.
+        edits.append(_rendered_edit(module, text, line_starts, old, new, True, statements))
     if spec.prepend:
         row = _import_row(module, positions)
         newline = module.default_newline
@@ -370,6 +369,29 @@ def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions) -> Fix:
         edits.insert(0, Edit(spec.prepend.replace("\n", newline), Position(row, 1), Position(row, 1)))
     edits.sort(key=lambda e: e.start)
     return Fix(spec.applicability, spec.message, tuple(edits))
+
+
+def _rendered_edit(module, text, line_starts, old, new, whole_lines: bool, statements) -> Edit:
+    """The edit from rendering `new` in place of `old`: within its top-level statement (which starts
+    a line, so its lines are the file's, shifted) when `statements` says where that starts."""
+    if statements is not None:
+        parent_of, first_lines = statements
+        top = old
+        while (parent := parent_of(top)) is not None and parent is not module:
+            top = parent
+        replaced = new if top is old else top.deep_replace(old, new)
+        if parent is module and id(top) in first_lines and isinstance(replaced, cst.CSTNode):
+            before, after = module.code_for_node(top), module.code_for_node(replaced)
+            edit = _diff_edit(before, after, _line_starts(before), whole_lines)
+            shift = first_lines[id(top)] - 1
+            return Edit(
+                edit.content,
+                Position(edit.start.row + shift, edit.start.column),
+                Position(edit.end.row + shift, edit.end.column),
+            )
+    changed = module.deep_replace(old, new)
+    assert isinstance(changed, cst.Module)
+    return _diff_edit(text, changed.code, line_starts, whole_lines)
 
 
 def _line_starts(text: str) -> list[int]:

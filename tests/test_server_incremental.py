@@ -57,6 +57,21 @@ def test_spliced_module_equals_a_full_parse_and_lints_the_same(case: Path) -> No
         assert through.summary == plain.summary
 
 
+@pytest.mark.parametrize("directory", sorted({case.parent for case in CASES}), ids=lambda p: p.name[:5])
+def test_positions_and_fixes_from_single_statements_equal_the_whole_module(directory: Path) -> None:
+    """Every bad case, linted through the parser (which knows each top-level statement's first line,
+    so positions and fixes are rendered from single statements), gives the findings and fix edits
+    of a plain lint."""
+    for case in sorted(directory.glob("bad_*.py")):
+        if ".fixed" in case.name:
+            continue
+        text = case.read_text()
+        parser = IncrementalParser()
+        through = lint_text(str(case), text, SETTINGS, parser=parser)
+        assert parser.statement_lines is not None
+        assert through.findings == lint_text(str(case), text, SETTINGS).findings, case.name
+
+
 def test_an_edit_inside_a_function_parses_only_that_function() -> None:
     functions = "".join(f"\n\ndef f{i}(x):\n    y = x + {i}\n    return y\n" for i in range(50))
     text = "import torch\n" + functions
