@@ -92,6 +92,12 @@ def test_imports_resolve_aliases() -> None:
         ("def make():\n    def inner():\n        TARGET()\n    return inner\ndef run(f):\n    with torch.no_grad():\n        f()\nrun(make())\n", Grad.ON),
         ("def make():\n    def inner():\n        TARGET()\n    return inner\ndef run(f):\n    with torch.no_grad():\n        f()\nfn = make()\nrun(fn)\n", Grad.OFF),
         ("def make():\n    def inner():\n        TARGET()\n    return inner\nfn = make()\nwith torch.no_grad():\n    fn()\nkeep(fn)\n", Grad.ON),
+        # a project's own wrapper named for what it does (ultralytics' smart_inference_mode)
+        ("from ultralytics.utils.torch_utils import smart_inference_mode\n@smart_inference_mode()\ndef f():\n    TARGET()\n", Grad.OFF),
+        ("@torch.is_inference_mode_enabled\ndef f():\n    TARGET()\n", Grad.ON),
+        # an ultralytics predictor's pipeline runs under BasePredictor.stream_inference's inference mode
+        ("from ultralytics.engine.predictor import BasePredictor\nclass P(BasePredictor):\n    pass\nclass Q(P):\n    def inference(self, im):\n        TARGET()\n", Grad.OFF),
+        ("class Q(Predictor):\n    def inference(self, im):\n        TARGET()\n", Grad.ON),
         # not an ExitStack: its `enter_context` means something else
         ("with Session() as stack:\n    stack.enter_context(torch.no_grad())\n    TARGET()\n", Grad.ON),
     ],
@@ -464,3 +470,43 @@ def test_tensors_stored_on_ctx(forward: str, caller: str, stored: set[str]) -> N
     model = SemanticModel(cst.parse_module(source), "fn.py")
     found = {a for s in model.autograd_functions.tensor_stores for a in s.attributes}
     assert found == stored
+
+
+def test_an_ultralytics_model_object_predicts_without_grad() -> None:
+    model = model_of(
+        """
+        from ultralytics import YOLO
+
+        class App:
+            def load(self, path):
+                self.model = YOLO(path)
+                self.net = build(path)
+
+            def inference(self, frame):
+                return self.model(frame), self.net(frame)
+        """
+    )
+    assert not model.provenance.is_module_call(call_named(model, "self.model(frame)"))
+    assert model.provenance.is_module_call(call_named(model, "self.net(frame)"))
+
+
+def test_grad_mode_of_project_wrappers_and_skorch_infer() -> None:
+    model = model_of(
+        "from ultralytics.utils.torch_utils import smart_inference_mode\nfrom skorch import NeuralNet\n"
+        "@smart_inference_mode()\ndef predict(model, x):\n    return model(x)\n"
+        "class Net(NeuralNet):\n    def infer(self, x):\n        return self.module_(x)\n"
+    )
+    predict, infer = model.functions["predict"][0], model.functions["infer"][0]
+    assert model.grad.entry_state(predict) is Grad.OFF  # a wrapper named for what it does
+    assert model.grad.entry_state(infer) is Grad.MAYBE  # skorch runs infer for training and evaluation
+
+
+def test_elements_taken_out_and_backwarded_after_the_loop_are_consumed() -> None:
+    from memlint.analysis.consumers import consumed_after
+
+    model = model_of(
+        "def f(model, loader):\n    losses = []\n    for b in loader:\n        losses.append(model(b).sum())\n"
+        "    for i in range(len(losses)):\n        loss = losses[i]\n        loss.backward()\n"
+    )
+    stmt = statement(model, "losses.append")
+    assert consumed_after(model, model.loops.store_of(stmt).container, model.enclosing_loops(stmt)[0], False)

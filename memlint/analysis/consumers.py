@@ -45,6 +45,11 @@ def consumed_after(model: "SemanticModel", container: cst.BaseExpression, region
     values: set[str] = {root} if reduced else set()
     consumed = False
     for stmt in _statements_after(model, region, scope):
+        if isinstance(stmt, cst.For):
+            # `for loss in losses:` / `for i, loss in enumerate(losses):` take the elements out
+            if set(names_in(stmt.iter)) & collected:
+                values |= set(target_names(stmt.target))
+            continue
         mentioned = set(names_in(stmt))
         if not mentioned & (collected | values):
             continue
@@ -88,9 +93,11 @@ def _escapes(model: "SemanticModel", stmt: cst.CSTNode, collected: set[str]) -> 
             if isinstance(call, cst.Call) and call.func is parent and method_name(call) in _NEUTRAL_METHODS:
                 continue
             return True  # `outputs.pop()`, `outputs[0]`: handed on
-        if isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.Subscript) and parent.value is name):
-            if isinstance(parent, cst.AssignTarget):
-                continue  # rebound: the old container is dropped
+        if isinstance(parent, cst.AssignTarget):
+            continue  # rebound: the old container is dropped
+        if isinstance(parent, cst.Subscript) and parent.value is name:
+            if isinstance(stmt, cst.Assign) and stmt.value is parent:
+                continue  # `loss = losses[i]`: one element taken out, followed as a value
             return True
         if isinstance(parent, cst.Arg):
             call = tree.parent_of(parent)
@@ -113,8 +120,7 @@ def _escapes(model: "SemanticModel", stmt: cst.CSTNode, collected: set[str]) -> 
 def _statements_after(model: "SemanticModel", region: cst.CSTNode, scope: "Scope") -> list[cst.CSTNode]:
     tree = model.tree
     result = []
-    # (a `for` header that iterates over the container neither keeps nor reduces it)
-    for stmt_type in (cst.Return, cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign):
+    for stmt_type in (cst.Return, cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For):
         for stmt in tree.descendants(scope, stmt_type):
             if tree.is_after(stmt, region) and model.scope_of(stmt) is scope:
                 result.append(stmt)

@@ -94,8 +94,8 @@ class Frameworks:
         return found or {"object"}
 
     def framework_of(self, cls: cst.ClassDef) -> str | None:
-        """"lightning", "lightning-callback", "hf-trainer", "hf-callback", "other"
-        (surely none of these), or None (a base defined elsewhere in the project)."""
+        """"lightning", "lightning-callback", "hf-trainer", "hf-callback", "skorch",
+        "other" (surely none of these), or None (a base defined elsewhere in the project)."""
         bases = self._bases(cls)
         for base in bases:
             last = base.rsplit(".", 1)[-1]
@@ -105,6 +105,8 @@ class Frameworks:
                 return "hf-trainer"
             if last == "TrainerCallback":
                 return "hf-callback"
+            if base.startswith("skorch."):
+                return "skorch"
         if all(b.startswith(_NOT_LIGHTNING) or b == "object" for b in bases):
             return "other"
         return None
@@ -124,6 +126,9 @@ class Frameworks:
             if name.startswith(_LIGHTNING_EVAL_PREFIXES):
                 return Hook("Lightning", Grad.OFF, True, per_step=False)
             return None
+        if kind == "skorch" and name == "infer":
+            # skorch calls `infer` from train_step (grad on) and evaluation_step (grad off)
+            return Hook("skorch", Grad.MAYBE, False, per_step=True)
         if kind == "hf-trainer" and name in _HF_TRAINER_HOOKS:
             return Hook("the Hugging Face Trainer", Grad.ON, name == "prediction_step")
         if kind == "hf-callback" and name in _HF_CALLBACK_HOOKS:

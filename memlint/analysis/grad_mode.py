@@ -3,10 +3,13 @@
 Answers ON, OFF or MAYBE (`set_grad_enabled(flag)` with a flag known only at
 run time). Sources: `with no_grad()/inference_mode()/set_grad_enabled(...)`,
 a bare `torch.set_grad_enabled(False)` or `stack.enter_context(torch.no_grad())`
-on an `ExitStack` earlier in the block, decorators,
+on an `ExitStack` earlier in the block, decorators (a project's own
+`smart_inference_mode()`-style wrapper too),
 framework hooks that the framework runs without grad (`frameworks`), Hugging Face
-pipelines' `_forward` (run under inference mode by `Pipeline.forward`), and
-functions of the same file that are only ever called from no-grad code.
+pipelines' `_forward` (run under inference mode by `Pipeline.forward`),
+ultralytics predictors' methods (run by `BasePredictor.stream_inference`
+under `smart_inference_mode()`), and functions of the same file that are
+only ever called from no-grad code.
 """
 
 from __future__ import annotations
@@ -44,6 +47,13 @@ SET_GRAD_ENABLED = {
 }
 ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad"}
 
+def _no_grad_wrapper(name: str | None) -> bool:
+    """A project's own wrapper of `no_grad`/`inference_mode`, named for it
+    (ultralytics' `smart_inference_mode()`, which picks one by torch version)."""
+    last = (name or "").rsplit(".", 1)[-1]
+    return not (name or "").startswith("torch.") and last.endswith(("inference_mode", "no_grad")) and last != "is_inference_mode"
+
+
 class GradMode:
     def __init__(self, scopes: "Scopes", imports: "Imports", frameworks: "Frameworks") -> None:
         self.scopes = scopes
@@ -72,9 +82,9 @@ class GradMode:
                 return Grad.MAYBE if flag is None else (Grad.ON if flag else Grad.OFF)
             if name in ENABLE_GRAD:
                 return Grad.ON
-            return None
+            return Grad.OFF if _no_grad_wrapper(name) else None
         name = resolve(expr)
-        if name in NO_GRAD or name in INFERENCE_MODE:
+        if name in NO_GRAD or name in INFERENCE_MODE or _no_grad_wrapper(name):
             return Grad.OFF  # bare decorator: @torch.no_grad
         if name in ENABLE_GRAD:
             return Grad.ON
@@ -160,12 +170,28 @@ class GradMode:
             if effect is not None:
                 return effect
         hook = self.frameworks.hook(func)
-        if hook is not None and hook.grad is Grad.OFF:
-            return Grad.OFF  # a hook run with grad on takes its callers' mode like any function
+        if hook is not None and hook.grad is not Grad.ON:
+            return hook.grad  # a hook run with grad on takes its callers' mode like any function
         cls = self.scopes.enclosing_class(func)
         if cls is not None and func.name.value == "_forward" and self._is_hf_pipeline(cls):
             return Grad.OFF
+        if cls is not None and self._is_ultralytics_predictor(cls, set()):
+            return Grad.OFF
         return None
+
+    def _is_ultralytics_predictor(self, cls: cst.ClassDef, seen: set[str]) -> bool:
+        """An ultralytics predictor: `BasePredictor.stream_inference` runs its whole
+        pipeline (preprocess, inference, postprocess) under `smart_inference_mode()`."""
+        seen.add(cls.name.value)
+        for base in cls.bases:
+            name = self.imports.resolve(base.value) or ""
+            if name.startswith("ultralytics.") and name.endswith("Predictor"):
+                return True
+            if isinstance(base.value, cst.Name) and base.value.value not in seen:
+                local = [c for c in self.scopes.tree.by_type.get(cst.ClassDef, ()) if c.name.value == base.value.value]
+                if any(self._is_ultralytics_predictor(c, seen) for c in local):
+                    return True
+        return False
 
     def _is_hf_pipeline(self, cls: cst.ClassDef) -> bool:
         """A Hugging Face pipeline: `Pipeline.forward` runs `_forward` under inference mode."""

@@ -216,6 +216,16 @@ class Loops:
             return scope
         return None
 
+    def in_training_mode(self, node: cst.CSTNode) -> bool:
+        """Under `if self.training:` (a running statistic's update, as in BatchNorm)."""
+        for anc in self.model.tree.ancestors(node):
+            test = code(anc.test) if isinstance(anc, cst.If) else ""
+            if "self.training" in test and "not self.training" not in test:
+                return self.model.tree.contains(anc.body, node)
+            if isinstance(anc, cst.FunctionDef):
+                return False
+        return False
+
     def is_module_forward(self, func: cst.FunctionDef) -> bool:
         """`forward` of a module class of this file: it runs once per micro-batch."""
         return func.name.value == "forward" and self.provenance.class_kind(func) is not None

@@ -23,6 +23,7 @@ import libcst as cst
 from memlint.analysis.expressions import (
     call_arg,
     callee_name,
+    code,
     keyword_arg,
     method_name,
     names_in,
@@ -183,6 +184,8 @@ class Provenance:
         callee = callee_name(call) or ""
         if _FACTORY_VERBS.match(callee) or self.model.local_callees(call):
             return False  # a factory, or a function of this file (its returns are checked instead)
+        if self._predicts_without_grad(func):
+            return False
         if isinstance(func, cst.Name):
             if func.value == "self":
                 return self.in_module_class(call)
@@ -205,6 +208,22 @@ class Provenance:
                 self.model.imports.resolve(func) or ""
             ).startswith(("torch.", "numpy.", "np."))
         return False
+
+    def _predicts_without_grad(self, func: cst.BaseExpression) -> bool:
+        """`model(frame)` on an ultralytics `YOLO(...)` (or `RTDETR`, `SAM`, ...): its
+        `__call__` is `predict`, which runs under inference mode."""
+        return bool(self._ultralytics_models) and code(func) in self._ultralytics_models
+
+    @cached_property
+    def _ultralytics_models(self) -> set[str]:
+        """Names and attributes (as written) assigned an ultralytics model object."""
+        found: set[str] = set()
+        for node in self.model.tree.by_type.get(cst.Assign, ()):
+            if isinstance(node.value, cst.Call):
+                made = self.model.imports.resolve(node.value.func) or ""
+                if made.startswith("ultralytics.") and made.rsplit(".", 1)[-1][:1].isupper():
+                    found.update(code(t.target) for t in node.targets)
+        return found
 
     def class_kind(self, node: cst.CSTNode) -> str | None:
         """"lightning" or "module" when `node` is inside such a class of this file."""
@@ -249,14 +268,30 @@ class Provenance:
         while changed:
             changed = False
             for assign in self.model.tree.descendants(func.body, cst.Assign):
-                if self.model.scope_of(assign) is not func or not self.uses_with_history(assign.value, names):
+                if self.model.scope_of(assign) is not func or not self._reads_with_history(assign.value, names):
                     continue
                 for target in assign.targets:
                     new = set(names_in(target.target)) - names
                     if new and isinstance(target.target, (cst.Name, cst.Tuple)):
                         names |= new
                         changed = True
-        return self.uses_with_history(expr, names)
+        return self._reads_with_history(expr, names)
+
+    def _reads_with_history(self, expr: cst.CSTNode, names: set[str]) -> bool:
+        """`uses_with_history`, where `.shape`, `.detach()`, `.numel()`, `torch.zeros(...)` read nothing."""
+        if isinstance(expr, cst.Name):
+            return expr.value in names
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value not in _NO_HISTORY_ATTRIBUTES and self._reads_with_history(expr.value, names)
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if (
+                _TORCH_NO_HISTORY.match(self.model.imports.resolve(func) or "")
+                or (isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS)
+                or (isinstance(func, cst.Name) and func.value in _HISTORY_FREE_BUILTINS)
+            ):
+                return False
+        return any(self._reads_with_history(child, names) for child in iter_children(expr))
 
     def is_loss_call(self, call: cst.Call) -> bool:
         name = self.model.imports.resolve(call.func) or ""

@@ -59,7 +59,12 @@ for x, y in loader:
         region = loops.step_region(statement)
         if region is None or model.grad_state(statement) is Grad.OFF:
             return
-        in_place_forward = store.kind == "in-place" and isinstance(region, cst.FunctionDef) and loops.is_module_forward(region)
+        in_place_forward = (
+            store.kind == "in-place"
+            and isinstance(region, cst.FunctionDef)
+            and loops.is_module_forward(region)
+            and loops.in_training_mode(statement)
+        )
         parts = [
             p
             for p in literal_parts(store.value)

@@ -1,0 +1,39 @@
+# verify: flat
+# ultralytics' validator: `@smart_inference_mode()`, the project's own wrapper that picks `inference_mode` or `no_grad` by torch version.
+import functools
+
+import torch
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def smart_inference_mode(mode=True):
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with torch.inference_mode(mode), torch.no_grad():
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+class Validator:
+    @smart_inference_mode()
+    def __call__(self, model, val_loader):
+        model.eval()
+        preds = []
+        for x, y in val_loader:
+            preds.append((model(x).argmax(dim=1) == y).float().mean().item())
+        return sum(preds) / len(preds)
+
+
+def main():
+    model = torch.nn.Sequential(*[torch.nn.Linear(512, 512) for _ in range(4)], torch.nn.Linear(512, 4)).to(device)
+    val_loader = [(torch.randn(256, 512, device=device), torch.randint(0, 4, (256,), device=device)) for _ in range(20)]
+    print(f"accuracy {Validator()(model, val_loader):.2f}")
+
+
+if __name__ == "__main__":
+    main()
