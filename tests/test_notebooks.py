@@ -417,3 +417,24 @@ def test_the_project_index_sees_a_notebook_as_a_module(tmp_path: Path) -> None:
     kept = [f for f in json.loads(out) if f["filename"] == "explore.ipynb" and f["code"] == "ML001"]
     assert [(f["cell"], f["location"]["row"], f["severity"]) for f in kept] == [(2, 4, "error")]
     assert "ContextMatmul" in kept[0]["message"]
+
+
+def test_many_notebooks_in_parallel_with_the_cache(tmp_path: Path) -> None:
+    """Workers lint and fix notebooks in other processes; cached findings keep their cells."""
+    from memlint.workers import PARALLEL_THRESHOLD
+
+    for index in range(PARALLEL_THRESHOLD + 1):
+        shutil.copy(TRAIN, tmp_path / f"run{index:02d}.ipynb")
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        first = CliRunner().invoke(main, ["--format", "json", "."], catch_exceptions=False)
+        cached = CliRunner().invoke(main, ["--format", "json", "."], catch_exceptions=False)
+        fixed = CliRunner().invoke(main, ["--fix", "."], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    assert first.stdout == cached.stdout
+    assert {(f["cell"], f["location"]["row"]) for f in json.loads(cached.stdout)} == {(4, 4)}
+    assert fixed.exit_code == 0, fixed.output
+    expected = TRAIN.read_bytes().replace(b'"    losses.append(loss)\\n"', b'"    losses.append(loss.detach())\\n"')
+    assert all(path.read_bytes() == expected for path in tmp_path.glob("*.ipynb"))

@@ -42,6 +42,23 @@ def test_module_run_with_dash_m_and_a_hook_probed_per_call(verify_command: Verif
     assert (item["allocations"][0]["line"], item["allocations"][0]["function"]) == (13, "training_step")
 
 
+def test_script_mode_also_proves_the_modules_it_imports(leaky_project) -> None:
+    """`memlint verify train.py -- ARGS`: train.py holds no finding; the hook of
+    mypkg/hooks.py, imported through mypkg/train.py, is proved by a run of the script."""
+    import json
+
+    from click.testing import CliRunner
+
+    from memlint.cli import main
+
+    result = CliRunner().invoke(main, ["verify", "--device", "cpu", "-n", "8", "--format", "json", "train.py", "--",
+                                       "hook", "40"], catch_exceptions=False)
+    assert result.exit_code == 1
+    items = json.loads(result.stdout)
+    (hook,) = site(items, "mypkg/hooks.py")
+    assert hook["verdict"] == "confirmed" and hook["site_kind"] == "call"
+
+
 def test_torchrun_two_ranks_only_rank_0_leaks(verify_command: VerifyCommand) -> None:
     code, items = verify_command(PYTHON, "-m", "torch.distributed.run", "--nproc-per-node", "2",
                                  "--master-port", "29532", "train_ddp.py")

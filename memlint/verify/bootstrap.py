@@ -19,8 +19,8 @@ What it does, with nothing but the standard library until a probe first runs:
 * the hooks (`__memlint_loop__`, ...) are builtins, so that code compiled
   from the instrumented source finds them in whatever globals it runs with;
 * each process streams its events to a file of its own
-  (`p<pid>.jsonl`, `child.py`'s events plus `hello` with its pid, process
-  group and rank, and `imp` when an instrumented module is loaded); the
+  (`p<pid>.jsonl`, `child.py`'s events plus `hello` with its pid, parent
+  and rank, and `imp` when an instrumented module is loaded); the
   rank comes from `RANK` (torchrun, accelerate) or, once
   `torch.distributed` is initialised (`torch.multiprocessing.spawn`),
   `get_rank()`;
@@ -65,7 +65,7 @@ class _Events:
         self.pid = os.getpid()
         self.ended = False
         self.handle = open(os.path.join(self.directory, f"p{self.pid}.jsonl"), "a", buffering=1, encoding="utf-8")
-        self.emit({"ev": "hello", "pid": self.pid, "ppid": os.getppid(), "pgid": os.getpgid(0),
+        self.emit({"ev": "hello", "pid": self.pid, "ppid": os.getppid(),
                    "argv": sys.argv[:8], "rank": _env_rank()})
 
     def emit(self, event: dict) -> None:

@@ -226,6 +226,7 @@ def verify(
     finally:
         progress.clear()
 
+    results.extend(_imported_by(jobs, script_args, options))
     _write_report(results, output_format, output_file, no_color, plot_file)
     if any(r.error for r in results):
         sys.exit(EXIT_ERROR)
@@ -253,6 +254,26 @@ def _verify_command(paths, argv, options, snapshot_dir, output_format, plot_file
     if result.error or any(i.before.verdict == core.ERROR for i in result.items):
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_FAILED if any(i.before.verdict == core.CONFIRMED for i in result.items) else EXIT_OK)
+
+
+def _imported_by(jobs, script_args, options) -> list:
+    """`memlint verify train.py` also proves the findings of the project modules that
+    train.py imports: one more run, `-- python train.py`, with those modules instrumented
+    (only when one of them holds a finding to probe)."""
+    from memlint.verify import project, targets
+
+    extra = []
+    for path, case in jobs:
+        if case:
+            continue
+        modules = project.imported_modules(path)
+        work = project.plan(modules, [c for c in options.codes if c in targets.PROBED_CODES]) if modules else None
+        if work is None or not work.files:
+            continue
+        result = project.verify_command(modules, [sys.executable, path, *script_args], options)
+        result.items = [i for i in result.items if os.path.realpath(i.path) != os.path.realpath(path)]
+        extra.append(result)
+    return extra
 
 
 def _write_report(results, output_format, output_file, no_color, plot_file) -> None:

@@ -78,7 +78,6 @@ class Process:
 
     pid: int
     ppid: int = 0
-    pgid: int = 0
     argv: list[str] = field(default_factory=list)
     rank: int | None = None
     events: list[dict] = field(default_factory=list)
@@ -247,7 +246,7 @@ class _Reader:
         now = time.monotonic()
         process.events.append(event)
         if kind == "hello":
-            process.ppid, process.pgid = event.get("ppid", 0), event.get("pgid", 0)
+            process.ppid = event.get("ppid", 0)
             process.argv = event.get("argv", [])
             process.rank = event.get("rank")
         elif kind == "s":
@@ -320,14 +319,17 @@ def terminate(proc: subprocess.Popen, token: str, reported: set[int]) -> None:
     """End the command and everything it started: SIGTERM, then SIGKILL."""
     own_group = os.getpgrp()
     for sig, grace in ((signal.SIGTERM, TERM_GRACE), (signal.SIGKILL, 5.0)):
-        targets = {p for p in ({proc.pid} | reported | carrying(token)) if p != os.getpid() and alive(p)}
+        # Where /proc tells which processes carry the token, only those: a pid that reported
+        # and has since exited may already belong to someone else.
+        ours = carrying(token) if os.path.isdir("/proc") else reported
+        targets = {p for p in ({proc.pid} | ours) if p != os.getpid() and alive(p)}
         if proc.poll() is None:
             targets.add(proc.pid)
         if not targets:
             break
         for pid in targets:
             try:
-                if pid in targets and os.getpgid(pid) == pid and pid != own_group:
+                if os.getpgid(pid) == pid and pid != own_group:
                     os.killpg(pid, sig)  # a group leader (the command, a torchrun rank): with its group
             except OSError:
                 pass

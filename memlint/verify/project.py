@@ -12,6 +12,7 @@ under torchrun, `torch.multiprocessing.spawn` or accelerate.
 
 from __future__ import annotations
 
+import ast
 import os
 import shlex
 from dataclasses import dataclass, field
@@ -55,6 +56,51 @@ def project_files(paths: list[str]) -> tuple[list[str], list[str]]:
     found = discover(paths, settings.exclude, settings.root)
     files = [f for f in found.files if f.endswith(".py")]
     return files, [f"{m}: no such file or directory" for m in found.missing] + found.warnings
+
+
+def imported_modules(script: str) -> list[str]:
+    """The project files `script` imports, directly or through each other (`import a.b`,
+    `from a.b import c`, `from . import c`), resolved as `python SCRIPT` would: absolute
+    names against the script's directory, relative ones against the importing file's."""
+    base = os.path.dirname(os.path.abspath(script))
+    found: list[str] = []
+    todo = [os.path.abspath(script)]
+    while todo:
+        current = todo.pop()
+        for candidate in _imports_of(current, base):
+            if candidate not in found:
+                found.append(candidate)
+                todo.append(candidate)
+    return found
+
+
+def _imports_of(path: str, base: str) -> list[str]:
+    try:
+        tree = ast.parse(read_source(path).text, path)
+    except (OSError, DecodeError, SyntaxError, ValueError):
+        return []
+    named: list[tuple[str, str]] = []  # (directory to resolve against, dotted name)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            named.extend((base, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                root = os.path.dirname(path)
+                for _ in range(node.level - 1):
+                    root = os.path.dirname(root)
+            else:
+                root = base
+            prefix = f"{node.module}." if node.module else ""
+            if node.module:
+                named.append((root, node.module))
+            named.extend((root, prefix + alias.name) for alias in node.names)
+    files = []
+    for root, name in named:
+        stem = os.path.join(root, *name.split("."))
+        for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
+            if os.path.isfile(candidate):
+                files.append(candidate)
+    return files
 
 
 def plan(paths: list[str], codes: list[str]) -> Plan:
