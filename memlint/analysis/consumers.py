@@ -55,6 +55,15 @@ def consumed_after(model: "SemanticModel", container: cst.BaseExpression, region
             continue
         if collected & mentioned and _escapes(model, stmt, collected):
             return False  # the elements leave with the container
+        if (
+            collected & mentioned
+            and not model.loops.has_backward(region)
+            and _reduces(model, stmt, collected)
+            and model.provenance.uses_with_history(stmt, collected)
+        ):
+            # concatenated into one value whose graph flows on (a chunked or tiled forward:
+            # `row.append(torch.cat(tiles))`), the list dropped: bounded by the chunks, needed by design
+            consumed = True
         if isinstance(stmt, cst.Return):
             # returned for the caller's backward (a rollout, a chunked forward); a loop that
             # backwards every iteration returns a running statistic, not a graph anyone needs
@@ -77,6 +86,18 @@ def consumed_after(model: "SemanticModel", container: cst.BaseExpression, region
                         collected.discard(name)  # `enc = torch.cat(enc)`: the name now holds the result
                         values.add(name)
     return consumed
+
+
+def _reduces(model: "SemanticModel", stmt: cst.CSTNode, collected: set[str]) -> bool:
+    """Does `stmt` pass a collected container to a reducer (`torch.cat(chunks)`)?"""
+    tree = model.tree
+    for name in tree.descendants(stmt, cst.Name):
+        parent = tree.parent_of(name)
+        if name.value in collected and isinstance(parent, cst.Arg) and parent.value is name:
+            call = tree.parent_of(parent)
+            if isinstance(call, cst.Call) and model.imports.resolve(call.func) in _REDUCERS - {"len", "float"}:
+                return True
+    return False
 
 
 def _escapes(model: "SemanticModel", stmt: cst.CSTNode, collected: set[str]) -> bool:
