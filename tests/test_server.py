@@ -446,3 +446,22 @@ async def test_notebook_cells_get_their_own_diagnostics_and_fixes(client: Langua
         )
     )
     assert await diagnostics_until(client, uris[2], lambda d: d == []) == []
+
+
+def test_a_cell_fix_that_reindents_an_ipython_line_keeps_the_magic() -> None:
+    """ML003's fix re-indents the loop; in the program the `%time` line is a placeholder,
+    so the cell's edit must come back through the notebook, magic restored."""
+    from memlint.engine import lint_text
+    from memlint.server.notebooks import Cells, join_cells
+
+    setup = "import torch\nmodel = torch.nn.Linear(2, 2)\nloader = [torch.randn(2)]\n"
+    cell = "model.eval()\nouts = []\nfor x in loader:\n    %time print(1)\n    y = model(x)\n    outs.append(y.cpu())\n"
+    cells = Cells(join_cells([setup, cell]), ["cell1", "cell2"])
+    (finding,) = [f for f in lint_text("nb.ipynb", cells.joined.text, load_settings(isolated=True)).findings if f.code == "ML003"]
+    index, moved = cells.to_cell(finding)
+    (edit,) = moved.fix.edits
+    assert index == 1 and (edit.start.row, edit.start.column) == (1, 1) and edit.end.row == cell.count("\n") + 1
+    assert edit.content == (
+        "model.eval()\nouts = []\nwith torch.no_grad():\n    for x in loader:\n"
+        "        %time print(1)\n        y = model(x)\n        outs.append(y.cpu())\n"
+    )

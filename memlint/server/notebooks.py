@@ -7,8 +7,9 @@ from dataclasses import dataclass, replace
 
 from lsprotocol import types
 
+from memlint.fixes import apply_fixes
 from memlint.models import Edit, Finding, Fix, Position
-from memlint.notebook import JoinedCells, join_cells
+from memlint.notebook import JoinedCells, NotebookError, join_cells
 
 
 @dataclass
@@ -30,12 +31,29 @@ class Cells:
         fix = finding.fix
         if fix is not None and fix.edits:
             edits = [self._locate(e.start) + self._locate(e.end) for e in fix.edits]
-            if all(a == index and b == index for a, _, b, _ in edits):
+            if not all(a == index and b == index for a, _, b, _ in edits):
+                fix = None  # an edit outside the cell: no quick fix offered from it
+            elif self.joined.masks[index]:
+                fix = self._whole_cell_fix(index, finding)
+            else:
                 moved = tuple(Edit(e.content, s, t) for e, (_, s, _, t) in zip(fix.edits, edits))
                 fix = Fix(fix.applicability, fix.message, moved)
-            else:
-                fix = None  # an edit outside the cell: no quick fix offered from it
         return index, replace(finding, location=start, end_location=end, fix=fix)
+
+    def _whole_cell_fix(self, index: int, finding: Finding) -> Fix | None:
+        """The fix as one edit replacing the cell: its edits may re-indent a masked IPython
+        line, and only the way back through the joined program restores the magic."""
+        fixed, applied = apply_fixes(self.joined.text, [finding], unsafe=True)
+        try:
+            changes = self.joined.changes(fixed) if applied else []
+        except NotebookError:
+            return None  # the fix would change the IPython line itself
+        if [number for number, _, _ in changes] != [self.joined.numbers[index]]:
+            return None
+        _, old, new = changes[0]
+        lines = old.split("\n")
+        end = Position(len(lines), len(lines[-1]) + 1)
+        return Fix(finding.fix.applicability, finding.fix.message, (Edit(new, Position(1, 1), end),))
 
     def _locate(self, position: Position) -> tuple[int, Position]:
         number, line = self.joined.locate(position.row)
