@@ -25,6 +25,31 @@ LEAKY_TRAIN = textwrap.dedent(
 KEPT_LINE = 10
 LEAKY_TRAIN_FIXED = LEAKY_TRAIN.replace("losses.append(loss)", "losses.append(loss.detach())")
 
+# An op module whose autograd Function parks its inputs on ctx (ML007); a caller that
+# keeps the op's result (ML001) keeps them too. LEAKY_OPS_FIXED saves them for backward.
+LEAKY_OPS = """\
+import torch
+
+
+class ContextMatmul(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.context = (x, w)
+        return x @ w
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, w = ctx.context
+        return grad @ w.t(), x.t() @ grad
+
+
+def fused_matmul(x, w):
+    return ContextMatmul.apply(x, w)
+"""
+LEAKY_OPS_FIXED = LEAKY_OPS.replace("ctx.context = (x, w)", "ctx.save_for_backward(x, w)").replace(
+    "x, w = ctx.context", "x, w = ctx.saved_tensors"
+)
+
 
 def git_env(home: Path, **extra: str) -> dict[str, str]:
     """The environment for a git (or pre-commit) run isolated from the user's configuration."""

@@ -8,29 +8,10 @@ import textwrap
 from pathlib import Path
 
 from click.testing import CliRunner
+from samples import LEAKY_OPS, LEAKY_OPS_FIXED
 
 from memlint.cli import main
 
-OPS_LEAKY = """
-import torch
-
-class ContextMatmul(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, w):
-        ctx.context = (x, w)
-        return x @ w
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, w = ctx.context
-        return grad @ w.t(), x.t() @ grad
-
-def fused_matmul(x, w):
-    return ContextMatmul.apply(x, w)
-"""
-OPS_FIXED = OPS_LEAKY.replace("ctx.context = (x, w)", "ctx.save_for_backward(x, w)").replace(
-    "x, w = ctx.context", "x, w = ctx.saved_tensors"
-)
 TRAIN = """
 import torch
 from {module} import {name}
@@ -71,30 +52,30 @@ def ml001(findings: list[dict]) -> dict:
 
 
 def test_function_of_another_module_escalates_retained_graph(tmp_path: Path) -> None:
-    root = project(tmp_path, OPS_LEAKY, "pkg.ops", "fused_matmul", "fused_matmul")
+    root = project(tmp_path, LEAKY_OPS, "pkg.ops", "fused_matmul", "fused_matmul")
     finding = ml001(lint(root, "--no-cache"))
     assert finding["severity"] == "error"
     assert "`ContextMatmul`" in finding["message"] and os.path.join("pkg", "ops.py") in finding["message"]
 
 
 def test_direct_apply_through_a_relative_import(tmp_path: Path) -> None:
-    root = project(tmp_path, OPS_LEAKY, ".ops", "ContextMatmul", "ContextMatmul.apply")
+    root = project(tmp_path, LEAKY_OPS, ".ops", "ContextMatmul", "ContextMatmul.apply")
     assert ml001(lint(root, "--no-cache"))["severity"] == "error"
 
 
 def test_fixed_function_leaves_the_warning(tmp_path: Path) -> None:
-    root = project(tmp_path, OPS_FIXED, "pkg.ops", "fused_matmul", "fused_matmul")
+    root = project(tmp_path, LEAKY_OPS_FIXED, "pkg.ops", "fused_matmul", "fused_matmul")
     finding = ml001(lint(root, "--no-cache"))
     assert finding["severity"] == "warning"
     assert "graph skeleton leaks host memory" in finding["message"]
 
 
 def test_cache_follows_the_other_file(tmp_path: Path) -> None:
-    root = project(tmp_path, OPS_LEAKY, "pkg.ops", "fused_matmul", "fused_matmul")
+    root = project(tmp_path, LEAKY_OPS, "pkg.ops", "fused_matmul", "fused_matmul")
     assert ml001(lint(root))["severity"] == "error"
-    (root / "pkg" / "ops.py").write_text(textwrap.dedent(OPS_FIXED))  # train.py itself is unchanged
+    (root / "pkg" / "ops.py").write_text(textwrap.dedent(LEAKY_OPS_FIXED))  # train.py itself is unchanged
     assert ml001(lint(root))["severity"] == "warning"
-    (root / "pkg" / "ops.py").write_text(textwrap.dedent(OPS_LEAKY))
+    (root / "pkg" / "ops.py").write_text(textwrap.dedent(LEAKY_OPS))
     assert ml001(lint(root))["severity"] == "error"
 
 

@@ -18,6 +18,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from samples import LEAKY_OPS, LEAKY_OPS_FIXED
 
 from memlint.config import load_settings
 from memlint.engine import lint_source
@@ -46,25 +47,6 @@ FLAGGED = "losses.append(loss)"
 OPS_PLAIN = """\
 def fused_matmul(x, w):
     return x @ w
-"""
-OPS_CTX = """\
-import torch
-
-
-class ContextMatmul(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, w):
-        ctx.context = (x, w)
-        return x @ w
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, w = ctx.context
-        return grad @ w.t(), x.t() @ grad
-
-
-def fused_matmul(x, w):
-    return ContextMatmul.apply(x, w)
 """
 TRAIN_WITH_OPS = """\
 import torch
@@ -301,7 +283,7 @@ async def test_a_dependency_change_updates_the_open_dependent(client: LanguageCl
     [found] = await diagnostics_until(client, uri, lambda d: len(d) == 1)
     assert found.severity == types.DiagnosticSeverity.Warning
 
-    ops.write_text(OPS_CTX)  # on disk, not open in the editor: the client's file watcher reports it
+    ops.write_text(LEAKY_OPS)  # on disk, not open in the editor: the client's file watcher reports it
     client.workspace_did_change_watched_files(
         types.DidChangeWatchedFilesParams([types.FileEvent(uri=ops.as_uri(), type=types.FileChangeType.Changed)])
     )
@@ -309,8 +291,8 @@ async def test_a_dependency_change_updates_the_open_dependent(client: LanguageCl
     assert "`ContextMatmul`" in found.message
 
     # Now edited in the editor, unsaved: the buffer counts.
-    open_document(client, ops.as_uri(), OPS_CTX)
-    change_document(client, ops.as_uri(), OPS_CTX.replace("ctx.context = (x, w)", "ctx.save_for_backward(x, w)"), 2)
+    open_document(client, ops.as_uri(), LEAKY_OPS)
+    change_document(client, ops.as_uri(), LEAKY_OPS_FIXED, 2)
     [found] = await diagnostics_until(client, uri, lambda d: d and d[0].severity == types.DiagnosticSeverity.Warning)
     assert "ContextMatmul" not in found.message
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from memlint.verify.bootstrap import MANIFEST_ENV, TOKEN_ENV
+from memlint.verify.script_run import file_tail
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FAILURE_GRACE = 5.0  # seconds without a sample after a process failed
@@ -172,7 +173,7 @@ def run(argv: list[str], manifest: dict, device: str, timeout: float, progress: 
             terminate(proc, token, {p.pid for p in outcome.processes.values()})
             reader.read()
         outcome.elapsed = time.monotonic() - started
-        outcome.output = _tail(output)
+        outcome.output = file_tail(output)
         shutil.rmtree(workdir, ignore_errors=True)
     return outcome
 
@@ -265,17 +266,6 @@ class _Reader:
             if self.outcome.stop_reason and event.get("status") in ("error", "oom"):
                 return  # read after memlint began to end the run: its SIGTERM, not the command's failure
             process.end = {**event, "_seen": now}
-
-
-def _tail(path: str, limit: int = 4000) -> str:
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            handle.seek(max(0, size - limit))
-            return handle.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
 
 
 # -- ending every process of the run -------------------------------------------

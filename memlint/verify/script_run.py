@@ -54,7 +54,8 @@ class Outcome:
 Progress = Callable[[str, dict[int, int], float], None]
 
 
-def _tail(path: str, limit: int = 4000) -> str:
+def file_tail(path: str, limit: int = 4000) -> str:
+    """The last `limit` bytes of a child's output file, decoded; empty when it is gone."""
     try:
         with open(path, "rb") as handle:
             handle.seek(0, os.SEEK_END)
@@ -122,7 +123,7 @@ def run(job: Request, launcher, progress: Progress | None = None, poll_interval:
         if handle is not None:
             handle.close()
     outcome = _outcome(events, timed_out, returncode, time.monotonic() - started)
-    outcome.output = _tail(output)
+    outcome.output = file_tail(output)
     shutil.rmtree(workdir, ignore_errors=True)
     return outcome
 
