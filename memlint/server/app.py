@@ -9,6 +9,7 @@ document changed meanwhile is thrown away (the latest text wins). State
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -422,4 +423,9 @@ def shutdown(ls: MemlintServer, params: None) -> None:
 
 def serve() -> None:
     """Run on stdin/stdout until the editor says exit."""
+    # A lint allocates tens of thousands of tree objects, and in this long-lived
+    # process the collections they trigger cost: with the default thresholds a change
+    # to a 2,000-line file took 216 ms, with these 136 ms (benchmarks/bench_server.py,
+    # idle 2-core machine).
+    gc.set_threshold(50_000, 20, 100)
     server.start_io()
