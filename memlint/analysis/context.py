@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import libcst as cst
+from libcst._position import CodeRange
 
 from memlint.analysis.frameworks import Frameworks
 from memlint.analysis.grad_mode import Grad, GradMode
 from memlint.analysis.imports import Imports
+from memlint.analysis.positions import all_ranges
 from memlint.analysis.scopes import Scopes
 from memlint.analysis.tree import Tree
 
@@ -18,6 +20,15 @@ class FileContext(Scopes):
         self.imports = Imports(self.tree)
         self.frameworks = Frameworks(self, self.imports)
         self.grad = GradMode(self, self.imports, self.frameworks)
+        self._ranges: dict[cst.CSTNode, CodeRange] | None = None
+
+    def range_of(self, node: cst.CSTNode) -> CodeRange:
+        """Where `node` is (1-based lines, 0-based columns), for analyses that put a line in a
+        message or a summary. The whole module's code is generated once, on first use: the
+        engine positions only reported nodes, and one generation per node is quadratic."""
+        if self._ranges is None:
+            self._ranges = all_ranges(self.module)
+        return self._ranges[node]
 
     def grad_state(self, node: cst.CSTNode) -> Grad:
         return self.grad.state(node)

@@ -80,6 +80,13 @@ def positions(module: cst.Module, targets: list[cst.CSTNode], last: cst.CSTNode)
     return {node: provider._computed[node] for node in targets if node in provider._computed}
 
 
+def all_ranges(module: cst.Module) -> dict[cst.CSTNode, CodeRange]:
+    """Every node's CodeRange, from one generation of the whole module's code."""
+    provider = PositionProvider()
+    module._codegen(_State(default_indent=module.default_indent, default_newline=module.default_newline, provider=provider))
+    return provider._computed
+
+
 def positions_in_statements(
     module: cst.Module,
     targets: list[cst.CSTNode],

@@ -28,7 +28,6 @@ import libcst as cst
 from memlint.analysis.cuda_init import ALLOC_VARIABLES, CudaInit, alloc_setting
 from memlint.analysis.expressions import names_in
 from memlint.analysis.imports import dotted
-from memlint.analysis.positions import positions
 from memlint.models import Finding, Position, Severity
 from memlint.suppression import is_suppressed
 
@@ -82,7 +81,7 @@ def _alloc_setters(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> 
                 setting = alloc_setting(model, node)
                 if setting is None or cuda.launches_after(node) or cuda.cuda_before(node) is not None:
                     continue
-                where = positions(model.module, [node], node)[node]
+                where = model.range_of(node)
                 # a suppression comment lives on the statement's line
                 line = model.tree.statement_of(node)
                 if not isinstance(line, cst.SimpleStatementLine):
@@ -108,7 +107,7 @@ def _calls_after_cuda(model: "SemanticModel", imported_roots: set[str]) -> list[
             continue
         used = cuda.cuda_before(call)
         if used is not None:
-            row = positions(model.module, [used], used)[used].start.line
+            row = model.range_of(used).start.line
             found.append([name, " ".join(model.module.code_for_node(used).split())[:40], row])
     return found
 

@@ -143,6 +143,11 @@ class Scopes:
     def call_sites(self) -> dict[cst.FunctionDef, list[cst.Call]]:
         """Each function -> its call sites, or [] when it is also referenced another way
         (passed as a callback, stored, exported), so its callers are unknown."""
+        return self._call_site_table
+
+    @cached_property
+    def _call_site_table(self) -> dict[cst.FunctionDef, list[cst.Call]]:
+        # one pass over every call of the file: analyses ask per function, many times
         sites: dict[int, list[cst.Call]] = {}
         escaped: set[int] = set()
         called_ids: set[int] = set()

@@ -104,10 +104,8 @@ model = Net().cuda()
         return where + "; to change settings at run time call `torch.cuda.memory._set_allocator_settings(...)`"
 
     def _row(self, node: cst.CSTNode) -> str:
-        from memlint.analysis.positions import positions  # noqa: PLC0415 - only when reporting
-
         try:
-            return f", line {positions(self.model.module, [node], node)[node].start.line}"
+            return f", line {self.model.range_of(node).start.line}"
         except Exception:  # noqa: BLE001 - the line is a courtesy
             return ""
 

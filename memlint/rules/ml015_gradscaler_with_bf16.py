@@ -5,7 +5,6 @@ import re
 import libcst as cst
 
 from memlint.analysis.expressions import bool_constant, call_arg, code, keyword_arg
-from memlint.analysis.positions import positions
 from memlint.models import Applicability, Severity
 from memlint.rules.base import Rule
 
@@ -103,7 +102,7 @@ for x, y in loader:
 
     def _row(self, node: cst.CSTNode) -> int:
         """1-based line of `node`, for the message (computed only when reporting)."""
-        return positions(self.model.module, [node], node)[node].start.line
+        return self.model.range_of(node).start.line
 
     # -- the scaler --------------------------------------------------------------
     def _picks_precision(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
