@@ -176,7 +176,7 @@ def load_settings(
     root = path.parent if path else (start or Path.cwd()).resolve()
     order = {r.code: i for i, r in enumerate(ALL_RULES)}
     return Settings(
-        codes=sorted(chosen, key=lambda c: order.get(c, -1)),
+        codes=sorted(chosen, key=lambda c: (order.get(c, -1), c)),  # a total order: cache keys hold it
         per_file_ignores=per_file,
         exclude=exclude,
         include=include,

@@ -248,3 +248,15 @@ def test_no_fix_that_would_make_optional_torch_a_hard_dependency(project: Path) 
     [finding] = json.loads(out)
     assert finding["code"] == "ML003" and finding["fix"]["applicability"] == "display-only"
     assert finding["fix"]["edits"] == []
+
+
+def test_the_rule_order_and_so_the_cache_key_do_not_depend_on_the_hash_seed() -> None:
+    """Two runs of a clean tree must read each other's cache: the codes a cache key holds come in one order."""
+    program = "from memlint.config import load_settings; print(load_settings(isolated=True).codes)"
+    orders = {
+        subprocess.run(
+            [sys.executable, "-c", program], env={**os.environ, "PYTHONHASHSEED": str(seed)}, capture_output=True, text=True, check=True
+        ).stdout
+        for seed in range(8)
+    }
+    assert len(orders) == 1, orders
