@@ -405,9 +405,9 @@ def test_write_back_keeps_the_writer_layout(writer: str, first, changed) -> None
 
 def test_the_project_index_sees_a_notebook_as_a_module(tmp_path: Path) -> None:
     """A loss from a project Function that keeps tensors on ctx makes the notebook's ML001 an error."""
-    from test_project import OPS_LEAKY
+    from samples import LEAKY_OPS
 
-    (tmp_path / "ops.py").write_text(OPS_LEAKY, encoding="utf-8")
+    (tmp_path / "ops.py").write_text(LEAKY_OPS, encoding="utf-8")
     cells = [
         "%load_ext autoreload\nimport torch\nfrom ops import fused_matmul\nw = torch.randn(4, 4, requires_grad=True)\nlosses = []",
         "for x in [torch.randn(2, 4) for _ in range(3)]:\n    loss = fused_matmul(x, w).sum()\n    loss.backward()\n    losses.append(loss)",
