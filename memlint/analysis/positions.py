@@ -66,24 +66,23 @@ class _State(PositionProvidingCodegenState):
 def positions(module: cst.Module, targets: list[cst.CSTNode], last: cst.CSTNode) -> dict[cst.CSTNode, CodeRange]:
     """CodeRange (1-based lines, 0-based columns) of `targets`; `last` is the
     target that ends latest in the source."""
-    provider = PositionProvider()
-    state = _State(
-        default_indent=module.default_indent,
-        default_newline=module.default_newline,
-        provider=provider,
-        last=last,
-    )
-    try:
-        module._codegen(state)
-    except _Done:
-        pass
-    return {node: provider._computed[node] for node in targets if node in provider._computed}
+    computed = _ranges_until(module, last)
+    return {node: computed[node] for node in targets if node in computed}
 
 
 def all_ranges(module: cst.Module) -> dict[cst.CSTNode, CodeRange]:
     """Every node's CodeRange, from one generation of the whole module's code."""
+    return _ranges_until(module, None)
+
+
+def _ranges_until(module: cst.Module, last: cst.CSTNode | None) -> dict[cst.CSTNode, CodeRange]:
+    """The ranges of the nodes generated up to `last` (None: the whole module)."""
     provider = PositionProvider()
-    module._codegen(_State(default_indent=module.default_indent, default_newline=module.default_newline, provider=provider))
+    state = _State(default_indent=module.default_indent, default_newline=module.default_newline, provider=provider, last=last)
+    try:
+        module._codegen(state)
+    except _Done:
+        pass
     return provider._computed
 
 
