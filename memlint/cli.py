@@ -17,6 +17,7 @@ from memlint.cache import CACHE_DIR, Cache
 from memlint.config import ConfigError, Settings, load_settings, split_option
 from memlint.discovery import discover, is_excluded
 from memlint.engine import print_errors
+from memlint.output import open_output
 from memlint.rules import ALL_RULES, FILE_CODES, FILE_PROBLEMS, lookup, lookup_file_problem
 from memlint.workers import RunResult, lint_files
 
@@ -136,6 +137,8 @@ def lint(
         click.echo(f"memlint: warning: {warning}", err=True)
     if force_exclude:
         found.files = [path for path in found.files if not is_excluded(path, settings.exclude, settings.root)]
+    if not found.files and not found.missing:  # ruff's warning; nothing to lint is not an error (exit 0)
+        click.echo("memlint: warning: No Python files found under the given path(s)", err=True)
     changed = None
     if diff_base is not None:
         from memlint.gitdiff import GitDiffError, changed_lines
@@ -193,7 +196,7 @@ def _emit(
     fixed: int = 0,
 ) -> int:
     print_errors(run.errors)
-    stream = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
+    stream = open_output(output_file) if output_file else sys.stdout
     try:
         report = formats.Report(
             findings=run.findings,

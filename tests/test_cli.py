@@ -260,3 +260,20 @@ def test_the_rule_order_and_so_the_cache_key_do_not_depend_on_the_hash_seed() ->
         for seed in range(8)
     }
     assert len(orders) == 1, orders
+
+
+def test_output_file_creates_its_directories(project: Path) -> None:
+    code, out, err = run(["--no-cache", "--format", "sarif", "-o", "reports/ci/memlint.sarif", "--exit-zero", "train.py"], project)
+    assert code == 0, err
+    assert out == ""
+    assert json.loads((project / "reports" / "ci" / "memlint.sarif").read_text())["version"] == "2.1.0"
+
+
+@pytest.mark.parametrize("layout", ["empty", "no_python"])
+def test_no_python_files_warns_and_exits_0(tmp_path: Path, layout: str) -> None:
+    (tmp_path / "src").mkdir()
+    if layout == "no_python":
+        (tmp_path / "src" / "notes.txt").write_text("not python\n")
+    code, _, err = run(["--no-cache", "src"], tmp_path)
+    assert code == 0
+    assert err == "memlint: warning: No Python files found under the given path(s)\n"
