@@ -276,7 +276,7 @@ def server_command() -> None:
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise
-        error_line('the language server needs pygls: pip install "memlint[server]"')
+        error_line('the language server needs pygls: pip install "memlint-torch[server]"')
         sys.exit(EXIT_ERROR)
     serve()
 

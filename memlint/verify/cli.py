@@ -186,10 +186,10 @@ def verify(
         click.echo("memlint: error: give PATHS to verify, or `-- COMMAND` to run", err=True)
         sys.exit(EXIT_ERROR)
     if importlib.util.find_spec("torch") is None:
-        click.echo("memlint: error: `memlint verify` needs torch: pip install 'memlint[verify]'", err=True)
+        click.echo("memlint: error: `memlint verify` needs torch: pip install 'memlint-torch[verify]'", err=True)
         sys.exit(EXIT_ERROR)
     if plot_file and importlib.util.find_spec("matplotlib") is None:
-        click.echo("memlint: error: --plot needs matplotlib: pip install 'memlint[verify]'", err=True)
+        click.echo("memlint: error: --plot needs matplotlib: pip install 'memlint-torch[verify]'", err=True)
         sys.exit(EXIT_ERROR)
     if is_command(paths, script_args):
         options = core.Options(iterations=iterations, timeout=timeout, device=device,
