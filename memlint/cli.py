@@ -92,6 +92,7 @@ def error_line(message: str) -> None:
     is_flag=True,
     help="Apply `exclude` to files named on the command line too (for pre-commit, which names every file).",
 )
+@click.option("--show-files", is_flag=True, help="List the files that would be linted, one a line, and exit.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes, then report the findings that remain.")
 @click.option("--unsafe-fixes", is_flag=True, help="Apply unsafe fixes too (with --fix, --fix-only or --diff).")
 @click.option("--fix-only", is_flag=True, help="Apply fixes and report only what was fixed (exit 0 unless errors).")
@@ -113,6 +114,7 @@ def lint(
     output_file: str | None,
     diff_base: str | None,
     force_exclude: bool,
+    show_files: bool = False,
     fix: bool = False,
     unsafe_fixes: bool = False,
     fix_only: bool = False,
@@ -139,6 +141,10 @@ def lint(
         found.files = [path for path in found.files if not is_excluded(path, settings.exclude, settings.root)]
     if not found.files and not found.missing:  # ruff's warning; nothing to lint is not an error (exit 0)
         click.echo("memlint: warning: No Python files found under the given path(s)", err=True)
+    if show_files:
+        for path in sorted(found.files):
+            click.echo(path)
+        sys.exit(EXIT_ERROR if found.missing else EXIT_CLEAN)
     changed = None
     if diff_base is not None:
         from memlint.gitdiff import GitDiffError, changed_lines
