@@ -22,6 +22,7 @@ from memlint.rules import ALL_RULES, FILE_CODES, FILE_PROBLEMS, lookup, lookup_f
 from memlint.workers import RunResult, lint_files
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+HUMAN_FORMATS = ("text", "concise")  # read by people: fix summaries go to stdout with them
 
 
 class DefaultGroup(click.Group):
@@ -66,12 +67,14 @@ def error_line(message: str) -> None:
 @click.option("--ignore", multiple=True, help="Rule codes or names to disable.")
 @click.option("--extend-select", multiple=True, help="Rule codes or names to enable on top of the selection.")
 @click.option(
+    "--output-format",
     "--format",
     "output_format",
     default="text",
     show_default=True,
-    help="Output format: text, json, github, sarif, gitlab or rdjson.",
+    help="Output format: text, concise (one line a finding), json, github, sarif, gitlab or rdjson.",
 )
+@click.option("--show-source", is_flag=True, help="Show the flagged code under each finding (text and concise).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings, nothing else.")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
@@ -104,6 +107,7 @@ def lint(
     ignore: tuple[str, ...],
     extend_select: tuple[str, ...],
     output_format: str,
+    show_source: bool,
     exit_zero: bool,
     quiet: bool,
     statistics: bool,
@@ -173,19 +177,19 @@ def lint(
     if fixes is not None and (diff or fix_only):
         from memlint.fixes import report_fixes
 
-        exit_code = report_fixes(fixes, diff, show_fixes, quiet, output_format == "text")
+        exit_code = report_fixes(fixes, diff, show_fixes, quiet, output_format in HUMAN_FORMATS)
     else:
         if fixes is not None:
             from memlint.fixes import report_rejected
 
             report_rejected(fixes)
         fixed = len(fixes.applied) if fixes is not None else 0
-        exit_code = _emit(run, settings, output_format, quiet, statistics, no_color, output_file, fixed)
+        exit_code = _emit(run, settings, output_format, quiet, statistics, no_color, output_file, fixed, show_source)
         if fixes is not None and show_fixes:
             from memlint.fixes import fix_summary
 
             for line in fix_summary(fixes.applied):
-                click.echo(line, err=output_format != "text" and output_file is None)
+                click.echo(line, err=output_format not in HUMAN_FORMATS and output_file is None)
     if found.missing:
         exit_code = EXIT_ERROR
     sys.exit(EXIT_CLEAN if exit_zero and exit_code == EXIT_FINDINGS else exit_code)
@@ -200,6 +204,7 @@ def _emit(
     no_color: bool,
     output_file: str | None,
     fixed: int = 0,
+    show_source: bool = False,
 ) -> int:
     print_errors(run.errors)
     stream = open_output(output_file) if output_file else sys.stdout
@@ -212,6 +217,7 @@ def _emit(
             quiet=quiet,
             statistics=statistics,
             fixed=fixed,
+            show_source=show_source,
             root=str(settings.root),
         )
         formats.get(output_format)(report, stream)
