@@ -316,3 +316,20 @@ def test_select_takes_code_prefixes(project: Path, selector: str, expected: set[
     code, out, err = run(["--no-cache", "--format", "json", "--select", selector, "train.py", "cache.py"], project)
     assert {f["code"] for f in json.loads(out)} == expected, err
     assert run(["--no-cache", "--select", "ML2", "train.py"], project)[0] == 2  # a prefix of no rule
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        (LEAKY_TRAIN.replace("opt.step()", "opt.step()  # \0"), "9:23", "source code cannot contain null bytes"),
+        ("x = 1\ny = 'a\0b'\n", "2:7", "source code cannot contain null bytes"),  # no rule applies: the cheap check
+        (LEAKY_TRAIN.replace("        losses.append(loss)", "\tlosses.append(loss)"), "10:1",
+         "inconsistent use of tabs and spaces in indentation"),
+    ],
+    ids=["nul-in-training-code", "nul-elsewhere", "mixed-tabs"],
+)
+def test_a_syntax_error_points_at_its_line(tmp_path: Path, text: str, where: str, message: str) -> None:
+    (tmp_path / "bad.py").write_text(text)
+    code, out, _ = run(["--no-cache", "--output-format", "concise", "bad.py"], tmp_path)
+    assert code == 1
+    assert out.splitlines()[0] == f"bad.py:{where}: ML000 [syntax-error] SyntaxError: {message}"
