@@ -232,8 +232,7 @@ class ProjectIndex:
                     code="ML010",
                     name="alloc-conf-too-late",
                     message=f"`{key}` is set by `{name.rsplit('.', 1)[-1]}()`, which {os.path.relpath(caller)} calls "
-                    f"after it has already used CUDA (`{use}`, line {row}): the allocator read its settings when "
-                    "CUDA was initialised, so this one is silently ignored",
+                    f"after its first CUDA use (`{use}`, line {row}), so the allocator ignores it",
                     severity=Severity.WARNING,
                     filename=path,
                     location=Position(line, column),
@@ -254,9 +253,8 @@ class ProjectIndex:
                         finding,
                         severity=Severity.ERROR,
                         message=f"`{finding.extra.get('kept', 'the value')}` is kept beyond its iteration with its "
-                        f"autograd graph, and it comes from the custom autograd Function `{origin.rsplit('.', 1)[1]}` "
-                        f"({where}), which keeps tensors on `ctx` that backward does not free: they stay on the "
-                        "device as long as each kept graph",
+                        f"autograd graph, whose Function `{origin.rsplit('.', 1)[1]}` ({where}) keeps tensors on "
+                        "`ctx` on the device",
                     )
             if finding.code == "ML003" and finding.extra.get("function") and not finding.extra.get("in_file_calls"):
                 if self.only_called_without_grad(finding.filename, finding.extra["function"]):
