@@ -20,6 +20,7 @@ from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, Position, Severity, describe
 from memlint.notebook import Notebook, NotebookError, is_notebook, parse_notebook
+from memlint.parsing import parse_module
 from memlint.rules import BY_CODE, SYNTAX_ERROR, UNREADABLE
 from memlint.rules.base import FixSpec, Report, Rule
 from memlint.suppression import is_suppressed, skips_file
@@ -187,7 +188,7 @@ def _lint_text(
     if not rules and not any(needle in text for needle in SUMMARY_NEEDLES):
         return _syntax_check_only(text, path, codes), [], {}
     try:
-        module = parser.parse(text) if parser is not None else cst.parse_module(text)
+        module = parser.parse(text) if parser is not None else parse_module(text)
     except cst.ParserSyntaxError as exc:
         return _syntax_finding(path, exc.message, exc.raw_line, exc.raw_column + 1, text, codes), [], {}
     except (RecursionError, MemoryError) as exc:
