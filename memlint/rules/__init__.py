@@ -19,6 +19,7 @@ from memlint.rules.ml013_checkpoint_reentrant import CheckpointReentrant
 from memlint.rules.ml014_zero_grad_in_accumulation import ZeroGradInAccumulation
 from memlint.rules.ml015_gradscaler_with_bf16 import GradScalerWithBf16
 from memlint.rules.ml016_hf_eval_predictions_on_device import HfEvalPredictionsOnDevice
+from memlint.rules.ml017_oom_retry_in_except import OomRetryInExcept
 
 ALL_RULES: tuple[type[Rule], ...] = (
     RetainedGraph,
@@ -37,6 +38,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     ZeroGradInAccumulation,
     GradScalerWithBf16,
     HfEvalPredictionsOnDevice,
+    OomRetryInExcept,
 )
 BY_CODE: dict[str, type[Rule]] = {r.code: r for r in ALL_RULES}
 BY_NAME: dict[str, type[Rule]] = {r.name: r for r in ALL_RULES}
