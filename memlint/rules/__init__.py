@@ -21,6 +21,7 @@ from memlint.rules.ml015_gradscaler_with_bf16 import GradScalerWithBf16
 from memlint.rules.ml016_hf_eval_predictions_on_device import HfEvalPredictionsOnDevice
 from memlint.rules.ml017_oom_retry_in_except import OomRetryInExcept
 from memlint.rules.ml018_hf_use_cache_in_training import HfUseCacheInTraining
+from memlint.rules.ml019_frozen_model_with_grad import FrozenModelWithGrad
 
 ALL_RULES: tuple[type[Rule], ...] = (
     RetainedGraph,
@@ -41,6 +42,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     HfEvalPredictionsOnDevice,
     OomRetryInExcept,
     HfUseCacheInTraining,
+    FrozenModelWithGrad,
 )
 BY_CODE: dict[str, type[Rule]] = {r.code: r for r in ALL_RULES}
 BY_NAME: dict[str, type[Rule]] = {r.name: r for r in ALL_RULES}
