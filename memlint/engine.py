@@ -14,12 +14,11 @@ import libcst as cst
 
 from memlint.analysis import SemanticModel
 from memlint.analysis.tree import Tree
-from memlint.analysis.positions import positions as compute_positions
-from memlint.analysis.positions import positions_in_statements
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, Position, Severity, describe
 from memlint.notebook import Notebook, NotebookError, is_notebook, parse_notebook
+from memlint.parsing import parse_module
 from memlint.rules import BY_CODE, SYNTAX_ERROR, UNREADABLE
 from memlint.rules.base import FixSpec, Report, Rule
 from memlint.suppression import is_suppressed, skips_file
@@ -190,7 +189,7 @@ def _lint_text(
     if not rules and not any(needle in text for needle in SUMMARY_NEEDLES):
         return _syntax_check_only(text, path, codes), [], {}
     try:
-        module = parser.parse(text) if parser is not None else cst.parse_module(text)
+        module = parser.parse(text) if parser is not None else parse_module(text)
     except cst.ParserSyntaxError as exc:
         message, row, column = exc.message, exc.raw_line, exc.raw_column + 1
         if message.startswith("tokenizer error"):  # LibCST's tokenizer gives no position; CPython's does
@@ -200,8 +199,9 @@ def _lint_text(
         return [], [FileError(path, f"too deeply nested to parse ({type(exc).__name__})")], {}
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
         return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)], {}
-    model = SemanticModel(module, path, parser.tree(module) if parser is not None else None)
-    findings, errors = _run_rules(model, text, path, rules, parser.statement_lines if parser is not None else None)
+    statement_lines = parser.statement_lines if parser is not None else None
+    model = SemanticModel(module, path, parser.tree(module) if parser is not None else None, statement_lines)
+    findings, errors = _run_rules(model, text, path, rules, statement_lines)
     try:
         summary = summarize(model)
     except Exception as exc:  # noqa: BLE001 - the index is an extra: lose it, not the findings
@@ -267,7 +267,6 @@ def _run_rules(
     rule_types: Iterable[type[Rule]],
     statement_lines: dict[int, int] | None = None,
 ) -> tuple[list[Finding], list[FileError]]:
-    module = model.module
     reports: list[tuple[Rule, Report]] = []
     errors: list[FileError] = []
     sink = lambda rule, report: reports.append((rule, report))  # noqa: E731
@@ -291,37 +290,37 @@ def _run_rules(
                     )
     if not reports:
         return [], errors
-    findings = _to_findings(module, text, path, reports, errors, statement_lines)
+    findings = _to_findings(model, text, path, reports, errors, statement_lines)
     return findings, errors
 
 
 def _to_findings(
-    module: cst.Module,
+    model: SemanticModel,
     text: str,
     path: str,
     reports: list[tuple[Rule, Report]],
     errors: list[FileError],
     statement_lines: dict[int, int] | None = None,
 ) -> list[Finding]:
-    model_tree = reports[0][0].model.tree
+    module = model.module
     targets = [r.node for _, r in reports]
+    parentheses = []
     for _, r in reports:
         if r.fix is not None:
             for old, _ in r.fix.replacements:
                 if isinstance(old, cst.BaseExpression):
                     targets.append(old)
                     if old.lpar:  # a fix replaces the expression with its parentheses
-                        targets.extend((old.lpar[0], old.rpar[-1]))
+                        parentheses.append(old)
             if r.fix.prepend:
                 targets.extend(_header(module))
-    positions = None
-    statements = (model_tree.parent_of, statement_lines) if statement_lines is not None else None
-    if statement_lines is not None:
-        positions = positions_in_statements(module, targets, model_tree.parent_of, statement_lines)
-    if positions is None:
-        last = max(targets, key=lambda n: model_tree.end.get(id(n), 0))
-        positions = compute_positions(module, targets, last)
+    statements = (model.tree.parent_of, statement_lines) if statement_lines is not None else None
+    positions = model.positions.ranges(targets)
+    for old in parentheses:
+        for paren in (old.lpar[0], old.rpar[-1]):
+            positions[paren] = model.positions.range_of(paren, within=old)
     lines = text.splitlines()
+    line_starts: list[int] | None = None  # computed once per file, for the first fix that needs them
     findings = []
     seen = set()
     for rule, report in reports:
@@ -337,7 +336,9 @@ def _to_findings(
         fix = None
         if report.fix is not None:
             try:
-                fix = _to_fix(module, text, report.fix, positions, statements)
+                if line_starts is None:
+                    line_starts = _line_starts(text)
+                fix = _to_fix(module, text, line_starts, report.fix, positions, statements)
             except Exception as exc:  # noqa: BLE001 - a broken fix must not lose the finding
                 errors.append(FileError(path, f"internal error building the {rule.code} fix: {describe(exc)}", internal=True))
         elif rule.fix_applicability is not None:  # no edit this time: say what to do
@@ -360,10 +361,10 @@ def _to_findings(
     return findings
 
 
-def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions, statements=None) -> Fix:
-    """The fix's text edits. `statements`: (parent_of, first line of each top-level statement), when
-    known (an incremental parse), to render a changed statement on its own instead of the module."""
-    line_starts = _line_starts(text)
+def _to_fix(module: cst.Module, text: str, line_starts: list[int], spec: FixSpec, positions, statements=None) -> Fix:
+    """The fix's text edits. `line_starts`: the offset of each line of `text`. `statements`: (parent_of,
+    first line of each top-level statement), when known (an incremental parse), to render a changed
+    statement on its own instead of the module."""
     edits = []
     for old, new in spec.replacements:
         if isinstance(old, cst.BaseExpression):
