@@ -55,16 +55,10 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
     except ValueError as exc:
         _fail(str(exc))
     label = f"--budget {budget}" if budget else (gpu[0] if gpu else "budget")
-    try:
-        import torch  # noqa: F401
-    except ModuleNotFoundError:
-        _fail('needs torch: pip install "memlint[estimate]"')
-    from memlint.estimate import predict, report
+    from memlint.estimate import report
 
-    device = gpu or predict.DEFAULT_GPU
-    if limit is not None and not gpu:
-        device = (device[0], limit)
-    if argv:
+    device = gpu or (sizes.DEFAULT_GPU[0], limit or sizes.DEFAULT_GPU[1])
+    if argv:  # torch is imported by the program's process only
         from memlint.estimate import program
 
         try:
@@ -72,6 +66,12 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         except program.ProgramFailed as exc:
             _fail(str(exc))
     else:
+        try:
+            from memlint.estimate import predict
+        except ModuleNotFoundError as exc:
+            if exc.name != "torch":
+                raise
+            _fail('needs torch: pip install "memlint[estimate]"')
         try:
             result = predict.predict_factory(target, steps=steps, gpu=device, eval_step=not no_eval)
         except predict.CannotRunFake as exc:

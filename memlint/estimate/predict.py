@@ -12,10 +12,9 @@ import traceback
 import torch
 
 from memlint.estimate.fakegpu import FakeGPU
+from memlint.estimate.sizes import DEFAULT_GPU
 from memlint.estimate.summary import summarize, workspace_for
 from memlint.estimate.tracker import StepTracker, user_site
-
-DEFAULT_GPU = ("NVIDIA H100 80GB HBM3", 80 * 1024**3)
 
 
 class CannotRunFake(Exception):
@@ -27,14 +26,16 @@ def why(exc: BaseException) -> str:
     site = user_site(traceback.extract_tb(exc.__traceback__)) or "?"
     name = type(exc).__name__
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else name
-    if name in ("DataDependentOutputException", "DataDependentOutputException"):
+    if len(text) > 160:
+        text = text[:157] + "..."
+    if name == "DataDependentOutputException":
         reason = f"a value computed from the data is needed ({text}); fake tensors have no data"
     elif name == "DynamicOutputShapeException":
         reason = f"an output's shape depends on the data ({text}); fake tensors have no data"
     elif name == "UnsupportedOperatorException" or "has no fake" in text or "meta" in text and "kernel" in text:
         reason = f"operator without a fake (meta) implementation, e.g. a custom CUDA kernel: {text}"
-    elif "data pointer" in text or "numpy" in text.lower() and "fake" in text.lower():
-        reason = f"the program reads tensor data (.numpy(), .tolist(), printing values): {text}"
+    elif any(word in text for word in ("data pointer", "numpy", "tolist", "tensor subclasses")):
+        reason = f"the program reads the tensor's data, which a fake tensor does not have: {text}"
     else:
         reason = f"{name}: {text}"
     return f"{site}: cannot run fake: {reason}"

@@ -39,11 +39,13 @@ def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
                f"torch.cuda.max_memory_allocated(), in {result['peak_phase']}")
     out.append(f"predicted peak reserved   {human(result['peak_reserved']):>12}   "
                "torch.cuda.max_memory_reserved(), caching-allocator model (estimate)")
-    if result.get("eval_peak"):
-        out.append(f"eval step peak allocated  {human(result['eval_peak']):>12}   model.eval() under no_grad")
-    out.append("at the peak:")
+    out.append("at the training peak:")
     for name, value in result["breakdown"].items():
         out.append(f"  {name:<28}{human(value):>12}")
+    if result.get("eval_peak"):
+        out.append(f"eval step peak allocated  {human(result['eval_peak']):>12}   the evaluation step, at its peak:")
+        for name, value in result.get("eval_breakdown", {}).items():
+            out.append(f"  {name:<28}{human(value):>12}")
     steps = result.get("steps", {})
     if len(steps) > 1:
         out.append("by step:  " + ",  ".join(f"step {k}: {human(v)}" for k, v in sorted(steps.items(), key=lambda kv: int(kv[0]))))

@@ -28,6 +28,8 @@ GPUS: dict[str, tuple[str, int]] = {
     "h200": ("NVIDIA H200 141 GB", int(139.3 * GIB)),
     "b200": ("NVIDIA B200 180 GB", int(177.0 * GIB)),
 }
+# What `torch.cuda.get_device_name()` answers in a fake run without --gpu.
+DEFAULT_GPU = ("NVIDIA H100 80GB HBM3", 80 * GIB)
 ALIASES = {"a100-80gb": "a100", "h100-80gb": "h100", "v100-32gb": "v100", "3090": "rtx3090", "4090": "rtx4090"}
 
 

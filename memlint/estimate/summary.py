@@ -20,6 +20,7 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
     live_cat: dict[int, str] = {}
     totals = dict.fromkeys(CATEGORIES, 0)
     best = {"allocated": -1}
+    best_eval = {"allocated": -1, "totals": {}}
     per_phase: dict[str, int] = {}
     final = _final_categories(events)
     if workspace:
@@ -36,17 +37,14 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
         totals[category] = totals.get(category, 0) + nbytes
         label = phases[phase]
         per_phase[label] = max(per_phase.get(label, 0), model.allocated)
-        if model.allocated > best["allocated"]:
+        if label == "eval":
+            if model.allocated > best_eval["allocated"]:
+                best_eval = {"allocated": model.allocated, "totals": dict(totals)}
+        elif model.allocated > best["allocated"]:
             best = {"allocated": model.allocated, "phase": label, "totals": dict(totals)}
     if best["allocated"] < 0:
         best = {"allocated": model.allocated, "phase": "setup", "totals": dict(totals)}
-    at_peak = best["totals"]
-    breakdown = {LABELS.get(c, c): at_peak.get(c, 0) for c in CATEGORIES if at_peak.get(c, 0)}
-    if workspace:
-        breakdown["cuBLAS workspace (assumed)"] = workspace
-    rounding = best["allocated"] - sum(breakdown.values())
-    if rounding:
-        breakdown["allocator block rounding"] = rounding
+    breakdown = _breakdown(best, workspace)
     steps: dict[str, int] = {}
     for label, value in per_phase.items():
         if label.startswith("step "):
@@ -60,9 +58,21 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
         "phases": per_phase,
         "steps": steps,
         "eval_peak": per_phase.get("eval"),
+        "eval_breakdown": _breakdown(best_eval, workspace) if best_eval["allocated"] > 0 else {},
         "modules": modules,
         **extra,
     }
+
+
+def _breakdown(best: dict, workspace: int) -> dict[str, int]:
+    at_peak = best["totals"]
+    breakdown = {LABELS.get(c, c): at_peak.get(c, 0) for c in CATEGORIES if at_peak.get(c, 0)}
+    if workspace:
+        breakdown["cuBLAS workspace (assumed)"] = workspace
+    rounding = best["allocated"] - sum(breakdown.values())
+    if rounding:
+        breakdown["allocator block rounding"] = rounding
+    return breakdown
 
 
 def _final_categories(events: list) -> dict[int, str]:

@@ -86,7 +86,7 @@ class Record:
 
 
 _PLUMBING = ("/memlint/estimate/", "/torch/utils/_python_dispatch.py", "/torch/_subclasses/", "/torch/overrides.py",
-             "/torch/_tensor.py", "/torch/utils/_contextlib.py")
+             "/torch/_tensor.py", "/torch/utils/_contextlib.py", "/torch/_dynamo/eval_frame.py", "/torch/_compile.py")
 
 
 def caller_is_user() -> bool:
