@@ -14,6 +14,8 @@ taught what a fake run on a CPU-only machine needs.
 * `.item()` on a fake value answers a placeholder (1, 1.0, False) and records
   where: the value of a loss or a metric does not change the memory a
   step takes, and stopping there would lose the second optimizer step.
+* `MemTracker` hooks the gradient of frozen parameters too, which torch refuses:
+  only parameters that require grad are hooked.
 * `MemTracker` refuses a root module's second forward without a reset: the
   module statistics are kept per step and reset.
 """
@@ -249,6 +251,21 @@ class StepTracker(MemTracker):
                     if winfo is not None and winfo.reftype in (Category.ACT, Category.OTH):
                         self.retag(t, Category.INPUT)
         super()._pre_fw_hook(module, inputs)
+
+    def _track_module_params_and_buffers(self, module, install_grad_hooks: bool = True):
+        # MemTracker hooks every parameter, and `register_hook` refuses a frozen one (LoRA's base
+        # weights): hook only those that get a gradient.
+        result = super()._track_module_params_and_buffers(module, install_grad_hooks=False)
+        if install_grad_hooks:
+            def on_grad(grad: torch.Tensor) -> None:
+                self._update_and_maybe_create_winfos(grad, Category.GRAD)
+
+            for param in module.parameters():
+                if param.requires_grad and self._param_to_grad_hook_handles.get(param, None) is None:
+                    self._param_to_grad_hook_handles[param] = (
+                        param.register_hook(on_grad),
+                        param.register_post_accumulate_grad_hook(lambda p: on_grad(p.grad)))
+        return result
 
     # -- dispatch ----------------------------------------------------------------------------
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
