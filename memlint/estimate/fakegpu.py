@@ -19,6 +19,7 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   FakeTensorMode holds weak references to; the swap falls back to `.data =`.
 * `DataLoader`: num_workers=0 and pin_memory=False (workers and the pinning
   thread would run outside the fake mode, which is per thread).
+* `copy.deepcopy` of a fake tensor clones it (the real one copies storage bytes).
 * `GradScaler` always steps (it would read `found_inf.item()`).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
@@ -183,6 +184,7 @@ class FakeGPU:
         self._patch(FakeTensor, "device", property(device, FakeTensor.device.fset))
         self._patch(FakeTensor, "is_cuda", property(lambda t: device(t).type == "cuda"))
         self._patch(FakeTensor, "get_device", lambda t: 0 if tracker.on_gpu(t) else -1)
+        self._patch(FakeTensor, "__deepcopy__", _deepcopy)
         original_swap = torch.utils.swap_tensors
 
         def swap_tensors(t1, t2):
@@ -214,6 +216,20 @@ class FakeGPU:
             "memory_summary": lambda *a, **k: "",
         }.items():
             self._patch(cuda, name, value)
+
+
+def _deepcopy(t, memo):
+    # Tensor.__deepcopy__ copies the storage's bytes, which a fake tensor does not have.
+    if id(t) in memo:
+        return memo[id(t)]
+    with torch.no_grad():
+        copy = t.clone()
+    if isinstance(t, torch.nn.Parameter):
+        copy = torch.nn.Parameter(copy, requires_grad=t.requires_grad)
+    elif t.requires_grad and t.is_leaf:
+        copy.requires_grad_(True)
+    memo[id(t)] = copy
+    return copy
 
 
 def _always_step(scaler, optimizer, optimizer_state, *args, **kwargs):

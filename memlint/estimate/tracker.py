@@ -168,11 +168,16 @@ class StepTracker(MemTracker):
     def current_phase(self) -> str:
         if self.phase_name in ("setup", "eval"):
             return self.phase_name
-        if self._in_opt:
+        if self.in_optimizer_math():
             return "optimizer step"
         if self._mod_tracker.is_bw:
             self._backward_seen = True
         return "backward" if self._backward_seen else "forward"
+
+    def in_optimizer_math(self) -> bool:
+        """Inside `optimizer.step()` but not in the model: a closure (Lightning, L-BFGS) runs the
+        forward and backward inside the step, and those are not the optimizer's."""
+        return self._in_opt and not self._mod_tracker.is_bw and len(self._mod_tracker.parents) <= 1
 
     def _update_snap(self, u_type, winfo, old_mem_consumed=None, old_reftype=None) -> None:
         super()._update_snap(u_type, winfo, old_mem_consumed, old_reftype)
@@ -288,7 +293,7 @@ class StepTracker(MemTracker):
         finally:
             self.inside -= 1
         if active_fake_mode() is self._fake_mode_on_entry:
-            if self._in_opt:  # the state proper becomes OPT in MemTracker's post-step hook
+            if self.in_optimizer_math():  # the state proper becomes OPT in MemTracker's post-step hook
                 reftype = Category.OPT_TMP
             elif self._mod_tracker.is_bw and not self._in_ac:
                 reftype = Category.TEMP
