@@ -7,8 +7,6 @@ from typing import TextIO
 
 from memlint import __version__
 from memlint.estimate.sizes import human
-from memlint.formats.github import command
-from memlint.formats.sarif import INFORMATION_URI
 
 RULE = "MLE001"
 
@@ -72,6 +70,8 @@ def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_lab
                   stream, indent=2)
         stream.write("\n")
     elif fmt == "github":
+        from memlint.formats.github import command
+
         for line in _lines(result, budget, budget_label):
             stream.write(line + "\n")
         if result.get("stopped"):
@@ -89,6 +89,8 @@ def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_lab
 
 
 def _sarif(result: dict, code: int, sentence: str, budget_label: str) -> dict:
+    from memlint.formats.common import INFORMATION_URI
+
     results = []
     if code == 1 or result.get("stopped"):
         message = f"{budget_label}: {sentence}" if code == 1 else result["stopped"]

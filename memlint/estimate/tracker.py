@@ -292,7 +292,8 @@ class StepTracker(MemTracker):
             res = func(*args, **kwargs)
         finally:
             self.inside -= 1
-        if active_fake_mode() is self._fake_mode_on_entry:
+        # torch < 2.12 has no `_fake_mode_on_entry` (it tracks every op it sees).
+        if active_fake_mode() is getattr(self, "_fake_mode_on_entry", active_fake_mode()):
             if self.in_optimizer_math():  # the state proper becomes OPT in MemTracker's post-step hook
                 reftype = Category.OPT_TMP
             elif self._mod_tracker.is_bw and not self._in_ac:
