@@ -195,6 +195,18 @@ def test_formats(mlp):
     assert sarif["runs"][0]["results"][0]["ruleId"] == "MLE001"
 
 
+def test_what_ifs_batch_size_and_optimizer(mlp):
+    base = predict.predict_factory(f"{mlp}:triple", eval_step=False)
+    bigger = predict.predict_factory(f"{mlp}:triple", eval_step=False, batch_size=512)
+    sgd = predict.predict_factory(f"{mlp}:triple", eval_step=False, optimizer="sgd")
+    assert base["breakdown"]["inputs (batch)"] == 64 * 256 * 4
+    assert bigger["eval_breakdown"] == {} and bigger["whatif"] == "--batch-size 512"
+    assert max(bigger["phases"].values()) > max(base["phases"].values())
+    assert "optimizer state" in base["breakdown"] and "optimizer state" not in sgd["breakdown"]
+    with pytest.raises(predict.CannotRunFake, match="--batch-size needs a factory"):
+        predict.predict_factory(f"{mlp}:train", batch_size=8)
+
+
 def test_no_target_is_an_error():
     outcome = CliRunner().invoke(main, ["estimate"])
     assert outcome.exit_code == 2 and "give module:function" in outcome.output

@@ -37,7 +37,7 @@ def install() -> None:
             return
         state["written"] = True
         result = predict.finish(tracker, gpu, started, stopped, (cfg.get("file", ""), cfg.get("line", 0)),
-                                " ".join(cfg["argv"]))
+                                " ".join(cfg["argv"]), predict._whatif(cfg.get("batch_size"), cfg.get("optimizer")))
         with open(cfg["result"], "w", encoding="utf-8") as out:
             json.dump(result, out)
 
@@ -52,7 +52,7 @@ def install() -> None:
         write(predict.why(value.with_traceback(tb)))
 
     tracker = StepTracker(on_step=on_step)
-    FakeGPU(tracker, *gpu).__enter__()  # for the rest of the process
+    FakeGPU(tracker, *gpu, batch_size=cfg.get("batch_size"), optimizer=cfg.get("optimizer")).__enter__()  # for the rest of the process
     tracker.start_training()
     sys.excepthook = excepthook
     import atexit

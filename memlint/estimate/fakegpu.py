@@ -122,8 +122,11 @@ class _Devices(TorchFunctionMode):
 class FakeGPU:
     """`with FakeGPU(tracker, name, total):` -- the fake run's world."""
 
-    def __init__(self, tracker: StepTracker, name: str = "NVIDIA H100 80GB HBM3", total: int = 80 * 1024**3) -> None:
+    def __init__(self, tracker: StepTracker, name: str = "NVIDIA H100 80GB HBM3", total: int = 80 * 1024**3,
+                 batch_size: int | None = None, optimizer: str | None = None) -> None:
         self.tracker = tracker
+        self.batch_size = batch_size  # what-if: every DataLoader's batch size
+        self.optimizer = optimizer  # what-if: "sgd" in place of Adam/AdamW
         self.name = name
         self.total = total
         self.fake_mode = FakeTensorMode(allow_non_fake_inputs=True)
@@ -150,11 +153,17 @@ class FakeGPU:
         self._patch_cuda()
         original_init = torch.utils.data.DataLoader.__init__
 
-        def loader_init(loader, *args, **kwargs):
+        def loader_init(loader, dataset, *args, **kwargs):
             kwargs.update(num_workers=0, pin_memory=False, persistent_workers=False, prefetch_factor=None)
-            original_init(loader, *args, **kwargs)
+            if self.batch_size and kwargs.get("batch_sampler") is None:
+                args = args[1:]  # a positional batch_size
+                kwargs["batch_size"] = self.batch_size
+            original_init(loader, dataset, *args, **kwargs)
 
         self._patch(torch.utils.data.DataLoader, "__init__", loader_init)
+        if self.optimizer == "sgd":
+            for name in ("Adam", "AdamW"):
+                self._patch(torch.optim, name, _SGDInstead)
         self._patch(torch, "compile", _no_compile)
         self._patch(torch.amp.GradScaler, "_maybe_opt_step", _always_step)
         original_clear = torch.clear_autocast_cache
@@ -216,6 +225,13 @@ class FakeGPU:
             "memory_summary": lambda *a, **k: "",
         }.items():
             self._patch(cuda, name, value)
+
+
+class _SGDInstead(torch.optim.SGD):
+    """--optimizer sgd: what the program's Adam or AdamW would take as plain SGD (no state)."""
+
+    def __init__(self, params, lr=1e-3, *args, **kwargs):
+        super().__init__(params, lr=lr if isinstance(lr, float) else 1e-3)
 
 
 def _deepcopy(t, memo):

@@ -62,12 +62,24 @@ def _call(model, batch):
     return model(batch)
 
 
-def step_functions(made):
+def _resized(batch, size: int):
+    """The batch with `size` rows (what-if --batch-size): new fake tensors of the same kind."""
+    if isinstance(batch, torch.Tensor):
+        return batch.new_empty((size, *batch.shape[1:])) if batch.dim() else batch
+    if isinstance(batch, dict):
+        return {k: _resized(v, size) for k, v in batch.items()}
+    if isinstance(batch, (tuple, list)):
+        return type(batch)(_resized(v, size) for v in batch)
+    return batch
+
+
+def step_functions(made, batch_size: int | None = None):
     """(train, eval or None) from what a factory returned."""
-    if callable(made) and not isinstance(made, torch.nn.Module):
-        return made, None
-    if isinstance(made, dict) and callable(made.get("train")):
-        return made["train"], made.get("eval")
+    if callable(made) and not isinstance(made, torch.nn.Module) or isinstance(made, dict) and callable(made.get("train")):
+        if batch_size:
+            raise CannotRunFake("--batch-size needs a factory that returns (model, optimizer, batch), "
+                                "not a step function (its batch is out of reach)")
+        return (made, None) if callable(made) else (made["train"], made.get("eval"))
     if isinstance(made, dict):
         parts = (made.get("model"), made.get("optimizer"), made.get("batch"), made.get("loss_fn"))
     elif isinstance(made, (tuple, list)) and len(made) in (3, 4):
@@ -76,6 +88,8 @@ def step_functions(made):
         raise TypeError("the factory must return (model, optimizer, batch[, loss_fn]), a dict of those, "
                         "a step function, or {'train': fn, 'eval': fn}")
     model, optimizer, batch, loss_fn = parts
+    if batch_size:
+        batch = _resized(batch, batch_size)
 
     def train():
         out = _call(model, batch)
@@ -103,7 +117,8 @@ def factory_location(spec: str) -> tuple[str, int]:
         return "", 0
 
 
-def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GPU, eval_step: bool = True) -> dict:
+def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GPU, eval_step: bool = True,
+                    batch_size: int | None = None, optimizer: str | None = None) -> dict:
     """Import `module:function`, call it under the fake GPU and run its steps."""
     module_name, _, name = spec.partition(":")
     if not module_name or not name:
@@ -113,7 +128,7 @@ def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GP
     stopped = ""
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    with FakeGPU(tracker, *gpu):
+    with FakeGPU(tracker, *gpu, batch_size=batch_size, optimizer=optimizer):
         try:
             try:
                 module = importlib.import_module(module_name)
@@ -122,7 +137,7 @@ def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GP
             factory = getattr(module, name, None)
             if not callable(factory):
                 raise CannotRunFake(f"{spec}: {module_name} has no function {name}")
-            train, evaluate = step_functions(factory())
+            train, evaluate = step_functions(factory(), batch_size)
             tracker.start_training()
             for _ in range(steps):
                 train()
@@ -133,11 +148,16 @@ def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GP
             raise
         except Exception as exc:  # noqa: BLE001 - the program's failure under fake tensors: one line
             stopped = why(exc)
-    return finish(tracker, gpu, started, stopped, factory_location(spec), spec)
+    return finish(tracker, gpu, started, stopped, factory_location(spec), spec, _whatif(batch_size, optimizer))
+
+
+def _whatif(batch_size: int | None, optimizer: str | None) -> str:
+    parts = ([f"--batch-size {batch_size}"] if batch_size else []) + ([f"--optimizer {optimizer}"] if optimizer else [])
+    return " ".join(parts)
 
 
 def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: str,
-           location: tuple[str, int], target: str) -> dict:
+           location: tuple[str, int], target: str, whatif: str = "") -> dict:
     record = tracker.record
     if tracker._mod_tracker is not None and record.steps < 1 and not record.modules:
         tracker._keep_modules()
@@ -150,6 +170,6 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
                         workspace_for(gpu[0], record.matmuls),
                         {"target": target, "gpu": gpu[0], "capacity": gpu[1], "steps_run": record.steps,
                          "item_placeholders": record.items, "item_site": record.item_site,
-                         "stopped": stopped, "file": location[0], "line": location[1],
+                         "stopped": stopped, "file": location[0], "line": location[1], "whatif": whatif,
                          "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__})
     return summary

@@ -22,14 +22,16 @@ class ProgramFailed(Exception):
     """The command wrote no prediction; `str()` is one line."""
 
 
-def run(argv: list[str], gpu: tuple[str, int], steps: int, timeout: float) -> dict:
+def run(argv: list[str], gpu: tuple[str, int], steps: int, timeout: float, batch_size: int | None = None,
+        optimizer: str | None = None) -> dict:
     workdir = tempfile.mkdtemp(prefix="memlint-estimate-")
     try:
         verify_command.write_sitecustomize(workdir, installer="memlint.estimate.bootstrap")
         result_path = os.path.join(workdir, "result.json")
         config = os.path.join(workdir, "config.json")
         with open(config, "w", encoding="utf-8") as handle:
-            json.dump({"argv": argv, "gpu": gpu[0], "capacity": gpu[1], "steps": steps, "result": result_path},
+            json.dump({"argv": argv, "gpu": gpu[0], "capacity": gpu[1], "steps": steps, "result": result_path,
+                       "batch_size": batch_size, "optimizer": optimizer},
                       handle)
         token = secrets.token_hex(8)
         # verify's environment (PYTHONPATH first, the run's token); no manifest: verify's hook stays off.

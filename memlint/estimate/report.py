@@ -28,8 +28,9 @@ def verdict(result: dict, budget: int | None) -> tuple[int, str]:
 
 
 def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
+    whatif = f", what if {result['whatif']}" if result.get("whatif") else ""
     out = [f"memlint estimate {result['target']} (torch {result['torch']}, fake tensors, "
-           f"{result['steps_run']} optimizer steps, {result['seconds']:.1f} s)"]
+           f"{result['steps_run']} optimizer steps, {result['seconds']:.1f} s{whatif})"]
     if result.get("stopped"):
         out.append(result["stopped"])
         out.append("  (what follows is what ran before that)")
