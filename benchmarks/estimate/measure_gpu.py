@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 STEPS = 2
 
 FACTORIES = [f"{m}:{c}" for m in ("gpt", "vit", "resnet", "unet", "lora") for c in ("fp32", "bf16", "ckpt")]
-FACTORIES += ["lstm:fp32", "lstm:bf16"]
+FACTORIES += ["lstm:fp32", "lstm:bf16", "amp_small_batch:fp32", "amp_small_batch:amp"]
 COMMANDS = [("bert_trainer.py",), ("bert_trainer.py", "--bf16"), ("bert_trainer.py", "--ckpt"),
             ("lightning_module.py",), ("lightning_module.py", "--bf16")]
 NEEDS = {"lora": ("peft", "transformers"), "bert_trainer.py": ("transformers",),
