@@ -22,6 +22,7 @@ taught what a fake run on a CPU-only machine needs.
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ from torch.utils._pytree import tree_flatten, tree_map_only
 from torch.utils.weak import WeakIdKeyDictionary
 
 GPU = torch.device("cuda", 0)
-_TORCH_DIR = torch.__file__.rsplit("/", 2)[0]
+_TORCH_DIR = os.path.dirname(torch.__file__)
 
 
 class Category(_RefType):
@@ -91,12 +92,17 @@ _PLUMBING = ("/memlint/estimate/", "/torch/utils/_python_dispatch.py", "/torch/_
              "/torch/_tensor.py", "/torch/utils/_contextlib.py", "/torch/_dynamo/eval_frame.py", "/torch/_compile.py")
 
 
+def _library(filename: str) -> bool:
+    return filename.startswith(_TORCH_DIR) or "/site-packages/" in filename or filename.startswith(sys.base_prefix)
+
+
 def caller_is_user() -> bool:
-    """Whether the op was called by the program rather than by torch (Adam reads its step)."""
+    """Whether the op was called by the program rather than by torch or an installed library
+    (Adam reads its step counter, a Trainer its loss): only the program's own calls are noted."""
     for frame in reversed(traceback.extract_stack()):
         if any(part in frame.filename for part in _PLUMBING):
             continue
-        return not frame.filename.startswith(_TORCH_DIR)
+        return not _library(frame.filename)
     return False
 
 
@@ -104,9 +110,7 @@ def user_site(stack=None) -> str:
     """`file:line` of the innermost frame outside torch and memlint."""
     for frame in reversed(stack if stack is not None else traceback.extract_stack()):
         name = frame.filename
-        if name.startswith(_TORCH_DIR) or "/memlint/estimate/" in name or name.startswith("<"):
-            continue
-        if "/site-packages/" in name or name.startswith(sys.prefix) or name.startswith(sys.base_prefix):
+        if _library(name) or "/memlint/estimate/" in name or name.startswith("<") or name.startswith(sys.prefix):
             continue
         return f"{name}:{frame.lineno}"
     return ""
