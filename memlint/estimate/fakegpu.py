@@ -20,6 +20,9 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `DataLoader`: num_workers=0 and pin_memory=False (workers and the pinning
   thread would run outside the fake mode, which is per thread).
 * `copy.deepcopy` of a fake tensor clones it (the real one copies storage bytes).
+* `torch.backends.cudnn.is_acceptable` is False: on a CUDA build, `nn.LSTM` would
+  otherwise flatten its weights with a cuDNN-only op that fake tensors on the CPU device
+  cannot run (the RNN runs the CPU way; cuDNN's reserve space is not modelled).
 * `GradScaler` always steps (it would read `found_inf.item()`).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
@@ -33,6 +36,7 @@ import weakref
 
 import torch
 import torch._dynamo  # noqa: F401 - before Tensor is patched: dynamo checks signatures at import
+import torch.backends.cudnn
 import torch.utils
 import torch.utils.data
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
@@ -165,6 +169,7 @@ class FakeGPU:
             for name in ("Adam", "AdamW"):
                 self._patch(torch.optim, name, _SGDInstead)
         self._patch(torch, "compile", _no_compile)
+        self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
         self._patch(torch.amp.GradScaler, "_maybe_opt_step", _always_step)
         original_clear = torch.clear_autocast_cache
 
