@@ -298,6 +298,11 @@ from memlint.verify.cli import verify as _verify_command  # noqa: E402
 
 main.add_command(_verify_command)
 
+# `memlint estimate`: peak GPU memory of a training step on fake tensors (memlint/estimate/).
+from memlint.estimate.cli import estimate as _estimate_command  # noqa: E402
+
+main.add_command(_estimate_command)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -59,7 +59,8 @@ def _memlint_chain():
 def _memlint_install():
     _sys.path.insert(0, {root!r})
     try:
-        from memlint.verify import bootstrap
+        import importlib
+        bootstrap = importlib.import_module({installer!r})
     finally:
         _sys.path.remove({root!r})
     bootstrap.install()
@@ -109,9 +110,10 @@ class CommandRun:
 Progress = Callable[[str, dict[int, int], float], None]
 
 
-def write_sitecustomize(directory: str) -> None:
+def write_sitecustomize(directory: str, installer: str = "memlint.verify.bootstrap") -> None:
+    """`installer`: the module whose `install()` runs in every Python process (`memlint estimate` has its own)."""
     with open(os.path.join(directory, "sitecustomize.py"), "w", encoding="utf-8") as handle:
-        handle.write(SITECUSTOMIZE.format(root=_ROOT))
+        handle.write(SITECUSTOMIZE.format(root=_ROOT, installer=installer))
 
 
 def command_env(site_dir: str, manifest: str, token: str, device: str) -> dict[str, str]:
