@@ -58,7 +58,9 @@ class Probes:
         self.clock = clock
         self.stop = stop
         self.calls = set(calls)
-        self.marked = min(3, iterations // 3)  # stats.warmup_for: allocations are counted from there
+        from memlint.verify.stats import warmup_for
+
+        self.marked = warmup_for(iterations)  # allocations are counted from the end of the warm-up
         self.count = {k: 0 for k in ids}
         self.baseline: set[int] = set()
         self.done: set[int] = set()

@@ -20,6 +20,7 @@ from memlint.verify.instrument import instrument
 from memlint.verify.stats import MIB, THRESHOLD_MIB, Growth, Speedup, compare_times, growth, median, time_warmup_for
 
 CONFIRMED, NOT_CONFIRMED, NOT_REACHED, ERROR = "confirmed", "not_confirmed", "not_reached", "error"
+INCONCLUSIVE = "inconclusive"  # the loop ran, but too few iterations after the warm-up for a verdict
 ALL_CODES = [r.code for r in ALL_RULES]
 
 
@@ -158,6 +159,13 @@ def judge(probe: int, loop: targets.LoopInfo, outcome: script_run.Outcome) -> Me
         m.note = f"the script failed after {m.iterations} iterations of the loop"
         return m
     retained = growth(samples)
+    if not retained.conclusive:
+        m.verdict = INCONCLUSIVE
+        why = retained.too_few()
+        if status == "timeout" and not complete:
+            why += f"; timed out after {outcome.elapsed:.0f}s"
+        m.note = why
+        return m
     leaks = retained.leaks
     peaks = m.peak_samples[1:]  # the peak within each iteration (sample 0 is the set-up before the loop)
     peak_leaks = False
@@ -171,8 +179,6 @@ def judge(probe: int, loop: targets.LoopInfo, outcome: script_run.Outcome) -> Me
         notes.append(f"the peak within each iteration grows by {m.peak_slope_mib:.3g} MiB/iter (what is kept between iterations does not)")
     if status == "timeout" and not complete:
         notes.append(f"timed out after {m.iterations} iterations")
-    elif m.iterations < 6:
-        notes.append(f"only {m.iterations} iterations")
     if m.slope_mib >= THRESHOLD_MIB and not leaks:
         notes.append("a one-off step, not steady growth")
     m.note = "; ".join(notes)
@@ -355,7 +361,7 @@ def _timing_measure(m: Measure) -> Measure:
     """A measure of a timing run: on CPU it holds no memory figures."""
     if "(timing only" in m.device:
         m.samples, m.peak_samples, m.peak_mib = [], [], 0.0
-    if m.verdict == NOT_CONFIRMED:  # the memory verdict of a timing run means nothing
+    if m.verdict in (NOT_CONFIRMED, INCONCLUSIVE):  # the memory verdict of a timing run means nothing
         m.note = ""
     return m
 
@@ -427,6 +433,9 @@ def _check(result: ScriptResult) -> ScriptResult:
         result.held = CONFIRMED in verdicts
         if not result.held:
             result.reason = "no probed loop grew"
+            unsure = [i.before for i in result.items if i.before.verdict == INCONCLUSIVE and i.kind == "memory"]
+            if unsure:
+                result.reason = f"inconclusive: {unsure[0].note}"
             errors = [i.before for i in result.items if i.before.verdict == ERROR and i.kind == "memory"]
             if errors:
                 result.reason = "the script failed: " + (errors[0].error.strip().splitlines() or [""])[-1]
@@ -439,6 +448,9 @@ def _check(result: ScriptResult) -> ScriptResult:
             result.held, result.reason = False, "the script failed: " + (err.error.strip().splitlines() or [""])[-1]
         elif not reached:
             result.held, result.reason = False, "no probed loop was reached"
+        elif NOT_CONFIRMED not in verdicts:  # every loop that ran ran too few iterations
+            unsure = next(i.before for i in result.items if i.before.verdict == INCONCLUSIVE and i.kind == "memory")
+            result.held, result.reason = False, f"inconclusive: {unsure.note}"
         else:
             result.held = True
     return result

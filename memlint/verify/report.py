@@ -10,11 +10,12 @@ import json
 import os
 from typing import TextIO
 
-from memlint.verify.core import CONFIRMED, ERROR, NOT_CONFIRMED, NOT_REACHED, Item, Measure, ScriptResult
+from memlint.verify.core import CONFIRMED, ERROR, INCONCLUSIVE, NOT_CONFIRMED, NOT_REACHED, Item, Measure, ScriptResult
 from memlint.verify.stats import MIB, THRESHOLD_MIB
 
-_LABEL = {CONFIRMED: "confirmed", NOT_CONFIRMED: "not confirmed", NOT_REACHED: "not reached", ERROR: "error"}
-_COLOR = {CONFIRMED: "red", NOT_CONFIRMED: "green", NOT_REACHED: "yellow", ERROR: "magenta"}
+_LABEL = {CONFIRMED: "confirmed", NOT_CONFIRMED: "not confirmed", NOT_REACHED: "not reached", ERROR: "error",
+          INCONCLUSIVE: "inconclusive"}
+_COLOR = {CONFIRMED: "red", NOT_CONFIRMED: "green", NOT_REACHED: "yellow", ERROR: "magenta", INCONCLUSIVE: "yellow"}
 
 
 def item_json(result: ScriptResult, item: Item) -> dict:
