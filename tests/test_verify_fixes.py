@@ -87,3 +87,132 @@ def test_flat_loop_with_a_first_step_allocation_is_not_confirmed(tmp_path: Path)
     assert item["verdict"] == "not_confirmed" and item["expectation_held"], item
     [item] = verify_json("-n", "10", str(write(tmp_path, "flat2.py", body.format(n=2))))
     assert item["verdict"] == "inconclusive" and not item["expectation_held"], item
+
+
+# -- every fix of a runnable test case, run ---------------------------------------
+CASES = Path(__file__).resolve().parent.parent / "test_cases"
+def _fixed_runnable_cases() -> list[Path]:
+    from memlint.verify import cases
+
+    return [Path(p).with_name(Path(p).name[: -len(".py")] + ".fixed.py") for p in cases.discover(str(CASES))
+            if Path(p).with_name(Path(p).name[: -len(".py")] + ".fixed.py").exists()]
+
+
+@pytest.fixture(scope="module")
+def fixed_runs() -> dict[str, list[dict]]:
+    """Each runnable case's fixed output (what `--fix --unsafe-fixes` writes, checked
+    against the case by test_fixes.py), run to its end: -n is beyond every case's loop."""
+    if __import__("importlib").util.find_spec("torch") is None:
+        pytest.skip("needs torch")
+    paths = [str(p) for p in _fixed_runnable_cases()]
+    by_file: dict[str, list[dict]] = {}
+    for item in verify_json("-n", "1000", "-j", "2", "--timeout", "120", *paths):
+        by_file.setdefault(Path(item["filename"]).resolve().relative_to(CASES).as_posix(), []).append(item)
+    return by_file
+
+
+@torch_needed
+@pytest.mark.parametrize("case", [p.relative_to(CASES).as_posix() for p in _fixed_runnable_cases()])
+def test_fixed_case_runs_to_the_end_and_stays_flat(fixed_runs: dict[str, list[dict]], case: str) -> None:
+    """The bad case leaks (test_verify.py runs it as written); its fixed output ends normally
+    and no tracked tensor grows (on CPU what the fix moved to the host is host memory, as on a
+    GPU: `torch.cat` of collected CPU tensors too)."""
+    items = fixed_runs.get(case)
+    assert items, f"{case} was not run"
+    for item in items:
+        assert item["verdict"] != "error" and not item["error"], (item["note"], item["error"][-600:])
+        assert item["verdict"] != "not_reached", item["note"]
+        assert item["verdict"] != "confirmed", (item["code"], item["slope_mib_per_iter"], item["note"])
+
+
+# -- fixes that remove the memory, planned together --------------------------------
+def _lint(text: str):
+    from memlint.engine import lint_source
+    from memlint.rules import ALL_RULES
+
+    return lint_source(textwrap.dedent(text), "t.py", [r.code for r in ALL_RULES])[0]
+
+
+def _fix(text: str):
+    from memlint.fixes import fix_source
+    from memlint.rules import ALL_RULES
+
+    return fix_source(textwrap.dedent(text), "t.py", [r.code for r in ALL_RULES] + ["ML000"], unsafe=True)
+
+
+def test_a_kept_device_output_leaves_the_device_and_a_scalar_is_detached() -> None:
+    text = """\
+    import torch
+    import torch.nn.functional as F
+
+
+    def train(model, loader, optimizer):
+        outs, losses = [], []
+        for x, y in loader:
+            out = model(x)
+            loss = F.cross_entropy(out, y)
+            loss.backward()
+            optimizer.step()
+            outs.append(out)
+            losses.append(loss)
+        return outs, losses
+    """
+    by_row = {f.location.row: f for f in _lint(text) if f.code == "ML001"}
+    moved, detached = by_row[12].fix, by_row[13].fix
+    assert [e.content for e in moved.edits] == ["out.detach().cpu()"]
+    assert moved.applicability.value == "unsafe"  # a move off the device: code after may need the device
+    assert [e.content for e in detached.edits] == ["loss.detach()"]
+    assert detached.applicability.value == "safe"  # a loss is surely a tensor and stays where it is
+
+
+def test_the_no_grad_fix_is_offered_with_the_finding_it_makes_appear() -> None:
+    """`no_grad` turns the kept outputs into ML005: the two edits are applied as one, not refused."""
+    result = _fix(
+        """\
+        import torch
+
+
+        def evaluate(model, loader):
+            model.eval()
+            all_logits = []
+            for images, labels in loader:
+                all_logits.append(model(images.cuda()))
+            return torch.cat(all_logits)
+        """
+    )
+    assert "@torch.no_grad()" in result.text and "model(images.cuda()).detach().cpu()" in result.text, result.text
+    assert sorted(f.code for f in result.applied) == ["ML003", "ML005"]
+    assert not result.rejected and not result.findings
+
+
+def test_values_compared_after_the_loop_move_together() -> None:
+    text = (CASES / "ML003_eval_without_no_grad" / "bad_eval_logits_labels_compared.py").read_text()
+    (labels,) = [f for f in _lint(text) if f.code == "ML005"]
+    assert sorted(e.content for e in labels.fix.edits) == ["labels.detach().cpu()", "logits.detach().cpu()"]
+    fixed = _fix(text).text
+    assert "all_logits.append(logits.detach().cpu())" in fixed and "all_labels.append(labels.detach().cpu())" in fixed
+
+
+def test_values_never_combined_move_alone() -> None:
+    findings = _lint(
+        """\
+        import torch
+
+
+        @torch.no_grad()
+        def evaluate(model, loader):
+            preds, targets = [], []
+            for x, y in loader:
+                preds.append(model(x.cuda()))
+                targets.append(y.cuda())
+            torch.save(torch.cat(preds), "preds.pt")
+            return torch.cat(targets)
+        """
+    )
+    assert sorted(len(f.fix.edits) for f in findings if f.code == "ML005") == [1, 1]
+
+
+def test_a_module_output_built_from_the_collected_chunks_is_not_moved() -> None:
+    text = (CASES / "ML001_retained_graph" / "bad_chunked_forward_chunks_kept_on_self.py").read_text()
+    (finding,) = [f for f in _lint(text) if f.code == "ML001"]
+    assert finding.fix is None or not finding.fix.edits

@@ -167,6 +167,9 @@ class StorageTracker(TorchDispatchMode):
         self.born: dict[int, tuple[int, tuple]] = {}  # storage -> (sequence number, frames)
         self.seq = 0
         self.marks: dict[int, int] = {}
+        # Storages that would be host memory on a GPU: moved there explicitly (`to_host`), or
+        # made by an op all of whose tensor inputs are (`torch.cat` of tensors moved to the CPU).
+        self.host: set[int] = set()
 
     def mark(self, probe: int) -> None:
         self.marks[probe] = self.seq
@@ -208,6 +211,7 @@ class StorageTracker(TorchDispatchMode):
         outputs: list = []
         _tensors(out, outputs)
         grew = False
+        on_host = bool(inputs) and inputs <= self.host
         for value in outputs:
             try:
                 storage = value.untyped_storage()
@@ -215,6 +219,9 @@ class StorageTracker(TorchDispatchMode):
                 continue
             key = storage._cdata
             if key in inputs or key in self.live:
+                continue
+            if on_host:
+                self._host(storage)
                 continue
             nbytes = storage.nbytes()
             if nbytes == 0 or storage.device.type == "meta":
@@ -247,7 +254,14 @@ class StorageTracker(TorchDispatchMode):
                 return value
             self.bytes -= self.live.pop(key, 0)
             self.born.pop(key, None)
+            self._host(value.untyped_storage())
         return value
+
+    def _host(self, storage) -> None:
+        key = storage._cdata
+        if key not in self.host:
+            self.host.add(key)
+            weakref.finalize(storage, self.host.discard, key)
 
 
 _Tensor = torch.Tensor
