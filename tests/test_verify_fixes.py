@@ -216,3 +216,139 @@ def test_a_module_output_built_from_the_collected_chunks_is_not_moved() -> None:
     text = (CASES / "ML001_retained_graph" / "bad_chunked_forward_chunks_kept_on_self.py").read_text()
     (finding,) = [f for f in _lint(text) if f.code == "ML001"]
     assert finding.fix is None or not finding.fix.edits
+
+
+# -- --compare-fix through a command, on a framework's hooks ---------------------------
+FRAMEWORK = {
+    "pkg/__init__.py": "",
+    "pkg/loop.py": '''\
+        """A minimal framework: it calls the module's training_step once per batch, as Lightning does."""
+        import torch
+
+
+        def fit(module, batches):
+            optimizer = torch.optim.SGD(module.parameters(), lr=0.01)
+            for batch_idx, batch in enumerate(batches):
+                loss = module.training_step(batch, batch_idx)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            return module
+        ''',
+    "pkg/model.py": '''\
+        import torch
+        import torch.nn.functional as F
+
+        try:
+            from lightning.pytorch import LightningModule
+        except ImportError:
+            LightningModule = torch.nn.Module
+
+
+        class Classifier(LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.net = torch.nn.Linear(64, 1024)
+                self.train_logits = []
+
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                logits = self.net(x)
+                loss = F.cross_entropy(logits, y)
+                self.train_logits.append(logits)
+                return loss
+        ''',
+    "pkg/train.py": '''\
+        import torch
+
+        from pkg.loop import fit
+        from pkg.model import Classifier
+
+        if __name__ == "__main__":
+            batches = [(torch.randn(512, 64), torch.randint(0, 1024, (512,))) for _ in range(30)]
+            module = fit(Classifier(), batches)
+            print(len(module.train_logits))
+        ''',
+}
+
+
+def _project(root: Path, files: dict[str, str]) -> None:
+    for name, body in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(body))
+
+
+@torch_needed
+def test_compare_fix_through_a_command_on_a_framework_hook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    _project(tmp_path, FRAMEWORK)
+    monkeypatch.chdir(tmp_path)
+    before = (tmp_path / "pkg" / "model.py").read_text()
+    result = CliRunner().invoke(main, ["verify", "--device", "cpu", "-n", "8", "--timeout", "120", "--compare-fix",
+                                       "--format", "json", "--", sys.executable, "-m", "pkg.train"],
+                                catch_exceptions=False)
+    [item] = json.loads(result.stdout)
+    assert item["code"] == "ML001" and item["site_kind"] == "call", item
+    assert item["verdict"] == "confirmed" and item["slope_mib_per_iter"] == pytest.approx(2.0, rel=0.05), item
+    after = item["after_fix"]
+    assert after["verdict"] == "not_confirmed" and abs(after["slope_mib_per_iter"]) < 0.01, after
+    assert item["fix_result"] == "fixed"
+    assert (tmp_path / "pkg" / "model.py").read_text() == before  # fixed in memory only
+    assert result.exit_code == 1
+
+
+@torch_needed
+def test_compare_fix_reports_a_fix_that_breaks_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fix whose result raises after the loop (here a check in the script that the logits
+    are still on the model's device) is reported as such, with the error."""
+    import sys
+
+    files = dict(FRAMEWORK)
+    files["pkg/train.py"] = '''\
+        import torch
+
+        from pkg.loop import fit
+        from pkg.model import Classifier
+
+        if __name__ == "__main__":
+            batches = [(torch.randn(512, 64), torch.randint(0, 1024, (512,))) for _ in range(30)]
+            module = fit(Classifier(), batches)
+            if module.train_logits[-1].requires_grad is False:
+                raise RuntimeError("the logits lost their graph")
+        '''
+    _project(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["verify", "--device", "cpu", "-n", "8", "--timeout", "120", "--compare-fix",
+                                       "--format", "json", "--", sys.executable, "-m", "pkg.train"],
+                                catch_exceptions=False)
+    [item] = json.loads(result.stdout)
+    assert item["verdict"] == "confirmed", item
+    assert item["fix_result"].startswith("the fix broke the run: RuntimeError: the logits lost their graph"), item
+
+
+# -- a verdict per finding -------------------------------------------------------------
+TWO_FINDINGS = """\
+    import torch
+
+    model = torch.nn.Linear(64, 1024)
+    loader = [(torch.randn(512, 64), torch.randint(0, 1024, (512,))) for _ in range(40)]
+    all_logits, all_labels = [], []
+    with torch.no_grad():
+        for x, y in loader:
+            all_logits.append(model(x))
+            all_labels.append(y)
+"""
+
+
+@torch_needed
+def test_two_findings_in_one_loop_get_their_own_verdicts(tmp_path: Path) -> None:
+    """The logits (2 MiB a batch) leak; the labels beside them keep 4 KiB a batch: only the
+    logits are confirmed, each with its own slope."""
+    items = {i["message"].split("`")[1]: i for i in verify_json(str(write(tmp_path, "two.py", TWO_FINDINGS)))}
+    assert set(items) == {"model(x)", "y"}, items
+    assert items["model(x)"]["verdict"] == "confirmed"
+    assert items["model(x)"]["slope_mib_per_iter"] == pytest.approx(2.0, rel=0.05)
+    assert items["y"]["verdict"] == "not_confirmed", items["y"]
+    assert items["y"]["slope_mib_per_iter"] < 0.01

@@ -10,7 +10,9 @@ import json
 import os
 from typing import TextIO
 
-from memlint.verify.core import CONFIRMED, ERROR, INCONCLUSIVE, NOT_CONFIRMED, NOT_REACHED, Item, Measure, ScriptResult
+from memlint.verify.core import (
+    CONFIRMED, ERROR, INCONCLUSIVE, NOT_CONFIRMED, NOT_REACHED, Item, Measure, ScriptResult, fix_outcome,
+)
 from memlint.verify.stats import MIB, THRESHOLD_MIB
 
 _LABEL = {CONFIRMED: "confirmed", NOT_CONFIRMED: "not confirmed", NOT_REACHED: "not reached", ERROR: "error",
@@ -46,6 +48,7 @@ def item_json(result: ScriptResult, item: Item) -> dict:
         data["expectation_held"] = result.held
     if item.after is not None:
         data["after_fix"] = item.after.to_json()
+        data["fix_result"] = fix_outcome(item)
     return data
 
 
@@ -158,9 +161,16 @@ def _write_command(result: ScriptResult, stream: TextIO, color: bool, cwd: str) 
             m = item.before
             who = f"rank {item.rank}" if item.rank is not None else ""
             line = f"{'    ' + who if multi else head}  {_verdict(m, color)}{' ' * (13 - len(_LABEL[m.verdict]))} {_figures(m)}"
+            if item.after is not None:
+                line += f"  ->  after fix: {_verdict(item.after, color)} {_figures(item.after)}"
+                outcome = fix_outcome(item)
+                if outcome:
+                    line += f"  ({outcome})"
             stream.write(line.rstrip() + "\n")
             if m.note:
                 stream.write(f"      {m.note}\n")
+            if item.after is not None and item.after.note:
+                stream.write(f"      after fix: {item.after.note}\n")
             if m.verdict == ERROR and m.error:
                 for text in m.error.rstrip().splitlines()[-12:]:
                     stream.write(f"      | {text}\n")
@@ -218,6 +228,9 @@ def write_text(results: list[ScriptResult], stream: TextIO, color: bool = False,
                     line += _after_speed(item, color)
                 elif after is not None:
                     line += f"  ->  after fix: {_verdict(after, color)} {_figures(after)}"
+                    outcome = fix_outcome(item)
+                    if outcome:
+                        line += f"  ({outcome})"
                 stream.write(line.rstrip() + "\n")
                 if speed and item.fix and after is not None and after.verdict not in (NOT_REACHED, ERROR):
                     stream.write(f"  {'':<{w0}}  fixed by {item.fix}\n")

@@ -251,3 +251,24 @@ def speed_loop_for(parsed: Parsed, finding: Finding) -> tuple[Loop | None, str]:
         if loops:
             return loops[0], ""
     return None, "no loop of this file runs it (a framework's training loop?)"
+
+
+def store_container(parsed: Parsed, finding: Finding) -> cst.BaseExpression | None:
+    """What a finding's store keeps, to measure at the store (ML001, ML005): the container
+    of `losses.append(x)`, `meter.update(x)`, `d[k] = x`, or the new value of
+    `t = torch.cat([t, x])`; None for a finding that names no store (an accumulator
+    `total += x` is rebound, not kept)."""
+    if finding.code not in ("ML001", "ML005"):
+        return None
+    node = _node_at(parsed, finding)
+    if node is None:
+        return None
+    statement = parsed.model.tree.statement_of(node)
+    store = parsed.model.loops.store_of(statement)
+    if store is None:
+        return None
+    if store.kind in ("append", "update", "subscript"):
+        return store.container
+    if store.kind == "concat" and isinstance(statement, cst.Assign):
+        return statement.value
+    return None
