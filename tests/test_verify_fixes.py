@@ -352,3 +352,46 @@ def test_two_findings_in_one_loop_get_their_own_verdicts(tmp_path: Path) -> None
     assert items["model(x)"]["slope_mib_per_iter"] == pytest.approx(2.0, rel=0.05)
     assert items["y"]["verdict"] == "not_confirmed", items["y"]
     assert items["y"]["slope_mib_per_iter"] < 0.01
+
+
+# -- the report: paths, allocation lines, nothing to verify -----------------------------
+def test_frames_are_never_printed_absolute(tmp_path: Path) -> None:
+    from memlint.verify.report import display_path
+
+    project = tmp_path / "proj"
+    installed = tmp_path / "env" / "lib" / "python3.12" / "site-packages" / "lightning" / "pytorch" / "core" / "module.py"
+    target = tmp_path / "lsite" / "lightning" / "pytorch" / "core" / "module.py"
+    for path in (installed, target):
+        path.parent.mkdir(parents=True)
+        for parent in (path.parent, path.parent.parent, path.parent.parent.parent):
+            (parent / "__init__.py").write_text("")
+        path.write_text("")
+    project.mkdir()
+    assert display_path(str(project / "pkg" / "train.py"), str(project)) == "pkg/train.py"
+    assert display_path(str(installed), str(project)) == "site-packages/lightning/pytorch/core/module.py"
+    assert display_path(str(target), str(project)) == "lightning/pytorch/core/module.py"
+
+
+def test_nothing_to_verify_is_a_json_object_that_says_why(tmp_path: Path) -> None:
+    script = write(tmp_path, "clean.py", "print('no loop')\n")
+    result = CliRunner().invoke(main, ["verify", "--device", "cpu", "--format", "json", str(script)])
+    data = json.loads(result.stdout)
+    assert data["items"] == [] and data["reason"].startswith("nothing to verify"), data
+    assert result.exit_code == 0
+
+
+@torch_needed
+def test_allocation_lines_are_only_what_grows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The step's gradients (re-made each step, alive at its end) are no allocation line;
+    the lines add up to no more than the slope."""
+    import sys
+
+    _project(tmp_path, FRAMEWORK)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["verify", "--device", "cpu", "-n", "8", "--timeout", "120", "--format", "json",
+                                       "--", sys.executable, "-m", "pkg.train"], catch_exceptions=False)
+    [item] = json.loads(result.stdout)
+    lines = item["allocations"]
+    assert lines and lines[0]["file"].endswith("model.py") and lines[0]["line"] == 18, lines
+    assert sum(a["mib_per_iter"] for a in lines) <= item["slope_mib_per_iter"] * 1.05
+    assert not any(a["function"] == "fit" for a in lines), lines  # the optimizer's step: no growth

@@ -142,6 +142,10 @@ class _LazyTracker:
     def counts(self, storage) -> bool:
         return self._get().counts(storage)
 
+    @property
+    def excludes_last(self) -> bool:
+        return getattr(self._get(), "excludes_last", False)
+
     def to_host(self, value):
         if self.real is None:
             return value

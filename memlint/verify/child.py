@@ -107,7 +107,8 @@ class Probes:
         if self.count[k] >= self.iterations:
             self.done.add(k)
             if getattr(self.tracker, "sites", False):
-                self.emit({"ev": "alloc", "p": k, "sites": self.tracker.allocations(k), "iters": self.iterations - self.marked})
+                span = self.iterations - self.marked - (1 if getattr(self.tracker, "excludes_last", False) else 0)
+                self.emit({"ev": "alloc", "p": k, "sites": self.tracker.allocations(k), "iters": span})
             self.emit({"ev": "done", "p": k})
             if self.stop and self.done >= self.ids:
                 raise StopVerification

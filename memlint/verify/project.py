@@ -380,22 +380,28 @@ def _items(site: Site, run: command.CommandRun, result: ScriptResult) -> list[It
             measure = attribute(measure, outcome.kept.get(site.store))
         if measure.verdict == NOT_REACHED and os.path.realpath(site.path) not in run.imported:
             measure.note = "no process of the command imported this file"
-        items.append(item(measure, process.rank, _allocations(process, site.probe)))
+        items.append(item(measure, process.rank, _allocations(process, site.probe, measure.slope_mib)))
     return items
 
 
-def _allocations(process: command.Process, probe: int) -> list[dict]:
+def _allocations(process: command.Process, probe: int, slope_mib: float) -> list[dict]:
+    """Where what grows was allocated, largest first, as many lines as add up to no more
+    than the measured slope (a line that does not grow is not listed)."""
     for event in process.events:
         if event.get("ev") == "alloc" and event["p"] == probe:
             iters = max(1, event.get("iters", 1))
-            return [
-                {
+            lines, total = [], 0.0
+            for site in event["sites"]:
+                per_iter = site["bytes"] / MIB / iters
+                if total + per_iter > slope_mib * 1.05:
+                    continue
+                total += per_iter
+                lines.append({
                     "file": site["frames"][0][0],
                     "line": site["frames"][0][1],
                     "function": site["frames"][0][2],
-                    "mib_per_iter": round(site["bytes"] / MIB / iters, 6),
+                    "mib_per_iter": round(per_iter, 6),
                     "stack": [{"file": f, "line": n, "function": fn} for f, n, fn in site["frames"]],
-                }
-                for site in event["sites"]
-            ]
+                })
+            return lines
     return []

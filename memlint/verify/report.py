@@ -69,7 +69,15 @@ def to_json(results: list[ScriptResult]) -> list[dict]:
 
 
 def write_json(results: list[ScriptResult], stream: TextIO) -> None:
-    json.dump(to_json(results), stream, indent=2)
+    """The items, one per finding (and rank); with nothing to verify, an object that says why."""
+    items = to_json(results)
+    if items:
+        json.dump(items, stream, indent=2)
+    else:
+        reasons = [r.reason or r.error for r in results if r.reason or r.error]
+        why = "nothing to verify: no ML001-ML006 (or ML004/ML009) finding in the paths given"
+        json.dump({"items": [], "reason": "; ".join([why, *reasons]), "scripts": [r.path for r in results]},
+                  stream, indent=2)
     stream.write("\n")
 
 
@@ -135,9 +143,30 @@ def rank_summary(items: list[Item]) -> str:
     return f"confirmed on rank {ranks} only: {mib(slope)} MiB/iter; {others}"
 
 
+def display_path(path: str, cwd: str) -> str:
+    """A frame's file as a reader can place it, never absolute: relative to the project
+    (the current directory), `site-packages/lightning/...` for an installed package, else
+    from the top of its package (the directory above the outermost `__init__.py`)."""
+    if not os.path.isabs(path):
+        return os.path.normpath(path)
+    rel = os.path.relpath(path, cwd)
+    if not rel.startswith(os.pardir + os.sep):
+        return rel
+    parts = path.split(os.sep)
+    for marker in ("site-packages", "dist-packages"):
+        if marker in parts:
+            index = len(parts) - 1 - parts[::-1].index(marker)
+            return "/".join(["site-packages", *parts[index + 1:]])
+    top = os.path.dirname(path)
+    while os.path.isfile(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    if top != os.path.dirname(path):
+        return os.path.relpath(path, top)
+    return os.path.basename(path)
+
+
 def _where(path: str, line: int, function: str, cwd: str) -> str:
-    rel = os.path.relpath(path, cwd) if os.path.isabs(path) else os.path.normpath(path)
-    return f"{rel}:{line} in {function}"
+    return f"{display_path(path, cwd)}:{line} in {function}"
 
 
 def _write_command(result: ScriptResult, stream: TextIO, color: bool, cwd: str) -> None:

@@ -221,6 +221,7 @@ class StorageTracker(TorchDispatchMode):
         self.born: dict[int, tuple[int, tuple]] = {}  # storage -> (sequence number, frames)
         self.seq = 0
         self.marks: dict[int, int] = {}
+        self.last_read = self.previous_read = 0
         # Storages that would be host memory on a GPU: moved there explicitly (`to_host`), or
         # made by an op all of whose tensor inputs are (`torch.cat` of tensors moved to the CPU).
         self.host: set[int] = set()
@@ -231,11 +232,17 @@ class StorageTracker(TorchDispatchMode):
     def counts(self, storage) -> bool:
         return storage._cdata in self.live
 
+    # What is allocated in the last iteration and alive at its end is not growth: this
+    # step's gradients, activations and outputs, freed by the next one. Only storages born
+    # before the last iteration began and still alive count, over one iteration fewer.
+    excludes_last = True
+
     def allocations(self, probe: int) -> list[dict]:
         since = self.marks.get(probe, 0)
+        until = self.previous_read
         sized: dict[tuple, int] = {}
         for key, (seq, frames) in self.born.items():
-            if seq > since and frames and key in self.live:
+            if since < seq <= until and frames and key in self.live:
                 sized[frames] = sized.get(frames, 0) + self.live[key]
         return top_sites(sized)
 
@@ -249,6 +256,7 @@ class StorageTracker(TorchDispatchMode):
             pass
 
     def read(self) -> tuple[int, int]:
+        self.previous_read, self.last_read = self.last_read, self.seq  # iteration boundaries
         peak, self.peak = self.peak, self.bytes
         return self.bytes, max(peak, self.bytes)
 
