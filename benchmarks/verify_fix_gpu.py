@@ -7,7 +7,7 @@ in a directory of its own; each script logs its own torch.cuda.memory_allocated(
 step's peak after every step ($MEMLOG, one pid per run: as written, then fixed), the ground
 truth memlint's slopes are compared with.
 
-    python benchmarks/verify_fix_gpu.py OUTDIR
+    python benchmarks/verify_fix_gpu.py OUTDIR [SCRIPT...]   (default: all four)
 
 Writes OUTDIR/verify_fix_gpu.json (memlint's items and each run's own log), OUTDIR/verify_fix_gpu.png
 and OUTDIR/verify_fix_gpu.txt (the fixes as diffs).
@@ -64,7 +64,7 @@ def main() -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH", "")) if p)}
     results = []
     report = []
-    for name in CASES:
+    for name in sys.argv[2:] or CASES:
         work = os.path.join(out, "work", name[:-3])
         os.makedirs(work, exist_ok=True)
         shutil.copy(os.path.join(SCRIPTS, name), os.path.join(work, "train.py"))
