@@ -88,7 +88,7 @@ def _node_at(parsed: Parsed, finding: Finding) -> cst.CSTNode | None:
     """The node a finding was reported on: same start and end position."""
     start = (finding.location.row, finding.location.column - 1)
     end = (finding.end_location.row, finding.end_location.column - 1)
-    preferred = (cst.Call, cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign)
+    preferred = (cst.Call, cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.While)
     fallback = None
     for node_type in preferred:
         for node in parsed.model.tree.by_type.get(node_type, ()):
@@ -154,6 +154,8 @@ def loop_for(parsed: Parsed, finding: Finding) -> tuple[Loop | None, str]:
     node = _node_at(parsed, finding)
     if node is None:
         return None, "the finding's node was not found"
+    if finding.code == "ML002" and isinstance(node, (cst.For, cst.While)) and probeable(node):
+        return node, ""  # the loop itself, inside a framework's autocast (Lightning's bf16-mixed)
     if finding.code == "ML002":
         region = _autocast_region(parsed, node)
         if region is not None:
