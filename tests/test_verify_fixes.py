@@ -395,3 +395,10 @@ def test_allocation_lines_are_only_what_grows(tmp_path: Path, monkeypatch: pytes
     assert lines and lines[0]["file"].endswith("model.py") and lines[0]["line"] == 18, lines
     assert sum(a["mib_per_iter"] for a in lines) <= item["slope_mib_per_iter"] * 1.05
     assert not any(a["function"] == "fit" for a in lines), lines  # the optimizer's step: no growth
+
+
+@torch_needed
+def test_a_list_extended_with_plus_equals_is_measured_at_its_loop(tmp_path: Path) -> None:
+    body = TWO_FINDINGS.replace("all_logits.append(model(x))", "all_logits += [model(x)]")
+    items = {i["message"].split("`")[1]: i for i in verify_json(str(write(tmp_path, "plus.py", body)))}
+    assert items["[model(x)]"]["verdict"] == "confirmed" and not items["[model(x)]"]["error"], items

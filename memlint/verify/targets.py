@@ -269,6 +269,8 @@ def store_container(parsed: Parsed, finding: Finding) -> cst.BaseExpression | No
     store = parsed.model.loops.store_of(statement)
     if store is None:
         return None
+    if isinstance(statement, cst.AugAssign):
+        return None  # `xs += [x]`: the container is the target, no call can stand there
     if store.kind in ("append", "update", "subscript"):
         return store.container
     if store.kind == "concat" and isinstance(statement, cst.Assign):
