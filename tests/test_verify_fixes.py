@@ -402,3 +402,18 @@ def test_a_list_extended_with_plus_equals_is_measured_at_its_loop(tmp_path: Path
     body = TWO_FINDINGS.replace("all_logits.append(model(x))", "all_logits += [model(x)]")
     items = {i["message"].split("`")[1]: i for i in verify_json(str(write(tmp_path, "plus.py", body)))}
     assert items["[model(x)]"]["verdict"] == "confirmed" and not items["[model(x)]"]["error"], items
+
+
+# -- a loop run many times inside one step ------------------------------------------------
+@torch_needed
+def test_decode_loop_under_autocast_growth_per_step_and_peak_after_the_fix() -> None:
+    """fig4: a decode loop inside autocast(cache_enabled=False): the weight casts grow per
+    decode step; after the fix (the cache on) the growth is gone and the peak is lower."""
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "verify_figures" / "fig4_autocast_decode.py"
+    [item] = verify_json("-n", "10", "--compare-fix", str(script))
+    assert item["code"] == "ML002" and item["verdict"] == "confirmed", item
+    assert item["slope_mib_per_iter"] == pytest.approx(8.0, rel=0.05)
+    after = item["after_fix"]
+    assert item["fix_result"] == "fixed" and after["peak_mib"] < item["peak_mib"] / 2, (item["peak_mib"], after["peak_mib"])
+    result = CliRunner().invoke(main, ["verify", "--device", "cpu", "-n", "10", "--compare-fix", str(script)])
+    assert ", peak " in result.output and "(fixed)" in result.output, result.output

@@ -89,12 +89,19 @@ def _style(text: str, color: str | None, enabled: bool, bold: bool = False) -> s
     return click.style(text, fg=color, bold=bold)
 
 
-def _figures(m: Measure, speed: bool = False) -> str:
+def _figures(m: Measure, speed: bool = False, peak: bool = False) -> str:
+    """The slope; `peak` (ML002: a loop run many times inside one step) adds the highest
+    memory seen within the measured iterations, the figure its fix lowers."""
     if m.verdict == NOT_REACHED or (m.verdict == ERROR and not m.iterations):
         return ""
     if speed:
         return f"{ms(m.step_time_ms)} ms/step" if m.step_time_ms is not None else f"{m.iterations} it"
-    return f"{mib(m.slope_mib)} MiB/iter, {m.growth_mib:+.1f} MiB over {m.iterations} it"
+    text = f"{mib(m.slope_mib)} MiB/iter, {m.growth_mib:+.1f} MiB over {m.iterations} it"
+    return text + (f", peak {m.peak_mib:.1f} MiB" if peak and m.peak_samples else "")
+
+
+def _peak(item: Item) -> bool:
+    return item.finding is not None and item.finding.code == "ML002"
 
 
 def ms(value: float) -> str:
@@ -189,9 +196,9 @@ def _write_command(result: ScriptResult, stream: TextIO, color: bool, cwd: str) 
         for item in items:
             m = item.before
             who = f"rank {item.rank}" if item.rank is not None else ""
-            line = f"{'    ' + who if multi else head}  {_verdict(m, color)}{' ' * (13 - len(_LABEL[m.verdict]))} {_figures(m)}"
+            line = f"{'    ' + who if multi else head}  {_verdict(m, color)}{' ' * (13 - len(_LABEL[m.verdict]))} {_figures(m, peak=_peak(item))}"
             if item.after is not None:
-                line += f"  ->  after fix: {_verdict(item.after, color)} {_figures(item.after)}"
+                line += f"  ->  after fix: {_verdict(item.after, color)} {_figures(item.after, peak=_peak(item))}"
                 outcome = fix_outcome(item)
                 if outcome:
                     line += f"  ({outcome})"
@@ -252,11 +259,11 @@ def write_text(results: list[ScriptResult], stream: TextIO, color: bool = False,
                 speed = item.kind == "speed"
                 verdict = _verdict(before, color)
                 pad = " " * (13 - len(_LABEL[before.verdict]))
-                line = f"  {location:<{w0}}  {rule:<{w1}}  {loop:<{w2}}  {verdict}{pad} {_figures(before, speed)}"
+                line = f"  {location:<{w0}}  {rule:<{w1}}  {loop:<{w2}}  {verdict}{pad} {_figures(before, speed, _peak(item))}"
                 if after is not None and speed:
                     line += _after_speed(item, color)
                 elif after is not None:
-                    line += f"  ->  after fix: {_verdict(after, color)} {_figures(after)}"
+                    line += f"  ->  after fix: {_verdict(after, color)} {_figures(after, peak=_peak(item))}"
                     outcome = fix_outcome(item)
                     if outcome:
                         line += f"  ({outcome})"
