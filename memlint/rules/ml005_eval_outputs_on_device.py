@@ -22,6 +22,9 @@ predictions, labels moved to the device) into a container that outlives the
 loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported,
 nor is the sequence an autoregressive loop generates
 (`input = torch.cat([input, token])` where the model runs on `input`).
+A training step that keeps a detached output (`self.logits.append(
+logits.detach())`) is reported too: the graph is gone, the tensor of batch
+size stays on the device every step.
 """
     why = """
 Every batch adds its outputs to device memory, so memory grows with the size
