@@ -8,7 +8,7 @@ from memlint.analysis.grad_mode import Grad
 from memlint.analysis.project import history_sources
 from memlint.models import Applicability, Severity
 from memlint.analysis.loops import Store
-from memlint.rules.base import FixSpec, StoreRule, detach, detach_entries, torch_alias
+from memlint.rules.base import StoreRule, detach, detach_entries, keep_fix, off_device, torch_alias
 
 
 class RetainedGraph(StoreRule):
@@ -127,21 +127,27 @@ for x, y in loader:
         else:
             severity = Severity.WARNING
             message = f"`{kept}` is kept beyond its iteration, and its graph skeleton leaks host memory every iteration"
-        hint = f"store `{code(detach(parts[0]))}`" + (
-            " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") else ""
+        # A part that is itself a non-scalar device tensor (a model output, logits) leaves the
+        # device as well: `.detach()` alone frees the graph but keeps the tensor there every step.
+        on_device = [model.provenance.device_output(p, statement) for p in parts]
+        own = [(p, off_device(p) if moved else detach(p)) for p, moved in zip(parts, on_device)]
+        hint = f"store `{code(own[0][1])}`" + (
+            " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") and not on_device[0] else ""
         )
-        # `.detach()` is safe on a tensor; a model's output may be a tuple or a
-        # ModelOutput (unsafe), a mapping needs its entries detached, and a
-        # list has no `.detach()` at all.
+        # `.detach()` applies to a tensor; a model's output may be a tuple or a
+        # ModelOutput, a mapping needs its entries moved, and a list has no
+        # `.detach()` at all. The label comes from `keep_fix`'s one evidence rule.
         kinds = {model.provenance.value_kind(p, statement) for p in parts}
         fix = None
         if kinds <= {"tensor", "maybe"}:
-            applicability = Applicability.SAFE if kinds == {"tensor"} else Applicability.UNSAFE
-            fix = FixSpec(applicability, "Detach the stored value", tuple((p, detach(p)) for p in parts))
+            what = "Detach the stored value" + (" and move it off the device" if any(on_device) else "")
+            fix = keep_fix(model, store, region, own, what, kinds == {"tensor"})
         elif kinds == {"mapping"} and len(parts) == 1 and torch_alias(model) is not None:
-            detached = detach_entries(parts[0], torch_alias(model))
-            hint = f"store a copy with its tensors detached: `{code(detached)}`"
-            fix = FixSpec(Applicability.UNSAFE, "Detach the tensors of the stored mapping", ((parts[0], detached),))
+            moved = model.provenance.device_output(parts[0], statement)
+            entries = detach_entries(parts[0], torch_alias(model), off_device=moved)
+            hint = f"store a copy with its tensors {'moved off the device' if moved else 'detached'}: `{code(entries)}`"
+            what = "Detach the tensors of the stored mapping" + (" and move them off the device" if moved else "")
+            fix = keep_fix(model, store, region, [(parts[0], entries)], what, False)
         else:
             hint = "detach each tensor in it before storing (`{k: v.detach() for k, v in d.items()}`)"
         self.report(

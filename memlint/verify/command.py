@@ -128,8 +128,9 @@ def command_env(site_dir: str, manifest: str, token: str, device: str) -> dict[s
 
 
 def run(argv: list[str], manifest: dict, device: str, timeout: float, progress: Progress | None = None,
-        label: str = "", poll_interval: float = 0.1) -> CommandRun:
-    """Run `argv` with `manifest` (files, probes, calls, iterations, ...) until it ends or is ended."""
+        label: str = "", poll_interval: float = 0.1, to_the_end: bool = False) -> CommandRun:
+    """Run `argv` with `manifest` (files, probes, calls, iterations, ...) until it ends or is ended
+    (`to_the_end`: not when the sites have their iterations, only at a failure or the timeout)."""
     workdir = tempfile.mkdtemp(prefix="memlint-verify-")
     results = os.path.join(workdir, "results")
     os.mkdir(results)
@@ -164,6 +165,8 @@ def run(argv: list[str], manifest: dict, device: str, timeout: float, progress: 
                     process.vanished = True
                     process.last_sample = now
             reason = _why_stop(outcome, now)
+            if reason == "done" and to_the_end:
+                reason = ""
             if not reason and now - started > timeout:
                 reason = "timeout"
             if reason:
