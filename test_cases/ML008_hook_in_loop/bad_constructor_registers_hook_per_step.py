@@ -15,11 +15,11 @@ class ActivationProbe:
 
 
 def main():
-    model = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.ReLU(), torch.nn.Linear(256, 64)).to(device)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 4096), torch.nn.ReLU(), torch.nn.Linear(4096, 64)).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     for step in range(30):
         probe = ActivationProbe(model[1])  # expect: ML008
-        loss = model(torch.randn(32, 64, device=device)).pow(2).mean()
+        loss = model(torch.randn(256, 64, device=device)).pow(2).mean()
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
