@@ -115,6 +115,8 @@ if out_of_memory:
                 continue  # a function defined in the handler runs later, if at all
             if model.provenance.is_module_call(call) or method_name(call) == "backward":
                 return call
+            if not _takes_data(call):
+                continue  # `optimizer.zero_grad(set_to_none=True)`: cleanup, not a step on a batch
             if isinstance(scope, cst.FunctionDef) and scope in model.named_callees(call):
                 return call  # the function calls itself again
             if self._may_be_step(call) and code(call.func) in tried:
@@ -184,3 +186,12 @@ def _to_cpu(call: cst.Call) -> bool:
     if method_name(call) == "cpu":
         return True
     return method_name(call) == "to" and bool(call.args) and "cpu" in code(call.args[0].value)
+
+
+def _takes_data(call: cst.Call) -> bool:
+    """Is any argument something other than a literal (a batch, a model, `**inputs`)?"""
+    literals = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+    return any(
+        not isinstance(a.value, literals) and not (isinstance(a.value, cst.Name) and a.value.value in ("True", "False", "None"))
+        for a in call.args
+    )
