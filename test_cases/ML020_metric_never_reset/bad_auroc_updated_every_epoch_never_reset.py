@@ -1,4 +1,3 @@
-# verify: leaks
 # An AUROC updated in the validation loop of every epoch and never reset: its list states keep every batch.
 import torch
 import torchmetrics
