@@ -77,7 +77,7 @@ for batch in loader:
             func = func.value
         name = code(func)
         evaluated = self._put_in_eval_mode(name, node)  # `.eval()` is a Module's: the callee is a model
-        if evaluated is None or not self._untrained(name) or model.grad_state(node) is not Grad.ON:
+        if evaluated is None or not self._untrained(name, node) or model.grad_state(node) is not Grad.ON:
             return
         if not self._in_training_step(node):
             return
@@ -93,21 +93,38 @@ for batch in loader:
         self.report(node, message, f"run `{name}(...)` under `torch.no_grad()`", fix=self._fix(node))
 
     # -- what the file says about the model ------------------------------------------------
-    def _mentions_of(self, name: str) -> list[cst.CSTNode]:
-        """Every Name/Attribute in the file written as `name` (`ref_model`, `self.teacher`)."""
+    def _mentions_of(self, name: str, at: cst.CSTNode) -> list[cst.CSTNode]:
+        """The Names/Attributes written as `name` that are the same variable as `name` at `at`:
+        `ref_model` of the same function (or a module-level one), `self.teacher` of the same class."""
         if self._mentions is None:
             table: dict[str, list[cst.CSTNode]] = {}
             for node_type in (cst.Name, cst.Attribute):
                 for node in self.model.tree.by_type.get(node_type, ()):
                     table.setdefault(code(node), []).append(node)
             self._mentions = table
-        return self._mentions.get(name, [])
+        model = self.model
+        scope = model.scope_of(at)
+        root = name.split(".")[0]
+        if root == "self":
+            owner = self._class_of(scope)
+            return [m for m in self._mentions.get(name, []) if self._class_of(model.scope_of(m)) is owner]
+        local = isinstance(scope, cst.FunctionDef) and (root in model.params(scope) or model.bindings(scope, root))
+        home = scope if local else model.module
+        return [
+            m
+            for m in self._mentions.get(name, [])
+            if model.scope_of(m) is home
+            or (not local and not (model.bindings(model.scope_of(m), root) or root in model.params(model.scope_of(m))))
+        ]
+
+    def _class_of(self, scope: cst.CSTNode) -> cst.ClassDef | None:
+        return self.model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
 
     def _put_in_eval_mode(self, name: str, at: cst.Call) -> cst.Call | None:
         """The `.eval()` (or `.train(False)`) that holds at `at`: one in another function (`__init__`), or
         earlier in the same one; None when the file also switches the model to training mode."""
         found = None
-        for mention in self._mentions_of(name):
+        for mention in self._mentions_of(name, at):
             call = self._called_method(mention)
             if call is None:
                 continue
@@ -120,17 +137,17 @@ for batch in loader:
                 return None  # trained somewhere: `model.train()` before its epochs
         return found
 
-    def _untrained(self, name: str) -> bool:
+    def _untrained(self, name: str, at: cst.CSTNode) -> bool:
         """No optimizer can reach the model's parameters, and they still require grad."""
         tree = self.model.tree
         parts = name.split(".")
         for owner in (".".join(parts[:i]) for i in range(1, len(parts))):
             # `self.parameters()` of the module that holds `self.teacher` includes the teacher's
-            for mention in self._mentions_of(owner):
+            for mention in self._mentions_of(owner, at):
                 call = self._called_method(mention)
                 if call is not None and method_name(call) in ("parameters", "named_parameters"):
                     return False
-        for mention in self._mentions_of(name):
+        for mention in self._mentions_of(name, at):
             parent = tree.parent_of(mention)
             if isinstance(parent, cst.Attribute) and parent.value is mention:
                 if parent.attr.value in ("parameters", "named_parameters", "requires_grad_", "requires_grad"):
