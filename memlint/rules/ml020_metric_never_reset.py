@@ -71,7 +71,7 @@ for epoch in range(epochs):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
-        self._metrics: dict[str, cst.Call] | None = None
+        self._metrics: dict[str, list[cst.Call]] | None = None
         self._reported: set[str] = set()
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -83,7 +83,7 @@ for epoch in range(epochs):
             target = code(func)
         else:
             return
-        built = self._growing_metrics().get(target)
+        built = self._same_variable(self._growing_metrics().get(target, []), target, node)
         if built is None or target in self._reported or self._reset_or_logged(target):
             return
         context = step_context(model, node, lambda n, region: runs_sometimes(model, n, region))
@@ -99,8 +99,27 @@ for epoch in range(epochs):
         hint = f"call `{target}.reset()` after each `compute()` (each epoch), or build it with `compute_on_cpu=True`"
         self.report(node, message, hint)
 
-    def _growing_metrics(self) -> dict[str, cst.Call]:
-        """`name` or `self.attr` -> the constructor call of a list-state metric that keeps its states on the device."""
+    def _same_variable(self, built: list[cst.Call], target: str, at: cst.CSTNode) -> cst.Call | None:
+        """The constructor of the metric `target` names at `at`: a local name's in the same function, a
+        module-level one's where the function does not bind the name, `self.x`'s in the same class."""
+        model = self.model
+        scope = model.scope_of(at)
+        root = target.split(".")[0]
+        for call in built:
+            home = model.scope_of(call)
+            if root == "self":
+                if isinstance(home, cst.FunctionDef) and isinstance(scope, cst.FunctionDef) and (
+                    model.enclosing_class(home) is model.enclosing_class(scope)
+                ):
+                    return call
+            elif home is scope or (
+                home is model.module and not (model.bindings(scope, root) or root in model.params(scope))
+            ):
+                return call
+        return None
+
+    def _growing_metrics(self) -> dict[str, list[cst.Call]]:
+        """`name` or `self.attr` -> the constructor calls of list-state metrics that keep their states on the device."""
         if self._metrics is None:
             self._metrics = {}
             model = self.model
@@ -122,7 +141,7 @@ for epoch in range(epochs):
                 if any(arg.star == "**" for arg in value.args):
                     continue
                 for target in assign.targets:
-                    self._metrics[code(target.target)] = value
+                    self._metrics.setdefault(code(target.target), []).append(value)
         return self._metrics
 
     def _dies_with_its_evaluation(self, target: str, built: cst.Call, region: cst.CSTNode) -> bool:
