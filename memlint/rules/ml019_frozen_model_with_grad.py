@@ -20,7 +20,7 @@ class FrozenModelWithGrad(Rule):
     needles = (("eval()", "train(False)"),)
     what = """
 Checks for a model called in a training step (a loop that steps an
-optimizer, `training_step`, `compute_loss`, a function that takes one step)
+optimizer, a function that does, `training_step`, `compute_loss`)
 with autograd on, when the file shows that the model is not trained: it is
 put in eval mode (`.eval()`), no optimizer gets its parameters (they are
 never read, and the model is passed to nothing but `.to()`, `deepcopy` or a
@@ -28,7 +28,8 @@ never read, and the model is passed to nothing but `.to()`, `deepcopy` or a
 frozen with `requires_grad_(False)` records no graph). A call whose inputs
 carry autograd history (a perceptual loss on generated images, a reward
 model on the policy's soft outputs) is not reported: the gradient must flow
-through it.
+through it; nor is a step that makes inputs require grad on purpose
+(adversarial examples, saliency).
 """
     why = """
 `model.eval()` does not turn autograd off, and leaving a model out of the
@@ -170,11 +171,42 @@ for batch in loader:
         return None
 
     def _in_training_step(self, node: cst.CSTNode) -> bool:
-        loops = self.model.loops
-        if any(loops.is_training_loop(loop) for loop in self.model.enclosing_loops(node)):
-            return True
-        scope = self.model.scope_of(node)
-        return isinstance(scope, cst.FunctionDef) and (loops.train_step_method(scope) or loops.steps_once(scope))
+        """In a step that updates weights (an optimizer steps in the loop, or a framework's training hook),
+        and that does not make inputs require grad on purpose (adversarial examples, saliency)."""
+        model = self.model
+        loops = model.loops
+        region: cst.CSTNode | None = next(
+            (
+                loop
+                for loop in model.enclosing_loops(node)
+                if any(loops.is_optimizer_step(c) for c in model.tree.descendants(loop, cst.Call))
+            ),
+            None,
+        )
+        scope = model.scope_of(node)
+        if region is None and isinstance(scope, cst.FunctionDef) and (
+            loops.train_step_method(scope)
+            or any(
+                loops.is_optimizer_step(c) and not model.enclosing_loops(c)
+                for c in model.tree.descendants(scope, cst.Call)
+            )
+        ):
+            region = scope  # `training_step`, or a function that takes one optimizer step (not a loop of them)
+        return region is not None and not self._differentiates_inputs(region)
+
+    def _differentiates_inputs(self, region: cst.CSTNode) -> bool:
+        """`x.requires_grad_()`, `x.requires_grad = True`, `torch.autograd.grad(...)` in the step."""
+        model = self.model
+        for call in model.tree.descendants(region, cst.Call):
+            if method_name(call) == "requires_grad_" and not (call.args and code(call.args[0].value) == "False"):
+                return True
+            if (model.imports.resolve(call.func) or "") == "torch.autograd.grad":
+                return True
+        for assign in model.tree.descendants(region, cst.Assign):
+            target = assign.targets[0].target
+            if isinstance(target, cst.Attribute) and target.attr.value == "requires_grad" and code(assign.value) != "False":
+                return True
+        return False
 
     # -- the fix ---------------------------------------------------------------------------
     def _fix(self, call: cst.Call) -> FixSpec | None:
