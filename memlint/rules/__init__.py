@@ -22,6 +22,7 @@ from memlint.rules.ml016_hf_eval_predictions_on_device import HfEvalPredictionsO
 from memlint.rules.ml017_oom_retry_in_except import OomRetryInExcept
 from memlint.rules.ml018_hf_use_cache_in_training import HfUseCacheInTraining
 from memlint.rules.ml019_frozen_model_with_grad import FrozenModelWithGrad
+from memlint.rules.ml020_metric_never_reset import MetricNeverReset
 
 ALL_RULES: tuple[type[Rule], ...] = (
     RetainedGraph,
@@ -43,6 +44,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     OomRetryInExcept,
     HfUseCacheInTraining,
     FrozenModelWithGrad,
+    MetricNeverReset,
 )
 BY_CODE: dict[str, type[Rule]] = {r.code: r for r in ALL_RULES}
 BY_NAME: dict[str, type[Rule]] = {r.name: r for r in ALL_RULES}
