@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from memlint.rules import ALL_RULES, FILE_CODES, lookup, lookup_file_problem
+from memlint.rules.catalog import FILE_CODES, RULE_CODES, file_problem_code, rule_code
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -102,15 +102,15 @@ def resolve_codes(selectors: Iterable[str], where: str) -> set[str]:
         if not selector:
             continue
         if selector.upper() == "ALL":
-            codes.update(r.code for r in ALL_RULES)
+            codes.update(RULE_CODES)
             codes |= FILE_CODES
-        elif lookup_file_problem(selector) is not None:
-            codes.add(lookup_file_problem(selector).code)
+        elif (problem := file_problem_code(selector)) is not None:
+            codes.add(problem)
         else:
-            rule = lookup(selector)
-            if rule is None:
+            code = rule_code(selector)
+            if code is None:
                 raise ConfigError(f"{where}: unknown rule {selector!r} (see `memlint rules`)")
-            codes.add(rule.code)
+            codes.add(code)
     return codes
 
 
@@ -174,7 +174,7 @@ def load_settings(
     if path:
         include += _list(table, "extend-include", path) or []
     root = path.parent if path else (start or Path.cwd()).resolve()
-    order = {r.code: i for i, r in enumerate(ALL_RULES)}
+    order = {code: i for i, code in enumerate(RULE_CODES)}
     return Settings(
         codes=sorted(chosen, key=lambda c: (order.get(c, -1), c)),  # a total order: cache keys hold it
         per_file_ignores=per_file,
