@@ -35,9 +35,12 @@ class Scopes:
 
     # -- scopes --------------------------------------------------------------
     def scope_of(self, node: cst.CSTNode) -> Scope:
-        for anc in self.tree.ancestors(node):
-            if isinstance(anc, cst.FunctionDef):
-                return anc
+        parent = self.tree.parent  # read directly: this runs for most nodes the rules look at
+        current = parent.get(id(node))
+        while current is not None:
+            if type(current) is cst.FunctionDef:  # exact type: LibCST's node classes have no subclasses
+                return current
+            current = parent.get(id(current))
         return self.module
 
     def enclosing_class(self, func: cst.FunctionDef) -> cst.ClassDef | None:
