@@ -106,7 +106,8 @@ class Loops:
 
     def _innermost_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
         for anc in self.model.tree.ancestors(node):
-            if isinstance(anc, (cst.For, cst.While, cst.FunctionDef, cst.Lambda)):
+            kind = type(anc)  # exact types: LibCST's node classes have no subclasses
+            if kind is cst.For or kind is cst.While or kind is cst.FunctionDef or kind is cst.Lambda:
                 return anc
         return None
 

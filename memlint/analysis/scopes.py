@@ -53,9 +53,10 @@ class Scopes:
         loops: list[Loop] = []
         child = node
         for anc in self.tree.ancestors(node):
-            if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            kind = type(anc)  # exact types: LibCST's node classes have no subclasses
+            if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef:
                 break
-            if isinstance(anc, (cst.For, cst.While)) and child is anc.body:
+            if (kind is cst.For or kind is cst.While) and child is anc.body:
                 loops.append(anc)
             child = anc
         return loops
