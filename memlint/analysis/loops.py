@@ -67,6 +67,7 @@ class Loops:
         self.model = model
         self.provenance = provenance
         self._step_loop: dict[int, bool] = {}
+        self._stores: dict[int, Store | None] = {}  # id(statement) -> store_of(statement): rules ask again and again
 
     # -- where a node sits -------------------------------------------------------
     # -- training ---------------------------------------------------------------
@@ -314,6 +315,12 @@ class Loops:
 
     # -- what outlives an iteration ----------------------------------------------
     def store_of(self, statement: cst.CSTNode) -> Store | None:
+        key = id(statement)
+        if key not in self._stores:
+            self._stores[key] = self._store_of(statement)
+        return self._stores[key]
+
+    def _store_of(self, statement: cst.CSTNode) -> Store | None:
         if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
             call = statement.value
             if not isinstance(call.func, cst.Attribute):
