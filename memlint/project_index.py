@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from memlint.models import Finding, Position, Severity
-from memlint.suppression import is_suppressed
 
 
 def module_name(path: str, root: Path) -> str:
