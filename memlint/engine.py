@@ -161,13 +161,19 @@ def _lint_text(
     """Findings, errors and the file's summary for the project index."""
     if skips_file(text):
         return [], [], {}
+    if "\0" in text:  # Python refuses the whole file, LibCST would parse it: point at the byte
+        row, column = _row_column(text, text.index("\0"))
+        return _syntax_finding(path, "source code cannot contain null bytes", row, column, text, codes), [], {}
     rules = [BY_CODE[c] for c in codes if c in BY_CODE and BY_CODE[c].may_apply(text)]
     if not rules and not any(needle in text for needle in SUMMARY_NEEDLES):
         return _syntax_check_only(text, path, codes), [], {}
     try:
         module = parser.parse(text) if parser is not None else parse_module(text)
     except cst.ParserSyntaxError as exc:
-        return _syntax_finding(path, exc.message, exc.raw_line, exc.raw_column + 1, text, codes), [], {}
+        message, row, column = exc.message, exc.raw_line, exc.raw_column + 1
+        if message.startswith("tokenizer error"):  # LibCST's tokenizer gives no position; CPython's does
+            message, row, column = _python_syntax_error(text) or (message, row, column)
+        return _syntax_finding(path, message, row, column, text, codes), [], {}
     except (RecursionError, MemoryError) as exc:
         return [], [FileError(path, f"too deeply nested to parse ({type(exc).__name__})")], {}
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
@@ -187,13 +193,26 @@ def _syntax_check_only(text: str, path: str, codes: Sequence[str]) -> list[Findi
     """No rule can fire here; still report a file that does not parse (cheaply)."""
     if SYNTAX_ERROR[0] not in codes:
         return []
+    error = _python_syntax_error(text)
+    return _syntax_finding(path, *error, text, codes) if error else []
+
+
+def _python_syntax_error(text: str) -> tuple[str, int, int] | None:
+    """CPython's syntax error for `text` (message, row, column), or None when it parses (or
+    is too deep to tell)."""
     try:
         ast.parse(text)
     except SyntaxError as exc:
-        return _syntax_finding(path, exc.msg, exc.lineno or 1, exc.offset or 1, text, codes)
+        return exc.msg, exc.lineno or 1, exc.offset or 1
     except (ValueError, RecursionError, MemoryError):
-        return []
-    return []
+        return None
+    return None
+
+
+def _row_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based row and column of a character offset, rows split as the parser splits them."""
+    lines = re.split(r"\r\n|\r|\n", text[:offset])
+    return len(lines), len(lines[-1]) + 1
 
 
 def _syntax_finding(path: str, message: str, row: int, column: int, text: str, codes: Sequence[str]) -> list[Finding]:

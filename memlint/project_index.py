@@ -119,8 +119,7 @@ class ProjectIndex:
                     code="ML010",
                     name="alloc-conf-too-late",
                     message=f"`{key}` is set by `{name.rsplit('.', 1)[-1]}()`, which {os.path.relpath(caller)} calls "
-                    f"after it has already used CUDA (`{use}`, line {row}): the allocator read its settings when "
-                    "CUDA was initialised, so this one is silently ignored",
+                    f"after its first CUDA use (`{use}`, line {row}), so the allocator ignores it",
                     severity=Severity.WARNING,
                     filename=path,
                     location=Position(line, column),
@@ -129,6 +128,30 @@ class ProjectIndex:
                     "environment that launches the script",
                 )
         return list(found.values())
+
+    def _lightning_cast_cache(self, finding: Finding) -> Finding | None:
+        """ML002 on a `training_step`: kept where the installed Lightning and the project's Trainer
+        run it under the cache-less autocast, with the release and the Trainer named."""
+        from memlint.analysis import lightning_precision as lightning  # LibCST: only for such a finding
+
+        facts = finding.extra["lightning"]
+        version = lightning.installed_version(facts.get("package", "lightning"))
+        if not lightning.cache_disabled_in(version):
+            return None
+        message = finding.message.replace(lightning.UNKNOWN_VERSION, lightning.describe(version))
+        if facts.get("trainer") == "project":
+            trainers = [
+                (path, precision, line)
+                for path, summary in sorted(self.summaries.items())
+                for precision, line in summary.get("trainer_precisions", ())
+            ]
+            if not trainers:
+                return None
+            path, precision, line = trainers[0]
+            message = message.replace(
+                lightning.PROJECT_TRAINER, f'`Trainer(precision="{precision}")` ({os.path.relpath(path)}, line {line})'
+            )
+        return replace(finding, message=message)
 
     def adjust(self, findings: list[Finding]) -> list[Finding]:
         adjusted = []
@@ -141,10 +164,13 @@ class ProjectIndex:
                         finding,
                         severity=Severity.ERROR,
                         message=f"`{finding.extra.get('kept', 'the value')}` is kept beyond its iteration with its "
-                        f"autograd graph, and it comes from the custom autograd Function `{origin.rsplit('.', 1)[1]}` "
-                        f"({where}), which keeps tensors on `ctx` that backward does not free: they stay on the "
-                        "device as long as each kept graph",
+                        f"autograd graph, whose Function `{origin.rsplit('.', 1)[1]}` ({where}) keeps tensors on "
+                        "`ctx` on the device",
                     )
+            if finding.code == "ML002" and finding.extra.get("lightning"):
+                finding = self._lightning_cast_cache(finding)
+                if finding is None:
+                    continue
             if finding.code == "ML003" and finding.extra.get("function") and not finding.extra.get("in_file_calls"):
                 if self.only_called_without_grad(finding.filename, finding.extra["function"]):
                     continue

@@ -136,7 +136,7 @@ def test_alloc_conf_set_by_a_helper_after_the_caller_used_cuda(tmp_path: Path) -
     findings = alloc_project(tmp_path, "model = torch.nn.Linear(4, 4).cuda()\nset_alloc_conf()\n")
     (finding,) = [f for f in findings if f["code"] == "ML010"]
     assert finding["filename"].endswith("envhelp.py") and finding["location"]["row"] == 6
-    assert "set_alloc_conf()" in finding["message"] and "train.py calls after it has already used CUDA" in finding["message"]
+    assert "set_alloc_conf()" in finding["message"] and "train.py calls after its first CUDA use" in finding["message"]
 
 
 def test_alloc_conf_set_by_a_helper_before_cuda_is_silent(tmp_path: Path) -> None:

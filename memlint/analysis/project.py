@@ -10,7 +10,11 @@ process joins the summaries into a `ProjectIndex` (memlint/project_index.py) and
   value comes from a project Function that keeps tensors on `ctx`, directly
   (`Fn.apply(...)`) or through project functions that return its result;
 * ML003 is dropped for an evaluation function that its own file never calls
-  and that other files call only from no-grad code.
+  and that other files call only from no-grad code;
+* ML002 about Lightning's cache-less autocast around `training_step` is kept
+  only where the installed Lightning release has it, and, for a module whose
+  Trainer is built in another file, only where a project file builds one with
+  mixed precision (`analysis/lightning_precision.py`).
 
 Per-file findings and summaries depend only on the file, so the cache stays
 keyed on file content; the adjustments are recomputed on every run.
@@ -22,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from memlint.analysis import lightning_precision as lightning
 from memlint.analysis.cuda_init import ALLOC_VARIABLES, CudaInit, alloc_setting
 from memlint.analysis.expressions import names_in
 from memlint.analysis.imports import dotted
@@ -31,7 +36,7 @@ if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
 
 # Files that may matter to other files even when no rule needs to look at them.
-SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".apply(", "cuda", "ALLOC_CONF")
+SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".apply(", "cuda", "ALLOC_CONF", "precision")
 
 
 def summarize(model: "SemanticModel") -> dict[str, Any]:
@@ -60,7 +65,15 @@ def summarize(model: "SemanticModel") -> dict[str, Any]:
         "ctx_functions": sorted({s.function.name.value for s in model.autograd_functions.tensor_stores}),
         "returns": returns,
         "calls": calls,
+        "trainer_precisions": _trainer_precisions(model),
     }
+
+
+def _trainer_precisions(model: "SemanticModel") -> list[list]:
+    """This file's Lightning Trainers that run the steps under `MixedPrecision`: [precision, line]."""
+    if not any(v.split(".")[0] in ("lightning", "pytorch_lightning") for v in model.imports.aliases.values()):
+        return []
+    return [[t.precision, model.range_of(t.node).start.line] for t in lightning.trainer_precisions(model) if t.mixed]
 
 
 def _alloc_setters(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> dict[str, list]:

@@ -25,6 +25,10 @@ RULES: tuple[tuple[str, str, str, str], ...] = (
     ("ML013", "checkpoint-reentrant", "ml013_checkpoint_reentrant", "CheckpointReentrant"),
     ("ML014", "zero-grad-in-accumulation", "ml014_zero_grad_in_accumulation", "ZeroGradInAccumulation"),
     ("ML015", "gradscaler-with-bf16", "ml015_gradscaler_with_bf16", "GradScalerWithBf16"),
+    ("ML016", "hf-eval-predictions-on-device", "ml016_hf_eval_predictions_on_device", "HfEvalPredictionsOnDevice"),
+    ("ML017", "oom-retry-in-except", "ml017_oom_retry_in_except", "OomRetryInExcept"),
+    ("ML018", "hf-use-cache-in-training", "ml018_hf_use_cache_in_training", "HfUseCacheInTraining"),
+    ("ML019", "frozen-model-with-grad", "ml019_frozen_model_with_grad", "FrozenModelWithGrad"),
 )
 RULE_CODES: tuple[str, ...] = tuple(code for code, *_ in RULES)
 

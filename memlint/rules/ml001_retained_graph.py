@@ -98,42 +98,35 @@ for x, y in loader:
         if store.kind == "in-place":
             severity = Severity.ERROR
             message = (
-                f"`{code(store.container)}` is updated in place with `{kept}`, which carries autograd history: "
-                "the buffer's graph links every step to the previous one and grows each call"
+                f"`{code(store.container)}` is updated in place with `{kept}`, which carries autograd history, "
+                "so its graph grows every call"
             )
         elif not was_backwarded:
             severity = Severity.ERROR
             message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph and is never backwarded in "
-                f"{where}: the graph and every activation it saved stay on the device, growing each iteration"
+                f"`{kept}` is kept beyond its iteration with its autograd graph and never backwarded in {where}, "
+                "so its activations stay on the device"
             )
         elif retained:
             severity = Severity.ERROR
             message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph, and `backward(retain_graph=True)` "
-                "does NOT free the saved tensors: every kept graph holds its activations on the device, growing "
-                "each iteration"
+                f"`{kept}` is kept beyond its iteration with its autograd graph, whose activations "
+                "`backward(retain_graph=True)` does not free"
             )
         elif ctx_stores:
             first = ctx_stores[0]
             severity = Severity.ERROR
             message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph; the custom autograd Function "
-                f"`{first.function.name.value}` in this file keeps tensors on `ctx.{first.attributes[0]}`, which "
-                "backward does not free: they stay on the device as long as each kept graph"
+                f"`{kept}` is kept beyond its iteration with its autograd graph, whose Function "
+                f"`{first.function.name.value}` keeps tensors on `ctx.{first.attributes[0]}` on the device"
             )
         elif itself:
             severity = Severity.ERROR
-            message = (
-                f"`{kept}` is kept beyond its iteration: `{code(itself[0])}` holds a whole output of the model, "
-                "whose tensors stay on the device every iteration (and its graph skeleton leaks host memory)"
-            )
+            output = "" if code(itself[0]) == kept else f" (`{code(itself[0])}`)"
+            message = f"`{kept}` is kept beyond its iteration and holds a whole model output{output}, whose tensors stay on the device"
         else:
             severity = Severity.WARNING
-            message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph: backward freed the saved "
-                "tensors, but the graph skeleton leaks host memory every iteration"
-            )
+            message = f"`{kept}` is kept beyond its iteration, and its graph skeleton leaks host memory every iteration"
         hint = f"store `{code(detach(parts[0]))}`" + (
             " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") else ""
         )

@@ -65,8 +65,8 @@ def evaluate(model, loader):
             where = "this evaluation loop"
             hint = "wrap the loop in `with torch.no_grad():`"
         message = (
-            f"`{code(node.func)}(...)` runs with autograd enabled in {where}: every forward records a graph "
-            "and saves its activations for a backward that never comes, and any kept output holds them"
+            f"`{code(node.func)}(...)` runs with autograd enabled in {where}, saving activations for a backward "
+            "that never comes"
         )
         extra = {}
         if isinstance(region, cst.FunctionDef) and model.tree.parent_of(region) is model.module:

@@ -58,8 +58,8 @@ with torch.no_grad():
             return
         kept = code(store.value)
         message = (
-            f"`{kept}` keeps a device tensor from every evaluation batch in `{code(store.container)}`: "
-            "device memory grows with the size of the dataset, not the batch"
+            f"`{kept}` keeps a device tensor from every evaluation batch in `{code(store.container)}`, so device "
+            "memory grows with the dataset"
         )
         if store.kind == "concat":  # `t = torch.cat([t, v])`: both must end up on the CPU
             parts += [e.value for e in store.statement.value.args[0].value.elements if code(e.value) == code(store.container)]

@@ -95,14 +95,11 @@ for x, y in loader:
         method = method_name(node) or callee_name(node) or "register_hook"
         owner = "parameter" if kind == "tensor" else "module"
         runs = "backward" if kind == "tensor" or "backward" in method else "forward"
-        message = (
-            f"`{method}(...)` runs on {context.where} and {lost}: each step adds one more hook to the {owner}, "
-            f"every later {runs} runs all of them, and whatever they capture stays alive (the leak of NeuroBench "
-            "issue 184)"
-        )
+        message = f"`{method}(...)` runs on {context.where} and {lost}, so hooks pile up on the {owner}"
         hint = (
             "register the hook once (in `__init__` or before the loop) and keep its handle, or remove it in the "
-            f"same step: `with {owner}.{method}(fn): ...` or `handle.remove()` after the {runs}"
+            f"same step: `with {owner}.{method}(fn): ...` or `handle.remove()` after the {runs}; every later "
+            f"{runs} runs all of them and what they capture stays alive (the leak of NeuroBench issue 184)"
         )
         self.report(node, message, hint)
 
