@@ -694,7 +694,7 @@ def fix_files(
     findings that remain are those of the fixed files, adjusted by the project
     index again, and those of the others.
     """
-    from memlint.analysis.project import ProjectIndex
+    from memlint.project_index import ProjectIndex
     from memlint.workers import PARALLEL_THRESHOLD, _size, lint_files
 
     linted = lint_files(paths, settings, cache, workers)
@@ -823,7 +823,7 @@ def report_fixes(run: FixRun, diff: bool, show_fixes: bool, quiet: bool, text_fo
 
     import click
 
-    from memlint.engine import print_errors
+    from memlint.formats import print_errors
 
     print_errors(run.errors)
     report_rejected(run)
