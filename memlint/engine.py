@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+import gc
 import io
 import os
 import re
 import tokenize
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Protocol, Sequence
 
 import libcst as cst
 
@@ -162,7 +164,27 @@ def lint_text(
     return result
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cycle collector while one file is analysed. A file's tree and indexes are
+    hundreds of thousands of objects freed by reference counting; the collections their
+    allocation triggers rescan the growing heap, so a file's CPU grew faster than its size
+    (5k -> 50k synthetic lines: 0.24 -> 0.34 s per 1,000 lines; paused: 0.18 -> 0.19)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _lint_guarded(result: LintResult, text: str, codes: Sequence[str], parser: Parser | None = None) -> None:
+    with _collector_paused():
+        _lint_or_error(result, text, codes, parser)
+
+
+def _lint_or_error(result: LintResult, text: str, codes: Sequence[str], parser: Parser | None) -> None:
     try:
         result.findings, result.errors, result.summary = _lint_text(text, result.path, codes, parser)
     except RecursionError:
@@ -194,14 +216,18 @@ def _lint_text(
         return [], [FileError(path, f"too deeply nested to parse ({type(exc).__name__})")], {}
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
         return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)], {}
-    model = SemanticModel(module, path, parser.tree(module) if parser is not None else None)
-    findings, errors = _run_rules(model, text, path, rules, parser.statement_lines if parser is not None else None)
+    model = SemanticModel(
+        module, path, parser.tree(module) if parser is not None else None, parser.statement_lines if parser is not None else None
+    )
+    # The summary first: when it generates the module's positions, the findings reuse them.
+    summary_error = None
     try:
         summary = summarize(model)
     except Exception as exc:  # noqa: BLE001 - the index is an extra: lose it, not the findings
-        errors.append(FileError(path, f"internal error summarising for the project index: {describe(exc)}", internal=True))
+        summary_error = FileError(path, f"internal error summarising for the project index: {describe(exc)}", internal=True)
         summary = {}
-    return findings, errors, summary
+    findings, errors = _run_rules(model, text, path, rules)
+    return findings, errors + ([summary_error] if summary_error else []), summary
 
 
 def _syntax_check_only(text: str, path: str, codes: Sequence[str]) -> list[Finding]:
@@ -246,7 +272,6 @@ def _run_rules(
     text: str,
     path: str,
     rule_types: Iterable[type[Rule]],
-    statement_lines: dict[int, int] | None = None,
 ) -> tuple[list[Finding], list[FileError]]:
     module = model.module
     reports: list[tuple[Rule, Report]] = []
@@ -272,19 +297,18 @@ def _run_rules(
                     )
     if not reports:
         return [], errors
-    findings = _to_findings(module, text, path, reports, errors, statement_lines)
+    findings = _to_findings(model, text, path, reports, errors)
     return findings, errors
 
 
 def _to_findings(
-    module: cst.Module,
+    model: SemanticModel,
     text: str,
     path: str,
     reports: list[tuple[Rule, Report]],
     errors: list[FileError],
-    statement_lines: dict[int, int] | None = None,
 ) -> list[Finding]:
-    model_tree = reports[0][0].model.tree
+    module = model.module
     targets = [r.node for _, r in reports]
     for _, r in reports:
         if r.fix is not None:
@@ -295,14 +319,16 @@ def _to_findings(
                         targets.extend((old.lpar[0], old.rpar[-1]))
             if r.fix.prepend:
                 targets.extend(_header(module))
-    positions = None
-    statements = (model_tree.parent_of, statement_lines) if statement_lines is not None else None
-    if statement_lines is not None:
-        positions = positions_in_statements(module, targets, model_tree.parent_of, statement_lines)
+    positions = model.generated_ranges  # the whole module's, when the summary needed them
+    statement_lines = model.statement_lines
+    statements = (model.tree.parent_of, statement_lines) if statement_lines is not None else None
+    if positions is None and statement_lines is not None:
+        positions = positions_in_statements(module, targets, model.tree.parent_of, statement_lines)
     if positions is None:
-        last = max(targets, key=lambda n: model_tree.end.get(id(n), 0))
+        last = max(targets, key=lambda n: model.tree.end.get(id(n), 0))
         positions = compute_positions(module, targets, last)
     lines = text.splitlines()
+    line_starts = _line_starts(text)  # once per file: a file may have thousands of fixes
     findings = []
     seen = set()
     for rule, report in reports:
@@ -318,7 +344,7 @@ def _to_findings(
         fix = None
         if report.fix is not None:
             try:
-                fix = _to_fix(module, text, report.fix, positions, statements)
+                fix = _to_fix(module, text, line_starts, report.fix, positions, statements)
             except Exception as exc:  # noqa: BLE001 - a broken fix must not lose the finding
                 errors.append(FileError(path, f"internal error building the {rule.code} fix: {describe(exc)}", internal=True))
         elif rule.fix_applicability is not None:  # no edit this time: say what to do
@@ -341,10 +367,9 @@ def _to_findings(
     return findings
 
 
-def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions, statements=None) -> Fix:
+def _to_fix(module: cst.Module, text: str, line_starts: list[int], spec: FixSpec, positions, statements=None) -> Fix:
     """The fix's text edits. `statements`: (parent_of, first line of each top-level statement), when
     known (an incremental parse), to render a changed statement on its own instead of the module."""
-    line_starts = _line_starts(text)
     edits = []
     for old, new in spec.replacements:
         if isinstance(old, cst.BaseExpression):

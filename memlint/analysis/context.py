@@ -14,12 +14,19 @@ from memlint.analysis.tree import Tree
 
 
 class FileContext(Scopes):
-    def __init__(self, module: cst.Module, path: str = "<memory>", tree: Tree | None = None) -> None:
+    def __init__(
+        self,
+        module: cst.Module,
+        path: str = "<memory>",
+        tree: Tree | None = None,
+        statement_lines: dict[int, int] | None = None,
+    ) -> None:
         super().__init__(module, tree if tree is not None else Tree(module))
         self.path = path
         self.imports = Imports(self.tree)
         self.frameworks = Frameworks(self, self.imports)
         self.grad = GradMode(self, self.imports, self.frameworks)
+        self.statement_lines = statement_lines  # id(top-level statement) -> first line, when a parser knows them
         self._ranges: dict[cst.CSTNode, CodeRange] | None = None
 
     def range_of(self, node: cst.CSTNode) -> CodeRange:
@@ -29,6 +36,11 @@ class FileContext(Scopes):
         if self._ranges is None:
             self._ranges = all_ranges(self.module)
         return self._ranges[node]
+
+    @property
+    def generated_ranges(self) -> dict[cst.CSTNode, CodeRange] | None:
+        """Every node's range when `range_of` has generated them already (the engine reuses them)."""
+        return self._ranges
 
     def grad_state(self, node: cst.CSTNode) -> Grad:
         return self.grad.state(node)

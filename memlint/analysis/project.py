@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from memlint.analysis.cuda_init import ALLOC_VARIABLES, CudaInit, alloc_setting
+from memlint.analysis.cuda_init import ALLOC_VARIABLES, alloc_setting
 from memlint.analysis.expressions import names_in
 from memlint.analysis.imports import dotted
 from memlint.models import Finding, Position, Severity
@@ -74,7 +74,7 @@ def _alloc_setters(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> 
     if not any(v in node.value for node in strings for v in ALLOC_VARIABLES):
         return {}
     found: dict[str, list] = {}
-    cuda = CudaInit(model)
+    cuda = model.cuda_init
     for func in top_level:
         for node_type in (cst.Assign, cst.Call):
             for node in model.tree.descendants(func, node_type):
@@ -97,7 +97,7 @@ def _alloc_setters(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> 
 
 def _calls_after_cuda(model: "SemanticModel", imported_roots: set[str]) -> list[list]:
     """Calls of imported functions made after this file used CUDA: [callee, CUDA use, its line]."""
-    cuda = CudaInit(model)
+    cuda = model.cuda_init
     if not cuda.cuda_uses:
         return []
     found = []
