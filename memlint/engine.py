@@ -7,6 +7,7 @@ import gc
 import io
 import os
 import re
+import sys
 import tokenize
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from memlint.analysis.tree import Tree
 from memlint.analysis.positions import positions as compute_positions
 from memlint.analysis.positions import positions_in_statements
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
+from memlint.budget import BudgetExceeded, Guard
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, Position, Severity, describe
 from memlint.notebook import Notebook, NotebookError, is_notebook, parse_notebook
@@ -114,7 +116,7 @@ def print_errors(errors: Iterable[FileError]) -> None:
     import click
 
     for error in errors:
-        kind = "internal error" if error.internal else "error"
+        kind = "warning" if error.note else "internal error" if error.internal else "error"
         message = error.message
         if error.internal and message.startswith("internal error"):
             message = message[len("internal error") :].lstrip(": ")
@@ -179,18 +181,38 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+# LibCST generates code recursively, some five Python frames per level of nesting: a 500-term sum
+# (which CPython compiles) needs more than the default limit of 1,000. Python frames live on the heap.
+RECURSION_LIMIT = 20_000
+# A file larger than this is only checked for syntax: LibCST holds about 1.3 GB per MB of source.
+MAX_ANALYSED_BYTES = 3_000_000
+DEEP_HINT = "memlint checks the rest of the project; split the expression to check this file"
+
+
 def _lint_guarded(result: LintResult, text: str, codes: Sequence[str], parser: Parser | None = None) -> None:
-    with _collector_paused():
-        _lint_or_error(result, text, codes, parser)
-
-
-def _lint_or_error(result: LintResult, text: str, codes: Sequence[str], parser: Parser | None) -> None:
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
     try:
-        result.findings, result.errors, result.summary = _lint_text(text, result.path, codes, parser)
+        with _collector_paused(), Guard().active() as guard:
+            _lint_or_error(result, text, codes, parser, guard)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _lint_or_error(result: LintResult, text: str, codes: Sequence[str], parser: Parser | None, guard: Guard) -> None:
+    try:
+        result.findings, result.errors, result.summary = _lint_text(text, result.path, codes, parser, guard)
     except RecursionError:
-        result.errors = [FileError(result.path, "too deeply nested to analyse")]
+        result.findings, result.errors, result.summary = _too_deep(result.path, codes), [], {}
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
         result.errors = [FileError(result.path, f"internal error: {describe(exc)}", internal=True)]
+
+
+def _too_deep(path: str, codes: Sequence[str]) -> list[Finding]:
+    """A file nested deeper than LibCST can follow: one finding, like a file that cannot be read."""
+    if UNREADABLE[0] not in codes:
+        return []
+    return [_file_finding(path, UNREADABLE, "nested too deeply for memlint's parser", 1, 1, DEEP_HINT)]
 
 
 def lint_source(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding], list[FileError]]:
@@ -200,7 +222,7 @@ def lint_source(text: str, path: str, codes: Sequence[str]) -> tuple[list[Findin
 
 
 def _lint_text(
-    text: str, path: str, codes: Sequence[str], parser: Parser | None = None
+    text: str, path: str, codes: Sequence[str], parser: Parser | None = None, guard: Guard | None = None
 ) -> tuple[list[Finding], list[FileError], dict]:
     """Findings, errors and the file's summary for the project index."""
     if skips_file(text):
@@ -208,25 +230,37 @@ def _lint_text(
     rules = [BY_CODE[c] for c in codes if c in BY_CODE and BY_CODE[c].may_apply(text)]
     if not rules and not any(needle in text for needle in SUMMARY_NEEDLES):
         return _syntax_check_only(text, path, codes), [], {}
+    if len(text) > MAX_ANALYSED_BYTES:
+        note = FileError(path, f"only checked for syntax: {len(text) / 1e6:.1f} MB is over memlint's 3 MB analysis limit", note=True)
+        return _syntax_check_only(text, path, codes), [note], {}
     try:
         module = parser.parse(text) if parser is not None else cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         return _syntax_finding(path, exc.message, exc.raw_line, exc.raw_column + 1, text, codes), [], {}
-    except (RecursionError, MemoryError) as exc:
-        return [], [FileError(path, f"too deeply nested to parse ({type(exc).__name__})")], {}
+    except RecursionError:
+        return _too_deep(path, codes), [], {}
+    except MemoryError:
+        return [], [FileError(path, "out of memory while parsing")], {}
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
         return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)], {}
+    guard = guard if guard is not None else Guard()
     model = SemanticModel(
         module, path, parser.tree(module) if parser is not None else None, parser.statement_lines if parser is not None else None
     )
     # The summary first: when it generates the module's positions, the findings reuse them.
     summary_error = None
     try:
+        guard.current = "the project summary"
         summary = summarize(model)
+    except BudgetExceeded as exc:
+        summary_error, summary = FileError(path, f"{exc}; the project index misses this file", note=True), {}
     except Exception as exc:  # noqa: BLE001 - the index is an extra: lose it, not the findings
+        guard.current = None
         summary_error = FileError(path, f"internal error summarising for the project index: {describe(exc)}", internal=True)
         summary = {}
-    findings, errors = _run_rules(model, text, path, rules)
+    finally:
+        guard.current = None
+    findings, errors = _run_rules(model, text, path, rules, guard)
     return findings, errors + ([summary_error] if summary_error else []), summary
 
 
@@ -272,6 +306,7 @@ def _run_rules(
     text: str,
     path: str,
     rule_types: Iterable[type[Rule]],
+    guard: Guard,
 ) -> tuple[list[Finding], list[FileError]]:
     module = model.module
     reports: list[tuple[Rule, Report]] = []
@@ -289,12 +324,21 @@ def _run_rules(
                 if rule.code in broken:
                     continue
                 try:
+                    guard.current = rule.code  # inside the try: the budget's timer may raise from here on
+                    if not guard.timed:
+                        guard.poll()
                     handler(node)
+                except BudgetExceeded as exc:
+                    broken.add(rule.code)
+                    errors.append(FileError(path, f"{rule.code} [{rule.name}] {exc}: its findings here are missing", note=True))
                 except Exception as exc:  # noqa: BLE001 - report, lint the rest
+                    guard.current = None
                     broken.add(rule.code)
                     errors.append(
                         FileError(path, f"internal error in rule {rule.code} [{rule.name}]: {describe(exc)}", internal=True)
                     )
+                finally:
+                    guard.current = None
     if not reports:
         return [], errors
     findings = _to_findings(model, text, path, reports, errors)
