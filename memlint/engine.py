@@ -7,6 +7,7 @@ import gc
 import io
 import os
 import re
+import stat
 import sys
 import tokenize
 from contextlib import contextmanager
@@ -83,10 +84,25 @@ def decode(raw: bytes) -> tuple[str, str, bool]:
     return text, encoding, bom
 
 
+class NotAFile(OSError):
+    pass
+
+
 def read_source(path: str) -> SourceFile:
     """The one way memlint reads code: a `.py` file decoded, a notebook's cells joined."""
+    kind = stat.S_IFMT(os.stat(path).st_mode)
+    if kind != stat.S_IFREG and kind != stat.S_IFDIR:  # opening a FIFO would wait for a writer forever
+        raise NotAFile(f"is not a regular file ({_KINDS.get(kind, 'a special file')})")
     with open(path, "rb") as handle:
         raw = handle.read()
+    return source_from_bytes(path, raw)
+
+
+_KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device"}
+
+
+def source_from_bytes(path: str, raw: bytes) -> SourceFile:
+    """A file's source from its bytes (read from disk, or from standard input)."""
     if is_notebook(path):
         try:
             notebook = parse_notebook(raw, path)
@@ -105,6 +121,8 @@ def read_or_error(path: str) -> tuple[SourceFile | None, FileError | None]:
         return None, FileError(path, "file vanished before it could be read")
     except IsADirectoryError:
         return None, FileError(path, "is a directory, not a file")
+    except NotAFile as exc:
+        return None, FileError(path, str(exc))
     except OSError as exc:
         return None, FileError(path, f"cannot read: {exc.strerror or exc}")
     except DecodeError as exc:
@@ -128,8 +146,21 @@ UNREADABLE_HINT = "memlint checks the rest of the project; make the file readabl
 
 def lint_path(path: str, codes: Sequence[str]) -> LintResult:
     """Lint one file on disk; every failure becomes a one-line error, never a traceback."""
+    return _lint_read(path, codes, read_or_error(path))
+
+
+def lint_bytes(path: str, raw: bytes, codes: Sequence[str]) -> LintResult:
+    """Lint bytes read elsewhere (standard input) as the content of `path`."""
+    try:
+        read: tuple[SourceFile | None, FileError | None] = source_from_bytes(path, raw), None
+    except DecodeError as exc:
+        read = None, FileError(path, str(exc))
+    return _lint_read(path, codes, read)
+
+
+def _lint_read(path: str, codes: Sequence[str], read: tuple[SourceFile | None, FileError | None]) -> LintResult:
     result = LintResult(path)
-    source, error = read_or_error(path)
+    source, error = read
     if source is None:
         if UNREADABLE[0] in codes:
             result.findings.append(_file_finding(path, UNREADABLE, error.message, 1, 1, UNREADABLE_HINT))
@@ -193,15 +224,15 @@ def _lint_guarded(result: LintResult, text: str, codes: Sequence[str], parser: P
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
     try:
-        with _collector_paused(), Guard().active() as guard:
-            _lint_or_error(result, text, codes, parser, guard)
+        with _collector_paused():
+            _lint_or_error(result, text, codes, parser)
     finally:
         sys.setrecursionlimit(limit)
 
 
-def _lint_or_error(result: LintResult, text: str, codes: Sequence[str], parser: Parser | None, guard: Guard) -> None:
+def _lint_or_error(result: LintResult, text: str, codes: Sequence[str], parser: Parser | None) -> None:
     try:
-        result.findings, result.errors, result.summary = _lint_text(text, result.path, codes, parser, guard)
+        result.findings, result.errors, result.summary = _lint_text(text, result.path, codes, parser)
     except RecursionError:
         result.findings, result.errors, result.summary = _too_deep(result.path, codes), [], {}
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
@@ -222,7 +253,7 @@ def lint_source(text: str, path: str, codes: Sequence[str]) -> tuple[list[Findin
 
 
 def _lint_text(
-    text: str, path: str, codes: Sequence[str], parser: Parser | None = None, guard: Guard | None = None
+    text: str, path: str, codes: Sequence[str], parser: Parser | None = None
 ) -> tuple[list[Finding], list[FileError], dict]:
     """Findings, errors and the file's summary for the project index."""
     if skips_file(text):
@@ -243,10 +274,16 @@ def _lint_text(
         return [], [FileError(path, "out of memory while parsing")], {}
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
         return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)], {}
-    guard = guard if guard is not None else Guard()
     model = SemanticModel(
         module, path, parser.tree(module) if parser is not None else None, parser.statement_lines if parser is not None else None
     )
+    with Guard().active() as guard:
+        return _analyse(model, text, path, rules, guard)
+
+
+def _analyse(
+    model: SemanticModel, text: str, path: str, rules: list[type[Rule]], guard: Guard
+) -> tuple[list[Finding], list[FileError], dict]:
     # The summary first: when it generates the module's positions, the findings reuse them.
     summary_error = None
     try:
@@ -532,7 +569,3 @@ def _import_row(module: cst.Module, positions) -> int:
         return positions[header[-1]].end.line + 1
     # After the comments that open the file (shebang, coding cookie, licence), before the first statement.
     return len(module.header) + 1
-
-
-def default_workers() -> int:
-    return max(1, min(os.cpu_count() or 1, 8))
