@@ -277,7 +277,7 @@ def _emit(
     finally:
         if output_file:
             stream.close()
-    if any(e.internal for e in run.errors) or any(not e.internal for e in run.errors):
+    if any(not e.note for e in run.errors):  # a note (an analysis stopped by its budget) is a warning
         return EXIT_ERROR
     return EXIT_FINDINGS if run.findings else EXIT_CLEAN
 

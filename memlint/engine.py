@@ -367,7 +367,14 @@ def _run_rules(
                     handler(node)
                 except BudgetExceeded as exc:
                     broken.add(rule.code)
-                    errors.append(FileError(path, f"{rule.code} [{rule.name}] {exc}: its findings here are missing", note=True))
+                    errors.append(
+                        FileError(
+                            path,
+                            f"{rule.code} [{rule.name}] stopped after {exc.budget:g} s of CPU on this file: "
+                            "its findings here are missing",
+                            note=True,
+                        )
+                    )
                 except Exception as exc:  # noqa: BLE001 - report, lint the rest
                     guard.current = None
                     broken.add(rule.code)
