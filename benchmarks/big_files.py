@@ -17,7 +17,10 @@ big file should stay within 1.5x of the corpus average. The targets:
 
 Each target is linted in a fresh process, in-process (`engine.lint_path`, every
 rule, no cache, no worker pool), and its CPU time (`time.process_time`, so other
-jobs on the machine do not count) is the median of `--runs`.
+jobs on the machine do not count) is the median of `--runs`; next to it, a bare
+`libcst.parse_module` of the same files (the floor: most corpus files are never
+parsed, as no rule can fire in them) and the CPU of the whole `memlint --no-cache`
+command (start-up and worker processes included: how the issue measured it).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -73,6 +77,10 @@ def measure(paths: list[str]) -> dict:
     from memlint.engine import lint_path
     from memlint.rules import ALL_RULES, FILE_PROBLEMS
 
+    import gc
+
+    import libcst
+
     codes = [r.code for r in (*ALL_RULES, *FILE_PROBLEMS)]
     lines = sum(Path(p).read_bytes().count(b"\n") for p in paths)
     start = time.process_time()
@@ -81,7 +89,28 @@ def measure(paths: list[str]) -> dict:
         result = lint_path(path, codes)
         findings += len(result.findings)
         errors += len(result.errors)
-    return {"cpu": time.process_time() - start, "lines": lines, "findings": findings, "errors": errors}
+    cpu = time.process_time() - start
+    gc.disable()  # as memlint parses (engine._collector_paused)
+    start = time.process_time()
+    for path in paths:
+        try:
+            libcst.parse_module(Path(path).read_bytes())
+        except Exception:  # noqa: BLE001 - a file that does not parse costs what it costs
+            pass
+    parse = time.process_time() - start
+    return {"cpu": cpu, "parse": parse, "lines": lines, "findings": findings, "errors": errors}
+
+
+def cli_cpu(paths: list[Path]) -> float:
+    """CPU of the whole `memlint --no-cache` command (start-up and worker processes included)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(
+        [sys.executable, "-m", "memlint", "--no-cache", "--exit-zero", "-q", *map(str, paths)],
+        stdout=subprocess.DEVNULL,
+        check=True,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def run_target(paths: list[Path], runs: int) -> dict:
@@ -92,8 +121,10 @@ def run_target(paths: list[Path], runs: int) -> dict:
         ).stdout
         samples.append(json.loads(out))
     result = dict(samples[0])
-    result["cpu"] = statistics.median(s["cpu"] for s in samples)
+    for key in ("cpu", "parse"):
+        result[key] = statistics.median(s[key] for s in samples)
     result["per_1k"] = result["cpu"] / result["lines"] * 1000
+    result["cli_cpu"] = statistics.median(cli_cpu(paths) for _ in range(runs))
     return result
 
 
@@ -130,11 +161,19 @@ def main() -> None:
 
     results = {name: run_target(paths, args.runs) for name, paths in targets.items()}
     corpus = next((r for name, r in results.items() if name.startswith("corpus")), None)
-    print("| target | lines | CPU (s) | CPU per 1,000 lines (s) | vs corpus |")
-    print("|---|---|---|---|---|")
+    print(
+        "| target | lines | lint CPU (s) | per 1,000 lines (s) | vs corpus | bare parse CPU (s) | lint / parse "
+        "| `memlint` command CPU (s) | per 1,000 lines (s) | vs corpus |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, r in results.items():
+        cli_1k = r["cli_cpu"] / r["lines"] * 1000
         ratio = f"{r['per_1k'] / corpus['per_1k']:.2f}x" if corpus else "-"
-        print(f"| {name} | {r['lines']:,} | {r['cpu']:.2f} | {r['per_1k']:.3f} | {ratio} |")
+        cli_ratio = f"{cli_1k / (corpus['cli_cpu'] / corpus['lines'] * 1000):.2f}x" if corpus else "-"
+        print(
+            f"| {name} | {r['lines']:,} | {r['cpu']:.2f} | {r['per_1k']:.3f} | {ratio} | {r['parse']:.2f} "
+            f"| {r['cpu'] / r['parse']:.2f}x | {r['cli_cpu']:.2f} | {cli_1k:.3f} | {cli_ratio} |"
+        )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
 
