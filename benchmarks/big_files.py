@@ -136,6 +136,9 @@ def main() -> None:
     parser.add_argument("--no-corpus", action="store_true")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    parser.add_argument(
+        "--torch-tree", action="store_true", help="also time the `memlint` command on the whole installed torch package"
+    )
     parser.add_argument("--measure", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
@@ -174,6 +177,15 @@ def main() -> None:
             f"| {name} | {r['lines']:,} | {r['cpu']:.2f} | {r['per_1k']:.3f} | {ratio} | {r['parse']:.2f} "
             f"| {r['cpu'] / r['parse']:.2f}x | {r['cli_cpu']:.2f} | {cli_1k:.3f} | {cli_ratio} |"
         )
+    installed = torch_module()
+    if args.torch_tree and installed is not None:
+        tree = installed.parents[2]
+        files = sorted(tree.rglob("*.py"))
+        lines = sum(p.read_bytes().count(b"\n") for p in files)
+        cpu = cli_cpu([tree])
+        results["torch tree"] = {"files": len(files), "lines": lines, "cli_cpu": cpu}
+        print(f"\nthe installed torch package: {len(files):,} files, {lines:,} lines, `memlint --no-cache` "
+              f"{cpu:.1f} s CPU ({cpu / lines * 1000:.3f} s per 1,000 lines)")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
 

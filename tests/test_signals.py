@@ -208,3 +208,19 @@ def test_a_damaged_cache_entry_is_a_miss(tmp_path) -> None:
     saved.write_text(json.dumps(entries))
     again = CliRunner().invoke(main, ["lint", "--cache-dir", str(cache), str(tmp_path / "a.py")])
     assert first.exit_code == again.exit_code == 1 and again.output == first.output
+
+
+def test_progress_is_shown_only_for_long_runs_on_a_terminal(tmp_path) -> None:
+    import click
+
+    from memlint import workers
+
+    assert isinstance(workers._progress(10_000, False).__enter__(), workers._NoBar)  # CI, pre-commit, --quiet
+    assert isinstance(workers._progress(workers.PROGRESS_MIN_FILES - 1, True).__enter__(), workers._NoBar)
+    assert isinstance(workers._progress(workers.PROGRESS_MIN_FILES, True), click._termui_impl.ProgressBar)
+    (tmp_path / "a.py").write_text(LEAK)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "memlint", "--no-cache", str(tmp_path)], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 1 and "Linting" not in done.stderr  # stderr is a pipe here
