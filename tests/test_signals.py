@@ -2,9 +2,9 @@
 (checked in /proc afterwards), finished files stay cached; `--jobs` and when workers start.
 
 Real processes, made deterministic by a hook (HOOK) that the run imports: every file's
-lint is logged (path, pid) as it finishes, and a file named `stuck.py` never finishes.
-The test signals the run only once the log shows the other files done; nothing here
-depends on the machine's speed.
+lint is logged (path, pid) as it finishes and again once the parent has taken its
+result, and a file named `stuck.py` never finishes. The test signals the run only once
+the log shows the other files handled; nothing here depends on the machine's speed.
 """
 
 from __future__ import annotations
@@ -43,6 +43,16 @@ HOOK = textwrap.dedent(
         return result
 
     workers.lint_path = lint_path
+    real_map = workers.parallel_map
+
+    def parallel_map(*args, **kwargs):
+        for result in real_map(*args, **kwargs):
+            yield result
+            # the run asks for the next result: this one is in the cache (in memory) now
+            with open(log, "a") as handle:
+                handle.write(f"handled {os.getpid()} {result.path}\\n")
+
+    workers.parallel_map = parallel_map
     from memlint.cli import main
     sys.argv[0] = "memlint"
     main()
@@ -114,10 +124,11 @@ def test_a_signal_stops_the_run_ends_the_workers_and_keeps_finished_files_cached
     src = _project(tmp_path, PARALLEL_THRESHOLD + 4, stuck=True)
     cache = tmp_path / "cache"
     process, log = _start(tmp_path, "--cache-dir", str(cache), "--jobs", "2", str(src))
-    done = lambda: sum(1 for line in _lines(log) if line[0] == "done")  # noqa: E731
-    _wait_for(lambda: done() == PARALLEL_THRESHOLD + 4 and any(line[0] == "stuck" for line in _lines(log)), "the files")
+    handled = lambda: sum(1 for line in _lines(log) if line[0] == "handled")  # noqa: E731
+    _wait_for(lambda: handled() == PARALLEL_THRESHOLD + 4 and any(line[0] == "stuck" for line in _lines(log)), "the files")
     workers = _children(process.pid)
-    assert len(workers) == 2 and process.pid not in {int(line[1]) for line in _lines(log)}
+    assert len(workers) == 2
+    assert process.pid not in {int(line[1]) for line in _lines(log) if line[0] in ("done", "stuck")}
     process.send_signal(signum)
     out, err = process.communicate(timeout=60)
     assert process.returncode == code, err
@@ -146,12 +157,12 @@ def test_small_runs_and_jobs_1_use_no_worker_process(tmp_path) -> None:
     process, log = _start(tmp_path, "--no-cache", str(src))
     process.communicate(timeout=120)
     assert process.returncode == 1
-    assert {int(line[1]) for line in _lines(log)} == {process.pid}
+    assert {int(line[1]) for line in _lines(log) if line[0] == "done"} == {process.pid}
 
     (src / "more.py").write_text(LEAK)  # now PARALLEL_THRESHOLD files
     process, log = _start(tmp_path, "--no-cache", "--jobs", "1", str(src))
     process.communicate(timeout=120)
-    assert {int(line[1]) for line in _lines(log)} == {process.pid}
+    assert {int(line[1]) for line in _lines(log) if line[0] == "done"} == {process.pid}
 
 
 def test_jobs_must_be_positive(tmp_path) -> None:
