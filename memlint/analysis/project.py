@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from memlint.analysis import lightning_precision as lightning
-from memlint.analysis.cuda_init import ALLOC_VARIABLES, CudaInit, alloc_setting
+from memlint.analysis.cuda_init import ALLOC_VARIABLES, alloc_setting
 from memlint.analysis.expressions import names_in
 from memlint.analysis.imports import dotted
 from memlint.suppression import is_suppressed
@@ -83,7 +83,7 @@ def _alloc_setters(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> 
     if not any(v in node.value for node in strings for v in ALLOC_VARIABLES):
         return {}
     found: dict[str, list] = {}
-    cuda = CudaInit(model)
+    cuda = model.cuda_init
     for func in top_level:
         for node_type in (cst.Assign, cst.Call):
             for node in model.tree.descendants(func, node_type):
@@ -106,18 +106,20 @@ def _alloc_setters(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> 
 
 def _calls_after_cuda(model: "SemanticModel", imported_roots: set[str]) -> list[list]:
     """Calls of imported functions made after this file used CUDA: [callee, CUDA use, its line]."""
-    cuda = CudaInit(model)
+    cuda = model.cuda_init
     if not cuda.cuda_uses:
         return []
     found = []
+    seen: set[str] = set()  # the index reads the first late call of each callee: keep one
     for call in model.tree.by_type.get(cst.Call, ()):
         name = dotted(call.func)
-        if not name or name.split(".")[0] not in imported_roots:
+        if not name or name in seen or name.split(".")[0] not in imported_roots:
             continue
         used = cuda.cuda_before(call)
         if used is not None:
             row = model.range_of(used).start.line
             found.append([name, " ".join(model.module.code_for_node(used).split())[:40], row])
+            seen.add(name)
     return found
 
 

@@ -62,7 +62,7 @@ def print_errors(errors: Iterable[FileError]) -> None:
     import click
 
     for error in errors:
-        kind = "internal error" if error.internal else "error"
+        kind = "warning" if error.note else "internal error" if error.internal else "error"
         message = error.message
         if error.internal and message.startswith("internal error"):
             message = message[len("internal error") :].lstrip(": ")

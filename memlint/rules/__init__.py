@@ -37,11 +37,12 @@ def _load() -> dict[str, Any]:
         ),
         FileProblem(
             *UNREADABLE,
-            summary="A file cannot be read or decoded",
+            summary="A file cannot be read, decoded or parsed",
             what=(
-                "Reports a file that cannot be read (permissions, a file that vanished) or decoded (bytes that are not "
-                "UTF-8 without a PEP 263 coding cookie that says otherwise, an unknown encoding, a notebook that is "
-                "not valid JSON). The other files are still linted, and the run exits 1, as for any finding."
+                "Reports a file that cannot be read (permissions, a file that vanished, a FIFO, a symbolic link "
+                "loop) or decoded (bytes that are not UTF-8 without a PEP 263 coding cookie that says otherwise, an "
+                "unknown encoding, a notebook that is not valid JSON), or that is nested too deeply for the parser. "
+                "The other files are still linted, and the run exits 1, as for any finding."
             ),
             why="None of the other rules ran on this file, so its leaks (if any) are not reported.",
             use_instead="Make the file readable, save it as UTF-8 (or declare its encoding), or exclude it.",
