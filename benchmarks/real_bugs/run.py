@@ -90,6 +90,10 @@ def score(bugs: list[dict], before: dict[str, list[dict]], after: dict[str, list
         if not (SRC / "before" / key).is_file():
             continue
         found = before.get(key, [])
+        old = (SRC / "before" / key).read_text(encoding="utf-8", errors="replace").splitlines()
+        new_path = SRC / "after" / key
+        new = new_path.read_text(encoding="utf-8", errors="replace").splitlines() if new_path.is_file() else []
+        fix_site, fixed = changed_lines(old, new)
         lines = []
         for item in bug["lines"]:
             rows = set(span(item))
@@ -100,12 +104,10 @@ def score(bugs: list[dict], before: dict[str, list[dict]], after: dict[str, list
                     "hit": any(f["code"] == bug["rule"] for f in here),
                     "hit_any_rule": bool(here),
                     "codes": sorted({f["code"] for f in here}),
+                    # False where the fix went elsewhere (the helper's caller, the callee's store)
+                    "changed_by_fix": bool(rows & fix_site),
                 }
             )
-        old = (SRC / "before" / key).read_text(encoding="utf-8", errors="replace").splitlines()
-        new_path = SRC / "after" / key
-        new = new_path.read_text(encoding="utf-8", errors="replace").splitlines() if new_path.is_file() else []
-        fix_site, fixed = changed_lines(old, new)
         on_fixed = [f for f in after.get(key, []) if f["row"] in fixed]
         results.append(
             {
