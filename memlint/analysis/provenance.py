@@ -30,7 +30,7 @@ from memlint.analysis.expressions import (
     root_name,
     target_names,
 )
-from memlint.analysis.flow.library import INTEGER_DTYPES
+from memlint.analysis.flow.library import INTEGER_DTYPES, NON_MODEL_FACTORIES
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.tree import iter_children
@@ -177,6 +177,8 @@ class Provenance:
         if not isinstance(expr, cst.Call):
             return False
         name = self.model.imports.resolve(expr.func) or ""
+        if any(part.endswith(NON_MODEL_FACTORIES) for part in name.split(".")):
+            return False  # `AutoTokenizer.from_pretrained(...)`: a tokenizer encodes, it runs no model
         if _MODULE_FACTORIES.search(name):
             return True
         return isinstance(expr.func, cst.Name) and expr.func.value in self._module_classes

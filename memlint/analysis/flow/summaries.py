@@ -37,7 +37,7 @@ class FunctionSummary:
     keeps: dict[str, str]  # parameter -> where the function keeps it (`self.values`)
     keep_lines: dict[str, int]  # parameter -> the line of that store
     backwards: tuple[str, ...]  # parameters it differentiates
-    runs_model: bool  # calls a module with grad on
+    runs_model: str  # where it calls a module with grad on (itself or through a callee), "" if nowhere
     grad: str  # the grad mode its body starts in: "on", "off", "maybe"
 
     def to_json(self) -> dict[str, Any]:
@@ -193,10 +193,23 @@ class Summaries:
             keeps=keeps,
             keep_lines=keep_lines,
             backwards=tuple(sorted({p for n in backwarded for p in derived.get(n, ())})),
-            runs_model=grad is not Grad.OFF
-            and any(provenance.is_module_call(c) for c in model.tree.descendants(func.body, cst.Call)),
+            runs_model=self._runs_model(func) if grad is not Grad.OFF else "",
             grad=grad.value,
         )
+
+    def _runs_model(self, func: cst.FunctionDef) -> str:
+        """Where `func` runs a module with grad on: `model(...)` (f.py:12), directly or in a callee."""
+        model = self.model
+        for call in model.tree.descendants(func.body, cst.Call):
+            if model.scope_of(call) is not func or model.grad_state(call) is Grad.OFF:
+                continue  # a nested function runs when it is called, not when `func` is
+            if model.provenance.is_module_call(call) and not model.provenance.is_loss_call(call):
+                return f"`{code(call.func)}(...)` ({os.path.basename(model.path)}:{model.range_of(call).start.line})"
+            for callee in model.local_callees(call):
+                summary = self.of(callee)
+                if summary is not None and summary.runs_model:
+                    return summary.runs_model
+        return ""
 
     def _value_of(
         self, expr: cst.BaseExpression, at: cst.CSTNode, func: cst.FunctionDef, grad: Grad, derived: dict[str, set[str]]
