@@ -183,6 +183,50 @@ class Loops:
             )
         )
 
+    def generates_output(self, store: Store, region: cst.CSTNode) -> bool:
+        """Does `region` decode one batch step by step (a counting loop whose model input comes from
+        the previous step) into a container that the function then returns (`return torch.cat(feat)`)
+        or that the loop around it empties for each batch? What it collects is the generated
+        output, bounded by the length asked for."""
+        if not isinstance(region, (cst.For, cst.While)) or not self._counts(region) or not self.decodes(region):
+            return False
+        root = root_name(store.container)
+        scope = self.model.scope_of(region)
+        tree = self.model.tree
+        outer = self.model.enclosing_loops(region)
+        if outer and any(tree.contains(outer[0].body, b.node) for b in self.model.bindings(scope, root)):
+            return True  # emptied for every batch of the loop around the decoding
+        return any(
+            ret.value is not None and root in names_in(ret.value) and tree.is_after(ret, region)
+            for ret in tree.descendants(scope, cst.Return)
+            if self.model.scope_of(ret) is scope
+        )
+
+    def decodes(self, loop: Loop) -> bool:
+        """Does the model's input in `loop` come from the previous iteration (autoregressive
+        decoding: `prev = out[...]`, `cur_len += 1` after the call that reads them)?"""
+        tree = self.model.tree
+        rebound: dict[str, list[cst.CSTNode]] = {}
+        for node_type in (cst.Assign, cst.AugAssign):
+            for node in tree.descendants(loop.body, node_type):
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                for target in targets:
+                    for name in target_names(target):
+                        rebound.setdefault(name, []).append(node)
+        for call in tree.descendants(loop.body, cst.Call):
+            if not self.provenance.is_module_call(call):
+                continue
+            position = tree.order[id(call)]
+            read = {n for a in call.args for n in names_in(a.value)}
+            # rebound after the call, or by the statement that makes it (`prev = model(prev)`)
+            if any(
+                tree.order[id(node)] > position or tree.contains(node, call)
+                for name in read
+                for node in rebound.get(name, ())
+            ):
+                return True
+        return False
+
     def _counts(self, loop: cst.CSTNode) -> bool:
         """A `while` loop, or a `for` over `range(...)` (possibly enumerated)."""
         if not isinstance(loop, cst.For):

@@ -30,7 +30,7 @@ from memlint.analysis.expressions import (
     root_name,
     target_names,
 )
-from memlint.analysis.flow.library import INTEGER_DTYPES, NON_MODEL_FACTORIES
+from memlint.analysis.flow.library import DTYPES, INTEGER_DTYPES, NON_MODEL_FACTORIES
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.tree import iter_children
@@ -681,8 +681,16 @@ class Provenance:
         if name not in names or len(names) < 2:
             return False
         siblings = set(names) - {name}
+        scope = self.model.scope_of(loop)
         return any(
-            self.is_module_call(call) and any(isinstance(a.value, cst.Name) and a.value.value in siblings for a in call.args)
+            self.is_module_call(call)
+            and any(
+                isinstance(a.value, cst.Name)
+                and a.value.value in siblings
+                # fed as the loader yields it, not after `xb = xb.to(device)`
+                and all(b.node is loop for b in self.reaching_bindings(scope, a.value.value, call))
+                for a in call.args
+            )
             for call in self.model.tree.descendants(loop.body, cst.Call)
         )
 
@@ -695,6 +703,9 @@ class Provenance:
             target = call_arg(call, 0, "device")
             if target is not None and isinstance(target.value, cst.SimpleString) and "cpu" in target.value.value:
                 return False
+            if target is None or self._keeps_device(target.value, call):
+                # `.to(torch.float)` casts, `.to(output_device)` with `output_device=None` moves nothing
+                return self._device(call.func.value, scope, at, guard)
             return True
         if method == "cuda":
             return True
@@ -710,9 +721,48 @@ class Provenance:
                 return False
             return any(self._device(a.value, scope, at, guard) for a in call.args)
         if self.is_module_call(call):
-            return True
+            return not self._module_moved_to_cpu(call)
         if isinstance(call.func, cst.Attribute) and method not in ("item", "tolist"):
             return self._device(call.func.value, scope, at, guard)
+        return False
+
+    def _keeps_device(self, target: cst.BaseExpression, call: cst.Call) -> bool:
+        """Is the argument of `.to(target)` a dtype (`torch.float`), or a parameter that defaults
+        to None and is never rebound, so that the tensor stays where it was?"""
+        resolved = self.model.imports.resolve(target) or ""
+        if resolved.startswith("torch.") and resolved.rsplit(".", 1)[-1] in DTYPES:
+            return True
+        if not isinstance(target, cst.Name):
+            return False
+        scope = self.model.scope_of(call)
+        if not isinstance(scope, cst.FunctionDef) or self.model.bindings(scope, target.value):
+            return False
+        params = scope.params
+        param = next((p for p in [*params.params, *params.kwonly_params] if p.name.value == target.value), None)
+        return param is not None and param.default is not None and code(param.default) == "None"
+
+    def _module_moved_to_cpu(self, call: cst.Call) -> bool:
+        """`self.model = self.model.to("cpu")` earlier in the block around `call` (an OOM fallback):
+        the module called (or the one it wraps, for `self(...)`) now computes on the host."""
+        tree = self.model.tree
+        callee = code(call.func)
+        statement = tree.statement_of(call)
+        if isinstance(tree.parent_of(statement), cst.SimpleStatementLine):
+            statement = tree.parent_of(statement)
+        block = tree.parent_of(statement)
+        body = getattr(block, "body", ())
+        if not isinstance(body, (list, tuple)) or statement not in body:
+            return False
+        for earlier in body[: body.index(statement)]:
+            for assign in tree.descendants(earlier, cst.Assign) if not isinstance(earlier, cst.Assign) else [earlier]:
+                moved = [code(t.target) for t in assign.targets]
+                value = assign.value
+                to_cpu = isinstance(value, cst.Call) and (
+                    method_name(value) == "cpu"
+                    or (method_name(value) == "to" and "cpu" in code(value.args[0].value if value.args else value))
+                )
+                if to_cpu and any(m == callee or (callee == "self" and m.startswith("self.")) for m in moved):
+                    return True
         return False
 
 
