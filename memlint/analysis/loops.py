@@ -62,6 +62,7 @@ class Store:
     # how the value gets there when a callee keeps it, or what was assumed of a callee whose
     # definition is not visible (for the message); empty for a store written here
     via: str = ""
+    keep: cst.CSTNode | None = None  # the callee's statement that keeps it
 
 
 class Loops:
@@ -426,17 +427,19 @@ class Loops:
         meter's `update` (named like one) is assumed to keep it, and the store says so."""
         receiver = call.func.value
         method = call.func.attr.value
-        callee = self._method_of(receiver, method, call, statement)
+        if not call.args:
+            return None
+        # a method of this file only when the file defines one of that name (most calls are library calls)
+        callee = self._method_of(receiver, method, call, statement) if method in self.model.functions else None
         if callee is not None:
             kept = self.model.summaries.kept_arguments(call, callee)
             if not kept:
                 return None  # the callee detaches, converts or drops what it is given
             carrying = [k for k in kept if self.provenance.carries_history(k[0], statement)]
-            arg, where, line = (carrying or kept)[0]
-            summary = self.model.summaries.of(callee)
+            arg, where, keep = (carrying or kept)[0]
             container = cst.parse_expression(where) if root_name(receiver) == "self" else receiver
-            via = f"`{summary.name}` keeps it in `{where}` (line {line})" if summary is not None else ""
-            return Store(statement, container, arg, "update", via)
+            via = f"`{self.model.summaries.name(callee)}` keeps it in `{where}`"
+            return Store(statement, container, arg, "update", via, keep)
         if method != "update" or not call.args or not self._is_meter(receiver, statement):
             return None
         return Store(
@@ -470,12 +473,18 @@ class Loops:
         if isinstance(receiver, cst.Name):
             scope = model.scope_of(at)
             values = [b.value for b in model.bindings(scope, receiver.value) + model.bindings(model.module, receiver.value)]
-        elif isinstance(receiver, cst.Attribute) and root_name(receiver) == "self" and isinstance(receiver.value, cst.Name):
-            text = code(receiver)
+        elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
+            attr = receiver.attr.value
             values = [
                 node.value
                 for node in model.tree.by_type.get(cst.Assign, ())
-                if any(code(t.target) == text for t in node.targets)
+                if any(
+                    isinstance(t.target, cst.Attribute)
+                    and t.target.attr.value == attr
+                    and isinstance(t.target.value, cst.Name)
+                    and t.target.value.value == "self"
+                    for t in node.targets
+                )
             ]
         else:
             return None

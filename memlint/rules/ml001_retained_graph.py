@@ -156,7 +156,8 @@ for x, y in loader:
         path = [model.summaries.origin(p, statement) for p in parts]
         message += "".join(f" ({step})" for step in dict.fromkeys(p for p in path if p))
         if store.via:
-            message += f" ({store.via})"
+            line = f" (line {model.range_of(store.keep).start.line})" if store.keep is not None else ""
+            message += f" ({store.via}{line})"
         hint = f"store `{code(detach(parts[0]))}`" + (
             " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") else ""
         )

@@ -51,13 +51,16 @@ def evaluate(model, loader):
         model = self.model
         provenance = model.provenance
         via = ""
-        if not provenance.is_module_call(node) or provenance.is_loss_call(node):
-            via = self._model_run_by_callee(node)
-            if not via:
-                return
+        direct = provenance.is_module_call(node) and not provenance.is_loss_call(node)
+        if not direct and not model.local_callees(node):
+            return
         region = self._eval_region(node)
         if region is None or id(region) in self._reported:
             return
+        if not direct:
+            via = self._model_run_by_callee(node)
+            if not via:
+                return
         if model.grad_state(node) is not Grad.ON or self._needs_grad(region):
             return
         self._reported.add(id(region))
@@ -108,16 +111,17 @@ def evaluate(model, loader):
         return None
 
     def _model_run_by_callee(self, call: cst.Call) -> str:
-        """Where a function of this file that `call` runs calls a model with grad on (by its
-        summary), when that function is not evaluation code of its own (reported there)."""
+        """Where a function of this file that `call` runs calls, with grad on, a model that the
+        call hands it (by the callee's summary), when that function is not evaluation code of
+        its own (reported there)."""
         model = self.model
         for callee in model.local_callees(call):
-            summary = model.summaries.of(callee)
-            if summary is None or not summary.runs_model or summary.grad != "on":
+            run = model.summaries.model_run(callee)
+            if run is None or model.loops.is_eval_function(callee) or model.loops.has_backward(callee):
                 continue
-            if model.loops.is_eval_function(callee) or model.loops.has_backward(callee):
-                continue
-            return f"`{summary.name}` calls {summary.runs_model}"
+            handed = model.summaries.argument_for(call, callee, run.func.value)
+            if handed is not None:
+                return f"`{model.summaries.name(callee)}` calls {model.summaries.describe(run)}"
         return ""
 
     def _part_of_callers(self, func: cst.FunctionDef, call: cst.Call) -> bool:

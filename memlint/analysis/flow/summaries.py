@@ -4,18 +4,20 @@ A caller asks the summary instead of reading the callee's body: does
 `forward_step(model, batch)` return a value with autograd history, and which
 element of the tuple it returns has it; does `meter.update(loss)` keep its
 argument (appends it to a list on `self`) or make it harmless (`.item()`);
-does `add_to_total(total, loss)` pass `total` through and detach `loss`.
+does `add_to_total(total, loss)` pass `total` through and detach `loss`;
+does `score(model, x)` run the model it is handed.
 
-Summaries are computed on demand, bottom-up through the calls they meet
-(each function once, memoized); a call back into a function whose summary
-is being computed (recursion) reads it as returning nothing with history,
-which is the analysis' conservative side ("no finding").
+Each fact is computed on demand, per function, from the function's body and
+the facts of the functions it calls, and memoized: a rule that only asks what
+a callee keeps never pays for what it returns. A call back into a function
+whose fact is being computed (recursion) reads as the conservative side of
+the analysis: nothing with history returned, nothing kept. Lines are looked
+up only when a message or a serialised summary needs them.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
@@ -27,52 +29,53 @@ from memlint.analysis.grad_mode import Grad
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
 
-
-@dataclass(frozen=True)
-class FunctionSummary:
-    name: str  # `forward_step`, `Meter.update`
-    line: int
-    returns: Value
-    params: tuple[str, ...]  # in call order, `self` included for methods
-    keeps: dict[str, str]  # parameter -> where the function keeps it (`self.values`)
-    keep_lines: dict[str, int]  # parameter -> the line of that store
-    backwards: tuple[str, ...]  # parameters it differentiates
-    runs_model: str  # where it calls a module with grad on (itself or through a callee), "" if nowhere
-    grad: str  # the grad mode its body starts in: "on", "off", "maybe"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "line": self.line,
-            "returns": self.returns.to_json(),
-            "params": list(self.params),
-            "keeps": self.keeps,
-            "backwards": list(self.backwards),
-            "runs_model": self.runs_model,
-            "grad": self.grad,
-        }
+_PENDING = object()
 
 
 class Summaries:
     def __init__(self, model: "SemanticModel") -> None:
         self.model = model
-        self._done: dict[int, FunctionSummary] = {}
-        self._computing: set[int] = set()
+        self._facts: dict[tuple[str, int], Any] = {}
         self._derived: dict[int, dict[str, set[str]]] = {}
 
-    def of(self, func: cst.FunctionDef) -> FunctionSummary | None:
-        """The summary of `func`; None while it is being computed (a recursive call)."""
-        key = id(func)
-        if key in self._done:
-            return self._done[key]
-        if key in self._computing:
+    def _fact(self, kind: str, func: cst.FunctionDef, compute: Callable[[cst.FunctionDef], Any]) -> Any:
+        """Memoized `compute(func)`; None while it is being computed (a recursive call)."""
+        key = (kind, id(func))
+        found = self._facts.get(key)
+        if found is _PENDING:
             return None
-        self._computing.add(key)
+        if key in self._facts:
+            return found
+        self._facts[key] = _PENDING
         try:
-            summary = self._summarize(func)
-        finally:
-            self._computing.discard(key)
-        self._done[key] = summary
-        return summary
+            value = compute(func)
+        except BaseException:
+            del self._facts[key]
+            raise
+        self._facts[key] = value
+        return value
+
+    # -- the facts ---------------------------------------------------------------
+    def returns(self, func: cst.FunctionDef) -> Value | None:
+        """What `func` returns (element by element for a returned tuple)."""
+        return self._fact("returns", func, self._returns)
+
+    def keeps(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]] | None:
+        """Parameter -> (the statement that keeps it beyond the call, the container as written)."""
+        return self._fact("keeps", func, self._keeps)
+
+    def model_run(self, func: cst.FunctionDef) -> cst.Call | None:
+        """A call in `func` itself, with grad on, of a module that `func` is handed as a parameter."""
+        return self._fact("model_run", func, self._model_run) or None
+
+    def name(self, func: cst.FunctionDef) -> str:
+        cls = self.model.enclosing_class(func)
+        return f"{cls.name.value}.{func.name.value}" if cls is not None else func.name.value
+
+    def describe(self, node: cst.CSTNode) -> str:
+        """`code` (file.py:line), for a message."""
+        model = self.model
+        return f"`{code(node)}` ({os.path.basename(model.path)}:{model.range_of(node).start.line})"
 
     # -- what a call of a summarized function gives its caller -------------------
     def call_value(
@@ -85,21 +88,16 @@ class Summaries:
         """The value `call` returns (element `element` of a returned tuple), its history
         decided by the callee's own returns and by the arguments it passes through
         (`arg_history` says whether an argument carries history at the call)."""
-        summary = self.of(func)
-        if summary is None:
+        returns = self.returns(func)
+        if returns is None:
             return None
-        value = summary.returns if element is None else summary.returns.element(element)
+        value = returns if element is None else returns.element(element)
         if value.history != NO or not value.passes:
             return value
         for param in value.passes:
             arg = self.argument_for(call, func, param)
             if arg is not None and arg_history(arg):
-                return Value(
-                    history=YES,
-                    reason=f"`{code(arg)}` passed through `{summary.name}`",
-                    kind=value.kind,
-                    where=value.where,
-                )
+                return Value(history=YES, reason=f"`{code(arg)}` passed through `{self.name(func)}`", kind=value.kind)
         return value
 
     def argument_for(self, call: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
@@ -115,130 +113,104 @@ class Summaries:
             return positional[params.index(param)].value
         return None
 
-    def kept_arguments(self, call: cst.Call, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, str, int]]:
+    def kept_arguments(self, call: cst.Call, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, str, cst.CSTNode]]:
         """The arguments of `call` that `func` keeps beyond the call, in parameter order:
-        (argument, where it keeps it, the line of that store)."""
-        summary = self.of(func)
-        if summary is None:
+        (argument, the container it is kept in, the statement that keeps it)."""
+        keeps = self.keeps(func)
+        if not keeps:
             return []
         found = []
-        for param in summary.params:
-            arg = self.argument_for(call, func, param) if param in summary.keeps else None
+        for param in _positional(func):
+            arg = self.argument_for(call, func, param) if param in keeps else None
             if arg is not None:
-                found.append((arg, summary.keeps[param], summary.keep_lines[param]))
+                statement, where = keeps[param]
+                found.append((arg, where, statement))
         return found
 
     def origin(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
         """Where `expr`'s value crossed a function, for a message: "`loss` <- `step()` returns
         `metrics["loss"]` (train.py:88)"; None when it was computed here."""
+        from memlint.analysis.provenance import unpacked
+
         model = self.model
         base = expr
         while isinstance(base, (cst.Attribute, cst.Subscript)):
             base = base.value
-        if isinstance(base, cst.Call):
-            call, element = base, None
-        elif isinstance(base, cst.Name):
-            from memlint.analysis.provenance import unpacked
-
-            found = None
+        call, element = (base, None) if isinstance(base, cst.Call) else (None, None)
+        if isinstance(base, cst.Name):
             for binding in model.provenance.reaching_bindings(model.scope_of(at), base.value, at):
-                value, element = unpacked(binding)
+                value, index = unpacked(binding)
                 if isinstance(value, cst.Call) and model.local_callees(value):
-                    found = (value, element)
+                    call, element = value, index
                     break
-            if found is None:
-                return None
-            call, element = found
-        else:
+        if call is None:
             return None
         for func in model.local_callees(call):
-            summary = self.of(func)
-            if summary is None:
+            returns = self.returns(func)
+            if returns is None:
                 continue
-            value = summary.returns if element is None else summary.returns.element(element)
-            if value.history != NO and value.where:
-                return f"`{code(expr)}` <- `{code(call.func)}()` returns {value.where}"
+            value = returns if element is None else returns.element(element)
+            node = value.notes.get("at")
+            if value.history != NO and node is not None:
+                return f"`{code(expr)}` <- `{code(call.func)}()` returns {self.describe(node)}"
         return None
 
-    # -- computing one summary ---------------------------------------------------
-    def _summarize(self, func: cst.FunctionDef) -> FunctionSummary:
+    # -- computing the facts -----------------------------------------------------
+    def _returns(self, func: cst.FunctionDef) -> Value:
         model = self.model
-        cls = model.enclosing_class(func)
-        name = f"{cls.name.value}.{func.name.value}" if cls is not None else func.name.value
         grad = model.grad.entry_state(func)
         derived = self.derived(func)
-        returns = []
+        values = []
         for ret in model.tree.descendants(func.body, cst.Return):
             if ret.value is not None and model.scope_of(ret) is func:
-                returns.append(self._value_of(ret.value, ret, func, grad, derived))
-        provenance = model.provenance
-        keeps: dict[str, str] = {}
-        keep_lines: dict[str, int] = {}
+                values.append(self._value_of(ret.value, ret, grad, derived))
+        return join(values)
+
+    def _value_of(self, expr: cst.BaseExpression, at: cst.CSTNode, grad: Grad, derived: dict[str, set[str]]) -> Value:
+        if isinstance(expr, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
+            parts = [self._value_of(e.value, at, grad, derived) for e in expr.elements]
+            whole = join(parts)
+            return Value(history=whole.history, kind="sequence", elements=tuple(parts), passes=whole.passes)
+        history = NO if grad is Grad.OFF or not self.model.provenance.carries_history(expr, at) else YES
+        return Value(
+            history=history,
+            kind=_syntactic_kind(expr),
+            passes=tuple(sorted(self._params_read(expr, derived))),
+            where=code(expr),
+            notes={"at": expr},
+        )
+
+    def _keeps(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
+        model = self.model
+        derived = self.derived(func)
+        keeps: dict[str, tuple[cst.CSTNode, str]] = {}
+        if len(derived) == 0:
+            return keeps
         for kind in (cst.Expr, cst.Assign, cst.AugAssign):
             for statement in model.tree.descendants(func.body, kind):
-                if model.scope_of(statement) is not func or model.grad_state(statement) is Grad.OFF:
+                if model.scope_of(statement) is not func or not set(names_in(statement)) & set(derived):
+                    continue
+                if model.grad_state(statement) is Grad.OFF:
                     continue
                 store = model.loops.store_of(statement)
                 if store is None or not self._outlives_call(store.container, func):
                     continue
                 for param in self._params_read(store.value, derived):
-                    keeps.setdefault(param, code(store.container))
-                    keep_lines.setdefault(param, model.range_of(statement).start.line)
-        backwarded = provenance.backwarded_names(func)
-        return FunctionSummary(
-            name=name,
-            line=model.range_of(func.name).start.line,
-            returns=join(returns),
-            params=tuple(_positional(func)),
-            keeps=keeps,
-            keep_lines=keep_lines,
-            backwards=tuple(sorted({p for n in backwarded for p in derived.get(n, ())})),
-            runs_model=self._runs_model(func) if grad is not Grad.OFF else "",
-            grad=grad.value,
-        )
+                    keeps.setdefault(param, (statement, code(store.container)))
+        return keeps
 
-    def _runs_model(self, func: cst.FunctionDef) -> str:
-        """Where `func` runs a module with grad on: `model(...)` (f.py:12), directly or in a callee."""
+    def _model_run(self, func: cst.FunctionDef) -> cst.Call | bool:
         model = self.model
+        params = model.params(func) - {"self", "cls"}
+        if not params or model.grad.entry_state(func) is Grad.OFF:
+            return False
         for call in model.tree.descendants(func.body, cst.Call):
-            if model.scope_of(call) is not func or model.grad_state(call) is Grad.OFF:
-                continue  # a nested function runs when it is called, not when `func` is
-            if model.provenance.is_module_call(call) and not model.provenance.is_loss_call(call):
-                return f"`{code(call.func)}(...)` ({os.path.basename(model.path)}:{model.range_of(call).start.line})"
-            for callee in model.local_callees(call):
-                summary = self.of(callee)
-                if summary is not None and summary.runs_model:
-                    return summary.runs_model
-        return ""
-
-    def _value_of(
-        self, expr: cst.BaseExpression, at: cst.CSTNode, func: cst.FunctionDef, grad: Grad, derived: dict[str, set[str]]
-    ) -> Value:
-        if isinstance(expr, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
-            parts = [self._value_of(e.value, at, func, grad, derived) for e in expr.elements]
-            whole = join(parts)
-            return Value(
-                history=whole.history,
-                reason=whole.reason,
-                kind="sequence",
-                elements=tuple(parts),
-                passes=whole.passes,
-                where=whole.where,
-            )
-        model = self.model
-        provenance = model.provenance
-        where = f"`{code(expr)}` ({os.path.basename(model.path)}:{model.range_of(at).start.line})"
-        history = NO if grad is Grad.OFF or not provenance.carries_history(expr, at) else YES
-        kind = provenance.value_kind(expr, at)
-        location = "device" if history == YES and provenance.device_output(expr, at) else "unknown"
-        return Value(
-            history=history,
-            reason=f"returns {where}" if history == YES else "",
-            kind={"container": "sequence", "maybe": "unknown"}.get(kind, kind),
-            location=location,
-            passes=tuple(sorted(self._params_read(expr, derived))),
-            where=where,
-        )
+            if not (isinstance(call.func, cst.Name) and call.func.value in params):
+                continue
+            if model.scope_of(call) is func and model.grad_state(call) is not Grad.OFF:
+                if model.provenance.is_module_call(call) and not model.provenance.is_loss_call(call):
+                    return call
+        return False
 
     def derived(self, func: cst.FunctionDef) -> dict[str, set[str]]:
         """Name in `func` -> the parameters whose values it may hold with their history
@@ -249,6 +221,8 @@ class Summaries:
         model = self.model
         table: dict[str, set[str]] = {p: {p} for p in model.params(func) if p not in ("self", "cls")}
         self._derived[key] = table
+        if not table:
+            return table
         assigns = [
             node
             for kind in (cst.Assign, cst.AugAssign, cst.AnnAssign)
@@ -273,11 +247,12 @@ class Summaries:
     def _params_read(self, expr: cst.BaseExpression, derived: dict[str, set[str]]) -> set[str]:
         """Parameters whose history `expr` may carry (read other than through `.detach()`, `.item()`, ...)."""
         names = {n for n in names_in(expr) if derived.get(n)}
-        if not names or not self.model.provenance.reads_with_history(expr, names):
+        if not names:
             return set()
+        reads = self.model.provenance.reads_with_history
         found: set[str] = set()
         for name in names:
-            if self.model.provenance.reads_with_history(expr, {name}):
+            if reads(expr, {name}):
                 found |= derived[name]
         return found
 
@@ -290,6 +265,21 @@ class Summaries:
         return bool(root) and not model.bindings(func, root) and root not in model.params(func) and bool(
             model.bindings(model.module, root)
         )
+
+
+def _syntactic_kind(expr: cst.BaseExpression) -> str:
+    """What `expr` is, as far as its syntax shows."""
+    if isinstance(expr, (cst.Dict, cst.DictComp)):
+        return "mapping"
+    if isinstance(expr, (cst.List, cst.ListComp, cst.Tuple)):
+        return "sequence"
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return "number"
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("float", "int", "round"):
+        return "number"
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "item":
+        return "number"
+    return "unknown"
 
 
 def _positional(func: cst.FunctionDef) -> list[str]:
