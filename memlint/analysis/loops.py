@@ -471,8 +471,7 @@ class Loops:
         """The class of this file that made `receiver` (`meter = Meter()`, `self.meter = Meter()`)."""
         model = self.model
         if isinstance(receiver, cst.Name):
-            scope = model.scope_of(at)
-            values = [b.value for b in model.bindings(scope, receiver.value) + model.bindings(model.module, receiver.value)]
+            values = self._made_by(receiver, at)
         elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
             attr = receiver.attr.value
             values = [
@@ -496,18 +495,38 @@ class Loops:
         }
         return made.pop() if len(made) == 1 else None
 
+    def meter_class(self, store: Store) -> str | None:
+        """For a store assumed of a meter not defined here: the class that made it, as written
+        (`AverageMeter` for `meter = AverageMeter()`), for the project index to look up."""
+        if not isinstance(store.container, cst.Name):
+            return None
+        for made in self._made_by(store.container, store.statement):
+            return code(made.func)
+        return None
+
+    def _made_by(self, name: cst.Name, at: cst.CSTNode) -> list[cst.Call]:
+        """The calls whose results `name` is bound to (`m = Meter()`, `m, k = Meter(), Keeper()`)."""
+        from memlint.analysis.provenance import unpacked
+
+        found = []
+        model = self.model
+        for binding in model.bindings(model.scope_of(at), name.value) + model.bindings(model.module, name.value):
+            value, element = unpacked(binding)
+            if isinstance(value, cst.Call) and element is None:
+                found.append(value)
+        return found
+
     def _is_meter(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """`meter.update(v)` on an object of a class not in this file: named like a meter, or
         made by a `...Meter(...)` class; not a torchmetrics metric, whose `update` runs
         without grad."""
         if isinstance(container, cst.Name):
-            for binding in self.model.bindings(self.model.scope_of(at), container.value):
-                if isinstance(binding.value, cst.Call):
-                    made = self.model.imports.resolve(binding.value.func) or ""
-                    if made.startswith(SANITIZING_UPDATE_CLASSES):
-                        return False
-                    if _METER.search(code(binding.value.func)):
-                        return True
+            for call in self._made_by(container, at):
+                made = self.model.imports.resolve(call.func) or ""
+                if made.startswith(SANITIZING_UPDATE_CLASSES):
+                    return False
+                if _METER.search(code(call.func)):
+                    return True
         return bool(_METER.search(code(container)))
 
     def _reset_per_call(self, store: Store, region: cst.CSTNode) -> bool:

@@ -129,6 +129,9 @@ class Provenance:
     def __init__(self, model: "FileContext") -> None:
         self.model = model
         self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
+        # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
+        # to return a value with history; switched off to ask whether a finding rests on that guess.
+        self.trust_names = True
 
     # -- modules and backward -------------------------------------------------
     @cached_property
@@ -302,13 +305,30 @@ class Provenance:
                 return False
         return any(self._reads_with_history(child, names) for child in iter_children(expr))
 
+    def assumed_losses(self, parts: list[cst.BaseExpression], at: cst.CSTNode) -> list[str]:
+        """The calls named like a loss (defined outside this file) that the history of `parts`
+        rests on: empty when the parts carry history without that guess."""
+        self.trust_names = False
+        try:
+            if any(self.carries_history(p, at) for p in parts):
+                return []
+        finally:
+            self.trust_names = True
+        scope = self.model.scope_of(at)
+        names = set().union(*(names_in(p) for p in parts))
+        exprs = [*parts] + [
+            b.value for n in self.dependencies(names, scope) for b in self.model.bindings(scope, n) if b.value is not None
+        ]
+        calls = [c for e in exprs for c in ([e] if isinstance(e, cst.Call) else []) + self.model.tree.descendants(e, cst.Call)]
+        return sorted({code(c.func) for c in calls if self.is_loss_call(c) and not _F_LOSSES.match(self.model.imports.resolve(c.func) or "")})
+
     def is_loss_call(self, call: cst.Call) -> bool:
         """A loss function of torch, or a call named like a loss whose definition is not in
         this file (a function of this file is asked for what it returns instead)."""
         name = self.model.imports.resolve(call.func) or ""
         if _F_LOSSES.match(name):
             return True
-        if self.model.local_callees(call):
+        if self.model.local_callees(call) or not self.trust_names:
             return False
         callee = callee_name(call) or ""
         return bool(_LOSS_CALLEE.search(callee)) and not name.startswith(("torch.", "numpy.", "np."))
@@ -764,6 +784,11 @@ class Provenance:
                 if to_cpu and any(m == callee or (callee == "self" and m.startswith("self.")) for m in moved):
                     return True
         return False
+
+
+def named_like_loss(name: str) -> bool:
+    """`compute_loss`, `criterion`: a callee whose name other files' calls guess from."""
+    return bool(_LOSS_CALLEE.search(name))
 
 
 def differentiated_names(expr: cst.BaseExpression) -> list[str]:

@@ -158,6 +158,17 @@ for x, y in loader:
         if store.via:
             line = f" (line {model.range_of(store.keep).start.line})" if store.keep is not None else ""
             message += f" ({store.via}{line})"
+        # what the finding rests on where no definition is visible: the project index checks it
+        # against the other files' summaries
+        assumed = model.provenance.assumed_losses(parts, statement)
+        assumptions = [f" ({store.via})"] if store.keep is None and store.via else []
+        if assumed:
+            names = ", ".join(f"`{a}(...)`" for a in assumed)
+            assumptions.append(
+                f" (assumed from its name: {names} returns a value with autograd history; it is not defined in this file)"
+            )
+            message += assumptions[-1]
+        meter = model.loops.meter_class(store) if store.keep is None and store.via else None
         hint = f"store `{code(detach(parts[0]))}`" + (
             " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") else ""
         )
@@ -182,6 +193,9 @@ for x, y in loader:
             severity=severity,
             fix=fix,
             kept=kept,  # for the project index: is a Function of another file behind it?
+            assumed=assumed,  # loss-named callees of other files whose summaries decide
+            meter=meter,  # the class, not in this file, whose `update` was assumed to keep its argument
+            assumptions=assumptions,  # the words of the message that the project index may confirm
             sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
         )
 

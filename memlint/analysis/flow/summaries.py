@@ -285,3 +285,33 @@ def _syntactic_kind(expr: cst.BaseExpression) -> str:
 def _positional(func: cst.FunctionDef) -> list[str]:
     params = func.params
     return [p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]]
+
+
+def exported(model: "SemanticModel") -> dict[str, dict[str, Any]]:
+    """The facts other files' findings may rest on, for the project's per-file summary: what
+    the functions named like a loss return (another file guesses from the name where it
+    cannot see the definition), and what each class's `update` keeps (a meter). Only these
+    are computed, so that a file that defines neither pays nothing."""
+    from memlint.analysis.provenance import named_like_loss
+
+    tree = model.tree
+    summaries = model.summaries
+    found: dict[str, dict[str, Any]] = {}
+    for func in tree.by_type.get(cst.FunctionDef, ()):
+        parent = tree.parent_of(func)
+        cls = model.enclosing_class(func)
+        top = parent is model.module or (cls is not None and tree.parent_of(cls) is model.module)
+        if not top:
+            continue
+        name = func.name.value
+        entry: dict[str, Any] = {}
+        if named_like_loss(name):
+            returns = summaries.returns(func)
+            if returns is not None:
+                entry["returns"] = returns.history
+        if cls is not None and name == "update":
+            entry["keeps"] = sorted(summaries.keeps(func) or ())
+            entry["params"] = [p for p in _positional(func) if p not in ("self", "cls")]
+        if entry:
+            found[summaries.name(func)] = entry
+    return found
