@@ -206,6 +206,11 @@ class Provenance:
                 b.value is not None and self._is_module_factory(b.value)
                 for b in self.model.bindings(scope, func.value) + self.model.bindings(self.model.module, func.value)
             )
+        if isinstance(func, cst.Subscript):
+            # `self.model["generator"](z)`, `nets[i](x)`: a module taken from a container of modules
+            holder = func.value
+            last = holder.attr.value if isinstance(holder, cst.Attribute) else root_name(holder) or ""
+            return bool(_MODULE_NAMES.search(last) or _MODULE_NAMES.search(last.rstrip("s")))
         if isinstance(func, cst.Attribute):
             attr = func.attr.value
             if attr == "forward":

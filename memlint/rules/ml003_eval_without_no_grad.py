@@ -126,27 +126,24 @@ def evaluate(model, loader):
 
     def _part_of_callers(self, func: cst.FunctionDef, call: cst.Call) -> bool:
         """Named like evaluation, but the call graph says it runs as part of its callers: every
-        call of it in this file is in training code (torchrl's `_predict`, called by a module's
-        `forward`), or it is a helper with no loop of its own that runs a model it is handed and
-        does not switch it to eval mode (monai's `_run_inference(network, patch)`): the grad mode
-        is whichever its caller, evaluating or training, chose."""
+        call of it in this file is in a module's `forward` (torchrl's `_predict`), or it is a
+        helper with no loop of its own that runs a model it is handed and does not switch it to
+        eval mode (monai's `_run_inference(network, patch)`): the grad mode is whichever its
+        caller, evaluating or training, chose. (A validation run from inside the training loop
+        is still evaluation.)"""
         model = self.model
         sites = model.call_sites().get(func, ())
         if sites:
-            return all(self._in_training_code(site) for site in sites)
+            return all(self._in_forward(site) for site in sites)
         if model.tree.descendants(func.body, cst.For) or model.tree.descendants(func.body, cst.While):
             return False
         runs_param = isinstance(call.func, cst.Name) and call.func.value in model.params(func)
         sets_eval = any(method_name(c) == "eval" for c in model.tree.descendants(func.body, cst.Call))
         return runs_param and not sets_eval
 
-    def _in_training_code(self, node: cst.CSTNode) -> bool:
-        """Is `node` in a module's `forward`, a training step hook or a training loop?"""
-        loops = self.model.loops
+    def _in_forward(self, node: cst.CSTNode) -> bool:
         scope = self.model.scope_of(node)
-        if isinstance(scope, cst.FunctionDef) and (loops.is_module_forward(scope) or loops.train_step_method(scope)):
-            return True
-        return any(loops.is_training_loop(loop) for loop in self.model.enclosing_loops(node))
+        return isinstance(scope, cst.FunctionDef) and self.model.loops.is_module_forward(scope)
 
     def _needs_grad(self, region: cst.CSTNode) -> bool:
         """Saliency, adversarial and gradient-penalty code differentiates on purpose."""
