@@ -1,3 +1,3 @@
 """memlint: find GPU memory leaks in PyTorch training code, statically."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -17,10 +17,12 @@ from memlint.cache import CACHE_DIR, Cache
 from memlint.config import ConfigError, Settings, load_settings, split_option
 from memlint.discovery import discover, is_excluded
 from memlint.engine import print_errors
+from memlint.output import open_output
 from memlint.rules import ALL_RULES, FILE_CODES, FILE_PROBLEMS, lookup, lookup_file_problem
 from memlint.workers import RunResult, lint_files
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+HUMAN_FORMATS = ("text", "concise")  # read by people: fix summaries go to stdout with them
 
 
 class DefaultGroup(click.Group):
@@ -65,12 +67,14 @@ def error_line(message: str) -> None:
 @click.option("--ignore", multiple=True, help="Rule codes or names to disable.")
 @click.option("--extend-select", multiple=True, help="Rule codes or names to enable on top of the selection.")
 @click.option(
+    "--output-format",
     "--format",
     "output_format",
     default="text",
     show_default=True,
-    help="Output format: text, json, github, sarif, gitlab or rdjson.",
+    help="Output format: text, concise (one line a finding), json, github, sarif, gitlab or rdjson.",
 )
+@click.option("--show-source", is_flag=True, help="Show the flagged code under each finding (text and concise).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings, nothing else.")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
@@ -91,6 +95,7 @@ def error_line(message: str) -> None:
     is_flag=True,
     help="Apply `exclude` to files named on the command line too (for pre-commit, which names every file).",
 )
+@click.option("--show-files", is_flag=True, help="List the files that would be linted, one a line, and exit.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes, then report the findings that remain.")
 @click.option("--unsafe-fixes", is_flag=True, help="Apply unsafe fixes too (with --fix, --fix-only or --diff).")
 @click.option("--fix-only", is_flag=True, help="Apply fixes and report only what was fixed (exit 0 unless errors).")
@@ -102,6 +107,7 @@ def lint(
     ignore: tuple[str, ...],
     extend_select: tuple[str, ...],
     output_format: str,
+    show_source: bool,
     exit_zero: bool,
     quiet: bool,
     statistics: bool,
@@ -112,6 +118,7 @@ def lint(
     output_file: str | None,
     diff_base: str | None,
     force_exclude: bool,
+    show_files: bool = False,
     fix: bool = False,
     unsafe_fixes: bool = False,
     fix_only: bool = False,
@@ -136,6 +143,12 @@ def lint(
         click.echo(f"memlint: warning: {warning}", err=True)
     if force_exclude:
         found.files = [path for path in found.files if not is_excluded(path, settings.exclude, settings.root)]
+    if not found.files and not found.missing:  # ruff's warning; nothing to lint is not an error (exit 0)
+        click.echo("memlint: warning: No Python files found under the given path(s)", err=True)
+    if show_files:
+        for path in sorted(found.files):
+            click.echo(path)
+        sys.exit(EXIT_ERROR if found.missing else EXIT_CLEAN)
     changed = None
     if diff_base is not None:
         from memlint.gitdiff import GitDiffError, changed_lines
@@ -164,19 +177,19 @@ def lint(
     if fixes is not None and (diff or fix_only):
         from memlint.fixes import report_fixes
 
-        exit_code = report_fixes(fixes, diff, show_fixes, quiet, output_format == "text")
+        exit_code = report_fixes(fixes, diff, show_fixes, quiet, output_format in HUMAN_FORMATS)
     else:
         if fixes is not None:
             from memlint.fixes import report_rejected
 
             report_rejected(fixes)
         fixed = len(fixes.applied) if fixes is not None else 0
-        exit_code = _emit(run, settings, output_format, quiet, statistics, no_color, output_file, fixed)
+        exit_code = _emit(run, settings, output_format, quiet, statistics, no_color, output_file, fixed, show_source)
         if fixes is not None and show_fixes:
             from memlint.fixes import fix_summary
 
             for line in fix_summary(fixes.applied):
-                click.echo(line, err=output_format != "text" and output_file is None)
+                click.echo(line, err=output_format not in HUMAN_FORMATS and output_file is None)
     if found.missing:
         exit_code = EXIT_ERROR
     sys.exit(EXIT_CLEAN if exit_zero and exit_code == EXIT_FINDINGS else exit_code)
@@ -191,9 +204,10 @@ def _emit(
     no_color: bool,
     output_file: str | None,
     fixed: int = 0,
+    show_source: bool = False,
 ) -> int:
     print_errors(run.errors)
-    stream = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
+    stream = open_output(output_file) if output_file else sys.stdout
     try:
         report = formats.Report(
             findings=run.findings,
@@ -203,6 +217,7 @@ def _emit(
             quiet=quiet,
             statistics=statistics,
             fixed=fixed,
+            show_source=show_source,
             root=str(settings.root),
         )
         formats.get(output_format)(report, stream)
@@ -273,7 +288,7 @@ def server_command() -> None:
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise
-        error_line('the language server needs pygls: pip install "memlint[server]"')
+        error_line('the language server needs pygls: pip install "memlint-torch[server]"')
         sys.exit(EXIT_ERROR)
     serve()
 

@@ -93,6 +93,9 @@ def read_table(path: Path) -> dict[str, Any]:
     return table
 
 
+ALL_CODES = frozenset(r.code for r in ALL_RULES) | FILE_CODES
+
+
 def resolve_codes(selectors: Iterable[str], where: str) -> set[str]:
     codes: set[str] = set()
     for raw in selectors:
@@ -106,11 +109,14 @@ def resolve_codes(selectors: Iterable[str], where: str) -> set[str]:
             codes |= FILE_CODES
         elif lookup_file_problem(selector) is not None:
             codes.add(lookup_file_problem(selector).code)
+        elif lookup(selector) is not None:
+            codes.add(lookup(selector).code)
         else:
-            rule = lookup(selector)
-            if rule is None:
+            # A code prefix, as in ruff: `ML` every rule, `ML0` ML000-ML015, `ML00` ML000-ML009.
+            matched = {code for code in ALL_CODES if code.startswith(selector.upper())}
+            if not matched or not selector.upper().startswith("ML"):
                 raise ConfigError(f"{where}: unknown rule {selector!r} (see `memlint rules`)")
-            codes.add(rule.code)
+            codes |= matched
     return codes
 
 

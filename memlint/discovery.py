@@ -5,8 +5,11 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pathspec
 
 from memlint.config import DEFAULT_INCLUDE
 
@@ -71,45 +74,44 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
 
 
 class GitIgnore:
-    """The subset of .gitignore that matters for finding source files:
-    globs, `**`, anchored patterns, directory-only patterns and `!` negation."""
+    """Git's ignore rules, matched by pathspec's `GitIgnoreSpec` (git's own pattern semantics:
+    anchoring, `[Bb]uild/`, escapes, `**`, negation; what black and mypy use).
+
+    Sources, from lowest to highest precedence as git ranks them: the global excludes file
+    (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`), the repository's
+    `info/exclude`, then each `.gitignore` from the top of the work tree down. A path takes
+    the verdict of the highest source with a pattern that matches it."""
 
     def __init__(self) -> None:
-        self.rules: list[tuple[str, re.Pattern[str], bool, bool]] = []  # (base, regex, negated, dir_only)
+        self.sources: list[tuple[str, pathspec.GitIgnoreSpec]] = []  # (base directory, patterns)
 
-    def add_file(self, gitignore: str) -> None:
-        base = os.path.dirname(os.path.abspath(gitignore))
+    def add_file(self, ignore_file: str, base: str | None = None) -> None:
+        """Add the patterns of `ignore_file`, relative to `base` (default: the file's directory)."""
         try:
-            with open(gitignore, encoding="utf-8", errors="replace") as handle:
-                lines = handle.read().splitlines()
+            with open(ignore_file, encoding="utf-8", errors="replace") as handle:
+                spec = pathspec.GitIgnoreSpec.from_lines(handle.read().splitlines())
         except OSError:
             return
-        for line in lines:
-            line = line.rstrip()
-            if not line or line.startswith("#"):
-                continue
-            negated = line.startswith("!")
-            if negated:
-                line = line[1:]
-            dir_only = line.endswith("/")
-            line = line.strip("/") if line.startswith("/") or dir_only else line
-            anchored = "/" in line.rstrip("/")
-            body = _glob_regex(line.lstrip("/")).pattern
-            regex = re.compile(body if anchored else f"(?:.*/)?{body}")
-            self.rules.append((base, regex, negated, dir_only))
+        if spec.patterns:
+            self.sources.append((os.path.abspath(base or os.path.dirname(ignore_file)), spec))
+
+    def add_repository(self, git_root: Path) -> None:
+        """The sources git reads for the whole work tree, below every `.gitignore`."""
+        self.add_file(_global_excludes_file(git_root), str(git_root))
+        git_dir = _git_dir(git_root)
+        if git_dir is not None:
+            self.add_file(str(git_dir / "info" / "exclude"), str(git_root))
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         absolute = os.path.abspath(path)
-        result = False
-        for base, regex, negated, dir_only in self.rules:
-            if dir_only and not is_dir:
-                continue
+        for base, spec in reversed(self.sources):
             if not absolute.startswith(base + os.sep):
                 continue
             relative = absolute[len(base) + 1 :].replace(os.sep, "/")
-            if regex.fullmatch(relative):
-                result = not negated
-        return result
+            verdict = spec.check_file(relative + "/" if is_dir else relative).include
+            if verdict is not None:
+                return verdict
+        return False
 
 
 def _git_root(start: Path) -> Path | None:
@@ -117,6 +119,41 @@ def _git_root(start: Path) -> Path | None:
         if (directory / ".git").exists():
             return directory
     return None
+
+
+def _git_dir(git_root: Path) -> Path | None:
+    """The directory that holds `info/exclude`: `.git`, or for a linked work tree (`.git` is a
+    file naming its gitdir) the common directory of the repository."""
+    dot_git = git_root / ".git"
+    if dot_git.is_dir():
+        return dot_git
+    try:
+        line = dot_git.read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    if not line.startswith("gitdir:"):
+        return None
+    git_dir = (git_root / line[len("gitdir:") :].strip()).resolve()
+    try:
+        return (git_dir / (git_dir / "commondir").read_text(encoding="utf-8").strip()).resolve()
+    except OSError:
+        return git_dir
+
+
+def _global_excludes_file(git_root: Path) -> str:
+    """`core.excludesFile` as git resolves it (global, system and repository configuration,
+    `~` expanded), else git's default, `$XDG_CONFIG_HOME/git/ignore` or `~/.config/git/ignore`."""
+    try:
+        done = subprocess.run(
+            ["git", "config", "--path", "--get", "core.excludesFile"],
+            cwd=git_root, capture_output=True, text=True, timeout=10,
+        )
+        if done.returncode == 0 and done.stdout.strip():
+            return os.path.join(git_root, done.stdout.strip())  # a relative value is relative to the work tree
+    except (OSError, subprocess.SubprocessError):
+        pass  # no git: its default still applies
+    config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(config_home, "git", "ignore")
 
 
 def discover(paths: list[str], exclude: list[str], root: Path, include: list[str] | None = None) -> Discovery:
@@ -144,6 +181,7 @@ def discover(paths: list[str], exclude: list[str], root: Path, include: list[str
         start = Path(given).resolve()
         git_root = _git_root(start)
         if git_root is not None:
+            gitignore.add_repository(git_root)
             for directory in reversed([start, *start.parents]):
                 if git_root in (directory, *directory.parents) and directory != start:
                     candidate = directory / ".gitignore"

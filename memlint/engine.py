@@ -14,12 +14,11 @@ import libcst as cst
 
 from memlint.analysis import SemanticModel
 from memlint.analysis.tree import Tree
-from memlint.analysis.positions import positions as compute_positions
-from memlint.analysis.positions import positions_in_statements
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, Position, Severity, describe
 from memlint.notebook import Notebook, NotebookError, is_notebook, parse_notebook
+from memlint.parsing import parse_module
 from memlint.rules import BY_CODE, SYNTAX_ERROR, UNREADABLE
 from memlint.rules.base import FixSpec, Report, Rule
 from memlint.suppression import is_suppressed, skips_file
@@ -183,19 +182,26 @@ def _lint_text(
     """Findings, errors and the file's summary for the project index."""
     if skips_file(text):
         return [], [], {}
+    if "\0" in text:  # Python refuses the whole file, LibCST would parse it: point at the byte
+        row, column = _row_column(text, text.index("\0"))
+        return _syntax_finding(path, "source code cannot contain null bytes", row, column, text, codes), [], {}
     rules = [BY_CODE[c] for c in codes if c in BY_CODE and BY_CODE[c].may_apply(text)]
     if not rules and not any(needle in text for needle in SUMMARY_NEEDLES):
         return _syntax_check_only(text, path, codes), [], {}
     try:
-        module = parser.parse(text) if parser is not None else cst.parse_module(text)
+        module = parser.parse(text) if parser is not None else parse_module(text)
     except cst.ParserSyntaxError as exc:
-        return _syntax_finding(path, exc.message, exc.raw_line, exc.raw_column + 1, text, codes), [], {}
+        message, row, column = exc.message, exc.raw_line, exc.raw_column + 1
+        if message.startswith("tokenizer error"):  # LibCST's tokenizer gives no position; CPython's does
+            message, row, column = _python_syntax_error(text) or (message, row, column)
+        return _syntax_finding(path, message, row, column, text, codes), [], {}
     except (RecursionError, MemoryError) as exc:
         return [], [FileError(path, f"too deeply nested to parse ({type(exc).__name__})")], {}
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
         return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)], {}
-    model = SemanticModel(module, path, parser.tree(module) if parser is not None else None)
-    findings, errors = _run_rules(model, text, path, rules, parser.statement_lines if parser is not None else None)
+    statement_lines = parser.statement_lines if parser is not None else None
+    model = SemanticModel(module, path, parser.tree(module) if parser is not None else None, statement_lines)
+    findings, errors = _run_rules(model, text, path, rules, statement_lines)
     try:
         summary = summarize(model)
     except Exception as exc:  # noqa: BLE001 - the index is an extra: lose it, not the findings
@@ -208,13 +214,26 @@ def _syntax_check_only(text: str, path: str, codes: Sequence[str]) -> list[Findi
     """No rule can fire here; still report a file that does not parse (cheaply)."""
     if SYNTAX_ERROR[0] not in codes:
         return []
+    error = _python_syntax_error(text)
+    return _syntax_finding(path, *error, text, codes) if error else []
+
+
+def _python_syntax_error(text: str) -> tuple[str, int, int] | None:
+    """CPython's syntax error for `text` (message, row, column), or None when it parses (or
+    is too deep to tell)."""
     try:
         ast.parse(text)
     except SyntaxError as exc:
-        return _syntax_finding(path, exc.msg, exc.lineno or 1, exc.offset or 1, text, codes)
+        return exc.msg, exc.lineno or 1, exc.offset or 1
     except (ValueError, RecursionError, MemoryError):
-        return []
-    return []
+        return None
+    return None
+
+
+def _row_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based row and column of a character offset, rows split as the parser splits them."""
+    lines = re.split(r"\r\n|\r|\n", text[:offset])
+    return len(lines), len(lines[-1]) + 1
 
 
 def _syntax_finding(path: str, message: str, row: int, column: int, text: str, codes: Sequence[str]) -> list[Finding]:
@@ -248,7 +267,6 @@ def _run_rules(
     rule_types: Iterable[type[Rule]],
     statement_lines: dict[int, int] | None = None,
 ) -> tuple[list[Finding], list[FileError]]:
-    module = model.module
     reports: list[tuple[Rule, Report]] = []
     errors: list[FileError] = []
     sink = lambda rule, report: reports.append((rule, report))  # noqa: E731
@@ -272,37 +290,37 @@ def _run_rules(
                     )
     if not reports:
         return [], errors
-    findings = _to_findings(module, text, path, reports, errors, statement_lines)
+    findings = _to_findings(model, text, path, reports, errors, statement_lines)
     return findings, errors
 
 
 def _to_findings(
-    module: cst.Module,
+    model: SemanticModel,
     text: str,
     path: str,
     reports: list[tuple[Rule, Report]],
     errors: list[FileError],
     statement_lines: dict[int, int] | None = None,
 ) -> list[Finding]:
-    model_tree = reports[0][0].model.tree
+    module = model.module
     targets = [r.node for _, r in reports]
+    parentheses = []
     for _, r in reports:
         if r.fix is not None:
             for old, _ in r.fix.replacements:
                 if isinstance(old, cst.BaseExpression):
                     targets.append(old)
                     if old.lpar:  # a fix replaces the expression with its parentheses
-                        targets.extend((old.lpar[0], old.rpar[-1]))
+                        parentheses.append(old)
             if r.fix.prepend:
                 targets.extend(_header(module))
-    positions = None
-    statements = (model_tree.parent_of, statement_lines) if statement_lines is not None else None
-    if statement_lines is not None:
-        positions = positions_in_statements(module, targets, model_tree.parent_of, statement_lines)
-    if positions is None:
-        last = max(targets, key=lambda n: model_tree.end.get(id(n), 0))
-        positions = compute_positions(module, targets, last)
+    statements = (model.tree.parent_of, statement_lines) if statement_lines is not None else None
+    positions = model.positions.ranges(targets)
+    for old in parentheses:
+        for paren in (old.lpar[0], old.rpar[-1]):
+            positions[paren] = model.positions.range_of(paren, within=old)
     lines = text.splitlines()
+    line_starts: list[int] | None = None  # computed once per file, for the first fix that needs them
     findings = []
     seen = set()
     for rule, report in reports:
@@ -318,7 +336,9 @@ def _to_findings(
         fix = None
         if report.fix is not None:
             try:
-                fix = _to_fix(module, text, report.fix, positions, statements)
+                if line_starts is None:
+                    line_starts = _line_starts(text)
+                fix = _to_fix(module, text, line_starts, report.fix, positions, statements)
             except Exception as exc:  # noqa: BLE001 - a broken fix must not lose the finding
                 errors.append(FileError(path, f"internal error building the {rule.code} fix: {describe(exc)}", internal=True))
         elif rule.fix_applicability is not None:  # no edit this time: say what to do
@@ -341,10 +361,10 @@ def _to_findings(
     return findings
 
 
-def _to_fix(module: cst.Module, text: str, spec: FixSpec, positions, statements=None) -> Fix:
-    """The fix's text edits. `statements`: (parent_of, first line of each top-level statement), when
-    known (an incremental parse), to render a changed statement on its own instead of the module."""
-    line_starts = _line_starts(text)
+def _to_fix(module: cst.Module, text: str, line_starts: list[int], spec: FixSpec, positions, statements=None) -> Fix:
+    """The fix's text edits. `line_starts`: the offset of each line of `text`. `statements`: (parent_of,
+    first line of each top-level statement), when known (an incremental parse), to render a changed
+    statement on its own instead of the module."""
     edits = []
     for old, new in spec.replacements:
         if isinstance(old, cst.BaseExpression):

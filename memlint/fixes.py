@@ -456,37 +456,71 @@ def encode(text: str, encoding: str) -> bytes:
 
 
 def write_atomic(path: str, data: bytes, expected: bytes) -> None:
-    """Replace `path` with `data` unless it no longer holds `expected`.
+    """Replace the content of `path` with `data` unless it no longer holds `expected`.
 
-    Writes a temporary file in the same directory, gives it the original's
-    permissions, then renames it over the original (a symbolic link is
-    followed: its target is replaced). Raises FileChangedError or OSError.
+    Only a file this user may open for writing is written (a rename in a writable directory
+    would otherwise replace a file that is read-only to them). The new content goes to a
+    temporary file in the same directory, with the original's mode and owner, renamed over
+    the original (a symbolic link is followed: its target is replaced); where that copy
+    cannot get the owner (a file of another user that this one may write) or the directory
+    is not writable, the file is rewritten in place, which keeps its owner, mode and inode.
+    Raises FileChangedError or OSError (PermissionError for a file this user cannot write).
     """
     target = os.path.realpath(path)
     info = os.stat(target)
+    os.close(os.open(target, os.O_WRONLY))  # the check before: opening truncates nothing
+    temporary = _replacement(target, data, info)
+    if temporary is None:
+        with open(target, "r+b") as handle:
+            if handle.read() != expected:
+                raise FileChangedError(f"{path} changed on disk while it was being fixed")
+            handle.seek(0)
+            handle.write(data)
+            handle.truncate()
+            handle.flush()
+            os.fsync(handle.fileno())
+        return
+    try:
+        with open(target, "rb") as handle:
+            if handle.read() != expected:
+                raise FileChangedError(f"{path} changed on disk while it was being fixed")
+        os.replace(temporary, target)
+    except BaseException:
+        _unlink(temporary)
+        raise
+
+
+def _replacement(target: str, data: bytes, info: os.stat_result) -> str | None:
+    """A temporary file next to `target` holding `data`, with its mode and owner; None where
+    the directory takes no new file or the owner cannot be kept."""
     directory, name = os.path.split(target)
-    fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".memlint-tmp", dir=directory or ".")
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".memlint-tmp", dir=directory or ".")
+    except PermissionError:
+        return None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temporary, stat.S_IMODE(info.st_mode))
-        if hasattr(os, "chown") and (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+        if hasattr(os, "chown") and (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
             try:
                 os.chown(temporary, info.st_uid, info.st_gid)
             except OSError:
-                pass  # not ours to give away: the owner becomes whoever ran memlint, as with any editor
-        with open(target, "rb") as handle:
-            if handle.read() != expected:
-                raise FileChangedError(f"{path} changed on disk while it was being fixed")
-        os.replace(temporary, target)
+                _unlink(temporary)
+                return None
     except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+        _unlink(temporary)
         raise
+    return temporary
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def fix_path(
@@ -528,24 +562,29 @@ def fix_path(
                 raise ValueError(f"its {source.encoding} encoding does not round-trip")
             data = encode(fixed.text, source.encoding)
     except (UnicodeError, ValueError, LookupError) as exc:
-        result.errors.append(FileError(path, f"fixes not written: {exc}"))
-        result.cache_key = None
-        return result
+        return _not_written(result, source.text, codes, f"fixes not written: {exc}")
     if not write:
         result.cache_key = None  # the findings describe the fixed text, which is not on disk
         return result
     try:
         write_atomic(path, data, source.raw)
     except FileChangedError:
-        result.errors.append(FileError(path, "changed on disk while it was being fixed; not overwritten"))
-        result.cache_key = None
-        return result
+        return _not_written(result, source.text, codes, "changed on disk while it was being fixed; not overwritten")
     except OSError as exc:
-        result.errors.append(FileError(path, f"cannot write the fixes: {exc.strerror or exc}"))
-        result.cache_key = None
-        return result
+        return _not_written(result, source.text, codes, f"cannot write the fixes: {exc.strerror or exc}")
     result.written = True
     result.cache_key = content_key(data, list(codes))
+    return result
+
+
+def _not_written(result: FileFixResult, text: str, codes: Sequence[str], reason: str) -> FileFixResult:
+    """The fixes did not reach the file: nothing counts as fixed, and what is reported is
+    what the file still holds (the findings of its text as read)."""
+    from memlint.engine import lint_source
+
+    result.findings, errors = lint_source(text, result.path, list(codes))
+    result.errors = [*errors, FileError(result.path, reason)]
+    result.applied, result.original, result.fixed, result.summary, result.cache_key = [], None, None, None, None
     return result
 
 

@@ -15,11 +15,19 @@ LEAKY_PROJECT = Path(__file__).resolve().parent / "fixtures" / "leaky_project"
 PYTHON = sys.executable  # the command's `python`: this interpreter, whatever is first on PATH
 
 
+CPU_TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The test extra leaves torch out (PyPI's build brings CUDA, about 3 GB): without one, stop
+    with how to install a CPU build rather than fail or skip the tests that run scripts."""
+    if importlib.util.find_spec("torch") is None:
+        pytest.exit(f"the tests need torch; install a CPU build first: {CPU_TORCH}", returncode=2)
+
+
 @pytest.fixture
 def leaky_project(monkeypatch: pytest.MonkeyPatch) -> Path:
     """tests/fixtures/leaky_project as the current directory (PATHS default to `.`)."""
-    if importlib.util.find_spec("torch") is None:
-        pytest.skip("needs torch")
     monkeypatch.chdir(LEAKY_PROJECT)
     return LEAKY_PROJECT
 

@@ -260,3 +260,76 @@ def test_the_rule_order_and_so_the_cache_key_do_not_depend_on_the_hash_seed() ->
         for seed in range(8)
     }
     assert len(orders) == 1, orders
+
+
+def test_output_file_creates_its_directories(project: Path) -> None:
+    code, out, err = run(["--no-cache", "--format", "sarif", "-o", "reports/ci/memlint.sarif", "--exit-zero", "train.py"], project)
+    assert code == 0, err
+    assert out == ""
+    assert json.loads((project / "reports" / "ci" / "memlint.sarif").read_text())["version"] == "2.1.0"
+
+
+@pytest.mark.parametrize("layout", ["empty", "no_python"])
+def test_no_python_files_warns_and_exits_0(tmp_path: Path, layout: str) -> None:
+    (tmp_path / "src").mkdir()
+    if layout == "no_python":
+        (tmp_path / "src" / "notes.txt").write_text("not python\n")
+    code, _, err = run(["--no-cache", "src"], tmp_path)
+    assert code == 0
+    assert err == "memlint: warning: No Python files found under the given path(s)\n"
+
+
+def test_concise_output_is_one_line_a_finding(project: Path) -> None:
+    (project / "eval.py").write_text(LEAKY_TRAIN.replace("opt.step()", "opt.step()\n        print(loss)"))
+    for flag in ("--output-format", "--format"):
+        code, out, _ = run(["--no-cache", flag, "concise", "train.py", "eval.py"], project)
+        assert code == 1
+        lines = out.splitlines()
+        assert [line.split(":")[0] for line in lines[:2]] == ["eval.py", "train.py"]
+        assert lines[1].startswith("train.py:10:9: ML001 [*] [retained-graph] `loss` is kept")
+        assert lines[2:] == ["Found 2 findings (0 errors, 2 warnings).", "[*] 2 fixable with the `--fix` option."]
+
+
+def test_show_source_frames_the_flagged_code(project: Path) -> None:
+    (project / "tabs.py").write_text(
+        "import torch\ndef f(model, loader):\n\tkept = []\n\tfor x in loader:\n\t\tkept.append(model(x).sum())\n"
+    )
+    code, out, _ = run(["--no-cache", "--show-source", "train.py", "tabs.py"], project)
+    assert code == 1
+    frames = out.split("ML001")
+    assert (
+        "\n  |\n4 | \tfor x in loader:\n5 | \t\tkept.append(model(x).sum())\n  | \t\t" + "^" * 27 + "\n  |\n    help:"
+    ) in frames[1]
+    assert "\n   |\n 9 |         opt.step()\n10 |         losses.append(loss)\n   |         " + "^" * 19 + "\n   |\n" in frames[2]
+
+
+@pytest.mark.parametrize(
+    ("selector", "expected"),
+    [("ML", {"ML001", "ML004"}), ("ML0", {"ML001", "ML004"}), ("ML00", {"ML001", "ML004"}), ("ml001", {"ML001"}),
+     ("ML01", set())],
+)
+def test_select_takes_code_prefixes(project: Path, selector: str, expected: set[str]) -> None:
+    (project / "cache.py").write_text(
+        "import torch\ndef f(model, loader, opt):\n    for b in loader:\n        model(b).sum().backward()\n"
+        "        opt.step()\n        torch.cuda.empty_cache()\n"
+    )
+    code, out, err = run(["--no-cache", "--format", "json", "--select", selector, "train.py", "cache.py"], project)
+    assert {f["code"] for f in json.loads(out)} == expected, err
+    assert run(["--no-cache", "--select", "ML2", "train.py"], project)[0] == 2  # a prefix of no rule
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        (LEAKY_TRAIN.replace("opt.step()", "opt.step()  # \0"), "9:23", "source code cannot contain null bytes"),
+        ("x = 1\ny = 'a\0b'\n", "2:7", "source code cannot contain null bytes"),  # no rule applies: the cheap check
+        (LEAKY_TRAIN.replace("        losses.append(loss)", "\tlosses.append(loss)"), "10:1",
+         "inconsistent use of tabs and spaces in indentation"),
+    ],
+    ids=["nul-in-training-code", "nul-elsewhere", "mixed-tabs"],
+)
+def test_a_syntax_error_points_at_its_line(tmp_path: Path, text: str, where: str, message: str) -> None:
+    (tmp_path / "bad.py").write_text(text)
+    code, out, _ = run(["--no-cache", "--output-format", "concise", "bad.py"], tmp_path)
+    assert code == 1
+    assert out.splitlines()[0] == f"bad.py:{where}: ML000 [syntax-error] SyntaxError: {message}"

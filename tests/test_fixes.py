@@ -577,17 +577,21 @@ def test_a_file_changed_while_fixing_is_not_overwritten(monkeypatch, tmp_path) -
     assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
 
 
-def test_an_unwritable_directory_is_an_error_not_a_traceback(monkeypatch, tmp_path) -> None:
+def test_a_writable_file_in_an_unwritable_directory_is_fixed_in_place(monkeypatch, tmp_path) -> None:
+    """No temporary file can be made next to it, but the user may write the file: as an editor
+    does, memlint rewrites it in place (same inode). A file the user may not write is refused
+    (tests/test_fix_writes.py)."""
     path = tmp_path / "train.py"
     path.write_text(TRAIN)
+    inode = os.stat(path).st_ino
 
     def mkstemp(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(fixes.tempfile, "mkstemp", mkstemp)
     done = run_cli("--fix", str(path))
-    assert done.exit_code == 2 and "cannot write the fixes: Permission denied" in done.output
-    assert path.read_text() == TRAIN
+    assert done.exit_code == 0 and "Fixed 1 finding." in done.output
+    assert path.read_text() == TRAIN_FIXED and os.stat(path).st_ino == inode
 
 
 # --------------------------------------------------------------------------- rounds, idempotence

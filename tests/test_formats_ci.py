@@ -16,6 +16,7 @@ import yaml
 from click.testing import CliRunner
 from samples import LEAKY_TRAIN
 
+from memlint import __version__
 from memlint.cli import main
 from memlint.formats import Report, github, names
 from memlint.models import Finding, Position, Severity
@@ -418,3 +419,18 @@ def test_force_exclude_applies_the_configuration_to_named_files(tmp_path: Path) 
     assert sorted(f["filename"] for f in json.loads(out)) == ["legacy/old.py", "train.py"]
     code, out = run_cli(["--format", "json", "--force-exclude", "legacy/old.py", "train.py"], root)
     assert code == 1 and [f["filename"] for f in json.loads(out)] == ["train.py"]
+
+
+def test_readme_workflow_names_the_release_and_the_actions_inputs() -> None:
+    """The README's workflow, checked offline: each memlint step names this version's tag and
+    passes only inputs that action.yml declares."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(# \.github/workflows/memlint\.yml\n.*?)```", readme, re.S)
+    assert block, "the README has no workflow snippet"
+    inputs = set(yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))["inputs"])
+    steps = [step for job in yaml.safe_load(block.group(1))["jobs"].values() for step in job["steps"]]
+    ours = [step for step in steps if step.get("uses", "").startswith("memlint/memlint@")]
+    assert len(ours) == 2
+    for step in ours:
+        assert step["uses"] == f"memlint/memlint@v{__version__}"
+        assert set(step.get("with", {})) <= inputs

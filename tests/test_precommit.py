@@ -1,4 +1,5 @@
-"""The pre-commit hooks, run by the real `pre-commit try-repo` against this repository.
+"""The pre-commit hooks, run by the real `pre-commit try-repo` against this repository, and by
+`pre-commit run` with the README's configuration snippet.
 
 try-repo installs the hook repository into a fresh virtual environment with
 pip (PIP_* settings such as PIP_INDEX_URL or PIP_FIND_LINKS pass through), so
@@ -12,6 +13,7 @@ check something other than what is on disk.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -24,7 +26,10 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 from samples import LEAKY_TRAIN, LEAKY_TRAIN_FIXED, git_env
 
+from memlint import __version__
+
 REPO = Path(__file__).resolve().parent.parent
+PUBLIC_URL = "https://github.com/memlint/memlint"
 
 
 def git(cwd: Path, env: dict[str, str], *args: str) -> str:
@@ -59,6 +64,7 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     git(snapshot, env, "init", "-q")
     git(snapshot, env, "add", "-A")
     git(snapshot, env, "commit", "-q", "--no-verify", "-m", "snapshot of the working tree")
+    git(snapshot, env, "tag", f"v{__version__}")  # the release tag the README's snippet names
     return snapshot
 
 
@@ -84,8 +90,25 @@ def try_repo(hook_repo: Path, project: tuple[Path, dict[str, str]], *hook: str) 
     )
 
 
-def test_lint_hook_fails_with_the_finding(hook_repo: Path, project) -> None:
-    done = try_repo(hook_repo, project, "memlint")
+def readme_precommit_config() -> str:
+    """The README's `.pre-commit-config.yaml` snippet, verbatim."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"```yaml\n(# \.pre-commit-config\.yaml\n.*?)```", readme, re.S)
+    assert match, "the README has no .pre-commit-config.yaml snippet"
+    return match.group(1)
+
+
+def test_readme_snippet_runs_the_lint_hook_at_the_release_tag(hook_repo: Path, project) -> None:
+    """`pre-commit run` with the README's configuration as written, its URL pointing at a local
+    clone tagged like the release the snippet names: the `rev` exists and is this version."""
+    work, env = project
+    config = readme_precommit_config()
+    assert f"rev: v{__version__}\n" in config
+    (work / ".pre-commit-config.yaml").write_text(config.replace(PUBLIC_URL, str(hook_repo)), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
+        cwd=work, env=env, capture_output=True, text=True, timeout=600,
+    )
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
     assert "memlint" in output and "Failed" in output

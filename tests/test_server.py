@@ -363,7 +363,7 @@ def test_server_without_pygls_says_what_to_install(monkeypatch: pytest.MonkeyPat
         monkeypatch.delitem(sys.modules, name)
     result = CliRunner().invoke(main, ["server"])
     assert result.exit_code == 2
-    assert result.stderr.strip() == 'memlint: error: the language server needs pygls: pip install "memlint[server]"'
+    assert result.stderr.strip() == 'memlint: error: the language server needs pygls: pip install "memlint-torch[server]"'
 
 
 NOTEBOOK_CELLS = [

@@ -277,9 +277,20 @@ def test_while_loop_and_iteration_limit(tmp_path: Path) -> None:
 @torch_needed
 def test_crash_before_the_loop_is_an_error_with_traceback(tmp_path: Path) -> None:
     body = HEADER + "    raise ValueError('bad config')\n" + LEAK_LOOP
-    item = only(verify_json(str(write(tmp_path, "c.py", body))))
+    item = only(verify_json(str(write(tmp_path, "c.py", body)), expect_exit=2))  # could not run: 2, as command mode
     assert item["verdict"] == "error"
     assert "ValueError: bad config" in item["error"] and "c.py\", line 5" in item["error"]
+
+
+@torch_needed
+def test_a_script_that_cannot_run_exits_2(tmp_path: Path) -> None:
+    """A segfault, or a script that needs stdin (verify closes it), exits 2 as in command mode, not 0."""
+    segfault = HEADER + "    import ctypes\n    ctypes.string_at(0)\n" + LEAK_LOOP
+    item = only(verify_json(str(write(tmp_path, "s.py", segfault)), expect_exit=2))
+    assert item["verdict"] == "error" and "SIGSEGV" in item["error"]
+    reads_stdin = HEADER + "    steps = int(sys.stdin.readline())\n" + LEAK_LOOP
+    item = only(verify_json(str(write(tmp_path, "i.py", reads_stdin)), expect_exit=2))
+    assert item["verdict"] == "error" and "ValueError" in item["error"]
 
 
 @torch_needed
@@ -291,7 +302,7 @@ def test_crash_inside_the_loop(tmp_path: Path) -> None:
         if i == 6:
             raise RuntimeError("diverged")
     """
-    item = only(verify_json(str(write(tmp_path, "c.py", body))))
+    item = only(verify_json(str(write(tmp_path, "c.py", body)), expect_exit=2))
     assert item["verdict"] == "error" and "RuntimeError: diverged" in item["error"]
     assert item["iterations"] == 6
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, method_name, names_in, root_name
+from memlint.analysis.expressions import code, method_name, names_in, reads_as_name, root_name
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
@@ -87,7 +87,7 @@ class AutogradFunctions:
         found: set[str] = set()
         for call in self.model.tree.by_type.get(cst.Call, ()):
             func = call.func
-            if not (isinstance(func, cst.Attribute) and func.attr.value == "apply" and code(func.value) == cls.name.value):
+            if not (isinstance(func, cst.Attribute) and func.attr.value == "apply" and reads_as_name(func.value, cls.name.value)):
                 continue
             for position, arg in enumerate(call.args):
                 if arg.star or position >= len(inputs):

@@ -8,27 +8,31 @@ from libcst._position import CodeRange
 from memlint.analysis.frameworks import Frameworks
 from memlint.analysis.grad_mode import Grad, GradMode
 from memlint.analysis.imports import Imports
-from memlint.analysis.positions import all_ranges
+from memlint.analysis.positions import Positions
 from memlint.analysis.scopes import Scopes
 from memlint.analysis.tree import Tree
 
 
 class FileContext(Scopes):
-    def __init__(self, module: cst.Module, path: str = "<memory>", tree: Tree | None = None) -> None:
+    def __init__(
+        self,
+        module: cst.Module,
+        path: str = "<memory>",
+        tree: Tree | None = None,
+        statement_lines: dict[int, int] | None = None,
+    ) -> None:
+        """`statement_lines`: id(top-level statement) -> first line, where the parser knows them."""
         super().__init__(module, tree if tree is not None else Tree(module))
         self.path = path
         self.imports = Imports(self.tree)
         self.frameworks = Frameworks(self, self.imports)
         self.grad = GradMode(self, self.imports, self.frameworks)
-        self._ranges: dict[cst.CSTNode, CodeRange] | None = None
+        self.positions = Positions(module, self.tree.parent_of, statement_lines)
 
     def range_of(self, node: cst.CSTNode) -> CodeRange:
         """Where `node` is (1-based lines, 0-based columns), for analyses that put a line in a
-        message or a summary. The whole module's code is generated once, on first use: the
-        engine positions only reported nodes, and one generation per node is quadratic."""
-        if self._ranges is None:
-            self._ranges = all_ranges(self.module)
-        return self._ranges[node]
+        message or a summary: the code of its top-level statement is generated once, on first use."""
+        return self.positions.range_of(node)
 
     def grad_state(self, node: cst.CSTNode) -> Grad:
         return self.grad.state(node)

@@ -100,6 +100,17 @@ def code(node: cst.CSTNode) -> str:
     return cst.Module(body=[]).code_for_node(node)
 
 
+def reads_as_name(expr: cst.CSTNode, name: str) -> bool:
+    """Is `expr` exactly the bare name `name` (`code(expr) == name`, without generating code)?"""
+    return isinstance(expr, cst.Name) and expr.value == name and not expr.lpar
+
+
+def same_code(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """Do `a` and `b` read the same (`code(a) == code(b)`, spacing and parentheses included)?
+    Compared node by node, so that most pairs differ at their first node, without generating code."""
+    return a.deep_equals(b)
+
+
 def literal_parts(value: cst.BaseExpression) -> list[cst.BaseExpression]:
     """The leaves of a literal tuple/list/dict (values), else the value itself:
     `{"loss": loss, "out": (a, b)}` -> [loss, a, b]."""

@@ -13,7 +13,9 @@ from memlint.analysis.expressions import (
     code,
     method_name,
     names_in,
+    reads_as_name,
     root_name,
+    same_code,
     target_names,
 )
 from memlint.analysis.flow.library import SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS
@@ -233,9 +235,9 @@ class Loops:
         if not isinstance(loop, cst.For):
             return True
         iterable = loop.iter
-        if isinstance(iterable, cst.Call) and code(iterable.func) == "enumerate" and iterable.args:
+        if isinstance(iterable, cst.Call) and reads_as_name(iterable.func, "enumerate") and iterable.args:
             iterable = iterable.args[0].value
-        return isinstance(iterable, cst.Call) and code(iterable.func) == "range"
+        return isinstance(iterable, cst.Call) and reads_as_name(iterable.func, "range")
 
     def bound_in(self, region: cst.CSTNode) -> set[str]:
         """Names (re)bound inside `region`, a loop's own target included."""
@@ -548,9 +550,8 @@ class Loops:
 
     def accumulated_operand(self, target: cst.BaseExpression, value: cst.BaseExpression) -> cst.BaseExpression | None:
         """For `t = t + v`, `t = 0.9 * t + 0.1 * v` or `t = torch.cat([t, v])`: the `v`."""
-        text = code(target)
         if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)):
-            in_left, in_right = _mentions(value.left, text), _mentions(value.right, text)
+            in_left, in_right = _mentions(value.left, target), _mentions(value.right, target)
             if in_left and not in_right:
                 return value.right
             if in_right and not in_left:
@@ -559,9 +560,9 @@ class Loops:
             seq = value.args[0].value if value.args else None
             if isinstance(seq, (cst.List, cst.Tuple)) and len(seq.elements) == 2:
                 first, second = (e.value for e in seq.elements)
-                if code(first) == text:
+                if same_code(first, target):
                     return second
-                if code(second) == text:
+                if same_code(second, target):
                     return first
         return None
 
@@ -659,14 +660,14 @@ def _pairs_subscripts(target: cst.BaseExpression, value: cst.BaseExpression) -> 
     )
 
 
-def _mentions(expr: cst.BaseExpression, text: str) -> bool:
-    """Is the expression `text` an operand of the arithmetic in `expr`?"""
-    if code(expr) == text:
+def _mentions(expr: cst.BaseExpression, operand: cst.BaseExpression) -> bool:
+    """Is an expression that reads as `operand` an operand of the arithmetic in `expr`?"""
+    if same_code(expr, operand):
         return True
     if isinstance(expr, cst.BinaryOperation):
-        return _mentions(expr.left, text) or _mentions(expr.right, text)
+        return _mentions(expr.left, operand) or _mentions(expr.right, operand)
     if isinstance(expr, cst.UnaryOperation):
-        return _mentions(expr.expression, text)
+        return _mentions(expr.expression, operand)
     return False
 
 

@@ -16,8 +16,14 @@ __all__ = ["Binding", "Scope", "SemanticModel"]
 
 
 class SemanticModel(FileContext):
-    def __init__(self, module: cst.Module, path: str = "<memory>", tree: Tree | None = None) -> None:
-        super().__init__(module, path, tree)
+    def __init__(
+        self,
+        module: cst.Module,
+        path: str = "<memory>",
+        tree: Tree | None = None,
+        statement_lines: dict[int, int] | None = None,
+    ) -> None:
+        super().__init__(module, path, tree, statement_lines)
         self.provenance = Provenance(self)
         self.loops = Loops(self, self.provenance)
         self.autograd_functions = AutogradFunctions(self, self.provenance)

@@ -1,19 +1,18 @@
-"""Source positions for the few nodes that are reported.
+"""Source positions for the few nodes that are reported or named in a message.
 
 LibCST's PositionProvider visits the whole tree and then generates the whole
 module's code, which costs about five times the parse for a large file. The
-reported nodes are few, so generate code only up to the last of them, with
-cheap position bookkeeping, and skip the visit.
+nodes asked about are few, so generate code, with cheap position bookkeeping,
+only of the top-level statements that hold them, and skip the visit.
 """
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterable
 
 import libcst as cst
-from libcst._position import CodePosition, CodeRange
+from libcst._position import CodeRange
 from libcst.metadata.position_provider import (
     NEWLINE_RE,
     PositionProvider,
@@ -21,14 +20,9 @@ from libcst.metadata.position_provider import (
 )
 
 
-class _Done(Exception):
-    pass
-
-
 @dataclass(frozen=False)
 class _State(PositionProvidingCodegenState):
-    last: cst.CSTNode | None = None
-    done: bool = False
+    """Counts lines and columns without keeping the generated text."""
 
     def add_token(self, value: str) -> None:
         if "\n" in value or "\r" in value:
@@ -42,72 +36,74 @@ class _State(PositionProvidingCodegenState):
         for token in self.indent_tokens:
             self.add_token(token)
 
-    def after_codegen(self, node: cst.CSTNode) -> None:
-        super().after_codegen(node)
-        if node is self.last:
-            self.done = True
-            raise _Done
 
-    @contextmanager
-    def record_syntactic_position(
-        self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None, end_node: cst.CSTNode | None = None
-    ) -> Iterator[None]:
-        start = CodePosition(self.line, self.column)
-        try:
-            yield
-        finally:
-            if not self.done:  # while unwinding from _Done, later nodes have no position
-                computed = self.provider._computed
-                start = computed[start_node].start if start_node is not None else start
-                end = computed[end_node].end if end_node is not None else CodePosition(self.line, self.column)
-                computed[node] = CodeRange(start, end)
+class Positions:
+    """Source ranges of one module's nodes, generating with position bookkeeping only the code of the
+    top-level statements that hold the nodes asked about, each from its first line.
 
+    `first_lines` (id(top-level statement) -> first line) comes from an incremental parser that
+    knows it; otherwise one plain generation of the module's code counts the lines of each
+    statement (about a seventh of the cost of generating it with positions)."""
 
-def positions(module: cst.Module, targets: list[cst.CSTNode], last: cst.CSTNode) -> dict[cst.CSTNode, CodeRange]:
-    """CodeRange (1-based lines, 0-based columns) of `targets`; `last` is the
-    target that ends latest in the source."""
-    computed = _ranges_until(module, last)
-    return {node: computed[node] for node in targets if node in computed}
+    def __init__(
+        self,
+        module: cst.Module,
+        parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
+        first_lines: dict[int, int] | None = None,
+    ) -> None:
+        self.module = module
+        self._parent_of = parent_of
+        self._first_lines = first_lines
+        self._by_statement: dict[int, dict[cst.CSTNode, CodeRange]] = {}  # id(statement) -> its nodes' ranges
+        self._whole: dict[cst.CSTNode, CodeRange] | None = None
 
+    def range_of(self, node: cst.CSTNode, within: cst.CSTNode | None = None) -> CodeRange:
+        """Where `node` is (1-based lines, 0-based columns); KeyError for a node without a range.
+        `within`: a node the analysis walk knows that holds `node`, for punctuation the walk
+        leaves out (an expression's parentheses)."""
+        return self._ranges_around(within if within is not None else node)[node]
 
-def all_ranges(module: cst.Module) -> dict[cst.CSTNode, CodeRange]:
-    """Every node's CodeRange, from one generation of the whole module's code."""
-    return _ranges_until(module, None)
+    def ranges(self, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode, CodeRange]:
+        """The ranges of `nodes` (those that have one)."""
+        found = {}
+        for node in nodes:
+            ranges = self._ranges_around(node)
+            if node in ranges:
+                found[node] = ranges[node]
+        return found
 
-
-def _ranges_until(module: cst.Module, last: cst.CSTNode | None) -> dict[cst.CSTNode, CodeRange]:
-    """The ranges of the nodes generated up to `last` (None: the whole module)."""
-    provider = PositionProvider()
-    state = _State(default_indent=module.default_indent, default_newline=module.default_newline, provider=provider, last=last)
-    try:
-        module._codegen(state)
-    except _Done:
-        pass
-    return provider._computed
-
-
-def positions_in_statements(
-    module: cst.Module,
-    targets: list[cst.CSTNode],
-    parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
-    first_lines: dict[int, int],
-) -> dict[cst.CSTNode, CodeRange] | None:
-    """The same as `positions`, generating the code of only the top-level statements that hold
-    targets, each from its first line (`first_lines`: id(statement) -> line, as an incremental
-    parser knows them). None when a target's statement has no known line."""
-    groups: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
-    for target in targets:
-        top = target
-        while (parent := parent_of(top)) is not None and parent is not module:
+    def _ranges_around(self, node: cst.CSTNode) -> dict[cst.CSTNode, CodeRange]:
+        """The ranges of the nodes of the top-level statement that holds `node`."""
+        module, top = self.module, node
+        while (parent := self._parent_of(top)) is not None and parent is not module:
             top = parent
-        if parent is not module or id(top) not in first_lines:
-            return None
-        groups.setdefault(id(top), (top, []))[1].append(target)
-    found: dict[cst.CSTNode, CodeRange] = {}
-    for top, members in groups.values():
-        provider = PositionProvider()
-        state = _State(default_indent=module.default_indent, default_newline=module.default_newline, provider=provider)
-        state.line = first_lines[id(top)]
-        top._codegen(state)
-        found.update((node, provider._computed[node]) for node in members if node in provider._computed)
-    return found
+        if parent is not module:  # the module itself, or a node outside its statements: generate it all
+            if self._whole is None:
+                self._whole = _generate(module, module, 1)
+            return self._whole
+        ranges = self._by_statement.get(id(top))
+        if ranges is None:
+            if self._first_lines is None:
+                self._first_lines = statement_lines(module)
+            ranges = self._by_statement[id(top)] = _generate(module, top, self._first_lines[id(top)])
+        return ranges
+
+
+def statement_lines(module: cst.Module) -> dict[int, int]:
+    """id(top-level statement) -> its first line (its leading comments and blank lines included)."""
+    lines = {}
+    row = 1 + len(module.header)  # one line each
+    for statement in module.body:
+        lines[id(statement)] = row
+        code = module.code_for_node(statement)
+        row += code.count("\n") + code.count("\r") - code.count("\r\n")
+    return lines
+
+
+def _generate(module: cst.Module, node: cst.CSTNode, line: int) -> dict[cst.CSTNode, CodeRange]:
+    """The ranges of `node` and everything in it, `node` starting at the beginning of `line`."""
+    provider = PositionProvider()
+    state = _State(default_indent=module.default_indent, default_newline=module.default_newline, provider=provider)
+    state.line = line
+    node._codegen(state)
+    return provider._computed

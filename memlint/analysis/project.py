@@ -10,7 +10,11 @@ process joins the summaries into a `ProjectIndex` and adjusts findings:
   value comes from a project Function that keeps tensors on `ctx`, directly
   (`Fn.apply(...)`) or through project functions that return its result;
 * ML003 is dropped for an evaluation function that its own file never calls
-  and that other files call only from no-grad code.
+  and that other files call only from no-grad code;
+* ML002 about Lightning's cache-less autocast around `training_step` is kept
+  only where the installed Lightning release has it, and, for a module whose
+  Trainer is built in another file, only where a project file builds one with
+  mixed precision (`analysis/lightning_precision.py`).
 
 Per-file findings and summaries depend only on the file, so the cache stays
 keyed on file content; the adjustments are recomputed on every run.
@@ -25,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from memlint.analysis import lightning_precision as lightning
 from memlint.analysis.cuda_init import ALLOC_VARIABLES, CudaInit, alloc_setting
 from memlint.analysis.expressions import names_in
 from memlint.analysis.flow.summaries import exported
@@ -36,7 +41,7 @@ if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
 
 # Files that may matter to other files even when no rule needs to look at them.
-SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".apply(", "cuda", "ALLOC_CONF")
+SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".apply(", "cuda", "ALLOC_CONF", "precision")
 
 
 def summarize(model: "SemanticModel") -> dict[str, Any]:
@@ -66,7 +71,15 @@ def summarize(model: "SemanticModel") -> dict[str, Any]:
         "returns": returns,
         "calls": calls,
         "flow": exported(model),
+        "trainer_precisions": _trainer_precisions(model),
     }
+
+
+def _trainer_precisions(model: "SemanticModel") -> list[list]:
+    """This file's Lightning Trainers that run the steps under `MixedPrecision`: [precision, line]."""
+    if not any(v.split(".")[0] in ("lightning", "pytorch_lightning") for v in model.imports.aliases.values()):
+        return []
+    return [[t.precision, model.range_of(t.node).start.line] for t in lightning.trainer_precisions(model) if t.mixed]
 
 
 def _alloc_setters(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> dict[str, list]:
@@ -294,6 +307,27 @@ class ProjectIndex:
         for text in finding.extra["assumptions"]:
             message = message.replace(text, "")
         return replace(finding, message=message + "".join(f" ({fact})" for fact in facts))
+    def _lightning_cast_cache(self, finding: Finding) -> Finding | None:
+        """ML002 on a `training_step`: kept where the installed Lightning and the project's Trainer
+        run it under the cache-less autocast, with the release and the Trainer named."""
+        facts = finding.extra["lightning"]
+        version = lightning.installed_version(facts.get("package", "lightning"))
+        if not lightning.cache_disabled_in(version):
+            return None
+        message = finding.message.replace(lightning.UNKNOWN_VERSION, lightning.describe(version))
+        if facts.get("trainer") == "project":
+            trainers = [
+                (path, precision, line)
+                for path, summary in sorted(self.summaries.items())
+                for precision, line in summary.get("trainer_precisions", ())
+            ]
+            if not trainers:
+                return None
+            path, precision, line = trainers[0]
+            message = message.replace(
+                lightning.PROJECT_TRAINER, f'`Trainer(precision="{precision}")` ({os.path.relpath(path)}, line {line})'
+            )
+        return replace(finding, message=message)
 
     def adjust(self, findings: list[Finding]) -> list[Finding]:
         adjusted = []
@@ -314,6 +348,10 @@ class ProjectIndex:
                 continue
             if finding.code == "ML001" and finding.extra.get("assumptions"):
                 finding = self._guess_confirmed(finding)
+            if finding.code == "ML002" and finding.extra.get("lightning"):
+                finding = self._lightning_cast_cache(finding)
+                if finding is None:
+                    continue
             if finding.code == "ML003" and finding.extra.get("function") and not finding.extra.get("in_file_calls"):
                 if self.only_called_without_grad(finding.filename, finding.extra["function"]):
                     continue

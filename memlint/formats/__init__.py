@@ -21,6 +21,7 @@ class Report:
     quiet: bool = False
     statistics: bool = False
     fixed: int = 0
+    show_source: bool = False  # text formats: a frame of the flagged code under each finding
     root: str = "."  # repository root for formats with relative paths (SARIF, GitLab)
 
 
@@ -32,6 +33,7 @@ def _registry() -> dict[str, Formatter]:
 
     return {
         "text": text.write,
+        "concise": lambda report, stream: text.write(report, stream, concise=True),
         "json": json_format.write,
         "github": github.write,
         "sarif": sarif.write,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TextIO
+from typing import Callable, TextIO
 
 import click
 
@@ -12,7 +12,9 @@ from memlint.formats.common import Sources
 from memlint.models import Applicability, Position, Severity
 
 
-def write(report: Report, stream: TextIO) -> None:
+def write(report: Report, stream: TextIO, concise: bool = False) -> None:
+    """Each finding with its help line and fix; `concise`: one line a finding (ruff's
+    `--output-format concise`). `report.show_source` adds a frame of the flagged code."""
     style = (lambda text, **kw: click.style(text, **kw)) if report.color else (lambda text, **kw: text)
     if report.statistics:
         _statistics(report, stream, style)
@@ -25,6 +27,11 @@ def write(report: Report, stream: TextIO) -> None:
             f"{style(f.filename, bold=True)}:{where(sources, f.filename, f.location)}: "
             f"{style(f.code, fg=code_color, bold=True)}{fixable} [{f.name}] {f.message}\n"
         )
+        if report.show_source:
+            for line in code_frame(sources, f, lambda carets: style(carets, fg=code_color, bold=True)):
+                stream.write(line + "\n")
+        if concise:
+            continue
         if f.hint:
             stream.write(f"    {style('help', fg='cyan', bold=True)}: {f.hint}\n")
         if f.fix:
@@ -57,6 +64,39 @@ def where(sources: Sources, filename: str, position: Position) -> str:
         return f"{position.row}:{position.column}"
     cell, inside = found
     return f"cell {cell}:{inside.row}:{inside.column}"
+
+
+FRAME_LINES = 3  # flagged lines shown at most; the rest is elided
+
+
+def code_frame(sources: Sources, f, mark: Callable[[str], str]) -> list[str]:
+    """ruff's code frame: the line before the finding, its lines (at most FRAME_LINES), and
+    carets under the flagged part of its first line. Rows are numbered as in the header (in a
+    notebook, within the cell); a tab before the range stays a tab so the carets line up."""
+    first = f.location.row
+    last = min(max(first, f.end_location.row), first + FRAME_LINES - 1)
+    def number(row: int) -> str:
+        found = sources.in_cell(f.filename, Position(row, 1))
+        return str(found[1].row if found else row)
+
+    context = [first - 1] if first > 1 and number(first) != "1" else []  # not from the cell before
+    rows = [*context, *range(first, last + 1)]
+
+    width = max(len(number(row)) for row in rows)
+    gutter = " " * width + " |"
+    out = [gutter]
+    for row in rows:
+        text = sources.line(f.filename, row)
+        out.append(f"{number(row):>{width}} | {text}".rstrip())
+        if row == first:
+            start = max(f.location.column - 1, 0)
+            end = f.end_location.column - 1 if f.end_location.row == first else len(text)
+            indent = "".join(c if c == "\t" else " " for c in text[:start])
+            out.append(f"{gutter} {indent}{mark('^' * max(end - start, 1))}")
+    if max(first, f.end_location.row) > last:
+        out.append(f"{' ' * width} : ...")
+    out.append(gutter)
+    return out
 
 
 def _fix(f, stream: TextIO, style, sources: Sources) -> None:

@@ -18,6 +18,10 @@ from memlint.rules.ml012_cached_tensor_function import CachedTensorFunction
 from memlint.rules.ml013_checkpoint_reentrant import CheckpointReentrant
 from memlint.rules.ml014_zero_grad_in_accumulation import ZeroGradInAccumulation
 from memlint.rules.ml015_gradscaler_with_bf16 import GradScalerWithBf16
+from memlint.rules.ml016_hf_eval_predictions_on_device import HfEvalPredictionsOnDevice
+from memlint.rules.ml017_oom_retry_in_except import OomRetryInExcept
+from memlint.rules.ml018_hf_use_cache_in_training import HfUseCacheInTraining
+from memlint.rules.ml019_frozen_model_with_grad import FrozenModelWithGrad
 
 ALL_RULES: tuple[type[Rule], ...] = (
     RetainedGraph,
@@ -35,6 +39,10 @@ ALL_RULES: tuple[type[Rule], ...] = (
     CheckpointReentrant,
     ZeroGradInAccumulation,
     GradScalerWithBf16,
+    HfEvalPredictionsOnDevice,
+    OomRetryInExcept,
+    HfUseCacheInTraining,
+    FrozenModelWithGrad,
 )
 BY_CODE: dict[str, type[Rule]] = {r.code: r for r in ALL_RULES}
 BY_NAME: dict[str, type[Rule]] = {r.name: r for r in ALL_RULES}

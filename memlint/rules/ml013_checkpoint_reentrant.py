@@ -6,6 +6,7 @@ from memlint.analysis.expressions import bool_constant, keyword_arg, method_name
 from memlint.analysis.methods import effective_default, own_method
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
+from memlint.rules.edits import append_element, append_keyword
 
 CHECKPOINT = {
     "torch.utils.checkpoint.checkpoint",
@@ -165,53 +166,4 @@ def _dict_has_key(value: cst.Dict, key: str) -> bool:
 
 def _append_element(value: cst.Dict) -> cst.Dict:
     element = cst.DictElement(cst.SimpleString('"use_reentrant"'), cst.Name("False"))
-    return value.with_changes(elements=_append(list(value.elements), element, value.lbrace.whitespace_after))
-
-
-def append_keyword(call: cst.Call, keyword: str, value: cst.BaseExpression) -> cst.Call:
-    """`call` with `keyword=value` added as its last argument, keeping a trailing
-    comma, comments and one argument per line where the call has them."""
-    new = cst.Arg(
-        value=value,
-        keyword=cst.Name(keyword),
-        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
-    )
-    return call.with_changes(args=_append(list(call.args), new, call.whitespace_before_args))
-
-
-def _append(elements: list, new, opening: cst.BaseParenthesizableWhitespace) -> list:
-    """`elements` (call arguments or dict elements) with `new` after the last one."""
-    if not elements:
-        return [new]
-    last = elements[-1]
-    trailing = isinstance(last.comma, cst.Comma)
-    if len(elements) > 1 and isinstance(elements[-2].comma, cst.Comma):
-        between = _plain(elements[-2].comma.whitespace_after)
-    elif isinstance(opening, cst.ParenthesizedWhitespace):
-        between = _plain(opening)
-    else:
-        between = cst.SimpleWhitespace(" ")
-    if trailing:
-        old = last.comma.whitespace_after
-        if isinstance(old, cst.ParenthesizedWhitespace) and isinstance(between, cst.ParenthesizedWhitespace):
-            # `b,  # note` then `)`: the comment stays on b's line, the new element
-            # takes the line break before the closing bracket
-            kept = old.with_changes(indent=between.indent, last_line=between.last_line)
-            closing: cst.BaseParenthesizableWhitespace = _plain(old)
-        else:
-            kept, closing = between, old
-        elements[-1] = last.with_changes(comma=last.comma.with_changes(whitespace_after=kept))
-        return [*elements, new.with_changes(comma=cst.Comma(whitespace_after=closing))]
-    if isinstance(last, cst.Arg):
-        # the space before `)` moves behind the new argument
-        elements[-1] = last.with_changes(comma=cst.Comma(whitespace_after=between), whitespace_after_arg=cst.SimpleWhitespace(""))
-        return [*elements, new.with_changes(whitespace_after_arg=last.whitespace_after_arg)]
-    elements[-1] = last.with_changes(comma=cst.Comma(whitespace_after=between))
-    return [*elements, new]
-
-
-def _plain(whitespace: cst.BaseParenthesizableWhitespace) -> cst.BaseParenthesizableWhitespace:
-    """The same line break and indentation, without a comment or blank lines."""
-    if isinstance(whitespace, cst.ParenthesizedWhitespace):
-        return whitespace.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=[])
-    return whitespace
+    return value.with_changes(elements=append_element(list(value.elements), element, value.lbrace.whitespace_after))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import libcst as cst
 
 from memlint.analysis.tree import Tree
+from memlint.parsing import parse_module
 
 
 class IncrementalParser:
@@ -50,7 +51,7 @@ class IncrementalParser:
 
     def _full(self, text: str) -> cst.Module:
         self.text = self.module = self.spans = self.statement_lines = None
-        module = cst.parse_module(text)
+        module = parse_module(text)
         self.full_parses += 1
         header = "".join(module.code_for_node(line) for line in module.header)
         footer = "".join(module.code_for_node(line) for line in module.footer)
@@ -80,7 +81,7 @@ class IncrementalParser:
         start, end = spans[first][0], spans[last][1] + shift
         chunk = text[start:end]
         try:
-            part = cst.parse_module(chunk)
+            part = parse_module(chunk)
         except Exception:  # noqa: BLE001 - any trouble: the full parse decides, and reports it
             return None
         compound = any(not isinstance(s, cst.SimpleStatementLine) for s in part.body)

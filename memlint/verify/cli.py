@@ -15,6 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import click
 
+from memlint.output import open_output
+
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 
 
@@ -184,10 +186,10 @@ def verify(
         click.echo("memlint: error: give PATHS to verify, or `-- COMMAND` to run", err=True)
         sys.exit(EXIT_ERROR)
     if importlib.util.find_spec("torch") is None:
-        click.echo("memlint: error: `memlint verify` needs torch: pip install 'memlint[verify]'", err=True)
+        click.echo("memlint: error: `memlint verify` needs torch: pip install 'memlint-torch[verify]'", err=True)
         sys.exit(EXIT_ERROR)
     if plot_file and importlib.util.find_spec("matplotlib") is None:
-        click.echo("memlint: error: --plot needs matplotlib: pip install 'memlint[verify]'", err=True)
+        click.echo("memlint: error: --plot needs matplotlib: pip install 'memlint-torch[verify]'", err=True)
         sys.exit(EXIT_ERROR)
     if is_command(paths, script_args):
         options = core.Options(iterations=iterations, timeout=timeout, device=device,
@@ -228,7 +230,7 @@ def verify(
 
     results.extend(_imported_by(jobs, script_args, options))
     _write_report(results, output_format, output_file, no_color, plot_file)
-    if any(r.error for r in results):
+    if any(_could_not_run(r) if r.expectation is None else r.error for r in results):
         sys.exit(EXIT_ERROR)
     failed = any(r.expectation is not None and not r.held for r in results)
     confirmed = any(
@@ -251,9 +253,18 @@ def _verify_command(paths, argv, options, snapshot_dir, output_format, plot_file
     if result.reason:
         click.echo(f"memlint: warning: {result.reason}", err=True)
     _write_report([result], output_format, output_file, no_color, plot_file)
-    if result.error or any(i.before.verdict == core.ERROR for i in result.items):
+    if _could_not_run(result):
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_FAILED if any(i.before.verdict == core.CONFIRMED for i in result.items) else EXIT_OK)
+
+
+def _could_not_run(result) -> bool:
+    """Exit 2, in script and command mode alike: memlint could not verify the run at all, or
+    a finding's verdict is `error` (the script crashed, died of a signal or failed before its
+    loop: nothing was measured there)."""
+    from memlint.verify import core
+
+    return bool(result.error) or any(i.before.verdict == core.ERROR for i in result.items)
 
 
 def _imported_by(jobs, script_args, options) -> list:
@@ -279,7 +290,7 @@ def _imported_by(jobs, script_args, options) -> list:
 def _write_report(results, output_format, output_file, no_color, plot_file) -> None:
     from memlint.verify import report
 
-    stream = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
+    stream = open_output(output_file) if output_file else sys.stdout
     try:
         if output_format == "json":
             report.write_json(results, stream)

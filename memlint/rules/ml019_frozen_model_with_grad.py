@@ -1,0 +1,192 @@
+from __future__ import annotations
+
+import libcst as cst
+
+from memlint.analysis.expressions import code, method_name, names_in
+from memlint.analysis.grad_mode import Grad
+from memlint.models import Applicability, Severity
+from memlint.rules.base import FixSpec, Rule, torch_alias
+
+# Calls that may take a model without training it: moving it, copying it, preparing it alone.
+_HARMLESS_USES = {"to", "cuda", "eval", "train", "half", "bfloat16", "float", "deepcopy", "prepare", "prepare_model"}
+
+
+class FrozenModelWithGrad(Rule):
+    code = "ML019"
+    name = "frozen-model-with-grad"
+    severity = Severity.WARNING
+    summary = "A model that is not trained (reference, teacher, reward) runs with autograd on in a training step"
+    fix_applicability = Applicability.UNSAFE
+    needles = (("eval()", "train(False)"),)
+    what = """
+Checks for a model called in a training step (a loop that steps an
+optimizer, `training_step`, `compute_loss`, a function that takes one step)
+with autograd on, when the file shows that the model is not trained: it is
+put in eval mode (`.eval()`), no optimizer gets its parameters (they are
+never read, and the model is passed to nothing but `.to()`, `deepcopy` or a
+`prepare(...)` of its own), and its parameters keep `requires_grad` (a model
+frozen with `requires_grad_(False)` records no graph). A call whose inputs
+carry autograd history (a perceptual loss on generated images, a reward
+model on the policy's soft outputs) is not reported: the gradient must flow
+through it.
+"""
+    why = """
+`model.eval()` does not turn autograd off, and leaving a model out of the
+optimizer does not either: its parameters still require grad, so every
+forward records a graph and saves its activations. When the output only
+feeds a KL term or a target, backward runs through that graph into the
+model's parameters and fills a `.grad` for each of them (one more copy of the
+model that no optimizer clears); when it is not backwarded, the saved
+activations live as long as the output. RLHF trainers run a reference model
+this way on every step: under `torch.no_grad()` it uses no memory beyond its
+forward.
+
+The fix wraps the statement in `torch.no_grad()`; it is unsafe because code
+further on might differentiate through the output on purpose.
+"""
+    example = """
+ref_model.eval()
+for batch in loader:
+    logits = policy(batch["input_ids"]).logits
+    ref_logits = ref_model(batch["input_ids"]).logits
+    loss = kl_penalty(logits, ref_logits)
+    loss.backward()
+    optimizer.step()
+"""
+    use_instead = """
+ref_model.eval()
+for batch in loader:
+    logits = policy(batch["input_ids"]).logits
+    with torch.no_grad():
+        ref_logits = ref_model(batch["input_ids"]).logits
+    loss = kl_penalty(logits, ref_logits)
+    loss.backward()
+    optimizer.step()
+"""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self._mentions: dict[str, list[cst.CSTNode]] | None = None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        model = self.model
+        func = node.func
+        if not isinstance(func, (cst.Name, cst.Attribute)):
+            return
+        if isinstance(func, cst.Attribute) and func.attr.value == "forward":
+            func = func.value
+        name = code(func)
+        evaluated = self._put_in_eval_mode(name, node)  # `.eval()` is a Module's: the callee is a model
+        if evaluated is None or not self._untrained(name) or model.grad_state(node) is not Grad.ON:
+            return
+        if not self._in_training_step(node):
+            return
+        if any(model.provenance.carries_history(arg.value, node) for arg in node.args):
+            return  # the gradient flows through the model to what made its input
+        line = model.range_of(evaluated).start.line
+        message = (
+            f"`{name}(...)` runs with autograd on in a training step, but `{name}` is not trained here (put in eval "
+            f"mode at line {line}, no optimizer gets its parameters, which still require grad): the forward records a "
+            "graph and saves its activations, and a backward through its output fills a `.grad` for each of its "
+            "parameters"
+        )
+        self.report(node, message, f"run `{name}(...)` under `torch.no_grad()`", fix=self._fix(node))
+
+    # -- what the file says about the model ------------------------------------------------
+    def _mentions_of(self, name: str) -> list[cst.CSTNode]:
+        """Every Name/Attribute in the file written as `name` (`ref_model`, `self.teacher`)."""
+        if self._mentions is None:
+            table: dict[str, list[cst.CSTNode]] = {}
+            for node_type in (cst.Name, cst.Attribute):
+                for node in self.model.tree.by_type.get(node_type, ()):
+                    table.setdefault(code(node), []).append(node)
+            self._mentions = table
+        return self._mentions.get(name, [])
+
+    def _put_in_eval_mode(self, name: str, at: cst.Call) -> cst.Call | None:
+        """The `.eval()` (or `.train(False)`) that holds at `at`: one in another function (`__init__`), or
+        earlier in the same one; None when the file also switches the model to training mode."""
+        found = None
+        for mention in self._mentions_of(name):
+            call = self._called_method(mention)
+            if call is None:
+                continue
+            method = method_name(call)
+            if method == "eval" or (method == "train" and call.args and code(call.args[0].value) == "False"):
+                same_function = self.model.scope_of(call) is self.model.scope_of(at)
+                if found is None and (not same_function or self.model.tree.is_after(at, call)):
+                    found = call
+            elif method == "train":
+                return None  # trained somewhere: `model.train()` before its epochs
+        return found
+
+    def _untrained(self, name: str) -> bool:
+        """No optimizer can reach the model's parameters, and they still require grad."""
+        tree = self.model.tree
+        parts = name.split(".")
+        for owner in (".".join(parts[:i]) for i in range(1, len(parts))):
+            # `self.parameters()` of the module that holds `self.teacher` includes the teacher's
+            for mention in self._mentions_of(owner):
+                call = self._called_method(mention)
+                if call is not None and method_name(call) in ("parameters", "named_parameters"):
+                    return False
+        for mention in self._mentions_of(name):
+            parent = tree.parent_of(mention)
+            if isinstance(parent, cst.Attribute) and parent.value is mention:
+                if parent.attr.value in ("parameters", "named_parameters", "requires_grad_", "requires_grad"):
+                    return False  # read for an optimizer, or frozen (then no graph is recorded)
+                continue
+            if isinstance(parent, cst.Arg):
+                call = tree.parent_of(parent)
+                if not isinstance(call, cst.Call) or (method_name(call) or code(call.func)).rsplit(".", 1)[-1] not in _HARMLESS_USES:
+                    return False  # handed to code that may train it
+                if method_name(call) == "prepare" and len(call.args) > 1:
+                    return False  # `accelerator.prepare(model, optimizer)`
+        return True
+
+    def _called_method(self, mention: cst.CSTNode) -> cst.Call | None:
+        attribute = self.model.tree.parent_of(mention)
+        if isinstance(attribute, cst.Attribute) and attribute.value is mention:
+            call = self.model.tree.parent_of(attribute)
+            if isinstance(call, cst.Call) and call.func is attribute:
+                return call
+        return None
+
+    def _in_training_step(self, node: cst.CSTNode) -> bool:
+        loops = self.model.loops
+        if any(loops.is_training_loop(loop) for loop in self.model.enclosing_loops(node)):
+            return True
+        scope = self.model.scope_of(node)
+        return isinstance(scope, cst.FunctionDef) and (loops.train_step_method(scope) or loops.steps_once(scope))
+
+    # -- the fix ---------------------------------------------------------------------------
+    def _fix(self, call: cst.Call) -> FixSpec | None:
+        """`with torch.no_grad():` around the statement, when nothing else in it needs grad."""
+        model = self.model
+        small = model.tree.statement_of(call)
+        line = model.tree.parent_of(small)
+        if not (
+            isinstance(small, cst.Assign)
+            and isinstance(line, cst.SimpleStatementLine)
+            and len(line.body) == 1
+            and isinstance(model.tree.parent_of(line), (cst.IndentedBlock, cst.Module))
+        ):
+            return None
+        others = [c for c in model.tree.descendants(small.value, cst.Call) if c is not call and not model.tree.contains(call, c)]
+        if any(model.provenance.is_module_call(c) or model.local_callees(c) for c in others):
+            return None
+        outside = set(names_in(small.value)) - set(names_in(call))
+        if any(model.provenance.carries_history(cst.Name(n), call) for n in outside):
+            return None  # `ref(x).logits - logits`: the statement also differentiates something else
+        torch = torch_alias(model)
+        new = cst.With(
+            items=[cst.WithItem(cst.parse_expression(f"{torch or 'torch'}.no_grad()"))],
+            body=cst.IndentedBlock(body=[line.with_changes(leading_lines=[])]),
+            leading_lines=line.leading_lines,
+        )
+        return FixSpec(
+            Applicability.UNSAFE,
+            "Run the model that is not trained under `torch.no_grad()`",
+            ((line, new),),
+            "" if torch else "import torch\n",
+        )

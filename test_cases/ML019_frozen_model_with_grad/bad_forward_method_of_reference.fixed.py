@@ -1,0 +1,14 @@
+# `ref.forward(...)` is the same call: the reference records a graph on every step.
+import torch
+
+
+def train(policy, ref, loader, optimizer, beta=0.1):
+    ref.eval()
+    for ids in loader:
+        with torch.no_grad():
+            ref_out = ref.forward(ids)  # expect: ML019
+        out = policy(ids)
+        loss = out.mean() + beta * (out - ref_out).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
