@@ -18,10 +18,11 @@ from memlint.analysis.expressions import (
     same_code,
     target_names,
 )
+from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.flow.library import SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS
 from memlint.analysis.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
 from memlint.analysis.grad_mode import Grad
-from memlint.analysis.scopes import Loop, Scope, is_abstract
+from memlint.analysis.scopes import Loop, is_abstract
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
@@ -508,8 +509,6 @@ class Loops:
 
     def _made_by(self, name: cst.Name, at: cst.CSTNode) -> list[cst.Call]:
         """The calls whose results `name` is bound to (`m = Meter()`, `m, k = Meter(), Keeper()`)."""
-        from memlint.analysis.provenance import unpacked
-
         found = []
         model = self.model
         for binding in model.bindings(model.scope_of(at), name.value) + model.bindings(model.module, name.value):

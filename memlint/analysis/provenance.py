@@ -30,7 +30,8 @@ from memlint.analysis.expressions import (
     root_name,
     target_names,
 )
-from memlint.analysis.flow.library import DTYPES, INTEGER_DTYPES, NON_MODEL_FACTORIES
+from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.flow.library import DTYPES, INTEGER_DTYPES, NON_MODEL_FACTORIES, named_like_loss
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.tree import iter_children
@@ -55,7 +56,6 @@ _FACTORY_VERBS = re.compile(
     r"clone|convert|apply|set|is|has|to|from|export|instantiate|construct|reset|update|patch)_",
     re.IGNORECASE,
 )
-_LOSS_CALLEE = re.compile(r"loss|criterion", re.IGNORECASE)
 _SCALAR_NAME = re.compile(r"loss|acc|correct|metric|score|err|count|total|num_", re.IGNORECASE)
 
 # Methods whose result has no autograd history (or no tensor at all).
@@ -336,7 +336,7 @@ class Provenance:
         if self.model.local_callees(call) or not self.trust_names:
             return False
         callee = callee_name(call) or ""
-        return bool(_LOSS_CALLEE.search(callee)) and not name.startswith(("torch.", "numpy.", "np."))
+        return bool(named_like_loss(callee)) and not name.startswith(("torch.", "numpy.", "np."))
 
     def backward_calls(self, region: cst.CSTNode) -> list[tuple[cst.Call, list[cst.BaseExpression]]]:
         """Calls in `region` that run backward, with the expressions they differentiate."""
@@ -791,35 +791,12 @@ class Provenance:
         return False
 
 
-def named_like_loss(name: str) -> bool:
-    """`compute_loss`, `criterion`: a callee whose name other files' calls guess from."""
-    return bool(_LOSS_CALLEE.search(name))
-
-
 def differentiated_names(expr: cst.BaseExpression) -> list[str]:
     """Names whose values `backward(expr)` differentiates: not a divisor that only scales
     the gradient (`(loss / n).backward()`, `n` an accumulation count)."""
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Divide, cst.FloorDivide)):
         return differentiated_names(expr.left)
     return list(names_in(expr))
-
-
-def unpacked(binding: "Binding") -> tuple[cst.BaseExpression | None, int | None]:
-    """The value a binding gives its name: for `a, b = f(x)`, (`f(x)`, the index of the name);
-    for `a, b = x, y`, (the matching element, None); else (the value, None)."""
-    node, value = binding.node, binding.value
-    target = node.targets[0].target if isinstance(node, cst.Assign) and len(node.targets) == 1 else None
-    if not isinstance(target, (cst.Tuple, cst.List)) or any(isinstance(e, cst.StarredElement) for e in target.elements):
-        return value, None
-    index = next(
-        (i for i, e in enumerate(target.elements) if isinstance(e.value, cst.Name) and e.value.value == binding.name), None
-    )
-    if index is None:
-        return value, None
-    if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(target.elements):
-        if not any(isinstance(e, cst.StarredElement) for e in value.elements):
-            return value.elements[index].value, None
-    return value, index
 
 
 def _accelerator_like(name: str) -> bool:

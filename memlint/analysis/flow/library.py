@@ -10,6 +10,7 @@ here is code, so a reader can review the models like a stub file.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 
@@ -71,3 +72,12 @@ SANITIZING_UPDATE_CLASSES = ("torchmetrics.",)
 # Factories whose result is a tokenizer, processor or feature extractor: calling one encodes
 # text or images, it runs no model.
 NON_MODEL_FACTORIES = ("Tokenizer", "Processor", "FeatureExtractor", "ImageProcessor")
+
+# Names of callees that, where their definition is not visible (third-party code), are assumed to
+# return a loss with history; a definition in the project decides instead (see `flow.summaries`).
+_LOSS_NAMES = re.compile(r"loss|criterion", re.IGNORECASE)
+
+
+def named_like_loss(name: str) -> bool:
+    """`compute_loss`, `criterion`: a callee named like a loss."""
+    return bool(_LOSS_NAMES.search(name))

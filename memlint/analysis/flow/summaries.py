@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, Callable
 import libcst as cst
 
 from memlint.analysis.expressions import code, names_in, root_name, target_names
+from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.flow.library import named_like_loss
 from memlint.analysis.flow.values import NO, YES, Value, join
 from memlint.analysis.grad_mode import Grad
 
@@ -130,8 +132,6 @@ class Summaries:
     def origin(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
         """Where `expr`'s value crossed a function, for a message: "`loss` <- `step()` returns
         `metrics["loss"]` (train.py:88)"; None when it was computed here."""
-        from memlint.analysis.provenance import unpacked
-
         model = self.model
         base = expr
         while isinstance(base, (cst.Attribute, cst.Subscript)):
@@ -292,8 +292,6 @@ def exported(model: "SemanticModel") -> dict[str, dict[str, Any]]:
     the functions named like a loss return (another file guesses from the name where it
     cannot see the definition), and what each class's `update` keeps (a meter). Only these
     are computed, so that a file that defines neither pays nothing."""
-    from memlint.analysis.provenance import named_like_loss
-
     tree = model.tree
     summaries = model.summaries
     found: dict[str, dict[str, Any]] = {}
