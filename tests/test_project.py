@@ -221,3 +221,37 @@ def test_cache_follows_the_callee_file(tmp_path: Path) -> None:
     assert set(ml001_rows(lint(root))) == {14, 15}
     (root / "pkg" / "meters.py").write_text(METERS.format(kept="value.item()"))
     assert set(ml001_rows(lint(root))) == {14}
+
+
+HISTORY = """
+HISTORY = []
+
+
+def record(value):
+    HISTORY.append({kept})
+"""
+RECORDING_STEP = """
+from pkg.history import record
+
+
+def train(model, optimizer, loader):
+    for x, y in loader:
+        loss = model(x, y)
+        loss.backward()
+        optimizer.step()
+        record(loss)
+"""
+
+
+def test_per_step_call_to_a_function_of_another_file_that_keeps_its_argument(tmp_path: Path) -> None:
+    """`record(loss)` once per step: pkg/history.py's `record` appends its argument to a module-level
+    list, so the loss outlives its iteration there; one that keeps `value.item()` is silent."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "history.py").write_text(HISTORY.format(kept="value"))
+    (tmp_path / "pkg" / "train.py").write_text(RECORDING_STEP)
+    rows = ml001_rows(lint(tmp_path, "--no-cache"))
+    assert set(rows) == {10}
+    assert "`record()`" in rows[10] and os.path.join("pkg", "history.py") in rows[10] and "`HISTORY`" in rows[10]
+    (tmp_path / "pkg" / "history.py").write_text(HISTORY.format(kept="value.item()"))
+    assert ml001_rows(lint(tmp_path, "--no-cache")) == {}

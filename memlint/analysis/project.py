@@ -32,7 +32,7 @@ import libcst as cst
 from memlint.analysis import lightning_precision as lightning
 from memlint.analysis.cuda_init import ALLOC_VARIABLES, CudaInit, alloc_setting
 from memlint.analysis.expressions import names_in
-from memlint.analysis.flow.summaries import exported
+from memlint.analysis.flow.summaries import exported, kept_argument_calls
 from memlint.analysis.imports import dotted
 from memlint.models import Finding, Position, Severity
 from memlint.suppression import is_suppressed
@@ -71,6 +71,7 @@ def summarize(model: "SemanticModel") -> dict[str, Any]:
         "returns": returns,
         "calls": calls,
         "flow": exported(model),
+        "kept_argument_calls": kept_argument_calls(model, imported_roots),
         "trainer_precisions": _trainer_precisions(model),
     }
 
@@ -228,6 +229,35 @@ class ProjectIndex:
         ]
         return bool(states) and all(state == "off" for state in states)
 
+    def kept_by_project_callees(self) -> list[Finding]:
+        """ML001 across files: a per-step call passes a value with autograd history to a function
+        of another file of the project that keeps that argument beyond the call (appends it to a
+        module-level list): the value outlives its iteration there."""
+        found = []
+        for path, summary in self.summaries.items():
+            for name, index, row, column, end_row, end_column, arg, suppressed in summary.get("kept_argument_calls", ()):
+                facts = self.flow_of(path, name)
+                params = (facts or {}).get("params") or []
+                kept = (facts or {}).get("keeps") or {}
+                if suppressed or index >= len(params) or params[index] not in kept:
+                    continue
+                where = os.path.relpath(self.paths_by_module[self.qualify(path, name).rpartition(".")[0]])
+                found.append(
+                    Finding(
+                        code="ML001",
+                        name="retained-graph",
+                        message=f"`{arg}` is kept beyond its iteration with its autograd graph: `{name.rsplit('.', 1)[-1]}()` "
+                        f"({where}) keeps its argument `{params[index]}` in `{kept[params[index]]}`, so every "
+                        "iteration's graph stays alive with it",
+                        severity=Severity.WARNING,
+                        filename=path,
+                        location=Position(row, column),
+                        end_location=Position(end_row, end_column),
+                        hint=f"pass `{arg}.detach()` (or `.item()` for a Python number), or detach it where it is kept",
+                    )
+                )
+        return found
+
     def late_alloc_settings(self) -> list[Finding]:
         """ML010 across files: a helper module's function sets `PYTORCH_CUDA_ALLOC_CONF`
         and another module of the project calls it after it has used CUDA."""
@@ -282,7 +312,7 @@ class ProjectIndex:
         if meter:
             facts = self.flow_of(path, meter, "update")
             params = (facts or {}).get("params") or [""]
-            if facts is not None and "keeps" in facts and params[0] not in facts["keeps"]:
+            if facts is not None and "keeps" in facts and params[0] not in (facts["keeps"] or ()):
                 return True  # `meter.update(loss)`: its `update` keeps nothing of its first argument
         return False
 

@@ -290,8 +290,8 @@ def _positional(func: cst.FunctionDef) -> list[str]:
 def exported(model: "SemanticModel") -> dict[str, dict[str, Any]]:
     """The facts other files' findings may rest on, for the project's per-file summary: what
     the functions named like a loss return (another file guesses from the name where it
-    cannot see the definition), and what each class's `update` keeps (a meter). Only these
-    are computed, so that a file that defines neither pays nothing."""
+    cannot see the definition), what each class's `update` keeps (a meter), and which
+    arguments a top-level function keeps beyond the call (in a module global)."""
     tree = model.tree
     summaries = model.summaries
     found: dict[str, dict[str, Any]] = {}
@@ -307,9 +307,42 @@ def exported(model: "SemanticModel") -> dict[str, dict[str, Any]]:
             returns = summaries.returns(func)
             if returns is not None:
                 entry["returns"] = returns.history
-        if cls is not None and name == "update":
-            entry["keeps"] = sorted(summaries.keeps(func) or ())
-            entry["params"] = [p for p in _positional(func) if p not in ("self", "cls")]
+        if (cls is not None and name == "update") or (cls is None and parent is model.module and model.params(func)):
+            keeps = summaries.keeps(func) or {}
+            if cls is not None or keeps:  # a meter's `update`; a top-level function that keeps an argument
+                entry["keeps"] = {param: where for param, (_, where) in sorted(keeps.items())}
+                entry["params"] = [p for p in _positional(func) if p not in ("self", "cls")]
         if entry:
             found[summaries.name(func)] = entry
+    return found
+
+
+def kept_argument_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[Any]]:
+    """Calls of imported functions, once per step with grad on, that pass a value with autograd
+    history (`record(loss)` in a training loop): whether the callee keeps it is the other file's
+    to say. Each: [callee as written, argument index, row, column, end row, end column,
+    argument as written, suppressed]."""
+    from memlint.analysis.imports import dotted
+    from memlint.suppression import is_suppressed
+
+    found: list[list[Any]] = []
+    for statement in model.tree.by_type.get(cst.Expr, ()):
+        call = statement.value
+        if not isinstance(call, cst.Call) or not call.args:
+            continue
+        name = dotted(call.func)
+        if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
+            continue
+        if model.grad_state(call) is Grad.OFF or model.loops.step_region(statement) is None:
+            continue
+        for index, arg in enumerate(a for a in call.args if a.keyword is None and not a.star):
+            if model.provenance.carries_history(arg.value, statement):
+                where = model.range_of(statement)
+                line = model.module.code_for_node(statement)
+                suppressed = is_suppressed(line.splitlines() or [""], 1, 1, "ML001", "retained-graph")
+                found.append([
+                    name, index, where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
+                    code(arg.value), suppressed,
+                ])
+                break
     return found
