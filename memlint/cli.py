@@ -16,9 +16,8 @@ from memlint import __version__, formats
 from memlint.cache import CACHE_DIR, Cache
 from memlint.config import ConfigError, Settings, load_settings, split_option
 from memlint.discovery import discover, is_excluded
-from memlint.engine import print_errors
 from memlint.output import open_output
-from memlint.rules import ALL_RULES, FILE_CODES, FILE_PROBLEMS, lookup, lookup_file_problem
+from memlint.rules import FILE_CODES
 from memlint.workers import RunResult, lint_files
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -206,6 +205,8 @@ def _emit(
     fixed: int = 0,
     show_source: bool = False,
 ) -> int:
+    from memlint.formats import print_errors
+
     print_errors(run.errors)
     stream = open_output(output_file) if output_file else sys.stdout
     try:
@@ -233,6 +234,8 @@ def _emit(
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text")
 def rules_command(output_format: str) -> None:
     """List every rule."""
+    from memlint.rules import ALL_RULES, FILE_PROBLEMS
+
     if output_format == "json":
         import json
 
@@ -262,6 +265,8 @@ def rules_command(output_format: str) -> None:
 
 
 def rule_table_markdown() -> str:
+    from memlint.rules import ALL_RULES, FILE_PROBLEMS
+
     lines = ["| code | name | severity | fix | what it finds |", "|---|---|---|---|---|"]
     for r in (*ALL_RULES, *FILE_PROBLEMS):
         fix = r.fix_applicability.value if r.fix_applicability else "-"
@@ -273,6 +278,8 @@ def rule_table_markdown() -> str:
 @click.argument("rule")
 def explain(rule: str) -> None:
     """Print a rule's documentation (by code or name)."""
+    from memlint.rules import lookup, lookup_file_problem
+
     found = lookup(rule) or lookup_file_problem(rule)
     if found is None:
         error_line(f"unknown rule {rule!r} (see `memlint rules`)")
@@ -297,6 +304,11 @@ def server_command() -> None:
 from memlint.verify.cli import verify as _verify_command  # noqa: E402
 
 main.add_command(_verify_command)
+
+# `memlint estimate`: peak GPU memory of a training step on fake tensors (memlint/estimate/).
+from memlint.estimate.cli import estimate as _estimate_command  # noqa: E402
+
+main.add_command(_estimate_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,7 +7,7 @@ import io
 import os
 import re
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 import libcst as cst
@@ -16,7 +16,7 @@ from memlint.analysis import SemanticModel
 from memlint.analysis.tree import Tree
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.cache import content_key
-from memlint.models import Applicability, Edit, FileError, Finding, Fix, Position, Severity, describe
+from memlint.models import Applicability, Edit, FileError, Finding, Fix, LintResult, Position, Severity, describe
 from memlint.notebook import Notebook, NotebookError, is_notebook, parse_notebook
 from memlint.parsing import parse_module
 from memlint.rules import BY_CODE, SYNTAX_ERROR, UNREADABLE
@@ -41,15 +41,6 @@ class SourceFile:
     bom: bool
     raw: bytes
     notebook: Notebook | None = None
-
-
-@dataclass
-class LintResult:
-    path: str
-    findings: list[Finding] = field(default_factory=list)
-    errors: list[FileError] = field(default_factory=list)
-    cache_key: str | None = None  # set once the file was read
-    summary: dict = field(default_factory=dict)  # what other files may need (analysis/project.py)
 
 
 class DecodeError(Exception):
@@ -104,18 +95,6 @@ def read_or_error(path: str) -> tuple[SourceFile | None, FileError | None]:
         return None, FileError(path, f"cannot read: {exc.strerror or exc}")
     except DecodeError as exc:
         return None, FileError(path, str(exc))
-
-
-def print_errors(errors: Iterable[FileError]) -> None:
-    """One line on stderr per file that could not be linted (or fixed)."""
-    import click
-
-    for error in errors:
-        kind = "internal error" if error.internal else "error"
-        message = error.message
-        if error.internal and message.startswith("internal error"):
-            message = message[len("internal error") :].lstrip(": ")
-        click.echo(f"memlint: {kind}: {error.filename}: {message}", err=True)
 
 
 UNREADABLE_HINT = "memlint checks the rest of the project; make the file readable (or exclude it) to check it"

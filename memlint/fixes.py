@@ -240,13 +240,15 @@ class _Outcome:
     findings: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     reason: str = ""
+    follow_ups: list[Finding] = field(default_factory=list)  # fixes applied with it, as one edit
 
 
 class _Checker:
     """Lints candidate texts of one file and judges them against the text they came from."""
 
-    def __init__(self, path: str, codes: Sequence[str], original: str) -> None:
+    def __init__(self, path: str, codes: Sequence[str], original: str, unsafe: bool = False) -> None:
         self.path = path
+        self.unsafe = unsafe
         self.codes = list(codes)
         self.lint_codes = self.codes if SYNTAX_CODE in self.codes else [*self.codes, SYNTAX_CODE]
         self.original = original
@@ -290,6 +292,29 @@ class _Checker:
         after = _apply(before, chosen)
         if after == before:
             return _Outcome(False, reason="the fix changes nothing")
+        outcome = self._judge_text(before, before_findings, before_errors, chosen, after)
+        if outcome.ok or not outcome.follow_ups:
+            return outcome
+        # The fix makes findings appear that have fixes of their own (`no_grad` around an
+        # evaluation loop turns kept outputs into ML005): offer the combined edit, never half of it.
+        index = _Text(after)
+        more, invalid = _select(index, outcome.follow_ups)
+        if invalid or len(more) != len(outcome.follow_ups):
+            return _Outcome(False, reason=outcome.reason)
+        combined = self._judge_text(before, before_findings, before_errors, chosen, _apply(after, more))
+        if not combined.ok:
+            return _Outcome(False, reason=outcome.reason)
+        combined.follow_ups = [f for f, _ in more]
+        return combined
+
+    def _judge_text(
+        self,
+        before: str,
+        before_findings: list[Finding],
+        before_errors: list[FileError],
+        chosen: Sequence[tuple[Finding, list[_Span]]],
+        after: str,
+    ) -> _Outcome:
         problem = self._compile_error(after)
         if problem is not None:
             if self.original_compiles():
@@ -308,7 +333,9 @@ class _Checker:
             return _Outcome(False, reason=f"memlint fails on the result: {new_errors[0].message}")
         introduced = _introduced(before, after, before_findings, [f for f, _ in chosen], findings)
         if introduced is not None:
-            return _Outcome(False, reason=introduced)
+            fixable = [f for f in _new_findings(before, after, before_findings, [f for f, _ in chosen], findings)
+                       if is_applicable(f.fix, self.unsafe)]
+            return _Outcome(False, reason=introduced, follow_ups=fixable)
         return _Outcome(True, after, findings, errors)
 
 
@@ -344,6 +371,23 @@ def _introduced(
     return None
 
 
+def _new_findings(
+    before: str, after: str, before_findings: list[Finding], fixed: list[Finding], after_findings: list[Finding]
+) -> list[Finding]:
+    """The findings of `after` that `before` did not have (rows mapped through the edit)."""
+    row = _row_map(before, after)
+    fixed_ids = {id(f) for f in fixed}
+    expected = Counter((row(f.location.row), f.code, f.message) for f in before_findings if id(f) not in fixed_ids)
+    new = []
+    for f in after_findings:
+        key = (f.location.row, f.code, f.message)
+        if expected[key]:
+            expected[key] -= 1
+        else:
+            new.append(f)
+    return new
+
+
 def _reject(result: SourceFixResult, finding: Finding, reason: str) -> None:
     """Record a refused fix once: one tried again after other fixes moved it replaces its first report."""
     for index, earlier in enumerate(result.rejected):
@@ -366,7 +410,7 @@ def fix_source(
     `fixable`, when given, limits the fixes to the findings it accepts (on the
     text as it is in each round).
     """
-    checker = _Checker(path, codes, text)
+    checker = _Checker(path, codes, text, unsafe)
     findings, errors = checker.lint(text)
     result = SourceFixResult(text)
     if any(f.code == SYNTAX_CODE for f in findings):
@@ -394,9 +438,11 @@ def fix_source(
         outcome = checker.judge(text, findings, errors, chosen)
         if outcome.ok:
             accepted = list(chosen)
+            follow_ups = outcome.follow_ups
         else:
             # Find the culprit: add the round's fixes one at a time.
             accepted = []
+            follow_ups = []
             if len(chosen) == 1:
                 refused.add(_fix_key(chosen[0][0]))
                 _reject(result, chosen[0][0], outcome.reason)
@@ -407,11 +453,13 @@ def fix_source(
                     if trial.ok:
                         accepted.append(item)
                         outcome = trial
+                        follow_ups = trial.follow_ups
                     else:
                         refused.add(_fix_key(item[0]))
                         _reject(result, item[0], trial.reason)
         if accepted:
             result.applied.extend(f for f, _ in accepted)
+            result.applied.extend(follow_ups)
             text, findings, errors = outcome.text, outcome.findings, outcome.errors
     else:
         converged = not any(
@@ -646,7 +694,7 @@ def fix_files(
     findings that remain are those of the fixed files, adjusted by the project
     index again, and those of the others.
     """
-    from memlint.analysis.project import ProjectIndex
+    from memlint.project_index import ProjectIndex
     from memlint.workers import PARALLEL_THRESHOLD, _size, lint_files
 
     linted = lint_files(paths, settings, cache, workers)
@@ -775,7 +823,7 @@ def report_fixes(run: FixRun, diff: bool, show_fixes: bool, quiet: bool, text_fo
 
     import click
 
-    from memlint.engine import print_errors
+    from memlint.formats import print_errors
 
     print_errors(run.errors)
     report_rejected(run)

@@ -136,3 +136,14 @@ def describe(exc: BaseException) -> str:
     if len(text) > 160:
         text = text[:157] + "..."
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+@dataclass
+class LintResult:
+    """What linting one file gave (memlint/engine.py), or its cache entry gave back."""
+
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    cache_key: str | None = None  # set once the file was read
+    summary: dict = field(default_factory=dict)  # what other files may need (analysis/project.py)

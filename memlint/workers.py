@@ -7,11 +7,10 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from memlint.analysis.project import ProjectIndex
 from memlint.cache import Cache, content_key
 from memlint.config import Settings
-from memlint.engine import LintResult, lint_path
-from memlint.models import FileError, Finding
+from memlint.models import FileError, Finding, LintResult
+from memlint.project_index import ProjectIndex
 
 PARALLEL_THRESHOLD = 16  # below this, starting worker processes costs more than it saves
 
@@ -42,6 +41,8 @@ def lint_files(paths: list[str], settings: Settings, cache: Cache | None, worker
                 results[path] = LintResult(path, findings, errors, summary=summary)
                 continue
         todo.append((path, codes))
+    if todo:
+        import memlint.engine  # noqa: F401 - LibCST and the rules, only for a miss; before forking, so workers share it
 
     workers = workers or max(1, min(os.cpu_count() or 1, 8))
     if len(todo) >= PARALLEL_THRESHOLD and workers > 1:
@@ -74,6 +75,8 @@ def lint_files(paths: list[str], settings: Settings, cache: Cache | None, worker
 
 
 def _lint_job(job: tuple[str, list[str]]) -> LintResult:
+    from memlint.engine import lint_path
+
     return lint_path(*job)
 
 

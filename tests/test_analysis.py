@@ -420,8 +420,8 @@ def test_ml001_severity_counts_what_stays_on_the_device() -> None:
 
     cases = Path(__file__).resolve().parent.parent / "test_cases" / "ML001_retained_graph"
     expectations = {
-        "bad_loss_kept_with_retain_graph.py": "does NOT free the saved tensors",
-        "bad_output_kept_after_backward.py": "holds a whole output of the model",
+        "bad_loss_kept_with_retain_graph.py": "whose activations `backward(retain_graph=True)` does not free",
+        "bad_output_kept_after_backward.py": "holds a whole model output",
     }
     for name, phrase in expectations.items():
         findings, _ = lint_source((cases / name).read_text(encoding="utf-8"), name, ["ML001"])

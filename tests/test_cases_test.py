@@ -41,6 +41,20 @@ def test_case(path: Path) -> None:
     assert actual == expected_findings(path), "\n".join(
         f"{f.location.row}: {f.code} {f.message}" for f in result.findings
     )
+    for finding in result.findings:
+        assert_short_message(finding)
+
+
+EVIDENCE = re.compile(r"measured|\bissue \d|\bPR \d|\d(\.\d+)?x slower|MiB|GB")
+
+
+def assert_short_message(finding) -> None:
+    """A message is one short sentence; what was measured, and where, goes on the help line."""
+    text = re.sub(r"`[^`]*`", "`…`", finding.message)  # quoted code is as long as the user wrote it
+    assert len(text) <= 140, finding.message
+    assert ";" not in text and ". " not in text, finding.message
+    assert not EVIDENCE.search(text), finding.message
+    assert finding.hint, finding
 
 
 def test_every_rule_has_enough_cases() -> None:

@@ -343,11 +343,11 @@ def test_slow_loop_times_out_with_a_verdict(tmp_path: Path) -> None:
     kept = []
     for x in loader:
         kept.append(model(x).pow(2).sum())
-        time.sleep(0.3)
+        time.sleep(0.25)
     """
-    item = only(verify_json("--timeout", "5", str(write(tmp_path, "s.py", body))))
+    item = only(verify_json("--timeout", "8", str(write(tmp_path, "s.py", body))))
     assert item["verdict"] == "confirmed" and "timed out" in item["note"]
-    assert 5 <= item["iterations"] < 30
+    assert 7 <= item["iterations"] < 30  # a verdict needs 5 after the warm-up
 
 
 @torch_needed

@@ -114,6 +114,9 @@ _OFF_DEVICE_METHODS = {"cpu", "numpy", "tolist", "item"}
 _NOT_TENSOR_METHODS = {
     "numel", "size", "dim", "nelement", "element_size", "data_ptr", "stride", "get_device", "is_contiguous",
     "keys", "__len__", "format", "is_floating_point", "backward", "eval", "train", "step", "zero_grad",
+    # a module's hook registrations return a RemovableHandle, not a tensor
+    "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+    "register_full_backward_pre_hook", "register_backward_hook", "register_module_forward_hook",
 }
 # Methods only a tensor has (a dict, list or ModelOutput has none of them).
 _TENSOR_EVIDENCE = {"backward", "item", "detach", "detach_", "to", "cpu", "cuda", "numpy", "requires_grad_", "register_hook"}

@@ -1,4 +1,4 @@
-"""Code that runs on rank 0 only.
+"""Code that runs on rank 0 only, and files that run under several processes.
 
 Two shapes: a node inside `if rank == 0:` (`dist.get_rank() == 0`,
 `accelerator.is_main_process`, `trainer.is_global_zero`, ...), or a node after
@@ -19,6 +19,28 @@ if TYPE_CHECKING:
 
 _RANK = re.compile(r"(^|\.)(rank|global_rank|process_index|get_rank\(\)|get_global_rank\(\))$")
 _MAIN_FLAG = re.compile(r"(^|\.)(is_main_process|is_global_zero|is_rank_zero|is_master|is_world_process_zero)(\(\))?$")
+
+
+# Calls that only a program of several processes makes (prefixes of resolved names).
+MULTI_PROCESS_CALLS = (
+    "torch.distributed.", "torch.nn.parallel.DistributedDataParallel", "torch.multiprocessing.spawn",
+    "torch.multiprocessing.start_processes", "deepspeed.initialize", "deepspeed.init_distributed",
+)
+# Environment variables that the launchers (torchrun, accelerate, deepspeed, SLURM) set per process.
+RANK_VARIABLES = frozenset({"RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "SLURM_PROCID"})
+
+
+def runs_in_several_processes(model: "FileContext") -> bool:
+    """Does the file show that it runs as one of several processes: a distributed call, a
+    launcher's rank variable read, or a test of the rank?"""
+    tree = model.tree
+    for call in tree.by_type.get(cst.Call, ()):
+        if (model.imports.resolve(call.func) or "").startswith(MULTI_PROCESS_CALLS):
+            return True
+    for string in tree.by_type.get(cst.SimpleString, ()):
+        if string.value.strip("\"'") in RANK_VARIABLES:
+            return True
+    return any(_is_rank_zero(branch.test) or _is_not_rank_zero(branch.test) for branch in tree.by_type.get(cst.If, ()))
 
 
 def runs_on_rank_zero_only(model: "FileContext", node: cst.CSTNode) -> bool:

@@ -154,11 +154,77 @@ def detach(expr: cst.BaseExpression, method: str = "detach") -> cst.BaseExpressi
     return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(method)))
 
 
-def detach_entries(mapping: cst.BaseExpression, torch: str) -> cst.BaseExpression:
-    """`{k: v.detach() if isinstance(v, torch.Tensor) else v for k, v in d.items()}`."""
+def detach_entries(mapping: cst.BaseExpression, torch: str, off_device: bool = False) -> cst.BaseExpression:
+    """`{k: v.detach() if isinstance(v, torch.Tensor) else v for k, v in d.items()}`
+    (`v.detach().cpu()` with `off_device`): the tensors moved, the other entries kept as they are."""
+    move = "v.detach().cpu()" if off_device else "v.detach()"
     return cst.parse_expression(
-        f"{{k: v.detach() if isinstance(v, {torch}.Tensor) else v for k, v in {cst.Module([]).code_for_node(mapping)}.items()}}"
+        f"{{k: {move} if isinstance(v, {torch}.Tensor) else v for k, v in {cst.Module([]).code_for_node(mapping)}.items()}}"
     )
+
+
+def off_device(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`x.detach().cpu()`; just `.cpu()` after an existing `.detach()`."""
+    already = isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "detach"
+    return chain(expr, "cpu") if already else chain(expr, "detach", "cpu")
+
+
+def keep_fix(
+    model: SemanticModel,
+    store: Store,
+    region: cst.CSTNode,
+    replacements: list[tuple[cst.BaseExpression, cst.BaseExpression]],
+    message: str,
+    surely_tensors: bool,
+) -> FixSpec | None:
+    """The fix of a value kept beyond its step (ML001, ML005), labelled by one evidence rule.
+
+    `replacements` are the store's own edits (`.detach()`, `.detach().cpu()`).
+    Where one moves a value off the device, every value that the code after
+    the loop combines with it (`combined.partners`) is moved too, or there is
+    no fix: half of a comparison on the CPU fails. The fix is SAFE only when
+    every replaced value is surely a tensor and nothing changes device;
+    moving off the device is UNSAFE (code memlint cannot see may use the
+    values on the device), in every rule.
+    """
+    from memlint.analysis.combined import loop_stores, partners, returned_after
+    from memlint.analysis.expressions import code, literal_parts
+
+    moves = any(_moves(new) for _, new in replacements)
+    edits = list(replacements)
+    if moves:
+        scope = model.scope_of(store.statement)
+        if isinstance(scope, cst.FunctionDef) and model.loops.is_module_forward(scope) and returned_after(model, store, region):
+            return None  # the module's output is built from what is collected: it must stay where it is
+        if store.kind == "concat":  # `t = torch.cat([t, v])`: the running tensor moves with the new rows
+            elements = store.statement.value.args[0].value.elements
+            edits += [(e.value, off_device(e.value)) for e in elements if code(e.value) == code(store.container)]
+        for partner in partners(model, store, region, loop_stores(model, region)):
+            for part in literal_parts(partner.value):
+                if not model.provenance.device_output(part, partner.statement):
+                    continue
+                if model.provenance.value_kind(part, partner.statement) not in ("tensor", "maybe"):
+                    return None  # a container we cannot move as one: no half fix
+                edits.append((part, off_device(part)))
+    applicability = Applicability.SAFE if surely_tensors and not moves else Applicability.UNSAFE
+    if moves and len(edits) > len(replacements):
+        message += ", with the values it is combined with"
+    return FixSpec(applicability, message, tuple(edits))
+
+
+def _moves(expr: cst.BaseExpression) -> bool:
+    """Does the replacement end in `.cpu()` (anywhere in a comprehension's value)?"""
+    return any(
+        isinstance(call.func, cst.Attribute) and call.func.attr.value == "cpu"
+        for call in _calls(expr)
+    )
+
+
+def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    found = [node] if isinstance(node, cst.Call) else []
+    for child in node.children:
+        found.extend(_calls(child))
+    return found
 
 
 def torch_alias(model: SemanticModel) -> str | None:

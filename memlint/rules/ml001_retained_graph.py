@@ -10,7 +10,7 @@ from memlint.analysis.grad_mode import Grad
 from memlint.analysis.project import history_sources
 from memlint.models import Applicability, Severity
 from memlint.analysis.loops import Store
-from memlint.rules.base import FixSpec, StoreRule, detach, detach_entries, torch_alias
+from memlint.rules.base import StoreRule, detach, detach_entries, keep_fix, off_device, torch_alias
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
@@ -109,55 +109,47 @@ for x, y in loader:
         if store.kind == "in-place":
             severity = Severity.ERROR
             message = (
-                f"`{code(store.container)}` is updated in place with `{kept}`, which carries autograd history: "
-                "the buffer's graph links every step to the previous one and grows each call"
+                f"`{code(store.container)}` is updated in place with `{kept}`, which carries autograd history, "
+                "so its graph grows every call"
             )
         elif not was_backwarded:
             severity = Severity.ERROR
             message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph and is never backwarded in "
-                f"{where}: the graph and every activation it saved stay on the device, growing each iteration"
+                f"`{kept}` is kept beyond its iteration with its autograd graph and never backwarded in {where}, "
+                "so its activations stay on the device"
             )
         elif retained:
             severity = Severity.ERROR
             message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph, and `backward(retain_graph=True)` "
-                "does NOT free the saved tensors: every kept graph holds its activations on the device, growing "
-                "each iteration"
+                f"`{kept}` is kept beyond its iteration with its autograd graph, whose activations "
+                "`backward(retain_graph=True)` does not free"
             )
         elif ctx_stores:
             first = ctx_stores[0]
             severity = Severity.ERROR
             message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph; the custom autograd Function "
-                f"`{first.function.name.value}` in this file keeps tensors on `ctx.{first.attributes[0]}`, which "
-                "backward does not free: they stay on the device as long as each kept graph"
+                f"`{kept}` is kept beyond its iteration with its autograd graph, whose Function "
+                f"`{first.function.name.value}` keeps tensors on `ctx.{first.attributes[0]}` on the device"
             )
         elif itself:
             severity = Severity.ERROR
-            message = (
-                f"`{kept}` is kept beyond its iteration: `{code(itself[0])}` holds a whole output of the model, "
-                "whose tensors stay on the device every iteration (and its graph skeleton leaks host memory)"
-            )
+            output = "" if code(itself[0]) == kept else f" (`{code(itself[0])}`)"
+            message = f"`{kept}` is kept beyond its iteration and holds a whole model output{output}, whose tensors stay on the device"
         elif conditional:
             severity = Severity.WARNING
             message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph; backward runs only under "
-                f"`if {code(conditional[0].test)}:` (line {model.range_of(conditional[0]).start.line}): when it runs, it frees the saved "
-                "tensors but the graph skeleton leaks host memory every iteration, and when it does not "
-                "(with grad on), every kept graph holds its activations on the device"
+                f"`{kept}` is kept beyond its iteration with its graph; backward runs only under "
+                f"`if {code(conditional[0].test)}:` (line {model.range_of(conditional[0]).start.line})"
             )
         else:
             severity = Severity.WARNING
-            message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph: backward freed the saved "
-                "tensors, but the graph skeleton leaks host memory every iteration"
-            )
+            message = f"`{kept}` is kept beyond its iteration, and its graph skeleton leaks host memory every iteration"
+        # where the value crossed a function, and what was assumed: on the help line (the message stays one sentence)
         path = [model.summaries.origin(p, statement) for p in parts]
-        message += "".join(f" ({step})" for step in dict.fromkeys(p for p in path if p))
+        notes = "".join(f" ({step})" for step in dict.fromkeys(p for p in path if p))
         if store.via:
             line = f" (line {model.range_of(store.keep).start.line})" if store.keep is not None else ""
-            message += f" ({store.via}{line})"
+            notes += f" ({store.via}{line})"
         # what the finding rests on where no definition is visible: the project index checks it
         # against the other files' summaries
         assumed = model.provenance.assumed_losses(parts, statement)
@@ -167,29 +159,35 @@ for x, y in loader:
             assumptions.append(
                 f" (assumed from its name: {names} returns a value with autograd history; it is not defined in this file)"
             )
-            message += assumptions[-1]
+            notes += assumptions[-1]
         meter = model.loops.meter_class(store) if store.keep is None and store.via else None
-        hint = f"store `{code(detach(parts[0]))}`" + (
-            " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") else ""
+        # A part that is itself a non-scalar device tensor (a model output, logits) leaves the
+        # device as well: `.detach()` alone frees the graph but keeps the tensor there every step.
+        on_device = [model.provenance.device_output(p, statement) for p in parts]
+        own = [(p, off_device(p) if moved else detach(p)) for p, moved in zip(parts, on_device)]
+        hint = f"store `{code(own[0][1])}`" + (
+            " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") and not on_device[0] else ""
         )
-        # `.detach()` is safe on a tensor; a model's output may be a tuple or a
-        # ModelOutput (unsafe), a mapping needs its entries detached, and a
-        # list has no `.detach()` at all.
+        # `.detach()` applies to a tensor; a model's output may be a tuple or a
+        # ModelOutput, a mapping needs its entries moved, and a list has no
+        # `.detach()` at all. The label comes from `keep_fix`'s one evidence rule.
         kinds = {model.provenance.value_kind(p, statement) for p in parts}
         fix = None
         if kinds <= {"tensor", "maybe"}:
-            applicability = Applicability.SAFE if kinds == {"tensor"} else Applicability.UNSAFE
-            fix = FixSpec(applicability, "Detach the stored value", tuple((p, detach(p)) for p in parts))
+            what = "Detach the stored value" + (" and move it off the device" if any(on_device) else "")
+            fix = keep_fix(model, store, region, own, what, kinds == {"tensor"})
         elif kinds == {"mapping"} and len(parts) == 1 and torch_alias(model) is not None:
-            detached = detach_entries(parts[0], torch_alias(model))
-            hint = f"store a copy with its tensors detached: `{code(detached)}`"
-            fix = FixSpec(Applicability.UNSAFE, "Detach the tensors of the stored mapping", ((parts[0], detached),))
+            moved = model.provenance.device_output(parts[0], statement)
+            entries = detach_entries(parts[0], torch_alias(model), off_device=moved)
+            hint = f"store a copy with its tensors {'moved off the device' if moved else 'detached'}: `{code(entries)}`"
+            what = "Detach the tensors of the stored mapping" + (" and move them off the device" if moved else "")
+            fix = keep_fix(model, store, region, [(parts[0], entries)], what, False)
         else:
             hint = "detach each tensor in it before storing (`{k: v.detach() for k, v in d.items()}`)"
         self.report(
             statement,
             message,
-            hint,
+            hint + notes,
             severity=severity,
             fix=fix,
             kept=kept,  # for the project index: is a Function of another file behind it?

@@ -20,6 +20,7 @@ AUTOCAST = {
 
 # How many calls deep a loop is looked for behind a call in the region (`loss = self.decode(h)`).
 CALL_DEPTH = 2
+WITHOUT_CACHE = "without the cast cache every module call makes and saves a new low-precision copy of its weights"
 MEASURED = "+128 MiB per step measured for 4×Linear(4096)"
 MEASURED_LIGHTNING = (
     "a 50-step decode in `training_step` peaked at 1,227 MiB per step against 345 MiB with the cache on, "
@@ -91,17 +92,15 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
             repeated = None if model.grad_state(region) is Grad.OFF else self._repeated_calls(region)
             if repeated is None:
                 return
-            reason = f"{self._what_repeats(repeated, 'its region')} with grad enabled"
-        message = (
-            f"`autocast(cache_enabled=False)`: {reason}; without the cast cache every module call makes and "
-            f"saves a new low-precision copy of its weights ({MEASURED})"
-        )
+            reason = f"is on while {self._what_repeats(repeated, 'its region')} with grad enabled"
+        message = f"`autocast(cache_enabled=False)` {reason}"
         fix = FixSpec(
             Applicability.UNSAFE,
             "Enable the autocast weight cache",
             ((arg.value, cst.Name("True")),),
         )
-        self.report(node, message, "drop `cache_enabled=False` (the default caches casts)", fix=fix)
+        hint = f"drop `cache_enabled=False` (the default caches casts); {WITHOUT_CACHE} ({MEASURED})"
+        self.report(node, message, hint, fix=fix)
 
     def _region(self, call: cst.Call) -> tuple[cst.CSTNode | None, str | None]:
         """The code the autocast covers, or (None, reason) when it cannot be known."""
@@ -113,16 +112,16 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
             if isinstance(parent, cst.Decorator):
                 return tree.parent_of(parent).body, None
             if isinstance(parent, cst.Return):
-                return None, "the context manager is returned, so the code it will wrap cannot be checked"
+                return None, "is returned, so the code it will wrap cannot be checked"
             if isinstance(parent, cst.Assign):
                 target = parent.targets[0].target
                 if isinstance(target, cst.Name):
                     uses = self._with_uses(target.value, call)
                     if uses:
                         return uses[0], None
-                return None, "the context manager is stored, so the code it will wrap cannot be checked"
+                return None, "is stored, so the code it will wrap cannot be checked"
             if isinstance(parent, cst.Arg):
-                return None, "the context manager is passed on, so the code it will wrap cannot be checked"
+                return None, "is passed on, so the code it will wrap cannot be checked"
             if not isinstance(parent, (cst.IfExp, cst.BooleanOperation)):
                 return None, None
         return None, None
@@ -162,12 +161,11 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
             package = lightning.package_of(model)
         message = (
             f"`training_step` runs inside {lightning.UNKNOWN_VERSION}'s `torch.autocast(..., cache_enabled=False)` "
-            f"under {runs_it}, and {self._what_repeats(repeated, 'it')} with grad: without the cast cache every "
-            f"module call makes and saves a new low-precision copy of its weights ({MEASURED_LIGHTNING})"
+            f"under {runs_it}, and {self._what_repeats(repeated, 'it')} with grad"
         )
         hint = (
             "wrap the loop in `torch.autocast(device_type, dtype=..., cache_enabled=True)`: entering it turns the "
-            "cache back on for the loop"
+            f"cache back on for the loop; {WITHOUT_CACHE} ({MEASURED_LIGHTNING})"
         )
         target = repeated.calls[0] if repeated.calls else repeated.loop
         self.report(

@@ -71,15 +71,9 @@ def evaluate(model, loader):
             where = "this evaluation loop"
             hint = "wrap the loop in `with torch.no_grad():`"
         message = (
-            f"`{code(node.func)}(...)` runs with autograd enabled in {where}: every forward records a graph "
-            "and saves its activations for a backward that never comes, and any kept output holds them"
+            f"`{code(node.func)}(...)` runs with autograd enabled in {where}, saving activations for a backward "
+            "that never comes"
         )
-        if via:
-            message = (
-                f"`{code(node.func)}(...)` runs a model with autograd enabled ({via}) in {where}: every forward "
-                "records a graph and saves its activations for a backward that never comes, and any kept output "
-                "holds them"
-            )
         extra = {}
         if isinstance(region, cst.FunctionDef) and model.tree.parent_of(region) is model.module:
             # the project index drops this when other files call it only without grad
@@ -92,7 +86,7 @@ def evaluate(model, loader):
         # torch imported only under a condition (`if is_torch_available():`): a module-level
         # `import torch` would make it a hard dependency, so say what to do instead
         fix = None if guarded_torch else self._fix(region)
-        self.report(node, message, hint, fix=fix, **extra)
+        self.report(node, message, hint + (f" ({via})" if via else ""), fix=fix, **extra)
 
     def _eval_region(self, call: cst.Call) -> cst.CSTNode | None:
         loops = self.model.loops

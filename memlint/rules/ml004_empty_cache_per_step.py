@@ -53,11 +53,12 @@ for step, batch in enumerate(loader):
         where = self._every_step(node, depth=0)
         if where is None:
             return
-        message = (
-            f"`empty_cache()` runs on {where}: it frees nothing a tensor still uses, synchronises the device "
-            "and makes the next step allocate again (1.56x slower per step measured on a small MLP)"
+        message = f"`empty_cache()` runs on {where}, synchronising the device and freeing nothing a tensor still uses"
+        hint = (
+            "remove it, or call it every N steps, after validation or in an OOM handler; 1.56x slower per step "
+            "measured on a small MLP"
         )
-        self.report(node, message, "remove it, or call it every N steps, after validation or in an OOM handler")
+        self.report(node, message, hint)
 
     def _every_step(self, node: cst.CSTNode, depth: int) -> str | None:
         """Where `node` runs once per training step, in words; None if it does not."""

@@ -6,7 +6,7 @@ from memlint.analysis.expressions import code, literal_parts
 from memlint.analysis.grad_mode import Grad
 from memlint.models import Applicability, Severity
 from memlint.analysis.loops import Store
-from memlint.rules.base import FixSpec, StoreRule, chain
+from memlint.rules.base import StoreRule, keep_fix, off_device
 
 
 class EvalOutputsOnDevice(StoreRule):
@@ -22,6 +22,9 @@ predictions, labels moved to the device) into a container that outlives the
 loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported,
 nor is the sequence an autoregressive loop generates
 (`input = torch.cat([input, token])` where the model runs on `input`).
+A training step that keeps a detached output (`self.logits.append(
+logits.detach())`) is reported too: the graph is gone, the tensor of batch
+size stays on the device every step.
 """
     why = """
 Every batch adds its outputs to device memory, so memory grows with the size
@@ -48,6 +51,13 @@ with torch.no_grad():
         if store.kind not in ("append", "subscript", "concat"):
             return  # `confmat += ...` keeps one fixed-size tensor, it does not grow
         region = model.loops.eval_region(statement)
+        # A training step that keeps a detached output (`self.logits.append(logits.detach())`):
+        # the graph is gone, the tensor of batch size is still on the device every step.
+        training = region is None
+        if training:
+            region = model.loops.step_region(statement)
+            if isinstance(region, cst.FunctionDef) and model.loops.is_module_forward(region):
+                return  # what a forward passes to a context object is the caller's to keep or drop
         if region is None or not model.loops.outlives(store, region) or model.loops.is_generated_sequence(store, region):
             return
         if model.loops.generates_output(store, region):
@@ -60,22 +70,13 @@ with torch.no_grad():
             return
         kept = code(store.value)
         message = (
-            f"`{kept}` keeps a device tensor from every evaluation batch in `{code(store.container)}`: "
-            "device memory grows with the size of the dataset, not the batch"
+            f"`{kept}` keeps a device tensor from every {'training step' if training else 'evaluation batch'} in "
+            f"`{code(store.container)}`, so device memory grows with the number of {'steps' if training else 'batches'}"
         )
-        if store.kind == "concat":  # `t = torch.cat([t, v])`: both must end up on the CPU
-            parts += [e.value for e in store.statement.value.args[0].value.elements if code(e.value) == code(store.container)]
-        replacements = tuple((p, _off_device(p)) for p in parts)
+        replacements = [(p, off_device(p)) for p in parts]
         self.report(
             statement,
             message,
             f"move it off the device as you collect it: `{code(replacements[0][1])}`",
-            fix=FixSpec(Applicability.UNSAFE, "Move the collected tensor to the CPU", replacements),
+            fix=keep_fix(model, store, region, replacements, "Move the collected tensor to the CPU", False),
         )
-
-
-
-def _off_device(expr: cst.BaseExpression) -> cst.BaseExpression:
-    """`x.detach().cpu()`; just `.cpu()` after an existing `.detach()`."""
-    already = isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "detach"
-    return chain(expr, "cpu") if already else chain(expr, "detach", "cpu")

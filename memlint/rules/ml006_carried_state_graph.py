@@ -134,15 +134,11 @@ for x, y in loader:
         model = self.model
         retain = model.provenance.retains_graph(loop if loop is not None else model.module)
         names = ", ".join(f"`{n}`" for n in state)
-        message = (
-            f"{names} carries its autograd graph from one iteration into the next: every step's graph stays "
-            "linked to all earlier ones, so memory grows every iteration"
-        )
-        if retain:
-            message += (
-                "; `backward(retain_graph=True)` frees none of the saved tensors, so the retained graph plus "
-                "the carried state keep every step's activations on the device (retain_graph only hides the "
-                "'backward through the graph a second time' error)"
+        message = f"{names} carries its autograd graph into the next iteration, linking every step's graph to the last"
+        if retain:  # retain_graph=True only hides the "backward through the graph a second time" error
+            message = (
+                f"{names} carries its autograd graph into the next iteration, and `backward(retain_graph=True)` "
+                "keeps every step's activations on the device"
             )
         if loop is None:
             # state on `self` starts as None and may be an (h, c) tuple: no one-line edit fits every case

@@ -49,9 +49,8 @@ class Scale(torch.autograd.Function):
         for store in self.model.autograd_functions.tensor_stores:
             names = ", ".join(f"`ctx.{a}`" for a in store.attributes)
             message = (
-                f"{names} keeps a tensor on the autograd context of "
-                f"`{store.function.name.value}`: backward does not free it, so it lives as long as the graph and "
-                "any kept graph keeps it on the device"
+                f"{names} keeps a tensor on the autograd context of `{store.function.name.value}`, where "
+                "backward does not free it"
             )
             self.report(
                 store.assign,

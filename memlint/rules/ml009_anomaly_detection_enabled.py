@@ -87,15 +87,12 @@ for x, y in loader:
             where = self._with_reason(call, parent)
             if where is None:
                 return
-            message = f"`with set_detect_anomaly(True):` {where}: anomaly mode checks every backward; {FIGURES}"
+            message = f"`with set_detect_anomaly(True):` {where}, checking every backward in anomaly mode"
         else:
             if self._guarded(call):
                 return
-            message = (
-                f"`{code(call.func)}(True)` switches anomaly mode on for the whole run: it records a "
-                f"traceback in every autograd node and checks every backward; {FIGURES}"
-            )
-        self.report(call, message, "enable it only when debugging: `set_detect_anomaly(args.debug)`", fix=fix)
+            message = f"`{code(call.func)}(True)` switches anomaly mode on for the whole run"
+        self.report(call, message, f"enable it only when debugging: `set_detect_anomaly(args.debug)`; {FIGURES}", fix=fix)
 
     def _detect_anomaly(self, call: cst.Call) -> None:
         parent = self.model.tree.parent_of(call)
@@ -112,8 +109,8 @@ for x, y in loader:
             ((call, replacement),),
             prepend=prepend,
         )
-        message = f"`with detect_anomaly():` {where}: anomaly mode checks every backward; {FIGURES}"
-        hint = "enable it only when debugging: `with torch.autograd.set_detect_anomaly(args.debug):`"
+        message = f"`with detect_anomaly():` {where}, checking every backward in anomaly mode"
+        hint = f"enable it only when debugging: `with torch.autograd.set_detect_anomaly(args.debug):`; {FIGURES}"
         self.report(call, message, hint, fix=fix)
 
     def _trainer(self, call: cst.Call) -> None:
@@ -125,11 +122,8 @@ for x, y in loader:
             "Switch anomaly detection off (`detect_anomaly=False`)",
             ((arg.value, cst.Name("False")),),
         )
-        message = (
-            "`Trainer(detect_anomaly=True)` runs every training step in anomaly mode: it records a traceback in "
-            f"every autograd node and checks every backward; {FIGURES}"
-        )
-        self.report(call, message, "enable it only when debugging: `Trainer(detect_anomaly=args.debug)`", fix=fix)
+        message = "`Trainer(detect_anomaly=True)` runs every training step in anomaly mode"
+        self.report(call, message, f"enable it only when debugging: `Trainer(detect_anomaly=args.debug)`; {FIGURES}", fix=fix)
 
     # -- when it is always on --------------------------------------------------------
     def _guarded(self, node: cst.CSTNode) -> bool:

@@ -74,22 +74,19 @@ model = Net().cuda()
         used = self.cuda.cuda_before(setter)
         if used is not None:
             row = self._row(used)
-            message = (
-                f"`{key}` is set after this code path has already used CUDA (`{_short(used)}`{row}): the allocator "
-                "read its settings when CUDA was initialised, so this one is silently ignored (axolotl PR 2183: "
-                "37 GB -> 27 GB reserved once it was set early)"
-            )
-            self.report(setter, message, self._hint(key))
+            message = f"`{key}` is set after this code path first used CUDA (`{_short(used)}`{row}), so the allocator ignores it"
+            hint = self._hint(key) + "; axolotl PR 2183: 37 GB -> 27 GB reserved once it was set early"
+            self.report(setter, message, hint)
             return
         if value is not None and _sets_backend(value) and key != "PYTORCH_NO_CUDA_MEMORY_CACHING":
             imported = self.cuda.torch_imported_before(setter)
             if imported is not None:
-                message = (
-                    f"`{key}` sets `backend:` after `{imported}` has run: the backend is chosen when torch is "
-                    "imported, so the first CUDA use fails with 'Allocator backend parsed at runtime != allocator "
-                    "backend parsed at load time' (pytorch issue 104801)"
+                message = f"`{key}` sets `backend:` after `{imported}` has run, so the first CUDA use fails"
+                hint = self._hint(key, backend=True) + (
+                    "; torch chose the backend on import and raises 'Allocator backend parsed at runtime != "
+                    "allocator backend parsed at load time' (pytorch issue 104801)"
                 )
-                self.report(setter, message, self._hint(key, backend=True))
+                self.report(setter, message, hint)
 
     def _hint(self, key: str, backend: bool = False) -> str:
         first = self.cuda.first_torch_import()

@@ -7,7 +7,7 @@ import libcst as cst
 from memlint.analysis.expressions import call_arg, code, method_name
 from memlint.analysis.checkpoints import saves_from_cpu
 from memlint.analysis.per_step import is_test_path
-from memlint.analysis.ranks import runs_on_rank_zero_only
+from memlint.analysis.ranks import runs_in_several_processes, runs_on_rank_zero_only
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 
@@ -75,20 +75,22 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         rank_zero = runs_on_rank_zero_only(model, node)
         if rank_zero and saves_from_cpu(model):
             return  # one process loads what this file saved from the CPU: it lands on the CPU
-        # read on rank 0 only, or a file this process has just written: not another rank's checkpoint
-        own = rank_zero or self._saved_here(node)
-        every_rank = "" if own else "every rank loads a rank-0 checkpoint onto `cuda:0` (pytorch issue 7415), and "
-        message = (
-            f"`torch.load` of {reason} without `map_location` puts every tensor back on the device it was saved "
-            f"from: {every_rank}a GPU-saved state dict sits on the GPU next to the model it is copied into (timm "
-            "issue 72)"
-        )
+        # Read on rank 0 only, a file this process has just written, or a program of one process:
+        # not another rank's checkpoint.
+        own = rank_zero or self._saved_here(node) or not runs_in_several_processes(model)
+        if own:
+            message = f"`torch.load` of {reason} without `map_location` puts every tensor back on the device it was saved from"
+            hint = 'pass `map_location="cpu"`; a GPU-saved state dict otherwise sits on the GPU next to the model (timm issue 72)'
+        else:
+            message = f"`torch.load` of {reason} without `map_location` makes every rank load it onto the device rank 0 saved it from"
+            hint = 'pass `map_location="cpu"` (or the device of this rank); otherwise every rank fills `cuda:0` (pytorch issue 7415)'
+
         fix = FixSpec(
             Applicability.UNSAFE,
             'Load to the CPU (`map_location="cpu"`); `load_state_dict` copies to the model\'s device',
             ((node, _with_map_location(node)),),
         )
-        self.report(node, message, 'pass `map_location="cpu"` (or the device of this rank)', fix=fix)
+        self.report(node, message, hint, fix=fix)
 
     def _checkpoint_reason(self, call: cst.Call) -> str | None:
         """Why this load is a checkpoint, in words; None when it does not look like one."""

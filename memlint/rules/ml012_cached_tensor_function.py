@@ -103,11 +103,10 @@ class Detector(nn.Module):
             holds = class_holds_modules(model, cls)  # type: ignore[arg-type]
             if holds is not None:
                 message = (
-                    f"{where}: the cache keeps `self` in every key, so each `{cls.name.value}` it was called on "  # type: ignore[union-attr]
-                    f"({holds}) stays alive with its weights and tensors {lifetime}, even after `del`; "
-                    "ParlAI PR 2487 ran out of GPU memory this way"
+                    f"{where} keeps `self` in every key, so each `{cls.name.value}` it was called on "  # type: ignore[union-attr]
+                    f"({holds}) stays alive with its weights {lifetime}"
                 )
-                self.report(decorator, message, hint)
+                self.report(decorator, message, hint + "; ParlAI PR 2487 ran out of GPU memory this way")
                 return
         for param in params:
             what = param_kind(model, param)
@@ -119,18 +118,15 @@ class Detector(nn.Module):
             else:
                 held = f"every tensor passed as `{param.name.value}`"
                 extra = "; tensors hash by identity, so every new tensor adds an entry that is never hit again"
-            message = f"{where}: the cache keeps {held} alive as a key {lifetime}{extra}"
+            message = f"{where} keeps {held} alive as a key {lifetime}"
             self.report(
                 decorator,
                 message,
-                "key the cache by sizes or names, not by modules or tensors, or keep the results on the object",
+                f"key the cache by sizes or names, not by modules or tensors, or keep the results on the object{extra}",
             )
             return
         if not bounded and returns_tensor(model, node) and self._keyed_by_sizes(params):
-            message = (
-                f"{where}: an unbounded cache keeps every tensor this function returns, one per distinct "
-                "argument tuple (shape, size), for the life of the process"
-            )
+            message = f"{where} keeps every tensor it returns, one per distinct argument tuple, for the life of the process"
             self.report(decorator, message, "bound it (`lru_cache(maxsize=N)`) or build the tensor where it is used")
 
     def _cache_decorator(self, node: cst.FunctionDef) -> tuple[cst.Decorator, str, bool] | None:

@@ -76,18 +76,14 @@ def forward(self, x):
             if keyword_arg(node, "use_reentrant") is not None:
                 return
             short = name.rsplit(".", 1)[1]
-            message = (
-                f"`{short}(...)` without `use_reentrant=`: torch falls back to the reentrant variant and warns on "
-                "every call that the argument will be required; that variant gives the checkpointed layers no "
-                "gradients when no input requires grad, fails with `torch.autograd.grad`, and recomputes the "
-                "whole segment"
-            )
+            message = f"`{short}(...)` without `use_reentrant=` falls back to the reentrant variant and warns on every call"
             fix = FixSpec(
                 Applicability.SAFE,
                 "Pass `use_reentrant=False`",
                 ((node, append_keyword(node, "use_reentrant", cst.Name("False"))),),
             )
-            self.report(node, message, "pass `use_reentrant=False` (the variant torch recommends)", fix=fix)
+            self.report(node, message, "pass `use_reentrant=False` (the variant torch recommends); the reentrant one gives the checkpointed layers no "
+                "gradients when no input requires grad and fails with `torch.autograd.grad`", fix=fix)
             return
         if method_name(node) == HF_ENABLE and isinstance(node.func, cst.Attribute):
             self._hf_enable(node)
@@ -114,20 +110,21 @@ def forward(self, x):
         who = (
             "this class's own method defaults to the reentrant variant"
             if own
-            else "transformers before January 2026 (PR 43203) checkpoints with the reentrant variant"
+            else "transformers before January 2026 checkpoints with the reentrant variant"
         )
-        message = (
-            f"`{HF_ENABLE}()` without `gradient_checkpointing_kwargs={{\"use_reentrant\": False}}`: {who}, which "
-            "gives the checkpointed layers no gradients when their inputs do not require grad (frozen embeddings, "
-            "adapters)"
-        )
+        message = f"`{HF_ENABLE}()` without `gradient_checkpointing_kwargs={{\"use_reentrant\": False}}`: {who}"
         fix = FixSpec(
             Applicability.UNSAFE,
             "Pass `gradient_checkpointing_kwargs={\"use_reentrant\": False}`",
             ((old, replacement),),
         )
         self.report(
-            node, message, "pass `gradient_checkpointing_kwargs={\"use_reentrant\": False}`", fix=fix
+            node,
+            message,
+            "pass `gradient_checkpointing_kwargs={\"use_reentrant\": False}`; the reentrant variant gives the "
+            "checkpointed layers no gradients when their inputs do not require grad (frozen embeddings, adapters); "
+            "transformers PR 43203 changed the default",
+            fix=fix,
         )
 
 

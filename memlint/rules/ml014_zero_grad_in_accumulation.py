@@ -89,8 +89,7 @@ for i, (x, y) in enumerate(loader):
         where = "iteration of this loop" if isinstance(region, (cst.For, cst.While)) else f"call of `{region.name.value}`"  # type: ignore[union-attr]
         message = (
             f"`{receiver}.zero_grad()` runs on every {where}, but the optimizer steps only when "
-            f"`{code(guards[0].test)}`: the gradients accumulated over the skipped micro-batches are "  # type: ignore[union-attr]
-            "discarded, so each step uses the last micro-batch alone"
+            f"`{code(guards[0].test)}`, so each step uses the last micro-batch alone"  # type: ignore[union-attr]
         )
         fix = self._move_into(node, guards[0], region)  # type: ignore[arg-type]
         self.report(node, message, "move `zero_grad()` under the same condition, after `step()`", fix=fix)
@@ -103,11 +102,14 @@ for i, (x, y) in enumerate(loader):
         last = receiver_name(receiver)
         if text in wrapped or (not OPTIMIZER.search(last) and re.search(r"model|module|net|policy", last, re.I)):
             message = (
-                f"`{text}.zero_grad()` inside `accumulate(...)` runs on every micro-batch: only the "
-                "accelerate-prepared optimizer's `zero_grad()` skips the steps that do not sync, so this "
-                "discards the gradients accumulated so far"
+                f"`{text}.zero_grad()` inside `accumulate(...)` runs on every micro-batch, discarding the "
+                "gradients accumulated so far"
             )
-            self.report(node, message, "call `zero_grad()` on the optimizer returned by `accelerator.prepare`")
+            hint = (
+                "call `zero_grad()` on the optimizer returned by `accelerator.prepare`: only its `zero_grad()` "
+                "skips the steps that do not sync"
+            )
+            self.report(node, message, hint)
             return
         backwards = [
             call
@@ -118,12 +120,11 @@ for i, (x, y) in enumerate(loader):
         if not backwards or tree.order[id(node)] > tree.order[id(backwards[0])]:
             return
         message = (
-            f"`{text}.zero_grad()` before the backward pass inside `accumulate(...)`: on the step that syncs, "
-            "it clears the gradients accumulated over the previous micro-batches before the optimizer "
-            "uses them (accelerate issue 616)"
+            f"`{text}.zero_grad()` before the backward pass inside `accumulate(...)` clears, on the step that "
+            "syncs, the gradients accumulated over the previous micro-batches"
         )
         fix = self._move_to_end(node, block)
-        self.report(node, message, "call `zero_grad()` after `optimizer.step()`", fix=fix)
+        self.report(node, message, "call `zero_grad()` after `optimizer.step()` (accelerate issue 616)", fix=fix)
 
     # -- the loop and its step -----------------------------------------------------
 

@@ -87,18 +87,16 @@ for x, y in loader:
             return
         row = self._row(autocast)
         what = (
-            f"a bfloat16 autocast ({code(autocast.func)} on line {row})"
+            f"a bfloat16 autocast (`{code(autocast.func)}`, line {row})"
             if self._dtype_of(autocast) == BF16
-            else f"an autocast whose dtype can be bfloat16 ({code(autocast.func)} on line {row}), created for either dtype"
+            else f"an autocast that may be bfloat16 (`{code(autocast.func)}`, line {row})"
         )
-        message = (
-            f"`GradScaler` with {what}: bfloat16 has float32's exponent range, so there is no underflow to scale "
-            "away; the scaler still adds a scale, an unscale and an inf/NaN check to every step, skips steps when "
-            "that check trips, and its `unscale_` raises NotImplementedError if the parameters are bfloat16"
+        message = f"`GradScaler` with {what} scales gradients that cannot underflow"
+        hint = (
+            "drop the scaler, or create it with `enabled=(amp_dtype == torch.float16)`; bfloat16 has float32's "
+            "exponent range, and `unscale_` raises NotImplementedError on bfloat16 parameters"
         )
-        self.report(
-            node, message, "drop the scaler, or create it with `enabled=(amp_dtype == torch.float16)`"
-        )
+        self.report(node, message, hint)
 
     def _row(self, node: cst.CSTNode) -> int:
         """1-based line of `node`, for the message (computed only when reporting)."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 import libcst as cst
 
 from memlint.analysis import hf_trainer
-from memlint.analysis.expressions import bool_constant, code
+from memlint.analysis.expressions import bool_constant, call_arg, code
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 from memlint.rules.edits import append_keyword
@@ -61,7 +61,7 @@ trainer = Trainer(model=model, args=args, eval_dataset=val, compute_metrics=comp
         args = hf_trainer.arguments_of(model, node)
         if args is None or hf_trainer.splats(args):
             return
-        if hf_trainer.given(args, "eval_accumulation_steps") is not None:
+        if hf_trainer.given(args, "eval_accumulation_steps") is not None or self._set_later(node):
             return
         for keyword in ("prediction_loss_only", "predict_with_generate"):
             value = hf_trainer.given(args, keyword)
@@ -69,14 +69,13 @@ trainer = Trainer(model=model, args=args, eval_dataset=val, compute_metrics=comp
                 return  # True, or only known at run time
         line = model.range_of(node).start.line
         message = (
-            f"`{code(args.func)}(...)` sets no `eval_accumulation_steps` and the `{code(node.func)}` of line {line} "
-            "has `compute_metrics`: every evaluation keeps the logits of the whole evaluation set on the device "
-            "before moving them to the CPU, so the first evaluation needs samples × sequence × vocabulary of "
-            "device memory whatever the batch size (transformers issue 7232)"
+            f"`{code(args.func)}(...)` sets no `eval_accumulation_steps` for the `{code(node.func)}` of line {line} "
+            "with `compute_metrics`, so evaluation keeps every batch's logits on the device"
         )
         hint = (
             f"set `eval_accumulation_steps=` (move predictions to the CPU every N batches), or pass "
-            "`preprocess_logits_for_metrics=` to keep only what the metrics need"
+            "`preprocess_logits_for_metrics=` to keep only what the metrics need; otherwise the first evaluation "
+            "needs samples × sequence × vocabulary of device memory whatever the batch size (transformers issue 7232)"
         )
         fix = FixSpec(
             Applicability.UNSAFE,
@@ -84,3 +83,15 @@ trainer = Trainer(model=model, args=args, eval_dataset=val, compute_metrics=comp
             ((args, append_keyword(args, "eval_accumulation_steps", cst.Integer(str(ACCUMULATION_STEPS)))),),
         )
         self.report(args, message, hint, fix=fix)
+
+    def _set_later(self, trainer: cst.Call) -> bool:
+        """`args.eval_accumulation_steps = 4` (or `prediction_loss_only`, ...) set on the object after it is built."""
+        arg = call_arg(trainer, 1, "args")
+        name = code(arg.value) if arg is not None else None
+        return any(
+            isinstance(t.target, cst.Attribute)
+            and code(t.target.value) == name
+            and t.target.attr.value in ("eval_accumulation_steps", "prediction_loss_only", "predict_with_generate")
+            for assign in self.model.tree.by_type.get(cst.Assign, ())
+            for t in assign.targets
+        )

@@ -30,7 +30,8 @@ branch handles the out-of-memory case) that runs the step again inside the
 block: a model call, a `backward()`, a call the `try` body also makes, or a
 call of the enclosing function itself. A handler that only logs, frees
 memory, re-raises, or leaves the retry to the next iteration of a loop
-(`continue`, or a `while` loop around the `try`) is fine.
+(`continue`, or a `while` loop around the `try`) is fine, and so is a retry
+on the CPU (its inputs moved with `.cpu()` or `.to("cpu")` in the handler).
 """
     why = """
 While an `except` block runs, the exception is alive, and its traceback holds
@@ -73,16 +74,17 @@ if out_of_memory:
         if not isinstance(attempt, cst.Try):
             return
         retry = self._retry(region, attempt)
-        if retry is None:
+        if retry is None or self._falls_back_to_cpu(region, retry):
             return
         caught = code(node.type) if node.type is not None else "an out-of-memory error"
         message = (
-            f"`{code(retry.func)}(...)` runs the step again inside `except {caught}`: until the block ends the "
-            "exception's traceback keeps the failed attempt's frames alive, with the batch and activations they "
-            "hold, so the retry starts with that memory still allocated (PyTorch FAQ: move the recovery outside "
-            "the `except` clause)"
+            f"`{code(retry.func)}(...)` runs the step again inside `except {caught}`, while the traceback still "
+            "holds the failed attempt's memory"
         )
-        hint = "set a flag in the `except` block and retry after the `try` statement, once the exception is gone"
+        hint = (
+            "set a flag in the `except` block and retry after the `try` statement, once the exception is gone "
+            "(PyTorch FAQ: until the block ends, the traceback keeps the failed frames, batch and activations alive)"
+        )
         fix = self._fix(attempt, node) if region is node.body else None
         self.report(retry, message, hint, fix=fix)
 
@@ -114,11 +116,23 @@ if out_of_memory:
                 continue  # a function defined in the handler runs later, if at all
             if model.provenance.is_module_call(call) or method_name(call) == "backward":
                 return call
+            if not _takes_data(call):
+                continue  # `optimizer.zero_grad(set_to_none=True)`: cleanup, not a step on a batch
             if isinstance(scope, cst.FunctionDef) and scope in model.named_callees(call):
                 return call  # the function calls itself again
             if self._may_be_step(call) and code(call.func) in tried:
                 return call
         return None
+
+    def _falls_back_to_cpu(self, region: cst.CSTNode, retry: cst.Call) -> bool:
+        """`blocks = blocks.to("cpu")` before the retry: it runs on the CPU, and the device memory the
+        traceback holds is not what it needs (transformers' mxfp4 dequantisation falls back this way)."""
+        moved = set()
+        for assign in self.model.tree.descendants(region, cst.Assign):
+            if isinstance(assign.value, cst.Call) and _to_cpu(assign.value):
+                for target in assign.targets:
+                    moved.update(names_in(target.target))
+        return bool(moved) and bool(moved & {n for a in retry.args for n in names_in(a.value)})
 
     def _may_be_step(self, call: cst.Call) -> bool:
         """Could this call run (part of) a training step? Not a log line, a torch utility or a builtin."""
@@ -166,3 +180,19 @@ if out_of_memory:
 
     def _uses_name(self, body: cst.CSTNode, name: cst.BaseExpression) -> bool:
         return isinstance(name, cst.Name) and name.value in set(names_in(body))
+
+
+def _to_cpu(call: cst.Call) -> bool:
+    """`x.cpu()`, `x.to("cpu")`, `x.to(torch.device("cpu"))`."""
+    if method_name(call) == "cpu":
+        return True
+    return method_name(call) == "to" and bool(call.args) and "cpu" in code(call.args[0].value)
+
+
+def _takes_data(call: cst.Call) -> bool:
+    """Is any argument something other than a literal (a batch, a model, `**inputs`)?"""
+    literals = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+    return any(
+        not isinstance(a.value, literals) and not (isinstance(a.value, cst.Name) and a.value.value in ("True", "False", "None"))
+        for a in call.args
+    )

@@ -76,9 +76,8 @@ for batch in loader:
             return
         line = model.range_of(loaded).start.line
         message = (
-            f"`{kept}` keeps the key/value cache of every layer that `{node.func.value}(...)` returns because "
-            f"`use_cache` is on (the model of line {line}): backward frees the graph, but the cache stays on the "
-            f"device as long as `{kept}` is bound, through the next step's forward"
+            f"`{kept}` keeps the key/value cache that `{node.func.value}(...)` returns with `use_cache` on (the "
+            f"model of line {line}) on the device through the next step's forward"
         )
         remote = _keyword(loaded, "trust_remote_code")
         safe = remote is None or bool_constant(remote) is False
@@ -87,7 +86,8 @@ for batch in loader:
             "Pass `use_cache=False` to the training forward",
             ((node, append_keyword(node, "use_cache", cst.Name("False"))),),
         )
-        self.report(node, message, "pass `use_cache=False` to the training forward", fix=fix)
+        hint = "pass `use_cache=False` to the training forward; backward frees the graph, not the cache"
+        self.report(node, message, hint, fix=fix)
 
     def _loaded_causal_lm(self, name: str, scope: cst.CSTNode, depth: int = 3) -> cst.Call | None:
         """The `*ForCausalLM.from_pretrained(...)` call `name` holds, when every binding of it is that

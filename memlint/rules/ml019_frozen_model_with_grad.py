@@ -20,7 +20,7 @@ class FrozenModelWithGrad(Rule):
     needles = (("eval()", "train(False)"),)
     what = """
 Checks for a model called in a training step (a loop that steps an
-optimizer, `training_step`, `compute_loss`, a function that takes one step)
+optimizer, a function that does, `training_step`, `compute_loss`)
 with autograd on, when the file shows that the model is not trained: it is
 put in eval mode (`.eval()`), no optimizer gets its parameters (they are
 never read, and the model is passed to nothing but `.to()`, `deepcopy` or a
@@ -28,7 +28,8 @@ never read, and the model is passed to nothing but `.to()`, `deepcopy` or a
 frozen with `requires_grad_(False)` records no graph). A call whose inputs
 carry autograd history (a perceptual loss on generated images, a reward
 model on the policy's soft outputs) is not reported: the gradient must flow
-through it.
+through it; nor is a step that makes inputs require grad on purpose
+(adversarial examples, saliency).
 """
     why = """
 `model.eval()` does not turn autograd off, and leaving a model out of the
@@ -77,7 +78,7 @@ for batch in loader:
             func = func.value
         name = code(func)
         evaluated = self._put_in_eval_mode(name, node)  # `.eval()` is a Module's: the callee is a model
-        if evaluated is None or not self._untrained(name) or model.grad_state(node) is not Grad.ON:
+        if evaluated is None or not self._untrained(name, node) or model.grad_state(node) is not Grad.ON:
             return
         if not self._in_training_step(node):
             return
@@ -85,29 +86,48 @@ for batch in loader:
             return  # the gradient flows through the model to what made its input
         line = model.range_of(evaluated).start.line
         message = (
-            f"`{name}(...)` runs with autograd on in a training step, but `{name}` is not trained here (put in eval "
-            f"mode at line {line}, no optimizer gets its parameters, which still require grad): the forward records a "
-            "graph and saves its activations, and a backward through its output fills a `.grad` for each of its "
-            "parameters"
+            f"`{name}(...)` runs with autograd on in a training step, but `{name}` is not trained here (eval mode at "
+            f"line {line}, in no optimizer)"
         )
-        self.report(node, message, f"run `{name}(...)` under `torch.no_grad()`", fix=self._fix(node))
+        hint = (
+            f"run `{name}(...)` under `torch.no_grad()`: its parameters still require grad, so the forward saves "
+            "activations and a backward through its output fills a `.grad` for each of them"
+        )
+        self.report(node, message, hint, fix=self._fix(node))
 
     # -- what the file says about the model ------------------------------------------------
-    def _mentions_of(self, name: str) -> list[cst.CSTNode]:
-        """Every Name/Attribute in the file written as `name` (`ref_model`, `self.teacher`)."""
+    def _mentions_of(self, name: str, at: cst.CSTNode) -> list[cst.CSTNode]:
+        """The Names/Attributes written as `name` that are the same variable as `name` at `at`:
+        `ref_model` of the same function (or a module-level one), `self.teacher` of the same class."""
         if self._mentions is None:
             table: dict[str, list[cst.CSTNode]] = {}
             for node_type in (cst.Name, cst.Attribute):
                 for node in self.model.tree.by_type.get(node_type, ()):
                     table.setdefault(code(node), []).append(node)
             self._mentions = table
-        return self._mentions.get(name, [])
+        model = self.model
+        scope = model.scope_of(at)
+        root = name.split(".")[0]
+        if root == "self":
+            owner = self._class_of(scope)
+            return [m for m in self._mentions.get(name, []) if self._class_of(model.scope_of(m)) is owner]
+        local = isinstance(scope, cst.FunctionDef) and (root in model.params(scope) or model.bindings(scope, root))
+        home = scope if local else model.module
+        return [
+            m
+            for m in self._mentions.get(name, [])
+            if model.scope_of(m) is home
+            or (not local and not (model.bindings(model.scope_of(m), root) or root in model.params(model.scope_of(m))))
+        ]
+
+    def _class_of(self, scope: cst.CSTNode) -> cst.ClassDef | None:
+        return self.model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
 
     def _put_in_eval_mode(self, name: str, at: cst.Call) -> cst.Call | None:
         """The `.eval()` (or `.train(False)`) that holds at `at`: one in another function (`__init__`), or
         earlier in the same one; None when the file also switches the model to training mode."""
         found = None
-        for mention in self._mentions_of(name):
+        for mention in self._mentions_of(name, at):
             call = self._called_method(mention)
             if call is None:
                 continue
@@ -120,17 +140,17 @@ for batch in loader:
                 return None  # trained somewhere: `model.train()` before its epochs
         return found
 
-    def _untrained(self, name: str) -> bool:
+    def _untrained(self, name: str, at: cst.CSTNode) -> bool:
         """No optimizer can reach the model's parameters, and they still require grad."""
         tree = self.model.tree
         parts = name.split(".")
         for owner in (".".join(parts[:i]) for i in range(1, len(parts))):
             # `self.parameters()` of the module that holds `self.teacher` includes the teacher's
-            for mention in self._mentions_of(owner):
+            for mention in self._mentions_of(owner, at):
                 call = self._called_method(mention)
                 if call is not None and method_name(call) in ("parameters", "named_parameters"):
                     return False
-        for mention in self._mentions_of(name):
+        for mention in self._mentions_of(name, at):
             parent = tree.parent_of(mention)
             if isinstance(parent, cst.Attribute) and parent.value is mention:
                 if parent.attr.value in ("parameters", "named_parameters", "requires_grad_", "requires_grad"):
@@ -153,11 +173,42 @@ for batch in loader:
         return None
 
     def _in_training_step(self, node: cst.CSTNode) -> bool:
-        loops = self.model.loops
-        if any(loops.is_training_loop(loop) for loop in self.model.enclosing_loops(node)):
-            return True
-        scope = self.model.scope_of(node)
-        return isinstance(scope, cst.FunctionDef) and (loops.train_step_method(scope) or loops.steps_once(scope))
+        """In a step that updates weights (an optimizer steps in the loop, or a framework's training hook),
+        and that does not make inputs require grad on purpose (adversarial examples, saliency)."""
+        model = self.model
+        loops = model.loops
+        region: cst.CSTNode | None = next(
+            (
+                loop
+                for loop in model.enclosing_loops(node)
+                if any(loops.is_optimizer_step(c) for c in model.tree.descendants(loop, cst.Call))
+            ),
+            None,
+        )
+        scope = model.scope_of(node)
+        if region is None and isinstance(scope, cst.FunctionDef) and (
+            loops.train_step_method(scope)
+            or any(
+                loops.is_optimizer_step(c) and not model.enclosing_loops(c)
+                for c in model.tree.descendants(scope, cst.Call)
+            )
+        ):
+            region = scope  # `training_step`, or a function that takes one optimizer step (not a loop of them)
+        return region is not None and not self._differentiates_inputs(region)
+
+    def _differentiates_inputs(self, region: cst.CSTNode) -> bool:
+        """`x.requires_grad_()`, `x.requires_grad = True`, `torch.autograd.grad(...)` in the step."""
+        model = self.model
+        for call in model.tree.descendants(region, cst.Call):
+            if method_name(call) == "requires_grad_" and not (call.args and code(call.args[0].value) == "False"):
+                return True
+            if (model.imports.resolve(call.func) or "") == "torch.autograd.grad":
+                return True
+        for assign in model.tree.descendants(region, cst.Assign):
+            target = assign.targets[0].target
+            if isinstance(target, cst.Attribute) and target.attr.value == "requires_grad" and code(assign.value) != "False":
+                return True
+        return False
 
     # -- the fix ---------------------------------------------------------------------------
     def _fix(self, call: cst.Call) -> FixSpec | None:

@@ -139,6 +139,13 @@ class _LazyTracker:
     def allocations(self, probe: int) -> list:
         return self._get().allocations(probe)
 
+    def counts(self, storage) -> bool:
+        return self._get().counts(storage)
+
+    @property
+    def excludes_last(self) -> bool:
+        return getattr(self._get(), "excludes_last", False)
+
     def to_host(self, value):
         if self.real is None:
             return value
@@ -291,6 +298,7 @@ def install() -> None:
         child.WHILE_HOOK: probes.while_,
         child.CALL_HOOK: probes.call,
         child.HOST_HOOK: tracker.to_host,
+        child.STORE_HOOK: probes.store,
     })
     sys.meta_path.insert(0, _Finder(files, events))
     _report_failures(events)

@@ -9,6 +9,9 @@ still leaves every sample it took. Events, one JSON object per line:
     {"ev": "s", "p": probe, "i": iteration, "b": bytes, "pk": peak in the iteration, "t": seconds}
                                          (t: perf_counter after the read, which synchronises a GPU
                                          except in a timing run: consecutive samples give the step time)
+    {"ev": "k", "p": probe, "s": store, "i": iteration, "b": bytes}
+                                         what a finding's container keeps alive (`kept_bytes`), at
+                                         each sample of the loop around it, once it was first stored to
     {"ev": "leave", "p": probe}          the loop ended by itself
     {"ev": "done", "p": probe}           the loop ran its iterations
     {"ev": "alloc", "p": probe, "sites": [...], "iters": n}
@@ -34,6 +37,7 @@ LOOP_HOOK = "__memlint_loop__"
 WHILE_HOOK = "__memlint_while__"
 HOST_HOOK = "__memlint_host__"
 CALL_HOOK = "__memlint_call__"
+STORE_HOOK = "__memlint_store__"
 _OOM_TEXT = ("out of memory", "can't allocate memory", "cannot allocate memory")
 
 
@@ -58,7 +62,9 @@ class Probes:
         self.clock = clock
         self.stop = stop
         self.calls = set(calls)
-        self.marked = min(3, iterations // 3)  # stats.warmup_for: allocations are counted from there
+        from memlint.verify.stats import warmup_for
+
+        self.marked = warmup_for(iterations)  # allocations are counted from the end of the warm-up
         self.count = {k: 0 for k in ids}
         self.baseline: set[int] = set()
         self.done: set[int] = set()
@@ -66,6 +72,7 @@ class Probes:
         self.entries: dict[int, int] = {}
         self.inside: dict[int, bool] = {}
         self.window: dict[int, int] = {}  # probe -> peak since its last sample
+        self.kept: dict[int, dict[int, object]] = {}  # probe -> store -> the container last stored to
 
     def _sample(self, k: int) -> None:
         used, peak = self.tracker.read()  # the peak since the last read, by any probe
@@ -74,6 +81,12 @@ class Probes:
         top = self.window.get(k, peak)  # the peak since this loop's last sample: within its iteration
         self.window[k] = used
         self.emit({"ev": "s", "p": k, "i": self.count[k], "b": used, "pk": top, "t": round(self.clock(), 7)})
+        counts = getattr(self.tracker, "counts", None)
+        if counts is not None:
+            from memlint.verify.trackers import kept_bytes
+
+            for store, container in self.kept.get(k, {}).items():
+                self.emit({"ev": "k", "p": k, "s": store, "i": self.count[k], "b": kept_bytes(container, counts)})
         if self.count[k] == self.marked and getattr(self.tracker, "sites", False):
             self.tracker.mark(k)
 
@@ -94,7 +107,8 @@ class Probes:
         if self.count[k] >= self.iterations:
             self.done.add(k)
             if getattr(self.tracker, "sites", False):
-                self.emit({"ev": "alloc", "p": k, "sites": self.tracker.allocations(k), "iters": self.iterations - self.marked})
+                span = self.iterations - self.marked - (1 if getattr(self.tracker, "excludes_last", False) else 0)
+                self.emit({"ev": "alloc", "p": k, "sites": self.tracker.allocations(k), "iters": span})
             self.emit({"ev": "done", "p": k})
             if self.stop and self.done >= self.ids:
                 raise StopVerification
@@ -122,6 +136,12 @@ class Probes:
         else:
             self.enter(k)
         return value
+
+    def store(self, k: int, store: int, container):
+        """A finding's store statement ran (in loop `k`): keep its container to measure at each sample."""
+        if k not in self.done:
+            self.kept.setdefault(k, {})[store] = container
+        return container
 
     def while_(self, k: int, condition) -> bool:
         if not self.inside.get(k):
@@ -253,6 +273,7 @@ def _run(cfg: dict, emit) -> None:
     module.__dict__[LOOP_HOOK] = probes.loop
     module.__dict__[WHILE_HOOK] = probes.while_
     module.__dict__[HOST_HOOK] = getattr(tracker, "to_host", _identity)
+    module.__dict__[STORE_HOOK] = probes.store
     sys.modules["__main__"] = module
     sys.argv = [path, *cfg.get("argv", [])]
     script_dir = os.path.dirname(os.path.abspath(path))

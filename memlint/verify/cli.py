@@ -192,7 +192,7 @@ def verify(
         click.echo("memlint: error: --plot needs matplotlib: pip install 'memlint-torch[verify]'", err=True)
         sys.exit(EXIT_ERROR)
     if is_command(paths, script_args):
-        options = core.Options(iterations=iterations, timeout=timeout, device=device,
+        options = core.Options(iterations=iterations, timeout=timeout, device=device, compare_fix=compare_fix,
                                limit_bytes=memory_limit * 1024 * 1024 if memory_limit else None)
         _verify_command(list(paths) or ["."], script_args, options, snapshot_dir, output_format, plot_file,
                         output_file, no_color)

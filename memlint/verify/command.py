@@ -59,7 +59,8 @@ def _memlint_chain():
 def _memlint_install():
     _sys.path.insert(0, {root!r})
     try:
-        from memlint.verify import bootstrap
+        import importlib
+        bootstrap = importlib.import_module({installer!r})
     finally:
         _sys.path.remove({root!r})
     bootstrap.install()
@@ -109,9 +110,10 @@ class CommandRun:
 Progress = Callable[[str, dict[int, int], float], None]
 
 
-def write_sitecustomize(directory: str) -> None:
+def write_sitecustomize(directory: str, installer: str = "memlint.verify.bootstrap") -> None:
+    """`installer`: the module whose `install()` runs in every Python process (`memlint estimate` has its own)."""
     with open(os.path.join(directory, "sitecustomize.py"), "w", encoding="utf-8") as handle:
-        handle.write(SITECUSTOMIZE.format(root=_ROOT))
+        handle.write(SITECUSTOMIZE.format(root=_ROOT, installer=installer))
 
 
 def command_env(site_dir: str, manifest: str, token: str, device: str) -> dict[str, str]:
@@ -126,8 +128,9 @@ def command_env(site_dir: str, manifest: str, token: str, device: str) -> dict[s
 
 
 def run(argv: list[str], manifest: dict, device: str, timeout: float, progress: Progress | None = None,
-        label: str = "", poll_interval: float = 0.1) -> CommandRun:
-    """Run `argv` with `manifest` (files, probes, calls, iterations, ...) until it ends or is ended."""
+        label: str = "", poll_interval: float = 0.1, to_the_end: bool = False) -> CommandRun:
+    """Run `argv` with `manifest` (files, probes, calls, iterations, ...) until it ends or is ended
+    (`to_the_end`: not when the sites have their iterations, only at a failure or the timeout)."""
     workdir = tempfile.mkdtemp(prefix="memlint-verify-")
     results = os.path.join(workdir, "results")
     os.mkdir(results)
@@ -162,6 +165,8 @@ def run(argv: list[str], manifest: dict, device: str, timeout: float, progress: 
                     process.vanished = True
                     process.last_sample = now
             reason = _why_stop(outcome, now)
+            if reason == "done" and to_the_end:
+                reason = ""
             if not reason and now - started > timeout:
                 reason = "timeout"
             if reason:

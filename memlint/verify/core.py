@@ -20,6 +20,7 @@ from memlint.verify.instrument import instrument
 from memlint.verify.stats import MIB, THRESHOLD_MIB, Growth, Speedup, compare_times, growth, median, time_warmup_for
 
 CONFIRMED, NOT_CONFIRMED, NOT_REACHED, ERROR = "confirmed", "not_confirmed", "not_reached", "error"
+INCONCLUSIVE = "inconclusive"  # the loop ran, but too few iterations after the warm-up for a verdict
 ALL_CODES = [r.code for r in ALL_RULES]
 
 
@@ -158,6 +159,13 @@ def judge(probe: int, loop: targets.LoopInfo, outcome: script_run.Outcome) -> Me
         m.note = f"the script failed after {m.iterations} iterations of the loop"
         return m
     retained = growth(samples)
+    if not retained.conclusive:
+        m.verdict = INCONCLUSIVE
+        why = retained.too_few()
+        if status == "timeout" and not complete:
+            why += f"; timed out after {outcome.elapsed:.0f}s"
+        m.note = why
+        return m
     leaks = retained.leaks
     peaks = m.peak_samples[1:]  # the peak within each iteration (sample 0 is the set-up before the loop)
     peak_leaks = False
@@ -171,12 +179,46 @@ def judge(probe: int, loop: targets.LoopInfo, outcome: script_run.Outcome) -> Me
         notes.append(f"the peak within each iteration grows by {m.peak_slope_mib:.3g} MiB/iter (what is kept between iterations does not)")
     if status == "timeout" and not complete:
         notes.append(f"timed out after {m.iterations} iterations")
-    elif m.iterations < 6:
-        notes.append(f"only {m.iterations} iterations")
     if m.slope_mib >= THRESHOLD_MIB and not leaks:
         notes.append("a one-off step, not steady growth")
     m.note = "; ".join(notes)
     return m
+
+
+def attribute(loop: Measure, kept: list[int] | None) -> Measure:
+    """A finding's own measure: the growth of what its store keeps alive (the storages
+    of the values it holds and of the graphs they reach, `trackers.kept_bytes`), so
+    that a finding next to another that leaks is not confirmed by its neighbour."""
+    if not kept or loop.verdict not in (CONFIRMED, NOT_CONFIRMED) or loop.note.startswith("out of memory"):
+        return loop
+    g = growth(kept)
+    m = replace(loop)
+    if not g.conclusive:
+        return m
+    m.slope_mib, m.growth_mib = g.slope_mib, g.growth_mib
+    m.verdict = CONFIRMED if g.leaks else NOT_CONFIRMED
+    share = f"what this store keeps grows {g.slope_mib:+.3g} MiB/iter, the whole loop {loop.slope_mib:+.3g}"
+    m.note = "; ".join(n for n in (share, loop.note if m.verdict == loop.verdict else "") if n)
+    return m
+
+
+def fix_outcome(item: Item) -> str:
+    """What `--compare-fix` showed for a memory finding: "fixed" only when the run as
+    written grew and the fixed run is flat; "the fix broke the run: ..." when the fixed
+    program raised where the one as written did not."""
+    before, after = item.before, item.after
+    if after is None or item.kind != "memory":
+        return ""
+    if (after.error or after.verdict == ERROR) and not (before.error or before.verdict == ERROR):
+        lines = (after.error or after.note).strip().splitlines()
+        return "the fix broke the run: " + (lines[-1] if lines else "it failed")
+    if before.verdict != CONFIRMED:
+        return ""
+    if after.verdict == NOT_CONFIRMED:
+        return "fixed"
+    if after.verdict == CONFIRMED:
+        return f"not fixed: still {after.slope_mib:+.3g} MiB/iter"
+    return f"not shown: after the fix the site was {after.verdict.replace('_', ' ')}"
 
 
 def _probe_plan(parsed: targets.Parsed, findings: list[Finding], case: bool):
@@ -248,13 +290,20 @@ def verify_script(
         return _check(result)
     result.loops = {i.ordinal: i for i in parsed.infos}
     plan, probes = _probe_plan(parsed, findings, case)
+    stores: dict[int, tuple[int, int]] = {}  # id(container) -> (probe, store); the store is the plan's index
+    for index, (finding, ordinal, _) in enumerate(plan):
+        container = targets.store_container(parsed, finding) if finding is not None and ordinal is not None else None
+        if container is not None:
+            stores[id(container)] = (ordinal, index)
     speed_plan, speed_probes = _speed_plan(parsed, findings)
     fixing = _Fixing(text, path, options) if options.compare_fix and (probes or speed_probes) else None
     before: dict[int, Measure] = {}
     after: dict[int, Measure] | None = None
+    kept: dict[int, list[int]] = {}
     if probes:
-        source = instrument(parsed.module, {id(parsed.loops[o]): o for o in probes})
+        source = instrument(parsed.module, {id(parsed.loops[o]): o for o in probes}, stores)
         outcome = _run(path, source, None, probes, argv, options, launcher, progress, path)
+        kept = outcome.kept
         result.device, result.torch, result.output = outcome.device, outcome.torch, outcome.output
         if outcome.internal:
             lines = outcome.error.strip().splitlines()
@@ -265,13 +314,13 @@ def verify_script(
         if options.compare_fix:
             after = _run_fixed(path, fixing.text, parsed, probes, argv, options, launcher, progress)
             result.runs["after"] = after
-    for finding, ordinal, why in plan:
+    for index, (finding, ordinal, why) in enumerate(plan):
         if ordinal is None:
             item = Item(path, finding, None, Measure(NOT_REACHED, note=why))
             if options.compare_fix:
                 item.after = Measure(NOT_REACHED, note=why)
         else:
-            item = Item(path, finding, parsed.infos[ordinal], before[ordinal])
+            item = Item(path, finding, parsed.infos[ordinal], attribute(before[ordinal], kept.get(index)))
             if after is not None:
                 item.after = after.get(ordinal) or Measure(NOT_REACHED, note="the loop was not found after the fix")
         result.items.append(item)
@@ -355,7 +404,7 @@ def _timing_measure(m: Measure) -> Measure:
     """A measure of a timing run: on CPU it holds no memory figures."""
     if "(timing only" in m.device:
         m.samples, m.peak_samples, m.peak_mib = [], [], 0.0
-    if m.verdict == NOT_CONFIRMED:  # the memory verdict of a timing run means nothing
+    if m.verdict in (NOT_CONFIRMED, INCONCLUSIVE):  # the memory verdict of a timing run means nothing
         m.note = ""
     return m
 
@@ -427,6 +476,9 @@ def _check(result: ScriptResult) -> ScriptResult:
         result.held = CONFIRMED in verdicts
         if not result.held:
             result.reason = "no probed loop grew"
+            unsure = [i.before for i in result.items if i.before.verdict == INCONCLUSIVE and i.kind == "memory"]
+            if unsure:
+                result.reason = f"inconclusive: {unsure[0].note}"
             errors = [i.before for i in result.items if i.before.verdict == ERROR and i.kind == "memory"]
             if errors:
                 result.reason = "the script failed: " + (errors[0].error.strip().splitlines() or [""])[-1]
@@ -439,6 +491,9 @@ def _check(result: ScriptResult) -> ScriptResult:
             result.held, result.reason = False, "the script failed: " + (err.error.strip().splitlines() or [""])[-1]
         elif not reached:
             result.held, result.reason = False, "no probed loop was reached"
+        elif NOT_CONFIRMED not in verdicts:  # every loop that ran ran too few iterations
+            unsure = next(i.before for i in result.items if i.before.verdict == INCONCLUSIVE and i.kind == "memory")
+            result.held, result.reason = False, f"inconclusive: {unsure.note}"
         else:
             result.held = True
     return result

@@ -48,6 +48,7 @@ LOOP_HOOK = "__memlint_loop__"
 WHILE_HOOK = "__memlint_while__"
 HOST_HOOK = "__memlint_host__"
 CALL_HOOK = "__memlint_call__"
+STORE_HOOK = "__memlint_store__"
 
 
 def _is_cpu(expr: cst.BaseExpression) -> bool:
@@ -128,10 +129,27 @@ def _with_entry_probe(statement: cst.CSTNode, probe: int) -> cst.CSTNode | None:
 
 
 class _Instrumenter(cst.CSTTransformer):
-    def __init__(self, probes: dict[int, int]) -> None:
+    def __init__(self, probes: dict[int, int], stores: dict[int, tuple[int, int]] | None = None) -> None:
         super().__init__()
         self.probes = probes  # id(original loop or function node) -> probe id
+        self.stores = stores or {}  # id(a finding's container expression) -> (probe, store id)
         self.done: set[int] = set()
+
+    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
+        """A finding's container, `losses` in `losses.append(x)`, becomes
+        `__memlint_store__(probe, store, losses)`: the hook returns it unchanged and keeps
+        it, so the probe can measure what this store keeps alive."""
+        updated = super().on_leave(original, updated)
+        where = self.stores.get(id(original))
+        if where is None or not isinstance(updated, cst.BaseExpression):
+            return updated
+        probe, store = where
+        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        return cst.Call(
+            func=cst.Name(STORE_HOOK),
+            args=[cst.Arg(cst.Integer(str(probe)), comma=comma), cst.Arg(cst.Integer(str(store)), comma=comma),
+                  cst.Arg(_parenthesized(updated))],
+        )
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         probe = self.probes.get(id(original))
@@ -168,17 +186,24 @@ class _Instrumenter(cst.CSTTransformer):
         return cst.Call(func=cst.Name(HOST_HOOK), args=[cst.Arg(updated)])
 
 
-def instrument(module: cst.Module, probes: dict[int, int]) -> str:
-    """The source of `module` with each loop or function in `probes` (id(node) -> probe id) instrumented."""
-    return instrument_all(module, probes)[0]
+def instrument(module: cst.Module, probes: dict[int, int], stores: dict[int, tuple[int, int]] | None = None) -> str:
+    """The source of `module` with each loop or function in `probes` (id(node) -> probe id)
+    instrumented, and each container in `stores` (id(node) -> (probe, store id)) measured."""
+    return instrument_all(module, probes, stores)[0]
 
 
-def instrument_all(module: cst.Module, probes: dict[int, int]) -> tuple[str, set[int]]:
+def instrument_all(module: cst.Module, probes: dict[int, int],
+                   stores: dict[int, tuple[int, int]] | None = None) -> tuple[str, set[int]]:
     """The instrumented source, and the probes that found a place (a function whose first
     statement takes no probe is left out)."""
-    transformer = _Instrumenter(probes)
+    transformer = _Instrumenter(probes, stores)
     new = module.visit(transformer)
     code = new.code
+    if stores:
+        try:
+            compile(code, "<instrumented>", "exec", dont_inherit=True)
+        except SyntaxError:  # a store hook where Python takes no call: measure the loops only
+            return instrument_all(module, probes)
     if code.count("\n") != module.code.count("\n"):  # pragma: no cover - a bug, never the user's fault
         raise AssertionError("instrumentation changed the line count")
     return code, transformer.done

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ast
 import os
+
+import libcst as cst
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +23,7 @@ from pathlib import Path
 from memlint.engine import DecodeError, lint_source, read_source
 from memlint.models import Finding
 from memlint.verify import command, script_run, targets
-from memlint.verify.core import ERROR, NOT_REACHED, Item, Measure, Options, ScriptResult, judge
+from memlint.verify.core import ERROR, NOT_REACHED, Item, Measure, Options, ScriptResult, attribute, judge
 from memlint.verify.instrument import instrument_all
 from memlint.verify.stats import MIB
 
@@ -34,6 +36,7 @@ class Site:
     info: targets.LoopInfo | None
     kind: str = "loop"
     why: str = ""
+    store: int | None = None  # the finding's store, measured on its own (`core.attribute`)
 
 
 @dataclass
@@ -103,7 +106,10 @@ def _imports_of(path: str, base: str) -> list[str]:
     return files
 
 
-def plan(paths: list[str], codes: list[str]) -> Plan:
+def plan(paths: list[str], codes: list[str], fixed: bool = False) -> Plan:
+    """The sites of the project's findings, and each file's instrumented source;
+    `fixed`: the source with memlint's fixes applied (`--fix --unsafe-fixes`, in
+    memory), probed at the same sites, for `--compare-fix`."""
     result = Plan()
     files, warnings = project_files(paths)
     result.errors.extend(warnings)
@@ -125,6 +131,8 @@ def plan(paths: list[str], codes: list[str]) -> Plan:
             result.errors.append(f"{path}: cannot parse: {exc}")
             continue
         nodes: dict[int, int] = {}  # id(loop or function) -> probe
+        probed: dict[int, cst.CSTNode] = {}  # probe -> its loop or function
+        stores: dict[int, tuple[int, int]] = {}  # id(a finding's container) -> (probe, store)
         sites: list[Site] = []
         for finding in findings:
             loop, why = targets.loop_for(parsed, finding)
@@ -140,9 +148,18 @@ def plan(paths: list[str], codes: list[str]) -> Plan:
                 continue
             if id(node) not in nodes:
                 nodes[id(node)] = probe
+                probed[probe] = node
                 probe += 1
-            sites.append(Site(nodes[id(node)], path, finding, info, kind))
-        source, placed = instrument_all(parsed.module, nodes)
+            site = Site(nodes[id(node)], path, finding, info, kind)
+            container = targets.store_container(parsed, finding)
+            if container is not None and not fixed:
+                site.store = len(result.sites) + len(sites)
+                stores[id(container)] = (site.probe, site.store)
+            sites.append(site)
+        if fixed:
+            source, placed = _instrument_fixed(parsed, text, path, codes, probed)
+        else:
+            source, placed = instrument_all(parsed.module, nodes, stores)
         for site in sites:
             if site.probe is not None and site.probe not in placed:
                 site.why = "its function's first statement takes no probe (a `while`, or a nested `def`)"
@@ -154,6 +171,40 @@ def plan(paths: list[str], codes: list[str]) -> Plan:
         result.sites.extend(sites)
     result.calls = sorted(set(result.calls))
     return result
+
+
+def _instrument_fixed(parsed: targets.Parsed, text: str, path: str, codes: list[str],
+                      probed: dict[int, cst.CSTNode]) -> tuple[str, set[int]]:
+    """The fixed source of a file, instrumented at the counterparts of its sites: a
+    loop by its ordinal (fixes add no loop and remove none), a function by its name
+    and class."""
+    from memlint.fixes import fix_source
+
+    fixed_text = fix_source(text, path, codes, unsafe=True).text
+    try:
+        fixed = targets.parse(fixed_text, path)
+    except Exception:  # noqa: BLE001 - a fix that breaks the file: the fixed run runs it as it is
+        return fixed_text, set()
+    nodes: dict[int, int] = {}
+    for probe, node in probed.items():
+        if isinstance(node, cst.FunctionDef):
+            match = _same_function(parsed, fixed, node)
+        else:
+            ordinal = parsed.ordinal(node)
+            match = fixed.loops[ordinal] if len(fixed.loops) == len(parsed.loops) else None
+        if match is not None:
+            nodes[id(match)] = probe
+    return instrument_all(fixed.module, nodes)
+
+
+def _same_function(parsed: targets.Parsed, fixed: targets.Parsed, func: cst.FunctionDef) -> cst.FunctionDef | None:
+    def qualified(model, node) -> tuple:
+        owner = model.enclosing_class(node)
+        return (owner.name.value if owner is not None else None, node.name.value)
+
+    want = qualified(parsed.model, func)
+    found = [f for f in fixed.model.tree.by_type.get(cst.FunctionDef, ()) if qualified(fixed.model, f) == want]
+    return found[0] if len(found) == 1 else None
 
 
 def verify_command(paths: list[str], argv: list[str], options: Options, snapshot_dir: str | None = None,
@@ -181,9 +232,39 @@ def verify_command(paths: list[str], argv: list[str], options: Options, snapshot
     run = command.run(argv, manifest, options.device, options.timeout, progress, label=result.path)
     result.output = run.output
     _describe(result, run)
-    for site in work.sites:
-        result.items.extend(_items(site, run, result))
+    per_site = [_items(site, run, result) for site in work.sites]
+    for items in per_site:
+        result.items.extend(items)
+    if options.compare_fix:
+        _compare_fix(paths, argv, options, manifest, per_site, progress, result.path)
     return result
+
+
+def _compare_fix(paths, argv, options: Options, manifest: dict, per_site: list[list[Item]], progress, label: str) -> None:
+    """Run the command again with memlint's fixes applied in memory to the instrumented
+    modules (files on disk unchanged), to its end (an error the fix causes after the
+    loop must show), and give each item, per rank, its after-fix measure."""
+    fixed = plan(paths, options.codes, fixed=True)
+    probes = sorted({p for f in fixed.files.values() for p in f["probes"]})
+    if len(fixed.sites) != len(per_site):  # the lint changed between the two plans
+        return
+    after = ScriptResult(label + " (fixed)", command=list(argv))
+    run = None
+    if probes:
+        fixed_manifest = {**manifest, "files": fixed.files, "probes": probes, "calls": fixed.calls, "snapshot_dir": None}
+        run = command.run(argv, fixed_manifest, options.device, options.timeout, progress, label=after.path,
+                          to_the_end=True)
+        _describe(after, run)
+    for site, items in zip(fixed.sites, per_site):
+        if run is None or site.probe is None:
+            measures = {None: Measure(NOT_REACHED, note=site.why or "no site to probe in the fixed source")}
+        else:
+            measures = {i.rank: i.before for i in _items(site, run, after)}
+            if after.error:
+                for m in measures.values():
+                    m.error = m.error or after.error
+        for item in items:
+            item.after = measures.get(item.rank) or next(iter(measures.values()))
 
 
 def _describe(result: ScriptResult, run: command.CommandRun) -> None:
@@ -214,6 +295,9 @@ def _outcome(process: command.Process, run: command.CommandRun, site: Site) -> s
         elif event.get("ev") == "leave":
             left.add(event["p"])
     outcome = script_run.Outcome("crashed", samples, set(process.done), left, elapsed=run.elapsed)
+    for event in process.events:
+        if event.get("ev") == "k":
+            outcome.kept.setdefault(event["s"], []).append(event["b"])
     start = next((e for e in process.events if e.get("ev") == "start"), {})
     outcome.device, outcome.torch = start.get("device", ""), start.get("torch", "")
     end = process.end
@@ -290,25 +374,34 @@ def _items(site: Site, run: command.CommandRun, result: ScriptResult) -> list[It
         return [item(Measure(NOT_REACHED, note=note))]
     items = []
     for process in chosen:
-        measure = judge(site.probe, site.info, _outcome(process, run, site))
+        outcome = _outcome(process, run, site)
+        measure = judge(site.probe, site.info, outcome)
+        if site.store is not None:
+            measure = attribute(measure, outcome.kept.get(site.store))
         if measure.verdict == NOT_REACHED and os.path.realpath(site.path) not in run.imported:
             measure.note = "no process of the command imported this file"
-        items.append(item(measure, process.rank, _allocations(process, site.probe)))
+        items.append(item(measure, process.rank, _allocations(process, site.probe, measure.slope_mib)))
     return items
 
 
-def _allocations(process: command.Process, probe: int) -> list[dict]:
+def _allocations(process: command.Process, probe: int, slope_mib: float) -> list[dict]:
+    """Where what grows was allocated, largest first, as many lines as add up to no more
+    than the measured slope (a line that does not grow is not listed)."""
     for event in process.events:
         if event.get("ev") == "alloc" and event["p"] == probe:
             iters = max(1, event.get("iters", 1))
-            return [
-                {
+            lines, total = [], 0.0
+            for site in event["sites"]:
+                per_iter = site["bytes"] / MIB / iters
+                if total + per_iter > slope_mib * 1.05:
+                    continue
+                total += per_iter
+                lines.append({
                     "file": site["frames"][0][0],
                     "line": site["frames"][0][1],
                     "function": site["frames"][0][2],
-                    "mib_per_iter": round(site["bytes"] / MIB / iters, 6),
+                    "mib_per_iter": round(per_iter, 6),
                     "stack": [{"file": f, "line": n, "function": fn} for f, n, fn in site["frames"]],
-                }
-                for site in event["sites"]
-            ]
+                })
+            return lines
     return []

@@ -10,11 +10,14 @@ import json
 import os
 from typing import TextIO
 
-from memlint.verify.core import CONFIRMED, ERROR, NOT_CONFIRMED, NOT_REACHED, Item, Measure, ScriptResult
+from memlint.verify.core import (
+    CONFIRMED, ERROR, INCONCLUSIVE, NOT_CONFIRMED, NOT_REACHED, Item, Measure, ScriptResult, fix_outcome,
+)
 from memlint.verify.stats import MIB, THRESHOLD_MIB
 
-_LABEL = {CONFIRMED: "confirmed", NOT_CONFIRMED: "not confirmed", NOT_REACHED: "not reached", ERROR: "error"}
-_COLOR = {CONFIRMED: "red", NOT_CONFIRMED: "green", NOT_REACHED: "yellow", ERROR: "magenta"}
+_LABEL = {CONFIRMED: "confirmed", NOT_CONFIRMED: "not confirmed", NOT_REACHED: "not reached", ERROR: "error",
+          INCONCLUSIVE: "inconclusive"}
+_COLOR = {CONFIRMED: "red", NOT_CONFIRMED: "green", NOT_REACHED: "yellow", ERROR: "magenta", INCONCLUSIVE: "yellow"}
 
 
 def item_json(result: ScriptResult, item: Item) -> dict:
@@ -45,6 +48,7 @@ def item_json(result: ScriptResult, item: Item) -> dict:
         data["expectation_held"] = result.held
     if item.after is not None:
         data["after_fix"] = item.after.to_json()
+        data["fix_result"] = fix_outcome(item)
     return data
 
 
@@ -65,7 +69,15 @@ def to_json(results: list[ScriptResult]) -> list[dict]:
 
 
 def write_json(results: list[ScriptResult], stream: TextIO) -> None:
-    json.dump(to_json(results), stream, indent=2)
+    """The items, one per finding (and rank); with nothing to verify, an object that says why."""
+    items = to_json(results)
+    if items:
+        json.dump(items, stream, indent=2)
+    else:
+        reasons = [r.reason or r.error for r in results if r.reason or r.error]
+        why = "nothing to verify: no ML001-ML006 (or ML004/ML009) finding in the paths given"
+        json.dump({"items": [], "reason": "; ".join([why, *reasons]), "scripts": [r.path for r in results]},
+                  stream, indent=2)
     stream.write("\n")
 
 
@@ -77,12 +89,19 @@ def _style(text: str, color: str | None, enabled: bool, bold: bool = False) -> s
     return click.style(text, fg=color, bold=bold)
 
 
-def _figures(m: Measure, speed: bool = False) -> str:
+def _figures(m: Measure, speed: bool = False, peak: bool = False) -> str:
+    """The slope; `peak` (ML002: a loop run many times inside one step) adds the highest
+    memory seen within the measured iterations, the figure its fix lowers."""
     if m.verdict == NOT_REACHED or (m.verdict == ERROR and not m.iterations):
         return ""
     if speed:
         return f"{ms(m.step_time_ms)} ms/step" if m.step_time_ms is not None else f"{m.iterations} it"
-    return f"{mib(m.slope_mib)} MiB/iter, {m.growth_mib:+.1f} MiB over {m.iterations} it"
+    text = f"{mib(m.slope_mib)} MiB/iter, {m.growth_mib:+.1f} MiB over {m.iterations} it"
+    return text + (f", peak {m.peak_mib:.1f} MiB" if peak and m.peak_samples else "")
+
+
+def _peak(item: Item) -> bool:
+    return item.finding is not None and item.finding.code == "ML002"
 
 
 def ms(value: float) -> str:
@@ -131,9 +150,30 @@ def rank_summary(items: list[Item]) -> str:
     return f"confirmed on rank {ranks} only: {mib(slope)} MiB/iter; {others}"
 
 
+def display_path(path: str, cwd: str) -> str:
+    """A frame's file as a reader can place it, never absolute: relative to the project
+    (the current directory), `site-packages/lightning/...` for an installed package, else
+    from the top of its package (the directory above the outermost `__init__.py`)."""
+    if not os.path.isabs(path):
+        return os.path.normpath(path)
+    rel = os.path.relpath(path, cwd)
+    if not rel.startswith(os.pardir + os.sep):
+        return rel
+    parts = path.split(os.sep)
+    for marker in ("site-packages", "dist-packages"):
+        if marker in parts:
+            index = len(parts) - 1 - parts[::-1].index(marker)
+            return "/".join(["site-packages", *parts[index + 1:]])
+    top = os.path.dirname(path)
+    while os.path.isfile(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    if top != os.path.dirname(path):
+        return os.path.relpath(path, top)
+    return os.path.basename(path)
+
+
 def _where(path: str, line: int, function: str, cwd: str) -> str:
-    rel = os.path.relpath(path, cwd) if os.path.isabs(path) else os.path.normpath(path)
-    return f"{rel}:{line} in {function}"
+    return f"{display_path(path, cwd)}:{line} in {function}"
 
 
 def _write_command(result: ScriptResult, stream: TextIO, color: bool, cwd: str) -> None:
@@ -156,10 +196,17 @@ def _write_command(result: ScriptResult, stream: TextIO, color: bool, cwd: str) 
         for item in items:
             m = item.before
             who = f"rank {item.rank}" if item.rank is not None else ""
-            line = f"{'    ' + who if multi else head}  {_verdict(m, color)}{' ' * (13 - len(_LABEL[m.verdict]))} {_figures(m)}"
+            line = f"{'    ' + who if multi else head}  {_verdict(m, color)}{' ' * (13 - len(_LABEL[m.verdict]))} {_figures(m, peak=_peak(item))}"
+            if item.after is not None:
+                line += f"  ->  after fix: {_verdict(item.after, color)} {_figures(item.after, peak=_peak(item))}"
+                outcome = fix_outcome(item)
+                if outcome:
+                    line += f"  ({outcome})"
             stream.write(line.rstrip() + "\n")
             if m.note:
                 stream.write(f"      {m.note}\n")
+            if item.after is not None and item.after.note:
+                stream.write(f"      after fix: {item.after.note}\n")
             if m.verdict == ERROR and m.error:
                 for text in m.error.rstrip().splitlines()[-12:]:
                     stream.write(f"      | {text}\n")
@@ -212,11 +259,14 @@ def write_text(results: list[ScriptResult], stream: TextIO, color: bool = False,
                 speed = item.kind == "speed"
                 verdict = _verdict(before, color)
                 pad = " " * (13 - len(_LABEL[before.verdict]))
-                line = f"  {location:<{w0}}  {rule:<{w1}}  {loop:<{w2}}  {verdict}{pad} {_figures(before, speed)}"
+                line = f"  {location:<{w0}}  {rule:<{w1}}  {loop:<{w2}}  {verdict}{pad} {_figures(before, speed, _peak(item))}"
                 if after is not None and speed:
                     line += _after_speed(item, color)
                 elif after is not None:
-                    line += f"  ->  after fix: {_verdict(after, color)} {_figures(after)}"
+                    line += f"  ->  after fix: {_verdict(after, color)} {_figures(after, peak=_peak(item))}"
+                    outcome = fix_outcome(item)
+                    if outcome:
+                        line += f"  ({outcome})"
                 stream.write(line.rstrip() + "\n")
                 if speed and item.fix and after is not None and after.verdict not in (NOT_REACHED, ERROR):
                     stream.write(f"  {'':<{w0}}  fixed by {item.fix}\n")

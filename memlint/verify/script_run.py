@@ -46,6 +46,7 @@ class Outcome:
     elapsed: float = 0.0
     returncode: int | None = None
     internal: bool = False  # memlint could not start the script (no GPU, a bug), not the script's fault
+    kept: dict[int, list[int]] = field(default_factory=dict)  # store -> bytes its container keeps, per sample
 
     def entered(self, probe: int) -> bool:
         return bool(self.samples.get(probe))
@@ -154,6 +155,8 @@ def _outcome(events: list[dict], timed_out: bool, returncode: int | None, elapse
         kind = event.get("ev")
         if kind == "s":
             samples.setdefault(event["p"], []).append((event["i"], event["b"], event["pk"], event["t"]))
+        elif kind == "k":
+            outcome.kept.setdefault(event["s"], []).append(event["b"])
         elif kind == "done":
             done.add(event["p"])
         elif kind == "leave":

@@ -5,7 +5,13 @@ every pair of samples) after a short warm-up, plus a persistence check:
 
 * warm-up: the first iterations allocate once-only state (gradients,
   optimizer moments, cuBLAS workspaces, autocast caches); up to
-  `WARMUP` iterations (never more than a third of the run) are left out.
+  `WARMUP` iterations (a third of the run, but always the first one) are
+  left out, so a one-off first-step allocation is never a slope.
+* enough data: a verdict needs at least `MIN_MEASURED` (5) iterations
+  measured after the warm-up; with fewer (a loop that ran 2 iterations
+  before the timeout) the verdict is *inconclusive*, never confirmed: a
+  flat loop stopped after 2 iterations showed +24 MiB/iter from its first
+  step's allocations alone.
 * threshold: growth of at least `THRESHOLD_MIB` (0.25 MiB) per iteration is a
   leak. Measured cases this separates: a retained scalar loss grows by
   0.0005 MiB/iter and the bf16 activations of a cached autocast decode loop by
@@ -25,6 +31,7 @@ from dataclasses import dataclass
 MIB = 1024 * 1024
 THRESHOLD_MIB = 0.25
 WARMUP = 3
+MIN_MEASURED = 5  # iterations after the warm-up that a verdict needs
 
 
 def theil_sen(xs: list[float], ys: list[float]) -> float:
@@ -43,7 +50,8 @@ def theil_sen(xs: list[float], ys: list[float]) -> float:
 
 
 def warmup_for(iterations: int) -> int:
-    return min(WARMUP, iterations // 3)
+    """Iterations left out: a third of the run up to `WARMUP`, and at least the first."""
+    return min(iterations, max(1, min(WARMUP, iterations // 3)))
 
 
 @dataclass
@@ -55,8 +63,24 @@ class Growth:
     persistent: bool
 
     @property
+    def measured(self) -> int:
+        """Iterations after the warm-up."""
+        return self.iterations - self.warmup
+
+    @property
+    def conclusive(self) -> bool:
+        return self.measured >= MIN_MEASURED
+
+    @property
     def leaks(self) -> bool:
-        return self.slope_mib >= THRESHOLD_MIB and self.persistent
+        return self.conclusive and self.slope_mib >= THRESHOLD_MIB and self.persistent
+
+    def too_few(self) -> str:
+        """Why there is no verdict ("" when there is one)."""
+        if self.conclusive:
+            return ""
+        return (f"only {self.measured} iteration(s) measured after a warm-up of {self.warmup} "
+                f"(a verdict needs {MIN_MEASURED})")
 
 
 def growth(samples: list[int]) -> Growth:

@@ -88,7 +88,7 @@ def _node_at(parsed: Parsed, finding: Finding) -> cst.CSTNode | None:
     """The node a finding was reported on: same start and end position."""
     start = (finding.location.row, finding.location.column - 1)
     end = (finding.end_location.row, finding.end_location.column - 1)
-    preferred = (cst.Call, cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign)
+    preferred = (cst.Call, cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.While)
     fallback = None
     for node_type in preferred:
         for node in parsed.model.tree.by_type.get(node_type, ()):
@@ -154,6 +154,8 @@ def loop_for(parsed: Parsed, finding: Finding) -> tuple[Loop | None, str]:
     node = _node_at(parsed, finding)
     if node is None:
         return None, "the finding's node was not found"
+    if finding.code == "ML002" and isinstance(node, (cst.For, cst.While)) and probeable(node):
+        return node, ""  # the loop itself, inside a framework's autocast (Lightning's bf16-mixed)
     if finding.code == "ML002":
         region = _autocast_region(parsed, node)
         if region is not None:
@@ -251,3 +253,26 @@ def speed_loop_for(parsed: Parsed, finding: Finding) -> tuple[Loop | None, str]:
         if loops:
             return loops[0], ""
     return None, "no loop of this file runs it (a framework's training loop?)"
+
+
+def store_container(parsed: Parsed, finding: Finding) -> cst.BaseExpression | None:
+    """What a finding's store keeps, to measure at the store (ML001, ML005): the container
+    of `losses.append(x)`, `meter.update(x)`, `d[k] = x`, or the new value of
+    `t = torch.cat([t, x])`; None for a finding that names no store (an accumulator
+    `total += x` is rebound, not kept)."""
+    if finding.code not in ("ML001", "ML005"):
+        return None
+    node = _node_at(parsed, finding)
+    if node is None:
+        return None
+    statement = parsed.model.tree.statement_of(node)
+    store = parsed.model.loops.store_of(statement)
+    if store is None:
+        return None
+    if isinstance(statement, cst.AugAssign):
+        return None  # `xs += [x]`: the container is the target, no call can stand there
+    if store.kind in ("append", "update", "subscript"):
+        return store.container
+    if store.kind == "concat" and isinstance(statement, cst.Assign):
+        return statement.value
+    return None

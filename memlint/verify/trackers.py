@@ -98,8 +98,62 @@ def _oom_error(message: str) -> BaseException:
     return cls(message)
 
 
+def kept_bytes(value, counts, limit: int = 200_000) -> int:
+    """The memory that `value` (a finding's container: a list, a dict, a meter, a tensor)
+    keeps alive: the storages of the tensors it holds and of everything their autograd
+    graphs saved (`_saved_*` of each node, the tensors a custom Function put on `ctx`),
+    each storage once, rounded as the allocator rounds; `counts(storage)` says which
+    storages are the tracker's (device memory, or on CPU the live storages not moved to
+    the host). Parameters and modules are left out: they are not what the store keeps."""
+    sizes: dict[int, int] = {}
+    seen: set[int] = set()
+    stack = [value]
+    while stack and len(seen) < limit:
+        item = stack.pop()
+        if id(item) in seen or item is None or isinstance(item, (int, float, str, bytes, bool, torch.nn.Module)):
+            continue
+        seen.add(id(item))
+        if isinstance(item, torch.Tensor):
+            if isinstance(item, torch.nn.Parameter):
+                continue
+            try:
+                storage = item.untyped_storage()
+                if counts(storage):
+                    sizes[storage._cdata] = rounded(storage.nbytes())
+            except Exception:  # noqa: BLE001 - sparse, wrapper subclasses
+                pass
+            if item.grad_fn is not None:
+                stack.append(item.grad_fn)
+            elif item.requires_grad:  # a leaf that is no parameter keeps its gradient
+                stack.append(item.grad)
+        elif hasattr(item, "next_functions"):  # an autograd node
+            for name in dir(item):
+                if name.startswith("_saved_"):
+                    try:
+                        stack.append(getattr(item, name))
+                    except Exception:  # noqa: BLE001 - freed by backward
+                        pass
+            stack.extend(getattr(item, "__dict__", {}).values())  # a custom Function's ctx attributes
+            try:
+                stack.extend(item.saved_tensors)
+            except Exception:  # noqa: BLE001 - not a custom Function, or freed
+                pass
+            stack.extend(fn for fn, _ in item.next_functions if fn is not None)
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif hasattr(item, "__dict__") and not isinstance(item, type) and not callable(item):
+            stack.extend(vars(item).values())  # a meter, a ModelOutput's fields
+    return sum(sizes.values())
+
+
 class CudaTracker:
     device = "cuda"
+
+    @staticmethod
+    def counts(storage) -> bool:
+        return storage.device.type == "cuda"
 
     def __init__(self, limit_bytes: int | None = None, sync: bool = True, sites: bool = False,
                  snapshot: str | None = None) -> None:
@@ -167,15 +221,28 @@ class StorageTracker(TorchDispatchMode):
         self.born: dict[int, tuple[int, tuple]] = {}  # storage -> (sequence number, frames)
         self.seq = 0
         self.marks: dict[int, int] = {}
+        self.last_read = self.previous_read = 0
+        # Storages that would be host memory on a GPU: moved there explicitly (`to_host`), or
+        # made by an op all of whose tensor inputs are (`torch.cat` of tensors moved to the CPU).
+        self.host: set[int] = set()
 
     def mark(self, probe: int) -> None:
         self.marks[probe] = self.seq
 
+    def counts(self, storage) -> bool:
+        return storage._cdata in self.live
+
+    # What is allocated in the last iteration and alive at its end is not growth: this
+    # step's gradients, activations and outputs, freed by the next one. Only storages born
+    # before the last iteration began and still alive count, over one iteration fewer.
+    excludes_last = True
+
     def allocations(self, probe: int) -> list[dict]:
         since = self.marks.get(probe, 0)
+        until = self.previous_read
         sized: dict[tuple, int] = {}
         for key, (seq, frames) in self.born.items():
-            if seq > since and frames and key in self.live:
+            if since < seq <= until and frames and key in self.live:
                 sized[frames] = sized.get(frames, 0) + self.live[key]
         return top_sites(sized)
 
@@ -189,6 +256,7 @@ class StorageTracker(TorchDispatchMode):
             pass
 
     def read(self) -> tuple[int, int]:
+        self.previous_read, self.last_read = self.last_read, self.seq  # iteration boundaries
         peak, self.peak = self.peak, self.bytes
         return self.bytes, max(peak, self.bytes)
 
@@ -208,6 +276,7 @@ class StorageTracker(TorchDispatchMode):
         outputs: list = []
         _tensors(out, outputs)
         grew = False
+        on_host = bool(inputs) and inputs <= self.host
         for value in outputs:
             try:
                 storage = value.untyped_storage()
@@ -215,6 +284,9 @@ class StorageTracker(TorchDispatchMode):
                 continue
             key = storage._cdata
             if key in inputs or key in self.live:
+                continue
+            if on_host:
+                self._host(storage)
                 continue
             nbytes = storage.nbytes()
             if nbytes == 0 or storage.device.type == "meta":
@@ -247,7 +319,14 @@ class StorageTracker(TorchDispatchMode):
                 return value
             self.bytes -= self.live.pop(key, 0)
             self.born.pop(key, None)
+            self._host(value.untyped_storage())
         return value
+
+    def _host(self, storage) -> None:
+        key = storage._cdata
+        if key not in self.host:
+            self.host.add(key)
+            weakref.finalize(storage, self.host.discard, key)
 
 
 _Tensor = torch.Tensor

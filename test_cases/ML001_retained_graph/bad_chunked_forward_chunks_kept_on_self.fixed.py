@@ -14,6 +14,6 @@ class ChunkedEncoder(nn.Module):
         cache = None
         for chunk in torch.split(data, size, dim=-1):
             x_i, cache = self.encoder(chunk, cache)
-            enc.append(x_i.detach())  # expect: ML001
+            enc.append(x_i.detach().cpu())  # expect: ML001
         self.chunks = enc
         return torch.cat(enc)

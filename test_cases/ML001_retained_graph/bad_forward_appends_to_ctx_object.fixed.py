@@ -12,6 +12,6 @@ class Layer(nn.Module):
 
     def forward(self, x, context):
         out = self.linear(x)
-        context.activations.append(out.detach())  # expect: ML001
-        self.outputs.append(out.detach())  # expect: ML001
+        context.activations.append(out.detach().cpu())  # expect: ML001
+        self.outputs.append(out.detach().cpu())  # expect: ML001
         return out

@@ -12,5 +12,5 @@ class Attention(nn.Module):
 
     def forward(self, x):
         keys_new = self.W_key(x)
-        self.cache_k = torch.cat([self.cache_k, keys_new.detach()], dim=1)  # expect: ML001
+        self.cache_k = torch.cat([self.cache_k.detach().cpu(), keys_new.detach().cpu()], dim=1)  # expect: ML001
         return self.cache_k

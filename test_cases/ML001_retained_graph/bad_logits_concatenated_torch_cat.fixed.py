@@ -17,7 +17,7 @@ def main():
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        all_logits = torch.cat([all_logits, logits.detach()])  # expect: ML001
+        all_logits = torch.cat([all_logits.detach().cpu(), logits.detach().cpu()])  # expect: ML001
     print(f"collected {all_logits.shape[0]} rows")
 
 

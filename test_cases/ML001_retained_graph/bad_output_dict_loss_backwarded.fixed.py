@@ -11,5 +11,5 @@ def train_epoch(model, dataloader, optimizer):
         output = model(batch)
         output["loss"].backward()
         optimizer.step()
-        outputs.append({k: v.detach() if isinstance(v, torch.Tensor) else v for k, v in output.items()})  # expect: ML001
+        outputs.append({k: v.detach().cpu() if isinstance(v, torch.Tensor) else v for k, v in output.items()})  # expect: ML001
     return outputs

@@ -11,5 +11,5 @@ def train(model, loader, optimizer):
         out = model(x)
         out.backward(torch.ones_like(out))
         optimizer.step()
-        kept.append(out.detach())  # expect: ML001
+        kept.append(out.detach().cpu())  # expect: ML001
     return kept

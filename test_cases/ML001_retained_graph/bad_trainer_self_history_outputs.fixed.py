@@ -19,7 +19,7 @@ class Trainer:
             self.optimizer.zero_grad()
             loss.backward()
             self.optimizer.step()
-            self.history.append(out.detach())  # expect: ML001
+            self.history.append(out.detach().cpu())  # expect: ML001
 
 
 def main():

@@ -1,0 +1,130 @@
+"""A model of PyTorch's CUDA caching allocator (c10/cuda/CUDACachingAllocator.cpp,
+default settings), replayed over the allocations and frees of a fake run, to
+predict `max_memory_allocated` (block sizes, as the allocator counts them) and
+`max_memory_reserved` (the segments it took from the driver).
+
+Assumptions, stated because the real allocator has options this ignores:
+* sizes round up to 512 bytes (`kMinBlockSize`);
+* requests of at most 1 MiB come from a small pool of 2 MiB segments;
+  larger ones from a large pool: 20 MiB segments below 10 MiB, else the
+  request rounded up to 2 MiB;
+* a free block is reused best-fit (smallest that fits, then lowest address)
+  within its pool and split when the rest is at least 512 bytes (small) or
+  more than 1 MiB (large); an unsplit large block counts whole as allocated;
+* adjacent free blocks of one segment merge; segments are never returned
+  (no `empty_cache`, no OOM retry, no `expandable_segments`,
+  no `max_split_size_mb`), one stream.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from dataclasses import dataclass, field
+
+MIN_BLOCK = 512
+SMALL_SIZE = 1 << 20
+SMALL_BUFFER = 2 << 20
+LARGE_BUFFER = 20 << 20
+MIN_LARGE_ALLOC = 10 << 20
+ROUND_LARGE = 2 << 20
+
+
+def round_size(size: int) -> int:
+    return MIN_BLOCK if size < MIN_BLOCK else -(-size // MIN_BLOCK) * MIN_BLOCK
+
+
+def segment_size(size: int) -> int:
+    if size <= SMALL_SIZE:
+        return SMALL_BUFFER
+    if size < MIN_LARGE_ALLOC:
+        return LARGE_BUFFER
+    return -(-size // ROUND_LARGE) * ROUND_LARGE
+
+
+@dataclass(eq=False)
+class _Block:
+    start: int
+    size: int
+    small: bool
+    free: bool = True
+    prev: "_Block | None" = None
+    next: "_Block | None" = None
+
+
+@dataclass
+class Allocator:
+    allocated: int = 0
+    reserved: int = 0
+    peak_allocated: int = 0
+    peak_reserved: int = 0
+    _pools: dict[bool, list] = field(default_factory=lambda: {True: [], False: []})
+    _live: dict[int, _Block] = field(default_factory=dict)
+    _address: int = 0
+    _order: itertools.count = field(default_factory=itertools.count)
+
+    def malloc(self, key: int, nbytes: int) -> None:
+        size = round_size(nbytes)
+        small = size <= SMALL_SIZE
+        pool = self._pools[small]
+        index = bisect.bisect_left(pool, (size, -1))
+        if index < len(pool):
+            block = pool.pop(index)[2]
+        else:
+            grown = segment_size(size)
+            block = _Block(self._address, grown, small)
+            self._address += grown
+            self.reserved += grown
+            self.peak_reserved = max(self.peak_reserved, self.reserved)
+        rest = block.size - size
+        if (rest >= MIN_BLOCK) if small else (rest > SMALL_SIZE):
+            tail = _Block(block.start + size, rest, small, True, block, block.next)
+            if block.next is not None:
+                block.next.prev = tail
+            block.next, block.size = tail, size
+            self._insert(tail)
+        block.free = False
+        self._live[key] = block
+        self.allocated += block.size
+        self.peak_allocated = max(self.peak_allocated, self.allocated)
+
+    def free(self, key: int) -> None:
+        block = self._live.pop(key, None)
+        if block is None:
+            return
+        self.allocated -= block.size
+        block.free = True
+        for neighbour in (block.prev, block.next):
+            if neighbour is not None and neighbour.free:
+                self._remove(neighbour)
+                if neighbour is block.prev:
+                    neighbour.size += block.size
+                    neighbour.next = block.next
+                    if block.next is not None:
+                        block.next.prev = neighbour
+                    block = neighbour
+                else:
+                    block.size += neighbour.size
+                    block.next = neighbour.next
+                    if neighbour.next is not None:
+                        neighbour.next.prev = block
+        self._insert(block)
+
+    def _insert(self, block: _Block) -> None:
+        bisect.insort(self._pools[block.small], (block.size, block.start, block))
+
+    def _remove(self, block: _Block) -> None:
+        pool = self._pools[block.small]
+        index = bisect.bisect_left(pool, (block.size, block.start))
+        del pool[index]
+
+
+def replay(events: list[tuple[int, int, int]]) -> Allocator:
+    """`events`: (+1, key, bytes) for an allocation, (-1, key, 0) for its free, in order."""
+    model = Allocator()
+    for sign, key, nbytes in events:
+        if sign > 0:
+            model.malloc(key, nbytes)
+        else:
+            model.free(key)
+    return model

@@ -1,0 +1,264 @@
+"""One emulated CUDA GPU on a CPU-only machine, for a program run on fake tensors.
+
+What is patched while `FakeGPU` is entered, and why (all restored on exit):
+
+* `FakeTensorMode` (allow_non_fake_inputs): every tensor made is fake, so no
+  memory and no time goes into data; shapes and dtypes are exact.
+* Tensors stay on the CPU device and the GPU is a set of storages (see
+  `tracker`): a `TorchFunctionMode` turns each request for CUDA (`.to("cuda")`,
+  `.cuda()`, `device="cuda"` of a factory) into a fake CPU copy marked as
+  on the GPU, and a request for the CPU of a GPU tensor into an unmarked copy.
+  `FakeTensor.device`/`.is_cuda`/`.get_device()` answer `cuda:0` for marked
+  tensors, so `torch.zeros(n, device=x.device)` lands on the GPU too.
+* `torch.cuda`: `is_available()` is True (the program takes its GPU path; here
+  it would otherwise be False and the program would train on the CPU, with CPU
+  autocast), one device of the chosen GPU's name and memory; `synchronize`,
+  `empty_cache`, seeds do nothing; the memory statistics answer from the tracker.
+* CUDA autocast is emulated (`autocast`).
+* `torch.utils.swap_tensors`: `Module.to()` swaps fake parameters, which
+  FakeTensorMode holds weak references to; the swap falls back to `.data =`.
+* `DataLoader`: num_workers=0 and pin_memory=False (workers and the pinning
+  thread would run outside the fake mode, which is per thread).
+* `copy.deepcopy` of a fake tensor clones it (the real one copies storage bytes).
+* `torch.backends.cudnn.is_acceptable` is False: on a CUDA build, `nn.LSTM` would
+  otherwise flatten its weights with a cuDNN-only op that fake tensors on the CPU device
+  cannot run (the RNN runs the CPU way; cuDNN's reserve space is not modelled).
+* `GradScaler` always steps (it would read `found_inf.item()`).
+* `torch.compile` returns the function it is given: the prediction is for
+  eager execution.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import types
+import weakref
+
+import torch
+import torch._dynamo  # noqa: F401 - before Tensor is patched: dynamo checks signatures at import
+import torch.backends.cudnn
+import torch.utils
+import torch.utils.data
+from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
+from torch.overrides import TorchFunctionMode
+
+from memlint.estimate import autocast
+from memlint.estimate.tracker import GPU, Category, StepTracker
+
+CPU = torch.device("cpu")
+
+
+def _target(device) -> str | None:
+    """'cuda' / 'cpu' for a device argument, None for anything else."""
+    if isinstance(device, int) and not isinstance(device, bool):
+        return "cuda"
+    if isinstance(device, (str, torch.device)):
+        try:
+            kind = torch.device(device).type
+        except RuntimeError:
+            return None
+        return kind if kind in ("cuda", "cpu") else None
+    return None
+
+
+class _Devices(TorchFunctionMode):
+    def __init__(self, tracker: StepTracker) -> None:
+        super().__init__()
+        self.tracker = tracker
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = dict(kwargs or {})
+        if func is torch.Tensor.to:
+            return self._to(args[0], args[1:], kwargs)
+        if func is torch.Tensor.cuda:
+            return self._to(args[0], (), {"device": GPU, "non_blocking": kwargs.get("non_blocking", False)})
+        if func is torch.Tensor.cpu:
+            return self._to(args[0], (), {"device": CPU})
+        if func is torch.Tensor.pin_memory:
+            return args[0]
+        placing = None
+        if "device" in kwargs:
+            target = _target(kwargs["device"])
+            if target is not None:
+                placing = target == "cuda"
+                kwargs["device"] = CPU
+        result = autocast.handle(func, args, kwargs, self._cached) if placing is None else None
+        if result is not None:
+            return result
+        with self._placing(placing):
+            return func(*args, **kwargs)
+
+    @contextlib.contextmanager
+    def _placing(self, placing: bool | None):
+        saved, self.tracker.placing = self.tracker.placing, placing
+        try:
+            yield
+        finally:
+            self.tracker.placing = saved
+
+    def _cached(self, t: torch.Tensor) -> None:
+        self.tracker.retag(t, Category.CAST)
+
+    def _to(self, t: torch.Tensor, args: tuple, kwargs: dict):
+        target = None
+        rest = []
+        for value in args:
+            kind = _target(value)
+            if kind is not None:
+                target = kind
+            elif isinstance(value, torch.Tensor):  # .to(other): its device and dtype
+                target = "cuda" if self.tracker.on_gpu(value) else "cpu"
+                rest.append(value.dtype)
+            else:
+                rest.append(value)
+        if "device" in kwargs:
+            target = _target(kwargs.pop("device")) or target
+        if target is None:
+            return t.to(*rest, **kwargs)
+        on_gpu = self.tracker.on_gpu(t)
+        if (target == "cuda") == on_gpu:
+            return t.to(CPU, *rest, **kwargs)
+        kwargs["copy"] = True
+        with self._placing(target == "cuda"):
+            return t.to(CPU, *rest, **kwargs)
+
+
+class FakeGPU:
+    """`with FakeGPU(tracker, name, total):` -- the fake run's world."""
+
+    def __init__(self, tracker: StepTracker, name: str = "NVIDIA H100 80GB HBM3", total: int = 80 * 1024**3,
+                 batch_size: int | None = None, optimizer: str | None = None) -> None:
+        self.tracker = tracker
+        self.batch_size = batch_size  # what-if: every DataLoader's batch size
+        self.optimizer = optimizer  # what-if: "sgd" in place of Adam/AdamW
+        self.name = name
+        self.total = total
+        self.fake_mode = FakeTensorMode(allow_non_fake_inputs=True)
+        self._stack = contextlib.ExitStack()
+
+    def _patch(self, owner, name: str, value) -> None:
+        missing = object()
+        original = owner.__dict__.get(name, missing) if isinstance(owner, type) else getattr(owner, name, missing)
+        setattr(owner, name, value)
+        if original is missing:
+            self._stack.callback(delattr, owner, name)
+        else:
+            self._stack.callback(setattr, owner, name, original)
+
+    def current(self) -> int:
+        return self.tracker._curr_mem_snap.get(GPU, {}).get("Total", 0)
+
+    def peak(self) -> int:
+        return self.tracker._peak_mem.get(GPU, 0)
+
+    def __enter__(self) -> "FakeGPU":
+        tracker = self.tracker
+        self._patch_tensor(tracker)
+        self._patch_cuda()
+        original_init = torch.utils.data.DataLoader.__init__
+
+        def loader_init(loader, dataset, *args, **kwargs):
+            kwargs.update(num_workers=0, pin_memory=False, persistent_workers=False, prefetch_factor=None)
+            if self.batch_size and kwargs.get("batch_sampler") is None:
+                args = args[1:]  # a positional batch_size
+                kwargs["batch_size"] = self.batch_size
+            original_init(loader, dataset, *args, **kwargs)
+
+        self._patch(torch.utils.data.DataLoader, "__init__", loader_init)
+        if self.optimizer == "sgd":
+            for name in ("Adam", "AdamW"):
+                self._patch(torch.optim, name, _SGDInstead)
+        self._patch(torch, "compile", _no_compile)
+        self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
+        self._patch(torch.amp.GradScaler, "_maybe_opt_step", _always_step)
+        original_clear = torch.clear_autocast_cache
+
+        def clear_autocast_cache() -> None:
+            autocast.clear_cache()
+            original_clear()
+
+        self._patch(torch, "clear_autocast_cache", clear_autocast_cache)
+        self._stack.enter_context(self.fake_mode)
+        self._stack.enter_context(tracker)
+        self._stack.enter_context(_Devices(tracker))
+        self._stack.callback(autocast.clear_cache)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.close()
+
+    def _patch_tensor(self, tracker: StepTracker) -> None:
+        plain_device = FakeTensor.device.fget
+
+        def device(t):
+            if not tracker.inside and not t.fake_mode.in_kernel_invocation and tracker.on_gpu(t):
+                return GPU
+            return plain_device(t)
+
+        self._patch(FakeTensor, "device", property(device, FakeTensor.device.fset))
+        self._patch(FakeTensor, "is_cuda", property(lambda t: device(t).type == "cuda"))
+        self._patch(FakeTensor, "get_device", lambda t: 0 if tracker.on_gpu(t) else -1)
+        self._patch(FakeTensor, "__deepcopy__", _deepcopy)
+        original_swap = torch.utils.swap_tensors
+
+        def swap_tensors(t1, t2):
+            if isinstance(t1, FakeTensor) and weakref.getweakrefs(t1):
+                with torch.no_grad():
+                    t1.data = t2
+                return None
+            return original_swap(t1, t2)
+
+        self._patch(torch.utils, "swap_tensors", swap_tensors)
+
+    def _patch_cuda(self) -> None:
+        cuda = torch.cuda
+        props = types.SimpleNamespace(name=self.name, total_memory=self.total, major=9, minor=0,
+                                      multi_processor_count=132, is_integrated=False, is_multi_gpu_board=False)
+        nothing = lambda *a, **k: None  # noqa: E731
+        for name, value in {
+            "is_available": lambda: True, "device_count": lambda: 1, "current_device": lambda: 0,
+            "is_bf16_supported": lambda *a, **k: True, "is_initialized": lambda: True,
+            "get_device_name": lambda *a, **k: self.name, "get_device_properties": lambda *a, **k: props,
+            "get_device_capability": lambda *a, **k: (9, 0),
+            "set_device": nothing, "synchronize": nothing, "empty_cache": nothing, "ipc_collect": nothing,
+            "init": nothing, "_lazy_init": nothing, "manual_seed": nothing, "manual_seed_all": nothing,
+            "seed": nothing, "seed_all": nothing,
+            "reset_peak_memory_stats": nothing, "reset_max_memory_allocated": nothing,
+            "memory_allocated": lambda *a, **k: self.current(), "max_memory_allocated": lambda *a, **k: self.peak(),
+            "memory_reserved": lambda *a, **k: self.current(), "max_memory_reserved": lambda *a, **k: self.peak(),
+            "mem_get_info": lambda *a, **k: (self.total - self.current(), self.total),
+            "memory_summary": lambda *a, **k: "",
+        }.items():
+            self._patch(cuda, name, value)
+
+
+class _SGDInstead(torch.optim.SGD):
+    """--optimizer sgd: what the program's Adam or AdamW would take as plain SGD (no state)."""
+
+    def __init__(self, params, lr=1e-3, *args, **kwargs):
+        super().__init__(params, lr=lr if isinstance(lr, float) else 1e-3)
+
+
+def _deepcopy(t, memo):
+    # Tensor.__deepcopy__ copies the storage's bytes, which a fake tensor does not have.
+    if id(t) in memo:
+        return memo[id(t)]
+    with torch.no_grad():
+        copy = t.clone()
+    if isinstance(t, torch.nn.Parameter):
+        copy = torch.nn.Parameter(copy, requires_grad=t.requires_grad)
+    elif t.requires_grad and t.is_leaf:
+        copy.requires_grad_(True)
+    memo[id(t)] = copy
+    return copy
+
+
+def _always_step(scaler, optimizer, optimizer_state, *args, **kwargs):
+    # The real one skips the step when `found_inf.item()` is non-zero: a fake value has no infs.
+    return optimizer.step(*args, **kwargs)
+
+
+def _no_compile(model=None, **kwargs):
+    if model is None:
+        return lambda fn: fn
+    return model

@@ -1,0 +1,175 @@
+"""Run a training step fake and predict its GPU memory (imports torch)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import sys
+import time
+import traceback
+
+import torch
+
+from memlint.estimate.fakegpu import FakeGPU
+from memlint.estimate.sizes import DEFAULT_GPU
+from memlint.estimate.summary import summarize, workspace_for
+from memlint.estimate.tracker import StepTracker, user_site
+
+
+class CannotRunFake(Exception):
+    """The program stopped under fake tensors; `str()` is the one line that says where and why."""
+
+
+def why(exc: BaseException) -> str:
+    """One line: where the program stopped and why fake tensors could not go on."""
+    site = user_site(traceback.extract_tb(exc.__traceback__)) or "?"
+    name = type(exc).__name__
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else name
+    if len(text) > 160:
+        text = text[:157] + "..."
+    if name == "DataDependentOutputException":
+        reason = f"a value computed from the data is needed ({text}); fake tensors have no data"
+    elif name == "DynamicOutputShapeException":
+        reason = f"an output's shape depends on the data ({text}); fake tensors have no data"
+    elif name == "UnsupportedOperatorException" or "has no fake" in text or "meta" in text and "kernel" in text:
+        reason = f"operator without a fake (meta) implementation, e.g. a custom CUDA kernel: {text}"
+    elif any(word in text for word in ("data pointer", "numpy", "tolist", "tensor subclasses")):
+        reason = f"the program reads the tensor's data, which a fake tensor does not have: {text}"
+    else:
+        reason = f"{name}: {text}"
+    return f"{site}: cannot run fake: {reason}"
+
+
+def _loss(out):
+    if isinstance(out, torch.Tensor):
+        return out if out.numel() == 1 else out.sum()
+    loss = getattr(out, "loss", None)
+    if isinstance(out, dict) and "loss" in out:
+        loss = out["loss"]
+    if isinstance(loss, torch.Tensor):
+        return loss
+    if isinstance(out, (tuple, list)) and out:
+        return _loss(out[0])
+    raise TypeError("the model's output has no loss: return a loss_fn as the factory's 4th item")
+
+
+def _call(model, batch):
+    if isinstance(batch, dict):
+        return model(**batch)
+    if isinstance(batch, (tuple, list)):
+        return model(*batch)
+    return model(batch)
+
+
+def _resized(batch, size: int):
+    """The batch with `size` rows (what-if --batch-size): new fake tensors of the same kind."""
+    if isinstance(batch, torch.Tensor):
+        return batch.new_empty((size, *batch.shape[1:])) if batch.dim() else batch
+    if isinstance(batch, dict):
+        return {k: _resized(v, size) for k, v in batch.items()}
+    if isinstance(batch, (tuple, list)):
+        return type(batch)(_resized(v, size) for v in batch)
+    return batch
+
+
+def step_functions(made, batch_size: int | None = None):
+    """(train, eval or None) from what a factory returned."""
+    if callable(made) and not isinstance(made, torch.nn.Module) or isinstance(made, dict) and callable(made.get("train")):
+        if batch_size:
+            raise CannotRunFake("--batch-size needs a factory that returns (model, optimizer, batch), "
+                                "not a step function (its batch is out of reach)")
+        return (made, None) if callable(made) else (made["train"], made.get("eval"))
+    if isinstance(made, dict):
+        parts = (made.get("model"), made.get("optimizer"), made.get("batch"), made.get("loss_fn"))
+    elif isinstance(made, (tuple, list)) and len(made) in (3, 4):
+        parts = (*made, None)[:4]
+    else:
+        raise TypeError("the factory must return (model, optimizer, batch[, loss_fn]), a dict of those, "
+                        "a step function, or {'train': fn, 'eval': fn}")
+    model, optimizer, batch, loss_fn = parts
+    if batch_size:
+        batch = _resized(batch, batch_size)
+
+    def train():
+        out = _call(model, batch)
+        loss = loss_fn(out, batch) if loss_fn is not None else _loss(out)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+
+    def evaluate():
+        model.eval()
+        with torch.no_grad():
+            _call(model, batch)
+        model.train()
+
+    return train, evaluate
+
+
+def factory_location(spec: str) -> tuple[str, int]:
+    """The factory's file and line (where an annotation goes); ('', 0) if unknown."""
+    module, _, name = spec.partition(":")
+    try:
+        target = getattr(sys.modules[module], name)
+        return os.path.relpath(inspect.getsourcefile(target) or ""), inspect.getsourcelines(target)[1]
+    except (KeyError, AttributeError, TypeError, OSError):
+        return "", 0
+
+
+def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GPU, eval_step: bool = True,
+                    batch_size: int | None = None, optimizer: str | None = None) -> dict:
+    """Import `module:function`, call it under the fake GPU and run its steps."""
+    module_name, _, name = spec.partition(":")
+    if not module_name or not name:
+        raise CannotRunFake(f"{spec}: expected module:function")
+    started = time.perf_counter()
+    tracker = StepTracker()
+    stopped = ""
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    with FakeGPU(tracker, *gpu, batch_size=batch_size, optimizer=optimizer):
+        try:
+            try:
+                module = importlib.import_module(module_name)
+            except ImportError as exc:
+                raise CannotRunFake(f"{spec}: cannot import {module_name}: {exc}") from None
+            factory = getattr(module, name, None)
+            if not callable(factory):
+                raise CannotRunFake(f"{spec}: {module_name} has no function {name}")
+            train, evaluate = step_functions(factory(), batch_size)
+            tracker.start_training()
+            for _ in range(steps):
+                train()
+            if eval_step and evaluate is not None:
+                tracker.start_eval()
+                evaluate()
+        except CannotRunFake:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the program's failure under fake tensors: one line
+            stopped = why(exc)
+    return finish(tracker, gpu, started, stopped, factory_location(spec), spec, _whatif(batch_size, optimizer))
+
+
+def _whatif(batch_size: int | None, optimizer: str | None) -> str:
+    parts = ([f"--batch-size {batch_size}"] if batch_size else []) + ([f"--optimizer {optimizer}"] if optimizer else [])
+    return " ".join(parts)
+
+
+def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: str,
+           location: tuple[str, int], target: str, whatif: str = "") -> dict:
+    record = tracker.record
+    if tracker._mod_tracker is not None and record.steps < 1 and not record.modules:
+        tracker._keep_modules()
+    modules = []
+    for use in sorted(record.modules.get(1, []), key=lambda u: -u.forward_growth):
+        if use.name.count(".") == 1:
+            modules.append({"module": use.name, "parameters": use.params, "forward_growth": use.forward_growth,
+                            "local_peak": use.local_peak})
+    summary = summarize(record.events, [p.label() for p in record.phases], modules[:6],
+                        workspace_for(gpu[0], record.matmuls),
+                        {"target": target, "gpu": gpu[0], "capacity": gpu[1], "steps_run": record.steps,
+                         "item_placeholders": record.items, "item_site": record.item_site,
+                         "stopped": stopped, "file": location[0], "line": location[1], "whatif": whatif,
+                         "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__})
+    return summary

@@ -1,0 +1,113 @@
+"""The prediction for people (text) and for CI (json, github, sarif); no torch."""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from memlint import __version__
+from memlint.estimate.sizes import human
+
+RULE = "MLE001"
+
+
+def verdict(result: dict, budget: int | None) -> tuple[int, str]:
+    """(exit code, sentence). The gate compares the predicted reserved peak: what the
+    caching allocator must get from the driver, which is what runs out first."""
+    need = max(result["peak_reserved"], result["peak_allocated"])
+    if result.get("stopped") and not result["steps_run"]:
+        if budget is not None and need > budget:
+            return 1, f"does not fit even before the first step: {human(need)} > {human(budget)}"
+        return 2, "no training step ran fake: nothing to compare"
+    if budget is None:
+        return 0, ""
+    margin = budget - need
+    if margin < 0:
+        return 1, f"does NOT fit: needs {human(need)} reserved, {human(-margin)} over the {human(budget)} budget"
+    return 0, f"fits: {human(need)} reserved of {human(budget)}, margin {human(margin)} ({margin / budget:.0%})"
+
+
+def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
+    whatif = f", what if {result['whatif']}" if result.get("whatif") else ""
+    out = [f"memlint estimate {result['target']} (torch {result['torch']}, fake tensors, "
+           f"{result['steps_run']} optimizer steps, {result['seconds']:.1f} s{whatif})"]
+    if result.get("stopped"):
+        out.append(result["stopped"])
+        out.append("  (what follows is what ran before that)")
+    out.append(f"predicted peak allocated  {human(result['peak_allocated']):>12}   "
+               f"torch.cuda.max_memory_allocated(), in {result['peak_phase']}")
+    out.append(f"predicted peak reserved   {human(result['peak_reserved']):>12}   "
+               "torch.cuda.max_memory_reserved(), caching-allocator model (estimate)")
+    out.append("at the training peak:")
+    for name, value in result["breakdown"].items():
+        out.append(f"  {name:<28}{human(value):>12}")
+    if result.get("eval_peak"):
+        out.append(f"eval step peak allocated  {human(result['eval_peak']):>12}   the evaluation step, at its peak:")
+        for name, value in result.get("eval_breakdown", {}).items():
+            out.append(f"  {name:<28}{human(value):>12}")
+    steps = result.get("steps", {})
+    if len(steps) > 1:
+        out.append("by step:  " + ",  ".join(f"step {k}: {human(v)}" for k, v in sorted(steps.items(), key=lambda kv: int(kv[0]))))
+    phases = [(k, v) for k, v in result.get("phases", {}).items() if k.startswith("step 1 ") or k.startswith("step 2 ")]
+    if phases:
+        out.append("by phase: " + ",  ".join(f"{k}: {human(v)}" for k, v in phases))
+    if result.get("modules"):
+        out.append("top modules (step 1 forward: memory their forward leaves allocated, parameters):")
+        for use in result["modules"][:5]:
+            out.append(f"  {use['module']:<28}{human(use['forward_growth']):>12}  params {human(use['parameters'])}")
+    if result.get("item_placeholders"):
+        out.append(f"note: {result['item_placeholders']} .item() calls on fake values answered 1 / 1.0 / False "
+                   f"(first at {result['item_site']})")
+    code, sentence = verdict(result, budget)
+    if sentence:
+        out.append(f"{budget_label}: {sentence}" if budget is not None else sentence)
+    return out
+
+
+def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_label: str = "budget") -> int:
+    code, sentence = verdict(result, budget)
+    if fmt == "json":
+        json.dump({**result, "budget": budget, "fits": None if budget is None else code == 0, "exit": code},
+                  stream, indent=2)
+        stream.write("\n")
+    elif fmt == "github":
+        from memlint.formats.github import command
+
+        for line in _lines(result, budget, budget_label):
+            stream.write(line + "\n")
+        if result.get("stopped"):
+            stream.write(command("warning", result["stopped"], title="memlint estimate") + "\n")
+        if code == 1:
+            stream.write(command("error", f"{budget_label}: {sentence}", file=result.get("file") or None,
+                                 line=result.get("line") or None, title="memlint estimate") + "\n")
+    elif fmt == "sarif":
+        json.dump(_sarif(result, code, sentence, budget_label), stream, indent=2)
+        stream.write("\n")
+    else:
+        for line in _lines(result, budget, budget_label):
+            stream.write(line + "\n")
+    return code
+
+
+def _sarif(result: dict, code: int, sentence: str, budget_label: str) -> dict:
+    from memlint.formats.common import INFORMATION_URI
+
+    results = []
+    if code == 1 or result.get("stopped"):
+        message = f"{budget_label}: {sentence}" if code == 1 else result["stopped"]
+        entry: dict = {"ruleId": RULE, "level": "error" if code == 1 else "warning", "message": {"text": message}}
+        if result.get("file"):
+            entry["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": result["file"]},
+                                                        "region": {"startLine": max(1, result.get("line") or 1)}}}]
+        results.append(entry)
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "memlint estimate", "version": __version__, "informationUri": INFORMATION_URI, "rules": [{
+                                    "id": RULE, "name": "projected-gpu-oom",
+                                    "shortDescription": {"text": "The training step's predicted peak GPU memory does not fit"}}]}},
+            "results": results,
+            "properties": {"peak_allocated": result["peak_allocated"], "peak_reserved": result["peak_reserved"]},
+        }],
+    }

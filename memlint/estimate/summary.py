@@ -1,0 +1,98 @@
+"""From a tracked run to the numbers of the report (plain data, JSON-ready; no torch)."""
+
+from __future__ import annotations
+
+from memlint.estimate.allocator import Allocator
+
+# cuBLAS takes its workspace through the caching allocator at the first matmul
+# of a stream and keeps it (torch >= 2.3 defaults: 4096 KiB x 8 on sm90,
+# 4096 KiB x 2 + 16 KiB x 8 on earlier GPUs; CUBLAS_WORKSPACE_CONFIG changes it).
+CUBLAS_WORKSPACE = {"sm90": 32 << 20, "other": (4096 << 10) * 2 + (16 << 10) * 8}
+CATEGORIES = ["Parameter", "Buffer", "Gradient", "Optstate", "Optimizer temporaries", "Input", "Activation", "Autocast cache", "Temp", "Other"]
+LABELS = {"Parameter": "parameters", "Buffer": "buffers", "Gradient": "gradients", "Optstate": "optimizer state", "Optimizer temporaries": "optimizer-step temporaries",
+          "Input": "inputs (batch)", "Activation": "activations", "Autocast cache": "autocast cast cache",
+          "Temp": "backward temporaries", "Other": "other"}
+
+
+def summarize(events: list, phases: list[str], modules: list[dict], workspace: int, extra: dict) -> dict:
+    """`events` as `tracker.Record.events`, `phases` their labels."""
+    model = Allocator()
+    live_cat: dict[int, str] = {}
+    totals = dict.fromkeys(CATEGORIES, 0)
+    best = {"allocated": -1}
+    best_eval = {"allocated": -1, "totals": {}}
+    per_phase: dict[str, int] = {}
+    final = _final_categories(events)
+    if workspace:
+        model.malloc(-1, workspace)
+    for index, (sign, key, nbytes, category, phase) in enumerate(events):
+        if sign < 0 and key in live_cat:
+            model.free(key)
+            totals[live_cat.pop(key)] -= nbytes
+        if sign <= 0:  # a free, or a re-categorization (already applied from the allocation on)
+            continue
+        model.malloc(key, nbytes)
+        category = final.get(index, category)
+        live_cat[key] = category
+        totals[category] = totals.get(category, 0) + nbytes
+        label = phases[phase]
+        per_phase[label] = max(per_phase.get(label, 0), model.allocated)
+        if label == "eval":
+            if model.allocated > best_eval["allocated"]:
+                best_eval = {"allocated": model.allocated, "totals": dict(totals)}
+        elif model.allocated > best["allocated"]:
+            best = {"allocated": model.allocated, "phase": label, "totals": dict(totals)}
+    if best["allocated"] < 0:
+        best = {"allocated": model.allocated, "phase": "setup", "totals": dict(totals)}
+    breakdown = _breakdown(best, workspace)
+    steps: dict[str, int] = {}
+    for label, value in per_phase.items():
+        if label.startswith("step "):
+            step = label.split()[1]
+            steps[step] = max(steps.get(step, 0), value)
+    return {
+        "peak_allocated": best["allocated"],
+        "peak_reserved": model.peak_reserved,
+        "peak_phase": best["phase"],
+        "breakdown": breakdown,
+        "phases": per_phase,
+        "steps": steps,
+        "eval_peak": per_phase.get("eval"),
+        "eval_breakdown": _breakdown(best_eval, workspace) if best_eval["allocated"] > 0 else {},
+        "modules": modules,
+        **extra,
+    }
+
+
+def _breakdown(best: dict, workspace: int) -> dict[str, int]:
+    at_peak = best["totals"]
+    breakdown = {LABELS.get(c, c): at_peak.get(c, 0) for c in CATEGORIES if at_peak.get(c, 0)}
+    if workspace:
+        breakdown["cuBLAS workspace (assumed)"] = workspace
+    rounding = best["allocated"] - sum(breakdown.values())
+    if rounding:
+        breakdown["allocator block rounding"] = rounding
+    return breakdown
+
+
+def _final_categories(events: list) -> dict[int, str]:
+    """For each allocation (its index), the category it ends up in: a tensor is known for
+    what it is only later (a gradient is a backward temporary until its hook runs, Adam's
+    state an optimizer-step allocation until the step returns), and it is that all along."""
+    open_at: dict[int, int] = {}
+    final: dict[int, str] = {}
+    for index, (sign, key, _, category, _) in enumerate(events):
+        if sign > 0:
+            open_at[key] = index
+        elif sign < 0:
+            open_at.pop(key, None)
+        elif key in open_at:
+            final[open_at[key]] = category
+    return final
+
+
+def workspace_for(gpu_label: str, matmuls: bool) -> int:
+    if not matmuls:
+        return 0
+    hopper = any(name in gpu_label.lower() for name in ("h100", "h200", "gh200", "h800"))
+    return CUBLAS_WORKSPACE["sm90" if hopper else "other"]

@@ -1,0 +1,322 @@
+"""`StepTracker`: torch's `MemTracker` (torch.distributed._tools.mem_tracker),
+taught what a fake run on a CPU-only machine needs.
+
+* Which storages live on the GPU. Fake tensors stay on the CPU device here
+  (autograd on a fake CUDA tensor needs CUDA's device guard, which a CPU
+  build of torch lacks: the process aborts), so the emulated GPU is a set of
+  storages: those made by a call that asked for CUDA (`fakegpu`) and every
+  output of an op that read one of them. `FakeTensor.device` reports
+  `cuda:0` for them, so the program and the tracker see a CUDA tensor.
+* Two more categories: the autocast cast cache and the step's inputs.
+* Which phase (forward, backward, optimizer step) of which step each
+  allocation happened in, and every allocation and free on the GPU, in
+  order, for the allocator model (`allocator.replay`).
+* `.item()` on a fake value answers a placeholder (1, 1.0, False) and records
+  where: the value of a loss or a metric does not change the memory a
+  step takes, and stopping there would lose the second optimizer step.
+* `MemTracker` hooks the gradient of frozen parameters too, which torch refuses:
+  only parameters that require grad are hooked.
+* `MemTracker` refuses a root module's second forward without a reset: the
+  module statistics are kept per step and reset.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from dataclasses import dataclass, field
+from functools import partial
+
+import torch
+from torch._guards import active_fake_mode
+from torch.distributed._tools.common_utils import get_untyped_storages
+from torch.distributed._tools.mem_tracker import MemTracker, _ModState, _RefType, _UpdateType
+from torch.distributed.tensor import DTensor
+from torch.optim.optimizer import register_optimizer_step_post_hook
+from torch.utils._pytree import tree_flatten, tree_map_only
+from torch.utils.weak import WeakIdKeyDictionary
+
+GPU = torch.device("cuda", 0)
+_TORCH_DIR = os.path.dirname(torch.__file__)
+
+
+class Category(_RefType):
+    """MemTracker's categories (same names, so its own code finds them) and ours."""
+
+    PARAM = "Parameter"
+    BUFFER = "Buffer"
+    GRAD = "Gradient"
+    ACT = "Activation"
+    TEMP = "Temp"
+    OPT = "Optstate"
+    OTH = "Other"
+    OPT_TMP = "Optimizer temporaries"
+    CAST = "Autocast cache"
+    INPUT = "Input"
+
+
+@dataclass
+class Phase:
+    step: int  # 1-based training step; 0 before the first forward
+    name: str  # "setup" | "forward" | "backward" | "optimizer step" | "eval"
+
+    def label(self) -> str:
+        if self.name in ("setup", "eval"):
+            return self.name
+        return f"step {self.step} {self.name}"
+
+
+@dataclass
+class ModuleUse:
+    name: str
+    params: int
+    forward_growth: int  # bytes the module's forward left allocated (saved activations and output)
+    local_peak: int
+
+
+@dataclass
+class Record:
+    """What a tracked run leaves for the report."""
+
+    events: list = field(default_factory=list)  # (sign, key, bytes, category, phase index)
+    phases: list[Phase] = field(default_factory=list)
+    modules: dict[int, list[ModuleUse]] = field(default_factory=dict)  # step -> modules of that step
+    steps: int = 0
+    items: int = 0
+    item_site: str = ""
+    matmuls: bool = False
+
+
+_PLUMBING = ("/memlint/estimate/", "/torch/utils/_python_dispatch.py", "/torch/_subclasses/", "/torch/overrides.py",
+             "/torch/_tensor.py", "/torch/utils/_contextlib.py", "/torch/_dynamo/eval_frame.py", "/torch/_compile.py")
+
+
+def _library(filename: str) -> bool:
+    return filename.startswith(_TORCH_DIR) or "/site-packages/" in filename or filename.startswith(sys.base_prefix)
+
+
+def caller_is_user() -> bool:
+    """Whether the op was called by the program rather than by torch or an installed library
+    (Adam reads its step counter, a Trainer its loss): only the program's own calls are noted."""
+    for frame in reversed(traceback.extract_stack()):
+        if any(part in frame.filename for part in _PLUMBING):
+            continue
+        return not _library(frame.filename)
+    return False
+
+
+def user_site(stack=None) -> str:
+    """`file:line` of the innermost frame outside torch and memlint."""
+    for frame in reversed(stack if stack is not None else traceback.extract_stack()):
+        name = frame.filename
+        if _library(name) or "/memlint/estimate/" in name or name.startswith("<") or name.startswith(sys.prefix):
+            continue
+        return f"{name}:{frame.lineno}"
+    return ""
+
+
+_MATMUL_OPS = {"mm", "bmm", "addmm", "baddbmm", "convolution", "_scaled_dot_product_flash_attention",
+               "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention"}
+
+
+class StepTracker(MemTracker):
+    def __init__(self, on_step=None) -> None:
+        super().__init__()
+        self._ref_class = Category
+        self.gpu = WeakIdKeyDictionary()  # storage -> True: on the emulated GPU
+        self.inside = 0  # > 0 while the fake mode runs an op
+        self.placing: bool | None = None  # set by fakegpu around a call that names a device
+        self.record = Record()
+        self.phase_name = "setup"
+        self._phase_key: tuple[int, str] | None = None
+        self._phase_index = -1
+        self._on_step = on_step
+        self._backward_seen = False  # this step's backward ran: what follows (clipping) belongs to it
+        self._step_hook = None
+        self._new_phase()
+
+    # -- the GPU -------------------------------------------------------------------------
+    def on_gpu(self, t: torch.Tensor) -> bool:
+        try:
+            return t.untyped_storage() in self.gpu
+        except (RuntimeError, NotImplementedError):
+            return False
+
+    def _mark(self, out, gpu: bool) -> None:
+        def mark(t: torch.Tensor) -> None:
+            for st in get_untyped_storages(t):
+                if gpu:
+                    self.gpu[st] = True
+                else:
+                    self.gpu.pop(st, None)
+
+        tree_map_only(torch.Tensor, mark, out)
+
+    def retag(self, t: torch.Tensor, category: Category) -> None:
+        """Re-categorize a tracked tensor (the autocast cache, the inputs)."""
+        try:
+            self._update_and_maybe_create_winfos(t, category)
+        except KeyError:
+            pass
+
+    # -- phases ----------------------------------------------------------------------------
+    def _new_phase(self) -> None:
+        key = (self.record.steps + 1, self.current_phase())
+        if key != self._phase_key:
+            self._phase_key = key
+            name = key[1]
+            self.record.phases.append(Phase(0 if name == "setup" else key[0], name))
+            self._phase_index = len(self.record.phases) - 1
+
+    def current_phase(self) -> str:
+        if self.phase_name in ("setup", "eval"):
+            return self.phase_name
+        if self.in_optimizer_math():
+            return "optimizer step"
+        if self._mod_tracker.is_bw:
+            self._backward_seen = True
+        return "backward" if self._backward_seen else "forward"
+
+    def in_optimizer_math(self) -> bool:
+        """Inside `optimizer.step()` but not in the model: a closure (Lightning, L-BFGS) runs the
+        forward and backward inside the step, and those are not the optimizer's."""
+        return self._in_opt and not self._mod_tracker.is_bw and len(self._mod_tracker.parents) <= 1
+
+    def _update_snap(self, u_type, winfo, old_mem_consumed=None, old_reftype=None) -> None:
+        super()._update_snap(u_type, winfo, old_mem_consumed, old_reftype)
+        if winfo.device.type != "cuda":
+            return
+        self._new_phase()
+        key = id(winfo)
+        events = self.record.events
+        if u_type == _UpdateType.ADD:
+            events.append((1, key, winfo.mem_consumed, winfo.reftype.value, self._phase_index))
+        elif u_type == _UpdateType.DEL:
+            events.append((-1, key, winfo.mem_consumed, winfo.reftype.value, self._phase_index))
+        elif u_type == _UpdateType.REF:
+            events.append((0, key, winfo.mem_consumed, winfo.reftype.value, self._phase_index))
+        else:  # a resize_: the storage is freed and allocated again at its new size
+            events.append((-1, key, old_mem_consumed, winfo.reftype.value, self._phase_index))
+            events.append((1, key, winfo.mem_consumed, winfo.reftype.value, self._phase_index))
+
+    # -- steps -----------------------------------------------------------------------------
+    def __enter__(self):
+        result = super().__enter__()
+        if self._step_hook is None:
+            self._step_hook = register_optimizer_step_post_hook(self._after_step)
+        return result
+
+    def __exit__(self, *args) -> None:
+        if self._depth == 1 and self._step_hook is not None:
+            self._step_hook.remove()
+            self._step_hook = None
+        super().__exit__(*args)
+
+    def start_training(self) -> None:
+        self.phase_name = "train"
+        self._new_phase()
+
+    def start_eval(self) -> None:
+        self._keep_modules()
+        self.phase_name = "eval"
+        self._new_phase()
+
+    def _after_step(self, optimizer, args, kwargs) -> None:
+        # MemTracker's own post-hook (registered first) has just tracked the new state.
+        if self.phase_name == "setup":
+            self.phase_name = "train"
+        self._keep_modules()
+        self._backward_seen = False
+        self.record.steps += 1
+        self._new_phase()
+        if self._on_step is not None:
+            self._on_step(self.record.steps)
+
+    def _keep_modules(self) -> None:
+        uses = []
+        for stats in self.memory_tracking.values():
+            pre = stats.snapshots.get(_ModState.PRE_FW, [])
+            post = stats.snapshots.get(_ModState.POST_FW, [])
+            if not pre or not post:
+                continue
+            before = pre[0].get(GPU, {}).get("Total", 0)
+            after = post[0].get(GPU, {}).get("Total", 0)
+            uses.append(ModuleUse(stats.mod_fqn, stats.parameter_mem, after - before, stats.local_peak.get(GPU, 0)))
+        if uses:
+            self.record.modules.setdefault(self.record.steps + 1, uses)
+        self.reset_mod_stats()
+
+    def _pre_fw_hook(self, module, inputs) -> None:
+        root = set(self._mod_tracker.parents) - {self._mod_tracker.get_known_fqn(module)} == {"Global"}
+        if root and not self._mod_tracker.is_bw:
+            if module in self.memory_tracking:  # the root's next forward without an optimizer step
+                self._keep_modules()
+            if self.phase_name == "setup":
+                self.phase_name = "train"
+            for t in tree_flatten((inputs,))[0]:
+                if isinstance(t, torch.Tensor) and self.on_gpu(t):
+                    winfo = self._WINFO.get(t.untyped_storage(), (None, None))[0]
+                    if winfo is not None and winfo.reftype in (Category.ACT, Category.OTH):
+                        self.retag(t, Category.INPUT)
+        super()._pre_fw_hook(module, inputs)
+
+    def _track_module_params_and_buffers(self, module, install_grad_hooks: bool = True):
+        # MemTracker hooks every parameter, and `register_hook` refuses a frozen one (LoRA's base
+        # weights): hook only those that get a gradient.
+        result = super()._track_module_params_and_buffers(module, install_grad_hooks=False)
+        if install_grad_hooks:
+            def on_grad(grad: torch.Tensor) -> None:
+                self._update_and_maybe_create_winfos(grad, Category.GRAD)
+
+            for param in module.parameters():
+                if param.requires_grad and self._param_to_grad_hook_handles.get(param, None) is None:
+                    self._param_to_grad_hook_handles[param] = (
+                        param.register_hook(on_grad),
+                        param.register_post_accumulate_grad_hook(lambda p: on_grad(p.grad)))
+        return result
+
+    # -- dispatch ----------------------------------------------------------------------------
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        # MemTracker's, with the GPU marks, the placeholder for `.item()`, and `inside` set
+        # while the fake mode runs the op: its device propagation must see the CPU device.
+        kwargs = kwargs or {}
+        if func is torch.ops.aten._local_scalar_dense.default:
+            return self._placeholder(args[0])
+        if any(t is DTensor for t in types):
+            return NotImplemented
+        if func.__name__.split(".")[0] in _MATMUL_OPS:
+            self.record.matmuls = True
+        if self.placing is not None:
+            gpu = self.placing
+        else:
+            gpu = any(self.on_gpu(t) for t in tree_flatten((args, kwargs))[0] if isinstance(t, torch.Tensor))
+        self.inside += 1
+        try:
+            res = func(*args, **kwargs)
+        finally:
+            self.inside -= 1
+        # torch < 2.12 has no `_fake_mode_on_entry` (it tracks every op it sees).
+        if active_fake_mode() is getattr(self, "_fake_mode_on_entry", active_fake_mode()):
+            if self.in_optimizer_math():  # the state proper becomes OPT in MemTracker's post-step hook
+                reftype = Category.OPT_TMP
+            elif self._mod_tracker.is_bw and not self._in_ac:
+                reftype = Category.TEMP
+            else:
+                reftype = Category.ACT
+            if gpu:
+                self._mark(res, True)
+            tree_map_only(torch.Tensor, partial(self._track, reftype), res)
+            self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
+        return res
+
+    def _placeholder(self, t: torch.Tensor):
+        if caller_is_user():
+            self.record.items += 1
+            if not self.record.item_site:
+                self.record.item_site = user_site()
+        # 1 rather than 0: Adam divides by `1 - beta ** step.item()`; False for a flag:
+        # `if torch.isnan(loss): continue` must not skip the step.
+        if t.dtype.is_floating_point or t.dtype.is_complex:
+            return 1.0
+        return False if t.dtype == torch.bool else 1

@@ -1,0 +1,260 @@
+"""`ProjectIndex`: the summaries of a project's files joined, and the findings adjusted by them.
+
+The summaries are written by memlint/analysis/project.py, one per file, in the
+worker that parsed it; joining them needs no parse, so this module imports no
+LibCST (a run whose files all hit the cache imports neither).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from memlint.models import Finding, Position, Severity
+
+
+def module_name(path: str, root: Path) -> str:
+    """`pkg/sub/ops.py` -> `pkg.sub.ops` (relative to the project root)."""
+    relative = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
+    if relative.startswith("../"):
+        relative = os.path.abspath(path).lstrip("/")
+    parts = relative[: -len(".py")].split("/") if relative.endswith(".py") else relative.split("/")
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(p for p in parts if p)
+
+
+class ProjectIndex:
+    def __init__(self, summaries: dict[str, dict[str, Any]], root: Path) -> None:
+        self.modules = {path: module_name(path, root) for path in summaries}
+        self.summaries = summaries
+        self.paths_by_module = {m: p for p, m in self.modules.items()}
+        self.ctx_functions: dict[str, str] = {}  # qualified Function -> path
+        for path, summary in summaries.items():
+            for cls in summary.get("ctx_functions", ()):
+                self.ctx_functions[f"{self.modules[path]}.{cls}"] = path
+        self.returns_ctx = self._functions_returning_ctx_results()
+
+    def qualify(self, path: str, name: str) -> str:
+        """The project-qualified name of `name` as written in `path`."""
+        summary = self.summaries.get(path, {})
+        root, _, rest = name.partition(".")
+        entry = summary.get("imports", {}).get(root)
+        if entry is None:
+            base = f"{self.modules.get(path, '')}.{root}"
+        else:
+            level, target = entry
+            if level:
+                package = self.modules.get(path, "").split(".")
+                if not path.endswith("__init__.py"):
+                    package = package[:-1]
+                package = package[: len(package) - (level - 1)] if level > 1 else package
+                base = ".".join([*package, target]) if target else ".".join(package)
+            else:
+                base = target
+        return f"{base}.{rest}" if rest else base
+
+    def _function_of_apply(self, qualified: str) -> str | None:
+        if qualified.endswith(".apply") and qualified[: -len(".apply")] in self.ctx_functions:
+            return qualified[: -len(".apply")]
+        return None
+
+    def _functions_returning_ctx_results(self) -> dict[str, str]:
+        """Project functions whose result comes from a ctx-keeping Function -> that Function."""
+        result: dict[str, str] = {}
+        changed = True
+        while changed:
+            changed = False
+            for path, summary in self.summaries.items():
+                for func, refs in summary.get("returns", {}).items():
+                    qualified = f"{self.modules[path]}.{func}"
+                    if qualified in result:
+                        continue
+                    for ref in refs:
+                        target = self.qualify(path, ref)
+                        origin = self._function_of_apply(target) or result.get(target)
+                        if origin:
+                            result[qualified] = origin
+                            changed = True
+                            break
+        return result
+
+    def ctx_function_behind(self, path: str, sources: list[str]) -> str | None:
+        for source in sources:
+            target = self.qualify(path, source)
+            origin = self._function_of_apply(target) or self.returns_ctx.get(target)
+            if origin:
+                return origin
+        return None
+
+    def only_called_without_grad(self, path: str, function: str) -> bool:
+        qualified = f"{self.modules[path]}.{function}"
+        states = [
+            state
+            for other, summary in self.summaries.items()
+            if other != path
+            for name, state in summary.get("calls", ())
+            if self.qualify(other, name) == qualified
+        ]
+        return bool(states) and all(state == "off" for state in states)
+
+    def kept_by_project_callees(self) -> list[Finding]:
+        """ML001 across files: a per-step call passes a value with autograd history to a function
+        of another file of the project that keeps that argument beyond the call (appends it to a
+        module-level list): the value outlives its iteration there."""
+        found = []
+        for path, summary in self.summaries.items():
+            for name, index, row, column, end_row, end_column, arg, suppressed in summary.get("kept_argument_calls", ()):
+                facts = self.flow_of(path, name)
+                params = (facts or {}).get("params") or []
+                kept = (facts or {}).get("keeps") or {}
+                if suppressed or index >= len(params) or params[index] not in kept:
+                    continue
+                where = os.path.relpath(self.paths_by_module[self.qualify(path, name).rpartition(".")[0]])
+                found.append(
+                    Finding(
+                        code="ML001",
+                        name="retained-graph",
+                        message=f"`{arg}` is kept beyond its iteration with its autograd graph by "
+                        f"`{name.rsplit('.', 1)[-1]}()` ({where})",
+                        severity=Severity.WARNING,
+                        filename=path,
+                        location=Position(row, column),
+                        end_location=Position(end_row, end_column),
+                        hint=f"`{name.rsplit('.', 1)[-1]}()` keeps its argument `{params[index]}` in "
+                        f"`{kept[params[index]]}`: pass `{arg}.detach()` (or `.item()`), or detach it where it is kept",
+                    )
+                )
+        return found
+
+    def late_alloc_settings(self) -> list[Finding]:
+        """ML010 across files: a helper module's function sets `PYTORCH_CUDA_ALLOC_CONF`
+        and another module of the project calls it after it has used CUDA."""
+        setters = {
+            f"{self.modules[path]}.{func}": (path, entry)
+            for path, summary in self.summaries.items()
+            for func, entry in summary.get("alloc_setters", {}).items()
+        }
+        found: dict[str, Finding] = {}
+        for caller, summary in self.summaries.items():
+            for name, use, row in summary.get("calls_after_cuda", ()):
+                target = setters.get(self.qualify(caller, name))
+                if target is None or target[0] in found or target[1][5]:
+                    continue
+                path, (key, line, column, end_line, end_column, _) = target
+                found[path] = Finding(
+                    code="ML010",
+                    name="alloc-conf-too-late",
+                    message=f"`{key}` is set by `{name.rsplit('.', 1)[-1]}()`, which {os.path.relpath(caller)} calls "
+                    f"after its first CUDA use (`{use}`, line {row}), so the allocator ignores it",
+                    severity=Severity.WARNING,
+                    filename=path,
+                    location=Position(line, column),
+                    end_location=Position(end_line, end_column),
+                    hint=f"call it before the first CUDA use in {os.path.relpath(caller)}, or set `{key}` in the "
+                    "environment that launches the script",
+                )
+        return list(found.values())
+
+    def _lightning_cast_cache(self, finding: Finding) -> Finding | None:
+        """ML002 on a `training_step`: kept where the installed Lightning and the project's Trainer
+        run it under the cache-less autocast, with the release and the Trainer named."""
+        from memlint.analysis import lightning_precision as lightning  # LibCST: only for such a finding
+
+        facts = finding.extra["lightning"]
+        version = lightning.installed_version(facts.get("package", "lightning"))
+        if not lightning.cache_disabled_in(version):
+            return None
+        message = finding.message.replace(lightning.UNKNOWN_VERSION, lightning.describe(version))
+        if facts.get("trainer") == "project":
+            trainers = [
+                (path, precision, line)
+                for path, summary in sorted(self.summaries.items())
+                for precision, line in summary.get("trainer_precisions", ())
+            ]
+            if not trainers:
+                return None
+            path, precision, line = trainers[0]
+            message = message.replace(
+                lightning.PROJECT_TRAINER, f'`Trainer(precision="{precision}")` ({os.path.relpath(path)}, line {line})'
+            )
+        return replace(finding, message=message)
+
+    def flow_of(self, path: str, name: str, member: str = "") -> dict[str, Any] | None:
+        """The exported flow facts of `name` (or of its method `member`) as written in `path`: a
+        function or class of the project reached through the file's imports; None when it is
+        not the project's. A project function with no entry exports nothing (`{}`)."""
+        module, _, last = self.qualify(path, name).rpartition(".")
+        other = self.paths_by_module.get(module)
+        if other is None or other == path:
+            return None
+        key = f"{last}.{member}" if member else last
+        return self.summaries[other].get("flow", {}).get(key, {})
+
+    def _guess_refuted(self, finding: Finding) -> bool:
+        """Did ML001 rest on a guess from a name (a loss-named function, a meter) that the other
+        file's summary contradicts (it returns no history; its `update` keeps nothing)?"""
+        path = finding.filename
+        assumed = finding.extra.get("assumed") or []
+        if assumed:
+            facts = [self.flow_of(path, name) for name in assumed]
+            if all(f is not None and f.get("returns") == "no" for f in facts):
+                return True
+        meter = finding.extra.get("meter")
+        if meter:
+            facts = self.flow_of(path, meter, "update")
+            params = (facts or {}).get("params") or [""]
+            if facts is not None and "keeps" in facts and params[0] not in (facts["keeps"] or ()):
+                return True  # `meter.update(loss)`: its `update` keeps nothing of its first argument
+        return False
+
+    def _guess_confirmed(self, finding: Finding) -> Finding:
+        """Where another file of the project shows what ML001 assumed, say so instead."""
+        path = finding.filename
+        facts = []
+        meter = finding.extra.get("meter")
+        if meter:
+            found = self.flow_of(path, meter, "update")
+            if found and found.get("keeps"):
+                where = os.path.relpath(self.paths_by_module[self.qualify(path, meter).rpartition(".")[0]])
+                facts.append(f"`{meter.rsplit('.', 1)[-1]}.update` ({where}) keeps it in the meter")
+        for name in finding.extra.get("assumed") or []:
+            found = self.flow_of(path, name)
+            if found and found.get("returns") == "yes":
+                where = os.path.relpath(self.paths_by_module[self.qualify(path, name).rpartition(".")[0]])
+                facts.append(f"`{name}()` ({where}) returns a value with autograd history")
+        if not facts or len(facts) < len(finding.extra["assumptions"]):
+            return finding
+        hint = finding.hint or ""
+        for text in finding.extra["assumptions"]:
+            hint = hint.replace(text, "")
+        return replace(finding, hint=hint + "".join(f" ({fact})" for fact in facts))
+    def adjust(self, findings: list[Finding]) -> list[Finding]:
+        adjusted = []
+        for finding in findings:
+            if finding.code == "ML001" and finding.extra.get("sources"):
+                origin = self.ctx_function_behind(finding.filename, finding.extra["sources"])
+                if origin is not None and origin.rsplit(".", 1)[0] != self.modules.get(finding.filename):
+                    where = os.path.relpath(self.ctx_functions[origin])
+                    finding = replace(
+                        finding,
+                        severity=Severity.ERROR,
+                        message=f"`{finding.extra.get('kept', 'the value')}` is kept beyond its iteration with its "
+                        f"autograd graph, whose Function `{origin.rsplit('.', 1)[1]}` ({where}) keeps tensors on "
+                        "`ctx` on the device",
+                    )
+            if finding.code == "ML002" and finding.extra.get("lightning"):
+                finding = self._lightning_cast_cache(finding)
+                if finding is None:
+                    continue
+            if finding.code == "ML001" and self._guess_refuted(finding):
+                continue
+            if finding.code == "ML001" and finding.extra.get("assumptions"):
+                finding = self._guess_confirmed(finding)
+            if finding.code == "ML003" and finding.extra.get("function") and not finding.extra.get("in_file_calls"):
+                if self.only_called_without_grad(finding.filename, finding.extra["function"]):
+                    continue
+            adjusted.append(finding)
+        return adjusted

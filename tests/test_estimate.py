@@ -1,0 +1,265 @@
+"""`memlint estimate`: the fake run's categories against a real CPU run of the same
+step, the allocator model, the gate's exit codes, and the one-line messages."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from memlint.cli import main
+from memlint.estimate import allocator, sizes
+
+torch = pytest.importorskip("torch")
+
+from memlint.estimate import predict  # noqa: E402
+from memlint.estimate.tracker import GPU, Category, StepTracker  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+MLP = '''
+import torch
+
+def make(optimizer="adamw", amp=False, batch=64, set_to_none=True):
+    dev = "cuda" if torch.cuda.is_available() else "cpu"
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(256, 1024), torch.nn.GELU(), torch.nn.LayerNorm(1024),
+                                torch.nn.Linear(1024, 10)).to(dev)
+    if optimizer == "adamw":
+        opt = torch.optim.AdamW(model.parameters(), foreach=False)
+    else:
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x = torch.randn(batch, 256, device=dev)
+    y = torch.randint(0, 10, (batch,), device=dev)
+
+    def step():
+        with torch.autocast("cuda" if dev == "cuda" else "cpu", dtype=torch.bfloat16, enabled=amp):
+            loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=set_to_none)
+    return model, opt, step, (x, y)
+
+def train():
+    return make()[2]
+
+def with_eval(amp):
+    model, opt, step, (x, y) = make("sgd", batch=4)
+    def evaluate():
+        with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+            model(x)
+    return {"train": step, "eval": evaluate}
+
+def fp32_eval():
+    return with_eval(False)
+
+def amp_eval():
+    return with_eval(True)
+
+def triple():
+    model, opt, _, _ = make()
+    return model, opt, torch.randn(64, 256, device=next(model.parameters()).device)
+
+def data_dependent():
+    model, opt, step, _ = make()
+    def bad():
+        step()
+        torch.nonzero(next(model.parameters()) > 0)
+    return bad
+'''
+
+
+@pytest.fixture
+def mlp(tmp_path, monkeypatch):
+    name = f"mlp_{abs(hash(str(tmp_path))) % 10**8}"
+    (tmp_path / f"{name}.py").write_text(MLP)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield name
+    sys.modules.pop(name, None)
+
+
+def _round(n: int) -> int:
+    return -(-n // 512) * 512
+
+
+def _real_cpu_run(module_name: str):
+    """The same step on real CPU tensors, tracked by the same tracker (no fake GPU)."""
+    module = __import__(module_name)
+    model, opt, step, batch = module.make()
+    tracker = StepTracker()
+    tracker.track_external(model, opt, *batch)
+    with tracker:
+        tracker.start_training()
+        step()
+        step()
+    return model, opt, tracker
+
+
+def test_categories_match_a_real_cpu_run(mlp, monkeypatch):
+    model, opt, real = _real_cpu_run(mlp)
+    params = sum(_round(p.nbytes) for p in model.parameters())
+    state = sum(_round(v.nbytes) for s in opt.state.values() for v in s.values() if v.dim() > 0)
+    result = predict.predict_factory(f"{mlp}:triple", eval_step=False)
+    at_peak = result["breakdown"]
+    assert at_peak["parameters"] == params
+    assert at_peak["gradients"] == params
+    assert at_peak["optimizer state"] == state  # exp_avg, exp_avg_sq; Adam's step counters stay on the host
+    assert result["steps_run"] == 2 and result["peak_phase"] == "step 1 optimizer step"
+
+
+def test_peak_matches_a_real_cpu_run_of_the_same_step(mlp, monkeypatch):
+    # Without CUDA's 512-byte rounding the fake GPU must see exactly the bytes the real run held.
+    import torch.distributed._tools.mem_tracker as mem_tracker
+
+    monkeypatch.setattr(mem_tracker, "_PYTORCH_MIN_ALLOCATE", 1)
+    _, opt, real = _real_cpu_run(mlp)
+    # Adam's step counters are host tensors on a GPU too (capturable=False): not on the fake GPU.
+    host = sum(state["step"].nbytes for state in opt.state.values())
+    real_peak = real._peak_mem[torch.device("cpu")] - host
+    tracker = StepTracker()
+    from memlint.estimate.fakegpu import FakeGPU
+
+    with FakeGPU(tracker):
+        step = __import__(mlp).make()[2]
+        tracker.start_training()
+        step()
+        step()
+    assert tracker._peak_mem[GPU] == real_peak
+
+
+def test_autocast_cache_is_its_own_line_and_why_amp_can_take_more(mlp):
+    fp32 = predict.predict_factory(f"{mlp}:fp32_eval")
+    amp = predict.predict_factory(f"{mlp}:amp_eval")
+    model = __import__(mlp).make("sgd")[0]
+    linears = [p for m in model if isinstance(m, torch.nn.Linear) for p in m.parameters()]
+    # Under no_grad too, autocast caches the bf16 copy of every Linear's weight and bias (they
+    # require grad) until the region ends: at a small batch that outweighs halving activations.
+    cache = sum(_round(p.numel() * 2) for p in linears)
+    assert amp["eval_breakdown"]["autocast cast cache"] == cache
+    assert "autocast cast cache" not in fp32["eval_breakdown"]
+    assert amp["eval_peak"] - fp32["eval_peak"] > cache // 2
+
+
+def test_the_device_the_program_sees():
+    from memlint.estimate.fakegpu import FakeGPU
+
+    tracker = StepTracker()
+    with FakeGPU(tracker, "NVIDIA A100-SXM4-40GB", 40 * sizes.GIB):
+        assert torch.cuda.is_available() and torch.cuda.get_device_name(0) == "NVIDIA A100-SXM4-40GB"
+        x = torch.ones(4, device="cuda")
+        host = torch.ones(1024)
+        assert x.device == GPU and x.is_cuda and not host.is_cuda
+        assert torch.zeros(3, device=x.device).is_cuda  # a device taken from a tensor
+        assert not x.cpu().is_cuda and host.cuda().is_cuda and (x + 1).is_cuda
+        assert torch.cuda.memory_allocated() == 2 * 512 * 3 or torch.cuda.memory_allocated() > 0
+    assert not torch.cuda.is_available()
+
+
+def test_one_line_when_the_program_cannot_run_fake(mlp):
+    result = predict.predict_factory(f"{mlp}:data_dependent")
+    assert result["stopped"].startswith(os.path.join(os.getcwd(), f"{mlp}.py:"))
+    assert "cannot run fake: an output's shape depends on the data (aten.nonzero.default)" in result["stopped"]
+    assert result["steps_run"] == 1  # what ran before it is kept
+
+
+@pytest.mark.parametrize("args, code", [
+    (["--budget", "1GiB"], 0),
+    (["--budget", "20MiB"], 1),
+    (["--gpu", "h100"], 0),
+    (["--budget", "lots"], 2),
+    (["--gpu", "abacus"], 2),
+])
+def test_gate_exit_codes(mlp, args, code):
+    outcome = CliRunner().invoke(main, ["estimate", f"{mlp}:train", *args])
+    assert outcome.exit_code == code, outcome.output
+    if code == 1:
+        assert "does NOT fit" in outcome.output and "over the 20.0 MiB budget" in outcome.output
+    if code == 2:
+        assert outcome.output.count("\n") == 1 and "Traceback" not in outcome.output
+
+
+def test_formats(mlp):
+    runner = CliRunner()
+    data = json.loads(runner.invoke(main, ["estimate", f"{mlp}:train", "--format", "json", "--budget", "1GiB"]).output)
+    assert data["fits"] is True and data["exit"] == 0 and data["peak_reserved"] >= data["peak_allocated"] > 0
+    github = runner.invoke(main, ["estimate", f"{mlp}:train", "--format", "github", "--budget", "1MiB"]).output
+    line = MLP.splitlines().index("def train():") + 1  # the factory: where the gate's annotation goes
+    assert f"::error file={mlp}.py,line={line},title=memlint estimate::--budget 1MiB: does NOT fit" in github
+    sarif = json.loads(runner.invoke(main, ["estimate", f"{mlp}:train", "--format", "sarif", "--budget", "1MiB"]).output)
+    assert sarif["runs"][0]["results"][0]["ruleId"] == "MLE001"
+
+
+def test_what_ifs_batch_size_and_optimizer(mlp):
+    base = predict.predict_factory(f"{mlp}:triple", eval_step=False)
+    bigger = predict.predict_factory(f"{mlp}:triple", eval_step=False, batch_size=512)
+    sgd = predict.predict_factory(f"{mlp}:triple", eval_step=False, optimizer="sgd")
+    assert base["breakdown"]["inputs (batch)"] == 64 * 256 * 4
+    assert bigger["eval_breakdown"] == {} and bigger["whatif"] == "--batch-size 512"
+    assert max(bigger["phases"].values()) > max(base["phases"].values())
+    assert "optimizer state" in base["breakdown"] and "optimizer state" not in sgd["breakdown"]
+    with pytest.raises(predict.CannotRunFake, match="--batch-size needs a factory"):
+        predict.predict_factory(f"{mlp}:train", batch_size=8)
+
+
+def test_no_target_is_an_error():
+    outcome = CliRunner().invoke(main, ["estimate"])
+    assert outcome.exit_code == 2 and "give module:function" in outcome.output
+
+
+def test_allocator_model():
+    model = allocator.replay([(1, 1, 100), (1, 2, 3 << 20), (-1, 1, 0), (1, 3, 600 << 10), (1, 4, 12 << 20),
+                              (-1, 2, 0), (1, 5, 2 << 20)])
+    # 2 MiB small segment + one 20 MiB large one; the 2 MiB request reuses the freed 3 MiB block
+    # whole (the 1 MiB rest is not split off), so it counts 3 MiB allocated.
+    assert model.peak_reserved == 22 << 20
+    assert model.allocated == (600 << 10) + (12 << 20) + (3 << 20)
+    assert allocator.round_size(1) == 512 and allocator.segment_size(11 << 20) == 12 << 20
+
+
+SCRIPT = '''
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+device = "cuda" if torch.cuda.is_available() else "cpu"
+loader = DataLoader(TensorDataset(torch.randn(256, 64), torch.randint(0, 4, (256,))), batch_size=32, num_workers=2)
+model = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.ReLU(), torch.nn.Linear(256, 4)).to(device)
+opt = torch.optim.Adam(model.parameters())
+for x, y in loader:
+    loss = torch.nn.functional.cross_entropy(model(x.to(device)), y.to(device))
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    print("loss", loss.item())
+    {extra}
+'''
+
+
+def _estimate_command(tmp_path, extra: str, *options: str) -> subprocess.CompletedProcess:
+    (tmp_path / "train.py").write_text(textwrap.dedent(SCRIPT.replace("{extra}", extra)))
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "memlint", "estimate", *options, "--", sys.executable, "train.py"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_command_form_runs_the_unmodified_program(tmp_path):
+    done = _estimate_command(tmp_path, "", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["steps_run"] == 2 and data["item_placeholders"] == 1
+    assert data["item_site"].endswith("train.py:13")
+    assert data["breakdown"]["parameters"] == _round(64 * 256 * 4) + _round(256 * 4) + _round(256 * 4 * 4) + 512
+
+
+def test_command_form_one_line_for_data_access(tmp_path):
+    done = _estimate_command(tmp_path, "print(model(x.to(device)).argmax(1).cpu().numpy())")
+    # The first step ran, then the program stopped; no budget: nothing to gate, exit 0.
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1] == (f"{tmp_path / 'train.py'}:14: cannot run fake: the program reads the tensor's data, "
+                        "which a fake tensor does not have: .numpy() is not supported for tensor subclasses.")
+    assert "Traceback" not in done.stdout + done.stderr

@@ -1,0 +1,40 @@
+"""Finding messages: the measured cost and its source on the help line (the one-short-sentence
+check runs on every test case, in test_cases_test.py), and ML011's rank wording only for a
+program of several processes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memlint.engine import lint_source
+from memlint.rules import ALL_RULES
+
+CASES = Path(__file__).resolve().parent.parent / "test_cases"
+CODES = [r.code for r in ALL_RULES]
+
+
+def findings_of(path: Path):
+    findings, errors = lint_source(path.read_text(encoding="utf-8"), str(path), CODES)
+    assert not errors, errors
+    return findings
+
+
+def hint_of(folder: str, code: str) -> str:
+    bad = sorted((CASES / folder).glob("bad_*[!d].py"))[0]
+    return next(f.hint for f in findings_of(bad) if f.code == code)
+
+
+def test_evidence_is_on_the_help_line() -> None:
+    assert "1.56x slower per step measured" in hint_of("ML004_empty_cache_per_step", "ML004")
+    assert "+128 MiB per step measured" in hint_of("ML002_autocast_cache_disabled", "ML002")
+    assert "1.5x-3x slower training" in hint_of("ML009_anomaly_detection_enabled", "ML009")
+
+
+def test_ml011_speaks_of_ranks_only_in_a_program_of_several_processes() -> None:
+    folder = CASES / "ML011_load_without_map_location"
+    (ddp,) = findings_of(folder / "bad_ddp_snapshot_every_rank.py")  # reads LOCAL_RANK: torchrun starts it
+    assert "every rank" in ddp.message and "pytorch issue 7415" in ddp.hint
+    for name in ("bad_resume_checkpoint_dict.py", "bad_load_state_dict_inline.py", "bad_aliased_load_best_model.py"):
+        for finding in findings_of(folder / name):
+            assert "rank" not in finding.message + finding.hint, finding
+            assert finding.message.endswith("puts every tensor back on the device it was saved from")
