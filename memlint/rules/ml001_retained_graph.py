@@ -172,16 +172,19 @@ for x, y in loader:
         # ModelOutput, a mapping needs its entries moved, and a list has no
         # `.detach()` at all. The label comes from `keep_fix`'s one evidence rule.
         kinds = {model.provenance.value_kind(p, statement) for p in parts}
+        # in a per-step function, the loop around the store is what the code after it reads from
+        loops_here = model.enclosing_loops(statement)
+        fix_region = loops_here[0] if isinstance(region, cst.FunctionDef) and loops_here else region
         fix = None
         if kinds <= {"tensor", "maybe"}:
             what = "Detach the stored value" + (" and move it off the device" if any(on_device) else "")
-            fix = keep_fix(model, store, region, own, what, kinds == {"tensor"})
+            fix = keep_fix(model, store, fix_region, own, what, kinds == {"tensor"})
         elif kinds == {"mapping"} and len(parts) == 1 and torch_alias(model) is not None:
             moved = model.provenance.device_output(parts[0], statement)
             entries = detach_entries(parts[0], torch_alias(model), off_device=moved)
             hint = f"store a copy with its tensors {'moved off the device' if moved else 'detached'}: `{code(entries)}`"
             what = "Detach the tensors of the stored mapping" + (" and move them off the device" if moved else "")
-            fix = keep_fix(model, store, region, [(parts[0], entries)], what, False)
+            fix = keep_fix(model, store, fix_region, [(parts[0], entries)], what, False)
         else:
             hint = "detach each tensor in it before storing (`{k: v.detach() for k, v in d.items()}`)"
         self.report(
