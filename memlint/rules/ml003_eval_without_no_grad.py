@@ -50,11 +50,17 @@ def evaluate(model, loader):
     def visit_Call(self, node: cst.Call) -> None:
         model = self.model
         provenance = model.provenance
-        if not provenance.is_module_call(node) or provenance.is_loss_call(node):
+        via = ""
+        direct = provenance.is_module_call(node) and not provenance.is_loss_call(node)
+        if not direct and not model.local_callees(node):
             return
         region = self._eval_region(node)
         if region is None or id(region) in self._reported:
             return
+        if not direct:
+            via = self._model_run_by_callee(node)
+            if not via:
+                return
         if model.grad_state(node) is not Grad.ON or self._needs_grad(region):
             return
         self._reported.add(id(region))
@@ -80,12 +86,16 @@ def evaluate(model, loader):
         # torch imported only under a condition (`if is_torch_available():`): a module-level
         # `import torch` would make it a hard dependency, so say what to do instead
         fix = None if guarded_torch else self._fix(region)
-        self.report(node, message, hint, fix=fix, **extra)
+        self.report(node, message, hint + (f" ({via})" if via else ""), fix=fix, **extra)
 
     def _eval_region(self, call: cst.Call) -> cst.CSTNode | None:
         loops = self.model.loops
         scope = self.model.scope_of(call)
-        if loops.is_eval_function(scope) and self.model.provenance.class_kind(scope) != "module":
+        if (
+            loops.is_eval_function(scope)
+            and self.model.provenance.class_kind(scope) != "module"
+            and not self._part_of_callers(scope, call)
+        ):
             return scope  # (a plain module's own `predict` method is part of its forward)
         for loop in reversed(self.model.enclosing_loops(call)):  # outermost first
             if loops.is_training_loop(loop):
@@ -93,6 +103,41 @@ def evaluate(model, loader):
             if loops.iterates_eval_data(loop) or loops.follows_model_eval(loop):
                 return loop
         return None
+
+    def _model_run_by_callee(self, call: cst.Call) -> str:
+        """Where a function of this file that `call` runs calls, with grad on, a model that the
+        call hands it (by the callee's summary), when that function is not evaluation code of
+        its own (reported there)."""
+        model = self.model
+        for callee in model.local_callees(call):
+            run = model.summaries.model_run(callee)
+            if run is None or model.loops.is_eval_function(callee) or model.loops.has_backward(callee):
+                continue
+            handed = model.summaries.argument_for(call, callee, run.func.value)
+            if handed is not None:
+                return f"`{model.summaries.name(callee)}` calls {model.summaries.describe(run)}"
+        return ""
+
+    def _part_of_callers(self, func: cst.FunctionDef, call: cst.Call) -> bool:
+        """Named like evaluation, but the call graph says it runs as part of its callers: every
+        call of it in this file is in a module's `forward` (torchrl's `_predict`), or it is a
+        helper with no loop of its own that runs a model it is handed and does not switch it to
+        eval mode (monai's `_run_inference(network, patch)`): the grad mode is whichever its
+        caller, evaluating or training, chose. (A validation run from inside the training loop
+        is still evaluation.)"""
+        model = self.model
+        sites = model.call_sites().get(func, ())
+        if sites:
+            return all(self._in_forward(site) for site in sites)
+        if model.tree.descendants(func.body, cst.For) or model.tree.descendants(func.body, cst.While):
+            return False
+        runs_param = isinstance(call.func, cst.Name) and call.func.value in model.params(func)
+        sets_eval = any(method_name(c) == "eval" for c in model.tree.descendants(func.body, cst.Call))
+        return runs_param and not sets_eval
+
+    def _in_forward(self, node: cst.CSTNode) -> bool:
+        scope = self.model.scope_of(node)
+        return isinstance(scope, cst.FunctionDef) and self.model.loops.is_module_forward(scope)
 
     def _needs_grad(self, region: cst.CSTNode) -> bool:
         """Saliency, adversarial and gradient-penalty code differentiates on purpose."""
