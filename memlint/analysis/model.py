@@ -6,6 +6,7 @@ import libcst as cst
 
 from memlint.analysis.autograd_functions import AutogradFunctions
 from memlint.analysis.context import FileContext
+from memlint.analysis.flow.summaries import Summaries
 from memlint.analysis.loops import Loops
 from memlint.analysis.provenance import Provenance
 from memlint.analysis.scopes import Binding, Scope
@@ -26,3 +27,4 @@ class SemanticModel(FileContext):
         self.provenance = Provenance(self)
         self.loops = Loops(self, self.provenance)
         self.autograd_functions = AutogradFunctions(self, self.provenance)
+        self.summaries = Summaries(self)

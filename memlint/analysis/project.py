@@ -32,6 +32,7 @@ import libcst as cst
 from memlint.analysis import lightning_precision as lightning
 from memlint.analysis.cuda_init import ALLOC_VARIABLES, CudaInit, alloc_setting
 from memlint.analysis.expressions import names_in
+from memlint.analysis.flow.summaries import exported
 from memlint.analysis.imports import dotted
 from memlint.models import Finding, Position, Severity
 from memlint.suppression import is_suppressed
@@ -70,6 +71,7 @@ def summarize(model: "SemanticModel") -> dict[str, Any]:
         "returns": returns,
         "calls": calls,
         "trainer_precisions": _trainer_precisions(model),
+        "flow": exported(model),
     }
 
 
@@ -278,6 +280,56 @@ class ProjectIndex:
             )
         return replace(finding, message=message)
 
+    def flow_of(self, path: str, name: str, member: str = "") -> dict[str, Any] | None:
+        """The exported flow facts of `name` (or of its method `member`) as written in `path`: a
+        function or class of the project reached through the file's imports; None when it is
+        not the project's. A project function with no entry exports nothing (`{}`)."""
+        module, _, last = self.qualify(path, name).rpartition(".")
+        other = self.paths_by_module.get(module)
+        if other is None or other == path:
+            return None
+        key = f"{last}.{member}" if member else last
+        return self.summaries[other].get("flow", {}).get(key, {})
+
+    def _guess_refuted(self, finding: Finding) -> bool:
+        """Did ML001 rest on a guess from a name (a loss-named function, a meter) that the other
+        file's summary contradicts (it returns no history; its `update` keeps nothing)?"""
+        path = finding.filename
+        assumed = finding.extra.get("assumed") or []
+        if assumed:
+            facts = [self.flow_of(path, name) for name in assumed]
+            if all(f is not None and f.get("returns") == "no" for f in facts):
+                return True
+        meter = finding.extra.get("meter")
+        if meter:
+            facts = self.flow_of(path, meter, "update")
+            params = (facts or {}).get("params") or [""]
+            if facts is not None and "keeps" in facts and params[0] not in facts["keeps"]:
+                return True  # `meter.update(loss)`: its `update` keeps nothing of its first argument
+        return False
+
+    def _guess_confirmed(self, finding: Finding) -> Finding:
+        """Where another file of the project shows what ML001 assumed, say so instead."""
+        path = finding.filename
+        facts = []
+        meter = finding.extra.get("meter")
+        if meter:
+            found = self.flow_of(path, meter, "update")
+            if found and found.get("keeps"):
+                where = os.path.relpath(self.paths_by_module[self.qualify(path, meter).rpartition(".")[0]])
+                facts.append(f"`{meter.rsplit('.', 1)[-1]}.update` ({where}) keeps it in the meter")
+        for name in finding.extra.get("assumed") or []:
+            found = self.flow_of(path, name)
+            if found and found.get("returns") == "yes":
+                where = os.path.relpath(self.paths_by_module[self.qualify(path, name).rpartition(".")[0]])
+                facts.append(f"`{name}()` ({where}) returns a value with autograd history")
+        if not facts or len(facts) < len(finding.extra["assumptions"]):
+            return finding
+        message = finding.message
+        for text in finding.extra["assumptions"]:
+            message = message.replace(text, "")
+        return replace(finding, message=message + "".join(f" ({fact})" for fact in facts))
+
     def adjust(self, findings: list[Finding]) -> list[Finding]:
         adjusted = []
         for finding in findings:
@@ -297,6 +349,10 @@ class ProjectIndex:
                 finding = self._lightning_cast_cache(finding)
                 if finding is None:
                     continue
+            if finding.code == "ML001" and self._guess_refuted(finding):
+                continue
+            if finding.code == "ML001" and finding.extra.get("assumptions"):
+                finding = self._guess_confirmed(finding)
             if finding.code == "ML003" and finding.extra.get("function") and not finding.extra.get("in_file_calls"):
                 if self.only_called_without_grad(finding.filename, finding.extra["function"]):
                     continue

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from typing import TYPE_CHECKING
+
 from memlint.analysis.consumers import consumed_after
 from memlint.analysis.expressions import code, literal_parts, names_in
 from memlint.analysis.grad_mode import Grad
@@ -9,6 +11,9 @@ from memlint.analysis.project import history_sources
 from memlint.models import Applicability, Severity
 from memlint.analysis.loops import Store
 from memlint.rules.base import FixSpec, StoreRule, detach, detach_entries, torch_alias
+
+if TYPE_CHECKING:
+    from memlint.analysis.model import SemanticModel
 
 
 class RetainedGraph(StoreRule):
@@ -76,6 +81,8 @@ for x, y in loader:
         ]
         if not parts or not loops.outlives(store, region):
             return
+        if store.kind == "accumulate" and model.provenance.integer_tensor(store.container, statement):
+            return  # an integer tensor never requires grad: the sum keeps no graph
         reduced = store.kind in ("accumulate", "concat")
         if not isinstance(region, cst.FunctionDef) and consumed_after(model, store.container, region, reduced):
             return
@@ -86,6 +93,7 @@ for x, y in loader:
             for ret in model.tree.descendants(region.body, cst.Return):
                 if ret.value is not None:
                     backwarded |= set(names_in(ret.value))
+        backwarded = model.provenance.graph_siblings(backwarded, scope)
         reached = model.provenance.dependencies(backwarded, scope)
         was_backwarded = bool(backwarded) and all(set(names_in(p)) & reached for p in parts)
         ctx_stores = model.autograd_functions.tensor_stores
@@ -95,6 +103,9 @@ for x, y in loader:
         # the kept value is itself a per-batch activation (a model output): it stays on the device
         itself = [p for p in parts if model.provenance.device_output(p, statement)]
         retained = was_backwarded and model.provenance.retains_graph(region)
+        # backward only on some iterations (`if not forward_only: loss.backward()`)
+        guards = [_guard(model, call, region) for call, _ in model.provenance.backward_calls(region)]
+        conditional = guards if guards and all(guards) else []
         if store.kind == "in-place":
             severity = Severity.ERROR
             message = (
@@ -128,12 +139,36 @@ for x, y in loader:
                 f"`{kept}` is kept beyond its iteration: `{code(itself[0])}` holds a whole output of the model, "
                 "whose tensors stay on the device every iteration (and its graph skeleton leaks host memory)"
             )
+        elif conditional:
+            severity = Severity.WARNING
+            message = (
+                f"`{kept}` is kept beyond its iteration with its autograd graph; backward runs only under "
+                f"`if {code(conditional[0].test)}:` (line {model.range_of(conditional[0]).start.line}): when it runs, it frees the saved "
+                "tensors but the graph skeleton leaks host memory every iteration, and when it does not "
+                "(with grad on), every kept graph holds its activations on the device"
+            )
         else:
             severity = Severity.WARNING
             message = (
                 f"`{kept}` is kept beyond its iteration with its autograd graph: backward freed the saved "
                 "tensors, but the graph skeleton leaks host memory every iteration"
             )
+        path = [model.summaries.origin(p, statement) for p in parts]
+        message += "".join(f" ({step})" for step in dict.fromkeys(p for p in path if p))
+        if store.via:
+            line = f" (line {model.range_of(store.keep).start.line})" if store.keep is not None else ""
+            message += f" ({store.via}{line})"
+        # what the finding rests on where no definition is visible: the project index checks it
+        # against the other files' summaries
+        assumed = model.provenance.assumed_losses(parts, statement)
+        assumptions = [f" ({store.via})"] if store.keep is None and store.via else []
+        if assumed:
+            names = ", ".join(f"`{a}(...)`" for a in assumed)
+            assumptions.append(
+                f" (assumed from its name: {names} returns a value with autograd history; it is not defined in this file)"
+            )
+            message += assumptions[-1]
+        meter = model.loops.meter_class(store) if store.keep is None and store.via else None
         hint = f"store `{code(detach(parts[0]))}`" + (
             " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") else ""
         )
@@ -158,6 +193,19 @@ for x, y in loader:
             severity=severity,
             fix=fix,
             kept=kept,  # for the project index: is a Function of another file behind it?
+            assumed=assumed,  # loss-named callees of other files whose summaries decide
+            meter=meter,  # the class, not in this file, whose `update` was assumed to keep its argument
+            assumptions=assumptions,  # the words of the message that the project index may confirm
             sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
         )
 
+
+
+def _guard(model: "SemanticModel", call: cst.Call, region: cst.CSTNode) -> cst.If | None:
+    """The innermost `if` around `call` within `region` (`if not forward_only: loss.backward()`)."""
+    for anc in model.tree.ancestors(call):
+        if anc is region:
+            return None
+        if isinstance(anc, cst.If):
+            return anc
+    return None

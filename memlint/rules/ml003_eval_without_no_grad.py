@@ -50,11 +50,17 @@ def evaluate(model, loader):
     def visit_Call(self, node: cst.Call) -> None:
         model = self.model
         provenance = model.provenance
-        if not provenance.is_module_call(node) or provenance.is_loss_call(node):
+        via = ""
+        direct = provenance.is_module_call(node) and not provenance.is_loss_call(node)
+        if not direct and not model.local_callees(node):
             return
         region = self._eval_region(node)
         if region is None or id(region) in self._reported:
             return
+        if not direct:
+            via = self._model_run_by_callee(node)
+            if not via:
+                return
         if model.grad_state(node) is not Grad.ON or self._needs_grad(region):
             return
         self._reported.add(id(region))
@@ -68,6 +74,12 @@ def evaluate(model, loader):
             f"`{code(node.func)}(...)` runs with autograd enabled in {where}: every forward records a graph "
             "and saves its activations for a backward that never comes, and any kept output holds them"
         )
+        if via:
+            message = (
+                f"`{code(node.func)}(...)` runs a model with autograd enabled ({via}) in {where}: every forward "
+                "records a graph and saves its activations for a backward that never comes, and any kept output "
+                "holds them"
+            )
         extra = {}
         if isinstance(region, cst.FunctionDef) and model.tree.parent_of(region) is model.module:
             # the project index drops this when other files call it only without grad
@@ -85,7 +97,11 @@ def evaluate(model, loader):
     def _eval_region(self, call: cst.Call) -> cst.CSTNode | None:
         loops = self.model.loops
         scope = self.model.scope_of(call)
-        if loops.is_eval_function(scope) and self.model.provenance.class_kind(scope) != "module":
+        if (
+            loops.is_eval_function(scope)
+            and self.model.provenance.class_kind(scope) != "module"
+            and not self._part_of_callers(scope, call)
+        ):
             return scope  # (a plain module's own `predict` method is part of its forward)
         for loop in reversed(self.model.enclosing_loops(call)):  # outermost first
             if loops.is_training_loop(loop):
@@ -93,6 +109,44 @@ def evaluate(model, loader):
             if loops.iterates_eval_data(loop) or loops.follows_model_eval(loop):
                 return loop
         return None
+
+    def _model_run_by_callee(self, call: cst.Call) -> str:
+        """Where a function of this file that `call` runs calls, with grad on, a model that the
+        call hands it (by the callee's summary), when that function is not evaluation code of
+        its own (reported there)."""
+        model = self.model
+        for callee in model.local_callees(call):
+            run = model.summaries.model_run(callee)
+            if run is None or model.loops.is_eval_function(callee) or model.loops.has_backward(callee):
+                continue
+            handed = model.summaries.argument_for(call, callee, run.func.value)
+            if handed is not None:
+                return f"`{model.summaries.name(callee)}` calls {model.summaries.describe(run)}"
+        return ""
+
+    def _part_of_callers(self, func: cst.FunctionDef, call: cst.Call) -> bool:
+        """Named like evaluation, but the call graph says it runs as part of its callers: every
+        call of it in this file is in training code (torchrl's `_predict`, called by a module's
+        `forward`), or it is a helper with no loop of its own that runs a model it is handed and
+        does not switch it to eval mode (monai's `_run_inference(network, patch)`): the grad mode
+        is whichever its caller, evaluating or training, chose."""
+        model = self.model
+        sites = model.call_sites().get(func, ())
+        if sites:
+            return all(self._in_training_code(site) for site in sites)
+        if model.tree.descendants(func.body, cst.For) or model.tree.descendants(func.body, cst.While):
+            return False
+        runs_param = isinstance(call.func, cst.Name) and call.func.value in model.params(func)
+        sets_eval = any(method_name(c) == "eval" for c in model.tree.descendants(func.body, cst.Call))
+        return runs_param and not sets_eval
+
+    def _in_training_code(self, node: cst.CSTNode) -> bool:
+        """Is `node` in a module's `forward`, a training step hook or a training loop?"""
+        loops = self.model.loops
+        scope = self.model.scope_of(node)
+        if isinstance(scope, cst.FunctionDef) and (loops.is_module_forward(scope) or loops.train_step_method(scope)):
+            return True
+        return any(loops.is_training_loop(loop) for loop in self.model.enclosing_loops(node))
 
     def _needs_grad(self, region: cst.CSTNode) -> bool:
         """Saliency, adversarial and gradient-penalty code differentiates on purpose."""
