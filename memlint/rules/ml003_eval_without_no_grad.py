@@ -51,7 +51,11 @@ def evaluate(model, loader):
         model = self.model
         provenance = model.provenance
         via = ""
-        direct = provenance.is_module_call(node) and not provenance.is_loss_call(node)
+        facts = model.module_facts
+        # a module by what the file does with it (`.eval()`, `.parameters()`), whatever its name; a
+        # guess from a name only where the file does not show the callee is something else
+        runs = facts.runs_module(node) or (provenance.is_module_call(node) and not facts.not_module(node))
+        direct = runs and not provenance.is_loss_call(node)
         if not direct and not model.local_callees(node):
             return
         region = self._eval_region(node)
