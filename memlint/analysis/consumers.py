@@ -57,7 +57,7 @@ def consumed_after(model: "SemanticModel", container: cst.BaseExpression, region
             return False  # the elements leave with the container
         if (
             collected & mentioned
-            and not model.loops.has_backward(region)
+            and not model.loops.trains_each_iteration(region)
             and _reduces(model, stmt, collected)
             and model.provenance.uses_with_history(stmt, collected)
         ):
@@ -69,7 +69,7 @@ def consumed_after(model: "SemanticModel", container: cst.BaseExpression, region
             # backwards every iteration returns a running statistic, not a graph anyone needs
             if (
                 stmt.value is not None
-                and not model.loops.has_backward(region)
+                and not model.loops.trains_each_iteration(region)
                 and model.provenance.uses_with_history(stmt.value, values | collected)
             ):
                 consumed = True

@@ -119,6 +119,11 @@ class Loops:
         """Does `region` differentiate anything (`backward`, `autograd.grad`)?"""
         return bool(self.provenance.backward_calls(region))
 
+    def trains_each_iteration(self, region: cst.CSTNode) -> bool:
+        """Does each iteration of `region` finish its own graph: it differentiates, or it takes an
+        optimisation step (also through a per-step function of this file, `self.train_one_batch()`)?"""
+        return self.has_backward(region) or self.is_training_loop(region)
+
     # -- evaluation --------------------------------------------------------------
     def is_eval_function(self, func: cst.CSTNode) -> bool:
         if not isinstance(func, cst.FunctionDef):
@@ -408,6 +413,9 @@ class Loops:
                 # `outs += [out]` grows a list like append; `total += loss` accumulates
                 kind = "append" if isinstance(statement.value, (cst.List, cst.Tuple)) else "accumulate"
                 return Store(statement, statement.target, statement.value, kind)
+            if isinstance(statement.target, cst.Subscript):
+                # `total_loss[name] += loss`: a running sum kept in an entry of the container
+                return Store(statement, statement.target.value, statement.value, "accumulate")
             return None
         if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
             target = statement.targets[0].target

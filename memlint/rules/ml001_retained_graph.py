@@ -96,6 +96,11 @@ for x, y in loader:
         backwarded = model.provenance.graph_siblings(backwarded, scope)
         reached = model.provenance.dependencies(backwarded, scope)
         was_backwarded = bool(backwarded) and all(set(names_in(p)) & reached for p in parts)
+        # the value comes back from a per-step function of this file that differentiates its
+        # loss itself (`loss_each = self.train_one_batch(x)`): backward ran there
+        differentiated_in = [_differentiating_callee(model, p, statement) for p in parts]
+        if not was_backwarded and all(differentiated_in):
+            was_backwarded = True
         ctx_stores = model.autograd_functions.tensor_stores
 
         kept = code(store.value)
@@ -199,6 +204,22 @@ for x, y in loader:
             sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
         )
 
+
+
+def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.FunctionDef | None:
+    """A function of this file whose result flows into `expr` (in its scope) and that calls
+    backward itself."""
+    scope = model.scope_of(at)
+    values: list[cst.CSTNode] = [expr]
+    for name in model.provenance.dependencies(set(names_in(expr)), scope):
+        values += [b.value for b in model.bindings(scope, name) if b.value is not None]
+    for value in values:
+        calls = [value] if isinstance(value, cst.Call) else []
+        for call in calls + model.tree.descendants(value, cst.Call):
+            for callee in model.local_callees(call):
+                if model.loops.has_backward(callee):
+                    return callee
+    return None
 
 
 def _guard(model: "SemanticModel", call: cst.Call, region: cst.CSTNode) -> cst.If | None:
