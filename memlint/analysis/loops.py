@@ -429,7 +429,27 @@ class Loops:
                 if other is not None:
                     kind = "concat" if isinstance(statement.value, cst.Call) else "accumulate"
                     return Store(statement, target, other, kind)
+            if isinstance(target, cst.Name) and self._seeds_running_value(statement, target.value):
+                # `else: ema = loss` beside `if ema: ema = 0.9 * ema + 0.1 * loss`: the first value
+                # of the running one, carried into every later iteration
+                return Store(statement, target, statement.value, "accumulate")
         return None
+
+    def _seeds_running_value(self, statement: cst.Assign, name: str) -> bool:
+        """Is `name = value` one branch of a conditional update whose other branch accumulates
+        into `name` (`t = alpha * v + (1 - alpha) * t`) in the same loop?"""
+        loops = self.model.enclosing_loops(statement)
+        if not loops:
+            return False
+        for binding in self.model.bindings(self.model.scope_of(statement), name):
+            other = binding.node
+            if other is statement or not isinstance(other, cst.Assign) or not self.model.tree.contains(loops[0], other):
+                continue
+            if self.accumulated_operand(other.targets[0].target, other.value) is not None and exclusive_branches(
+                self.model, statement, other
+            ):
+                return True
+        return False
 
     def _kept_by_callee(self, call: cst.Call, statement: cst.CSTNode) -> Store | None:
         """`meter.update(loss)`, `self.record(metrics)`: a call whose callee keeps its argument
@@ -621,9 +641,20 @@ class Loops:
             if tree.contains(region, binding.node):
                 if isinstance(binding.node, (cst.Assign, cst.AugAssign)) and self.store_of(binding.node) is not None:
                     continue  # another accumulation into the same container
+                if exclusive_branches(self.model, binding.node, store.statement):
+                    continue  # bound only on the iterations that do not store: the others carry it on
                 return False
         bound_before = any(tree.order[id(b.node)] < tree.order[id(region)] for b in self.model.bindings(scope, root))
         return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
+
+
+def exclusive_branches(model: "FileContext", a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """Do `a` and `b` run in different branches of one `if` (never both in one pass)?"""
+    for anc in model.tree.ancestors(a):
+        if isinstance(anc, cst.If) and model.tree.contains(anc, b):
+            in_body = model.tree.contains(anc.body, a), model.tree.contains(anc.body, b)
+            return in_body[0] != in_body[1]
+    return False
 
 
 def _mentions_text(expr: cst.BaseExpression, text: str) -> bool:

@@ -109,8 +109,13 @@ for x, y in loader:
         itself = [p for p in parts if model.provenance.device_output(p, statement)]
         retained = was_backwarded and model.provenance.retains_graph(region)
         # backward only on some iterations (`if not forward_only: loss.backward()`)
-        guards = [_guard(model, call, region) for call, _ in model.provenance.backward_calls(region)]
+        backward_sites = [call for call, _ in model.provenance.backward_calls(region)]
+        guards = [_guard(model, call, region) for call in backward_sites]
         conditional = guards if guards and all(guards) else []
+        # `if not finite: skip  else: loss.backward()`: the backward is in the `else`
+        branch = "under" if not conditional or model.tree.contains(conditional[0].body, backward_sites[0]) else (
+            "in the `else` of"
+        )
         if store.kind == "in-place":
             severity = Severity.ERROR
             message = (
@@ -147,7 +152,7 @@ for x, y in loader:
         elif conditional:
             severity = Severity.WARNING
             message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph; backward runs only under "
+                f"`{kept}` is kept beyond its iteration with its autograd graph; backward runs only {branch} "
                 f"`if {code(conditional[0].test)}:` (line {model.range_of(conditional[0]).start.line}): when it runs, it frees the saved "
                 "tensors but the graph skeleton leaks host memory every iteration, and when it does not "
                 "(with grad on), every kept graph holds its activations on the device"
