@@ -278,9 +278,22 @@ class Loops:
                     varying = self.bound_in(region)
                 test_names = set(names_in(anc.test))
                 calls = [c for c in self.model.tree.descendants(anc.test, cst.Call) if method_name(c) not in _INVARIANT_CALLS]
-                if test_names & varying or calls:
+                if test_names & varying or calls or self._reads_attribute_bound_in(anc.test, region):
                     return True
         return False
+
+    def _reads_attribute_bound_in(self, test: cst.BaseExpression, region: cst.CSTNode) -> bool:
+        """Does `test` read an attribute that `region` rebinds (`self._n_updates += 1`, then
+        `if self._n_updates % self.policy_delay == 0:`)?"""
+        tree = self.model.tree
+        bound = {
+            code(target)
+            for node_type in (cst.Assign, cst.AugAssign)
+            for node in tree.descendants(region, node_type)
+            for target in ([t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target])
+            if isinstance(target, cst.Attribute)
+        }
+        return bool(bound) and any(code(a) in bound for a in tree.descendants(test, cst.Attribute))
 
     def step_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The innermost step loop around `node`, or its per-step framework method."""
