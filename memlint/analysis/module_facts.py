@@ -11,7 +11,6 @@ module (`data: pd.DataFrame`), or with a builtin type.
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -30,14 +29,6 @@ MODULE_EVIDENCE = {
     "eval", "parameters", "named_parameters", "modules", "named_modules", "children", "named_children",
     "buffers", "named_buffers", "requires_grad_",
 }
-# Methods of a module that place, configure, inspect or save it: calling one runs no forward.
-# `generate` of HF models runs under `torch.no_grad()` itself.
-_NON_COMPUTING = MODULE_EVIDENCE | {
-    "to", "cuda", "cpu", "train", "half", "float", "double", "bfloat16", "type", "apply", "zero_grad",
-    "state_dict", "load_state_dict", "share_memory", "extra_repr", "add_module", "generate",
-    "save_pretrained", "push_to_hub", "tie_weights", "num_parameters", "print_trainable_parameters",
-}
-_NON_COMPUTING_VERB = re.compile(r"^_*(get|set|save|load|register|build|init|reset|enable|disable|freeze|unfreeze)_")
 _BUILTIN_TYPES = {"str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set"}
 
 
@@ -92,15 +83,13 @@ class ModuleFacts:
         return False
 
     def runs_module(self, call: cst.Call) -> bool:
-        """Does `call` run a value the file shows is a module: `net(x)`, or a method of it that
-        computes (`net.forward_local(x)`, `net.encoder(x)`), not one that places or saves it?"""
+        """Does `call` run a value the file shows is a module: `net(x)`, or one of its forward
+        passes (`net.forward_local(x)`, timm's `forward_features`)? Its other methods may be
+        anything (a hook, a save, a setter), so they count only by that name convention."""
         func = call.func
         if self.is_module(func, call):
             return True
-        if not isinstance(func, cst.Attribute):
-            return False
-        method = func.attr.value
-        if method in _NON_COMPUTING or _NON_COMPUTING_VERB.match(method):
+        if not isinstance(func, cst.Attribute) or not func.attr.value.startswith("forward"):
             return False
         return self.is_module(func.value, call)
 

@@ -112,7 +112,33 @@ def evaluate(model, loader):
                 continue
             if loops.iterates_eval_data(loop) or loops.follows_model_eval(loop):
                 return loop
+        if self._inference_after_eval(call, scope):
+            return scope
         return None
+
+    def _inference_after_eval(self, call: cst.Call, scope: cst.CSTNode) -> bool:
+        """A function that puts the very model it calls in eval mode, then runs it outside any loop,
+        and never differentiates nor steps: straight-line inference (an inference script's `main`)."""
+        model = self.model
+        loops = model.loops
+        if not isinstance(scope, cst.FunctionDef) or model.enclosing_loops(call):
+            return False
+        if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
+            return False
+        func = call.func
+        # `model(x)`, `self.model(x)` or a method of it, `model.forward_local(x)`
+        receivers = {code(func)} | ({code(func.value)} if isinstance(func, cst.Attribute) else set())
+        position = model.tree.order[id(call)]
+        in_eval = False
+        for other in model.tree.descendants(scope, cst.Call):
+            if model.tree.order[id(other)] >= position:
+                break
+            if isinstance(other.func, cst.Attribute) and code(other.func.value) in receivers:
+                if other.func.attr.value == "eval" and not other.args:
+                    in_eval = True
+                elif other.func.attr.value == "train":
+                    in_eval = False
+        return in_eval
 
     def _model_run_by_callee(self, call: cst.Call) -> str:
         """Where a function of this file that `call` runs calls, with grad on, a model that the
