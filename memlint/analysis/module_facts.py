@@ -3,7 +3,9 @@
 A name (a local, a parameter, a global) or a `self` attribute is a module when
 the file shows it: a method that only `nn.Module` has is called on it
 (`net_g.eval()`, `optimizer = SGD(ciexyz_net.parameters())`), whatever it is
-called. A callee is something else when the file shows that instead: a
+called; calling it, or one of its `forward*` passes, runs it (its other
+methods may be hooks, setters or savers). A callee is something else when the
+file shows that instead: a
 function reached through an imported package (`onnx.checker.check_model`), or
 a parameter annotated with a type from an imported package that is not a
 module (`data: pd.DataFrame`), or with a builtin type.
