@@ -128,10 +128,13 @@ class Loops:
     def is_eval_function(self, func: cst.CSTNode) -> bool:
         if not isinstance(func, cst.FunctionDef):
             return False
-        name = func.name.value
-        if name.startswith("test") and self._is_test_file():
+        if self.is_test_function(func):
             return False  # pytest functions, not evaluation loops
-        return bool(_EVAL_FUNCTION.search(name))
+        return bool(_EVAL_FUNCTION.search(func.name.value))
+
+    def is_test_function(self, func: cst.FunctionDef) -> bool:
+        """A pytest test (`test*` in a test file): it runs once, to check, not to evaluate data."""
+        return func.name.value.startswith("test") and self._is_test_file()
 
     def _is_test_file(self) -> bool:
         path = self.model.path.replace("\\", "/")

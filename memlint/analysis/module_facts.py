@@ -32,6 +32,8 @@ MODULE_EVIDENCE = {
     "buffers", "named_buffers", "requires_grad_",
 }
 _BUILTIN_TYPES = {"str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set"}
+# Calls that return a package: `onnx = pytest.importorskip("onnx")` binds a package like `import onnx`.
+_IMPORTERS = {"importlib.import_module", "pytest.importorskip", "__import__"}
 
 
 class ModuleFacts:
@@ -70,6 +72,15 @@ class ModuleFacts:
                     found.add(local.split(".")[0])
         return found
 
+    def _is_package(self, name: str, scope: cst.CSTNode) -> bool:
+        """Is `name`, read in `scope`, a package: bound by `import`, or only by an importer call?"""
+        bindings = self.model.bindings(scope, name)
+        if not bindings:
+            return name in self._imported_packages
+        return all(
+            isinstance(b.value, cst.Call) and self.model.imports.resolve(b.value.func) in _IMPORTERS for b in bindings
+        )
+
     def is_module(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Does the file show that `expr` (a name or `self.<attr>`), as read at `at`, is a module?"""
         names, attributes = self._shown
@@ -104,7 +115,7 @@ class ModuleFacts:
             return False
         root, _, rest = chain.partition(".")
         scope = self.model.scope_of(call)
-        if rest and root in self._imported_packages and not self.model.bindings(scope, root):
+        if rest and self._is_package(root, scope):
             return True
         if not isinstance(scope, cst.FunctionDef):
             return False

@@ -125,6 +125,8 @@ def evaluate(model, loader):
             return False
         if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
             return False
+        if loops.is_test_function(scope):
+            return False  # a test runs the model once to check an export, not to serve it
         func = call.func
         # `model(x)`, `self.model(x)` or a method of it, `model.forward_local(x)`
         receivers = {code(func)} | ({code(func.value)} if isinstance(func, cst.Attribute) else set())
