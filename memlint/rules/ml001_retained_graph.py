@@ -8,6 +8,7 @@ from memlint.analysis.consumers import consumed_after
 from memlint.analysis.expressions import code, literal_parts, names_in
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.project import history_sources
+from memlint.analysis.provenance import unpacked
 from memlint.models import Applicability, Severity
 from memlint.analysis.loops import Store
 from memlint.rules.base import FixSpec, StoreRule, detach, detach_entries, torch_alias
@@ -73,11 +74,13 @@ for x, y in loader:
             and loops.is_module_forward(region)
             and loops.in_training_mode(statement)
         )
+        backwarded_returns = _backwarded_by_framework(model, region)
         parts = [
             p
             for p in literal_parts(store.value)
             if model.provenance.carries_history(p, statement)
             or (in_place_forward and model.provenance.from_inputs(p, region))
+            or (isinstance(p, cst.Name) and p.value in backwarded_returns and model.scope_of(statement) is region)
         ]
         if not parts or not loops.outlives(store, region):
             return
@@ -163,6 +166,8 @@ for x, y in loader:
                 f"`{kept}` is kept beyond its iteration with its autograd graph: backward freed the saved "
                 "tensors, but the graph skeleton leaks host memory every iteration"
             )
+        if any(isinstance(p, cst.Name) and p.value in backwarded_returns for p in parts):
+            message += f" (`{region.name.value}` returns it: the framework backwards the loss it holds)"  # type: ignore[union-attr]
         path = [model.summaries.origin(p, statement) for p in parts]
         message += "".join(f" ({step})" for step in dict.fromkeys(p for p in path if p))
         if store.via:
@@ -185,7 +190,7 @@ for x, y in loader:
         # `.detach()` is safe on a tensor; a model's output may be a tuple or a
         # ModelOutput (unsafe), a mapping needs its entries detached, and a
         # list has no `.detach()` at all.
-        kinds = {model.provenance.value_kind(p, statement) for p in parts}
+        kinds = {_kind(model, p, statement) for p in parts}
         fix = None
         if kinds <= {"tensor", "maybe"}:
             applicability = Applicability.SAFE if kinds == {"tensor"} else Applicability.UNSAFE
@@ -209,6 +214,44 @@ for x, y in loader:
             sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
         )
 
+
+
+# Per-step hooks whose return value the framework backwards (Lightning's `training_step` under
+# automatic optimization, the HF Trainer's `compute_loss`): what they return is the loss.
+_RETURN_BACKWARDED = {"training_step", "compute_loss"}
+
+
+def _backwarded_by_framework(model: "SemanticModel", region: cst.CSTNode) -> set[str]:
+    """Names a training-step hook returns for its framework to backward (`return log` of a
+    `training_step` whose `log["loss"]` Lightning differentiates); none under manual optimization."""
+    if not (isinstance(region, cst.FunctionDef) and region.name.value in _RETURN_BACKWARDED):
+        return set()
+    if not model.loops.train_step_method(region):
+        return set()
+    cls = model.enclosing_class(region)
+    for assign in model.tree.descendants(cls, cst.Assign) if cls is not None else ():
+        if code(assign.targets[0].target) == "self.automatic_optimization" and code(assign.value) == "False":
+            return set()
+    returned: set[str] = set()
+    for ret in model.tree.descendants(region.body, cst.Return):
+        if ret.value is not None and model.scope_of(ret) is region:
+            returned |= {e.value for e in literal_parts(ret.value) if isinstance(e, cst.Name)}
+    return returned
+
+
+def _kind(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> str:
+    """`value_kind`, and where it cannot tell, what the summary of the function of this file
+    that the name was unpacked from says (`log, out = self.step(x)`: `step` returns a dict first)."""
+    kind = model.provenance.value_kind(expr, at)
+    if kind != "maybe" or not isinstance(expr, cst.Name):
+        return kind
+    found = set()
+    for binding in model.provenance.reaching_bindings(model.scope_of(at), expr.value, at):
+        value, index = unpacked(binding)
+        callees = model.local_callees(value) if isinstance(value, cst.Call) else []
+        returns = [model.summaries.returns(f) for f in callees]
+        found |= {(r if index is None else r.element(index)).kind for r in returns if r is not None}
+    return found.pop() if len(found) == 1 and found <= {"mapping", "sequence"} else kind
 
 
 def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.FunctionDef | None:
