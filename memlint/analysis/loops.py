@@ -122,14 +122,22 @@ class Loops:
         """Does `region` differentiate anything (`backward`, `autograd.grad`)?"""
         return bool(self.provenance.backward_calls(region))
 
+    def trains_each_iteration(self, region: cst.CSTNode) -> bool:
+        """Does each iteration of `region` finish its own graph: it differentiates, or it takes an
+        optimisation step (also through a per-step function of this file, `self.train_one_batch()`)?"""
+        return self.has_backward(region) or self.is_training_loop(region)
+
     # -- evaluation --------------------------------------------------------------
     def is_eval_function(self, func: cst.CSTNode) -> bool:
         if not isinstance(func, cst.FunctionDef):
             return False
-        name = func.name.value
-        if name.startswith("test") and self._is_test_file():
+        if self.is_test_function(func):
             return False  # pytest functions, not evaluation loops
-        return bool(_EVAL_FUNCTION.search(name))
+        return bool(_EVAL_FUNCTION.search(func.name.value))
+
+    def is_test_function(self, func: cst.FunctionDef) -> bool:
+        """A pytest test (`test*` in a test file): it runs once, to check, not to evaluate data."""
+        return func.name.value.startswith("test") and self._is_test_file()
 
     def _is_test_file(self) -> bool:
         path = self.model.path.replace("\\", "/")
@@ -276,9 +284,22 @@ class Loops:
                     varying = self.bound_in(region)
                 test_names = set(names_in(anc.test))
                 calls = [c for c in self.model.tree.descendants(anc.test, cst.Call) if method_name(c) not in _INVARIANT_CALLS]
-                if test_names & varying or calls:
+                if test_names & varying or calls or self._reads_attribute_bound_in(anc.test, region):
                     return True
         return False
+
+    def _reads_attribute_bound_in(self, test: cst.BaseExpression, region: cst.CSTNode) -> bool:
+        """Does `test` read an attribute that `region` rebinds (`self._n_updates += 1`, then
+        `if self._n_updates % self.policy_delay == 0:`)?"""
+        tree = self.model.tree
+        bound = {
+            code(target)
+            for node_type in (cst.Assign, cst.AugAssign)
+            for node in tree.descendants(region, node_type)
+            for target in ([t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target])
+            if isinstance(target, cst.Attribute)
+        }
+        return bool(bound) and any(code(a) in bound for a in tree.descendants(test, cst.Attribute))
 
     def step_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The innermost step loop around `node`, or its per-step framework method."""
@@ -417,6 +438,9 @@ class Loops:
                 # `outs += [out]` grows a list like append; `total += loss` accumulates
                 kind = "append" if isinstance(statement.value, (cst.List, cst.Tuple)) else "accumulate"
                 return Store(statement, statement.target, statement.value, kind)
+            if isinstance(statement.target, cst.Subscript):
+                # `total_loss[name] += loss`: a running sum kept in an entry of the container
+                return Store(statement, statement.target.value, statement.value, "accumulate")
             return None
         if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
             target = statement.targets[0].target
@@ -430,7 +454,27 @@ class Loops:
                 if other is not None:
                     kind = "concat" if isinstance(statement.value, cst.Call) else "accumulate"
                     return Store(statement, target, other, kind)
+            if isinstance(target, cst.Name) and self._seeds_running_value(statement, target.value):
+                # `else: ema = loss` beside `if ema: ema = 0.9 * ema + 0.1 * loss`: the first value
+                # of the running one, carried into every later iteration
+                return Store(statement, target, statement.value, "accumulate")
         return None
+
+    def _seeds_running_value(self, statement: cst.Assign, name: str) -> bool:
+        """Is `name = value` one branch of a conditional update whose other branch accumulates
+        into `name` (`t = alpha * v + (1 - alpha) * t`) in the same loop?"""
+        loops = self.model.enclosing_loops(statement)
+        if not loops:
+            return False
+        for binding in self.model.bindings(self.model.scope_of(statement), name):
+            other = binding.node
+            if other is statement or not isinstance(other, cst.Assign) or not self.model.tree.contains(loops[0], other):
+                continue
+            if self.accumulated_operand(other.targets[0].target, other.value) is not None and exclusive_branches(
+                self.model, statement, other
+            ):
+                return True
+        return False
 
     def _kept_by_callee(self, call: cst.Call, statement: cst.CSTNode) -> Store | None:
         """`meter.update(loss)`, `self.record(metrics)`: a call whose callee keeps its argument
@@ -620,9 +664,20 @@ class Loops:
             if tree.contains(region, binding.node):
                 if isinstance(binding.node, (cst.Assign, cst.AugAssign)) and self.store_of(binding.node) is not None:
                     continue  # another accumulation into the same container
+                if exclusive_branches(self.model, binding.node, store.statement):
+                    continue  # bound only on the iterations that do not store: the others carry it on
                 return False
         bound_before = any(tree.order[id(b.node)] < tree.order[id(region)] for b in self.model.bindings(scope, root))
         return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
+
+
+def exclusive_branches(model: "FileContext", a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """Do `a` and `b` run in different branches of one `if` (never both in one pass)?"""
+    for anc in model.tree.ancestors(a):
+        if isinstance(anc, cst.If) and model.tree.contains(anc, b):
+            in_body = model.tree.contains(anc.body, a), model.tree.contains(anc.body, b)
+            return in_body[0] != in_body[1]
+    return False
 
 
 def _mentions_text(expr: cst.BaseExpression, text: str) -> bool:

@@ -11,6 +11,7 @@ from memlint.analysis.context import FileContext
 from memlint.analysis.cuda_init import CudaInit
 from memlint.analysis.flow.summaries import Summaries
 from memlint.analysis.loops import Loops
+from memlint.analysis.module_facts import ModuleFacts
 from memlint.analysis.provenance import Provenance
 from memlint.analysis.scopes import Binding, Scope
 from memlint.analysis.tree import Tree
@@ -28,6 +29,7 @@ class SemanticModel(FileContext):
     ) -> None:
         super().__init__(module, path, tree, statement_lines)
         self.provenance = Provenance(self)
+        self.module_facts = ModuleFacts(self)
         self.loops = Loops(self, self.provenance)
         self.autograd_functions = AutogradFunctions(self, self.provenance)
         self.summaries = Summaries(self)

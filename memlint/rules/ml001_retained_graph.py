@@ -8,6 +8,7 @@ from memlint.analysis.consumers import consumed_after
 from memlint.analysis.expressions import code, literal_parts, names_in
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.project import history_sources
+from memlint.analysis.provenance import unpacked
 from memlint.models import Applicability, Severity
 from memlint.analysis.loops import Store
 from memlint.rules.base import StoreRule, detach, detach_entries, keep_fix, off_device, torch_alias
@@ -73,11 +74,13 @@ for x, y in loader:
             and loops.is_module_forward(region)
             and loops.in_training_mode(statement)
         )
+        backwarded_returns = _backwarded_by_framework(model, region)
         parts = [
             p
             for p in literal_parts(store.value)
             if model.provenance.carries_history(p, statement)
             or (in_place_forward and model.provenance.from_inputs(p, region))
+            or (isinstance(p, cst.Name) and p.value in backwarded_returns and model.scope_of(statement) is region)
         ]
         if not parts or not loops.outlives(store, region):
             return
@@ -96,6 +99,11 @@ for x, y in loader:
         backwarded = model.provenance.graph_siblings(backwarded, scope)
         reached = model.provenance.dependencies(backwarded, scope)
         was_backwarded = bool(backwarded) and all(set(names_in(p)) & reached for p in parts)
+        # the value comes back from a per-step function of this file that differentiates its
+        # loss itself (`loss_each = self.train_one_batch(x)`): backward ran there
+        differentiated_in = [_differentiating_callee(model, p, statement) for p in parts]
+        if not was_backwarded and all(differentiated_in):
+            was_backwarded = True
         ctx_stores = model.autograd_functions.tensor_stores
 
         kept = code(store.value)
@@ -104,8 +112,13 @@ for x, y in loader:
         itself = [p for p in parts if model.provenance.device_output(p, statement)]
         retained = was_backwarded and model.provenance.retains_graph(region)
         # backward only on some iterations (`if not forward_only: loss.backward()`)
-        guards = [_guard(model, call, region) for call, _ in model.provenance.backward_calls(region)]
+        backward_sites = [call for call, _ in model.provenance.backward_calls(region)]
+        guards = [_guard(model, call, region) for call in backward_sites]
         conditional = guards if guards and all(guards) else []
+        # `if not finite: skip  else: loss.backward()`: the backward is in the `else`
+        branch = "under" if not conditional or model.tree.contains(conditional[0].body, backward_sites[0]) else (
+            "in the `else` of"
+        )
         if store.kind == "in-place":
             severity = Severity.ERROR
             message = (
@@ -138,7 +151,7 @@ for x, y in loader:
         elif conditional:
             severity = Severity.WARNING
             message = (
-                f"`{kept}` is kept beyond its iteration with its graph; backward runs only under "
+                f"`{kept}` is kept beyond its iteration with its graph; backward runs only {branch} "
                 f"`if {code(conditional[0].test)}:` (line {model.range_of(conditional[0]).start.line})"
             )
         else:
@@ -147,6 +160,8 @@ for x, y in loader:
         # where the value crossed a function, and what was assumed: on the help line (the message stays one sentence)
         path = [model.summaries.origin(p, statement) for p in parts]
         notes = "".join(f" ({step})" for step in dict.fromkeys(p for p in path if p))
+        if any(isinstance(p, cst.Name) and p.value in backwarded_returns for p in parts):
+            notes += f" (`{region.name.value}` returns it: the framework backwards the loss it holds)"  # type: ignore[union-attr]
         if store.via:
             line = f" (line {model.range_of(store.keep).start.line})" if store.keep is not None else ""
             notes += f" ({store.via}{line})"
@@ -171,7 +186,7 @@ for x, y in loader:
         # `.detach()` applies to a tensor; a model's output may be a tuple or a
         # ModelOutput, a mapping needs its entries moved, and a list has no
         # `.detach()` at all. The label comes from `keep_fix`'s one evidence rule.
-        kinds = {model.provenance.value_kind(p, statement) for p in parts}
+        kinds = {_kind(model, p, statement) for p in parts}
         # in a per-step function, the loop around the store is what the code after it reads from
         loops_here = model.enclosing_loops(statement)
         fix_region = loops_here[0] if isinstance(region, cst.FunctionDef) and loops_here else region
@@ -200,6 +215,60 @@ for x, y in loader:
             sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
         )
 
+
+
+# Per-step hooks whose return value the framework backwards (Lightning's `training_step` under
+# automatic optimization, the HF Trainer's `compute_loss`): what they return is the loss.
+_RETURN_BACKWARDED = {"training_step", "compute_loss"}
+
+
+def _backwarded_by_framework(model: "SemanticModel", region: cst.CSTNode) -> set[str]:
+    """Names a training-step hook returns for its framework to backward (`return log` of a
+    `training_step` whose `log["loss"]` Lightning differentiates); none under manual optimization."""
+    if not (isinstance(region, cst.FunctionDef) and region.name.value in _RETURN_BACKWARDED):
+        return set()
+    if not model.loops.train_step_method(region):
+        return set()
+    cls = model.enclosing_class(region)
+    for assign in model.tree.descendants(cls, cst.Assign) if cls is not None else ():
+        if code(assign.targets[0].target) == "self.automatic_optimization" and code(assign.value) == "False":
+            return set()
+    returned: set[str] = set()
+    for ret in model.tree.descendants(region.body, cst.Return):
+        if ret.value is not None and model.scope_of(ret) is region:
+            returned |= {e.value for e in literal_parts(ret.value) if isinstance(e, cst.Name)}
+    return returned
+
+
+def _kind(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> str:
+    """`value_kind`, and where it cannot tell, what the summary of the function of this file
+    that the name was unpacked from says (`log, out = self.step(x)`: `step` returns a dict first)."""
+    kind = model.provenance.value_kind(expr, at)
+    if kind != "maybe" or not isinstance(expr, cst.Name):
+        return kind
+    found = set()
+    for binding in model.provenance.reaching_bindings(model.scope_of(at), expr.value, at):
+        value, index = unpacked(binding)
+        callees = model.local_callees(value) if isinstance(value, cst.Call) else []
+        returns = [model.summaries.returns(f) for f in callees]
+        found |= {(r if index is None else r.element(index)).kind for r in returns if r is not None}
+    return found.pop() if len(found) == 1 and found <= {"mapping", "sequence"} else kind
+
+
+def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.FunctionDef | None:
+    """A function of this file whose result flows into `expr` (in its scope) and that calls
+    backward itself."""
+    scope = model.scope_of(at)
+    values: list[cst.CSTNode] = [expr]
+    for name in model.provenance.dependencies(set(names_in(expr)), scope):
+        values += [b.value for b in model.bindings(scope, name) if b.value is not None]
+    for value in values:
+        calls = [value] if isinstance(value, cst.Call) else []
+        for call in calls + model.tree.descendants(value, cst.Call):
+            for callee in model.local_callees(call):
+                if model.loops.has_backward(callee):
+                    return callee
+    return None
 
 
 def _guard(model: "SemanticModel", call: cst.Call, region: cst.CSTNode) -> cst.If | None:

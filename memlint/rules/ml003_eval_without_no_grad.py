@@ -51,7 +51,11 @@ def evaluate(model, loader):
         model = self.model
         provenance = model.provenance
         via = ""
-        direct = provenance.is_module_call(node) and not provenance.is_loss_call(node)
+        facts = model.module_facts
+        # a module by what the file does with it (`.eval()`, `.parameters()`), whatever its name; a
+        # guess from a name only where the file does not show the callee is something else
+        runs = facts.runs_module(node) or (provenance.is_module_call(node) and not facts.not_module(node))
+        direct = runs and not provenance.is_loss_call(node)
         if not direct and not model.local_callees(node):
             return
         region = self._eval_region(node)
@@ -102,7 +106,35 @@ def evaluate(model, loader):
                 continue
             if loops.iterates_eval_data(loop) or loops.follows_model_eval(loop):
                 return loop
+        if self._inference_after_eval(call, scope):
+            return scope
         return None
+
+    def _inference_after_eval(self, call: cst.Call, scope: cst.CSTNode) -> bool:
+        """A function that puts the very model it calls in eval mode, then runs it outside any loop,
+        and never differentiates nor steps: straight-line inference (an inference script's `main`)."""
+        model = self.model
+        loops = model.loops
+        if not isinstance(scope, cst.FunctionDef) or model.enclosing_loops(call):
+            return False
+        if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
+            return False
+        if loops.is_test_function(scope):
+            return False  # a test runs the model once to check an export, not to serve it
+        func = call.func
+        # `model(x)`, `self.model(x)` or a method of it, `model.forward_local(x)`
+        receivers = {code(func)} | ({code(func.value)} if isinstance(func, cst.Attribute) else set())
+        position = model.tree.order[id(call)]
+        in_eval = False
+        for other in model.tree.descendants(scope, cst.Call):
+            if model.tree.order[id(other)] >= position:
+                break
+            if isinstance(other.func, cst.Attribute) and code(other.func.value) in receivers:
+                if other.func.attr.value == "eval" and not other.args:
+                    in_eval = True
+                elif other.func.attr.value == "train":
+                    in_eval = False
+        return in_eval
 
     def _model_run_by_callee(self, call: cst.Call) -> str:
         """Where a function of this file that `call` runs calls, with grad on, a model that the

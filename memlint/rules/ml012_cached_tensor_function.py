@@ -108,6 +108,15 @@ class Detector(nn.Module):
                 )
                 self.report(decorator, message, hint + "; ParlAI PR 2487 ran out of GPU memory this way")
                 return
+            if not params and returns_tensor(model, node):
+                # keyed by `self` alone: one entry per instance, and the value is a tensor the
+                # instance computed, so the cache pins both (botorch PR 1650)
+                message = (
+                    f"{where}: the cache keeps `self` as the key and the tensor it returns as the value, so each "
+                    f"`{cls.name.value}` it was called on stays alive with that tensor {lifetime}, even after `del`"  # type: ignore[union-attr]
+                )
+                self.report(decorator, message, "use `functools.cached_property`: it stores the value on the instance")
+                return
         for param in params:
             what = param_kind(model, param)
             if what is None:
