@@ -263,3 +263,27 @@ def test_command_form_one_line_for_data_access(tmp_path):
     assert lines[1] == (f"{tmp_path / 'train.py'}:14: cannot run fake: the program reads the tensor's data, "
                         "which a fake tensor does not have: .numpy() is not supported for tensor subclasses.")
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_calls_that_reach_cuda_on_a_cuda_build_with_no_visible_gpu(monkeypatch):
+    """A CUDA build of torch (the pip wheel) on a machine whose GPU is absent or hidden: these calls
+    go to the CUDA runtime and fail ("no CUDA-capable device is detected"). Simulated on a CPU build."""
+    from memlint.estimate.fakegpu import FakeGPU
+
+    def no_device(*args, **kwargs):
+        raise RuntimeError("CUDA error: no CUDA-capable device is detected")
+
+    monkeypatch.setattr(torch.backends.cuda, "is_built", lambda: True)
+    monkeypatch.setattr(torch._C, "_cuda_clearCublasWorkspaces", no_device, raising=False)
+    monkeypatch.setattr(torch.cuda.graphs, "_cuda_isCurrentStreamCapturing", no_device)
+    with FakeGPU(StepTracker()):
+        # Optimizer.step's graph-capture check (torch <= 2.11), as the optimizers run it:
+        assert not (torch.backends.cuda.is_built() and torch.cuda.is_available()
+                    and torch.cuda.is_current_stream_capturing())
+        # Lightning's CUDAAccelerator.setup / teardown (lightning_fabric `_clear_cuda_memory`):
+        if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
+            torch._C._cuda_clearCublasWorkspaces()
+        with torch.cuda.device(0):  # checkpointing's RNG stash
+            torch.cuda.set_rng_state(torch.cuda.get_rng_state())
+    with pytest.raises(RuntimeError, match="no CUDA-capable device"):
+        torch._C._cuda_clearCublasWorkspaces()  # restored

@@ -23,6 +23,14 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `torch.backends.cudnn.is_acceptable` is False: on a CUDA build, `nn.LSTM` would
   otherwise flatten its weights with a cuDNN-only op that fake tensors on the CPU device
   cannot run (the RNN runs the CPU way; cuDNN's reserve space is not modelled).
+* What reaches the CUDA runtime directly on a CUDA build of torch (the common pip
+  wheel, also on a machine with no GPU or with the GPU hidden by
+  CUDA_VISIBLE_DEVICES) answers as an idle GPU would: `is_current_stream_capturing`
+  (the optimizers' graph-capture check before every step, torch <= 2.11), the
+  device context manager, the RNG state, Lightning's cuBLAS workspace clean-up
+  (`torch._C._cuda_clearCublasWorkspaces`, which exists only on CUDA builds). On a
+  CPU-only build these are guarded by `torch.backends.cuda.is_built()` or `hasattr`
+  and never run, which is why only a GPU machine showed them.
 * `GradScaler` always steps (it would read `found_inf.item()`).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
@@ -228,8 +236,15 @@ class FakeGPU:
             "memory_reserved": lambda *a, **k: self.current(), "max_memory_reserved": lambda *a, **k: self.peak(),
             "mem_get_info": lambda *a, **k: (self.total - self.current(), self.total),
             "memory_summary": lambda *a, **k: "",
+            "is_current_stream_capturing": lambda: False,
+            "_exchange_device": _exchange_device, "_maybe_exchange_device": _exchange_device,
+            "get_rng_state": _rng_state, "get_rng_state_all": lambda: [_rng_state()],
+            "set_rng_state": nothing, "set_rng_state_all": nothing,
         }.items():
             self._patch(cuda, name, value)
+        self._patch(torch.cuda.graphs, "is_current_stream_capturing", lambda: False)
+        if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
+            self._patch(torch._C, "_cuda_clearCublasWorkspaces", nothing)
 
 
 class _SGDInstead(torch.optim.SGD):
@@ -251,6 +266,16 @@ def _deepcopy(t, memo):
         copy.requires_grad_(True)
     memo[id(t)] = copy
     return copy
+
+
+def _exchange_device(device: int) -> int:
+    # `with torch.cuda.device(i):` -- the one fake GPU is always current.
+    return -1 if device < 0 else 0
+
+
+def _rng_state() -> torch.Tensor:
+    # The state of the CPU generator stands in for the GPU's: a fake run draws no real numbers.
+    return torch.get_rng_state()
 
 
 def _always_step(scaler, optimizer, optimizer_state, *args, **kwargs):
