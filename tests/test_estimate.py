@@ -287,3 +287,22 @@ def test_calls_that_reach_cuda_on_a_cuda_build_with_no_visible_gpu(monkeypatch):
             torch.cuda.set_rng_state(torch.cuda.get_rng_state())
     with pytest.raises(RuntimeError, match="no CUDA-capable device"):
         torch._C._cuda_clearCublasWorkspaces()  # restored
+
+
+@pytest.mark.parametrize("positional", [False, True])
+def test_attention_dropout_keeps_what_cudas_fused_kernels_keep(positional):
+    """CUDA's fused attention draws dropout inside the kernel: what a training forward keeps is the
+    output and the logsumexp, not the B x H x L x L probabilities and mask of the CPU's math path."""
+    from memlint.estimate.fakegpu import FakeGPU
+
+    b, h, n, d = 2, 4, 256, 32
+    with FakeGPU(StepTracker()):
+        q = torch.randn(b, h, n, d, device="cuda", requires_grad=True)
+        before = torch.cuda.memory_allocated()
+        if positional:
+            out = torch.nn.functional.scaled_dot_product_attention(q, q, q, None, 0.1, True)
+        else:
+            out = torch.nn.functional.scaled_dot_product_attention(q, q, q, dropout_p=0.1, is_causal=True)
+        kept = torch.cuda.memory_allocated() - before
+        assert out.requires_grad
+    assert kept == _round(b * h * n * d * 4) + _round(b * h * n * 4)  # output + logsumexp (fp32)

@@ -31,6 +31,12 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   (`torch._C._cuda_clearCublasWorkspaces`, which exists only on CUDA builds). On a
   CPU-only build these are guarded by `torch.backends.cuda.is_built()` or `hasattr`
   and never run, which is why only a GPU machine showed them.
+* `F.scaled_dot_product_attention` with dropout on the GPU runs with dropout_p=0 on
+  the fake CPU tensors: CUDA's fused kernels (flash, memory-efficient, cuDNN) draw
+  the dropout inside the kernel and keep only the output, the logsumexp and an RNG
+  seed, which is what the CPU's fused kernel keeps without dropout; with dropout the
+  CPU takes the math path, which keeps the attention probabilities, the mask and the
+  dropped probabilities (B x H x L x L each: +1.6 GiB on a GPT-2 small at seq 512).
 * `GradScaler` always steps (it would read `found_inf.item()`).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
@@ -45,6 +51,7 @@ import weakref
 import torch
 import torch._dynamo  # noqa: F401 - before Tensor is patched: dynamo checks signatures at import
 import torch.backends.cudnn
+import torch.nn.functional as F
 import torch.utils
 import torch.utils.data
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
@@ -84,6 +91,8 @@ class _Devices(TorchFunctionMode):
             return self._to(args[0], (), {"device": CPU})
         if func is torch.Tensor.pin_memory:
             return args[0]
+        if func is F.scaled_dot_product_attention:
+            args, kwargs = self._fused_attention(args, kwargs)
         placing = None
         if "device" in kwargs:
             target = _target(kwargs["device"])
@@ -103,6 +112,16 @@ class _Devices(TorchFunctionMode):
             yield
         finally:
             self.tracker.placing = saved
+
+    def _fused_attention(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        # (query, key, value, attn_mask, dropout_p, ...): see the module's docstring.
+        if not (args and isinstance(args[0], torch.Tensor) and self.tracker.on_gpu(args[0])):
+            return args, kwargs
+        if len(args) > 4:
+            return (*args[:4], 0.0, *args[5:]), kwargs
+        if "dropout_p" in kwargs:
+            kwargs["dropout_p"] = 0.0
+        return args, kwargs
 
     def _cached(self, t: torch.Tensor) -> None:
         self.tracker.retag(t, Category.CAST)
