@@ -306,3 +306,51 @@ def test_attention_dropout_keeps_what_cudas_fused_kernels_keep(positional):
         kept = torch.cuda.memory_allocated() - before
         assert out.requires_grad
     assert kept == _round(b * h * n * d * 4) + _round(b * h * n * 4)  # output + logsumexp (fp32)
+
+
+def _kept_by(make, *shape) -> int:
+    """Bytes the forward `make()` builds on the fake GPU leaves allocated (saved for backward, output)."""
+    from memlint.estimate.fakegpu import FakeGPU
+
+    with FakeGPU(StepTracker()):
+        fn = make()
+        x = torch.randn(*shape, device="cuda", requires_grad=True)
+        before = torch.cuda.memory_allocated()
+        out = fn(x)
+        assert out.requires_grad
+        return torch.cuda.memory_allocated() - before
+
+
+def test_dropout_keeps_cudas_bool_mask():
+    kept = _kept_by(lambda: lambda x: torch.nn.functional.dropout(x, 0.1), 64, 1024)
+    assert kept == _round(64 * 1024 * 4) + _round(64 * 1024)  # output (fp32) + mask (bool), not an fp32 mask
+
+
+def test_rules_apply_inside_torch_functions_written_in_python():
+    # nn.MultiheadAttention runs F.multi_head_attention_forward (Python), which calls SDPA inside.
+    def attention(dropout):
+        def make():
+            mha = torch.nn.MultiheadAttention(64, 4, dropout=dropout, batch_first=True).cuda()
+            return lambda x: mha(x, x, x, need_weights=False)[0]
+        return make
+
+    assert _kept_by(attention(0.1), 4, 128, 64) == _kept_by(attention(0.0), 4, 128, 64)
+
+
+@pytest.mark.parametrize("reentrant", [False, True])
+@pytest.mark.parametrize("amp", [False, True])
+def test_checkpoint_recomputes_with_the_same_rules(reentrant, amp):
+    from torch.utils.checkpoint import checkpoint
+
+    from memlint.estimate.fakegpu import FakeGPU
+
+    def block(x):
+        x = torch.nn.functional.scaled_dot_product_attention(x, x, x, dropout_p=0.1)
+        return torch.nn.functional.dropout(x @ x.transpose(-1, -2), 0.1)
+
+    with FakeGPU(StepTracker()):
+        x = torch.randn(2, 4, 64, 16, device="cuda", requires_grad=True)
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+            out = checkpoint(block, x, use_reentrant=reentrant)
+        out.float().sum().backward()  # the recomputed tensors match the saved ones
+        assert x.grad.shape == x.shape and out.dtype == (torch.bfloat16 if amp else torch.float32)
