@@ -8,12 +8,24 @@ The corpus is the installed sources of lightning 2.6.6 and torchtune 0.6.1
 directory. Peers (TorchFix, Fixit, ruff) are timed when their commands are
 found: pass `--torchfix`, `--fixit`, `--ruff` with the path of each tool's
 executable (ideally each in its own virtual environment), or put them on PATH.
-Times are medians of `--runs` wall-clock runs.
+
+Each tool is timed in wall-clock seconds and in CPU seconds (user + sys of the
+process and all its children, worker processes included), as the median of
+`--runs` runs. The bare parse runs in the same rounds, alternating with memlint,
+so that both ratios compare runs made under the same load.
+
+Findings check: `--save-digest FILE` writes a digest of memlint's findings on
+the corpus (every finding, fix edits included, `--select ALL`); `--digest FILE`
+compares this run's with it and exits 1 when they differ, so a speed change can
+show it changed no finding.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -41,15 +53,42 @@ def fetch(corpus: Path) -> Path:
     return src
 
 
-def timed(command: list[str], runs: int, cwd: Path, setup=None) -> float:
-    samples = []
+def run_once(command: list[str], cwd: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run; CPU is user + sys of the command and everything it started."""
+    before = os.times()
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = os.times()
+    return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
+
+
+def timed(commands: dict[str, list[str]], runs: int, cwd: Path) -> dict[str, tuple[float, float]]:
+    """Median (wall, CPU) per command, the commands alternating within each round."""
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(runs):
-        if setup:
-            setup()
-        start = time.perf_counter()
-        subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+        for name, command in commands.items():
+            samples[name].append(run_once(command, cwd))
+    return {
+        name: (statistics.median(w for w, _ in runs_), statistics.median(c for _, c in runs_))
+        for name, runs_ in samples.items()
+    }
+
+
+def findings_digest(memlint: list[str], src: Path, cwd: Path) -> tuple[str, int]:
+    """A digest of every finding memlint reports on `src` (paths relative to it), and their number."""
+    done = subprocess.run(
+        [*memlint, "--no-cache", "--select", "ALL", "--format", "json", "--exit-zero", str(src)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    findings = json.loads(done.stdout or "[]")
+    for finding in findings:
+        finding["filename"] = os.path.relpath(finding["filename"], src)
+    text = json.dumps(findings, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest(), len(findings)
 
 
 BARE_PARSE = """
@@ -70,6 +109,8 @@ def main() -> None:
     parser.add_argument("--torchfix", default=shutil.which("torchfix"))
     parser.add_argument("--fixit", default=shutil.which("fixit"))
     parser.add_argument("--ruff", default=shutil.which("ruff"))
+    parser.add_argument("--save-digest", type=Path, help="write the digest of memlint's findings on the corpus here")
+    parser.add_argument("--digest", type=Path, help="compare memlint's findings with this saved digest")
     args = parser.parse_args()
 
     src = fetch(args.corpus)
@@ -79,23 +120,41 @@ def main() -> None:
     print(f"corpus: {len(files)} files, {lines / 1000:.0f}k lines, {size / 1e6:.1f} MB ({', '.join(PACKAGES)})")
 
     memlint = [sys.executable, "-m", "memlint"]
+    if args.save_digest or args.digest:
+        digest, count = findings_digest(memlint, src, args.corpus)
+        print(f"findings: {count}, digest {digest[:16]}")
+        if args.save_digest:
+            args.save_digest.write_text(digest + "\n")
+        if args.digest and args.digest.read_text().strip() != digest:
+            print(f"FINDINGS CHANGED: the digest differs from {args.digest}")
+            sys.exit(1)
     cache = args.corpus / "cache"
-    results: dict[str, float] = {}
-    results["bare libcst.parse_module (1 process)"] = timed([sys.executable, "-c", BARE_PARSE, str(src)], args.runs, args.corpus)
-    results["memlint cold (--no-cache)"] = timed([*memlint, "--no-cache", "-q", str(src)], args.runs, args.corpus)
+    bare = "bare libcst.parse_module (1 process)"
+    results = timed(
+        {
+            bare: [sys.executable, "-c", BARE_PARSE, str(src)],
+            "memlint cold (--no-cache)": [*memlint, "--no-cache", "-q", str(src)],
+        },
+        args.runs,
+        args.corpus,
+    )
     subprocess.run([*memlint, "--cache-dir", str(cache), "-q", str(src)], cwd=args.corpus, stdout=subprocess.DEVNULL)
-    results["memlint warm (cache hit)"] = timed([*memlint, "--cache-dir", str(cache), "-q", str(src)], args.runs, args.corpus)
+    results |= timed({"memlint warm (cache hit)": [*memlint, "--cache-dir", str(cache), "-q", str(src)]}, args.runs, args.corpus)
+    peers = {}
     if args.ruff:
-        results["ruff --select ALL"] = timed([args.ruff, "check", "--no-cache", "--select", "ALL", "--exit-zero", str(src)], args.peer_runs, args.corpus)
+        peers["ruff --select ALL"] = [args.ruff, "check", "--no-cache", "--select", "ALL", "--exit-zero", str(src)]
     if args.fixit:
-        results["fixit lint"] = timed([args.fixit, "lint", str(src)], args.peer_runs, args.corpus)
+        peers["fixit lint"] = [args.fixit, "lint", str(src)]
     if args.torchfix:
-        results["torchfix --select ALL"] = timed([args.torchfix, "--select", "ALL", str(src)], args.peer_runs, args.corpus)
+        peers["torchfix --select ALL"] = [args.torchfix, "--select", "ALL", str(src)]
+    if peers:
+        results |= timed(peers, args.peer_runs, args.corpus)
 
-    bare = results["bare libcst.parse_module (1 process)"]
-    print("\n| tool | median wall (s) | vs bare parse |\n|---|---|---|")
-    for name, seconds in results.items():
-        print(f"| {name} | {seconds:.2f} | {seconds / bare:.2f}x |")
+    bare_wall, bare_cpu = results[bare]
+    print(f"\n{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+    print("\n| tool | median wall (s) | wall vs bare parse | median CPU (s) | CPU vs bare parse |\n|---|---|---|---|---|")
+    for name, (wall, cpu) in results.items():
+        print(f"| {name} | {wall:.2f} | {wall / bare_wall:.2f}x | {cpu:.2f} | {cpu / bare_cpu:.2f}x |")
 
 
 if __name__ == "__main__":

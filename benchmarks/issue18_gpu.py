@@ -163,12 +163,14 @@ def use_cache_case() -> dict:
 
 
 def frozen_case() -> dict:
-    policy = torch.nn.Sequential(*[torch.nn.Linear(4096, 4096) for _ in range(8)]).to(DEVICE)
-    reference = copy.deepcopy(policy).eval()
-    optimizer = torch.optim.SGD(policy.parameters(), lr=1e-4)
-    x = torch.randn(512, 4096, device=DEVICE)
-
+    # Fresh models for each variant: a backward through the reference's output fills a
+    # `.grad` on each of its parameters, which would otherwise still be there in the next run.
     def step(no_grad: bool):
+        policy = torch.nn.Sequential(*[torch.nn.Linear(4096, 4096) for _ in range(8)]).to(DEVICE)
+        reference = copy.deepcopy(policy).eval()
+        optimizer = torch.optim.SGD(policy.parameters(), lr=1e-4)
+        x = torch.randn(512, 4096, device=DEVICE)
+
         def run():
             logits = policy(x)
             if no_grad:
@@ -182,7 +184,9 @@ def frozen_case() -> dict:
             optimizer.zero_grad(set_to_none=True)
         return run
 
-    return {"before_mib": peak_mib(step(False)), "after_mib": peak_mib(step(True))}
+    before = peak_mib(step(False))
+    torch.cuda.empty_cache()
+    return {"before_mib": before, "after_mib": peak_mib(step(True))}
 
 
 def oom_retry_case() -> dict:

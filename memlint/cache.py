@@ -54,16 +54,17 @@ class Cache:
     def get(self, path: str, key: str) -> tuple[list[Finding], list[FileError], dict] | None:
         """Findings, errors and project-index summary of an unchanged file."""
         entry = self.entries.get(os.path.abspath(path))
-        if not entry or entry.get("key") != key:
-            return None
         try:
+            if not entry or entry.get("key") != key:
+                return None
             findings = [
                 replace(Finding.from_json({**f, "filename": path}), extra=f.get("extra", {})) for f in entry["findings"]
             ]
             errors = [FileError(path, e["message"], e.get("internal", False)) for e in entry["errors"]]
-        except (KeyError, TypeError, ValueError):
+            summary = entry.get("summary", {})
+        except Exception:  # noqa: BLE001 - an entry edited or damaged by hand is a miss, never a crash
             return None
-        return findings, errors, entry.get("summary", {})
+        return findings, errors, summary if isinstance(summary, dict) else {}
 
     def put(
         self, path: str, key: str, findings: list[Finding], errors: list[FileError], summary: dict | None = None
@@ -71,8 +72,8 @@ class Cache:
         """Remember a file's results; without its project summary (a lint of one
         file on its own, as --fix does) forget the file instead, so that the next
         run lints it again and the project index stays whole."""
-        if summary is None or any(e.internal for e in errors):
-            # and never cache a crash: the next version may not crash
+        if summary is None or any(e.internal or e.note for e in errors):
+            # and never cache a crash (the next version may not crash) or a stop on the clock
             self.dirty |= self.entries.pop(os.path.abspath(path), None) is not None
             return
         self.entries[os.path.abspath(path)] = {

@@ -7,7 +7,9 @@ internal error.
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -16,22 +18,60 @@ from memlint import __version__, formats
 from memlint.cache import CACHE_DIR, Cache
 from memlint.config import ConfigError, Settings, load_settings, split_option
 from memlint.discovery import discover, is_excluded
-from memlint.engine import print_errors
 from memlint.output import open_output
-from memlint.rules import ALL_RULES, FILE_CODES, FILE_PROBLEMS, lookup, lookup_file_problem
-from memlint.workers import RunResult, lint_files
+from memlint.rules import FILE_CODES
+from memlint.models import describe
+from memlint.workers import RunResult, available_cpus, lint_files
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 HUMAN_FORMATS = ("text", "concise")  # read by people: fix summaries go to stdout with them
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as ruff and shells report Ctrl-C
+
+
+class Terminated(BaseException):
+    """SIGTERM (a cancelled CI job): unwinds like Ctrl-C, so that workers end and the cache is saved."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated(signum)
+
+
 class DefaultGroup(click.Group):
-    """`memlint src/` means `memlint lint src/`, as `ruff src/` once meant `ruff check src/`."""
+    """`memlint src/` means `memlint lint src/`, as `ruff src/` once meant `ruff check src/`.
+
+    Every command ends like ruff's: Ctrl-C exits 130 and SIGTERM 143 (click would say
+    `Aborted!` and exit 1), and an unexpected exception is one line and exit 2, never a traceback."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
             args = ["lint", *args]
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context):
+        main_thread = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("memlint: interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except Terminated as stop:
+            click.echo("memlint: terminated", err=True)
+            sys.exit(128 + stop.signum)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 2
+            error_line(f"internal error: {describe(exc)}")
+            sys.exit(EXIT_ERROR)
+        finally:
+            if main_thread:
+                signal.signal(signal.SIGTERM, previous)
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -101,6 +141,19 @@ def error_line(message: str) -> None:
 @click.option("--fix-only", is_flag=True, help="Apply fixes and report only what was fixed (exit 0 unless errors).")
 @click.option("--diff", is_flag=True, help="Print a unified diff of what --fix would change; write nothing (exit 1 if any).")
 @click.option("--show-fixes", is_flag=True, help="List the findings that were fixed.")
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"Worker processes (default: the CPUs this process may use, at most 8; here {available_cpus()}). "
+    "Runs of fewer than 16 files to lint use none.",
+)
+@click.option(
+    "--stdin-filename",
+    default=None,
+    help="The name of the file read from standard input (`-`): for messages, per-file settings and excludes.",
+)
 def lint(
     paths: tuple[str, ...],
     select: tuple[str, ...],
@@ -124,14 +177,20 @@ def lint(
     fix_only: bool = False,
     diff: bool = False,
     show_fixes: bool = False,
+    jobs: int | None = None,
+    stdin_filename: str | None = None,
 ) -> None:
     """Lint PATHS (files or directories; default: the current directory)."""
     if output_format not in formats.names():
         error_line(f"unknown format {output_format!r} (choose from {', '.join(formats.names())})")
         sys.exit(EXIT_ERROR)
-    targets = list(paths) or ["."]
+    read_stdin = "-" in paths or (stdin_filename is not None and not paths)
+    if read_stdin and (fix or fix_only or diff):
+        error_line("--fix, --fix-only and --diff work on files, not on standard input")
+        sys.exit(EXIT_ERROR)
+    targets = [p for p in paths if p != "-"] or ([] if read_stdin else ["."])
     try:
-        settings = _settings(config, select, ignore, extend_select, targets)
+        settings = _settings(config, select, ignore, extend_select, targets or [stdin_filename or "."])
     except ConfigError as exc:
         error_line(str(exc))
         sys.exit(EXIT_ERROR)
@@ -171,7 +230,9 @@ def lint(
         )
         run = RunResult(fixes.findings, fixes.errors, fixes.files)
     else:
-        run = lint_files(found.files, settings, cache)
+        progress = not quiet and "CI" not in os.environ and sys.stderr.isatty()  # silent in CI and pre-commit
+        stdin = [_lint_stdin(stdin_filename or "-", settings)] if read_stdin else []
+        run = lint_files(found.files, settings, cache, jobs, progress, stdin)
     if changed is not None:  # keep what the change introduced; a file that no longer parses always counts
         run.findings = [f for f in run.findings if f.code in FILE_CODES or changed.touches(f)]
     if fixes is not None and (diff or fix_only):
@@ -195,6 +256,12 @@ def lint(
     sys.exit(EXIT_CLEAN if exit_zero and exit_code == EXIT_FINDINGS else exit_code)
 
 
+def _lint_stdin(name: str, settings: Settings):
+    from memlint.engine import lint_bytes
+
+    return lint_bytes(name, sys.stdin.buffer.read(), settings.codes_for(name))
+
+
 def _emit(
     run: RunResult,
     settings: Settings,
@@ -206,6 +273,8 @@ def _emit(
     fixed: int = 0,
     show_source: bool = False,
 ) -> int:
+    from memlint.formats import print_errors
+
     print_errors(run.errors)
     stream = open_output(output_file) if output_file else sys.stdout
     try:
@@ -224,7 +293,7 @@ def _emit(
     finally:
         if output_file:
             stream.close()
-    if any(e.internal for e in run.errors) or any(not e.internal for e in run.errors):
+    if any(not e.note for e in run.errors):  # a note (an analysis stopped by its budget) is a warning
         return EXIT_ERROR
     return EXIT_FINDINGS if run.findings else EXIT_CLEAN
 
@@ -233,6 +302,8 @@ def _emit(
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]), default="text")
 def rules_command(output_format: str) -> None:
     """List every rule."""
+    from memlint.rules import ALL_RULES, FILE_PROBLEMS
+
     if output_format == "json":
         import json
 
@@ -262,6 +333,8 @@ def rules_command(output_format: str) -> None:
 
 
 def rule_table_markdown() -> str:
+    from memlint.rules import ALL_RULES, FILE_PROBLEMS
+
     lines = ["| code | name | severity | fix | what it finds |", "|---|---|---|---|---|"]
     for r in (*ALL_RULES, *FILE_PROBLEMS):
         fix = r.fix_applicability.value if r.fix_applicability else "-"
@@ -273,6 +346,8 @@ def rule_table_markdown() -> str:
 @click.argument("rule")
 def explain(rule: str) -> None:
     """Print a rule's documentation (by code or name)."""
+    from memlint.rules import lookup, lookup_file_problem
+
     found = lookup(rule) or lookup_file_problem(rule)
     if found is None:
         error_line(f"unknown rule {rule!r} (see `memlint rules`)")

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from memlint.rules import ALL_RULES, FILE_CODES, lookup, lookup_file_problem
+from memlint.rules.catalog import FILE_CODES, RULE_CODES, file_problem_code, rule_code
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -93,7 +93,7 @@ def read_table(path: Path) -> dict[str, Any]:
     return table
 
 
-ALL_CODES = frozenset(r.code for r in ALL_RULES) | FILE_CODES
+ALL_CODES = frozenset(RULE_CODES) | FILE_CODES
 
 
 def resolve_codes(selectors: Iterable[str], where: str) -> set[str]:
@@ -105,12 +105,12 @@ def resolve_codes(selectors: Iterable[str], where: str) -> set[str]:
         if not selector:
             continue
         if selector.upper() == "ALL":
-            codes.update(r.code for r in ALL_RULES)
+            codes.update(RULE_CODES)
             codes |= FILE_CODES
-        elif lookup_file_problem(selector) is not None:
-            codes.add(lookup_file_problem(selector).code)
-        elif lookup(selector) is not None:
-            codes.add(lookup(selector).code)
+        elif (problem := file_problem_code(selector)) is not None:
+            codes.add(problem)
+        elif (code := rule_code(selector)) is not None:
+            codes.add(code)
         else:
             # A code prefix, as in ruff: `ML` every rule, `ML0` ML000-ML015, `ML00` ML000-ML009.
             matched = {code for code in ALL_CODES if code.startswith(selector.upper())}
@@ -180,7 +180,7 @@ def load_settings(
     if path:
         include += _list(table, "extend-include", path) or []
     root = path.parent if path else (start or Path.cwd()).resolve()
-    order = {r.code: i for i, r in enumerate(ALL_RULES)}
+    order = {code: i for i, code in enumerate(RULE_CODES)}
     return Settings(
         codes=sorted(chosen, key=lambda c: (order.get(c, -1), c)),  # a total order: cache keys hold it
         per_file_ignores=per_file,

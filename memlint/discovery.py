@@ -171,8 +171,8 @@ def discover(paths: list[str], exclude: list[str], root: Path, include: list[str
             found.files.append(path)
 
     for given in paths:
-        if os.path.isfile(given):
-            add(given)  # a file named explicitly is always linted
+        if os.path.isfile(given) or (os.path.lexists(given) and not os.path.isdir(given)):
+            add(given)  # a file named explicitly is always linted (a FIFO or a link loop: an ML900 finding)
             continue
         if not os.path.isdir(given):
             found.missing.append(given)

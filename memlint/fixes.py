@@ -32,7 +32,6 @@ import stat
 import tempfile
 import warnings
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
@@ -694,8 +693,8 @@ def fix_files(
     findings that remain are those of the fixed files, adjusted by the project
     index again, and those of the others.
     """
-    from memlint.analysis.project import ProjectIndex
-    from memlint.workers import PARALLEL_THRESHOLD, _size, lint_files
+    from memlint.project_index import ProjectIndex
+    from memlint.workers import _size, default_jobs, lint_files, parallel_map
 
     linted = lint_files(paths, settings, cache, workers)
     index = getattr(linted, "index", None)
@@ -703,18 +702,8 @@ def fix_files(
     targets = sorted({f.filename for f in linted.findings if is_applicable(f.fix, unsafe) and wanted(f)})
     todo = [(path, settings.codes_for(path), unsafe, write) for path in targets]
 
-    workers = workers or max(1, min(os.cpu_count() or 1, 8))
-    if len(todo) >= PARALLEL_THRESHOLD and workers > 1:
-        import multiprocessing
-
-        todo.sort(key=lambda job: -_size(job[0]))
-        context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        with ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(wanted,)
-        ) as pool:
-            outcomes = list(pool.map(_fix_job, todo, chunksize=1))
-    else:
-        outcomes = [fix_path(path, codes, unsafe, write, wanted) for path, codes, unsafe, write in todo]
+    todo.sort(key=lambda job: -_size(job[0]))
+    outcomes = list(parallel_map(_fix_job, todo, workers or default_jobs(), _init_worker, (wanted,)))
     fixed = {outcome.path: outcome for outcome in outcomes}
 
     if cache is not None:
@@ -823,7 +812,7 @@ def report_fixes(run: FixRun, diff: bool, show_fixes: bool, quiet: bool, text_fo
 
     import click
 
-    from memlint.engine import print_errors
+    from memlint.formats import print_errors
 
     print_errors(run.errors)
     report_rejected(run)

@@ -128,11 +128,26 @@ class FileError:
     filename: str
     message: str
     internal: bool = False  # a crash inside memlint (a rule), not a problem with the file
+    note: bool = False  # the file was linted in part (an analysis over its budget): a warning, not an error
 
 
 def describe(exc: BaseException) -> str:
     """One short line for an unexpected exception (reprs of CST nodes run to pages)."""
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    try:
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    except (RecursionError, Exception):  # noqa: BLE001 - the str of a deep node recurses: the type must do
+        text = ""
     if len(text) > 160:
         text = text[:157] + "..."
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+@dataclass
+class LintResult:
+    """What linting one file gave (memlint/engine.py), or its cache entry gave back."""
+
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    cache_key: str | None = None  # set once the file was read
+    summary: dict = field(default_factory=dict)  # what other files may need (analysis/project.py)

@@ -1,19 +1,66 @@
-"""Lint many files: cache look-ups, then the rest in parallel processes, in a stable order."""
+"""Lint many files: cache look-ups, then the rest in parallel processes, in a stable order.
+
+Workers end with the run: they ignore SIGINT (the parent handles Ctrl-C and
+terminates them), and the kernel sends them SIGTERM when the parent dies
+(PR_SET_PDEATHSIG), so a cancelled CI job leaves no process behind. Each
+file's results go into the cache as they arrive, so an interrupted run keeps
+what it finished.
+"""
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+import signal
+import sys
 from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, TypeVar
 
-from memlint.analysis.project import ProjectIndex
 from memlint.cache import Cache, content_key
 from memlint.config import Settings
-from memlint.engine import LintResult, lint_path
-from memlint.models import FileError, Finding
+from memlint.models import FileError, Finding, LintResult
+from memlint.project_index import ProjectIndex
 
+T = TypeVar("T")
+R = TypeVar("R")
 PARALLEL_THRESHOLD = 16  # below this, starting worker processes costs more than it saves
+DEFAULT_MAX_JOBS = 8  # each worker holds a parsed file: more rarely pays for the memory
+PROGRESS_MIN_FILES = 200  # a progress bar only for runs that take a while
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on: its affinity mask, bounded by the cgroup CPU quota (containers, CI)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    quota = cgroup_cpu_quota()
+    if quota is not None:
+        cpus = min(cpus, max(1, math.ceil(quota)))
+    return max(1, cpus)
+
+
+def cgroup_cpu_quota(root: str = "/sys/fs/cgroup") -> float | None:
+    """The CPU quota in CPUs (cgroup v2 `cpu.max`, or v1 `cpu.cfs_quota_us`), None when unlimited."""
+    try:
+        with open(os.path.join(root, "cpu.max"), encoding="ascii") as handle:
+            quota, period = handle.read().split()[:2]
+        return None if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError):
+        pass
+    try:
+        with open(os.path.join(root, "cpu", "cpu.cfs_quota_us"), encoding="ascii") as handle:
+            quota_us = int(handle.read())
+        with open(os.path.join(root, "cpu", "cpu.cfs_period_us"), encoding="ascii") as handle:
+            period_us = int(handle.read())
+        return None if quota_us <= 0 or period_us <= 0 else quota_us / period_us
+    except (OSError, ValueError):
+        return None
+
+
+def default_jobs() -> int:
+    return min(available_cpus(), DEFAULT_MAX_JOBS)
 
 
 @dataclass
@@ -24,13 +71,22 @@ class RunResult:
     index: ProjectIndex | None = None  # what --fix needs to fix only what lint reports
 
 
-def lint_files(paths: list[str], settings: Settings, cache: Cache | None, workers: int | None = None) -> RunResult:
+def lint_files(
+    paths: list[str],
+    settings: Settings,
+    cache: Cache | None,
+    workers: int | None = None,
+    progress: bool = False,
+    extra: Iterable[LintResult] = (),
+) -> RunResult:
+    """Lint `paths` (and add `extra`, results linted already: standard input)."""
     run = RunResult(files=len(paths))
+    extra = list(extra)
     results: dict[str, LintResult] = {}
     todo: list[tuple[str, list[str]]] = []
     for path in paths:
         codes = settings.codes_for(path)
-        if cache is not None:
+        if cache is not None and os.path.isfile(path):  # not a FIFO: reading one waits forever
             try:
                 with open(path, "rb") as handle:
                     key = content_key(handle.read(), codes)
@@ -42,23 +98,25 @@ def lint_files(paths: list[str], settings: Settings, cache: Cache | None, worker
                 results[path] = LintResult(path, findings, errors, summary=summary)
                 continue
         todo.append((path, codes))
+    if todo:
+        import memlint.engine  # noqa: F401 - LibCST and the rules, only for a miss; before forking, so workers share it
 
-    workers = workers or max(1, min(os.cpu_count() or 1, 8))
-    if len(todo) >= PARALLEL_THRESHOLD and workers > 1:
-        # Big files first, handed out one at a time, so the processes finish together.
-        todo.sort(key=lambda job: -_size(job[0]))
-        context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            outcomes = list(pool.map(_lint_job, todo, chunksize=1))
-    else:
-        outcomes = [_lint_job(job) for job in todo]
-    for result in outcomes:
+    jobs = workers or default_jobs()
+    try:
+        with _progress(len(todo), progress) as bar:
+            todo.sort(key=lambda job: -_size(job[0]))
+            for result in parallel_map(_lint_job, todo, jobs):
+                results[result.path] = result
+                bar.update(1)
+                if cache is not None and result.cache_key is not None:
+                    cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
+    finally:  # interrupted too: what finished stays cached
+        if cache is not None:
+            cache.save()
+    for result in extra:
         results[result.path] = result
-        if cache is not None and result.cache_key is not None:
-            cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
-    if cache is not None:
-        cache.save()
-    for path in paths:
+        run.files += 1
+    for path in [*paths, *(r.path for r in extra)]:
         result = results[path]
         run.findings.extend(result.findings)
         run.errors.extend(result.errors)
@@ -69,7 +127,67 @@ def lint_files(paths: list[str], settings: Settings, cache: Cache | None, worker
     return run
 
 
+def parallel_map(
+    func: Callable[[T], R], todo: list[T], jobs: int, initializer: Callable[..., None] | None = None, initargs: tuple = ()
+) -> Iterator[R]:
+    """`func` over `todo`, in worker processes when there is enough to do; results as they finish.
+    `todo` comes biggest first: handed out one at a time, the processes finish together."""
+    if len(todo) < PARALLEL_THRESHOLD or jobs <= 1:
+        if initializer is not None:
+            initializer(*initargs)
+        for job in todo:
+            yield func(job)
+        return
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    pool = context.Pool(
+        min(jobs, len(todo)), initializer=_worker_init, initargs=(os.getpid(), initializer, initargs)
+    )
+    try:
+        yield from pool.imap_unordered(func, todo, chunksize=1)
+        pool.close()
+    except BaseException:
+        pool.terminate()  # Ctrl-C, SIGTERM: end the workers now, not after their files
+        raise
+    finally:
+        pool.join()
+
+
+def _worker_init(parent: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C for the whole run
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: end with the parent, however it ends
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+class _NoBar:
+    def update(self, steps: int) -> None:
+        pass
+
+
+def _progress(total: int, wanted: bool):
+    """click's progress bar on stderr for a long run in a terminal; nothing otherwise."""
+    import contextlib
+
+    if not wanted or total < PROGRESS_MIN_FILES:
+        return contextlib.nullcontext(_NoBar())
+    import click
+
+    return click.progressbar(length=total, label="Linting", file=sys.stderr, show_pos=True)
+
+
 def _lint_job(job: tuple[str, list[str]]) -> LintResult:
+    from memlint.engine import lint_path
+
     return lint_path(*job)
 
 

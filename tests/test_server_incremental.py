@@ -8,6 +8,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from memlint.analysis.tree import Tree
 from memlint.config import load_settings
 from memlint.engine import lint_text
 from memlint.server.incremental import IncrementalParser
@@ -81,3 +82,19 @@ def test_an_edit_inside_a_function_parses_only_that_function() -> None:
     module = parser.parse(edited)
     assert parser.full_parses == 1 and module.deep_equals(cst.parse_module(edited))
     assert parser.statement_lines[id(module.body[26])] == edited.splitlines().index("def f25(x):") + 1 - 2
+
+
+@pytest.mark.parametrize("case", CASES[::16], ids=lambda p: p.parent.name[:5] + "/" + p.name)
+def test_tree_reusing_unchanged_statements_equals_a_fresh_walk(case: Path) -> None:
+    """The analysis indexes built from the previous tree's walks are those of a fresh walk."""
+    original = case.read_text()
+    for text in edits(original):
+        parser = IncrementalParser()
+        parser.tree(parser.parse(original))
+        try:
+            module = parser.parse(text)
+        except cst.ParserSyntaxError:
+            continue
+        reused, fresh = parser.tree(module), Tree(module)
+        assert reused.parent == fresh.parent and reused.order == fresh.order and reused.end == fresh.end
+        assert dict(reused.by_type) == dict(fresh.by_type)

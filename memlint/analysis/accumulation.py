@@ -25,6 +25,9 @@ _ACCUMULATION_TEST = re.compile(
     r"accum|grad_acc|sync_grad|update_freq|iters_to_accumulate|micro_?batch|step_interval", re.IGNORECASE
 )
 
+# Exact types (LibCST node classes have no subclasses): isinstance against their ABCs is slow in hot loops.
+_NESTING = frozenset({cst.For, cst.While, cst.FunctionDef, cst.Lambda, cst.ClassDef})
+
 
 class Accumulation:
     def __init__(self, model: "SemanticModel") -> None:
@@ -68,7 +71,7 @@ class Accumulation:
         for anc in self.model.tree.ancestors(node):
             if anc is region:
                 return True
-            if isinstance(anc, (cst.For, cst.While, cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            if type(anc) in _NESTING:
                 return False
         return False
 

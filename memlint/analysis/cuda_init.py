@@ -11,6 +11,7 @@ project index).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,11 @@ MAX_DEPTH = 2  # calls followed from a setter to a CUDA use before it
 class CudaInit:
     def __init__(self, model: "SemanticModel") -> None:
         self.model = model
+        # Answers kept per node, scope and function: a file asks about each of its calls.
+        self._before_memo: dict[tuple[int, int], cst.CSTNode | None] = {}
+        self._cuda_calls_memo: dict[tuple[int, int], list[tuple[cst.Call, list[cst.FunctionDef]]]] = {}
+        self._function_memo: dict[tuple[int, int], bool] = {}
+        self._last_launch: dict[int, int] = {}
 
     def first_torch_import(self) -> tuple[str, cst.CSTNode] | None:
         """The first module-level import of torch (or a package that imports it), and its node."""
@@ -106,25 +112,68 @@ class CudaInit:
                     return True
         return False
 
+    @cached_property
+    def _use_orders(self) -> list[int]:
+        """The source positions of the CUDA uses, ascending (pre-order is source order)."""
+        order = self.model.tree.order
+        return [order[id(use)] for use in self.cuda_uses]
+
+    @cached_property
+    def _uses_by_scope(self) -> dict[int, list[cst.CSTNode]]:
+        """Scope id -> its CUDA uses in source order: each use placed once, so that a
+        question about one node never walks the uses of other scopes."""
+        table: dict[int, list[cst.CSTNode]] = {}
+        for use in self.cuda_uses:
+            table.setdefault(id(self.model.scope_of(use)), []).append(use)
+        return table
+
+    @cached_property
+    def _calls_by_scope(self) -> dict[int, list[cst.Call]]:
+        """Scope id -> the calls made directly in it (not in nested functions), in source order."""
+        table: dict[int, list[cst.Call]] = {}
+        for call in self.model.tree.by_type.get(cst.Call, ()):
+            table.setdefault(id(self.model.scope_of(call)), []).append(call)
+        return table
+
+    def _cuda_calls(self, scope: cst.CSTNode, depth: int) -> list[tuple[cst.Call, list[cst.FunctionDef]]]:
+        """The calls of `scope` that reach a function of this file using CUDA (within `depth`
+        calls), with those functions; computed once per scope and depth."""
+        key = (id(scope), depth)
+        found = self._cuda_calls_memo.get(key)
+        if found is None:
+            found = []
+            for call in self._calls_by_scope.get(id(scope), ()):
+                funcs = [f for f in self.model.local_callees(call) if self._function_uses_cuda(f, depth)]
+                if funcs:
+                    found.append((call, funcs))
+            self._cuda_calls_memo[key] = found
+        return found
+
     def cuda_before(self, node: cst.CSTNode, depth: int = MAX_DEPTH) -> cst.CSTNode | None:
         """A CUDA use that runs before `node` on its path: earlier in its scope (not
         in the other branch of an `if`), in a function of this file called earlier,
         or before a call of the function that holds `node`."""
+        key = (id(node), depth)
+        if key not in self._before_memo:
+            self._before_memo[key] = self._cuda_before(node, depth)
+        return self._before_memo[key]
+
+    def _cuda_before(self, node: cst.CSTNode, depth: int) -> cst.CSTNode | None:
         model = self.model
         tree = model.tree
         scope = model.scope_of(node)
         position = tree.order[id(node)]
-        for use in self.cuda_uses:
-            if tree.order[id(use)] < position and model.scope_of(use) is scope and not self._exclusive(use, node):
+        # The earliest use that is not in the other branch of an `if`: almost always the first one.
+        for use in self._uses_by_scope.get(id(scope), ()):
+            if tree.order[id(use)] >= position:
+                break
+            if not self._exclusive(use, node):
                 return use
-        for call in tree.descendants(scope, cst.Call):
+        for call, funcs in self._cuda_calls(scope, depth):
             if tree.order[id(call)] >= position:
                 break
-            if model.scope_of(call) is not scope or self._exclusive(call, node):
-                continue
-            for func in model.local_callees(call):
-                if not tree.contains(func, node) and self._function_uses_cuda(func, depth):
-                    return call
+            if not self._exclusive(call, node) and any(not tree.contains(func, node) for func in funcs):
+                return call
         if isinstance(scope, cst.FunctionDef) and depth > 0:
             for site in model.call_sites().get(scope, ()):
                 found = self.cuda_before(site, depth - 1)
@@ -133,8 +182,17 @@ class CudaInit:
         return None
 
     def _function_uses_cuda(self, func: cst.FunctionDef, depth: int) -> bool:
+        key = (id(func), depth)
+        memo = self._function_memo
+        if key not in memo:
+            memo[key] = self._decide_function_uses_cuda(func, depth)
+        return memo[key]
+
+    def _decide_function_uses_cuda(self, func: cst.FunctionDef, depth: int) -> bool:
         tree = self.model.tree
-        if any(tree.contains(func, use) for use in self.cuda_uses):
+        orders = self._use_orders
+        first = bisect_left(orders, tree.order[id(func)])
+        if first < len(orders) and orders[first] <= tree.end[id(func)]:
             return True
         if depth <= 0:
             return False
@@ -181,20 +239,19 @@ class CudaInit:
         return None
 
     def launches_after(self, node: cst.CSTNode) -> bool:
+        """Does the scope of `node` start a process (which reads the environment) after it?"""
         model = self.model
         tree = model.tree
         scope = model.scope_of(node)
-        position = tree.order[id(node)]
-        for call in tree.descendants(scope, cst.Call):
-            if tree.order[id(call)] <= position:
-                continue
-            qualified = model.imports.resolve(call.func) or callee_name(call) or ""
-            if qualified.startswith(_LAUNCHES) or qualified.endswith(("Popen", ".spawn", "start_processes")):
-                return True
-        return False
-
-
-
+        last = self._last_launch.get(id(scope))
+        if last is None:
+            last = -1
+            for call in tree.descendants(scope, cst.Call):
+                qualified = model.imports.resolve(call.func) or callee_name(call) or ""
+                if qualified.startswith(_LAUNCHES) or qualified.endswith(("Popen", ".spawn", "start_processes")):
+                    last = tree.order[id(call)]
+            self._last_launch[id(scope)] = last
+        return last > tree.order[id(node)]
 
 
 def _is_cuda_literal(expr: cst.BaseExpression) -> bool:

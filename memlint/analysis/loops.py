@@ -67,6 +67,7 @@ class Loops:
         self.model = model
         self.provenance = provenance
         self._step_loop: dict[int, bool] = {}
+        self._stores: dict[int, Store | None] = {}  # id(statement) -> store_of(statement): rules ask again and again
 
     # -- where a node sits -------------------------------------------------------
     # -- training ---------------------------------------------------------------
@@ -106,7 +107,8 @@ class Loops:
 
     def _innermost_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
         for anc in self.model.tree.ancestors(node):
-            if isinstance(anc, (cst.For, cst.While, cst.FunctionDef, cst.Lambda)):
+            kind = type(anc)  # exact types: LibCST's node classes have no subclasses
+            if kind is cst.For or kind is cst.While or kind is cst.FunctionDef or kind is cst.Lambda:
                 return anc
         return None
 
@@ -313,6 +315,12 @@ class Loops:
 
     # -- what outlives an iteration ----------------------------------------------
     def store_of(self, statement: cst.CSTNode) -> Store | None:
+        key = id(statement)
+        if key not in self._stores:
+            self._stores[key] = self._store_of(statement)
+        return self._stores[key]
+
+    def _store_of(self, statement: cst.CSTNode) -> Store | None:
         if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
             call = statement.value
             if not isinstance(call.func, cst.Attribute):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import libcst as cst
 
 from memlint.analysis.autograd_functions import AutogradFunctions
 from memlint.analysis.context import FileContext
+from memlint.analysis.cuda_init import CudaInit
 from memlint.analysis.loops import Loops
 from memlint.analysis.provenance import Provenance
 from memlint.analysis.scopes import Binding, Scope
@@ -26,3 +29,8 @@ class SemanticModel(FileContext):
         self.provenance = Provenance(self)
         self.loops = Loops(self, self.provenance)
         self.autograd_functions = AutogradFunctions(self, self.provenance)
+
+    @cached_property
+    def cuda_init(self) -> CudaInit:
+        """Where CUDA is used, indexed once for ML010 and the project summary."""
+        return CudaInit(self)

@@ -35,9 +35,12 @@ class Scopes:
 
     # -- scopes --------------------------------------------------------------
     def scope_of(self, node: cst.CSTNode) -> Scope:
-        for anc in self.tree.ancestors(node):
-            if isinstance(anc, cst.FunctionDef):
-                return anc
+        parent = self.tree.parent  # read directly: this runs for most nodes the rules look at
+        current = parent.get(id(node))
+        while current is not None:
+            if type(current) is cst.FunctionDef:  # exact type: LibCST's node classes have no subclasses
+                return current
+            current = parent.get(id(current))
         return self.module
 
     def enclosing_class(self, func: cst.FunctionDef) -> cst.ClassDef | None:
@@ -50,9 +53,10 @@ class Scopes:
         loops: list[Loop] = []
         child = node
         for anc in self.tree.ancestors(node):
-            if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            kind = type(anc)  # exact types: LibCST's node classes have no subclasses
+            if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef:
                 break
-            if isinstance(anc, (cst.For, cst.While)) and child is anc.body:
+            if (kind is cst.For or kind is cst.While) and child is anc.body:
                 loops.append(anc)
             child = anc
         return loops

@@ -13,6 +13,8 @@ import dataclasses
 import typing
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from itertools import accumulate, chain, repeat
+from operator import add
 from typing import Iterator
 
 import libcst as cst
@@ -157,20 +159,24 @@ class Tree:
         self._keys: dict[type, list[int]] = {}
         self._walks: dict[int, _Walk] = {}
         old = previous._walks if previous is not None else {}
-        base = 1
+        walks = []
         for statement in iter_children(module):
             walk = old.get(id(statement))
             if walk is None or walk.statement is not statement:
                 walk = _Walk(statement)
+            walks.append(walk)
             self._walks[id(statement)] = walk
             self.parent[id(statement)] = module
             self.parent.update(walk.parent)
-            self.order.update(zip(walk.ids, range(base, base + len(walk.ids))))
-            self.end.update(zip(walk.ids, [base + e for e in walk.ends]))
             for node_type, nodes in walk.by_type.items():
                 self.by_type[node_type].extend(nodes)
-            base += len(walk.ids)
-        self.end[id(module)] = base - 1
+        # Source order and subtree ends in one C-level pass each over all nodes, each statement's
+        # shifted by the nodes before it: updating per statement cost twice as much on big modules.
+        ids = list(chain.from_iterable(walk.ids for walk in walks))
+        self.order.update(zip(ids, range(1, len(ids) + 1)))
+        bases = accumulate((len(walk.ids) for walk in walks), initial=1)
+        self.end.update(zip(ids, chain.from_iterable(map(add, w.ends, repeat(b)) for w, b in zip(walks, bases))))
+        self.end[id(module)] = len(ids)
 
     def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.parent.get(id(node))

@@ -7,7 +7,7 @@ module plus one line in `FORMATS`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, TextIO
+from typing import Callable, Iterable, TextIO
 
 from memlint.models import FileError, Finding
 
@@ -55,3 +55,15 @@ def names() -> list[str]:
     if not FORMATS:
         FORMATS.update(_registry())
     return list(FORMATS)
+
+
+def print_errors(errors: Iterable[FileError]) -> None:
+    """One line on stderr per file that could not be linted (or fixed)."""
+    import click
+
+    for error in errors:
+        kind = "warning" if error.note else "internal error" if error.internal else "error"
+        message = error.message
+        if error.internal and message.startswith("internal error"):
+            message = message[len("internal error") :].lstrip(": ")
+        click.echo(f"memlint: {kind}: {error.filename}: {message}", err=True)

@@ -32,7 +32,6 @@ from memlint.formats.common import (
     rule_help_uri,
 )
 from memlint.models import Applicability, Finding, Fix, Position, Severity
-from memlint.rules import ALL_RULES, FILE_PROBLEMS
 
 SCHEMA_URI = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -43,6 +42,8 @@ def level(severity: Severity) -> str:
 
 
 def rule_descriptors() -> list[dict[str, Any]]:
+    from memlint.rules import ALL_RULES, FILE_PROBLEMS  # the rule classes: only when a SARIF report is written
+
     descriptors = [
         {
             "id": problem.code,

@@ -134,15 +134,15 @@ for x, y in loader:
             if context is None or id(site) in self._reported_sites or self._removed_in_step(site, removers, context):
                 continue
             self._reported_sites.add(id(site))
-            lost = "discards the handle" if fate.kind == DISCARDED else f"keeps it in `{fate.target}`, never removed here"
+            lost = "discards the handle" if fate.kind == DISCARDED else "never removes it"
             message = (
-                f"`{cls.name.value}(...)` runs on {context.where}, and its `__init__` registers a {runs} hook with "
-                f"`{method}(...)` (line {model.range_of(node).start.line}) and {lost}: each step adds one more hook "
-                f"to the module, every later {runs} runs all of them, and whatever they capture stays alive"
+                f"`{cls.name.value}(...)` runs on {context.where} and its `__init__` registers a {runs} hook "
+                f"(line {model.range_of(node).start.line}) and {lost}, so hooks pile up"
             )
             hint = (
                 f"build the `{cls.name.value}` once, before the loop, or remove its hooks in the same step "
-                "(a method that calls `handle.remove()`, or a context manager)"
+                "(a method that calls `handle.remove()`, or a context manager): every later "
+                f"{runs} runs all of them and what they capture stays alive"
             )
             self.report(site, message, hint)
 

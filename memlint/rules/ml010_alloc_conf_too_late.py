@@ -1,10 +1,8 @@
 from __future__ import annotations
 
-from functools import cached_property
-
 import libcst as cst
 
-from memlint.analysis.cuda_init import CudaInit, alloc_setting
+from memlint.analysis.cuda_init import alloc_setting
 from memlint.analysis.expressions import code
 from memlint.models import Applicability, Severity
 from memlint.rules.base import Rule
@@ -69,9 +67,9 @@ model = Net().cuda()
 
     # -- the check ---------------------------------------------------------------------
     def _check(self, setter: cst.CSTNode, key: str, value: cst.BaseExpression | None) -> None:
-        if self.cuda.launches_after(setter):
+        if self.model.cuda_init.launches_after(setter):
             return  # set for a child process, which reads it at its own start
-        used = self.cuda.cuda_before(setter)
+        used = self.model.cuda_init.cuda_before(setter)
         if used is not None:
             row = self._row(used)
             message = f"`{key}` is set after this code path first used CUDA (`{_short(used)}`{row}), so the allocator ignores it"
@@ -79,7 +77,7 @@ model = Net().cuda()
             self.report(setter, message, hint)
             return
         if value is not None and _sets_backend(value) and key != "PYTORCH_NO_CUDA_MEMORY_CACHING":
-            imported = self.cuda.torch_imported_before(setter)
+            imported = self.model.cuda_init.torch_imported_before(setter)
             if imported is not None:
                 message = f"`{key}` sets `backend:` after `{imported}` has run, so the first CUDA use fails"
                 hint = self._hint(key, backend=True) + (
@@ -89,7 +87,7 @@ model = Net().cuda()
                 self.report(setter, message, hint)
 
     def _hint(self, key: str, backend: bool = False) -> str:
-        first = self.cuda.first_torch_import()
+        first = self.model.cuda_init.first_torch_import()
         row = self._row(first[1]) if first else ""
         above = f"`{first[0]}` (line {row.split()[-1]})" if first and row else "`import torch`"
         where = (
@@ -105,10 +103,6 @@ model = Net().cuda()
             return f", line {self.model.range_of(node).start.line}"
         except Exception:  # noqa: BLE001 - the line is a courtesy
             return ""
-
-    @cached_property
-    def cuda(self) -> CudaInit:
-        return CudaInit(self.model)
 
 
 def _strings_in(expr: cst.BaseExpression) -> list[str]:

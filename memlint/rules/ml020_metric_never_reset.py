@@ -93,10 +93,12 @@ for epoch in range(epochs):
         kind = (model.imports.resolve(built.func) or "").rsplit(".", 1)[-1]
         message = (
             f"`{target}` (`{kind}`, line {model.range_of(built).start.line}) is updated on {context.where} and "
-            "never `reset()`: its list states keep every batch's predictions and targets on the device, growing "
-            "for the whole run"
+            "never `reset()`, so its list states grow on the device"
         )
-        hint = f"call `{target}.reset()` after each `compute()` (each epoch), or build it with `compute_on_cpu=True`"
+        hint = (
+            f"call `{target}.reset()` after each `compute()` (each epoch), or build it with `compute_on_cpu=True`: "
+            "its list states keep every batch's predictions and targets on the device for the whole run"
+        )
         self.report(node, message, hint)
 
     def _same_variable(self, built: list[cst.Call], target: str, at: cst.CSTNode) -> cst.Call | None:

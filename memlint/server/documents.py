@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memlint.analysis.project import ProjectIndex
 from memlint.cache import CACHE_DIR, Cache
 from memlint.config import Settings, find_pyproject, load_settings
 from memlint.discovery import discover
 from memlint.engine import LintResult
 from memlint.models import Finding
+from memlint.project_index import ProjectIndex
 from memlint.server.notebooks import Cells
 from memlint.workers import lint_files
 
