@@ -36,7 +36,7 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   the dropout inside the kernel and keep only the output, the logsumexp and an RNG
   seed, which is what the CPU's fused kernel keeps without dropout; with dropout the
   CPU takes the math path, which keeps the attention probabilities, the mask and the
-  dropped probabilities (B x H x L x L each: +1.6 GiB on a GPT-2 small at seq 512).
+  dropped probabilities (B x H x L x L each: +1.8 GiB on a GPT-2 small at seq 512).
 * `torch.dropout` on the GPU runs as `native_dropout`, CUDA's fused kernel, which keeps a
   bool mask; the CPU's dropout keeps a mask of the input's dtype.
 * Torch functions written in Python (`F.multi_head_attention_forward`) run their body
