@@ -370,8 +370,9 @@ def _exchange_device(device: int) -> int:
     return -1 if device < 0 else 0
 
 
-def _rng_state() -> torch.Tensor:
+def _rng_state(device: object = "cuda") -> torch.Tensor:
     # The state of the CPU generator stands in for the GPU's: a fake run draws no real numbers.
+    # `device` as torch.cuda.get_rng_state takes it (checkpointing passes one on CUDA builds).
     return torch.get_rng_state()
 
 
