@@ -102,6 +102,21 @@ class GitIgnore:
         if git_dir is not None:
             self.add_file(str(git_dir / "info" / "exclude"), str(git_root))
 
+    def walk_from(self, directory: str) -> None:
+        """Drop the patterns that ignore `directory` itself or a folder above it: a directory
+        named on the command line is linted even where git ignores it, as ruff does; the
+        patterns that match within it still apply."""
+        absolute = os.path.abspath(directory)
+        kept = []
+        for base, spec in self.sources:
+            if absolute.startswith(base + os.sep):
+                relative = absolute[len(base) + 1 :].replace(os.sep, "/") + "/"
+                patterns = [p for p in spec.patterns if not (p.include and p.match_file(relative))]
+                if len(patterns) != len(spec.patterns):
+                    spec = pathspec.GitIgnoreSpec(patterns)
+            kept.append((base, spec))
+        self.sources = kept
+
     def ignored(self, path: str, is_dir: bool) -> bool:
         absolute = os.path.abspath(path)
         for base, spec in reversed(self.sources):
@@ -187,6 +202,7 @@ def discover(paths: list[str], exclude: list[str], root: Path, include: list[str
                     candidate = directory / ".gitignore"
                     if candidate.is_file():
                         gitignore.add_file(str(candidate))
+            gitignore.walk_from(str(start))
         _walk(given, exclude, include, root, gitignore, add, found)
     return found
 

@@ -57,9 +57,10 @@ def decode(raw: bytes) -> tuple[str, str, bool]:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
     except SyntaxError as exc:
+        # A cookie naming a codec that only exists at run time (`# -*- coding: future_fstrings -*-`
+        # registers one on import) still has UTF-8 text under it: read it as UTF-8, like the
+        # codec would after its rewrite; text that is not UTF-8 fails below with the byte named.
         encoding = "utf-8"
-        if "unknown encoding" in str(exc):
-            raise DecodeError(f"cannot decode: {exc}") from None
     bom = encoding == "utf-8-sig"
     try:
         text = raw.decode(encoding)

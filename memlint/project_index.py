@@ -100,6 +100,35 @@ class ProjectIndex:
         ]
         return bool(states) and all(state == "off" for state in states)
 
+    def kept_by_project_callees(self) -> list[Finding]:
+        """ML001 across files: a per-step call passes a value with autograd history to a function
+        of another file of the project that keeps that argument beyond the call (appends it to a
+        module-level list): the value outlives its iteration there."""
+        found = []
+        for path, summary in self.summaries.items():
+            for name, index, row, column, end_row, end_column, arg, suppressed in summary.get("kept_argument_calls", ()):
+                facts = self.flow_of(path, name)
+                params = (facts or {}).get("params") or []
+                kept = (facts or {}).get("keeps") or {}
+                if suppressed or index >= len(params) or params[index] not in kept:
+                    continue
+                where = os.path.relpath(self.paths_by_module[self.qualify(path, name).rpartition(".")[0]])
+                found.append(
+                    Finding(
+                        code="ML001",
+                        name="retained-graph",
+                        message=f"`{arg}` is kept beyond its iteration with its autograd graph by "
+                        f"`{name.rsplit('.', 1)[-1]}()` ({where})",
+                        severity=Severity.WARNING,
+                        filename=path,
+                        location=Position(row, column),
+                        end_location=Position(end_row, end_column),
+                        hint=f"`{name.rsplit('.', 1)[-1]}()` keeps its argument `{params[index]}` in "
+                        f"`{kept[params[index]]}`: pass `{arg}.detach()` (or `.item()`), or detach it where it is kept",
+                    )
+                )
+        return found
+
     def late_alloc_settings(self) -> list[Finding]:
         """ML010 across files: a helper module's function sets `PYTORCH_CUDA_ALLOC_CONF`
         and another module of the project calls it after it has used CUDA."""
@@ -153,6 +182,55 @@ class ProjectIndex:
             )
         return replace(finding, message=message)
 
+    def flow_of(self, path: str, name: str, member: str = "") -> dict[str, Any] | None:
+        """The exported flow facts of `name` (or of its method `member`) as written in `path`: a
+        function or class of the project reached through the file's imports; None when it is
+        not the project's. A project function with no entry exports nothing (`{}`)."""
+        module, _, last = self.qualify(path, name).rpartition(".")
+        other = self.paths_by_module.get(module)
+        if other is None or other == path:
+            return None
+        key = f"{last}.{member}" if member else last
+        return self.summaries[other].get("flow", {}).get(key, {})
+
+    def _guess_refuted(self, finding: Finding) -> bool:
+        """Did ML001 rest on a guess from a name (a loss-named function, a meter) that the other
+        file's summary contradicts (it returns no history; its `update` keeps nothing)?"""
+        path = finding.filename
+        assumed = finding.extra.get("assumed") or []
+        if assumed:
+            facts = [self.flow_of(path, name) for name in assumed]
+            if all(f is not None and f.get("returns") == "no" for f in facts):
+                return True
+        meter = finding.extra.get("meter")
+        if meter:
+            facts = self.flow_of(path, meter, "update")
+            params = (facts or {}).get("params") or [""]
+            if facts is not None and "keeps" in facts and params[0] not in (facts["keeps"] or ()):
+                return True  # `meter.update(loss)`: its `update` keeps nothing of its first argument
+        return False
+
+    def _guess_confirmed(self, finding: Finding) -> Finding:
+        """Where another file of the project shows what ML001 assumed, say so instead."""
+        path = finding.filename
+        facts = []
+        meter = finding.extra.get("meter")
+        if meter:
+            found = self.flow_of(path, meter, "update")
+            if found and found.get("keeps"):
+                where = os.path.relpath(self.paths_by_module[self.qualify(path, meter).rpartition(".")[0]])
+                facts.append(f"`{meter.rsplit('.', 1)[-1]}.update` ({where}) keeps it in the meter")
+        for name in finding.extra.get("assumed") or []:
+            found = self.flow_of(path, name)
+            if found and found.get("returns") == "yes":
+                where = os.path.relpath(self.paths_by_module[self.qualify(path, name).rpartition(".")[0]])
+                facts.append(f"`{name}()` ({where}) returns a value with autograd history")
+        if not facts or len(facts) < len(finding.extra["assumptions"]):
+            return finding
+        hint = finding.hint or ""
+        for text in finding.extra["assumptions"]:
+            hint = hint.replace(text, "")
+        return replace(finding, hint=hint + "".join(f" ({fact})" for fact in facts))
     def adjust(self, findings: list[Finding]) -> list[Finding]:
         adjusted = []
         for finding in findings:
@@ -171,6 +249,10 @@ class ProjectIndex:
                 finding = self._lightning_cast_cache(finding)
                 if finding is None:
                     continue
+            if finding.code == "ML001" and self._guess_refuted(finding):
+                continue
+            if finding.code == "ML001" and finding.extra.get("assumptions"):
+                finding = self._guess_confirmed(finding)
             if finding.code == "ML003" and finding.extra.get("function") and not finding.extra.get("in_file_calls"):
                 if self.only_called_without_grad(finding.filename, finding.extra["function"]):
                     continue

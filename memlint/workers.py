@@ -121,7 +121,11 @@ def lint_files(
         run.findings.extend(result.findings)
         run.errors.extend(result.errors)
     index = ProjectIndex({p: r.summary for p, r in results.items() if r.summary}, settings.root)
-    run.findings += [f for f in index.late_alloc_settings() if f.code in settings.codes_for(f.filename)]
+    run.findings += [
+        f
+        for f in index.late_alloc_settings() + index.kept_by_project_callees()
+        if f.code in settings.codes_for(f.filename)
+    ]
     run.findings = sorted(index.adjust(run.findings), key=Finding.sort_key)
     run.index = index
     return run

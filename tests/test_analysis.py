@@ -510,3 +510,21 @@ def test_elements_taken_out_and_backwarded_after_the_loop_are_consumed() -> None
     )
     stmt = statement(model, "losses.append")
     assert consumed_after(model, model.loops.store_of(stmt).container, model.enclosing_loops(stmt)[0], False)
+
+
+def test_inference_after_eval_is_not_reported_in_a_pytest_test() -> None:
+    """A test that puts a model in eval mode and runs it once checks an export; the same body in
+    a script's `main` is inference with autograd on."""
+    from memlint.engine import lint_source
+
+    body = (
+        "import torch\n\n\n"
+        "def {name}(model, x):\n"
+        "    model.eval()\n"
+        "    out = model(x)\n"
+        "    return out.detach().cpu()\n"
+    )
+    findings, _ = lint_source(body.format(name="test_export"), "tests/test_export.py", ["ML003"])
+    assert findings == []
+    findings, _ = lint_source(body.format(name="main"), "scripts/infer.py", ["ML003"])
+    assert [(f.location.row, f.code) for f in findings] == [(6, "ML003")]

@@ -134,12 +134,16 @@ def test_bad_input_never_breaks_the_run(project: Path) -> None:
     (project / "broken.py").write_text("def f(:\n    pass\n")
     (project / "latin.py").write_bytes(b"x = '\xff\xfe'\n")
     (project / "cookie.py").write_bytes(b"# -*- coding: latin-1 -*-\nx = '\xe9'\n")
+    (project / "runtime_codec.py").write_bytes(b"# -*- coding: future_fstrings -*-\nx = f'{1}'\n")
+    (project / "runtime_codec_bytes.py").write_bytes(b"# -*- coding: future_fstrings -*-\nx = '\xe9'\n")
     code, out, err = run(["--no-cache", "."], project)
     assert code == 1  # like ruff: an undecodable file is a finding of its own, not a broken run
     assert "broken.py:1:7: ML000 [syntax-error]" in out
     assert "train.py:10:9: ML001" in out  # the rest is still linted
     assert out.count("latin.py") == 1 and "latin.py:1:1: ML900 [unreadable-file] cannot decode" in out
     assert "cookie.py" not in out + err  # a PEP 263 cookie is honoured
+    assert "runtime_codec.py" not in out + err  # a codec registered at run time: the text is UTF-8
+    assert "runtime_codec_bytes.py:1:1: ML900" in out  # ... and text that is not UTF-8 still says so
     assert "Traceback" not in out + err
 
 

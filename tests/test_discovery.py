@@ -65,6 +65,15 @@ def test_negation_and_escapes(repo: Path) -> None:
     assert shown(".") == ["gen_keep.py", "other.py"]
 
 
+def test_a_directory_named_on_the_command_line_is_walked_even_where_git_ignores_it(repo: Path) -> None:
+    make(repo, "vendor/pkg/a.py", "vendor/pkg/b_tmp.py", "c.py")
+    (repo / ".gitignore").write_text("vendor/\n*_tmp.py\n")
+    assert shown(".") == ["c.py"]
+    # As ruff: named, the folder is linted; the patterns that match inside it still apply.
+    assert shown("vendor") == ["vendor/pkg/a.py"]
+    assert shown("vendor/pkg") == ["vendor/pkg/a.py"]
+
+
 def test_nested_gitignores_override_their_parents(repo: Path) -> None:
     make(repo, "a_tmp.py", "local.py", "sub/keep_tmp.py", "sub/x_tmp.py", "sub/local.py", "other/local.py")
     (repo / ".gitignore").write_text("*_tmp.py\n")

@@ -263,3 +263,94 @@ def test_command_form_one_line_for_data_access(tmp_path):
     assert lines[1] == (f"{tmp_path / 'train.py'}:14: cannot run fake: the program reads the tensor's data, "
                         "which a fake tensor does not have: .numpy() is not supported for tensor subclasses.")
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_calls_that_reach_cuda_on_a_cuda_build_with_no_visible_gpu(monkeypatch):
+    """A CUDA build of torch (the pip wheel) on a machine whose GPU is absent or hidden: these calls
+    go to the CUDA runtime and fail ("no CUDA-capable device is detected"). Simulated on a CPU build."""
+    from memlint.estimate.fakegpu import FakeGPU
+
+    def no_device(*args, **kwargs):
+        raise RuntimeError("CUDA error: no CUDA-capable device is detected")
+
+    monkeypatch.setattr(torch.backends.cuda, "is_built", lambda: True)
+    monkeypatch.setattr(torch._C, "_cuda_clearCublasWorkspaces", no_device, raising=False)
+    monkeypatch.setattr(torch.cuda.graphs, "_cuda_isCurrentStreamCapturing", no_device)
+    with FakeGPU(StepTracker()):
+        # Optimizer.step's graph-capture check (torch <= 2.11), as the optimizers run it:
+        assert not (torch.backends.cuda.is_built() and torch.cuda.is_available()
+                    and torch.cuda.is_current_stream_capturing())
+        # Lightning's CUDAAccelerator.setup / teardown (lightning_fabric `_clear_cuda_memory`):
+        if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
+            torch._C._cuda_clearCublasWorkspaces()
+        with torch.cuda.device(0):  # checkpointing's RNG stash
+            torch.cuda.set_rng_state(torch.cuda.get_rng_state())
+    with pytest.raises(RuntimeError, match="no CUDA-capable device"):
+        torch._C._cuda_clearCublasWorkspaces()  # restored
+
+
+@pytest.mark.parametrize("positional", [False, True])
+def test_attention_dropout_keeps_what_cudas_fused_kernels_keep(positional):
+    """CUDA's fused attention draws dropout inside the kernel: what a training forward keeps is the
+    output and the logsumexp, not the B x H x L x L probabilities and mask of the CPU's math path."""
+    from memlint.estimate.fakegpu import FakeGPU
+
+    b, h, n, d = 2, 4, 256, 32
+    with FakeGPU(StepTracker()):
+        q = torch.randn(b, h, n, d, device="cuda", requires_grad=True)
+        before = torch.cuda.memory_allocated()
+        if positional:
+            out = torch.nn.functional.scaled_dot_product_attention(q, q, q, None, 0.1, True)
+        else:
+            out = torch.nn.functional.scaled_dot_product_attention(q, q, q, dropout_p=0.1, is_causal=True)
+        kept = torch.cuda.memory_allocated() - before
+        assert out.requires_grad
+    assert kept == _round(b * h * n * d * 4) + _round(b * h * n * 4)  # output + logsumexp (fp32)
+
+
+def _kept_by(make, *shape) -> int:
+    """Bytes the forward `make()` builds on the fake GPU leaves allocated (saved for backward, output)."""
+    from memlint.estimate.fakegpu import FakeGPU
+
+    with FakeGPU(StepTracker()):
+        fn = make()
+        x = torch.randn(*shape, device="cuda", requires_grad=True)
+        before = torch.cuda.memory_allocated()
+        out = fn(x)
+        assert out.requires_grad
+        return torch.cuda.memory_allocated() - before
+
+
+def test_dropout_keeps_cudas_bool_mask():
+    kept = _kept_by(lambda: lambda x: torch.nn.functional.dropout(x, 0.1), 64, 1024)
+    assert kept == _round(64 * 1024 * 4) + _round(64 * 1024)  # output (fp32) + mask (bool), not an fp32 mask
+
+
+def test_rules_apply_inside_torch_functions_written_in_python():
+    # nn.MultiheadAttention runs F.multi_head_attention_forward (Python), which calls SDPA inside.
+    def attention(dropout):
+        def make():
+            mha = torch.nn.MultiheadAttention(64, 4, dropout=dropout, batch_first=True).cuda()
+            return lambda x: mha(x, x, x, need_weights=False)[0]
+        return make
+
+    assert _kept_by(attention(0.1), 4, 128, 64) == _kept_by(attention(0.0), 4, 128, 64)
+
+
+@pytest.mark.parametrize("reentrant", [False, True])
+@pytest.mark.parametrize("amp", [False, True])
+def test_checkpoint_recomputes_with_the_same_rules(reentrant, amp):
+    from torch.utils.checkpoint import checkpoint
+
+    from memlint.estimate.fakegpu import FakeGPU
+
+    def block(x):
+        x = torch.nn.functional.scaled_dot_product_attention(x, x, x, dropout_p=0.1)
+        return torch.nn.functional.dropout(x @ x.transpose(-1, -2), 0.1)
+
+    with FakeGPU(StepTracker()):
+        x = torch.randn(2, 4, 64, 16, device="cuda", requires_grad=True)
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+            out = checkpoint(block, x, use_reentrant=reentrant)
+        out.float().sum().backward()  # the recomputed tensors match the saved ones
+        assert x.grad.shape == x.shape and out.dtype == (torch.bfloat16 if amp else torch.float32)

@@ -147,3 +147,112 @@ def test_alloc_conf_set_by_a_helper_before_cuda_is_silent(tmp_path: Path) -> Non
 def test_cross_file_alloc_conf_finding_can_be_suppressed(tmp_path: Path) -> None:
     body = "model = torch.nn.Linear(4, 4).cuda()\nset_alloc_conf()\n"
     assert not [f for f in alloc_project(tmp_path, body, "  # noqa: ML010") if f["code"] == "ML010"]
+
+
+# -- value flow across files: a guess from a name is checked against the other file's summary ------
+
+LOSSES = """
+import torch.nn.functional as F
+
+
+def compute_loss(logits, target):
+    return F.cross_entropy(logits, target){suffix}
+"""
+METERS = """
+class AverageMeter:
+    def __init__(self):
+        self.values = []
+
+    def update(self, value, n=1):
+        self.values.append({kept})
+"""
+STEP = """
+from pkg.losses import compute_loss
+from pkg.meters import AverageMeter
+
+
+def train(model, optimizer, loader):
+    history = []
+    meter = AverageMeter()
+    for x, y in loader:
+        logits = model(x)
+        loss = model.loss(logits, y)
+        loss.backward()
+        optimizer.step()
+        history.append(compute_loss(logits, y))
+        meter.update(loss)
+    return history
+"""
+
+
+def flow_project(tmp_path: Path, suffix: str, kept: str) -> Path:
+    (tmp_path / "pkg").mkdir(exist_ok=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "losses.py").write_text(LOSSES.format(suffix=suffix))
+    (tmp_path / "pkg" / "meters.py").write_text(METERS.format(kept=kept))
+    (tmp_path / "pkg" / "train.py").write_text(STEP)
+    return tmp_path
+
+
+def ml001_rows(findings: list[dict]) -> dict[int, str]:
+    return {f["location"]["row"]: f["message"] for f in findings if f["code"] == "ML001"}
+
+
+def test_name_guesses_refuted_by_the_other_files_summaries(tmp_path: Path) -> None:
+    """`compute_loss` of pkg/losses.py returns a float and `AverageMeter.update` keeps
+    `float(value)`: the guesses from their names are dropped."""
+    root = flow_project(tmp_path, ".item()", "float(value)")
+    assert ml001_rows(lint(root, "--no-cache")) == {}
+
+
+def test_name_guesses_confirmed_by_the_other_files_summaries(tmp_path: Path) -> None:
+    """The same calls when the other files do return and keep the graph: found, and the
+    message says which file showed it instead of what was assumed."""
+    root = flow_project(tmp_path, "", "value")
+    rows = ml001_rows(lint(root, "--no-cache"))
+    assert set(rows) == {14, 15}
+    hints = {f["location"]["row"]: f["hint"] for f in lint(root, "--no-cache") if f["code"] == "ML001"}
+    assert os.path.join("pkg", "losses.py") in hints[14] and "assumed" not in hints[14]
+    assert "`AverageMeter.update`" in hints[15] and os.path.join("pkg", "meters.py") in hints[15]
+
+
+def test_cache_follows_the_callee_file(tmp_path: Path) -> None:
+    """A warm run re-reads the other file's summary: fixing the meter's `update` drops the finding."""
+    root = flow_project(tmp_path, "", "value")
+    assert set(ml001_rows(lint(root))) == {14, 15}
+    (root / "pkg" / "meters.py").write_text(METERS.format(kept="value.item()"))
+    assert set(ml001_rows(lint(root))) == {14}
+
+
+HISTORY = """
+HISTORY = []
+
+
+def record(value):
+    HISTORY.append({kept})
+"""
+RECORDING_STEP = """
+from pkg.history import record
+
+
+def train(model, optimizer, loader):
+    for x, y in loader:
+        loss = model(x, y)
+        loss.backward()
+        optimizer.step()
+        record(loss)
+"""
+
+
+def test_per_step_call_to_a_function_of_another_file_that_keeps_its_argument(tmp_path: Path) -> None:
+    """`record(loss)` once per step: pkg/history.py's `record` appends its argument to a module-level
+    list, so the loss outlives its iteration there; one that keeps `value.item()` is silent."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "history.py").write_text(HISTORY.format(kept="value"))
+    (tmp_path / "pkg" / "train.py").write_text(RECORDING_STEP)
+    rows = ml001_rows(lint(tmp_path, "--no-cache"))
+    assert set(rows) == {10}
+    assert "`record()`" in rows[10] and os.path.join("pkg", "history.py") in rows[10]
+    (tmp_path / "pkg" / "history.py").write_text(HISTORY.format(kept="value.item()"))
+    assert ml001_rows(lint(tmp_path, "--no-cache")) == {}

@@ -12,6 +12,8 @@ project is there). Printed:
 - expected lines hit: a finding of the expected rule on the line (and, apart,
   of any rule);
 - bugs fully caught: every expected line of the bug hit by the expected rule;
+  apart, bugs with a finding of the expected rule on a leaking line or on a line
+  of the before-file that the fix touched (the fix may sit at a helper's call);
 - findings on the fixed lines of the fixed files: findings in the after-file
   on lines the fix changed or added (should be none);
 - the same per rule, and every missed line.
@@ -68,13 +70,17 @@ def span(item: int | list[int]) -> range:
     return range(first, last + 1)
 
 
-def changed_lines(before: list[str], after: list[str]) -> set[int]:
-    """Lines of `after` that the fix changed or added."""
-    lines: set[int] = set()
-    for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
-        if tag in ("replace", "insert"):
-            lines.update(range(j1 + 1, j2 + 1))
-    return lines
+def changed_lines(before: list[str], after: list[str]) -> tuple[set[int], set[int]]:
+    """Lines of `before` the fix touched (changed, deleted, or next to an insertion) and lines of `after`
+    that it changed or added."""
+    old: set[int] = set()
+    new: set[int] = set()
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        old.update(range(i1 + 1, i2 + 1) if i2 > i1 else (i1, i1 + 1))
+        new.update(range(j1 + 1, j2 + 1))
+    return old, new
 
 
 def score(bugs: list[dict], before: dict[str, list[dict]], after: dict[str, list[dict]]) -> dict:
@@ -84,6 +90,10 @@ def score(bugs: list[dict], before: dict[str, list[dict]], after: dict[str, list
         if not (SRC / "before" / key).is_file():
             continue
         found = before.get(key, [])
+        old = (SRC / "before" / key).read_text(encoding="utf-8", errors="replace").splitlines()
+        new_path = SRC / "after" / key
+        new = new_path.read_text(encoding="utf-8", errors="replace").splitlines() if new_path.is_file() else []
+        fix_site, fixed = changed_lines(old, new)
         lines = []
         for item in bug["lines"]:
             rows = set(span(item))
@@ -94,12 +104,10 @@ def score(bugs: list[dict], before: dict[str, list[dict]], after: dict[str, list
                     "hit": any(f["code"] == bug["rule"] for f in here),
                     "hit_any_rule": bool(here),
                     "codes": sorted({f["code"] for f in here}),
+                    # False where the fix went elsewhere (the helper's caller, the callee's store)
+                    "changed_by_fix": bool(rows & fix_site),
                 }
             )
-        old = (SRC / "before" / key).read_text(encoding="utf-8", errors="replace").splitlines()
-        new_path = SRC / "after" / key
-        new = new_path.read_text(encoding="utf-8", errors="replace").splitlines() if new_path.is_file() else []
-        fixed = changed_lines(old, new)
         on_fixed = [f for f in after.get(key, []) if f["row"] in fixed]
         results.append(
             {
@@ -108,6 +116,10 @@ def score(bugs: list[dict], before: dict[str, list[dict]], after: dict[str, list
                 "kind": bug.get("kind", ""),
                 "lines": lines,
                 "caught": all(line["hit"] for line in lines),
+                # the finding points at the leak or at the line its fix changed (a no_grad put around a
+                # helper's call, a detach added in a callee)
+                "flagged_at_leak_or_fix": any(line["hit"] for line in lines)
+                or any(f["code"] == bug["rule"] and f["row"] in fix_site for f in found),
                 "findings_before": found,
                 "findings_on_fixed_lines": on_fixed,
             }
@@ -124,6 +136,7 @@ def totals(results: list[dict]) -> dict:
         "lines_hit_any_rule": sum(line["hit_any_rule"] for line in lines),
         "bugs_caught": sum(bug["caught"] for bug in results),
         "bugs_with_a_hit": sum(any(line["hit"] for line in bug["lines"]) for bug in results),
+        "bugs_flagged_at_leak_or_fix": sum(bug["flagged_at_leak_or_fix"] for bug in results),
         "findings_on_fixed_lines": sum(len(bug["findings_on_fixed_lines"]) for bug in results),
         "findings_on_fixed_lines_expected_rule": sum(
             sum(f["code"] == bug["rule"] for f in bug["findings_on_fixed_lines"]) for bug in results
@@ -148,6 +161,7 @@ def report(summary: dict) -> None:
     print(f"expected lines hit (expected rule): {t['lines_hit']} ({percent(t['lines_hit'], t['lines'])})")
     print(f"expected lines hit (any rule):      {t['lines_hit_any_rule']} ({percent(t['lines_hit_any_rule'], t['lines'])})")
     print(f"bugs fully caught: {t['bugs_caught']}; bugs with at least one line hit: {t['bugs_with_a_hit']}")
+    print(f"bugs with a finding of the expected rule on a leaking line or a line the fix touched: {t['bugs_flagged_at_leak_or_fix']}")
     print(
         f"findings on fixed lines of the fixed files: {t['findings_on_fixed_lines']}"
         f" (of the expected rule: {t['findings_on_fixed_lines_expected_rule']})"

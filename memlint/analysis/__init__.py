@@ -11,6 +11,9 @@ Layers, each built only on those before it:
 * `provenance` (which values may carry autograd history) and `loops` (which
   loops train or evaluate and what outlives an iteration), built on a
   `FileContext`;
+* `flow` (library models as data, abstract values, function summaries: what
+  a function returns and does with its parameters), which provenance, loops
+  and the rules ask instead of reading another function's body;
 * `model.SemanticModel`: the file's full model, the one rules receive;
   `hooks`, `per_step`, `object_kinds` and `project` answer questions on it,
   as do `guards` (once-only and per-step conditions), `lifetimes` (what a hook

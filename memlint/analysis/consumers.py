@@ -57,7 +57,7 @@ def consumed_after(model: "SemanticModel", container: cst.BaseExpression, region
             return False  # the elements leave with the container
         if (
             collected & mentioned
-            and not model.loops.has_backward(region)
+            and not model.loops.trains_each_iteration(region)
             and _reduces(model, stmt, collected)
             and model.provenance.uses_with_history(stmt, collected)
         ):
@@ -69,8 +69,9 @@ def consumed_after(model: "SemanticModel", container: cst.BaseExpression, region
             # backwards every iteration returns a running statistic, not a graph anyone needs
             if (
                 stmt.value is not None
-                and not model.loops.has_backward(region)
+                and not model.loops.trains_each_iteration(region)
                 and model.provenance.uses_with_history(stmt.value, values | collected)
+                and _callers_may_backward(model, scope)
             ):
                 consumed = True
             continue
@@ -86,6 +87,30 @@ def consumed_after(model: "SemanticModel", container: cst.BaseExpression, region
                         collected.discard(name)  # `enc = torch.cat(enc)`: the name now holds the result
                         values.add(name)
     return consumed
+
+
+def _callers_may_backward(model: "SemanticModel", func: "Scope") -> bool:
+    """May a caller of `func` differentiate what it returns? Not when every call of it is in this
+    file and binds the result to names that its scope never backwards (`val_loss = self.validation(...)`,
+    compared and logged)."""
+    if not isinstance(func, cst.FunctionDef):
+        return True
+    sites = model.call_sites().get(func, ())
+    if not sites:
+        return True  # called from elsewhere, or passed on: its callers are unknown
+    for site in sites:
+        statement = next((a for a in model.tree.ancestors(site) if isinstance(a, (cst.Assign, cst.AnnAssign))), None)
+        if statement is None or statement.value is not site:
+            return True  # used in an expression, returned, handed on: follow no further
+        targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
+        names = {n for t in targets for n in target_names(t)}
+        caller = model.scope_of(site)
+        if not names or names & model.provenance.backwarded_names(caller):
+            return True
+        for call in model.tree.descendants(caller, cst.Call):
+            if model.local_callees(call) and any(set(names_in(a.value)) & names for a in call.args):
+                return True  # handed to another function of the file: it may differentiate it
+    return False
 
 
 def _reduces(model: "SemanticModel", stmt: cst.CSTNode, collected: set[str]) -> bool:

@@ -57,7 +57,9 @@ PER_STEP_NAMES = _LIGHTNING_TRAIN_HOOKS | _LIGHTNING_EVAL_HOOKS | _HF_TRAINER_HO
 TRAIN_STEP_NAMES = _LIGHTNING_TRAIN_HOOKS | {"compute_loss"}
 # Packages whose classes are surely not Lightning's (a base from anywhere else
 # may be a LightningModule subclass defined in another module of the project).
-_NOT_LIGHTNING = ("torch.", "transformers.", "skorch.", "ignite.", "accelerate.", "sklearn.", "object", "abc.")
+_NOT_LIGHTNING = (
+    "torch.", "transformers.", "skorch.", "ignite.", "accelerate.", "sklearn.", "object", "abc.", "fairseq.",
+)
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,15 @@ class Hook:
     grad: Grad
     evaluation: bool  # an evaluation or prediction step (its outputs are evaluation outputs)
     per_step: bool = True  # False: once per epoch or stage (`on_validation_epoch_end`)
+
+
+# fairseq's Trainer calls a task's `train_step` with grad, and its `valid_step` inside
+# `torch.no_grad()` (fairseq/trainer.py `valid_step`); `inference_step` runs under no_grad too.
+_FAIRSEQ_HOOKS = {
+    "train_step": Hook("fairseq", Grad.ON, False),
+    "valid_step": Hook("fairseq", Grad.OFF, True),
+    "inference_step": Hook("fairseq", Grad.OFF, True),
+}
 
 
 class Frameworks:
@@ -94,7 +105,7 @@ class Frameworks:
         return found or {"object"}
 
     def framework_of(self, cls: cst.ClassDef) -> str | None:
-        """"lightning", "lightning-callback", "hf-trainer", "hf-callback", "skorch",
+        """"lightning", "lightning-callback", "hf-trainer", "hf-callback", "skorch", "fairseq",
         "other" (surely none of these), or None (a base defined elsewhere in the project)."""
         bases = self._bases(cls)
         for base in bases:
@@ -107,6 +118,8 @@ class Frameworks:
                 return "hf-callback"
             if base.startswith("skorch."):
                 return "skorch"
+            if base.startswith("fairseq."):
+                return "fairseq"
         if all(b.startswith(_NOT_LIGHTNING) or b == "object" for b in bases):
             return "other"
         return None
@@ -129,6 +142,8 @@ class Frameworks:
         if kind == "skorch" and name == "infer":
             # skorch calls `infer` from train_step (grad on) and evaluation_step (grad off)
             return Hook("skorch", Grad.MAYBE, False, per_step=True)
+        if kind == "fairseq" and name in _FAIRSEQ_HOOKS:
+            return _FAIRSEQ_HOOKS[name]
         if kind == "hf-trainer" and name in _HF_TRAINER_HOOKS:
             return Hook("the Hugging Face Trainer", Grad.ON, name == "prediction_step")
         if kind == "hf-callback" and name in _HF_CALLBACK_HOOKS:

@@ -82,12 +82,45 @@ class GradMode:
                 return Grad.MAYBE if flag is None else (Grad.ON if flag else Grad.OFF)
             if name in ENABLE_GRAD:
                 return Grad.ON
-            return Grad.OFF if _no_grad_wrapper(name) else None
+            if _no_grad_wrapper(name):
+                return Grad.OFF
+            return self._own_context_manager(expr)
         name = resolve(expr)
         if name in NO_GRAD or name in INFERENCE_MODE or _no_grad_wrapper(name):
             return Grad.OFF  # bare decorator: @torch.no_grad
         if name in ENABLE_GRAD:
             return Grad.ON
+        return None
+
+    def _own_context_manager(self, call: cst.Call) -> Grad | None:
+        """A `@contextmanager` function of this file that yields inside a grad-mode context
+        (monai's `eval_mode(net)`: `with torch.no_grad(): yield`): the body of a `with` on it
+        runs in that mode."""
+        if not isinstance(call.func, cst.Name):
+            return None
+        for func in self.scopes.functions.get(call.func.value, ()):
+            decorated = any(
+                (self.imports.resolve(d.decorator) or "").endswith("contextmanager") for d in func.decorators
+            )
+            if not decorated or self.scopes.enclosing_class(func) is not None:
+                continue
+            modes = {self._mode_around(y, func) for y in self.scopes.tree.descendants(func.body, cst.Yield)}
+            if len(modes) == 1 and None not in modes:
+                return modes.pop()
+        return None
+
+    def _mode_around(self, node: cst.CSTNode, func: cst.FunctionDef) -> Grad | None:
+        """The grad mode a `with` inside `func` sets around `node` (None: none does)."""
+        child = node
+        for anc in self.scopes.tree.ancestors(node):
+            if anc is func:
+                return None
+            if isinstance(anc, cst.With) and child is anc.body:
+                for item in reversed(anc.items):
+                    effect = self.effect(item.item)
+                    if effect is not None:
+                        return effect
+            child = anc
         return None
 
     # -- grad mode at a node -------------------------------------------------

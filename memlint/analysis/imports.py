@@ -20,6 +20,21 @@ def dotted(expr: cst.BaseExpression) -> str | None:
     return ".".join(reversed(parts))
 
 
+def _getattr_target(value: cst.BaseExpression) -> cst.BaseExpression:
+    """What `getattr(obj, name[, default])` reads, as an attribute chain: `obj.name` for a constant
+    name; for a name only known at run time, the default (`getattr(torch, device_type, torch.cuda)`
+    is a device module like `torch.cuda`, whose functions it stands for). Anything else as is."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "getattr"):
+        return value
+    args = [a.value for a in value.args if a.keyword is None and not a.star]
+    if len(args) < 2 or dotted(args[0]) is None:
+        return value
+    name = args[1].evaluated_value if isinstance(args[1], cst.SimpleString) else None
+    if isinstance(name, str) and name.isidentifier():
+        return cst.Attribute(value=args[0], attr=cst.Name(name))
+    return args[2] if len(args) == 3 else value
+
+
 def _module_name(node: cst.BaseExpression) -> str:
     return dotted(node) or ""
 
@@ -69,7 +84,7 @@ class Imports:
                 if isinstance(target.target, cst.Name):
                     assigned.setdefault(target.target.value, []).append(node.value)
         for name, values in assigned.items():
-            value = values[0]
+            value = _getattr_target(values[0]) if len(values) == 1 else None
             if len(values) != 1 or name in self.aliases or not isinstance(value, cst.Attribute):
                 continue
             chain = dotted(value)

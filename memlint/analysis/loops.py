@@ -18,9 +18,11 @@ from memlint.analysis.expressions import (
     same_code,
     target_names,
 )
+from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.flow.library import SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS
 from memlint.analysis.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
 from memlint.analysis.grad_mode import Grad
-from memlint.analysis.scopes import Loop, Scope
+from memlint.analysis.scopes import Loop, is_abstract
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
@@ -58,8 +60,12 @@ class Store:
     container: cst.BaseExpression
     value: cst.BaseExpression
     # "append", "subscript", "accumulate" (`+=`, `t = t + v`), "concat" (`t = torch.cat([t, v])`),
-    # "update" (a meter), "in-place" (`self.buf.mul_(m).add_(v)`)
+    # "update" (a meter, or a callee that keeps its argument), "in-place" (`self.buf.mul_(m).add_(v)`)
     kind: str
+    # how the value gets there when a callee keeps it, or what was assumed of a callee whose
+    # definition is not visible (for the message); empty for a store written here
+    via: str = ""
+    keep: cst.CSTNode | None = None  # the callee's statement that keeps it
 
 
 class Loops:
@@ -116,14 +122,22 @@ class Loops:
         """Does `region` differentiate anything (`backward`, `autograd.grad`)?"""
         return bool(self.provenance.backward_calls(region))
 
+    def trains_each_iteration(self, region: cst.CSTNode) -> bool:
+        """Does each iteration of `region` finish its own graph: it differentiates, or it takes an
+        optimisation step (also through a per-step function of this file, `self.train_one_batch()`)?"""
+        return self.has_backward(region) or self.is_training_loop(region)
+
     # -- evaluation --------------------------------------------------------------
     def is_eval_function(self, func: cst.CSTNode) -> bool:
         if not isinstance(func, cst.FunctionDef):
             return False
-        name = func.name.value
-        if name.startswith("test") and self._is_test_file():
+        if self.is_test_function(func):
             return False  # pytest functions, not evaluation loops
-        return bool(_EVAL_FUNCTION.search(name))
+        return bool(_EVAL_FUNCTION.search(func.name.value))
+
+    def is_test_function(self, func: cst.FunctionDef) -> bool:
+        """A pytest test (`test*` in a test file): it runs once, to check, not to evaluate data."""
+        return func.name.value.startswith("test") and self._is_test_file()
 
     def _is_test_file(self) -> bool:
         path = self.model.path.replace("\\", "/")
@@ -138,13 +152,35 @@ class Loops:
 
     def is_step_loop(self, loop: cst.CSTNode) -> bool:
         """Does one iteration of `loop` process one batch or step (not one layer
-        or one time step of a single forward)?"""
+        or one time step of a single forward, nor one chunk of one batch)?"""
+        if self.iterates_chunks(loop):
+            return False  # `for part in torch.chunk(x, n)`: the pieces of one batch, within one step
+        scope = self.model.scope_of(loop)
+        if isinstance(scope, cst.FunctionDef) and self.is_module_forward(scope) and not self.is_training_loop(loop):
+            return self.has_backward(loop)  # a forward's loops run over its layers, blocks or time steps
         return (
             self.is_training_loop(loop)
             or self.iterates_batches(loop)
             or self.has_backward(loop)
             or self.is_eval_loop(loop)
         )
+
+    def iterates_chunks(self, loop: cst.CSTNode) -> bool:
+        """A `for` over the pieces of one tensor (`torch.chunk(x, n)`, `x.split(k)`, zipped or enumerated)."""
+        if not isinstance(loop, cst.For):
+            return False
+        iterable = loop.iter
+        parts = [iterable]
+        if isinstance(iterable, cst.Call) and code(iterable.func) in ("zip", "enumerate") and iterable.args:
+            parts = [a.value for a in iterable.args if a.keyword is None]
+        return all(self._splits(p) for p in parts)
+
+    def _splits(self, expr: cst.BaseExpression) -> bool:
+        if not isinstance(expr, cst.Call):
+            return False
+        if (self.model.imports.resolve(expr.func) or "") in SPLITTERS:
+            return True
+        return method_name(expr) in SPLITTING_METHODS and bool(expr.args) and not isinstance(expr.func.value, cst.SimpleString)
 
     def is_eval_loop(self, loop: cst.CSTNode) -> bool:
         """A loop that runs a model once per evaluation batch."""
@@ -160,6 +196,50 @@ class Loops:
                 and not self._counts(loop)  # `for t in range(n)`: decode steps or examples, not batches
             )
         )
+
+    def generates_output(self, store: Store, region: cst.CSTNode) -> bool:
+        """Does `region` decode one batch step by step (a counting loop whose model input comes from
+        the previous step) into a container that the function then returns (`return torch.cat(feat)`)
+        or that the loop around it empties for each batch? What it collects is the generated
+        output, bounded by the length asked for."""
+        if not isinstance(region, (cst.For, cst.While)) or not self._counts(region) or not self.decodes(region):
+            return False
+        root = root_name(store.container)
+        scope = self.model.scope_of(region)
+        tree = self.model.tree
+        outer = self.model.enclosing_loops(region)
+        if outer and any(tree.contains(outer[0].body, b.node) for b in self.model.bindings(scope, root)):
+            return True  # emptied for every batch of the loop around the decoding
+        return any(
+            ret.value is not None and root in names_in(ret.value) and tree.is_after(ret, region)
+            for ret in tree.descendants(scope, cst.Return)
+            if self.model.scope_of(ret) is scope
+        )
+
+    def decodes(self, loop: Loop) -> bool:
+        """Does the model's input in `loop` come from the previous iteration (autoregressive
+        decoding: `prev = out[...]`, `cur_len += 1` after the call that reads them)?"""
+        tree = self.model.tree
+        rebound: dict[str, list[cst.CSTNode]] = {}
+        for node_type in (cst.Assign, cst.AugAssign):
+            for node in tree.descendants(loop.body, node_type):
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                for target in targets:
+                    for name in target_names(target):
+                        rebound.setdefault(name, []).append(node)
+        for call in tree.descendants(loop.body, cst.Call):
+            if not self.provenance.is_module_call(call):
+                continue
+            position = tree.order[id(call)]
+            read = {n for a in call.args for n in names_in(a.value)}
+            # rebound after the call, or by the statement that makes it (`prev = model(prev)`)
+            if any(
+                tree.order[id(node)] > position or tree.contains(node, call)
+                for name in read
+                for node in rebound.get(name, ())
+            ):
+                return True
+        return False
 
     def _counts(self, loop: cst.CSTNode) -> bool:
         """A `while` loop, or a `for` over `range(...)` (possibly enumerated)."""
@@ -204,9 +284,22 @@ class Loops:
                     varying = self.bound_in(region)
                 test_names = set(names_in(anc.test))
                 calls = [c for c in self.model.tree.descendants(anc.test, cst.Call) if method_name(c) not in _INVARIANT_CALLS]
-                if test_names & varying or calls:
+                if test_names & varying or calls or self._reads_attribute_bound_in(anc.test, region):
                     return True
         return False
+
+    def _reads_attribute_bound_in(self, test: cst.BaseExpression, region: cst.CSTNode) -> bool:
+        """Does `test` read an attribute that `region` rebinds (`self._n_updates += 1`, then
+        `if self._n_updates % self.policy_delay == 0:`)?"""
+        tree = self.model.tree
+        bound = {
+            code(target)
+            for node_type in (cst.Assign, cst.AugAssign)
+            for node in tree.descendants(region, node_type)
+            for target in ([t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target])
+            if isinstance(target, cst.Attribute)
+        }
+        return bool(bound) and any(code(a) in bound for a in tree.descendants(test, cst.Attribute))
 
     def step_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The innermost step loop around `node`, or its per-step framework method."""
@@ -330,8 +423,9 @@ class Loops:
             if method in _STORE_METHODS:
                 arg = call_arg(call, _STORE_METHODS[method])
                 return Store(statement, container, arg.value, "append") if arg else None
-            if method == "update" and call.args and self._is_meter(container, statement):
-                return Store(statement, container, call.args[0].value, "update")
+            kept = self._kept_by_callee(call, statement)
+            if kept is not None:
+                return kept
             if method in _IN_PLACE and call.args:
                 # `self.running_mean.mul_(m).add_(mean * (1 - m))`: a buffer updated in place
                 while isinstance(container, cst.Call) and method_name(container) in _IN_PLACE:
@@ -344,6 +438,9 @@ class Loops:
                 # `outs += [out]` grows a list like append; `total += loss` accumulates
                 kind = "append" if isinstance(statement.value, (cst.List, cst.Tuple)) else "accumulate"
                 return Store(statement, statement.target, statement.value, kind)
+            if isinstance(statement.target, cst.Subscript):
+                # `total_loss[name] += loss`: a running sum kept in an entry of the container
+                return Store(statement, statement.target.value, statement.value, "accumulate")
             return None
         if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
             target = statement.targets[0].target
@@ -357,19 +454,133 @@ class Loops:
                 if other is not None:
                     kind = "concat" if isinstance(statement.value, cst.Call) else "accumulate"
                     return Store(statement, target, other, kind)
+            if isinstance(target, cst.Name) and self._seeds_running_value(statement, target.value):
+                # `else: ema = loss` beside `if ema: ema = 0.9 * ema + 0.1 * loss`: the first value
+                # of the running one, carried into every later iteration
+                return Store(statement, target, statement.value, "accumulate")
         return None
 
-    def _is_meter(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
-        """`meter.update(v)`: named like a meter, or made by a `...Meter(...)` class."""
-        if _METER.search(code(container)):
-            return True
-        if isinstance(container, cst.Name):
-            for binding in self.model.bindings(self.model.scope_of(at), container.value):
-                if isinstance(binding.value, cst.Call) and (
-                    _METER.search(code(binding.value.func)) or self._keeping_class(binding.value.func)
-                ):
-                    return True
+    def _seeds_running_value(self, statement: cst.Assign, name: str) -> bool:
+        """Is `name = value` one branch of a conditional update whose other branch accumulates
+        into `name` (`t = alpha * v + (1 - alpha) * t`) in the same loop?"""
+        loops = self.model.enclosing_loops(statement)
+        if not loops:
+            return False
+        for binding in self.model.bindings(self.model.scope_of(statement), name):
+            other = binding.node
+            if other is statement or not isinstance(other, cst.Assign) or not self.model.tree.contains(loops[0], other):
+                continue
+            if self.accumulated_operand(other.targets[0].target, other.value) is not None and exclusive_branches(
+                self.model, statement, other
+            ):
+                return True
         return False
+
+    def _kept_by_callee(self, call: cst.Call, statement: cst.CSTNode) -> Store | None:
+        """`meter.update(loss)`, `self.record(metrics)`: a call whose callee keeps its argument
+        beyond the call, as the callee's summary says; for a callee not defined in this file, a
+        meter's `update` (named like one) is assumed to keep it, and the store says so."""
+        receiver = call.func.value
+        method = call.func.attr.value
+        if not call.args:
+            return None
+        # a method of this file only when the file defines one of that name (most calls are library calls)
+        callee = self._method_of(receiver, method, call, statement) if method in self.model.functions else None
+        if callee is not None:
+            kept = self.model.summaries.kept_arguments(call, callee)
+            if not kept:
+                return None  # the callee detaches, converts or drops what it is given
+            carrying = [k for k in kept if self.provenance.carries_history(k[0], statement)]
+            arg, where, keep = (carrying or kept)[0]
+            container = cst.parse_expression(where) if root_name(receiver) == "self" else receiver
+            via = f"`{self.model.summaries.name(callee)}` keeps it in `{where}`"
+            return Store(statement, container, arg, "update", via, keep)
+        if method != "update" or not call.args or not self._is_meter(receiver, statement):
+            return None
+        return Store(
+            statement,
+            receiver,
+            call.args[0].value,
+            "update",
+            f"assumed: `{code(receiver)}` is a meter whose `update` keeps its argument (its class is not defined "
+            "in this file)",
+        )
+
+    def _method_of(
+        self, receiver: cst.BaseExpression, method: str, call: cst.Call, at: cst.CSTNode
+    ) -> cst.FunctionDef | None:
+        """The method of this file that `receiver.method(...)` runs: `self.method` of the
+        enclosing class, or `method` of a class of this file that `receiver` is an instance of."""
+        if isinstance(receiver, cst.Name) and receiver.value == "self":
+            callees = self.model.named_callees(call)
+            return callees[0] if len(callees) == 1 else None
+        cls = self._instance_class(receiver, at)
+        if cls is None:
+            return None
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == method and not is_abstract(stmt):
+                return stmt
+        return None
+
+    def _instance_class(self, receiver: cst.BaseExpression, at: cst.CSTNode) -> cst.ClassDef | None:
+        """The class of this file that made `receiver` (`meter = Meter()`, `self.meter = Meter()`)."""
+        model = self.model
+        if isinstance(receiver, cst.Name):
+            values = self._made_by(receiver, at)
+        elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
+            attr = receiver.attr.value
+            values = [
+                node.value
+                for node in model.tree.by_type.get(cst.Assign, ())
+                if any(
+                    isinstance(t.target, cst.Attribute)
+                    and t.target.attr.value == attr
+                    and isinstance(t.target.value, cst.Name)
+                    and t.target.value.value == "self"
+                    for t in node.targets
+                )
+            ]
+        else:
+            return None
+        classes = {c.name.value: c for c in model.tree.by_type.get(cst.ClassDef, ())}
+        made = {
+            classes[v.func.value]
+            for v in values
+            if isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value in classes
+        }
+        return made.pop() if len(made) == 1 else None
+
+    def meter_class(self, store: Store) -> str | None:
+        """For a store assumed of a meter not defined here: the class that made it, as written
+        (`AverageMeter` for `meter = AverageMeter()`), for the project index to look up."""
+        if not isinstance(store.container, cst.Name):
+            return None
+        for made in self._made_by(store.container, store.statement):
+            return code(made.func)
+        return None
+
+    def _made_by(self, name: cst.Name, at: cst.CSTNode) -> list[cst.Call]:
+        """The calls whose results `name` is bound to (`m = Meter()`, `m, k = Meter(), Keeper()`)."""
+        found = []
+        model = self.model
+        for binding in model.bindings(model.scope_of(at), name.value) + model.bindings(model.module, name.value):
+            value, element = unpacked(binding)
+            if isinstance(value, cst.Call) and element is None:
+                found.append(value)
+        return found
+
+    def _is_meter(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """`meter.update(v)` on an object of a class not in this file: named like a meter, or
+        made by a `...Meter(...)` class; not a torchmetrics metric, whose `update` runs
+        without grad."""
+        if isinstance(container, cst.Name):
+            for call in self._made_by(container, at):
+                made = self.model.imports.resolve(call.func) or ""
+                if made.startswith(SANITIZING_UPDATE_CLASSES):
+                    return False
+                if _METER.search(code(call.func)):
+                    return True
+        return bool(_METER.search(code(container)))
 
     def _reset_per_call(self, store: Store, region: cst.CSTNode) -> bool:
         """Is the `self` container emptied on every run of `region` (rebound in it),
@@ -385,23 +596,6 @@ class Loops:
             for kind in (cst.Assign, cst.Expr, cst.Del):
                 for statement in tree.descendants(place, kind):
                     if statement is not store.statement and _resets(statement, container):
-                        return True
-        return False
-
-    def _keeping_class(self, func: cst.BaseExpression) -> bool:
-        """A class of this file whose `update(value)` keeps `value` on `self`
-        (appends it, adds it to a total)."""
-        if not isinstance(func, cst.Name):
-            return False
-        for method in self.model.functions.get("update", ()):
-            cls = self.model.enclosing_class(method)
-            params = [p.name.value for p in method.params.params]
-            if cls is None or cls.name.value != func.value or len(params) < 2:
-                continue
-            for kind in (cst.Expr, cst.Assign, cst.AugAssign):
-                for statement in self.model.tree.descendants(method.body, kind):
-                    store = self.store_of(statement)
-                    if store is not None and root_name(store.container) == "self" and params[1] in names_in(store.value):
                         return True
         return False
 
@@ -422,6 +616,14 @@ class Loops:
                 if same_code(second, target):
                     return first
         return None
+
+    def _escapes_to_self(self, name: str, func: cst.FunctionDef) -> bool:
+        """Is the local `name` itself stored on `self` in `func` (`self.chunks = enc`)?"""
+        for assign in self.model.tree.descendants(func.body, cst.Assign):
+            if isinstance(assign.value, cst.Name) and assign.value.value == name:
+                if any(root_name(t.target) == "self" for t in assign.targets):
+                    return True
+        return False
 
     def is_generated_sequence(self, store: Store, region: cst.CSTNode) -> bool:
         """`input = torch.cat([input, token], 0)` where the model runs on `input` in the
@@ -448,6 +650,8 @@ class Loops:
             # context object the caller passes in (`ctx.outputs`, `kwargs["cache"]`) does not
             if self.model.bindings(self.model.module, root) and not self.model.bindings(scope, root):
                 return root not in self.model.params(scope)  # a module-level list: it lives as long as the program
+            if isinstance(store.container, cst.Name) and self._escapes_to_self(root, region):
+                return True  # `self.chunks = enc`: the local list is kept on the object
             return (
                 self.is_module_forward(region)
                 and root in self.model.params(scope)
@@ -460,9 +664,20 @@ class Loops:
             if tree.contains(region, binding.node):
                 if isinstance(binding.node, (cst.Assign, cst.AugAssign)) and self.store_of(binding.node) is not None:
                     continue  # another accumulation into the same container
+                if exclusive_branches(self.model, binding.node, store.statement):
+                    continue  # bound only on the iterations that do not store: the others carry it on
                 return False
         bound_before = any(tree.order[id(b.node)] < tree.order[id(region)] for b in self.model.bindings(scope, root))
         return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
+
+
+def exclusive_branches(model: "FileContext", a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """Do `a` and `b` run in different branches of one `if` (never both in one pass)?"""
+    for anc in model.tree.ancestors(a):
+        if isinstance(anc, cst.If) and model.tree.contains(anc, b):
+            in_body = model.tree.contains(anc.body, a), model.tree.contains(anc.body, b)
+            return in_body[0] != in_body[1]
+    return False
 
 
 def _mentions_text(expr: cst.BaseExpression, text: str) -> bool:
@@ -479,13 +694,21 @@ def _mentions_text(expr: cst.BaseExpression, text: str) -> bool:
 def _resets(statement: cst.CSTNode, container: str) -> bool:
     """`self.x = []`, `self.x.clear()`, `del self.x[:]`: `container` is emptied here."""
     if isinstance(statement, cst.Assign):
-        return any(code(t.target) == container for t in statement.targets)
+        # `self.cache_k, self.cache_v = None, None` resets each
+        return any(code(t) == container for target in statement.targets for t in _target_parts(target.target))
     if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
         call = statement.value
         return method_name(call) == "clear" and code(call.func.value) == container
     if isinstance(statement, cst.Del):
         return container in code(statement.target)
     return False
+
+
+def _target_parts(target: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The single targets of a (possibly tuple) assignment target."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [part for e in target.elements for part in _target_parts(e.value)]
+    return [target]
 
 
 def _pairs_subscripts(target: cst.BaseExpression, value: cst.BaseExpression) -> bool:

@@ -9,7 +9,9 @@ import libcst as cst
 from memlint.analysis.autograd_functions import AutogradFunctions
 from memlint.analysis.context import FileContext
 from memlint.analysis.cuda_init import CudaInit
+from memlint.analysis.flow.summaries import Summaries
 from memlint.analysis.loops import Loops
+from memlint.analysis.module_facts import ModuleFacts
 from memlint.analysis.provenance import Provenance
 from memlint.analysis.scopes import Binding, Scope
 from memlint.analysis.tree import Tree
@@ -27,8 +29,10 @@ class SemanticModel(FileContext):
     ) -> None:
         super().__init__(module, path, tree, statement_lines)
         self.provenance = Provenance(self)
+        self.module_facts = ModuleFacts(self)
         self.loops = Loops(self, self.provenance)
         self.autograd_functions = AutogradFunctions(self, self.provenance)
+        self.summaries = Summaries(self)
 
     @cached_property
     def cuda_init(self) -> CudaInit:

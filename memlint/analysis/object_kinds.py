@@ -131,9 +131,24 @@ def module_classes(model: "SemanticModel") -> set[str]:
     return found
 
 
-def class_holds_modules(model: "SemanticModel", cls: cst.ClassDef) -> str | None:
+def class_holds_modules(model: "SemanticModel", cls: cst.ClassDef, seen: frozenset[str] = frozenset()) -> str | None:
     """Why instances of `cls` hold device memory, in words, or None: it is a
-    module, or it stores a module or a tensor on `self`."""
+    module, it stores a module or a tensor on `self`, or a base class of this
+    file does (`HogwildWorld(World)`: `World.__init__` stores the agents)."""
+    own = _holds_itself(model, cls)
+    if own is not None:
+        return own
+    classes = {c.name.value: c for c in model.tree.by_type.get(cst.ClassDef, ())}
+    for base in cls.bases:
+        name = base.value.value if isinstance(base.value, cst.Name) else None
+        if name in classes and name not in seen and name != cls.name.value:
+            inherited = class_holds_modules(model, classes[name], seen | {cls.name.value})
+            if inherited is not None:
+                return inherited if inherited.startswith("its base") else f"its base `{name}`: {inherited}"
+    return None
+
+
+def _holds_itself(model: "SemanticModel", cls: cst.ClassDef) -> str | None:
     if cls.name.value in module_classes(model):
         return "a module"
     tree = model.tree

@@ -29,6 +29,7 @@ import libcst as cst
 from memlint.analysis import lightning_precision as lightning
 from memlint.analysis.cuda_init import ALLOC_VARIABLES, alloc_setting
 from memlint.analysis.expressions import names_in
+from memlint.analysis.flow.summaries import exported, kept_argument_calls
 from memlint.analysis.imports import dotted
 from memlint.suppression import is_suppressed
 
@@ -65,6 +66,8 @@ def summarize(model: "SemanticModel") -> dict[str, Any]:
         "ctx_functions": sorted({s.function.name.value for s in model.autograd_functions.tensor_stores}),
         "returns": returns,
         "calls": calls,
+        "flow": exported(model),
+        "kept_argument_calls": kept_argument_calls(model, imported_roots),
         "trainer_precisions": _trainer_precisions(model),
     }
 

@@ -30,10 +30,15 @@ from memlint.analysis.expressions import (
     root_name,
     target_names,
 )
+from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.flow.library import DTYPES, INTEGER_DTYPES, NON_MODEL_FACTORIES, named_like_loss
+from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.tree import iter_children
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from memlint.analysis.context import FileContext
     from memlint.analysis.scopes import Binding, Scope
 
@@ -51,7 +56,6 @@ _FACTORY_VERBS = re.compile(
     r"clone|convert|apply|set|is|has|to|from|export|instantiate|construct|reset|update|patch)_",
     re.IGNORECASE,
 )
-_LOSS_CALLEE = re.compile(r"loss|criterion", re.IGNORECASE)
 _SCALAR_NAME = re.compile(r"loss|acc|correct|metric|score|err|count|total|num_", re.IGNORECASE)
 
 # Methods whose result has no autograd history (or no tensor at all).
@@ -127,8 +131,10 @@ _NOT_DEVICE_PARAMS = {
 class Provenance:
     def __init__(self, model: "FileContext") -> None:
         self.model = model
-        self._returns_history: dict[int, bool] = {}
         self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
+        # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
+        # to return a value with history; switched off to ask whether a finding rests on that guess.
+        self.trust_names = True
 
     # -- modules and backward -------------------------------------------------
     @cached_property
@@ -177,6 +183,8 @@ class Provenance:
         if not isinstance(expr, cst.Call):
             return False
         name = self.model.imports.resolve(expr.func) or ""
+        if any(part.endswith(NON_MODEL_FACTORIES) for part in name.split(".")):
+            return False  # `AutoTokenizer.from_pretrained(...)`: a tokenizer encodes, it runs no model
         if _MODULE_FACTORIES.search(name):
             return True
         return isinstance(expr.func, cst.Name) and expr.func.value in self._module_classes
@@ -201,6 +209,11 @@ class Provenance:
                 b.value is not None and self._is_module_factory(b.value)
                 for b in self.model.bindings(scope, func.value) + self.model.bindings(self.model.module, func.value)
             )
+        if isinstance(func, cst.Subscript):
+            # `self.model["generator"](z)`, `nets[i](x)`: a module taken from a container of modules
+            holder = func.value
+            last = holder.attr.value if isinstance(holder, cst.Attribute) else root_name(holder) or ""
+            return bool(_MODULE_NAMES.search(last) or _MODULE_NAMES.search(last.rstrip("s")))
         if isinstance(func, cst.Attribute):
             attr = func.attr.value
             if attr == "forward":
@@ -280,6 +293,10 @@ class Provenance:
                         changed = True
         return self._reads_with_history(expr, names)
 
+    def reads_with_history(self, expr: cst.CSTNode, names: set[str]) -> bool:
+        """Does `expr` read one of `names` with its history (not through `.shape`, `.detach()`, ...)?"""
+        return self._reads_with_history(expr, names)
+
     def _reads_with_history(self, expr: cst.CSTNode, names: set[str]) -> bool:
         """`uses_with_history`, where `.shape`, `.detach()`, `.numel()`, `torch.zeros(...)` read nothing."""
         if isinstance(expr, cst.Name):
@@ -296,12 +313,33 @@ class Provenance:
                 return False
         return any(self._reads_with_history(child, names) for child in iter_children(expr))
 
+    def assumed_losses(self, parts: list[cst.BaseExpression], at: cst.CSTNode) -> list[str]:
+        """The calls named like a loss (defined outside this file) that the history of `parts`
+        rests on: empty when the parts carry history without that guess."""
+        self.trust_names = False
+        try:
+            if any(self.carries_history(p, at) for p in parts):
+                return []
+        finally:
+            self.trust_names = True
+        scope = self.model.scope_of(at)
+        names = set().union(*(names_in(p) for p in parts))
+        exprs = [*parts] + [
+            b.value for n in self.dependencies(names, scope) for b in self.model.bindings(scope, n) if b.value is not None
+        ]
+        calls = [c for e in exprs for c in ([e] if isinstance(e, cst.Call) else []) + self.model.tree.descendants(e, cst.Call)]
+        return sorted({code(c.func) for c in calls if self.is_loss_call(c) and not _F_LOSSES.match(self.model.imports.resolve(c.func) or "")})
+
     def is_loss_call(self, call: cst.Call) -> bool:
+        """A loss function of torch, or a call named like a loss whose definition is not in
+        this file (a function of this file is asked for what it returns instead)."""
         name = self.model.imports.resolve(call.func) or ""
         if _F_LOSSES.match(name):
             return True
+        if self.model.local_callees(call) or not self.trust_names:
+            return False
         callee = callee_name(call) or ""
-        return bool(_LOSS_CALLEE.search(callee)) and not name.startswith(("torch.", "numpy.", "np."))
+        return bool(named_like_loss(callee)) and not name.startswith(("torch.", "numpy.", "np."))
 
     def backward_calls(self, region: cst.CSTNode) -> list[tuple[cst.Call, list[cst.BaseExpression]]]:
         """Calls in `region` that run backward, with the expressions they differentiate."""
@@ -333,8 +371,36 @@ class Provenance:
         names: set[str] = set()
         for _, exprs in self.backward_calls(region):
             for expr in exprs:
-                names.update(names_in(expr))
+                names.update(differentiated_names(expr))
         return names
+
+    def graph_siblings(self, names: set[str], scope: "Scope") -> set[str]:
+        """`names` plus the names unpacked with them from one call (`loss, info = step(b)`):
+        their values come out of one forward, so backward through one frees the other's saved tensors."""
+        found = set(names)
+        for name in names:
+            for binding in self.model.bindings(scope, name):
+                node = binding.node
+                if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+                    for target in node.targets:
+                        if isinstance(target.target, (cst.Tuple, cst.List)):
+                            found.update(target_names(target.target))
+        return found
+
+    def integer_tensor(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Is `expr` a tensor made with an integer dtype (`torch.zeros([], dtype=torch.int)`)?
+        Such a tensor never requires grad: nothing added into it keeps a graph."""
+        if not isinstance(expr, cst.Name):
+            return False
+        values = [b.value for b in self.model.bindings(self.model.scope_of(at), expr.value)]
+        made = [v for v in values if isinstance(v, cst.Call)]
+        return bool(made) and all(self._integer_factory(v) for v in made)
+
+    def _integer_factory(self, call: cst.Call) -> bool:
+        if not (self.model.imports.resolve(call.func) or "").startswith("torch."):
+            return False
+        dtype = keyword_arg(call, "dtype")
+        return dtype is not None and (self.model.imports.resolve(dtype.value) or "").rsplit(".", 1)[-1] in INTEGER_DTYPES
 
     def dependencies(self, names: set[str], scope: "Scope") -> set[str]:
         """`names` plus every name their assignments in `scope` read, transitively."""
@@ -391,7 +457,9 @@ class Provenance:
             return self._history(expr.value, scope, at, guard)
         return False  # numbers, strings, comparisons, boolean operations, lambdas
 
-    def _call_history(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+    def _call_history(
+        self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set, element: int | None = None
+    ) -> bool:
         func = call.func
         resolved = self.model.imports.resolve(func) or ""
         args_history = lambda: any(self._history(a.value, scope, at, guard) for a in call.args)  # noqa: E731
@@ -410,11 +478,16 @@ class Provenance:
                 return args_history()
         if isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS:
             return False
+        callees = self.model.local_callees(call)
+        if callees:  # a function of this file: its summary says what it returns
+            key = ("call", id(call))
+            if key in guard:
+                return False
+            inner = guard | {key}
+            arg_history = lambda arg: self._history(arg, scope, at, inner)  # noqa: E731
+            return any(self.callee_value(call, f, element, arg_history).carries for f in callees)
         if self.is_module_call(call) or self.is_loss_call(call):
             return True
-        callees = self.model.local_callees(call)
-        if callees:
-            return any(self._returns_carry_history(f, guard) for f in callees)
         if isinstance(func, cst.Attribute):
             if self._history(func.value, scope, at, guard):
                 return True
@@ -431,7 +504,11 @@ class Provenance:
         for binding in bindings:
             if binding.value is None or self.model.grad_state(binding.node) is Grad.OFF:
                 continue
-            if self._history(binding.value, scope, binding.node, guard):
+            value, element = unpacked(binding)
+            if element is not None and isinstance(value, cst.Call):
+                if self._call_history(value, scope, binding.node, guard, element):
+                    return True
+            elif self._history(value, scope, binding.node, guard):
                 return True
         if not bindings and name not in self.model.params(scope) and scope is not self.model.module:
             module = self.model.module
@@ -461,7 +538,7 @@ class Provenance:
             sites: dict[str, list[cst.Call]] = {}
             for call, exprs in self.backward_calls(scope):
                 for expr in exprs:
-                    for name in names_in(expr):
+                    for name in differentiated_names(expr):
                         sites.setdefault(name, []).append(call)
             self._backwarded[id(scope)] = sites
         return self._backwarded[id(scope)]
@@ -494,22 +571,19 @@ class Provenance:
             reaching.extend(b for b in bindings if tree.contains(loop, b.node) and b not in before)
         return reaching
 
-    def _returns_carry_history(self, func: cst.FunctionDef, guard: set) -> bool:
-        key = ("returns", id(func))
-        if key in guard:
-            return False
-        if id(func) in self._returns_history:
-            return self._returns_history[id(func)]
-        guard = guard | {key}
-        result = False
-        if self.model.grad.entry_state(func) is not Grad.OFF:
-            for ret in self.model.tree.descendants(func.body, cst.Return):
-                if ret.value is not None and self.model.scope_of(ret) is func:
-                    if self._history(ret.value, func, ret, guard):
-                        result = True
-                        break
-        self._returns_history[id(func)] = result
-        return result
+    def callee_value(
+        self,
+        call: cst.Call,
+        func: cst.FunctionDef,
+        element: int | None = None,
+        arg_history: "Callable[[cst.BaseExpression], bool] | None" = None,
+    ) -> Value:
+        """What `call` of `func`, a function of this file, returns (by its summary); a call
+        back into a function being summarized (recursion) returns nothing with history."""
+        if arg_history is None:
+            arg_history = lambda arg: self.carries_history(arg, call)  # noqa: E731
+        value = self.model.summaries.call_value(call, func, element, arg_history)
+        return value if value is not None else Value(history=NO)
 
     # -- is it a tensor (so that `.detach()` applies)? ----------------------------
     def value_kind(self, expr: cst.BaseExpression, at: cst.CSTNode, guard: frozenset = frozenset()) -> str:
@@ -635,8 +709,16 @@ class Provenance:
         if name not in names or len(names) < 2:
             return False
         siblings = set(names) - {name}
+        scope = self.model.scope_of(loop)
         return any(
-            self.is_module_call(call) and any(isinstance(a.value, cst.Name) and a.value.value in siblings for a in call.args)
+            self.is_module_call(call)
+            and any(
+                isinstance(a.value, cst.Name)
+                and a.value.value in siblings
+                # fed as the loader yields it, not after `xb = xb.to(device)`
+                and all(b.node is loop for b in self.reaching_bindings(scope, a.value.value, call))
+                for a in call.args
+            )
             for call in self.model.tree.descendants(loop.body, cst.Call)
         )
 
@@ -649,6 +731,9 @@ class Provenance:
             target = call_arg(call, 0, "device")
             if target is not None and isinstance(target.value, cst.SimpleString) and "cpu" in target.value.value:
                 return False
+            if target is None or self._keeps_device(target.value, call):
+                # `.to(torch.float)` casts, `.to(output_device)` with `output_device=None` moves nothing
+                return self._device(call.func.value, scope, at, guard)
             return True
         if method == "cuda":
             return True
@@ -664,10 +749,57 @@ class Provenance:
                 return False
             return any(self._device(a.value, scope, at, guard) for a in call.args)
         if self.is_module_call(call):
-            return True
+            return not self._module_moved_to_cpu(call)
         if isinstance(call.func, cst.Attribute) and method not in ("item", "tolist"):
             return self._device(call.func.value, scope, at, guard)
         return False
+
+    def _keeps_device(self, target: cst.BaseExpression, call: cst.Call) -> bool:
+        """Is the argument of `.to(target)` a dtype (`torch.float`), or a parameter that defaults
+        to None and is never rebound, so that the tensor stays where it was?"""
+        resolved = self.model.imports.resolve(target) or ""
+        if resolved.startswith("torch.") and resolved.rsplit(".", 1)[-1] in DTYPES:
+            return True
+        if not isinstance(target, cst.Name):
+            return False
+        scope = self.model.scope_of(call)
+        if not isinstance(scope, cst.FunctionDef) or self.model.bindings(scope, target.value):
+            return False
+        params = scope.params
+        param = next((p for p in [*params.params, *params.kwonly_params] if p.name.value == target.value), None)
+        return param is not None and param.default is not None and code(param.default) == "None"
+
+    def _module_moved_to_cpu(self, call: cst.Call) -> bool:
+        """`self.model = self.model.to("cpu")` earlier in the block around `call` (an OOM fallback):
+        the module called (or the one it wraps, for `self(...)`) now computes on the host."""
+        tree = self.model.tree
+        callee = code(call.func)
+        statement = tree.statement_of(call)
+        if isinstance(tree.parent_of(statement), cst.SimpleStatementLine):
+            statement = tree.parent_of(statement)
+        block = tree.parent_of(statement)
+        body = getattr(block, "body", ())
+        if not isinstance(body, (list, tuple)) or statement not in body:
+            return False
+        for earlier in body[: body.index(statement)]:
+            for assign in tree.descendants(earlier, cst.Assign) if not isinstance(earlier, cst.Assign) else [earlier]:
+                moved = [code(t.target) for t in assign.targets]
+                value = assign.value
+                to_cpu = isinstance(value, cst.Call) and (
+                    method_name(value) == "cpu"
+                    or (method_name(value) == "to" and "cpu" in code(value.args[0].value if value.args else value))
+                )
+                if to_cpu and any(m == callee or (callee == "self" and m.startswith("self.")) for m in moved):
+                    return True
+        return False
+
+
+def differentiated_names(expr: cst.BaseExpression) -> list[str]:
+    """Names whose values `backward(expr)` differentiates: not a divisor that only scales
+    the gradient (`(loss / n).backward()`, `n` an accumulation count)."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Divide, cst.FloorDivide)):
+        return differentiated_names(expr.left)
+    return list(names_in(expr))
 
 
 def _accelerator_like(name: str) -> bool:

@@ -85,7 +85,7 @@ class Scopes:
         for node in by_type.get(cst.AugAssign, ()):
             add(node, node.target, node.value)
         for node in by_type.get(cst.For, ()):
-            add(node, node.target, None)
+            add(node, node.target, node.iter)
         for node in by_type.get(cst.WithItem, ()):
             if node.asname is not None:
                 add(node, node.asname.name, None)

@@ -23,6 +23,26 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `torch.backends.cudnn.is_acceptable` is False: on a CUDA build, `nn.LSTM` would
   otherwise flatten its weights with a cuDNN-only op that fake tensors on the CPU device
   cannot run (the RNN runs the CPU way; cuDNN's reserve space is not modelled).
+* What reaches the CUDA runtime directly on a CUDA build of torch (the common pip
+  wheel, also on a machine with no GPU or with the GPU hidden by
+  CUDA_VISIBLE_DEVICES) answers as an idle GPU would: `is_current_stream_capturing`
+  (the optimizers' graph-capture check before every step, torch <= 2.11), the
+  device context manager, the RNG state, Lightning's cuBLAS workspace clean-up
+  (`torch._C._cuda_clearCublasWorkspaces`, which exists only on CUDA builds). On a
+  CPU-only build these are guarded by `torch.backends.cuda.is_built()` or `hasattr`
+  and never run, which is why only a GPU machine showed them.
+* `F.scaled_dot_product_attention` with dropout on the GPU runs with dropout_p=0 on
+  the fake CPU tensors: CUDA's fused kernels (flash, memory-efficient, cuDNN) draw
+  the dropout inside the kernel and keep only the output, the logsumexp and an RNG
+  seed, which is what the CPU's fused kernel keeps without dropout; with dropout the
+  CPU takes the math path, which keeps the attention probabilities, the mask and the
+  dropped probabilities (B x H x L x L each: +1.8 GiB on a GPT-2 small at seq 512).
+* `torch.dropout` on the GPU runs as `native_dropout`, CUDA's fused kernel, which keeps a
+  bool mask; the CPU's dropout keeps a mask of the input's dtype.
+* Torch functions written in Python (`F.multi_head_attention_forward`) run their body
+  with these rules on (a mode is off inside its own handler).
+* Activation checkpointing recomputes with these rules on (backward runs with no torch
+  function mode; the recomputed tensors must match the saved ones).
 * `GradScaler` always steps (it would read `found_inf.item()`).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
@@ -32,12 +52,15 @@ from __future__ import annotations
 
 import contextlib
 import types
+from types import FunctionType
 import weakref
 
 import torch
 import torch._dynamo  # noqa: F401 - before Tensor is patched: dynamo checks signatures at import
 import torch.backends.cudnn
+import torch.nn.functional as F
 import torch.utils
+import torch.utils.checkpoint as checkpoint
 import torch.utils.data
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
@@ -61,6 +84,13 @@ def _target(device) -> str | None:
     return None
 
 
+_DISPATCH_CHECKS = ("has_torch_function", "has_torch_function_unary", "has_torch_function_variadic")
+
+
+def _python_level(func) -> bool:
+    return isinstance(func, FunctionType) and func.__module__ == F.__name__
+
+
 class _Devices(TorchFunctionMode):
     def __init__(self, tracker: StepTracker) -> None:
         super().__init__()
@@ -76,6 +106,10 @@ class _Devices(TorchFunctionMode):
             return self._to(args[0], (), {"device": CPU})
         if func is torch.Tensor.pin_memory:
             return args[0]
+        if func is F.scaled_dot_product_attention:
+            args, kwargs = self._fused_attention(args, kwargs)
+        if func is torch.dropout and self._on_gpu_arg(args):
+            return self._fused_dropout(*args, **kwargs)
         placing = None
         if "device" in kwargs:
             target = _target(kwargs["device"])
@@ -86,7 +120,34 @@ class _Devices(TorchFunctionMode):
         if result is not None:
             return result
         with self._placing(placing):
+            if placing is None and _python_level(func):
+                return self._reentered(func, args, kwargs)
             return func(*args, **kwargs)
+
+    def _reentered(self, func, args: tuple, kwargs: dict):
+        # A torch function written in Python (F.multi_head_attention_forward) is called here with
+        # this mode off, so the ops of its body would skip the device, autocast and attention rules
+        # (nn.MultiheadAttention's projections and SDPA). Its body runs with the mode on instead:
+        # its own has_torch_function check, the first call it makes, answers False once.
+        saved = {name: getattr(F, name) for name in _DISPATCH_CHECKS}
+        pending = [True]
+
+        def once(original):
+            def check(*a):
+                if pending[0]:
+                    pending[0] = False
+                    return False
+                return original(*a)
+            return check
+
+        for name, original in saved.items():
+            setattr(F, name, once(original))
+        try:
+            with self:
+                return func(*args, **kwargs)
+        finally:
+            for name, original in saved.items():
+                setattr(F, name, original)
 
     @contextlib.contextmanager
     def _placing(self, placing: bool | None):
@@ -95,6 +156,27 @@ class _Devices(TorchFunctionMode):
             yield
         finally:
             self.tracker.placing = saved
+
+    def _on_gpu_arg(self, args: tuple) -> bool:
+        return bool(args) and isinstance(args[0], torch.Tensor) and self.tracker.on_gpu(args[0])
+
+    @staticmethod
+    def _fused_dropout(input: torch.Tensor, p: float, train: bool) -> torch.Tensor:
+        # CUDA's dropout is the fused `native_dropout`, which keeps a bool mask for backward; the
+        # CPU's multiplies by a mask of the input's dtype (4x the bytes in fp32).
+        if not train or not 0 < p < 1 or input.numel() == 0:
+            return torch.dropout(input, p, train)
+        return torch.native_dropout(input, p, train)[0]
+
+    def _fused_attention(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        # (query, key, value, attn_mask, dropout_p, ...): see the module's docstring.
+        if not self._on_gpu_arg(args):
+            return args, kwargs
+        if len(args) > 4:
+            return (*args[:4], 0.0, *args[5:]), kwargs
+        if "dropout_p" in kwargs:
+            kwargs["dropout_p"] = 0.0
+        return args, kwargs
 
     def _cached(self, t: torch.Tensor) -> None:
         self.tracker.retag(t, Category.CAST)
@@ -180,12 +262,35 @@ class FakeGPU:
         self._patch(torch, "clear_autocast_cache", clear_autocast_cache)
         self._stack.enter_context(self.fake_mode)
         self._stack.enter_context(tracker)
-        self._stack.enter_context(_Devices(tracker))
+        devices = _Devices(tracker)
+        self._patch_recomputation(devices)
+        self._stack.enter_context(devices)
         self._stack.callback(autocast.clear_cache)
         return self
 
     def __exit__(self, *exc) -> None:
         self._stack.close()
+
+    def _patch_recomputation(self, devices: "_Devices") -> None:
+        # Backward runs with no torch function mode, so activation checkpointing would recompute
+        # without the device, autocast, dropout and attention rules, and its check that the
+        # recomputed tensors match the saved ones fails: recomputation runs with the mode on.
+        frame_init = checkpoint._CheckpointFrame.__init__
+
+        def init(frame, recompute_fn, *args, **kwargs):
+            def recompute(*inputs):
+                with devices:
+                    return recompute_fn(*inputs)
+            frame_init(frame, recompute, *args, **kwargs)
+
+        self._patch(checkpoint._CheckpointFrame, "__init__", init)
+        reentrant_backward = checkpoint.CheckpointFunction.backward
+
+        def backward(ctx, *grads):
+            with devices:
+                return reentrant_backward(ctx, *grads)
+
+        self._patch(checkpoint.CheckpointFunction, "backward", staticmethod(backward))
 
     def _patch_tensor(self, tracker: StepTracker) -> None:
         plain_device = FakeTensor.device.fget
@@ -228,8 +333,15 @@ class FakeGPU:
             "memory_reserved": lambda *a, **k: self.current(), "max_memory_reserved": lambda *a, **k: self.peak(),
             "mem_get_info": lambda *a, **k: (self.total - self.current(), self.total),
             "memory_summary": lambda *a, **k: "",
+            "is_current_stream_capturing": lambda: False,
+            "_exchange_device": _exchange_device, "_maybe_exchange_device": _exchange_device,
+            "get_rng_state": _rng_state, "get_rng_state_all": lambda: [_rng_state()],
+            "set_rng_state": nothing, "set_rng_state_all": nothing,
         }.items():
             self._patch(cuda, name, value)
+        self._patch(torch.cuda.graphs, "is_current_stream_capturing", lambda: False)
+        if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
+            self._patch(torch._C, "_cuda_clearCublasWorkspaces", nothing)
 
 
 class _SGDInstead(torch.optim.SGD):
@@ -251,6 +363,16 @@ def _deepcopy(t, memo):
         copy.requires_grad_(True)
     memo[id(t)] = copy
     return copy
+
+
+def _exchange_device(device: int) -> int:
+    # `with torch.cuda.device(i):` -- the one fake GPU is always current.
+    return -1 if device < 0 else 0
+
+
+def _rng_state() -> torch.Tensor:
+    # The state of the CPU generator stands in for the GPU's: a fake run draws no real numbers.
+    return torch.get_rng_state()
 
 
 def _always_step(scaler, optimizer, optimizer_state, *args, **kwargs):

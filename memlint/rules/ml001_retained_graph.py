@@ -2,13 +2,19 @@ from __future__ import annotations
 
 import libcst as cst
 
+from typing import TYPE_CHECKING
+
 from memlint.analysis.consumers import consumed_after
 from memlint.analysis.expressions import code, literal_parts, names_in
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.project import history_sources
+from memlint.analysis.provenance import unpacked
 from memlint.models import Applicability, Severity
 from memlint.analysis.loops import Store
 from memlint.rules.base import StoreRule, detach, detach_entries, keep_fix, off_device, torch_alias
+
+if TYPE_CHECKING:
+    from memlint.analysis.model import SemanticModel
 
 
 class RetainedGraph(StoreRule):
@@ -68,14 +74,18 @@ for x, y in loader:
             and loops.is_module_forward(region)
             and loops.in_training_mode(statement)
         )
+        backwarded_returns = _backwarded_by_framework(model, region)
         parts = [
             p
             for p in literal_parts(store.value)
             if model.provenance.carries_history(p, statement)
             or (in_place_forward and model.provenance.from_inputs(p, region))
+            or (isinstance(p, cst.Name) and p.value in backwarded_returns and model.scope_of(statement) is region)
         ]
         if not parts or not loops.outlives(store, region):
             return
+        if store.kind == "accumulate" and model.provenance.integer_tensor(store.container, statement):
+            return  # an integer tensor never requires grad: the sum keeps no graph
         reduced = store.kind in ("accumulate", "concat")
         if not isinstance(region, cst.FunctionDef) and consumed_after(model, store.container, region, reduced):
             return
@@ -86,8 +96,14 @@ for x, y in loader:
             for ret in model.tree.descendants(region.body, cst.Return):
                 if ret.value is not None:
                     backwarded |= set(names_in(ret.value))
+        backwarded = model.provenance.graph_siblings(backwarded, scope)
         reached = model.provenance.dependencies(backwarded, scope)
         was_backwarded = bool(backwarded) and all(set(names_in(p)) & reached for p in parts)
+        # the value comes back from a per-step function of this file that differentiates its
+        # loss itself (`loss_each = self.train_one_batch(x)`): backward ran there
+        differentiated_in = [_differentiating_callee(model, p, statement) for p in parts]
+        if not was_backwarded and all(differentiated_in):
+            was_backwarded = True
         ctx_stores = model.autograd_functions.tensor_stores
 
         kept = code(store.value)
@@ -95,6 +111,14 @@ for x, y in loader:
         # the kept value is itself a per-batch activation (a model output): it stays on the device
         itself = [p for p in parts if model.provenance.device_output(p, statement)]
         retained = was_backwarded and model.provenance.retains_graph(region)
+        # backward only on some iterations (`if not forward_only: loss.backward()`)
+        backward_sites = [call for call, _ in model.provenance.backward_calls(region)]
+        guards = [_guard(model, call, region) for call in backward_sites]
+        conditional = guards if guards and all(guards) else []
+        # `if not finite: skip  else: loss.backward()`: the backward is in the `else`
+        branch = "under" if not conditional or model.tree.contains(conditional[0].body, backward_sites[0]) else (
+            "in the `else` of"
+        )
         if store.kind == "in-place":
             severity = Severity.ERROR
             message = (
@@ -124,9 +148,34 @@ for x, y in loader:
             severity = Severity.ERROR
             output = "" if code(itself[0]) == kept else f" (`{code(itself[0])}`)"
             message = f"`{kept}` is kept beyond its iteration and holds a whole model output{output}, whose tensors stay on the device"
+        elif conditional:
+            severity = Severity.WARNING
+            message = (
+                f"`{kept}` is kept beyond its iteration with its graph; backward runs only {branch} "
+                f"`if {code(conditional[0].test)}:` (line {model.range_of(conditional[0]).start.line})"
+            )
         else:
             severity = Severity.WARNING
             message = f"`{kept}` is kept beyond its iteration, and its graph skeleton leaks host memory every iteration"
+        # where the value crossed a function, and what was assumed: on the help line (the message stays one sentence)
+        path = [model.summaries.origin(p, statement) for p in parts]
+        notes = "".join(f" ({step})" for step in dict.fromkeys(p for p in path if p))
+        if any(isinstance(p, cst.Name) and p.value in backwarded_returns for p in parts):
+            notes += f" (`{region.name.value}` returns it: the framework backwards the loss it holds)"  # type: ignore[union-attr]
+        if store.via:
+            line = f" (line {model.range_of(store.keep).start.line})" if store.keep is not None else ""
+            notes += f" ({store.via}{line})"
+        # what the finding rests on where no definition is visible: the project index checks it
+        # against the other files' summaries
+        assumed = model.provenance.assumed_losses(parts, statement)
+        assumptions = [f" ({store.via})"] if store.keep is None and store.via else []
+        if assumed:
+            names = ", ".join(f"`{a}(...)`" for a in assumed)
+            assumptions.append(
+                f" (assumed from its name: {names} returns a value with autograd history; it is not defined in this file)"
+            )
+            notes += assumptions[-1]
+        meter = model.loops.meter_class(store) if store.keep is None and store.via else None
         # A part that is itself a non-scalar device tensor (a model output, logits) leaves the
         # device as well: `.detach()` alone frees the graph but keeps the tensor there every step.
         on_device = [model.provenance.device_output(p, statement) for p in parts]
@@ -137,26 +186,96 @@ for x, y in loader:
         # `.detach()` applies to a tensor; a model's output may be a tuple or a
         # ModelOutput, a mapping needs its entries moved, and a list has no
         # `.detach()` at all. The label comes from `keep_fix`'s one evidence rule.
-        kinds = {model.provenance.value_kind(p, statement) for p in parts}
+        kinds = {_kind(model, p, statement) for p in parts}
+        # in a per-step function, the loop around the store is what the code after it reads from
+        loops_here = model.enclosing_loops(statement)
+        fix_region = loops_here[0] if isinstance(region, cst.FunctionDef) and loops_here else region
         fix = None
         if kinds <= {"tensor", "maybe"}:
             what = "Detach the stored value" + (" and move it off the device" if any(on_device) else "")
-            fix = keep_fix(model, store, region, own, what, kinds == {"tensor"})
+            fix = keep_fix(model, store, fix_region, own, what, kinds == {"tensor"})
         elif kinds == {"mapping"} and len(parts) == 1 and torch_alias(model) is not None:
             moved = model.provenance.device_output(parts[0], statement)
             entries = detach_entries(parts[0], torch_alias(model), off_device=moved)
             hint = f"store a copy with its tensors {'moved off the device' if moved else 'detached'}: `{code(entries)}`"
             what = "Detach the tensors of the stored mapping" + (" and move them off the device" if moved else "")
-            fix = keep_fix(model, store, region, [(parts[0], entries)], what, False)
+            fix = keep_fix(model, store, fix_region, [(parts[0], entries)], what, False)
         else:
             hint = "detach each tensor in it before storing (`{k: v.detach() for k, v in d.items()}`)"
         self.report(
             statement,
             message,
-            hint,
+            hint + notes,
             severity=severity,
             fix=fix,
             kept=kept,  # for the project index: is a Function of another file behind it?
+            assumed=assumed,  # loss-named callees of other files whose summaries decide
+            meter=meter,  # the class, not in this file, whose `update` was assumed to keep its argument
+            assumptions=assumptions,  # the words of the message that the project index may confirm
             sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
         )
 
+
+
+# Per-step hooks whose return value the framework backwards (Lightning's `training_step` under
+# automatic optimization, the HF Trainer's `compute_loss`): what they return is the loss.
+_RETURN_BACKWARDED = {"training_step", "compute_loss"}
+
+
+def _backwarded_by_framework(model: "SemanticModel", region: cst.CSTNode) -> set[str]:
+    """Names a training-step hook returns for its framework to backward (`return log` of a
+    `training_step` whose `log["loss"]` Lightning differentiates); none under manual optimization."""
+    if not (isinstance(region, cst.FunctionDef) and region.name.value in _RETURN_BACKWARDED):
+        return set()
+    if not model.loops.train_step_method(region):
+        return set()
+    cls = model.enclosing_class(region)
+    for assign in model.tree.descendants(cls, cst.Assign) if cls is not None else ():
+        if code(assign.targets[0].target) == "self.automatic_optimization" and code(assign.value) == "False":
+            return set()
+    returned: set[str] = set()
+    for ret in model.tree.descendants(region.body, cst.Return):
+        if ret.value is not None and model.scope_of(ret) is region:
+            returned |= {e.value for e in literal_parts(ret.value) if isinstance(e, cst.Name)}
+    return returned
+
+
+def _kind(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> str:
+    """`value_kind`, and where it cannot tell, what the summary of the function of this file
+    that the name was unpacked from says (`log, out = self.step(x)`: `step` returns a dict first)."""
+    kind = model.provenance.value_kind(expr, at)
+    if kind != "maybe" or not isinstance(expr, cst.Name):
+        return kind
+    found = set()
+    for binding in model.provenance.reaching_bindings(model.scope_of(at), expr.value, at):
+        value, index = unpacked(binding)
+        callees = model.local_callees(value) if isinstance(value, cst.Call) else []
+        returns = [model.summaries.returns(f) for f in callees]
+        found |= {(r if index is None else r.element(index)).kind for r in returns if r is not None}
+    return found.pop() if len(found) == 1 and found <= {"mapping", "sequence"} else kind
+
+
+def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.FunctionDef | None:
+    """A function of this file whose result flows into `expr` (in its scope) and that calls
+    backward itself."""
+    scope = model.scope_of(at)
+    values: list[cst.CSTNode] = [expr]
+    for name in model.provenance.dependencies(set(names_in(expr)), scope):
+        values += [b.value for b in model.bindings(scope, name) if b.value is not None]
+    for value in values:
+        calls = [value] if isinstance(value, cst.Call) else []
+        for call in calls + model.tree.descendants(value, cst.Call):
+            for callee in model.local_callees(call):
+                if model.loops.has_backward(callee):
+                    return callee
+    return None
+
+
+def _guard(model: "SemanticModel", call: cst.Call, region: cst.CSTNode) -> cst.If | None:
+    """The innermost `if` around `call` within `region` (`if not forward_only: loss.backward()`)."""
+    for anc in model.tree.ancestors(call):
+        if anc is region:
+            return None
+        if isinstance(anc, cst.If):
+            return anc
+    return None

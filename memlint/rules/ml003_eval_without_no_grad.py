@@ -50,11 +50,21 @@ def evaluate(model, loader):
     def visit_Call(self, node: cst.Call) -> None:
         model = self.model
         provenance = model.provenance
-        if not provenance.is_module_call(node) or provenance.is_loss_call(node):
+        via = ""
+        facts = model.module_facts
+        # a module by what the file does with it (`.eval()`, `.parameters()`), whatever its name; a
+        # guess from a name only where the file does not show the callee is something else
+        runs = facts.runs_module(node) or (provenance.is_module_call(node) and not facts.not_module(node))
+        direct = runs and not provenance.is_loss_call(node)
+        if not direct and not model.local_callees(node):
             return
         region = self._eval_region(node)
         if region is None or id(region) in self._reported:
             return
+        if not direct:
+            via = self._model_run_by_callee(node)
+            if not via:
+                return
         if model.grad_state(node) is not Grad.ON or self._needs_grad(region):
             return
         self._reported.add(id(region))
@@ -80,19 +90,86 @@ def evaluate(model, loader):
         # torch imported only under a condition (`if is_torch_available():`): a module-level
         # `import torch` would make it a hard dependency, so say what to do instead
         fix = None if guarded_torch else self._fix(region)
-        self.report(node, message, hint, fix=fix, **extra)
+        self.report(node, message, hint + (f" ({via})" if via else ""), fix=fix, **extra)
 
     def _eval_region(self, call: cst.Call) -> cst.CSTNode | None:
         loops = self.model.loops
         scope = self.model.scope_of(call)
-        if loops.is_eval_function(scope) and self.model.provenance.class_kind(scope) != "module":
+        if (
+            loops.is_eval_function(scope)
+            and self.model.provenance.class_kind(scope) != "module"
+            and not self._part_of_callers(scope, call)
+        ):
             return scope  # (a plain module's own `predict` method is part of its forward)
         for loop in reversed(self.model.enclosing_loops(call)):  # outermost first
             if loops.is_training_loop(loop):
                 continue
             if loops.iterates_eval_data(loop) or loops.follows_model_eval(loop):
                 return loop
+        if self._inference_after_eval(call, scope):
+            return scope
         return None
+
+    def _inference_after_eval(self, call: cst.Call, scope: cst.CSTNode) -> bool:
+        """A function that puts the very model it calls in eval mode, then runs it outside any loop,
+        and never differentiates nor steps: straight-line inference (an inference script's `main`)."""
+        model = self.model
+        loops = model.loops
+        if not isinstance(scope, cst.FunctionDef) or model.enclosing_loops(call):
+            return False
+        if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
+            return False
+        if loops.is_test_function(scope):
+            return False  # a test runs the model once to check an export, not to serve it
+        func = call.func
+        # `model(x)`, `self.model(x)` or a method of it, `model.forward_local(x)`
+        receivers = {code(func)} | ({code(func.value)} if isinstance(func, cst.Attribute) else set())
+        position = model.tree.order[id(call)]
+        in_eval = False
+        for other in model.tree.descendants(scope, cst.Call):
+            if model.tree.order[id(other)] >= position:
+                break
+            if isinstance(other.func, cst.Attribute) and code(other.func.value) in receivers:
+                if other.func.attr.value == "eval" and not other.args:
+                    in_eval = True
+                elif other.func.attr.value == "train":
+                    in_eval = False
+        return in_eval
+
+    def _model_run_by_callee(self, call: cst.Call) -> str:
+        """Where a function of this file that `call` runs calls, with grad on, a model that the
+        call hands it (by the callee's summary), when that function is not evaluation code of
+        its own (reported there)."""
+        model = self.model
+        for callee in model.local_callees(call):
+            run = model.summaries.model_run(callee)
+            if run is None or model.loops.is_eval_function(callee) or model.loops.has_backward(callee):
+                continue
+            handed = model.summaries.argument_for(call, callee, run.func.value)
+            if handed is not None:
+                return f"`{model.summaries.name(callee)}` calls {model.summaries.describe(run)}"
+        return ""
+
+    def _part_of_callers(self, func: cst.FunctionDef, call: cst.Call) -> bool:
+        """Named like evaluation, but the call graph says it runs as part of its callers: every
+        call of it in this file is in a module's `forward` (torchrl's `_predict`), or it is a
+        helper with no loop of its own that runs a model it is handed and does not switch it to
+        eval mode (monai's `_run_inference(network, patch)`): the grad mode is whichever its
+        caller, evaluating or training, chose. (A validation run from inside the training loop
+        is still evaluation.)"""
+        model = self.model
+        sites = model.call_sites().get(func, ())
+        if sites:
+            return all(self._in_forward(site) for site in sites)
+        if model.tree.descendants(func.body, cst.For) or model.tree.descendants(func.body, cst.While):
+            return False
+        runs_param = isinstance(call.func, cst.Name) and call.func.value in model.params(func)
+        sets_eval = any(method_name(c) == "eval" for c in model.tree.descendants(func.body, cst.Call))
+        return runs_param and not sets_eval
+
+    def _in_forward(self, node: cst.CSTNode) -> bool:
+        scope = self.model.scope_of(node)
+        return isinstance(scope, cst.FunctionDef) and self.model.loops.is_module_forward(scope)
 
     def _needs_grad(self, region: cst.CSTNode) -> bool:
         """Saliency, adversarial and gradient-penalty code differentiates on purpose."""

@@ -60,6 +60,8 @@ with torch.no_grad():
                 return  # what a forward passes to a context object is the caller's to keep or drop
         if region is None or not model.loops.outlives(store, region) or model.loops.is_generated_sequence(store, region):
             return
+        if model.loops.generates_output(store, region):
+            return  # the generated sequence of one batch, returned: bounded and needed
         provenance = model.provenance
         if model.grad_state(statement) is not Grad.OFF and provenance.carries_history(store.value, statement):
             return  # a graph is kept too: retained-graph (ML001) reports this store

@@ -104,9 +104,22 @@ class Detector(nn.Module):
             if holds is not None:
                 message = (
                     f"{where} keeps `self` in every key, so each `{cls.name.value}` it was called on "  # type: ignore[union-attr]
-                    f"({holds}) stays alive with its weights {lifetime}"
+                    f"stays alive with its weights {lifetime}"
                 )
-                self.report(decorator, message, hint + "; ParlAI PR 2487 ran out of GPU memory this way")
+                self.report(decorator, message, f"{hint} ({holds}); ParlAI PR 2487 ran out of GPU memory this way")
+                return
+            if not params and returns_tensor(model, node):
+                # keyed by `self` alone: one entry per instance, and the value is a tensor the
+                # instance computed, so the cache pins both (botorch PR 1650)
+                message = (
+                    f"{where} keys on `self` alone, so each `{cls.name.value}` it was called on stays alive "  # type: ignore[union-attr]
+                    f"with the tensor it returned {lifetime}"
+                )
+                self.report(
+                    decorator,
+                    message,
+                    "use `functools.cached_property`: it stores the value on the instance, which `del` then frees",
+                )
                 return
         for param in params:
             what = param_kind(model, param)

@@ -1,0 +1,162 @@
+"""Precision on code bases memlint was never tuned for: every finding, read in context and classified.
+
+    python benchmarks/precision_audit.py [--mirrors DIR] [--clone]
+
+Checks out each code base of CODEBASES at its pinned commit (from a git mirror
+`<mirrors>/<owner>+<name>/repo`, or with `--clone` from GitHub) into the
+git-ignored benchmarks/precision_audit_src/, lints it cold with every rule, and
+writes every finding with 6 lines of context either side to
+benchmarks/precision_audit_src/findings.md, for reading.
+
+The verdicts a reader gave are in benchmarks/results/precision_audit_verdicts.json,
+one per finding (code base, path, line, rule): `true` (a real leak or waste as the
+message says), `defensible` (the code is fragile or wasteful enough that a
+reviewer would accept the finding, or the message's claim holds but the cost is
+bounded) or `false` (the code is fine, or the message is wrong), with the reason.
+The script joins them to the findings and prints, per rule, how many are true,
+defensible, false and not yet read; the counts go to
+benchmarks/results/precision_audit.json. No third-party code is committed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import io
+import json
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE / "precision_audit_src"
+VERDICTS = HERE / "results" / "precision_audit_verdicts.json"
+RESULTS = HERE / "results" / "precision_audit.json"
+CONTEXT = 6
+
+# name: (GitHub repository, commit); none of them is in the corpus the rules were tuned on
+CODEBASES = {
+    "stable-baselines3": ("DLR-RM/stable-baselines3", "e05d2dbe6eda0acd0ef2e316e3e4065677add3eb"),
+    "tianshou": ("thu-ml/tianshou", "f2402056b03acafeedf2518a5088db55add004ab"),
+    "composer": ("mosaicml/composer", "6405188805a0054b4551ec49e4919c54c971d0e8"),
+    "flair": ("flairNLP/flair", "d4ea3777998ba67bfbe6b6b8359e024dcf673c3e"),
+    "nanoGPT": ("karpathy/nanoGPT", "3adf61e154c3fe3fca428ad6bc3818b27a3b8291"),
+    "cleanrl": ("vwxyzjn/cleanrl", "fe8d8a03c41a7ef5b523e2e354bd01c363e786bb"),
+    "pyro": ("pyro-ppl/pyro", "ff6ae1c9572591791aae8842bcd702fcf0b46fd6"),
+    "pytorch-forecasting": ("sktime/pytorch-forecasting", "062aeb47b75d589dcce621c04572181e3584a301"),
+}
+
+
+def git_dir(repo: str, mirrors: Path, clone: bool) -> Path | None:
+    mirror = mirrors / repo.replace("/", "+") / "repo"
+    clones = SRC / ".clones" / repo.replace("/", "+")
+    for candidate in (mirror / ".git", mirror, clones):
+        if (candidate / "HEAD").is_file():
+            return candidate
+    if clone:
+        clones.parent.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(["git", "clone", "--bare", f"https://github.com/{repo}.git", str(clones)], capture_output=True)
+        if done.returncode == 0:
+            return clones
+    return None
+
+
+def checkout(name: str, repo: str, commit: str, mirrors: Path, clone: bool) -> Path | None:
+    """The code base's Python files at `commit`, under SRC/name (extracted once)."""
+    target = SRC / name
+    if target.is_dir():
+        return target
+    gitdir = git_dir(repo, mirrors, clone)
+    if gitdir is None:
+        return None
+    archive = subprocess.run(["git", "--git-dir", str(gitdir), "archive", commit], capture_output=True)
+    if archive.returncode != 0:
+        return None
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        members = [m for m in tar.getmembers() if m.isfile() and m.name.endswith((".py", ".ipynb"))]
+        tar.extractall(target, members=members, filter="data")
+    return target
+
+
+def lint(root: Path) -> list[dict]:
+    done = subprocess.run(
+        [sys.executable, "-m", "memlint", "lint", "--no-cache", "--exit-zero", "--format", "json", "--select", "ALL", "."],
+        capture_output=True,
+        text=True,
+        cwd=root,
+    )
+    return json.loads(done.stdout or "[]")
+
+
+def key(name: str, finding: dict) -> str:
+    return f"{name}:{finding['path']}:{finding['row']}:{finding['code']}"
+
+
+def source_lines(root: Path, path: str) -> list[str]:
+    """The lines a finding's row counts in: the file's, or for `notebook.ipynb#N` those of cell N."""
+    file, _, cell = path.partition("#")
+    text = (root / file).read_text(encoding="utf-8", errors="replace")
+    if not cell:
+        return text.splitlines()
+    try:
+        source = json.loads(text)["cells"][int(cell) - 1]["source"]
+    except (ValueError, IndexError, KeyError):  # not a notebook memlint could read either
+        return []
+    return "".join(source).splitlines() if isinstance(source, list) else source.splitlines()
+
+
+def context(root: Path, path: str, row: int) -> str:
+    lines = source_lines(root, path)
+    first, last = max(1, row - CONTEXT), min(len(lines), row + CONTEXT)
+    return "\n".join(f"{'>' if n == row else ' '}{n:5} {lines[n - 1]}" for n in range(first, last + 1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--clone", action="store_true", help="clone from GitHub what no mirror has")
+    args = parser.parse_args()
+    verdicts = json.loads(VERDICTS.read_text(encoding="utf-8")) if VERDICTS.is_file() else {}
+    findings, listing = [], []
+    for name, (repo, commit) in CODEBASES.items():
+        root = checkout(name, repo, commit, args.mirrors, args.clone)
+        if root is None:
+            print(f"{name}: no mirror of {repo} (use --mirrors or --clone)", file=sys.stderr)
+            continue
+        for f in lint(root):
+            finding = {
+                "codebase": name,
+                "path": Path(f["filename"]).as_posix().removeprefix("./") + (f"#{f['cell']}" if f.get("cell") else ""),
+                "row": f["location"]["row"],
+                "code": f["code"],
+                "message": f["message"],
+            }
+            finding["verdict"] = verdicts.get(key(name, finding), {}).get("verdict", "unread")
+            findings.append(finding)
+            listing.append(
+                f"## {key(name, finding)}\n{finding['message']}\n\n```\n{context(root, finding['path'], finding['row'])}\n```\n"
+            )
+    SRC.mkdir(exist_ok=True)
+    (SRC / "findings.md").write_text("\n".join(listing), encoding="utf-8")
+    per_rule: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for f in findings:
+        per_rule[f["code"]][f["verdict"]] += 1
+    print("| rule | findings | true | defensible | false | unread | true + defensible |")
+    print("|---|---|---|---|---|---|---|")
+    for code, c in sorted(per_rule.items()):
+        read = c["true"] + c["defensible"] + c["false"]
+        share = f"{100 * (c['true'] + c['defensible']) / read:.0f}%" if read else "-"
+        print(f"| {code} | {sum(c.values())} | {c['true']} | {c['defensible']} | {c['false']} | {c['unread']} | {share} |")
+    RESULTS.write_text(
+        json.dumps(
+            {"codebases": CODEBASES, "per_rule": {k: dict(v) for k, v in sorted(per_rule.items())}, "findings": findings},
+            indent=1,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+
+
+if __name__ == "__main__":
+    main()

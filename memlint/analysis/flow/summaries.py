@@ -1,0 +1,348 @@
+"""Function summaries: what a function of this file returns and does with its parameters.
+
+A caller asks the summary instead of reading the callee's body: does
+`forward_step(model, batch)` return a value with autograd history, and which
+element of the tuple it returns has it; does `meter.update(loss)` keep its
+argument (appends it to a list on `self`) or make it harmless (`.item()`);
+does `add_to_total(total, loss)` pass `total` through and detach `loss`;
+does `score(model, x)` run the model it is handed.
+
+Each fact is computed on demand, per function, from the function's body and
+the facts of the functions it calls, and memoized: a rule that only asks what
+a callee keeps never pays for what it returns. A call back into a function
+whose fact is being computed (recursion) reads as the conservative side of
+the analysis: nothing with history returned, nothing kept. Lines are looked
+up only when a message or a serialised summary needs them.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Callable
+
+import libcst as cst
+
+from memlint.analysis.expressions import code, names_in, root_name, target_names
+from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.flow.library import named_like_loss
+from memlint.analysis.flow.values import NO, YES, Value, join
+from memlint.analysis.grad_mode import Grad
+
+if TYPE_CHECKING:
+    from memlint.analysis.model import SemanticModel
+
+_PENDING = object()
+
+
+class Summaries:
+    def __init__(self, model: "SemanticModel") -> None:
+        self.model = model
+        self._facts: dict[tuple[str, int], Any] = {}
+        self._derived: dict[int, dict[str, set[str]]] = {}
+
+    def _fact(self, kind: str, func: cst.FunctionDef, compute: Callable[[cst.FunctionDef], Any]) -> Any:
+        """Memoized `compute(func)`; None while it is being computed (a recursive call)."""
+        key = (kind, id(func))
+        found = self._facts.get(key)
+        if found is _PENDING:
+            return None
+        if key in self._facts:
+            return found
+        self._facts[key] = _PENDING
+        try:
+            value = compute(func)
+        except BaseException:
+            del self._facts[key]
+            raise
+        self._facts[key] = value
+        return value
+
+    # -- the facts ---------------------------------------------------------------
+    def returns(self, func: cst.FunctionDef) -> Value | None:
+        """What `func` returns (element by element for a returned tuple)."""
+        return self._fact("returns", func, self._returns)
+
+    def keeps(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]] | None:
+        """Parameter -> (the statement that keeps it beyond the call, the container as written)."""
+        return self._fact("keeps", func, self._keeps)
+
+    def model_run(self, func: cst.FunctionDef) -> cst.Call | None:
+        """A call in `func` itself, with grad on, of a module that `func` is handed as a parameter."""
+        return self._fact("model_run", func, self._model_run) or None
+
+    def name(self, func: cst.FunctionDef) -> str:
+        cls = self.model.enclosing_class(func)
+        return f"{cls.name.value}.{func.name.value}" if cls is not None else func.name.value
+
+    def describe(self, node: cst.CSTNode) -> str:
+        """`code` (file.py:line), for a message."""
+        model = self.model
+        return f"`{code(node)}` ({os.path.basename(model.path)}:{model.range_of(node).start.line})"
+
+    # -- what a call of a summarized function gives its caller -------------------
+    def call_value(
+        self,
+        call: cst.Call,
+        func: cst.FunctionDef,
+        element: int | None,
+        arg_history: Callable[[cst.BaseExpression], bool],
+    ) -> Value | None:
+        """The value `call` returns (element `element` of a returned tuple), its history
+        decided by the callee's own returns and by the arguments it passes through
+        (`arg_history` says whether an argument carries history at the call)."""
+        returns = self.returns(func)
+        if returns is None:
+            return None
+        value = returns if element is None else returns.element(element)
+        if value.history != NO or not value.passes:
+            return value
+        for param in value.passes:
+            arg = self.argument_for(call, func, param)
+            if arg is not None and arg_history(arg):
+                return Value(history=YES, reason=f"`{code(arg)}` passed through `{self.name(func)}`", kind=value.kind)
+        return value
+
+    def argument_for(self, call: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
+        """The argument of `call` that `func` receives as `param`."""
+        params = _positional(func)
+        if params and params[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
+            params = params[1:]  # bound method: the receiver is `self`
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == param:
+                return arg.value
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        if param in params and params.index(param) < len(positional):
+            return positional[params.index(param)].value
+        return None
+
+    def kept_arguments(self, call: cst.Call, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, str, cst.CSTNode]]:
+        """The arguments of `call` that `func` keeps beyond the call, in parameter order:
+        (argument, the container it is kept in, the statement that keeps it)."""
+        keeps = self.keeps(func)
+        if not keeps:
+            return []
+        found = []
+        for param in _positional(func):
+            arg = self.argument_for(call, func, param) if param in keeps else None
+            if arg is not None:
+                statement, where = keeps[param]
+                found.append((arg, where, statement))
+        return found
+
+    def origin(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
+        """Where `expr`'s value crossed a function, for a message: "`loss` <- `step()` returns
+        `metrics["loss"]` (train.py:88)"; None when it was computed here."""
+        model = self.model
+        base = expr
+        while isinstance(base, (cst.Attribute, cst.Subscript)):
+            base = base.value
+        call, element = (base, None) if isinstance(base, cst.Call) else (None, None)
+        if isinstance(base, cst.Name):
+            for binding in model.provenance.reaching_bindings(model.scope_of(at), base.value, at):
+                value, index = unpacked(binding)
+                if isinstance(value, cst.Call) and model.local_callees(value):
+                    call, element = value, index
+                    break
+        if call is None:
+            return None
+        for func in model.local_callees(call):
+            returns = self.returns(func)
+            if returns is None:
+                continue
+            value = returns if element is None else returns.element(element)
+            node = value.notes.get("at")
+            if value.history != NO and node is not None:
+                return f"`{code(expr)}` <- `{code(call.func)}()` returns {self.describe(node)}"
+        return None
+
+    # -- computing the facts -----------------------------------------------------
+    def _returns(self, func: cst.FunctionDef) -> Value:
+        model = self.model
+        grad = model.grad.entry_state(func)
+        derived = self.derived(func)
+        values = []
+        for ret in model.tree.descendants(func.body, cst.Return):
+            if ret.value is not None and model.scope_of(ret) is func:
+                values.append(self._value_of(ret.value, ret, grad, derived))
+        return join(values)
+
+    def _value_of(self, expr: cst.BaseExpression, at: cst.CSTNode, grad: Grad, derived: dict[str, set[str]]) -> Value:
+        if isinstance(expr, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
+            parts = [self._value_of(e.value, at, grad, derived) for e in expr.elements]
+            whole = join(parts)
+            return Value(history=whole.history, kind="sequence", elements=tuple(parts), passes=whole.passes)
+        history = NO if grad is Grad.OFF or not self.model.provenance.carries_history(expr, at) else YES
+        return Value(
+            history=history,
+            kind=_syntactic_kind(expr),
+            passes=tuple(sorted(self._params_read(expr, derived))),
+            where=code(expr),
+            notes={"at": expr},
+        )
+
+    def _keeps(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
+        model = self.model
+        derived = self.derived(func)
+        keeps: dict[str, tuple[cst.CSTNode, str]] = {}
+        if len(derived) == 0:
+            return keeps
+        for kind in (cst.Expr, cst.Assign, cst.AugAssign):
+            for statement in model.tree.descendants(func.body, kind):
+                if model.scope_of(statement) is not func or not set(names_in(statement)) & set(derived):
+                    continue
+                if model.grad_state(statement) is Grad.OFF:
+                    continue
+                store = model.loops.store_of(statement)
+                if store is None or not self._outlives_call(store.container, func):
+                    continue
+                for param in self._params_read(store.value, derived):
+                    keeps.setdefault(param, (statement, code(store.container)))
+        return keeps
+
+    def _model_run(self, func: cst.FunctionDef) -> cst.Call | bool:
+        model = self.model
+        params = model.params(func) - {"self", "cls"}
+        if not params or model.grad.entry_state(func) is Grad.OFF:
+            return False
+        for call in model.tree.descendants(func.body, cst.Call):
+            if not (isinstance(call.func, cst.Name) and call.func.value in params):
+                continue
+            if model.scope_of(call) is func and model.grad_state(call) is not Grad.OFF:
+                if model.provenance.is_module_call(call) and not model.provenance.is_loss_call(call):
+                    return call
+        return False
+
+    def derived(self, func: cst.FunctionDef) -> dict[str, set[str]]:
+        """Name in `func` -> the parameters whose values it may hold with their history
+        (`x = param * 2` derives from `param`; `x = param.detach()` does not)."""
+        key = id(func)
+        if key in self._derived:
+            return self._derived[key]
+        model = self.model
+        table: dict[str, set[str]] = {p: {p} for p in model.params(func) if p not in ("self", "cls")}
+        self._derived[key] = table
+        if not table:
+            return table
+        assigns = [
+            node
+            for kind in (cst.Assign, cst.AugAssign, cst.AnnAssign)
+            for node in model.tree.descendants(func.body, kind)
+            if model.scope_of(node) is func and node.value is not None
+        ]
+        changed = True
+        while changed:
+            changed = False
+            for node in assigns:
+                sources = self._params_read(node.value, table)
+                if not sources:
+                    continue
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                for target in targets:
+                    for name in target_names(target):
+                        if not sources <= table.setdefault(name, set()):
+                            table[name] |= sources
+                            changed = True
+        return table
+
+    def _params_read(self, expr: cst.BaseExpression, derived: dict[str, set[str]]) -> set[str]:
+        """Parameters whose history `expr` may carry (read other than through `.detach()`, `.item()`, ...)."""
+        names = {n for n in names_in(expr) if derived.get(n)}
+        if not names:
+            return set()
+        reads = self.model.provenance.reads_with_history
+        found: set[str] = set()
+        for name in names:
+            if reads(expr, {name}):
+                found |= derived[name]
+        return found
+
+    def _outlives_call(self, container: cst.BaseExpression, func: cst.FunctionDef) -> bool:
+        """A container that lives longer than one call of `func`: on `self`, or a module global."""
+        root = root_name(container)
+        if root in ("self", "cls"):
+            return True
+        model = self.model
+        return bool(root) and not model.bindings(func, root) and root not in model.params(func) and bool(
+            model.bindings(model.module, root)
+        )
+
+
+def _syntactic_kind(expr: cst.BaseExpression) -> str:
+    """What `expr` is, as far as its syntax shows."""
+    if isinstance(expr, (cst.Dict, cst.DictComp)):
+        return "mapping"
+    if isinstance(expr, (cst.List, cst.ListComp, cst.Tuple)):
+        return "sequence"
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return "number"
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("float", "int", "round"):
+        return "number"
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "item":
+        return "number"
+    return "unknown"
+
+
+def _positional(func: cst.FunctionDef) -> list[str]:
+    params = func.params
+    return [p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]]
+
+
+def exported(model: "SemanticModel") -> dict[str, dict[str, Any]]:
+    """The facts other files' findings may rest on, for the project's per-file summary: what
+    the functions named like a loss return (another file guesses from the name where it
+    cannot see the definition), what each class's `update` keeps (a meter), and which
+    arguments a top-level function keeps beyond the call (in a module global)."""
+    tree = model.tree
+    summaries = model.summaries
+    found: dict[str, dict[str, Any]] = {}
+    for func in tree.by_type.get(cst.FunctionDef, ()):
+        parent = tree.parent_of(func)
+        cls = model.enclosing_class(func)
+        top = parent is model.module or (cls is not None and tree.parent_of(cls) is model.module)
+        if not top:
+            continue
+        name = func.name.value
+        entry: dict[str, Any] = {}
+        if named_like_loss(name):
+            returns = summaries.returns(func)
+            if returns is not None:
+                entry["returns"] = returns.history
+        if (cls is not None and name == "update") or (cls is None and parent is model.module and model.params(func)):
+            keeps = summaries.keeps(func) or {}
+            if cls is not None or keeps:  # a meter's `update`; a top-level function that keeps an argument
+                entry["keeps"] = {param: where for param, (_, where) in sorted(keeps.items())}
+                entry["params"] = [p for p in _positional(func) if p not in ("self", "cls")]
+        if entry:
+            found[summaries.name(func)] = entry
+    return found
+
+
+def kept_argument_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[Any]]:
+    """Calls of imported functions, once per step with grad on, that pass a value with autograd
+    history (`record(loss)` in a training loop): whether the callee keeps it is the other file's
+    to say. Each: [callee as written, argument index, row, column, end row, end column,
+    argument as written, suppressed]."""
+    from memlint.analysis.imports import dotted
+    from memlint.suppression import is_suppressed
+
+    found: list[list[Any]] = []
+    for statement in model.tree.by_type.get(cst.Expr, ()):
+        call = statement.value
+        if not isinstance(call, cst.Call) or not call.args:
+            continue
+        name = dotted(call.func)
+        if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
+            continue
+        if model.grad_state(call) is Grad.OFF or model.loops.step_region(statement) is None:
+            continue
+        for index, arg in enumerate(a for a in call.args if a.keyword is None and not a.star):
+            if model.provenance.carries_history(arg.value, statement):
+                where = model.range_of(statement)
+                line = model.module.code_for_node(statement)
+                suppressed = is_suppressed(line.splitlines() or [""], 1, 1, "ML001", "retained-graph")
+                found.append([
+                    name, index, where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
+                    code(arg.value), suppressed,
+                ])
+                break
+    return found

@@ -1,0 +1,12 @@
+# The twin of good_tokenizer_from_pretrained.py: the model made by `from_pretrained` runs in the
+# evaluation loop with grad on.
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
+
+def main(name, batches):
+    tokenizer = AutoTokenizer.from_pretrained(name)
+    model = AutoModelForCausalLM.from_pretrained(name)
+    model.eval()
+    for batch in batches:
+        encoded = tokenizer(batch, return_tensors="pt", padding=True)
+        print(model(**encoded).logits.argmax(-1))  # expect: ML003
