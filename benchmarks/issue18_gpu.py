@@ -16,6 +16,15 @@ OUTDIR/issue18_gpu.json:
 * ml018_use_cache: a small Llama (random weights, no download) trained with
   `outputs = model(**batch)` kept across steps, against `use_cache=False`.
   Needs transformers.
+* ml016_hf_eval: `Trainer.evaluate()` of a small GPT-2 (random weights, no
+  download) with `compute_metrics` and no `eval_accumulation_steps`, against
+  memlint's fix `eval_accumulation_steps=8`: device memory after each
+  evaluation batch (`on_prediction_step`), its growth per batch and the peak
+  of the evaluation. Needs transformers (and accelerate).
+* verify_ml016_hf_eval: the same kind of evaluation as a script, run through
+  `memlint verify --compare-fix -n 30 -- python evaluate.py` (the CUDA
+  tracker, the probe on `Trainer.prediction_step`): memlint's verdict, MiB
+  per evaluation batch and peak, before and after its fix.
 * ml019_frozen: a frozen reference model's forward with grad in a training
   step, against `torch.no_grad()` around it.
 * ml017_oom_retry: an out-of-memory error forced by a memory cap, retried
@@ -27,7 +36,9 @@ from __future__ import annotations
 import copy
 import json
 import os
+import subprocess
 import sys
+import tempfile
 from importlib import metadata
 
 import torch
@@ -162,6 +173,112 @@ def use_cache_case() -> dict:
     return results
 
 
+def hf_eval_case() -> dict:
+    try:
+        from transformers import GPT2Config, GPT2LMHeadModel, Trainer, TrainerCallback, TrainingArguments
+    except ImportError:
+        return {"skipped": "transformers is not installed"}
+    batches, batch_size, seq, vocab = 48, 8, 128, 32000  # float32 logits: 125 MiB per batch
+
+    class Tokens(torch.utils.data.Dataset):
+        def __len__(self):
+            return batches * batch_size
+
+        def __getitem__(self, i):
+            ids = torch.randint(0, vocab, (seq,))
+            return {"input_ids": ids, "labels": ids}
+
+    class PerBatch(TrainerCallback):
+        def __init__(self) -> None:
+            self.allocated: list[float] = []
+
+        def on_prediction_step(self, args, state, control, **kwargs):
+            self.allocated.append(torch.cuda.memory_allocated() / MIB)
+
+    def compute_metrics(eval_pred):
+        return {"n": float(len(eval_pred.predictions))}
+
+    model = GPT2LMHeadModel(GPT2Config(n_layer=2, n_head=4, n_embd=256, vocab_size=vocab, n_positions=seq))
+    results = {"transformers": version("transformers"), "batches": batches,
+               "logits_mib_per_batch": round(batch_size * seq * vocab * 4 / MIB, 2)}
+    for name, extra in (("before", {}), ("after", {"eval_accumulation_steps": 8})):
+        args = TrainingArguments(output_dir=tempfile.mkdtemp(), per_device_eval_batch_size=batch_size,
+                                 report_to=[], disable_tqdm=True, **extra)
+        probe = PerBatch()
+        trainer = Trainer(model=model, args=args, eval_dataset=Tokens(), compute_metrics=compute_metrics,
+                          callbacks=[probe])
+        torch.cuda.synchronize()
+        base = torch.cuda.memory_allocated() / MIB
+        torch.cuda.reset_peak_memory_stats()
+        trainer.evaluate()
+        torch.cuda.synchronize()
+        grown = [a - base for a in probe.allocated]
+        results[name] = {
+            "growth_mib_per_batch": round((grown[-1] - grown[1]) / (len(grown) - 2), 2),
+            "max_growth_mib": round(max(grown), 1),
+            "peak_mib": round(torch.cuda.max_memory_allocated() / MIB - base, 1),
+            "allocated_mib_per_batch": [round(g, 1) for g in grown],
+        }
+        del trainer
+        torch.cuda.empty_cache()  # noqa: ML004 - between variants, so each starts from the same pool
+    results["before_mib"], results["after_mib"] = results["before"]["peak_mib"], results["after"]["peak_mib"]
+    results["note"] = "peaks of the evaluation above the model's memory; growth from batch 1 to the last"
+    return results
+
+
+HF_EVALUATE = """\
+import tempfile
+
+import torch
+from transformers import GPT2Config, GPT2LMHeadModel, Trainer, TrainingArguments
+
+
+class Tokens(torch.utils.data.Dataset):
+    def __len__(self):
+        return 8 * 40
+
+    def __getitem__(self, i):
+        ids = torch.randint(0, 32000, (128,))
+        return {"input_ids": ids, "labels": ids}
+
+
+def compute_metrics(eval_pred):
+    return {"n": float(len(eval_pred.predictions))}
+
+
+if __name__ == "__main__":
+    model = GPT2LMHeadModel(GPT2Config(n_layer=2, n_head=4, n_embd=256, vocab_size=32000, n_positions=128))
+    args = TrainingArguments(output_dir=tempfile.mkdtemp(), per_device_eval_batch_size=8, report_to=[],
+                             disable_tqdm=True)
+    trainer = Trainer(model=model, args=args, eval_dataset=Tokens(), compute_metrics=compute_metrics)
+    print(trainer.evaluate())
+"""
+
+
+def verify_hf_eval_case() -> dict:
+    if version("transformers") is None:
+        return {"skipped": "transformers is not installed"}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)}
+    work = tempfile.mkdtemp()
+    with open(os.path.join(work, "evaluate.py"), "w") as handle:
+        handle.write(HF_EVALUATE)
+    run = subprocess.run([sys.executable, "-m", "memlint", "verify", "--compare-fix", "--format", "json", "-n", "30",
+                          "--timeout", "400", "--", sys.executable, "evaluate.py"],
+                         cwd=work, env=env, capture_output=True, text=True, timeout=900)
+    try:
+        [item] = json.loads(run.stdout)
+    except ValueError:
+        return {"error": f"exit {run.returncode}: {(run.stdout + run.stderr)[-800:]}"}
+    after = item.get("after_fix") or {}
+    keep = ("verdict", "slope_mib_per_iter", "growth_mib", "peak_mib", "note", "error")
+    return {"code": item["code"], "site": item["loop"]["header"] if item.get("loop") else None,
+            "logits_mib_per_batch": round(8 * 128 * 32000 * 4 / MIB, 2),
+            "before": {k: item.get(k) for k in keep}, "after": {k: after.get(k) for k in keep},
+            "fix_result": item.get("fix_result"), "device": item.get("device"),
+            "before_mib": item.get("peak_mib"), "after_mib": after.get("peak_mib")}
+
+
 def frozen_case() -> dict:
     # Fresh models for each variant: a backward through the reference's output fills a
     # `.grad` on each of its parameters, which would otherwise still be there in the next run.
@@ -185,7 +302,7 @@ def frozen_case() -> dict:
         return run
 
     before = peak_mib(step(False))
-    torch.cuda.empty_cache()
+    torch.cuda.empty_cache()  # noqa: ML004 - between variants, so each starts from the same pool
     return {"before_mib": before, "after_mib": peak_mib(step(True))}
 
 
@@ -230,6 +347,8 @@ def main() -> None:
         ("ml002_cast_cache", cast_cache_case),
         ("ml002_lightning", lightning_case),
         ("ml018_use_cache", use_cache_case),
+        ("ml016_hf_eval", hf_eval_case),
+        ("verify_ml016_hf_eval", verify_hf_eval_case),
         ("ml019_frozen", frozen_case),
         ("ml017_oom_retry", oom_retry_case),
     ):

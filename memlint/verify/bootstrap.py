@@ -24,6 +24,9 @@ What it does, with nothing but the standard library until a probe first runs:
   rank comes from `RANK` (torchrun, accelerate) or, once
   `torch.distributed` is initialised (`torch.multiprocessing.spawn`),
   `get_rank()`;
+* a library function that a framework's own loop calls once per iteration
+  (the manifest's `library`, see `library_sites`) is wrapped when its module
+  is imported: each call runs the per-call probe first;
 * the tracker (CUDA or the live-storage tracker) is made at the first probe,
   recording allocation sites.
 
@@ -186,6 +189,62 @@ class _Finder(importlib.abc.MetaPathFinder):
         return spec
 
 
+class _LibraryFinder(importlib.abc.MetaPathFinder):
+    """Wraps the probed functions of a library module once the module has run."""
+
+    def __init__(self, sites: list[dict], events: _Events) -> None:
+        self.by_module: dict[str, list[dict]] = {}
+        for site in sites:
+            self.by_module.setdefault(site["module"], []).append(site)
+        self.events = events
+
+    def find_spec(self, fullname, path=None, target=None):
+        sites = self.by_module.get(fullname)
+        if not sites:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        original, events = loader.exec_module, self.events
+
+        def exec_module(module):
+            original(module)
+            for site in sites:
+                _wrap_attribute(module, site["qualname"], site["probe"])
+            events.emit({"ev": "imp", "file": os.path.realpath(getattr(module, "__file__", "") or fullname),
+                         "probes": [site["probe"] for site in sites]})
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def _wrap_attribute(module: types.ModuleType, qualname: str, probe: int) -> None:
+    import functools
+
+    *owners, name = qualname.split(".")
+    owner = module
+    for part in owners:
+        owner = getattr(owner, part, None)
+    function = getattr(owner, name, None) if owner is not None else None
+    if not callable(function):
+        return  # another version of the library: the site is reported as not reached
+
+    @functools.wraps(function)
+    def probed(*args, **kwargs):
+        builtins.__dict__[child.CALL_HOOK](probe)
+        return function(*args, **kwargs)
+
+    setattr(owner, name, probed)
+
+
 def _run_main(path: str, entry: dict, events: _Events) -> None:
     """`python SCRIPT` with SCRIPT in the manifest: run it here, instrumented; never returns."""
     main = sys.modules["__main__"]
@@ -301,6 +360,8 @@ def install() -> None:
         child.STORE_HOOK: probes.store,
     })
     sys.meta_path.insert(0, _Finder(files, events))
+    if cfg.get("library"):
+        sys.meta_path.insert(0, _LibraryFinder(cfg["library"], events))
     _report_failures(events)
     _wrap_run_path(files, events)
     script = sys.argv[0] if sys.argv else ""

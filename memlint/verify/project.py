@@ -4,7 +4,10 @@ the command that really runs it.
 PATHS are linted; each ML001–ML006 finding gets a site: the loop that should
 show its growth (`targets.loop_for`), or, where no loop of its file runs it
 (a framework hook such as `training_step`, a function called from another
-module), the function around it, probed per call. Each file with a site is
+module), the function around it, probed per call; where the growth is in a
+framework's own loop (ML016: transformers' evaluation loop), the library
+function that loop calls per iteration (`library_sites`), probed per call when
+the command imports it. Each file with a site is
 instrumented in memory and put in the manifest that `bootstrap` loads in
 every Python process of the command. Verdicts are per process: per rank
 under torchrun, `torch.multiprocessing.spawn` or accelerate.
@@ -22,7 +25,7 @@ from pathlib import Path
 
 from memlint.engine import DecodeError, lint_source, read_source
 from memlint.models import Finding
-from memlint.verify import command, script_run, targets
+from memlint.verify import command, library_sites, script_run, targets
 from memlint.verify.core import ERROR, NOT_REACHED, Item, Measure, Options, ScriptResult, attribute, judge
 from memlint.verify.instrument import instrument_all
 from memlint.verify.stats import MIB
@@ -44,6 +47,7 @@ class Plan:
     sites: list[Site] = field(default_factory=list)
     files: dict[str, dict] = field(default_factory=dict)  # real path -> {"source", "probes"}
     calls: list[int] = field(default_factory=list)
+    library: list[dict] = field(default_factory=list)  # {"module", "qualname", "probe"}, wrapped by `bootstrap`
     errors: list[str] = field(default_factory=list)  # files that could not be read or parsed
 
 
@@ -121,7 +125,7 @@ def plan(paths: list[str], codes: list[str], fixed: bool = False) -> Plan:
             result.errors.append(f"{path}: cannot read: {exc}")
             continue
         findings, _ = lint_source(text, path, codes)
-        findings = [f for f in findings if f.code in targets.PROBED_CODES]
+        findings = [f for f in findings if f.code in targets.PROBED_CODES or library_sites.site_for(f.code)]
         path = os.path.normpath(path)
         if not findings:
             continue
@@ -134,7 +138,13 @@ def plan(paths: list[str], codes: list[str], fixed: bool = False) -> Plan:
         probed: dict[int, cst.CSTNode] = {}  # probe -> its loop or function
         stores: dict[int, tuple[int, int]] = {}  # id(a finding's container) -> (probe, store)
         sites: list[Site] = []
+        library: list[Site] = []
         for finding in findings:
+            lib = library_sites.site_for(finding.code)
+            if lib is not None:
+                library.append(_library_site(result, lib, probe, path, finding))
+                probe += 1
+                continue
             loop, why = targets.loop_for(parsed, finding)
             node, kind, info = loop, "loop", None
             if loop is not None:
@@ -165,12 +175,21 @@ def plan(paths: list[str], codes: list[str], fixed: bool = False) -> Plan:
                 site.why = "its function's first statement takes no probe (a `while`, or a nested `def`)"
                 site.probe = None
         probes = sorted(placed)
-        if probes:
+        if probes or library:  # a file with library sites only: still run from its (fixed) source
             result.files[os.path.realpath(path)] = {"source": source, "probes": probes}
             result.calls.extend(s.probe for s in sites if s.kind == "call" and s.probe is not None)
-        result.sites.extend(sites)
+        result.sites.extend(sites + library)
     result.calls = sorted(set(result.calls))
     return result
+
+
+def _library_site(result: Plan, lib: library_sites.LibrarySite, probe: int, path: str, finding: Finding) -> Site:
+    """A finding whose loop is the framework's: probed per call of `lib` (see `library_sites`)."""
+    result.library.append({"module": lib.module, "qualname": lib.qualname, "probe": probe})
+    result.calls.append(probe)
+    row, column = finding.location.row, finding.location.column
+    info = targets.LoopInfo(-1, row, column, row, "library", f"{lib.name} (one call per {lib.iteration})")
+    return Site(probe, path, finding, info, "call")
 
 
 def _instrument_fixed(parsed: targets.Parsed, text: str, path: str, codes: list[str],
@@ -213,7 +232,7 @@ def verify_command(paths: list[str], argv: list[str], options: Options, snapshot
     work = plan(paths, options.codes)
     if work.errors:
         result.reason = "; ".join(work.errors)
-    probes = sorted({p for f in work.files.values() for p in f["probes"]})
+    probes = sorted({p for f in work.files.values() for p in f["probes"]} | {e["probe"] for e in work.library})
     if not work.sites:
         return result
     if not probes:
@@ -225,6 +244,7 @@ def verify_command(paths: list[str], argv: list[str], options: Options, snapshot
         "files": work.files,
         "probes": probes,
         "calls": work.calls,
+        "library": work.library,
         "iterations": options.iterations,
         "limit_bytes": options.limit_bytes,
         "snapshot_dir": os.path.abspath(snapshot_dir) if snapshot_dir else None,
@@ -245,13 +265,14 @@ def _compare_fix(paths, argv, options: Options, manifest: dict, per_site: list[l
     modules (files on disk unchanged), to its end (an error the fix causes after the
     loop must show), and give each item, per rank, its after-fix measure."""
     fixed = plan(paths, options.codes, fixed=True)
-    probes = sorted({p for f in fixed.files.values() for p in f["probes"]})
+    probes = sorted({p for f in fixed.files.values() for p in f["probes"]} | {e["probe"] for e in fixed.library})
     if len(fixed.sites) != len(per_site):  # the lint changed between the two plans
         return
     after = ScriptResult(label + " (fixed)", command=list(argv))
     run = None
     if probes:
-        fixed_manifest = {**manifest, "files": fixed.files, "probes": probes, "calls": fixed.calls, "snapshot_dir": None}
+        fixed_manifest = {**manifest, "files": fixed.files, "probes": probes, "calls": fixed.calls,
+                          "library": fixed.library, "snapshot_dir": None}
         run = command.run(argv, fixed_manifest, options.device, options.timeout, progress, label=after.path,
                           to_the_end=True)
         _describe(after, run)

@@ -188,6 +188,8 @@ def _write_command(result: ScriptResult, stream: TextIO, color: bool, cwd: str) 
         site = "-"
         if first.loop is not None:
             site = f"call of L{first.loop.row}" if first.site_kind == "call" else f"loop L{first.loop.row}"
+            if first.loop.kind == "library":
+                site = f"call of {first.loop.header}"
         summary = rank_summary(items)
         head = f"  {os.path.normpath(rel)}:{row}:{column}  {code} {first.finding.name}  {site}"
         multi = len(items) > 1 or first.rank is not None
