@@ -18,7 +18,9 @@ def call_arg(call: cst.Call, position: int | None, keyword: str | None = None) -
                 return arg
             continue
         if arg.star:
-            return None
+            if position is not None:
+                return None  # the positions after `*args` are not known
+            continue  # a keyword may still follow: `f(x, *args, flag=False)`
         if position is not None and positional == position:
             return arg
         positional += 1
