@@ -56,7 +56,7 @@ def decode(raw: bytes) -> tuple[str, str, bool]:
     """Decode source bytes per PEP 263 (cookie or BOM, else UTF-8)."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-    except SyntaxError as exc:
+    except SyntaxError:
         # A cookie naming a codec that only exists at run time (`# -*- coding: future_fstrings -*-`
         # registers one on import) still has UTF-8 text under it: read it as UTF-8, like the
         # codec would after its rewrite; text that is not UTF-8 fails below with the byte named.

@@ -18,7 +18,7 @@ from memlint.estimate import allocator, sizes
 torch = pytest.importorskip("torch")
 
 from memlint.estimate import predict  # noqa: E402
-from memlint.estimate.tracker import GPU, Category, StepTracker  # noqa: E402
+from memlint.estimate.tracker import GPU, StepTracker  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -73,7 +73,7 @@ trainer = Trainer(model=model, args=args, eval_dataset=val, compute_metrics=comp
             "with `compute_metrics`, so evaluation keeps every batch's logits on the device"
         )
         hint = (
-            f"set `eval_accumulation_steps=` (move predictions to the CPU every N batches), or pass "
+            "set `eval_accumulation_steps=` (move predictions to the CPU every N batches), or pass "
             "`preprocess_logits_for_metrics=` to keep only what the metrics need; otherwise the first evaluation "
             "needs samples × sequence × vocabulary of device memory whatever the batch size (transformers issue 7232)"
         )
