@@ -5,8 +5,8 @@
 
 The corpus is the installed sources of lightning 2.6.6 and torchtune 0.6.1
 (501 files, 113k lines), fetched with `pip download --no-deps` into a scratch
-directory. Peers (TorchFix, Fixit, ruff) are timed when their commands are
-found: pass `--torchfix`, `--fixit`, `--ruff` with the path of each tool's
+directory. Peers (TorchFix, Fixit, ruff, torch-preflight) are timed when their commands
+are found: pass `--torchfix`, `--fixit`, `--ruff`, `--preflight` with the path of each tool's
 executable (ideally each in its own virtual environment), or put them on PATH.
 
 Each tool is timed in wall-clock seconds and in CPU seconds (user + sys of the
@@ -109,6 +109,7 @@ def main() -> None:
     parser.add_argument("--torchfix", default=shutil.which("torchfix"))
     parser.add_argument("--fixit", default=shutil.which("fixit"))
     parser.add_argument("--ruff", default=shutil.which("ruff"))
+    parser.add_argument("--preflight", default=shutil.which("torch-preflight"), help="torch-preflight's executable")
     parser.add_argument("--save-digest", type=Path, help="write the digest of memlint's findings on the corpus here")
     parser.add_argument("--digest", type=Path, help="compare memlint's findings with this saved digest")
     args = parser.parse_args()
@@ -147,6 +148,8 @@ def main() -> None:
         peers["fixit lint"] = [args.fixit, "lint", str(src)]
     if args.torchfix:
         peers["torchfix --select ALL"] = [args.torchfix, "--select", "ALL", str(src)]
+    if args.preflight:
+        peers["torch-preflight check"] = [args.preflight, "check", "-q", "--fail-on", "error", str(src)]
     if peers:
         results |= timed(peers, args.peer_runs, args.corpus)
 
