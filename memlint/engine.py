@@ -422,7 +422,7 @@ def _nodes_in(model: SemanticModel, statement: cst.CSTNode, node_type: type) -> 
     """The nodes of `node_type` in a top-level statement; for the module, the module itself only."""
     if statement is model.module:
         return [statement] if type(statement) is node_type else []
-    return model.tree.descendants(statement, node_type)
+    return model.tree.in_top_level(statement, node_type)
 
 
 def report_findings(

@@ -207,6 +207,10 @@ class Tree:
         start, stop = self.order[id(node)], self.end[id(node)]
         return nodes[bisect_left(keys, start) : bisect_right(keys, stop)]
 
+    def in_top_level(self, statement: cst.CSTNode, node_type: type) -> list[cst.CSTNode]:
+        """`descendants` of a top-level statement, from its own walk (no index over the module)."""
+        return self._walks[id(statement)].by_type.get(node_type, [])
+
     def statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
         """The innermost statement (simple or compound) holding `node`."""
         current: cst.CSTNode | None = node

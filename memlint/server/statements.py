@@ -1,31 +1,38 @@
 """Findings of the top-level functions and classes an edit left alone, kept from earlier lints.
 
 A keystroke changes one top-level statement; running every rule over a
-10,000-line module again cost 30% of a change's lint. A rule's hook is given one
-node and asks the semantic model about it, so the reports of the hooks on one
+10,000-line module again cost 30% of a change's lint (with the project summary,
+60%, now computed apart: server/app.py). A rule's hook is given one node and
+asks the semantic model about it, so the reports of the hooks on one
 statement's nodes depend on that statement's text and on the facts of the rest
-of the module it reads. This cache keeps the findings of each top-level function
-and class, keyed on its text plus a digest of everything outside it that such a
-read can reach:
+of the module the model reads to answer. This cache keeps the findings of each
+top-level function and class, keyed on its text plus everything outside it that
+such an answer can rest on:
 
 * the module's context: every top-level statement that is not a function or a
-  class (imports, module-level code: what runs at import, in order), the module's
-  leading comments, the rule set and the path;
-* its component: the functions and classes linked to it through names one binds
-  at module level and the other mentions (a callee, a caller, a class and code
-  using its methods or attributes), transitively: their texts;
-* the module's features: the set of names, attributes, strings, callees,
-  assignments and tested conditions anywhere in the module, which the rules'
-  file-wide checks look for ("does the file call torch.distributed", "is
-  `use_cache` assigned anywhere", "is `loss.backward()` called").
+  class (imports, module-level code: what runs at import, in order, and where
+  among the functions), the module's leading comments, the rule set and the path;
+* its component: the functions and classes linked to it through a name one
+  binds at module level (a function's or class's name, a class's methods and
+  attributes, a `global`) and the other mentions (a callee, a caller, a class
+  and the code using its methods), transitively: their texts, in order;
+* the module's features: the set of names, attributes, strings, callees (with
+  their keywords), assignments and tested conditions anywhere in the module.
+  The rules' file-wide checks are tests for the presence of such a thing ("does
+  the file call torch.distributed", "is `use_cache` assigned anywhere", "is
+  `loss.backward()` called", "is `h` reset somewhere"), so an edit that could
+  change one changes this set, and then no statement keeps its findings. A new
+  file-wide check must look for something this set holds (or add it here);
+  tests/test_server_statements.py would show the miss on its test case.
 
 A statement whose key was seen has the findings of that lint, moved to its
 lines now; the others, module-level code and the module node itself are linted
 again (engine.dispatch_rules on their nodes only). Anything outside this picture
 lints the whole module: a text without statement lines, a rule that failed, a
-finding a hook placed outside its own statement (kept out of the cache), a fresh
-finding that repeats a kept one. tests/test_server_statements.py checks the
-result against a fresh lint after every edit of sequences over test_cases/.
+finding or fix a hook placed outside its own statement (that statement is then
+never kept), a fresh finding that repeats a kept one. The tests compare the
+result with a fresh lint after every edit of a sequence over each file of
+test_cases/ and over a two-file project.
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ if TYPE_CHECKING:
 _CACHED = (cst.FunctionDef, cst.ClassDef)
 _ASSIGNMENTS = (cst.Assign, cst.AnnAssign, cst.AugAssign)
 _IMPORTS = (cst.Import, cst.ImportFrom)
-_KEPT_LINTS = 4  # keys kept per statement position: an undo finds the findings of the text before
+_GENERATIONS = 4  # the entries of the last lints are kept (an undo finds them); older ones are dropped
 
 
 @dataclass
@@ -75,7 +82,7 @@ class StatementFindings:
     def __init__(self, spans: Callable[[cst.Module], list[tuple[int, int]] | None]) -> None:
         self._spans = spans  # the [start, end) offsets of a module's top-level statements, when the parser knows them
         self._facts: dict[int, _Facts] = {}
-        self._kept: dict[tuple, _Kept] = {}
+        self._kept: list[dict[tuple, _Kept]] = []  # per lint, newest first: the entries it used or made
         self._shared: tuple | None = None
         self.reused = 0
         self.linted = 0
@@ -94,7 +101,7 @@ class StatementFindings:
         first_lines = model.statement_lines
         spans = self._spans(module)
         if first_lines is None or spans is None or len(spans) != len(module.body):
-            self._kept.clear()
+            self._kept = []
             return self._whole(model, text, path, rules, guard)
         body = list(module.body)
         facts = [self._facts_of(model, statement, text[start:end]) for statement, (start, end) in zip(body, spans)]
@@ -105,16 +112,18 @@ class StatementFindings:
         header_end = rows[_header_length(body)] if _header_length(body) < len(body) else ends[-1]
         kept: list[Finding] = []
         dirty: list[cst.CSTNode] = [module]
+        used: dict[tuple, _Kept] = {}
         for statement, key, row, end in zip(body, keys, rows, ends):
-            entry = self._kept.get(key) if key is not None else None
+            entry = next((g[key] for g in self._kept if key in g), None) if key is not None else None
             if entry is None or entry.lines != end - row:
                 dirty.append(statement)
             else:
+                used[key] = entry
                 kept.extend(_moved(f, row - 1, anchored) for f, anchored in entry.findings)
         origins: list[cst.CSTNode] = []
         reports, errors = engine.dispatch_rules(model, path, rules, guard, dirty, origins)
         if errors:
-            self._kept.clear()
+            self._kept = []
             return self._whole(model, text, path, rules, guard)
         fresh = engine.report_findings(model, text, path, reports, errors) if reports else []
         if errors:
@@ -129,13 +138,15 @@ class StatementFindings:
             if (finding.code, finding.location, finding.end_location) in seen:
                 return self._whole(model, text, path, rules, guard)  # which one a whole pass keeps is its order's
             result.append(finding)
+        linted = {id(s) for s in dirty}
         for statement, key, row, end in zip(body, keys, rows, ends):
-            if key is None or statement not in dirty:
+            if key is None or id(statement) not in linted:
                 continue
             found = by_origin.get(id(statement), [])
             placed = [_placement(f, row, end, header_end) for f in found]
             if all(p is not None for p in placed):
-                self._kept[key] = _Kept([(_moved(f, 1 - row, p), p) for f, p in zip(found, placed)], end - row)
+                used[key] = _Kept([(_moved(f, 1 - row, p), p) for f, p in zip(found, placed)], end - row)
+        self._kept = [used, *self._kept[: _GENERATIONS - 1]]
         self.reused = len(body) - len(dirty) + 1
         self.linted = len(dirty) - 1
         result.sort(key=Finding.sort_key)
@@ -152,32 +163,32 @@ class StatementFindings:
         if known is not None and known.statement is statement:
             return known
         tree = model.tree
-        names = {n.value for n in tree.descendants(statement, cst.Name)}
-        attributes = {a.attr.value for a in tree.descendants(statement, cst.Attribute)}
-        strings = {s.value for s in tree.descendants(statement, cst.SimpleString)}
+        names = {n.value for n in tree.in_top_level(statement, cst.Name)}
+        attributes = {a.attr.value for a in tree.in_top_level(statement, cst.Attribute)}
+        strings = {s.value for s in tree.in_top_level(statement, cst.SimpleString)}
         words = {w for s in strings if (w := s.strip("\"'rbuRBU")).isidentifier()}
         features: set[tuple] = {("name", n) for n in names}
         features |= {("attribute", a) for a in attributes}
         features |= {("string", s) for s in strings}
-        for call in tree.descendants(statement, cst.Call):
+        for call in tree.in_top_level(statement, cst.Call):
             keywords = tuple(a.keyword.value for a in call.args if a.keyword is not None)
             features.add(("call", dotted(call.func) or type(call.func).__name__, len(call.args), keywords))
         code = model.module.code_for_node
         for node_type in _ASSIGNMENTS:
-            features |= {("assign", code(n)) for n in tree.descendants(statement, node_type)}
+            features |= {("assign", code(n)) for n in tree.in_top_level(statement, node_type)}
         for node_type in (cst.If, cst.While):
-            features |= {("test", code(n.test)) for n in tree.descendants(statement, node_type)}
+            features |= {("test", code(n.test)) for n in tree.in_top_level(statement, node_type)}
         is_import = isinstance(statement, cst.SimpleStatementLine) and all(isinstance(s, _IMPORTS) for s in statement.body)
         if isinstance(statement, cst.FunctionDef):
             binds = {statement.name.value}
         elif isinstance(statement, cst.ClassDef):
-            binds = {statement.name.value} | {f.name.value for f in tree.descendants(statement, cst.FunctionDef)}
+            binds = {statement.name.value} | {f.name.value for f in tree.in_top_level(statement, cst.FunctionDef)}
             for node_type in _ASSIGNMENTS:
-                for node in tree.descendants(statement, node_type):
+                for node in tree.in_top_level(statement, node_type):
                     binds |= _target_names(node)
         else:
             binds = names | attributes  # module-level code: whatever it mentions may be a global it sets
-        binds |= {n.name.value for g in tree.descendants(statement, cst.Global) for n in g.names}
+        binds |= {n.name.value for g in tree.in_top_level(statement, cst.Global) for n in g.names}
         return _Facts(statement, text, frozenset(binds), frozenset(names | attributes | words), frozenset(features), is_import)
 
     def _keys(self, model: "SemanticModel", path: str, rules: Sequence[type["Rule"]], facts: list[_Facts]) -> list[tuple | None]:
@@ -201,13 +212,11 @@ class StatementFindings:
         for index, component in enumerate(components):
             members.setdefault(component, []).append(index)
         texts = {c: tuple(facts[i].text for i in indexes) for c, indexes in members.items()}
+        place = {i: k for indexes in members.values() for k, i in enumerate(indexes)}  # its place in its component
         keys: list[tuple | None] = []
         for index, f in enumerate(facts):
-            if isinstance(f.statement, _CACHED):
-                component = components[index]
-                keys.append((shared, texts[component], members[component].index(index)))
-            else:
-                keys.append(None)
+            cached = isinstance(f.statement, _CACHED)
+            keys.append((shared, texts[components[index]], place[index]) if cached else None)
         return keys
 
 
