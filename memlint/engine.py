@@ -278,7 +278,8 @@ def _analyse(
     summary_error = None
     try:
         guard.current = "the project summary"
-        summary = summarize(model, parser.summary_parts if parser is not None else None)
+        parts = parser.summary_parts if parser is not None else None
+        summary = summarize(model) if parts is None else summarize(model, parts)
     except BudgetExceeded as exc:
         summary_error, summary = FileError(path, f"{exc}; the project index misses this file", note=True), {}
     except Exception as exc:  # noqa: BLE001 - the index is an extra: lose it, not the findings
