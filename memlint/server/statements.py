@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 import libcst as cst
 
+from memlint import engine
 from memlint.analysis.imports import dotted
 from memlint.models import Edit, FileError, Finding, Fix, Position
 
@@ -95,8 +96,6 @@ class StatementFindings:
         rules: Sequence[type["Rule"]],
         guard: "Guard",
     ) -> tuple[list[Finding], list[FileError]]:
-        from memlint import engine  # the engine imports this module's owner lazily: no import circle
-
         module = model.module
         first_lines = model.statement_lines
         spans = self._spans(module)
@@ -152,9 +151,10 @@ class StatementFindings:
         result.sort(key=Finding.sort_key)
         return result, errors
 
-    def _whole(self, model, text, path, rules, guard) -> tuple[list[Finding], list[FileError]]:
-        from memlint import engine
-
+    def _whole(
+        self, model: "SemanticModel", text: str, path: str, rules: Sequence[type["Rule"]], guard: "Guard"
+    ) -> tuple[list[Finding], list[FileError]]:
+        """Every rule over the whole module: the lint this cache stands in for."""
         self.reused, self.linted = 0, len(model.module.body)
         return engine._run_rules(model, text, path, rules, guard)
 
