@@ -64,8 +64,9 @@ def summary_of(path: str, text: str, settings: Settings) -> dict[str, Any]:
 
 
 def lower_priority() -> None:
-    """The background process's start: its work yields the CPU to the server's."""
-    os.nice(10)
+    """The background process's start: its work yields the CPU to the server's (where the OS lets it)."""
+    if hasattr(os, "nice"):
+        os.nice(10)
 
 
 @dataclass
