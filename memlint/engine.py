@@ -12,7 +12,8 @@ import sys
 import tokenize
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Iterator, Protocol, Sequence
+from itertools import repeat
+from typing import TYPE_CHECKING, Collection, Iterable, Iterator, Protocol, Sequence
 
 import libcst as cst
 
@@ -30,6 +31,7 @@ from memlint.suppression import is_suppressed, skips_file
 
 if TYPE_CHECKING:
     from memlint.config import Settings
+    from memlint.server.statements import StatementFindings
 
 
 @dataclass
@@ -155,6 +157,10 @@ class Parser(Protocol):
     """Parses texts one after the other, maybe reusing what it parsed before (server/incremental.py)."""
 
     statement_lines: dict[int, int] | None  # id(top-level statement) -> first line, for the last module
+    # The language server's: findings of unchanged statements kept across lints (server/statements.py),
+    # and the parts of the project summary to compute (None: all; analysis/project.py's OWN_PARTS).
+    statements: "StatementFindings | None"
+    summary_parts: Collection[str] | None
 
     def parse(self, text: str) -> cst.Module: ...
 
@@ -263,16 +269,17 @@ def _lint_text(
         module, path, parser.tree(module) if parser is not None else None, parser.statement_lines if parser is not None else None
     )
     with Guard().active() as guard:
-        return _analyse(model, text, path, rules, guard)
+        return _analyse(model, text, path, rules, guard, parser)
 
 
 def _analyse(
-    model: SemanticModel, text: str, path: str, rules: list[type[Rule]], guard: Guard
+    model: SemanticModel, text: str, path: str, rules: list[type[Rule]], guard: Guard, parser: Parser | None = None
 ) -> tuple[list[Finding], list[FileError], dict]:
     summary_error = None
     try:
         guard.current = "the project summary"
-        summary = summarize(model)
+        parts = parser.summary_parts if parser is not None else None
+        summary = summarize(model) if parts is None else summarize(model, parts)
     except BudgetExceeded as exc:
         summary_error, summary = FileError(path, f"{exc}; the project index misses this file", note=True), {}
     except Exception as exc:  # noqa: BLE001 - the index is an extra: lose it, not the findings
@@ -281,7 +288,10 @@ def _analyse(
         summary = {}
     finally:
         guard.current = None
-    findings, errors = _run_rules(model, text, path, rules, guard)
+    if parser is not None and parser.statements is not None:
+        findings, errors = parser.statements.findings(model, text, path, rules, guard)
+    else:
+        findings, errors = _run_rules(model, text, path, rules, guard)
     return findings, errors + ([summary_error] if summary_error else []), summary
 
 
@@ -342,6 +352,26 @@ def _run_rules(
     rule_types: Iterable[type[Rule]],
     guard: Guard,
 ) -> tuple[list[Finding], list[FileError]]:
+    reports, errors = dispatch_rules(model, path, rule_types, guard)
+    if not reports:
+        return [], errors
+    findings = [f for f in report_findings(model, text, path, reports, errors) if f is not None]
+    findings.sort(key=Finding.sort_key)
+    return findings, errors
+
+
+def dispatch_rules(
+    model: SemanticModel,
+    path: str,
+    rule_types: Iterable[type[Rule]],
+    guard: Guard,
+    statements: Sequence[cst.CSTNode] | None = None,
+    origins: list[cst.CSTNode] | None = None,
+) -> tuple[list[tuple[Rule, Report]], list[FileError]]:
+    """Every rule's hooks over the module's nodes, or over those of the top-level `statements`
+    only (the language server's lint of the statements an edit touched, server/statements.py):
+    the reports in the order a whole-module pass makes them, restricted to those nodes. With
+    `statements`, `origins` receives, per report, the statement whose node the hook was given."""
     reports: list[tuple[Rule, Report]] = []
     errors: list[FileError] = []
     sink = lambda rule, report: reports.append((rule, report))  # noqa: E731
@@ -351,8 +381,13 @@ def _run_rules(
         for node_type, method in rule.hooks().items():
             dispatch.setdefault(node_type, []).append((rule, getattr(rule, method)))
     broken: set[str] = set()
+    tree = model.tree
     for node_type, handlers in dispatch.items():
-        for node in model.tree.by_type.get(node_type, ()):
+        if statements is None:
+            nodes: Iterable[tuple[cst.CSTNode | None, cst.CSTNode]] = zip(repeat(None), tree.by_type.get(node_type, ()))
+        else:
+            nodes = [(statement, node) for statement in statements for node in _nodes_in(model, statement, node_type)]
+        for statement, node in nodes:
             for rule, handler in handlers:
                 if rule.code in broken:
                     continue
@@ -379,19 +414,27 @@ def _run_rules(
                     )
                 finally:
                     guard.current = None
-    if not reports:
-        return [], errors
-    findings = _to_findings(model, text, path, reports, errors)
-    return findings, errors
+            if origins is not None:
+                origins.extend(repeat(statement, len(reports) - len(origins)))
+    return reports, errors
 
 
-def _to_findings(
+def _nodes_in(model: SemanticModel, statement: cst.CSTNode, node_type: type) -> list[cst.CSTNode]:
+    """The nodes of `node_type` in a top-level statement; for the module, the module itself only."""
+    if statement is model.module:
+        return [statement] if type(statement) is node_type else []
+    return model.tree.in_top_level(statement, node_type)
+
+
+def report_findings(
     model: SemanticModel,
     text: str,
     path: str,
     reports: list[tuple[Rule, Report]],
     errors: list[FileError],
-) -> list[Finding]:
+) -> list[Finding | None]:
+    """The finding of each report, in the reports' order; None where it is suppressed or repeats
+    an earlier one."""
     module = model.module
     targets = [r.node for _, r in reports]
     parentheses = []
@@ -412,16 +455,15 @@ def _to_findings(
             positions[paren] = model.positions.range_of(paren, within=old)
     lines = text.splitlines()
     line_starts: list[int] | None = None  # computed once per file, for the first fix that needs them
-    findings = []
+    findings: list[Finding | None] = []
     seen = set()
     for rule, report in reports:
         where = positions[report.node]
         start = Position(where.start.line, where.start.column + 1)
         end = Position(where.end.line, where.end.column + 1)
-        if is_suppressed(lines, start.row, end.row, rule.code, rule.name):
-            continue
         key = (rule.code, start, end)
-        if key in seen:
+        if key in seen or is_suppressed(lines, start.row, end.row, rule.code, rule.name):
+            findings.append(None)
             continue
         seen.add(key)
         fix = None
@@ -448,7 +490,6 @@ def _to_findings(
                 extra=report.extra,
             )
         )
-    findings.sort(key=Finding.sort_key)
     return findings
 
 

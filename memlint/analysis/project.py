@@ -22,7 +22,7 @@ keyed on file content; the adjustments are recomputed on every run.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Collection
 
 import libcst as cst
 
@@ -40,36 +40,60 @@ if TYPE_CHECKING:
 SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".apply(", "cuda", "ALLOC_CONF", "precision")
 
 
-def summarize(model: "SemanticModel") -> dict[str, Any]:
-    """The facts about this file that other files' findings may depend on."""
+# What `ProjectIndex.adjust` reads of the very file whose findings it adjusts (its imports, what
+# its functions return, its Functions, its Trainers); the other parts adjust other files' findings
+# only, so the language server computes them once the typing pauses (server/app.py).
+OWN_PARTS = frozenset({"imports", "ctx_functions", "returns", "trainer_precisions"})
+
+
+def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> dict[str, Any]:
+    """The facts about this file that other files' findings may depend on (only `parts`, if given)."""
     tree = model.tree
     top_level = [f for f in tree.by_type.get(cst.FunctionDef, ()) if tree.parent_of(f) is model.module]
+    imported_roots = set(model.imports.aliases) | set(model.imports.relative)
+    builders: dict[str, Callable[[], Any]] = {  # in the order they were always computed (memos fill in order)
+        "returns": lambda: _returns(model, top_level),
+        "calls": lambda: _calls(model, imported_roots),
+        "alloc_setters": lambda: _alloc_setters(model, top_level),
+        "calls_after_cuda": lambda: _calls_after_cuda(model, imported_roots),
+        "imports": lambda: {k: [0, v] for k, v in model.imports.aliases.items()}
+        | {k: list(v) for k, v in model.imports.relative.items()},
+        "ctx_functions": lambda: sorted({s.function.name.value for s in model.autograd_functions.tensor_stores}),
+        "flow": lambda: exported(model),
+        "kept_argument_calls": lambda: kept_argument_calls(model, imported_roots),
+        "trainer_precisions": lambda: _trainer_precisions(model),
+    }
+    found = {part: build() for part, build in builders.items() if parts is None or part in parts}
+    return {part: found[part] for part in _ORDER if part in found}
+
+
+_ORDER = (
+    "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
+    "kept_argument_calls", "trainer_precisions",
+)  # the summary's keys as the cache has always written them
+
+
+def _returns(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> dict[str, list[str]]:
+    """Top-level function -> the callees whose results its `return`s may hand back."""
     returns: dict[str, list[str]] = {}
     for func in top_level:
         refs = set()
-        for ret in tree.descendants(func.body, cst.Return):
+        for ret in model.tree.descendants(func.body, cst.Return):
             if ret.value is not None and model.scope_of(ret) is func:
                 refs |= history_sources(model, ret.value, ret)
         if refs:
             returns[func.name.value] = sorted(refs)
-    imported_roots = set(model.imports.aliases) | set(model.imports.relative)
+    return returns
+
+
+def _calls(model: "SemanticModel", imported_roots: set[str]) -> list[list]:
+    """Calls of imported functions: [callee as written, grad state]."""
     calls = []
-    for call in tree.by_type.get(cst.Call, ()):
+    for call in model.tree.by_type.get(cst.Call, ()):
         name = dotted(call.func)
         if name and name.split(".")[0] in imported_roots:
             calls.append([name, model.grad_state(call).value])
-    return {
-        "alloc_setters": _alloc_setters(model, top_level),
-        "calls_after_cuda": _calls_after_cuda(model, imported_roots),
-        "imports": {k: [0, v] for k, v in model.imports.aliases.items()}
-        | {k: list(v) for k, v in model.imports.relative.items()},
-        "ctx_functions": sorted({s.function.name.value for s in model.autograd_functions.tensor_stores}),
-        "returns": returns,
-        "calls": calls,
-        "flow": exported(model),
-        "kept_argument_calls": kept_argument_calls(model, imported_roots),
-        "trainer_precisions": _trainer_precisions(model),
-    }
+    return calls
 
 
 def _trainer_precisions(model: "SemanticModel") -> list[list]:

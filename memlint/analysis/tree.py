@@ -160,16 +160,31 @@ class Tree:
         self._walks: dict[int, _Walk] = {}
         old = previous._walks if previous is not None else {}
         walks = []
+        added = []
         for statement in iter_children(module):
             walk = old.get(id(statement))
             if walk is None or walk.statement is not statement:
                 walk = _Walk(statement)
+                added.append(walk)
             walks.append(walk)
             self._walks[id(statement)] = walk
-            self.parent[id(statement)] = module
-            self.parent.update(walk.parent)
             for node_type, nodes in walk.by_type.items():
                 self.by_type[node_type].extend(nodes)
+        if previous is not None and len(added) < len(walks) // 2:
+            # Most statements kept: a copy of the last parent links, less the statements gone (their
+            # nodes are alive until this returns: no id of theirs is one of the new nodes'), plus the
+            # new ones: one C-level copy instead of an update per statement.
+            self.parent = previous.parent.copy()
+            for key, walk in old.items():
+                if self._walks.get(key) is not walk:
+                    for node in walk.parent:
+                        del self.parent[node]
+                    self.parent.pop(key, None)
+        else:
+            added = walks
+        for walk in added:
+            self.parent.update(walk.parent)
+        self.parent.update(zip(self._walks, repeat(module)))
         # Source order and subtree ends in one C-level pass each over all nodes, each statement's
         # shifted by the nodes before it: updating per statement cost twice as much on big modules.
         ids = list(chain.from_iterable(walk.ids for walk in walks))
@@ -206,6 +221,10 @@ class Tree:
             keys = self._keys[node_type] = [self.order[id(n)] for n in nodes]
         start, stop = self.order[id(node)], self.end[id(node)]
         return nodes[bisect_left(keys, start) : bisect_right(keys, stop)]
+
+    def in_top_level(self, statement: cst.CSTNode, node_type: type) -> list[cst.CSTNode]:
+        """`descendants` of a top-level statement, from its own walk (no index over the module)."""
+        return self._walks[id(statement)].by_type.get(node_type, [])
 
     def statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
         """The innermost statement (simple or compound) holding `node`."""

@@ -2,8 +2,13 @@
 
 Linting runs in one worker thread, so the event loop keeps answering the
 editor; a change waits `DEBOUNCE_S` for the next keystroke, and a lint whose
-document changed meanwhile is thrown away (the latest text wins). State
-(documents, summaries) is only touched on the event loop.
+document changed meanwhile is thrown away (the latest text wins). A change's
+lint computes what its own diagnostics need: the findings of the statements it
+touched (server/statements.py keeps the others') and the parts of the project
+summary that adjust its own findings; the rest of its summary, which only other
+files' findings read, and the first scan of the project's files are computed in
+a background process (its own core, low priority) and republish what they change.
+State (documents, summaries) is only touched on the event loop.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import multiprocessing
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,7 +27,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from memlint import __version__
-from memlint.config import ConfigError
+from memlint.analysis.project import OWN_PARTS
+from memlint.config import ConfigError, Settings
 from memlint.discovery import is_excluded
 from memlint.engine import LintResult, lint_path, lint_text
 from memlint.fixes import fix_source
@@ -29,11 +36,12 @@ from memlint.models import Applicability, Finding
 from memlint.rules import documentation
 from memlint.server import actions
 from memlint.server.convert import Lines, contains, diagnostic, error_diagnostic, file_error_diagnostic, overlaps
-from memlint.server.documents import Linted, Project, Projects, scan_summaries
+from memlint.server.documents import Linted, Project, Projects, lower_priority, scan_summaries, summary_of
 from memlint.server.incremental import IncrementalParser
 from memlint.server.notebooks import code_cells
 
 DEBOUNCE_S = 0.03  # a change waits this long for the next one before it is linted
+SUMMARY_DELAY_S = 0.5  # the whole summary of an edited file once its text has been this long unchanged
 CONFIG_NAME = "pyproject.toml"
 PYTHON_SUFFIXES = (".py", ".pyi")
 
@@ -62,8 +70,9 @@ class MemlintServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}  # uri -> its scheduled lint
         self.parsers: dict[str, IncrementalParser] = {}  # uri -> the parser that keeps its last module
         self.scans: set[asyncio.Task] = set()
+        self.summarizing: dict[str, asyncio.Task] = {}  # uri -> its whole summary, computed once typing pauses
         self.lint_thread = ThreadPoolExecutor(1, thread_name_prefix="memlint-lint")
-        self.scan_thread = ThreadPoolExecutor(1, thread_name_prefix="memlint-scan")
+        self._background: Any = None  # the process pool of `in_background`, started on first use
 
     # ------------------------------------------------------------------ documents
 
@@ -81,9 +90,10 @@ class MemlintServer(LanguageServer):
 
     def schedule(self, uri: str, delay: float = 0.0) -> None:
         """Lint a document after `delay`; a lint scheduled before for it is dropped."""
-        previous = self.pending.pop(uri, None)
-        if previous is not None:
-            previous.cancel()
+        for tasks in (self.pending, self.summarizing):
+            previous = tasks.pop(uri, None)
+            if previous is not None:
+                previous.cancel()
         self.pending[uri] = asyncio.get_running_loop().create_task(self._lint_document(uri, delay))
 
     async def _lint_document(self, uri: str, delay: float) -> None:
@@ -127,19 +137,70 @@ class MemlintServer(LanguageServer):
             self.linted[uri] = Linted(version, text, LintResult(path), None, cells=cells)
             self.publish(uri)
             return
-        loop = asyncio.get_running_loop()
         parser = self.parsers.setdefault(uri, IncrementalParser())
-        result = await loop.run_in_executor(self.lint_thread, lambda: lint_text(path, text, settings, parser=parser))
+        result = await asyncio.get_running_loop().run_in_executor(
+            self.lint_thread, lint_own_parts, parser, path, text, settings
+        )
         if self.current_version(uri) != version:
             return  # a newer text is on its way, or the document was closed
         self.linted[uri] = Linted(version, text, result, project, cells=cells)
-        changed = project.set_summary(path, result.summary)
+        # The other parts of the summary as they were: only other files' findings read them.
+        summary = {**project.summaries.get(path, {}), **result.summary} if result.summary else {}
+        changed = project.set_summary(path, summary)
         self.publish(uri)
         if changed:
             self.republish(project, skip=uri)
+        if result.summary:
+            task = asyncio.get_running_loop().create_task(self._summarize_later(uri, version, path, text, project))
+            self.summarizing[uri] = task
         if project.scan and not project.scanned:
             project.scanned = True
             self.start_scan(project)
+
+    async def _summarize_later(self, uri: str, version: int | None, path: str, text: str, project: Project) -> None:
+        """The whole summary of the text once it has stayed for `SUMMARY_DELAY_S`, in the background process."""
+        try:
+            await asyncio.sleep(SUMMARY_DELAY_S)
+            summary = await self.in_background(summary_of, path, text, project.settings)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - other files keep the summary they had
+            log.exception("summarising %s failed", uri)
+            return
+        finally:
+            if self.summarizing.get(uri) is asyncio.current_task():
+                del self.summarizing[uri]
+        if self.current_version(uri) == version and project.set_summary(path, summary):
+            self.republish(project)
+
+    def in_background(self, function: Any, *args: Any) -> asyncio.Future:
+        """`function(*args)` in the background process: a core of its own, at low priority, so that
+        it does not hold up the lint thread (the GIL) nor compete with it for the CPU."""
+        if self._background is None:
+            self._background = multiprocessing.get_context("spawn").Pool(1, initializer=lower_priority)
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+
+        def settle(value: Any = None, error: BaseException | None = None) -> None:
+            if future.done():
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(value)
+
+        self._background.apply_async(
+            function,
+            args,
+            callback=lambda value: loop.call_soon_threadsafe(settle, value),
+            error_callback=lambda error: loop.call_soon_threadsafe(settle, None, error),
+        )
+        return future
+
+    def stop_background(self) -> None:
+        if self._background is not None:
+            self._background.terminate()
+            self._background = None
 
     def current_version(self, uri: str) -> int | None:
         """The document's (or notebook's) version now; None once it is closed."""
@@ -207,9 +268,7 @@ class MemlintServer(LanguageServer):
 
     async def _scan(self, project: Project) -> None:
         try:
-            summaries = await asyncio.get_running_loop().run_in_executor(
-                self.scan_thread, scan_summaries, project.settings
-            )
+            summaries = await self.in_background(scan_summaries, project.settings)
         except Exception:  # noqa: BLE001 - without the scan, open files still get their own findings
             log.exception("reading the project summaries under %s failed", project.settings.root)
             return
@@ -245,6 +304,12 @@ class MemlintServer(LanguageServer):
             linted.project = None  # its settings are gone; it is linted again below
         for uri in [*self.open_uris(), *self.workspace.notebook_documents]:
             self.schedule(uri)
+
+
+def lint_own_parts(parser: IncrementalParser, path: str, text: str, settings: Settings) -> LintResult:
+    """A change's lint: its findings, and of its summary the parts that adjust them."""
+    parser.summary_parts = OWN_PARTS
+    return lint_text(path, text, settings, parser=parser)
 
 
 server = MemlintServer()
@@ -296,9 +361,10 @@ def did_save(ls: MemlintServer, params: types.DidSaveTextDocumentParams) -> None
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 async def did_close(ls: MemlintServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    task = ls.pending.pop(uri, None)
-    if task is not None:
-        task.cancel()
+    for tasks in (ls.pending, ls.summarizing):
+        task = tasks.pop(uri, None)
+        if task is not None:
+            task.cancel()
     ls.parsers.pop(uri, None)
     linted = ls.linted.pop(uri, None)
     path = ls.python_path(uri)
@@ -334,9 +400,10 @@ def did_save_notebook(ls: MemlintServer, params: types.DidSaveNotebookDocumentPa
 @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
 def did_close_notebook(ls: MemlintServer, params: types.DidCloseNotebookDocumentParams) -> None:
     uri = params.notebook_document.uri
-    task = ls.pending.pop(uri, None)
-    if task is not None:
-        task.cancel()
+    for tasks in (ls.pending, ls.summarizing):
+        task = tasks.pop(uri, None)
+        if task is not None:
+            task.cancel()
     ls.linted.pop(uri, None)
     for cell in params.cell_text_documents:
         ls.publish_raw(cell.uri, None, [])
@@ -415,10 +482,10 @@ def hover(ls: MemlintServer, params: types.HoverParams) -> types.Hover | None:
 
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: MemlintServer, params: None) -> None:
-    for task in [*ls.pending.values(), *ls.scans]:
+    for task in [*ls.pending.values(), *ls.summarizing.values(), *ls.scans]:
         task.cancel()
     ls.lint_thread.shutdown(wait=False, cancel_futures=True)
-    ls.scan_thread.shutdown(wait=False, cancel_futures=True)
+    ls.stop_background()
 
 
 def serve() -> None:

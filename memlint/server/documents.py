@@ -10,7 +10,7 @@ from typing import Any
 from memlint.cache import CACHE_DIR, Cache
 from memlint.config import Settings, find_pyproject, load_settings
 from memlint.discovery import discover
-from memlint.engine import LintResult
+from memlint.engine import LintResult, lint_text
 from memlint.models import Finding
 from memlint.project_index import ProjectIndex
 from memlint.server.notebooks import Cells
@@ -49,12 +49,24 @@ class Project:
 
 def scan_summaries(settings: Settings) -> dict[str, dict[str, Any]]:
     """The project summaries of every file `memlint` would lint under the project root, through
-    the CLI's cache (in this thread: no worker processes are forked from the server)."""
+    the CLI's cache (in the server's background process, which forks no workers of its own)."""
     found = discover([str(settings.root)], settings.exclude, settings.root, settings.include)
     files = [os.path.abspath(path) for path in found.files]
     cache = Cache(str(settings.root / CACHE_DIR), settings.fingerprint())
     run = lint_files(files, settings, cache, workers=1)
     return dict(run.index.summaries) if run.index is not None else {}
+
+
+def summary_of(path: str, text: str, settings: Settings) -> dict[str, Any]:
+    """The whole project summary of an open document's text (the server's lints while typing
+    compute only the parts that adjust the document's own findings)."""
+    return lint_text(path, text, settings).summary
+
+
+def lower_priority() -> None:
+    """The background process's start: its work yields the CPU to the server's (where the OS lets it)."""
+    if hasattr(os, "nice"):
+        os.nice(10)
 
 
 @dataclass

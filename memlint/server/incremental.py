@@ -19,10 +19,13 @@ positions are computed from the statements that hold findings only
 
 from __future__ import annotations
 
+from typing import Collection
+
 import libcst as cst
 
 from memlint.analysis.tree import Tree
 from memlint.parsing import parse_module
+from memlint.server.statements import StatementFindings
 
 
 class IncrementalParser:
@@ -33,6 +36,8 @@ class IncrementalParser:
         self.statement_lines: dict[int, int] | None = None  # id(statement) -> its first line (1-based)
         self.full_parses = 0  # how often the whole text was parsed (the tests watch the fast path)
         self._tree: Tree | None = None
+        self.statements: StatementFindings | None = StatementFindings(lambda m: self.spans if m is self.module else None)
+        self.summary_parts: Collection[str] | None = None  # the server asks for its own parts while typing
 
     def tree(self, module: cst.Module) -> Tree:
         """The analysis walk of `module`, reusing that of the statements it shares with the last one."""
