@@ -17,7 +17,8 @@ from memlint.analysis.expressions import code
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
 
-_RANK = re.compile(r"(^|\.)(rank|global_rank|process_index|get_rank\(\)|get_global_rank\(\))$")
+# `group.rank()`: the process's rank in a process group (`self.data_parallel_group.rank() == 0`)
+_RANK = re.compile(r"(^|\.)(rank|global_rank|process_index|rank\(\)|get_rank\(\)|get_global_rank\(\))$")
 _MAIN_FLAG = re.compile(r"(^|\.)(is_main_process|is_global_zero|is_rank_zero|is_master|is_world_process_zero)(\(\))?$")
 
 

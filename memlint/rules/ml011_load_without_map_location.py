@@ -5,7 +5,7 @@ import re
 import libcst as cst
 
 from memlint.analysis.expressions import call_arg, code, method_name
-from memlint.analysis.checkpoints import saves_from_cpu
+from memlint.analysis.checkpoints import loads_cpu_saved_file, saves_from_cpu
 from memlint.analysis.per_step import is_test_path
 from memlint.analysis.ranks import runs_in_several_processes, runs_on_rank_zero_only
 from memlint.models import Applicability, Severity
@@ -73,8 +73,8 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if reason is None or (reason != "a state dict" and self._saved_here(node)):
             return
         rank_zero = runs_on_rank_zero_only(model, node)
-        if rank_zero and saves_from_cpu(model):
-            return  # one process loads what this file saved from the CPU: it lands on the CPU
+        if (rank_zero and saves_from_cpu(model)) or loads_cpu_saved_file(model, node):
+            return  # what this file saved from the CPU (on rank 0, or by its file name): it lands on the CPU
         # Read on rank 0 only, a file this process has just written, or a program of one process:
         # not another rank's checkpoint.
         own = rank_zero or self._saved_here(node) or not runs_in_several_processes(model)
