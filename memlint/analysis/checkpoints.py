@@ -11,7 +11,8 @@ also through a helper of the file that returns it), or read there
 
 `saves_from_cpu` answers for the file; `loads_cpu_saved_file` for one load: it
 reads back a file name (`optimizer_state.pt`, `model_rank_{rank}.pt`) that this
-file writes with CPU tensors.
+file writes with CPU tensors. `per_rank_file`: a load of a file named for the
+process's rank reads the shard that rank saved, not rank 0's file.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.expressions import bool_constant, call_arg, code, keyword_arg, method_name
+from memlint.analysis.ranks import names_a_rank
 
 if TYPE_CHECKING:
-    from memlint.analysis.context import FileContext
+    from memlint.analysis.model import SemanticModel as FileContext
 
 TORCH_SAVE = {"torch.save", "torch.serialization.save"}
 TORCH_LOAD = {"torch.load", "torch.serialization.load"}
@@ -69,6 +71,30 @@ def loads_cpu_saved_file(model: "FileContext", load: cst.Call) -> bool:
     return False
 
 
+def per_rank_file(model: "FileContext", load: cst.Call) -> bool:
+    """Does `load` read a file named for this process's rank (`f"model_rank{accelerator.process_index}.bin"`):
+    each rank reads the shard it saved itself, not rank 0's file?"""
+    source = call_arg(load, 0, "f")
+    return source is not None and _names_rank(model, source.value, load, 0)
+
+
+def _names_rank(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
+    if isinstance(expr, cst.FormattedString):
+        return any(
+            isinstance(p, cst.FormattedStringExpression) and names_a_rank(p.expression) for p in expr.parts
+        )
+    if isinstance(expr, cst.Call) and expr.args:
+        return any(_names_rank(model, a.value, at, depth) for a in expr.args)
+    if isinstance(expr, cst.BinaryOperation):
+        return _names_rank(model, expr.left, at, depth) or _names_rank(model, expr.right, at, depth)
+    if isinstance(expr, cst.IfExp):
+        return _names_rank(model, expr.body, at, depth) and _names_rank(model, expr.orelse, at, depth)
+    if isinstance(expr, cst.Name) and depth < _DEPTH:
+        values = _reaching_values(model, expr, at)
+        return bool(values) and all(v is not None and _names_rank(model, v, at, depth + 1) for v in values)
+    return False
+
+
 def _offload_config(model: "FileContext", call: cst.Call) -> str | None:
     name = (model.imports.resolve(call.func) or "").rsplit(".", 1)[-1]
     flag = _CPU_OFFLOAD.get(name)
@@ -84,26 +110,52 @@ def _saves_cpu_value(model: "FileContext", save: cst.Call) -> bool:
 
 
 def _under_offload(model: "FileContext", node: cst.CSTNode) -> bool:
-    """Inside `with FSDP.state_dict_type(model, ..., cfg)` whose config offloads to the CPU."""
+    """Inside `with FSDP.state_dict_type(model, ..., cfg)` (written there, or bound to the name
+    the `with` enters) whose config offloads to the CPU."""
     for anc in model.tree.ancestors(node):
         if not isinstance(anc, cst.With):
             continue
         for item in anc.items:
-            if not isinstance(item.item, cst.Call):
-                continue
-            for arg in item.item.args:
-                if _is_offload_config(model, arg.value, anc):
+            entered = [item.item]
+            if isinstance(item.item, cst.Name):
+                entered = [b.value for b in model.bindings(model.scope_of(anc), item.item.value) if b.value is not None]
+            for value in entered:
+                calls = [value] if isinstance(value, cst.Call) else model.tree.descendants(value, cst.Call)
+                if any(_is_offload_config(model, a.value, node) for c in calls for a in c.args):
                     return True
     return False
 
 
 def _is_offload_config(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+    """A state-dict config that offloads to the CPU: built with the flag on, or one whose flag this
+    function turns on (`plugin.state_dict_config.offload_to_cpu = is_multi_process`)."""
     if isinstance(expr, cst.Call):
         return _offload_config(model, expr) is not None
     if isinstance(expr, cst.Name):
         values = [b.value for b in model.bindings(model.scope_of(at), expr.value)]
         return bool(values) and all(isinstance(v, cst.Call) and _offload_config(model, v) is not None for v in values)
+    if isinstance(expr, cst.Attribute):
+        tree = model.tree
+        flags = {f"{code(expr)}.{flag}" for flag in _CPU_OFFLOAD.values()}
+        for assign in tree.descendants(model.scope_of(at), cst.Assign):
+            if any(code(t.target) in flags for t in assign.targets) and bool_constant(assign.value) is not False:
+                # set before, on every path to `at` that the same tests pick
+                if tree.is_after(at, assign) and _tests(model, assign) <= _tests(model, at):
+                    return True
     return False
+
+
+def _tests(model: "FileContext", node: cst.CSTNode) -> set[str]:
+    """The `if` tests (as written) that `node` runs under, in its function."""
+    found = set()
+    child = node
+    for anc in model.tree.ancestors(node):
+        if isinstance(anc, (cst.FunctionDef, cst.ClassDef)):
+            break
+        if isinstance(anc, cst.If) and child is anc.body:
+            found.add(code(anc.test))
+        child = anc
+    return found
 
 
 def _on_cpu(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
@@ -163,11 +215,19 @@ def _file_key(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode, d
         return _file_key(model, expr.args[-1].value, at, depth)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Divide, cst.Add)):
         return _file_key(model, expr.right, at, depth)
+    if isinstance(expr, cst.IfExp):  # `f"{NAME}.bin" if index == 0 else f"{NAME}_{index}.bin"`
+        keys = (_file_key(model, expr.body, at, depth), _file_key(model, expr.orelse, at, depth))
+        return None if None in keys else " | ".join(keys)  # type: ignore[arg-type]
     if isinstance(expr, cst.Name) and depth < _DEPTH:
-        values = [b.value for b in model.bindings(model.scope_of(at), expr.value)]
+        values = _reaching_values(model, expr, at)
         keys = {_file_key(model, v, at, depth + 1) if v is not None else None for v in values}
         return keys.pop() if len(keys) == 1 else None
     return None
+
+
+def _reaching_values(model: "FileContext", name: cst.Name, at: cst.CSTNode) -> list[cst.BaseExpression | None]:
+    """What `name` may hold where `at` runs (a path bound once per branch is read in its branch)."""
+    return [b.value for b in model.provenance.reaching_bindings(model.scope_of(at), name.value, at)]
 
 
 def _text(expr: cst.BaseExpression) -> str:

@@ -5,7 +5,7 @@ import re
 import libcst as cst
 
 from memlint.analysis.expressions import call_arg, code, method_name
-from memlint.analysis.checkpoints import loads_cpu_saved_file, saves_from_cpu
+from memlint.analysis.checkpoints import loads_cpu_saved_file, per_rank_file, saves_from_cpu
 from memlint.analysis.per_step import is_test_path
 from memlint.analysis.ranks import runs_in_several_processes, runs_on_rank_zero_only
 from memlint.models import Applicability, Severity
@@ -19,7 +19,9 @@ _CHECKPOINT = re.compile(
     r"\.pth\b|\.tar\b|\.ckpt\b|best|last|epoch",
     re.IGNORECASE,
 )
-_NOT_A_CHECKPOINT = re.compile(r"rng|random_state|buffer|bytesio|metrics|sched|scaler", re.IGNORECASE)
+# RNG states, LR scheduler and GradScaler states, a checkpoint's metadata (step counters, user values
+# kept beside the sharded weights): Python numbers and CPU tensors, not weights
+_NOT_A_CHECKPOINT = re.compile(r"rng|random_state|buffer|bytesio|metrics|sched|scaler|metadata", re.IGNORECASE)
 
 
 class LoadWithoutMapLocation(Rule):
@@ -77,7 +79,7 @@ optimizer.load_state_dict(checkpoint["optimizer"])
             return  # what this file saved from the CPU (on rank 0, or by its file name): it lands on the CPU
         # Read on rank 0 only, a file this process has just written, or a program of one process:
         # not another rank's checkpoint.
-        own = rank_zero or self._saved_here(node) or not runs_in_several_processes(model)
+        own = rank_zero or self._saved_here(node) or per_rank_file(model, node) or not runs_in_several_processes(model)
         if own:
             message = f"`torch.load` of {reason} without `map_location` puts every tensor back on the device it was saved from"
             hint = 'pass `map_location="cpu"`; a GPU-saved state dict otherwise sits on the GPU next to the model (timm issue 72)'
