@@ -101,12 +101,48 @@ def _offload_config(model: "FileContext", call: cst.Call) -> str | None:
     if flag is None:
         return None
     arg = keyword_arg(call, flag)
-    return name if arg is not None and bool_constant(arg.value) is True else None
+    if arg is None:
+        return None
+    value = arg.value
+    # `offload_to_cpu=True if is_cuda_available else False`: offloaded wherever there is a GPU
+    choices = [value.body, value.orelse] if isinstance(value, cst.IfExp) else [value]
+    return name if any(bool_constant(c) is True for c in choices) else None
 
 
 def _saves_cpu_value(model: "FileContext", save: cst.Call) -> bool:
     saved = call_arg(save, 0, "obj")
-    return saved is not None and (_on_cpu(model, saved.value, save, 0) or _under_offload(model, save))
+    return saved is not None and (
+        _on_cpu(model, saved.value, save, 0)
+        or (_taken_state_dict(model, saved.value, save) and _under_offload(model, save))
+    )
+
+
+def _taken_state_dict(
+    model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode, seen: frozenset[str] = frozenset()
+) -> bool:
+    """A state dict (`self.model.state_dict()`, `FSDP.optim_state_dict(...)`, a filtered copy of one):
+    what a state-dict config's offload applies to."""
+    if isinstance(expr, cst.Call):
+        method = method_name(expr)
+        if method in ("items", "values", "copy") and isinstance(expr.func, cst.Attribute):
+            return _taken_state_dict(model, expr.func.value, at, seen)  # `{k: v for k, v in sd.items() if ...}`
+        return "state_dict" in (method or code(expr.func))
+    if isinstance(expr, (cst.DictComp, cst.ListComp)):
+        return any(_taken_state_dict(model, f.iter, at, seen) for f in _fors(expr.for_in))
+    if isinstance(expr, cst.Name):
+        if expr.value in seen:
+            return True  # `sd = {k: v for k, v in sd.items() ...}`: decided by its other bindings
+        values = _reaching_values(model, expr, at)
+        inner = seen | {expr.value}
+        return bool(values) and all(v is not None and _taken_state_dict(model, v, at, inner) for v in values)
+    return False
+
+
+def _fors(comp_for: cst.CompFor) -> list[cst.CompFor]:
+    found = [comp_for]
+    while found[-1].inner_for_in is not None:
+        found.append(found[-1].inner_for_in)
+    return found
 
 
 def _under_offload(model: "FileContext", node: cst.CSTNode) -> bool:
@@ -133,7 +169,7 @@ def _is_offload_config(model: "FileContext", expr: cst.BaseExpression, at: cst.C
         return _offload_config(model, expr) is not None
     if isinstance(expr, cst.Name):
         values = [b.value for b in model.bindings(model.scope_of(at), expr.value)]
-        return bool(values) and all(isinstance(v, cst.Call) and _offload_config(model, v) is not None for v in values)
+        return bool(values) and all(v is not None and _builds_offload_config(model, v) for v in values)
     if isinstance(expr, cst.Attribute):
         tree = model.tree
         flags = {f"{code(expr)}.{flag}" for flag in _CPU_OFFLOAD.values()}
@@ -143,6 +179,14 @@ def _is_offload_config(model: "FileContext", expr: cst.BaseExpression, at: cst.C
                 if tree.is_after(at, assign) and _tests(model, assign) <= _tests(model, at):
                     return True
     return False
+
+
+def _builds_offload_config(model: "FileContext", value: cst.BaseExpression) -> bool:
+    """`ShardedStateDictConfig(offload_to_cpu=True)`, or that or None (`cfg if should_load else None`)."""
+    if isinstance(value, cst.IfExp):
+        branches = [b for b in (value.body, value.orelse) if not (isinstance(b, cst.Name) and b.value == "None")]
+        return bool(branches) and all(_builds_offload_config(model, b) for b in branches)
+    return isinstance(value, cst.Call) and _offload_config(model, value) is not None
 
 
 def _tests(model: "FileContext", node: cst.CSTNode) -> set[str]:
@@ -213,6 +257,9 @@ def _file_key(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode, d
         (model.imports.resolve(expr.func) or "") in ("os.path.join", "posixpath.join") or method_name(expr) == "joinpath"
     ):
         return _file_key(model, expr.args[-1].value, at, depth)
+    if isinstance(expr, cst.Call) and len(expr.args) == 1 and expr.args[0].keyword is None and not expr.args[0].star:
+        # `Path(p)`, `str(p)`, `copy_to_local(p)`, `p.as_posix()`-like helpers keep the file's name
+        return _file_key(model, expr.args[0].value, at, depth)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Divide, cst.Add)):
         return _file_key(model, expr.right, at, depth)
     if isinstance(expr, cst.IfExp):  # `f"{NAME}.bin" if index == 0 else f"{NAME}_{index}.bin"`

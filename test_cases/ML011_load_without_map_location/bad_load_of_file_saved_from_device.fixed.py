@@ -48,3 +48,4 @@ class Checkpointer:
         if self.data_parallel_group.rank() == 0:
             state_dict = torch.load(filename, map_location="cpu")  # expect: ML011
         self.model.load_state_dict(state_dict)
+

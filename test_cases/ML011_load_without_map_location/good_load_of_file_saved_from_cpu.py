@@ -49,3 +49,28 @@ class Checkpointer:
         if self.data_parallel_group.rank() == 0:
             state_dict = torch.load(filename)
         return state_dict
+
+
+class LoraCheckpointer:
+    """verl's shape: the offload is on wherever there is a GPU, the config is built only when it is
+    needed, the saved state dict is a filtered copy, and the loader reads a local copy of the file."""
+
+    def __init__(self, model, rank, save_lora_only, should_load):
+        self.model, self.rank, self.save_lora_only, self.should_load = model, rank, save_lora_only, should_load
+
+    def save(self, local_path):
+        cfg = ShardedStateDictConfig(offload_to_cpu=True if torch.cuda.is_available() else False)
+        with FSDP.state_dict_type(self.model, StateDictType.SHARDED_STATE_DICT, cfg):
+            model_path = os.path.join(local_path, f"model_rank_{self.rank}.pt")
+            model_state_dict = self.model.state_dict()
+            if self.save_lora_only:
+                model_state_dict = {k: v for k, v in model_state_dict.items() if "lora_" in k}
+            torch.save(model_state_dict, model_path)
+
+    def load(self, local_path):
+        cfg = ShardedStateDictConfig(offload_to_cpu=True if torch.cuda.is_available() else False) if self.should_load else None
+        with FSDP.state_dict_type(self.model, StateDictType.SHARDED_STATE_DICT, cfg):
+            remote_model_path = os.path.join(local_path, f"model_rank_{self.rank}.pt")
+            local_model_path = os.path.abspath(remote_model_path)
+            model_state_dict = torch.load(local_model_path, weights_only=False)
+            self.model.load_state_dict(model_state_dict, strict=False)
