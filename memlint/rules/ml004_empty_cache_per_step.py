@@ -24,7 +24,10 @@ class EmptyCachePerStep(Rule):
 Checks for `torch.cuda.empty_cache()` that runs unconditionally on every
 iteration of a training loop or in a per-step hook (`training_step`). Calls
 guarded by `if step % N == 0`, in an OOM `except` handler, after validation or
-between folds are fine.
+between folds are fine, and so is start-up and comparison code: restoring a
+checkpoint (an LR scheduler's `step()` is no optimizer step), a driver that
+runs the same per-step function more than once, and a loop over a written-out
+tuple of variants (`for model in (a, b)`), unless a training loop is around it.
 """
     why = """
 `empty_cache()` frees no memory a tensor still uses: it returns the allocator's

@@ -36,9 +36,15 @@ Checks for `torch.load(...)` without `map_location` that loads a checkpoint
 or training state: the result goes to `load_state_dict`, or the path, the
 name it is loaded into or the loading function names a checkpoint, model,
 weights, optimizer or resume. `map_location` given in any form (a string, a
-device, a lambda, a dict) is fine; so are tests, and a load that runs on rank 0
-only (`if rank != 0: return`) of checkpoints the same file saves from the CPU
-(`FullStateDictConfig(offload_to_cpu=True)`, `torch.save` of `.cpu()` tensors).
+device, a lambda, a dict) is fine; so are tests, a checkpoint's metadata file,
+a load that runs on rank 0 only (`if rank != 0: return`) of checkpoints the
+same file saves from the CPU (`FullStateDictConfig(offload_to_cpu=True)`,
+`torch.save` of `.cpu()` tensors), and a load of a file name that the same
+file saves with CPU tensors (`os.path.join(d, "optimizer_state.pt")`, a state
+dict taken under `ShardedStateDictConfig(offload_to_cpu=True)`, tensors built
+with `device="cpu"` or loaded with `map_location="cpu"`). A file named for the
+process's rank (`f"model_rank{rank}.pt"`) is that rank's own shard: the
+message then says it returns to the device it was saved from.
 
 Severity: warning: what happens depends on where the checkpoint was saved,
 which the code does not show.

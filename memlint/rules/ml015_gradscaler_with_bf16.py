@@ -35,8 +35,9 @@ class GradScalerWithBf16(Rule):
 Checks for a `GradScaler` (`torch.amp`, `torch.cuda.amp`, `ShardedGradScaler`)
 created in the same function, class or file as an `autocast` region whose
 dtype is `torch.bfloat16`. A scaler created with `enabled=` depending on the
-dtype, with `enabled=False`, or under an `if` that picks fp16, and fp16
-autocast regions, are not reported.
+dtype, with `enabled=False`, or under an `if` that picks fp16 (as written or
+through a flag set from the dtype: `use_scaler = dtype == torch.float16`),
+and fp16 autocast regions, are not reported.
 """
     why = """
 Loss scaling exists for float16, whose smallest normal value is 6.1e-05:

@@ -1,4 +1,3 @@
-# verify: flat
 # Start-up and comparison code that empties the cache between phases, not per step: restoring a
 # checkpoint (the LR scheduler's `step(increment=0)` moves no weight), one forward/backward per
 # model variant (the same step helper called twice in a row), and a loop over a written-out tuple
