@@ -25,7 +25,7 @@ from memlint.analysis.expressions import bool_constant, call_arg, code, keyword_
 from memlint.analysis.ranks import names_a_rank
 
 if TYPE_CHECKING:
-    from memlint.analysis.model import SemanticModel as FileContext
+    from memlint.analysis.model import SemanticModel
 
 TORCH_SAVE = {"torch.save", "torch.serialization.save"}
 TORCH_LOAD = {"torch.load", "torch.serialization.load"}
@@ -45,7 +45,7 @@ _FACTORIES = {
 _DEPTH = 3  # names and helpers followed from a saved value
 
 
-def saves_from_cpu(model: "FileContext") -> str | None:
+def saves_from_cpu(model: "SemanticModel") -> str | None:
     """How this file shows that it saves checkpoints from the CPU (as written), or None."""
     for call in model.tree.by_type.get(cst.Call, ()):
         if _offload_config(model, call) is not None:
@@ -56,7 +56,7 @@ def saves_from_cpu(model: "FileContext") -> str | None:
     return None
 
 
-def loads_cpu_saved_file(model: "FileContext", load: cst.Call) -> bool:
+def loads_cpu_saved_file(model: "SemanticModel", load: cst.Call) -> bool:
     """Does `load` read a file (by its written-out name) that this file saves with CPU tensors?"""
     source = call_arg(load, 0, "f")
     key = _file_key(model, source.value, load, 0) if source is not None else None
@@ -71,14 +71,14 @@ def loads_cpu_saved_file(model: "FileContext", load: cst.Call) -> bool:
     return False
 
 
-def per_rank_file(model: "FileContext", load: cst.Call) -> bool:
+def per_rank_file(model: "SemanticModel", load: cst.Call) -> bool:
     """Does `load` read a file named for this process's rank (`f"model_rank{accelerator.process_index}.bin"`):
     each rank reads the shard it saved itself, not rank 0's file?"""
     source = call_arg(load, 0, "f")
     return source is not None and _names_rank(model, source.value, load, 0)
 
 
-def _names_rank(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
+def _names_rank(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
     if isinstance(expr, cst.FormattedString):
         return any(
             isinstance(p, cst.FormattedStringExpression) and names_a_rank(p.expression) for p in expr.parts
@@ -95,7 +95,7 @@ def _names_rank(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode,
     return False
 
 
-def _offload_config(model: "FileContext", call: cst.Call) -> str | None:
+def _offload_config(model: "SemanticModel", call: cst.Call) -> str | None:
     name = (model.imports.resolve(call.func) or "").rsplit(".", 1)[-1]
     flag = _CPU_OFFLOAD.get(name)
     if flag is None:
@@ -109,7 +109,7 @@ def _offload_config(model: "FileContext", call: cst.Call) -> str | None:
     return name if any(bool_constant(c) is True for c in choices) else None
 
 
-def _saves_cpu_value(model: "FileContext", save: cst.Call) -> bool:
+def _saves_cpu_value(model: "SemanticModel", save: cst.Call) -> bool:
     saved = call_arg(save, 0, "obj")
     return saved is not None and (
         _on_cpu(model, saved.value, save, 0)
@@ -118,7 +118,7 @@ def _saves_cpu_value(model: "FileContext", save: cst.Call) -> bool:
 
 
 def _taken_state_dict(
-    model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode, seen: frozenset[str] = frozenset()
+    model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, seen: frozenset[str] = frozenset()
 ) -> bool:
     """A state dict (`self.model.state_dict()`, `FSDP.optim_state_dict(...)`, a filtered copy of one):
     what a state-dict config's offload applies to."""
@@ -145,7 +145,7 @@ def _fors(comp_for: cst.CompFor) -> list[cst.CompFor]:
     return found
 
 
-def _under_offload(model: "FileContext", node: cst.CSTNode) -> bool:
+def _under_offload(model: "SemanticModel", node: cst.CSTNode) -> bool:
     """Inside `with FSDP.state_dict_type(model, ..., cfg)` (written there, or bound to the name
     the `with` enters) whose config offloads to the CPU."""
     for anc in model.tree.ancestors(node):
@@ -162,7 +162,7 @@ def _under_offload(model: "FileContext", node: cst.CSTNode) -> bool:
     return False
 
 
-def _is_offload_config(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+def _is_offload_config(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
     """A state-dict config that offloads to the CPU: built with the flag on, or one whose flag this
     function turns on (`plugin.state_dict_config.offload_to_cpu = is_multi_process`)."""
     if isinstance(expr, cst.Call):
@@ -181,7 +181,7 @@ def _is_offload_config(model: "FileContext", expr: cst.BaseExpression, at: cst.C
     return False
 
 
-def _builds_offload_config(model: "FileContext", value: cst.BaseExpression) -> bool:
+def _builds_offload_config(model: "SemanticModel", value: cst.BaseExpression) -> bool:
     """`ShardedStateDictConfig(offload_to_cpu=True)`, or that or None (`cfg if should_load else None`)."""
     if isinstance(value, cst.IfExp):
         branches = [b for b in (value.body, value.orelse) if not (isinstance(b, cst.Name) and b.value == "None")]
@@ -189,7 +189,7 @@ def _builds_offload_config(model: "FileContext", value: cst.BaseExpression) -> b
     return isinstance(value, cst.Call) and _offload_config(model, value) is not None
 
 
-def _tests(model: "FileContext", node: cst.CSTNode) -> set[str]:
+def _tests(model: "SemanticModel", node: cst.CSTNode) -> set[str]:
     """The `if` tests (as written) that `node` runs under, in its function."""
     found = set()
     child = node
@@ -202,7 +202,7 @@ def _tests(model: "FileContext", node: cst.CSTNode) -> set[str]:
     return found
 
 
-def _on_cpu(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
+def _on_cpu(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
     if isinstance(expr, cst.Call):
         method = method_name(expr)
         if method == "cpu" or (method == "to" and bool(expr.args) and "cpu" in _text(expr.args[0].value)):
@@ -233,12 +233,12 @@ def _on_cpu(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode, dep
     return False
 
 
-def _returns_cpu(model: "FileContext", func: cst.FunctionDef, depth: int) -> bool:
+def _returns_cpu(model: "SemanticModel", func: cst.FunctionDef, depth: int) -> bool:
     returns = [r for r in model.tree.descendants(func, cst.Return) if r.value is not None and model.scope_of(r) is func]
     return bool(returns) and all(_on_cpu(model, r.value, r, depth) for r in returns)
 
 
-def _file_key(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> str | None:
+def _file_key(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> str | None:
     """The written-out file name a path ends in: `optimizer_state.pt` for
     `os.path.join(d, "optimizer_state.pt")`, `model_rank_{self.rank}.pt` for
     `f"{path}/model_rank_{self.rank}.pt"`; None when no part of it is written out."""
@@ -272,7 +272,7 @@ def _file_key(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode, d
     return None
 
 
-def _reaching_values(model: "FileContext", name: cst.Name, at: cst.CSTNode) -> list[cst.BaseExpression | None]:
+def _reaching_values(model: "SemanticModel", name: cst.Name, at: cst.CSTNode) -> list[cst.BaseExpression | None]:
     """What `name` may hold where `at` runs (a path bound once per branch is read in its branch)."""
     return [b.value for b in model.provenance.reaching_bindings(model.scope_of(at), name.value, at)]
 
