@@ -1,11 +1,13 @@
 """The false positives reduced from real libraries (../shared/fp_repros) stay fixed.
 
-Each file is named for the rule that reported it falsely (`fp12_ML001.py`). For the rules
-that the value-flow engine decides (ML001, ML003, ML005, ML006) the file must produce no
-finding of that rule, except where the file itself says a line is a real finding (fp58's
+Each file is named for the rule that reported it falsely (`fp12_ML001.py`), and must produce
+no finding of that rule, except where the file itself says a line is a real finding (fp58's
 normal branch), and fp18, whose finding was right but whose message was not ("never
-backwarded", though backward runs under `if not forward_only:`). Their real-leak twins are
-bad cases in test_cases/.
+backwarded", though backward runs under `if not forward_only:`). Every rule with a repro is
+covered: the value-flow engine's (ML001, ML003, ML005, ML006) and ML004 (start-up and
+comparison code that empties the cache once), ML007 (an RNG state, a size, a handler object on
+`ctx`), ML011 (loads of files the code saved from the CPU) and ML015 (a scaler behind a flag
+set from the dtype). Their real-leak twins are bad cases in test_cases/.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pytest
 from memlint.engine import lint_path
 
 REPROS = Path(__file__).resolve().parent.parent / ".." / "shared" / "fp_repros"
-ENGINE_RULES = ("ML001", "ML003", "ML005", "ML006")
+RULES = ("ML001", "ML003", "ML004", "ML005", "ML006", "ML007", "ML011", "ML015")
 # file -> rows where the file's own comment says the finding is real
 REAL_ROWS = {"fp58_ML005.py": {20}}
 WRONG_MESSAGE = {"fp18_ML001.py": "never backwarded"}
@@ -26,13 +28,13 @@ WRONG_MESSAGE = {"fp18_ML001.py": "never backwarded"}
 def repro_files() -> list[Path]:
     if not REPROS.is_dir():
         return []
-    return sorted(p for p in REPROS.glob("fp*_ML*.py") if p.stem.rsplit("_", 1)[1] in ENGINE_RULES)
+    return sorted(p for p in REPROS.glob("fp*_ML*.py") if p.stem.rsplit("_", 1)[1] in RULES)
 
 
 def test_repros_are_present() -> None:
     if not REPROS.is_dir():
         pytest.fail(f"the false-positive repros are missing: {REPROS} (../shared must lie beside the clone)")
-    assert len(repro_files()) == 18
+    assert len(repro_files()) == 27
 
 
 @pytest.mark.parametrize("path", repro_files(), ids=lambda p: p.name)

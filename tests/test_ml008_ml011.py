@@ -197,3 +197,29 @@ def test_alloc_conf_order() -> None:
     backend = early.replace("expandable_segments:True", "backend:cudaMallocAsync")
     assert codes(backend) == [(4, "ML010")]
     assert codes(backend.replace("import torch\n\n", "") + "import torch\n") == []
+
+
+def test_load_of_a_per_rank_file_says_each_rank_reads_its_own() -> None:
+    """A file named for the process's rank holds the shard that rank saved: the message must not
+    say every rank loads onto rank 0's device (accelerate's per-rank FSDP shards)."""
+    text = src(
+        """
+        import os
+        import torch
+        import torch.distributed as dist
+
+        def load_shard(model, input_dir):
+            name = f"model_rank{dist.get_rank()}.bin"
+            path = os.path.join(input_dir, name)
+            model.load_state_dict(torch.load(path))
+
+        def load_full(model, input_dir):
+            model.load_state_dict(torch.load(os.path.join(input_dir, "model.bin")))
+        """
+    )
+    findings, errors = lint_source(text, "train.py", ["ML011"])
+    assert not errors, errors
+    messages = {f.location.row: f.message for f in findings}
+    assert set(messages) == {8, 11}
+    assert "puts every tensor back on the device it was saved from" in messages[8]
+    assert "every rank" in messages[11]

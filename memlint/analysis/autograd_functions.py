@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.expressions import code, method_name, names_in, reads_as_name, root_name
+from memlint.analysis.flow.library import HOST_TENSOR_FUNCTIONS, SIZE_FACTORIES, TENSOR_METHODS
+from memlint.analysis.flow.tensor_api import TENSOR_API
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
@@ -158,12 +160,18 @@ class _TensorEvidence:
             method = method_name(call)
             if method == "save_for_backward":
                 tensors.update(a.value.value for a in call.args if isinstance(a.value, cst.Name))
-            elif resolved.startswith("torch.") and not resolved.startswith(_NOT_TENSOR_TORCH) and call.args:
+            elif (
+                resolved.startswith("torch.")
+                and not resolved.startswith(_NOT_TENSOR_TORCH)
+                and resolved not in SIZE_FACTORIES  # `torch.empty(num_layers, ...)`: sizes
+                and call.args
+            ):
                 first = call.args[0]  # the input tensor; later arguments are often dims and flags
                 if first.keyword is None and isinstance(first.value, cst.Name):
                     tensors.add(first.value.value)
             if method and isinstance(call.func.value, cst.Name) and method not in _NOT_TENSOR_METHODS:
-                if method not in ("append", "get", "items", "keys", "values", "format"):
+                # only a method `torch.Tensor` has: `handler.on_group_commit_forward()` calls an object
+                if method in TENSOR_API and method not in ("append", "get", "items", "keys", "values", "format"):
                     tensors.add(call.func.value.value)
         for attr in tree.descendants(self.func.body, cst.Attribute):
             if attr.attr.value in ("shape", "T", "dtype", "device") and isinstance(attr.value, cst.Name):
@@ -219,8 +227,12 @@ class _TensorEvidence:
         if isinstance(expr, cst.Call):
             resolved = self.model.imports.resolve(expr.func) or ""
             if resolved.startswith("torch."):
-                return not resolved.startswith(_NOT_TENSOR_TORCH)
+                # a generator's state is a CPU ByteTensor: it holds no device memory
+                return not resolved.startswith(_NOT_TENSOR_TORCH) and resolved not in HOST_TENSOR_FUNCTIONS
             method = method_name(expr)
+            model = TENSOR_METHODS.get(method or "")
+            if model is not None and model.location == "host":
+                return False  # `x.cpu()`, `x.tolist()`: moved off the device
             if method and method not in _NOT_TENSOR_METHODS:
                 return self.is_tensor(expr.func.value, guard)
             return False

@@ -45,6 +45,8 @@ _BATCHES = re.compile(
 )
 OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
 _SCALER = re.compile(r"scaler", re.IGNORECASE)
+# `lr_scheduler.step()`, `opt_param_scheduler.step(increment=0)`: a learning-rate schedule moves on, no weight does
+_SCHEDULER = re.compile(r"sched", re.IGNORECASE)
 _METER = re.compile(r"meter|avg|average|tracker|stats|history|record", re.IGNORECASE)
 _INVARIANT_CALLS = {"is_available", "device_count", "is_initialized", "get_world_size", "get_rank"}
 _STORE_METHODS = {"append": 0, "appendleft": 0, "extend": 0, "add": 0, "put": 0, "insert": 1}
@@ -74,6 +76,7 @@ class Loops:
         self.provenance = provenance
         self._step_loop: dict[int, bool] = {}
         self._stores: dict[int, Store | None] = {}  # id(statement) -> store_of(statement): rules ask again and again
+        self._drivers: dict[int, bool] = {}  # id(function) -> runs_several_steps(function)
 
     # -- where a node sits -------------------------------------------------------
     # -- training ---------------------------------------------------------------
@@ -86,6 +89,8 @@ class Loops:
         if method_name(call) != "step" or not isinstance(call.func, cst.Attribute):
             return False
         last = receiver_name(call.func.value)
+        if _SCHEDULER.search(last):
+            return False
         return bool(OPTIMIZER.search(last)) or (bool(_SCALER.search(last)) and bool(call.args))
 
     def is_training_loop(self, loop: cst.CSTNode) -> bool:
@@ -110,6 +115,34 @@ class Loops:
     def steps_once(self, func: cst.FunctionDef) -> bool:
         """A per-step function: it steps, but not inside a loop of its own."""
         return self.is_training_loop(func)
+
+    def runs_several_steps(self, func: cst.FunctionDef) -> bool:
+        """A driver, not a step: `func` steps only through per-step functions of this file, and calls
+        one of them more than once in a row (`loss1 = run_forward_backward(model1, x)` ...
+        `loss2 = run_forward_backward(model2, x)`) or calls a driver."""
+        key = id(func)
+        if key in self._drivers:
+            return self._drivers[key]
+        self._drivers[key] = False  # recursion guard
+        seen: set[int] = set()
+        several = False
+        for call in self.model.tree.descendants(func, cst.Call):
+            if self._innermost_region(call) is not func:
+                continue
+            if self.is_step_call(call):
+                return False  # it steps itself
+            for callee in self.model.local_callees(call):
+                if callee is func or not self.steps_once(callee):
+                    continue
+                several = several or id(callee) in seen or self.runs_several_steps(callee)
+                seen.add(id(callee))
+        self._drivers[key] = several
+        return several
+
+    def iterates_literal(self, loop: cst.CSTNode) -> bool:
+        """A `for` over a tuple or list written out (`for model in (model_a, model_b)`): a few variants
+        run one after another, not one step per iteration."""
+        return isinstance(loop, cst.For) and isinstance(loop.iter, (cst.Tuple, cst.List)) and bool(loop.iter.elements)
 
     def _innermost_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
         for anc in self.model.tree.ancestors(node):

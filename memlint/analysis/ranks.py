@@ -17,7 +17,9 @@ from memlint.analysis.expressions import code
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
 
-_RANK = re.compile(r"(^|\.)(rank|global_rank|process_index|get_rank\(\)|get_global_rank\(\))$")
+# `group.rank()`: the process's rank in a process group (`self.data_parallel_group.rank() == 0`)
+_RANK = re.compile(r"(^|\.)(rank|global_rank|process_index|rank\(\)|get_rank\(\)|get_global_rank\(\))$")
+_LOCAL_RANK = re.compile(r"(^|\.)(local_rank|local_process_index|get_local_rank\(\))$")
 _MAIN_FLAG = re.compile(r"(^|\.)(is_main_process|is_global_zero|is_rank_zero|is_master|is_world_process_zero)(\(\))?$")
 
 
@@ -41,6 +43,11 @@ def runs_in_several_processes(model: "FileContext") -> bool:
         if string.value.strip("\"'") in RANK_VARIABLES:
             return True
     return any(_is_rank_zero(branch.test) or _is_not_rank_zero(branch.test) for branch in tree.by_type.get(cst.If, ()))
+
+
+def names_a_rank(expr: cst.BaseExpression) -> bool:
+    """Is `expr` a rank of this process (`self.rank`, `accelerator.process_index`, `dist.get_rank()`, `local_rank`)?"""
+    return bool(_RANK.search(code(expr)) or _LOCAL_RANK.search(code(expr)))
 
 
 def runs_on_rank_zero_only(model: "FileContext", node: cst.CSTNode) -> bool:

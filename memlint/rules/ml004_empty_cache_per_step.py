@@ -24,7 +24,10 @@ class EmptyCachePerStep(Rule):
 Checks for `torch.cuda.empty_cache()` that runs unconditionally on every
 iteration of a training loop or in a per-step hook (`training_step`). Calls
 guarded by `if step % N == 0`, in an OOM `except` handler, after validation or
-between folds are fine.
+between folds are fine, and so is start-up and comparison code: restoring a
+checkpoint (an LR scheduler's `step()` is no optimizer step), a driver that
+runs the same per-step function more than once, and a loop over a written-out
+tuple of variants (`for model in (a, b)`), unless a training loop is around it.
 """
     why = """
 `empty_cache()` frees no memory a tensor still uses: it returns the allocator's
@@ -64,16 +67,22 @@ for step, batch in enumerate(loader):
         """Where `node` runs once per training step, in words; None if it does not."""
         model = self.model
         loops = model.loops
-        enclosing = model.enclosing_loops(node)
+        # a loop over a written-out tuple of variants runs each once, not once per step: the step
+        # loop is the one around it, and each variant's body runs on every step of that one
+        around = model.enclosing_loops(node)
+        enclosing = [loop for loop in around if not loops.iterates_literal(loop)]
         if enclosing:
             region = enclosing[0]
-            if not loops.is_training_loop(region) or loops.runs_conditionally(node, region):
+            chain = [node, *around[: around.index(region) + 1]]
+            if not loops.is_training_loop(region) or any(
+                loops.runs_conditionally(inner, outer) for inner, outer in zip(chain, chain[1:])
+            ):
                 return None
             return "every iteration of this training loop"
         scope = model.scope_of(node)
         if not isinstance(scope, cst.FunctionDef) or loops.runs_conditionally(node, scope):
             return None
-        if loops.train_step_method(scope) or loops.steps_once(scope):
+        if loops.train_step_method(scope) or (loops.steps_once(scope) and not loops.runs_several_steps(scope)):
             return f"every training step (in `{scope.name.value}`)"
         if depth < 2:  # a helper called from a training loop: `free_memory()`
             for site in model.call_sites().get(scope, ()):

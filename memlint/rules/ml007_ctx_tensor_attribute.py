@@ -17,10 +17,12 @@ class CtxTensorAttribute(Rule):
 Checks for `forward` of a custom `torch.autograd.Function` that stores
 tensors (or containers of tensors) as `ctx.<attr>` instead of passing them to
 `ctx.save_for_backward(...)`. Shapes, flags and numbers on `ctx` are fine,
-and so are callables (`ctx.run_function`) and process groups. A parameter of
-`forward` counts as a tensor only with evidence: `forward` uses it as one, or
-an `.apply(...)` call in the file passes it a tensor (or a dict, list or tuple
-holding one).
+and so are callables (`ctx.run_function`), process groups, host tensors (the
+CPU RNG state, `x.cpu()`) and objects. A parameter of `forward` counts as a
+tensor only with evidence: `forward` uses it as one (a `torch.Tensor` method
+called on it, an input of a torch function; a size given to `torch.empty` is
+no evidence), or an `.apply(...)` call in the file passes it a tensor (or a
+dict, list or tuple holding one).
 """
     why = """
 Tensors saved with `save_for_backward` are freed when backward runs; tensors

@@ -5,7 +5,7 @@ import re
 import libcst as cst
 
 from memlint.analysis.expressions import call_arg, code, method_name
-from memlint.analysis.checkpoints import saves_from_cpu
+from memlint.analysis.checkpoints import loads_cpu_saved_file, per_rank_file, saves_from_cpu
 from memlint.analysis.per_step import is_test_path
 from memlint.analysis.ranks import runs_in_several_processes, runs_on_rank_zero_only
 from memlint.models import Applicability, Severity
@@ -19,7 +19,9 @@ _CHECKPOINT = re.compile(
     r"\.pth\b|\.tar\b|\.ckpt\b|best|last|epoch",
     re.IGNORECASE,
 )
-_NOT_A_CHECKPOINT = re.compile(r"rng|random_state|buffer|bytesio|metrics|sched|scaler", re.IGNORECASE)
+# RNG states, LR scheduler and GradScaler states, a checkpoint's metadata (step counters, user values
+# kept beside the sharded weights): Python numbers and CPU tensors, not weights
+_NOT_A_CHECKPOINT = re.compile(r"rng|random_state|buffer|bytesio|metrics|sched|scaler|metadata", re.IGNORECASE)
 
 
 class LoadWithoutMapLocation(Rule):
@@ -34,9 +36,15 @@ Checks for `torch.load(...)` without `map_location` that loads a checkpoint
 or training state: the result goes to `load_state_dict`, or the path, the
 name it is loaded into or the loading function names a checkpoint, model,
 weights, optimizer or resume. `map_location` given in any form (a string, a
-device, a lambda, a dict) is fine; so are tests, and a load that runs on rank 0
-only (`if rank != 0: return`) of checkpoints the same file saves from the CPU
-(`FullStateDictConfig(offload_to_cpu=True)`, `torch.save` of `.cpu()` tensors).
+device, a lambda, a dict) is fine; so are tests, a checkpoint's metadata file,
+a load that runs on rank 0 only (`if rank != 0: return`) of checkpoints the
+same file saves from the CPU (`FullStateDictConfig(offload_to_cpu=True)`,
+`torch.save` of `.cpu()` tensors), and a load of a file name that the same
+file saves with CPU tensors (`os.path.join(d, "optimizer_state.pt")`, a state
+dict taken under `ShardedStateDictConfig(offload_to_cpu=True)`, tensors built
+with `device="cpu"` or loaded with `map_location="cpu"`). A file named for the
+process's rank (`f"model_rank{rank}.pt"`) is that rank's own shard: the
+message then says it returns to the device it was saved from.
 
 Severity: warning: what happens depends on where the checkpoint was saved,
 which the code does not show.
@@ -73,11 +81,11 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if reason is None or (reason != "a state dict" and self._saved_here(node)):
             return
         rank_zero = runs_on_rank_zero_only(model, node)
-        if rank_zero and saves_from_cpu(model):
-            return  # one process loads what this file saved from the CPU: it lands on the CPU
+        if (rank_zero and saves_from_cpu(model)) or loads_cpu_saved_file(model, node):
+            return  # what this file saved from the CPU (on rank 0, or by its file name): it lands on the CPU
         # Read on rank 0 only, a file this process has just written, or a program of one process:
         # not another rank's checkpoint.
-        own = rank_zero or self._saved_here(node) or not runs_in_several_processes(model)
+        own = rank_zero or self._saved_here(node) or per_rank_file(model, node) or not runs_in_several_processes(model)
         if own:
             message = f"`torch.load` of {reason} without `map_location` puts every tensor back on the device it was saved from"
             hint = 'pass `map_location="cpu"`; a GPU-saved state dict otherwise sits on the GPU next to the model (timm issue 72)'

@@ -35,8 +35,9 @@ class GradScalerWithBf16(Rule):
 Checks for a `GradScaler` (`torch.amp`, `torch.cuda.amp`, `ShardedGradScaler`)
 created in the same function, class or file as an `autocast` region whose
 dtype is `torch.bfloat16`. A scaler created with `enabled=` depending on the
-dtype, with `enabled=False`, or under an `if` that picks fp16, and fp16
-autocast regions, are not reported.
+dtype, with `enabled=False`, or under an `if` that picks fp16 (as written or
+through a flag set from the dtype: `use_scaler = dtype == torch.float16`),
+and fp16 autocast regions, are not reported.
 """
     why = """
 Loss scaling exists for float16, whose smallest normal value is 6.1e-05:
@@ -117,12 +118,25 @@ for x, y in loader:
         return False
 
     def _under_precision_test(self, node: cst.CSTNode) -> bool:
-        """Is `node` built only when an `if` (or `x if ... else y`) picks fp16?"""
+        """Is `node` built only when an `if` (or `x if ... else y`) picks fp16, as written or
+        through a flag set from the dtype (`use_scaler = dtype == torch.float16`)?"""
         for anc in self.model.tree.ancestors(node):
             if isinstance(anc, (cst.FunctionDef, cst.ClassDef, cst.Module)):
                 return False
-            if isinstance(anc, (cst.If, cst.IfExp)) and _PRECISION.search(code(anc.test)):
+            if isinstance(anc, (cst.If, cst.IfExp)) and self._tests_precision(anc.test, anc):
                 return True
+        return False
+
+    def _tests_precision(self, test: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        if _PRECISION.search(code(test)):
+            return True
+        names = [test] if isinstance(test, cst.Name) else list(self.model.tree.descendants(test, cst.Name))
+        for name in names:
+            for scope in (self.model.scope_of(at), self.model.module):
+                if any(
+                    b.value is not None and _PRECISION.search(code(b.value)) for b in self.model.bindings(scope, name.value)
+                ):
+                    return True
         return False
 
     # -- the autocast --------------------------------------------------------------

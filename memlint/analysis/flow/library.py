@@ -81,3 +81,19 @@ _LOSS_NAMES = re.compile(r"loss|criterion", re.IGNORECASE)
 def named_like_loss(name: str) -> bool:
     """`compute_loss`, `criterion`: a callee named like a loss."""
     return bool(_LOSS_NAMES.search(name))
+
+
+# torch functions whose result is a tensor in host memory whatever device the program uses: the
+# CPU generator's state, and the CUDA generators' states, which are returned as CPU ByteTensors.
+HOST_TENSOR_FUNCTIONS = {
+    "torch.get_rng_state", "torch.random.get_rng_state", "torch.cuda.get_rng_state", "torch.cuda.get_rng_state_all",
+    "torch.cuda.random.get_rng_state", "torch.cuda.random.get_rng_state_all",
+}
+
+# Factories whose positional arguments are sizes (and bounds, fill values), not tensors:
+# `torch.empty(num_layers, batch, hidden)` reads `num_layers` as an int.
+SIZE_FACTORIES = {
+    "torch.empty", "torch.zeros", "torch.ones", "torch.full", "torch.rand", "torch.randn", "torch.randint",
+    "torch.randperm", "torch.arange", "torch.linspace", "torch.logspace", "torch.eye", "torch.empty_strided",
+    "torch.tril_indices", "torch.triu_indices",
+}
