@@ -108,6 +108,9 @@ _TORCH_TENSOR_FUNCTIONS = {
     "cat", "stack", "sum", "mean", "matmul", "mm", "bmm", "exp", "log", "sigmoid", "softmax", "log_softmax",
     "tanh", "relu", "where", "einsum", "square", "sqrt", "abs", "norm", "logsumexp", "flatten", "cross_entropy",
     "mse_loss", "l1_loss", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
+    # factories: `obs = torch.zeros(n, d)` is a tensor (a buffer that `obs[i] = x` copies into)
+    "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "tensor", "as_tensor",
+    "from_numpy", "Tensor", "FloatTensor", "LongTensor", "arange", "rand", "randn",
 }
 _MODULE_PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
 _OFF_DEVICE_METHODS = {"cpu", "numpy", "tolist", "item"}
@@ -624,6 +627,12 @@ class Provenance:
             return "container" if "container" in kinds else "maybe"
         return "maybe"
 
+    def tensor_buffer(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Is `container` a name that holds a tensor wherever it reaches `at` (`obs = torch.zeros(n, d)`)?
+        `container[i] = x` then copies `x` into the tensor's fixed storage: it keeps no reference to
+        `x` and grows nothing, however many steps write into it."""
+        return isinstance(container, cst.Name) and self.value_kind(container, at) == "tensor"
+
     def _used_as(self, name: str, scope: "Scope") -> str | None:
         """What the uses of `name` in `scope` show it is: "mapping" when it is
         subscripted with a string key, "tensor" when a tensor-only method is
@@ -634,7 +643,8 @@ class Provenance:
             if isinstance(sub.value, cst.Name) and sub.value.value == name and len(sub.slice) == 1:
                 key = sub.slice[0].slice
                 if isinstance(key, cst.Index) and isinstance(key.value, (cst.SimpleString, cst.FormattedString)):
-                    return "mapping"
+                    if not self._shadowed(sub, name, scope):
+                        return "mapping"
         for call in tree.descendants(scope, cst.Call):
             func = call.func
             if (
@@ -642,9 +652,22 @@ class Provenance:
                 and isinstance(func.value, cst.Name)
                 and func.value.value == name
                 and func.attr.value in _TENSOR_EVIDENCE
+                and not self._shadowed(call, name, scope)
             ):
                 evidence = "tensor"
         return evidence
+
+    def _shadowed(self, node: cst.CSTNode, name: str, scope: "Scope") -> bool:
+        """Is `name` at `node` another variable than `name` of `scope`: a parameter of a lambda or
+        a nested function around it (`TransformObservation(envs, lambda obs: obs["rgb"])`)?"""
+        for anc in self.model.tree.ancestors(node):
+            if anc is scope:
+                return False
+            if isinstance(anc, cst.Lambda) and name in {p.name.value for p in anc.params.params}:
+                return True
+            if isinstance(anc, cst.FunctionDef) and (name in self.model.params(anc) or self.model.bindings(anc, name)):
+                return True
+        return False
 
     def retains_graph(self, region: cst.CSTNode) -> bool:
         """Does `region` call `backward(retain_graph=True)` (or any value but False)?"""
