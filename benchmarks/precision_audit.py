@@ -18,7 +18,9 @@ reviewer would accept the finding, or the message's claim holds but the cost is
 bounded) or `false` (the code is fine, or the message is wrong), with the reason.
 The script joins them to the findings and prints, per rule, how many are true,
 defensible, false and not yet read; the counts go to
-benchmarks/results/precision_audit.json. No third-party code is committed.
+benchmarks/results/precision_audit.json (`--results`; benchmarks/results/precision_audit_before.json
+holds the findings of main at 6a31742, before issue 16's precision work). `--rejoin` lints
+nothing and joins the verdicts again to the findings of a results file. No third-party code is committed.
 """
 
 from __future__ import annotations
@@ -146,14 +148,8 @@ def codebases(args: argparse.Namespace) -> list[tuple[str, str, Path | None]]:
     return chosen
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
-    parser.add_argument("--clone", action="store_true", help="clone from GitHub what no mirror has")
-    parser.add_argument("--corpus", type=Path, default=Path(tempfile.gettempdir()) / "memlint-corpus")
-    parser.add_argument("--only", nargs="*", help="audit only these code bases (and write no results)")
-    args = parser.parse_args()
-    read = verdicts()
+def audit(args: argparse.Namespace) -> tuple[dict[str, str], list[dict]]:
+    """Lint every code base chosen; write the findings, with their context, to `args.listing`."""
     findings, listing, audited = [], [], {}
     for name, version, root in codebases(args):
         if root is None:
@@ -168,15 +164,36 @@ def main() -> None:
                 "message": f["message"],
                 "fix": (f.get("fix") or {}).get("applicability"),
             }
-            finding["verdict"] = read.get(key(name, finding), {}).get("verdict", "unread")
             findings.append(finding)
             listing.append(
                 f"## {key(name, finding)}\n{finding['message']}\n\n```\n{context(root, finding['path'], finding['row'])}\n```\n"
             )
-    SRC.mkdir(exist_ok=True)
-    (SRC / "findings.md").write_text("\n".join(listing), encoding="utf-8")
+    args.listing.parent.mkdir(parents=True, exist_ok=True)
+    args.listing.write_text("\n".join(listing), encoding="utf-8")
+    return audited, findings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--clone", action="store_true", help="clone from GitHub what no mirror has")
+    parser.add_argument("--corpus", type=Path, default=Path(tempfile.gettempdir()) / "memlint-corpus")
+    parser.add_argument("--only", nargs="*", help="audit only these code bases (and write no results)")
+    parser.add_argument("--listing", type=Path, default=SRC / "findings.md", help="where to write the findings to read")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="the results JSON to write")
+    parser.add_argument(
+        "--rejoin", action="store_true", help="lint nothing: join the verdicts to the findings already in --results"
+    )
+    args = parser.parse_args()
+    if args.rejoin:
+        previous = json.loads(args.results.read_text(encoding="utf-8"))
+        audited, findings = previous["codebases"], previous["findings"]
+    else:
+        audited, findings = audit(args)
+    read = verdicts()
     per_rule: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for f in findings:
+        f["verdict"] = read.get(key(f["codebase"], f), {}).get("verdict", "unread")
         per_rule[f["code"]][f["verdict"]] += 1
     per_rule["all"] = sum(per_rule.values(), collections.Counter())
     print("| rule | findings | true | defensible | false | unread | true + defensible |")
@@ -187,7 +204,7 @@ def main() -> None:
         print(f"| {code} | {sum(c.values())} | {c['true']} | {c['defensible']} | {c['false']} | {c['unread']} | {share} |")
     if args.only:
         return
-    RESULTS.write_text(
+    args.results.write_text(
         json.dumps(
             {"codebases": audited, "per_rule": {k: dict(v) for k, v in sorted(per_rule.items())}, "findings": findings},
             indent=1,
