@@ -602,7 +602,9 @@ class Provenance:
         if isinstance(expr, cst.Call):
             method = method_name(expr)
             resolved = self.model.imports.resolve(expr.func) or ""
-            if self.is_loss_call(expr) or (method in _TENSOR_METHODS and not expr.args and method not in ("max", "min")):
+            # a loss of torch is a tensor; a callee only named like a loss may return a float
+            # (pyro's `svi.evaluate_loss(x)`), where `.detach()` would raise
+            if _F_LOSSES.match(resolved) or (method in _TENSOR_METHODS and not expr.args and method not in ("max", "min")):
                 return "tensor"
             if method in _TENSOR_METHODS and method not in ("max", "min"):
                 return "tensor"
