@@ -165,9 +165,29 @@ def evaluate(model, loader):
             return all(self._in_forward(site) or self._trains(site) for site in sites)
         if model.tree.descendants(func.body, cst.For) or model.tree.descendants(func.body, cst.While):
             return False
-        runs_param = isinstance(call.func, cst.Name) and call.func.value in model.params(func)
+        runs_param = (isinstance(call.func, cst.Name) and call.func.value in model.params(func)) or self._handed_to_init(
+            call.func, func
+        )
         sets_eval = any(method_name(c) == "eval" for c in model.tree.descendants(func.body, cst.Call))
         return runs_param and not sets_eval
+
+    def _handed_to_init(self, func_expr: cst.BaseExpression, method: cst.FunctionDef) -> bool:
+        """Is `func_expr` `self.<attr>` that the class's `__init__` sets from its own parameter
+        (`self._dynamic_model = dynamic_model`): a model the object was handed, like a parameter?"""
+        if not (isinstance(func_expr, cst.Attribute) and code(func_expr.value) == "self"):
+            return False
+        cls = self.model.enclosing_class(method)
+        init = next(
+            (s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None
+        ) if cls is not None else None
+        if init is None:
+            return False
+        params = self.model.params(init)
+        for assign in self.model.tree.descendants(init.body, cst.Assign):
+            for target in assign.targets:
+                if code(target.target) == code(func_expr):
+                    return isinstance(assign.value, cst.Name) and assign.value.value in params
+        return False
 
     def _trains(self, site: cst.Call) -> bool:
         """Does the call `site` run without grad, or does its caller differentiate what it returns
