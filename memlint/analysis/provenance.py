@@ -31,7 +31,7 @@ from memlint.analysis.expressions import (
     target_names,
 )
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.flow.library import DTYPES, INTEGER_DTYPES, NON_MODEL_FACTORIES, named_like_loss
+from memlint.analysis.flow.library import DTYPES, INTEGER_DTYPES, NON_MODEL_FACTORIES, NUMBER_METHODS, named_like_loss
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.tree import iter_children
@@ -481,6 +481,8 @@ class Provenance:
                 return args_history()
         if isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS:
             return False
+        if isinstance(func, cst.Attribute) and func.attr.value in NUMBER_METHODS.get(self.constructed_class(func.value, at), ()):
+            return False  # `svi.evaluate_loss(x)` of pyro's SVI: a float, by the library's model
         callees = self.model.local_callees(call)
         if callees:  # a function of this file: its summary says what it returns
             key = ("call", id(call))
@@ -497,6 +499,33 @@ class Provenance:
             if func.attr.value in _ARITHMETIC_METHODS:
                 return args_history()
         return False
+
+    def constructed_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
+        """The imported class (as resolved) that every value `expr` may hold at `at` was constructed
+        from (`svi = SVI(model, guide, optim)`), also through the arguments that this file's calls
+        pass to a parameter (`evaluate(svi, loader)`); "" when the file does not show one class."""
+        if not isinstance(expr, cst.Name):
+            return ""
+        model = self.model
+        scope = model.scope_of(at)
+        values: list[tuple[cst.BaseExpression, cst.CSTNode]] = []
+        if isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):
+            sites = model.call_sites().get(scope, ())
+            for site in sites:
+                arg = model.summaries.argument_for(site, scope, expr.value)
+                if not isinstance(arg, cst.Name) or arg.value == expr.value and model.scope_of(site) is scope:
+                    return ""
+                values += self._bound_values(arg.value, model.scope_of(site), site)
+            if not sites:
+                return ""
+        else:
+            values = self._bound_values(expr.value, scope, at)
+        made = {model.imports.resolve(v.func) or "" if isinstance(v, cst.Call) else "" for v, _ in values}
+        return made.pop() if len(made) == 1 else ""
+
+    def _bound_values(self, name: str, scope: "Scope", at: cst.CSTNode) -> list[tuple[cst.BaseExpression, cst.CSTNode]]:
+        bindings = self.reaching_bindings(scope, name, at) or self.model.bindings(self.model.module, name)
+        return [(b.value, b.node) for b in bindings if b.value is not None] if all(b.value is not None for b in bindings) else []
 
     def _name_history(self, name: str, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         key = (id(scope), name)
@@ -602,9 +631,10 @@ class Provenance:
         if isinstance(expr, cst.Call):
             method = method_name(expr)
             resolved = self.model.imports.resolve(expr.func) or ""
-            # a loss of torch is a tensor; a callee only named like a loss may return a float
-            # (pyro's `svi.evaluate_loss(x)`), where `.detach()` would raise
-            if _F_LOSSES.match(resolved) or (method in _TENSOR_METHODS and not expr.args and method not in ("max", "min")):
+            # a loss of torch, or a criterion module called, is a tensor; a method only named like
+            # a loss may return a float (pyro's `svi.evaluate_loss(x)`), where `.detach()` would raise
+            criterion = self.is_loss_call(expr) and self.is_module_call(expr)
+            if _F_LOSSES.match(resolved) or criterion or (method in _TENSOR_METHODS and not expr.args and method not in ("max", "min")):
                 return "tensor"
             if method in _TENSOR_METHODS and method not in ("max", "min"):
                 return "tensor"
