@@ -121,6 +121,7 @@ _NOT_TENSOR_METHODS = {
     "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
     "register_full_backward_pre_hook", "register_backward_hook", "register_module_forward_hook",
 }
+_NUMBER_METHOD_NAMES = frozenset().union(*NUMBER_METHODS.values())
 # Methods only a tensor has (a dict, list or ModelOutput has none of them).
 _TENSOR_EVIDENCE = {"backward", "item", "detach", "detach_", "to", "cpu", "cuda", "numpy", "requires_grad_", "register_hook"}
 _REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
@@ -481,7 +482,11 @@ class Provenance:
                 return args_history()
         if isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS:
             return False
-        if isinstance(func, cst.Attribute) and func.attr.value in NUMBER_METHODS.get(self.constructed_class(func.value, at), ()):
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in _NUMBER_METHOD_NAMES  # first: the receiver's class is looked up only then
+            and func.attr.value in NUMBER_METHODS.get(self.constructed_class(func.value, at), ())
+        ):
             return False  # `svi.evaluate_loss(x)` of pyro's SVI: a float, by the library's model
         callees = self.model.local_callees(call)
         if callees:  # a function of this file: its summary says what it returns
