@@ -1,21 +1,26 @@
 """Precision on code bases memlint was never tuned for: every finding, read in context and classified.
 
-    python benchmarks/precision_audit.py [--mirrors DIR] [--clone]
+    python benchmarks/precision_audit.py [--mirrors DIR] [--clone] [--corpus DIR] [--only NAME ...]
 
-Checks out each code base of CODEBASES at its pinned commit (from a git mirror
+Two groups of code bases: the 11 pinned packages of benchmarks/corpus_findings.py
+(PACKAGES; unpacked from their wheels into `--corpus`, by default the directory
+that script uses) and the 8 repositories of CODEBASES, which no rule was tuned
+on, each checked out at its pinned commit (from a git mirror
 `<mirrors>/<owner>+<name>/repo`, or with `--clone` from GitHub) into the
-git-ignored benchmarks/precision_audit_src/, lints it cold with every rule, and
-writes every finding with 6 lines of context either side to
+git-ignored benchmarks/precision_audit_src/. Each is linted cold with every
+rule; every finding, with 6 lines of context either side, goes to
 benchmarks/precision_audit_src/findings.md, for reading.
 
-The verdicts a reader gave are in benchmarks/results/precision_audit_verdicts.json,
-one per finding (code base, path, line, rule): `true` (a real leak or waste as the
+The verdicts readers gave are in benchmarks/results/precision_audit_verdicts*.json
+(one file per reader, joined), one per finding (code base, path, line, rule): `true` (a real leak or waste as the
 message says), `defensible` (the code is fragile or wasteful enough that a
 reviewer would accept the finding, or the message's claim holds but the cost is
 bounded) or `false` (the code is fine, or the message is wrong), with the reason.
 The script joins them to the findings and prints, per rule, how many are true,
 defensible, false and not yet read; the counts go to
-benchmarks/results/precision_audit.json. No third-party code is committed.
+benchmarks/results/precision_audit.json (`--results`; benchmarks/results/precision_audit_before.json
+holds the findings of main at 6a31742, before issue 16's precision work). `--rejoin` lints
+nothing and joins the verdicts again to the findings of a results file. No third-party code is committed.
 """
 
 from __future__ import annotations
@@ -23,15 +28,20 @@ from __future__ import annotations
 import argparse
 import collections
 import io
+import tempfile
 import json
+import os
 import subprocess
 import sys
 import tarfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from corpus_findings import PACKAGES, unpack  # noqa: E402  (a sibling script, not a package)
+
 SRC = HERE / "precision_audit_src"
-VERDICTS = HERE / "results" / "precision_audit_verdicts.json"
+VERDICTS = HERE / "results"
 RESULTS = HERE / "results" / "precision_audit.json"
 CONTEXT = 6
 
@@ -79,12 +89,23 @@ def checkout(name: str, repo: str, commit: str, mirrors: Path, clone: bool) -> P
     return target
 
 
+def verdicts() -> dict[str, dict]:
+    """Every reader's verdicts, joined: each file covers its own rules, so no key is in two files."""
+    joined: dict[str, dict] = {}
+    for path in sorted(VERDICTS.glob("precision_audit_verdicts*.json")):
+        joined.update(json.loads(path.read_text(encoding="utf-8")))
+    return joined
+
+
 def lint(root: Path) -> list[dict]:
+    """Every finding of this checkout's memlint (not an installed one) on `root`, cold."""
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
     done = subprocess.run(
         [sys.executable, "-m", "memlint", "lint", "--no-cache", "--exit-zero", "--format", "json", "--select", "ALL", "."],
         capture_output=True,
         text=True,
         cwd=root,
+        env=env,
     )
     return json.loads(done.stdout or "[]")
 
@@ -112,18 +133,28 @@ def context(root: Path, path: str, row: int) -> str:
     return "\n".join(f"{'>' if n == row else ' '}{n:5} {lines[n - 1]}" for n in range(first, last + 1))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
-    parser.add_argument("--clone", action="store_true", help="clone from GitHub what no mirror has")
-    args = parser.parse_args()
-    verdicts = json.loads(VERDICTS.read_text(encoding="utf-8")) if VERDICTS.is_file() else {}
-    findings, listing = [], []
+def codebases(args: argparse.Namespace) -> list[tuple[str, str, Path | None]]:
+    """(name, version or commit, root) of every code base audited; root is None where it could not be had."""
+    chosen = []
+    for name, requirement in PACKAGES.items():
+        if not args.only or name in args.only:
+            chosen.append((name, requirement, unpack(args.corpus, name, requirement)))
     for name, (repo, commit) in CODEBASES.items():
-        root = checkout(name, repo, commit, args.mirrors, args.clone)
+        if not args.only or name in args.only:
+            root = checkout(name, repo, commit, args.mirrors, args.clone)
+            if root is None:
+                print(f"{name}: no mirror of {repo} (use --mirrors or --clone)", file=sys.stderr)
+            chosen.append((name, f"{repo}@{commit}", root))
+    return chosen
+
+
+def audit(args: argparse.Namespace) -> tuple[dict[str, str], list[dict]]:
+    """Lint every code base chosen; write the findings, with their context, to `args.listing`."""
+    findings, listing, audited = [], [], {}
+    for name, version, root in codebases(args):
         if root is None:
-            print(f"{name}: no mirror of {repo} (use --mirrors or --clone)", file=sys.stderr)
             continue
+        audited[name] = version
         for f in lint(root):
             finding = {
                 "codebase": name,
@@ -131,26 +162,51 @@ def main() -> None:
                 "row": f["location"]["row"],
                 "code": f["code"],
                 "message": f["message"],
+                "fix": (f.get("fix") or {}).get("applicability"),
             }
-            finding["verdict"] = verdicts.get(key(name, finding), {}).get("verdict", "unread")
             findings.append(finding)
             listing.append(
                 f"## {key(name, finding)}\n{finding['message']}\n\n```\n{context(root, finding['path'], finding['row'])}\n```\n"
             )
-    SRC.mkdir(exist_ok=True)
-    (SRC / "findings.md").write_text("\n".join(listing), encoding="utf-8")
+    args.listing.parent.mkdir(parents=True, exist_ok=True)
+    args.listing.write_text("\n".join(listing), encoding="utf-8")
+    return audited, findings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--clone", action="store_true", help="clone from GitHub what no mirror has")
+    parser.add_argument("--corpus", type=Path, default=Path(tempfile.gettempdir()) / "memlint-corpus")
+    parser.add_argument("--only", nargs="*", help="audit only these code bases (and write no results)")
+    parser.add_argument("--listing", type=Path, default=SRC / "findings.md", help="where to write the findings to read")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="the results JSON to write")
+    parser.add_argument(
+        "--rejoin", action="store_true", help="lint nothing: join the verdicts to the findings already in --results"
+    )
+    args = parser.parse_args()
+    if args.rejoin:
+        previous = json.loads(args.results.read_text(encoding="utf-8"))
+        audited, findings = previous["codebases"], previous["findings"]
+    else:
+        audited, findings = audit(args)
+    read = verdicts()
     per_rule: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for f in findings:
+        f["verdict"] = read.get(key(f["codebase"], f), {}).get("verdict", "unread")
         per_rule[f["code"]][f["verdict"]] += 1
+    per_rule["all"] = sum(per_rule.values(), collections.Counter())
     print("| rule | findings | true | defensible | false | unread | true + defensible |")
     print("|---|---|---|---|---|---|---|")
-    for code, c in sorted(per_rule.items()):
-        read = c["true"] + c["defensible"] + c["false"]
-        share = f"{100 * (c['true'] + c['defensible']) / read:.0f}%" if read else "-"
+    for code, c in sorted(per_rule.items(), key=lambda item: (item[0] == "all", item[0])):
+        judged = c["true"] + c["defensible"] + c["false"]
+        share = f"{100 * (c['true'] + c['defensible']) / judged:.0f}%" if judged else "-"
         print(f"| {code} | {sum(c.values())} | {c['true']} | {c['defensible']} | {c['false']} | {c['unread']} | {share} |")
-    RESULTS.write_text(
+    if args.only:
+        return
+    args.results.write_text(
         json.dumps(
-            {"codebases": CODEBASES, "per_rule": {k: dict(v) for k, v in sorted(per_rule.items())}, "findings": findings},
+            {"codebases": audited, "per_rule": {k: dict(v) for k, v in sorted(per_rule.items())}, "findings": findings},
             indent=1,
         )
         + "\n",

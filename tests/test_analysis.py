@@ -528,3 +528,29 @@ def test_inference_after_eval_is_not_reported_in_a_pytest_test() -> None:
     assert findings == []
     findings, _ = lint_source(body.format(name="main"), "scripts/infer.py", ["ML003"])
     assert [(f.location.row, f.code) for f in findings] == [(6, "ML003")]
+
+
+def test_svi_losses_are_numbers_by_the_library_model() -> None:
+    """pyro's `SVI.step`/`evaluate_loss` return floats: a library model, also for a parameter that
+    every call of the function in the file passes an `SVI(...)`; another class's loss-named method
+    is still assumed to return a loss."""
+    model = model_of(
+        textwrap.dedent(
+            """
+            from pyro.infer import SVI, Trace_ELBO
+
+            def evaluate(svi, elbo, loader):
+                for x in loader:
+                    a = svi.evaluate_loss(x)
+                    b = elbo.differentiable_loss(x)
+
+            svi = SVI(m, g, opt, loss=Trace_ELBO())
+            evaluate(svi, Trace_ELBO(), [])
+            """
+        )
+    )
+    provenance = model.provenance
+    assert not provenance.carries_history(call_named(model, "svi.evaluate_loss(x)"))
+    assert provenance.carries_history(call_named(model, "elbo.differentiable_loss(x)"))
+    receiver = call_named(model, "svi.evaluate_loss(x)").func.value
+    assert provenance.constructed_class(receiver, statement(model, "a = svi")) == "pyro.infer.SVI"

@@ -764,6 +764,20 @@ def test_a_mapping_is_never_given_detach() -> None:
     assert "output.detach()" not in edit.content and "for k, v in output.items()" in edit.content
 
 
+def test_a_callee_only_named_like_a_loss_gets_no_safe_detach() -> None:
+    """pyro's `svi.evaluate_loss(x)` returns a Python float: a callee that is only named like a loss
+    (no definition in the file) may return a number, where a safe `.detach()` would raise."""
+    text = (
+        "import torch\n\n\ndef main(svi, loader, epochs):\n    for epoch in range(epochs):\n        total = 0.0\n"
+        "        for x, _ in loader:\n            total += svi.evaluate_loss(x)\n        print(epoch, total)\n"
+    )
+    (finding,) = [f for f in lint(text) if f.code == "ML001"]
+    assert finding.fix is not None and finding.fix.applicability is Applicability.UNSAFE
+    loss = text.replace("svi.evaluate_loss(x)", "torch.nn.functional.mse_loss(model(x), x)").replace("svi,", "model,")
+    (finding,) = [f for f in lint(loss) if f.code == "ML001"]
+    assert finding.fix.applicability is Applicability.SAFE  # a loss of torch is a tensor
+
+
 def test_every_expected_output_has_its_case() -> None:
     for expected in CASES.rglob("*.fixed.py"):
         assert expected.with_name(expected.name.replace(".fixed.py", ".py")).exists(), expected

@@ -11,6 +11,7 @@ import libcst as cst
 from memlint.analysis.expressions import (
     call_arg,
     code,
+    literal_parts,
     method_name,
     names_in,
     reads_as_name,
@@ -689,6 +690,7 @@ class Loops:
                 self.is_module_forward(region)
                 and root in self.model.params(scope)
                 and not isinstance(store.container, cst.Name)
+                and not self._returned(root, region)
             )
         tree = self.model.tree
         for binding in self.model.bindings(scope, root):
@@ -702,6 +704,16 @@ class Loops:
                 return False
         bound_before = any(tree.order[id(b.node)] < tree.order[id(region)] for b in self.model.bindings(scope, root))
         return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
+
+
+    def _returned(self, name: str, func: cst.FunctionDef) -> bool:
+        """Does `func` hand `name` back to its caller (`return out, state`)? What is written into it
+        is then the caller's to keep or drop, like the rest of what `func` returns."""
+        for ret in self.model.tree.descendants(func.body, cst.Return):
+            if ret.value is not None and self.model.scope_of(ret) is func:
+                if any(isinstance(p, cst.Name) and p.value == name for p in literal_parts(ret.value)):
+                    return True
+        return False
 
 
 def exclusive_branches(model: "FileContext", a: cst.CSTNode, b: cst.CSTNode) -> bool:

@@ -32,6 +32,8 @@ MODULE_EVIDENCE = {
     "buffers", "named_buffers", "requires_grad_",
 }
 _BUILTIN_TYPES = {"str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set"}
+# Methods that move or switch a module and return it (`Net().to(device)`).
+_PLACEMENT = {"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "train", "eval", "requires_grad_"}
 # Calls that return a package: `onnx = pytest.importorskip("onnx")` binds a package like `import onnx`.
 _IMPORTERS = {"importlib.import_module", "pytest.importorskip", "__import__"}
 
@@ -106,10 +108,29 @@ class ModuleFacts:
             return False
         return self.is_module(func.value, call)
 
+    def makes_module(self, call: cst.Call) -> bool:
+        """Does the file show that `call` constructs a module rather than runs one: its result,
+        placed or not (`Model[0](envs).to(device)`), is bound to a name that the file shows is a
+        module (`actor.eval()`, `actor.parameters()`)? A run returns tensors, which have neither."""
+        tree = self.model.tree
+        made: cst.CSTNode = call
+        parent = tree.parent_of(made)
+        while isinstance(parent, cst.Attribute) and parent.attr.value in _PLACEMENT:
+            outer = tree.parent_of(parent)
+            if not isinstance(outer, cst.Call):
+                return False
+            made, parent = outer, tree.parent_of(outer)
+        if not (isinstance(parent, cst.Assign) and parent.value is made and len(parent.targets) == 1):
+            return False
+        target = parent.targets[0].target
+        return isinstance(target, cst.Name) and self.is_module(target, parent)
+
     def not_module(self, call: cst.Call) -> bool:
         """Does the file show that `call`'s callee is not a module: a function of an imported
         package (`onnx.checker.check_model(m)`), or a method of a parameter whose annotation is a
         builtin or an imported package's type that is not a module (`data: pd.DataFrame`)?"""
+        if self.makes_module(call):
+            return True
         chain = dotted(call.func)
         if chain is None:
             return False

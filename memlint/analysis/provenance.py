@@ -31,7 +31,7 @@ from memlint.analysis.expressions import (
     target_names,
 )
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.flow.library import DTYPES, INTEGER_DTYPES, NON_MODEL_FACTORIES, named_like_loss
+from memlint.analysis.flow.library import DTYPES, INTEGER_DTYPES, NON_MODEL_FACTORIES, NUMBER_METHODS, named_like_loss
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.tree import iter_children
@@ -108,6 +108,9 @@ _TORCH_TENSOR_FUNCTIONS = {
     "cat", "stack", "sum", "mean", "matmul", "mm", "bmm", "exp", "log", "sigmoid", "softmax", "log_softmax",
     "tanh", "relu", "where", "einsum", "square", "sqrt", "abs", "norm", "logsumexp", "flatten", "cross_entropy",
     "mse_loss", "l1_loss", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
+    # factories: `obs = torch.zeros(n, d)` is a tensor (a buffer that `obs[i] = x` copies into)
+    "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "tensor", "as_tensor",
+    "from_numpy", "Tensor", "FloatTensor", "LongTensor", "arange", "rand", "randn",
 }
 _MODULE_PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
 _OFF_DEVICE_METHODS = {"cpu", "numpy", "tolist", "item"}
@@ -118,6 +121,7 @@ _NOT_TENSOR_METHODS = {
     "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
     "register_full_backward_pre_hook", "register_backward_hook", "register_module_forward_hook",
 }
+_NUMBER_METHOD_NAMES = frozenset().union(*NUMBER_METHODS.values())
 # Methods only a tensor has (a dict, list or ModelOutput has none of them).
 _TENSOR_EVIDENCE = {"backward", "item", "detach", "detach_", "to", "cpu", "cuda", "numpy", "requires_grad_", "register_hook"}
 _REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
@@ -478,6 +482,12 @@ class Provenance:
                 return args_history()
         if isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS:
             return False
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in _NUMBER_METHOD_NAMES  # first: the receiver's class is looked up only then
+            and func.attr.value in NUMBER_METHODS.get(self.constructed_class(func.value, at), ())
+        ):
+            return False  # `svi.evaluate_loss(x)` of pyro's SVI: a float, by the library's model
         callees = self.model.local_callees(call)
         if callees:  # a function of this file: its summary says what it returns
             key = ("call", id(call))
@@ -494,6 +504,33 @@ class Provenance:
             if func.attr.value in _ARITHMETIC_METHODS:
                 return args_history()
         return False
+
+    def constructed_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
+        """The imported class (as resolved) that every value `expr` may hold at `at` was constructed
+        from (`svi = SVI(model, guide, optim)`), also through the arguments that this file's calls
+        pass to a parameter (`evaluate(svi, loader)`); "" when the file does not show one class."""
+        if not isinstance(expr, cst.Name):
+            return ""
+        model = self.model
+        scope = model.scope_of(at)
+        values: list[tuple[cst.BaseExpression, cst.CSTNode]] = []
+        if isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):
+            sites = model.call_sites().get(scope, ())
+            for site in sites:
+                arg = model.summaries.argument_for(site, scope, expr.value)
+                if not isinstance(arg, cst.Name) or arg.value == expr.value and model.scope_of(site) is scope:
+                    return ""
+                values += self._bound_values(arg.value, model.scope_of(site), site)
+            if not sites:
+                return ""
+        else:
+            values = self._bound_values(expr.value, scope, at)
+        made = {model.imports.resolve(v.func) or "" if isinstance(v, cst.Call) else "" for v, _ in values}
+        return made.pop() if len(made) == 1 else ""
+
+    def _bound_values(self, name: str, scope: "Scope", at: cst.CSTNode) -> list[tuple[cst.BaseExpression, cst.CSTNode]]:
+        bindings = self.reaching_bindings(scope, name, at) or self.model.bindings(self.model.module, name)
+        return [(b.value, b.node) for b in bindings if b.value is not None] if all(b.value is not None for b in bindings) else []
 
     def _name_history(self, name: str, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         key = (id(scope), name)
@@ -599,7 +636,10 @@ class Provenance:
         if isinstance(expr, cst.Call):
             method = method_name(expr)
             resolved = self.model.imports.resolve(expr.func) or ""
-            if self.is_loss_call(expr) or (method in _TENSOR_METHODS and not expr.args and method not in ("max", "min")):
+            # a loss of torch, or a criterion module called, is a tensor; a method only named like
+            # a loss may return a float (pyro's `svi.evaluate_loss(x)`), where `.detach()` would raise
+            criterion = self.is_loss_call(expr) and self.is_module_call(expr)
+            if _F_LOSSES.match(resolved) or criterion or (method in _TENSOR_METHODS and not expr.args and method not in ("max", "min")):
                 return "tensor"
             if method in _TENSOR_METHODS and method not in ("max", "min"):
                 return "tensor"
@@ -624,6 +664,12 @@ class Provenance:
             return "container" if "container" in kinds else "maybe"
         return "maybe"
 
+    def tensor_buffer(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Is `container` a name that holds a tensor wherever it reaches `at` (`obs = torch.zeros(n, d)`)?
+        `container[i] = x` then copies `x` into the tensor's fixed storage: it keeps no reference to
+        `x` and grows nothing, however many steps write into it."""
+        return isinstance(container, cst.Name) and self.value_kind(container, at) == "tensor"
+
     def _used_as(self, name: str, scope: "Scope") -> str | None:
         """What the uses of `name` in `scope` show it is: "mapping" when it is
         subscripted with a string key, "tensor" when a tensor-only method is
@@ -634,7 +680,8 @@ class Provenance:
             if isinstance(sub.value, cst.Name) and sub.value.value == name and len(sub.slice) == 1:
                 key = sub.slice[0].slice
                 if isinstance(key, cst.Index) and isinstance(key.value, (cst.SimpleString, cst.FormattedString)):
-                    return "mapping"
+                    if not self._shadowed(sub, name, scope):
+                        return "mapping"
         for call in tree.descendants(scope, cst.Call):
             func = call.func
             if (
@@ -642,9 +689,22 @@ class Provenance:
                 and isinstance(func.value, cst.Name)
                 and func.value.value == name
                 and func.attr.value in _TENSOR_EVIDENCE
+                and not self._shadowed(call, name, scope)
             ):
                 evidence = "tensor"
         return evidence
+
+    def _shadowed(self, node: cst.CSTNode, name: str, scope: "Scope") -> bool:
+        """Is `name` at `node` another variable than `name` of `scope`: a parameter of a lambda or
+        a nested function around it (`TransformObservation(envs, lambda obs: obs["rgb"])`)?"""
+        for anc in self.model.tree.ancestors(node):
+            if anc is scope:
+                return False
+            if isinstance(anc, cst.Lambda) and name in {p.name.value for p in anc.params.params}:
+                return True
+            if isinstance(anc, cst.FunctionDef) and (name in self.model.params(anc) or self.model.bindings(anc, name)):
+                return True
+        return False
 
     def retains_graph(self, region: cst.CSTNode) -> bool:
         """Does `region` call `backward(retain_graph=True)` (or any value but False)?"""

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, method_name
+from memlint.analysis.expressions import code, method_name, target_names
 from memlint.analysis.imports import dotted
 from memlint.analysis.grad_mode import Grad
 from memlint.models import Applicability, Severity
@@ -160,12 +160,48 @@ def evaluate(model, loader):
         model = self.model
         sites = model.call_sites().get(func, ())
         if sites:
-            return all(self._in_forward(site) for site in sites)
+            # every call is in a forward, in a training step that differentiates (pyro's shared
+            # forward pass `model_eval`), or under no_grad: the callers choose the grad mode
+            return all(self._in_forward(site) or self._trains(site) for site in sites)
         if model.tree.descendants(func.body, cst.For) or model.tree.descendants(func.body, cst.While):
             return False
-        runs_param = isinstance(call.func, cst.Name) and call.func.value in model.params(func)
+        runs_param = (isinstance(call.func, cst.Name) and call.func.value in model.params(func)) or self._handed_to_init(
+            call.func, func
+        )
         sets_eval = any(method_name(c) == "eval" for c in model.tree.descendants(func.body, cst.Call))
         return runs_param and not sets_eval
+
+    def _handed_to_init(self, func_expr: cst.BaseExpression, method: cst.FunctionDef) -> bool:
+        """Is `func_expr` `self.<attr>` that the class's `__init__` sets from its own parameter
+        (`self._dynamic_model = dynamic_model`): a model the object was handed, like a parameter?"""
+        if not (isinstance(func_expr, cst.Attribute) and code(func_expr.value) == "self"):
+            return False
+        cls = self.model.enclosing_class(method)
+        init = next(
+            (s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None
+        ) if cls is not None else None
+        if init is None:
+            return False
+        params = self.model.params(init)
+        for assign in self.model.tree.descendants(init.body, cst.Assign):
+            for target in assign.targets:
+                if code(target.target) == code(func_expr):
+                    return isinstance(assign.value, cst.Name) and assign.value.value in params
+        return False
+
+    def _trains(self, site: cst.Call) -> bool:
+        """Does the call `site` run without grad, or does its caller differentiate what it returns
+        (`recon, mu, var = self.model_eval(x)` ... `loss.backward()`)?"""
+        model = self.model
+        if model.grad_state(site) is Grad.OFF:
+            return True
+        scope = model.scope_of(site)
+        assign = model.tree.statement_of(site)
+        if not isinstance(assign, cst.Assign):
+            return False
+        provenance = model.provenance
+        reached = provenance.dependencies(provenance.backwarded_names(scope), scope)
+        return any(set(target_names(t.target)) & reached for t in assign.targets)
 
     def _in_forward(self, node: cst.CSTNode) -> bool:
         scope = self.model.scope_of(node)

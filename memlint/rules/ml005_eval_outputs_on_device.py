@@ -50,6 +50,8 @@ with torch.no_grad():
         statement = store.statement
         if store.kind not in ("append", "subscript", "concat"):
             return  # `confmat += ...` keeps one fixed-size tensor, it does not grow
+        if store.kind == "subscript" and model.provenance.tensor_buffer(store.container, statement):
+            return  # `obs[step] = next_obs` copies into a tensor allocated once: nothing grows
         region = model.loops.eval_region(statement)
         # A training step that keeps a detached output (`self.logits.append(logits.detach())`):
         # the graph is gone, the tensor of batch size is still on the device every step.

@@ -20,7 +20,10 @@ class CheckpointReentrant(Rule):
     name = "checkpoint-reentrant"
     severity = Severity.WARNING
     summary = "Activation checkpointing without `use_reentrant=False`"
-    fix_applicability = Applicability.SAFE
+    # Unsafe: the fix changes which variant runs. Layers whose inputs need no grad start getting
+    # gradients (the point, but training changes), and the non-reentrant variant checks the
+    # recomputation, raising where a forward saves different tensors the second time.
+    fix_applicability = Applicability.UNSAFE
     needles = (("utils.checkpoint", "utils import checkpoint", "checkpoint_sequential", "gradient_checkpointing_enable"),)
     what = """
 Checks for `torch.utils.checkpoint.checkpoint(...)` and
@@ -78,7 +81,7 @@ def forward(self, x):
             short = name.rsplit(".", 1)[1]
             message = f"`{short}(...)` without `use_reentrant=` falls back to the reentrant variant and warns on every call"
             fix = FixSpec(
-                Applicability.SAFE,
+                Applicability.UNSAFE,
                 "Pass `use_reentrant=False`",
                 ((node, append_keyword(node, "use_reentrant", cst.Name("False"))),),
             )

@@ -69,6 +69,14 @@ SANITIZING_FRAMEWORK_METHODS = {"log", "log_dict"}
 # runs `Metric.update` under `torch.set_grad_enabled(False)` unless the metric asks otherwise.
 SANITIZING_UPDATE_CLASSES = ("torchmetrics.",)
 
+# Methods of library classes that return a Python number, whatever their name says: pyro's `SVI`
+# takes a gradient step (`step`) or estimates the loss under no_grad (`evaluate_loss`) and
+# returns the loss as a float (`torch_item`). Keyed by the class as imported.
+NUMBER_METHODS: dict[str, frozenset[str]] = {
+    "pyro.infer.SVI": frozenset({"step", "evaluate_loss"}),
+    "pyro.infer.svi.SVI": frozenset({"step", "evaluate_loss"}),
+}
+
 # Factories whose result is a tokenizer, processor or feature extractor: calling one encodes
 # text or images, it runs no model.
 NON_MODEL_FACTORIES = ("Tokenizer", "Processor", "FeatureExtractor", "ImageProcessor")
