@@ -45,43 +45,51 @@ def evaluate(model, loader):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
-        self._reported: set[int] = set()
+        self._statements: set[int] = set()  # statements reported: one finding per model-call statement
+        self._fixed: dict[int, cst.Call] = {}  # id(region) -> the call whose finding carries the region's fix
 
     def visit_Call(self, node: cst.Call) -> None:
         model = self.model
-        provenance = model.provenance
-        via = ""
-        facts = model.module_facts
-        # a module by what the file does with it (`.eval()`, `.parameters()`), whatever its name; a
-        # guess from a name only where the file does not show the callee is something else
-        runs = facts.runs_module(node) or (provenance.is_module_call(node) and not facts.not_module(node))
-        direct = runs and not provenance.is_loss_call(node)
+        direct = model.model_runs.runs_module(node)
         if not direct and not model.local_callees(node):
             return
         region = self._eval_region(node)
-        if region is None or id(region) in self._reported:
+        if region is None:
             return
+        statement = model.tree.statement_of(node)
+        if id(statement) in self._statements:
+            return
+        via = ""
         if not direct:
             via = self._model_run_by_callee(node)
             if not via:
                 return
         if model.grad_state(node) is not Grad.ON or self._needs_grad(region):
             return
-        self._reported.add(id(region))
+        self._statements.add(id(statement))
         if isinstance(region, cst.FunctionDef):
             where = f"evaluation function `{region.name.value}`"
             hint = f"decorate `{region.name.value}` with `@torch.no_grad()`"
         else:
             where = "this evaluation loop"
             hint = "wrap the loop in `with torch.no_grad():`"
-        message = (
-            f"`{code(node.func)}(...)` runs with autograd enabled in {where}, saving activations for a backward "
-            "that never comes"
-        )
+        hint += f" ({via})" if via else ""
         extra = {}
         if isinstance(region, cst.FunctionDef) and model.tree.parent_of(region) is model.module:
             # the project index drops this when other files call it only without grad
             extra = {"function": region.name.value, "in_file_calls": len(model.call_sites().get(region, ()))}
+        first = self._fixed.get(id(region))
+        if first is not None:
+            # each model call of the region builds its own graph; the one fix (at the region) covers all
+            line = model.range_of(first).start.line
+            message = f"`{code(node.func)}(...)` also runs with autograd enabled in {where}"
+            self.report(node, message, f"{hint}: the fix reported on line {line} covers this call too", **extra)
+            return
+        self._fixed[id(region)] = node
+        message = (
+            f"`{code(node.func)}(...)` runs with autograd enabled in {where}, saving activations for a backward "
+            "that never comes"
+        )
         guarded_torch = torch_alias(self.model) is None and any(
             dotted(alias.name) == "torch" and self.model.scope_of(node_) is self.model.module
             for node_ in self.model.tree.by_type.get(cst.Import, ())
@@ -90,7 +98,7 @@ def evaluate(model, loader):
         # torch imported only under a condition (`if is_torch_available():`): a module-level
         # `import torch` would make it a hard dependency, so say what to do instead
         fix = None if guarded_torch else self._fix(region)
-        self.report(node, message, hint + (f" ({via})" if via else ""), fix=fix, **extra)
+        self.report(node, message, hint, fix=fix, **extra)
 
     def _eval_region(self, call: cst.Call) -> cst.CSTNode | None:
         loops = self.model.loops
@@ -102,8 +110,8 @@ def evaluate(model, loader):
         ):
             return scope  # (a plain module's own `predict` method is part of its forward)
         for loop in reversed(self.model.enclosing_loops(call)):  # outermost first
-            if loops.is_training_loop(loop):
-                continue
+            if loops.trains_each_iteration(loop):
+                continue  # (an epoch loop that trains, then evaluates in a loop of its own)
             if loops.iterates_eval_data(loop) or loops.follows_model_eval(loop):
                 return loop
         if self._inference_after_eval(call, scope):
@@ -137,30 +145,41 @@ def evaluate(model, loader):
         return in_eval
 
     def _model_run_by_callee(self, call: cst.Call) -> str:
-        """Where a function of this file that `call` runs calls, with grad on, a model that the
-        call hands it (by the callee's summary), when that function is not evaluation code of
-        its own (reported there)."""
+        """Where a function of this file that `call` runs calls, with grad on, a model (directly or
+        through its own callees, by their summaries), when that function is not an evaluation
+        region of its own (reported there)."""
         model = self.model
         for callee in model.local_callees(call):
-            run = model.summaries.model_run(callee)
-            if run is None or model.loops.is_eval_function(callee) or model.loops.has_backward(callee):
+            chain = model.model_runs.model_run(callee)
+            if chain is None or any(self._own_region(step) for step in chain):
                 continue
-            handed = model.summaries.argument_for(call, callee, run.func.value)
-            if handed is not None:
-                return f"`{model.summaries.name(callee)}` calls {model.summaries.describe(run)}"
+            run = chain[-1]
+            owner = model.scope_of(run)
+            name = model.summaries.name(owner) if isinstance(owner, cst.FunctionDef) else model.summaries.name(callee)
+            return f"`{name}` calls {model.summaries.describe(run)}"
         return ""
+
+    def _own_region(self, call: cst.Call) -> bool:
+        """Is `call` in an evaluation region inside its own function (reported there, and its fix
+        there covers every caller)?"""
+        region = self._eval_region(call)
+        return region is not None and self.model.tree.contains(self.model.scope_of(call), region)
 
     def _part_of_callers(self, func: cst.FunctionDef, call: cst.Call) -> bool:
         """Named like evaluation, but the call graph says it runs as part of its callers: every
-        call of it in this file is in a module's `forward` (torchrl's `_predict`), or it is a
-        helper with no loop of its own that runs a model it is handed and does not switch it to
-        eval mode (monai's `_run_inference(network, patch)`): the grad mode is whichever its
-        caller, evaluating or training, chose. (A validation run from inside the training loop
-        is still evaluation.)"""
+        call of it in this file is in a module's `forward` (torchrl's `_predict`), or a training
+        step of this file differentiates what it returns (skorch's `infer`, called by `train_step`
+        and `validation_step`), or it is a helper with no loop of its own that runs a model it
+        is handed and does not switch it to eval mode (monai's `_run_inference(network, patch)`):
+        the grad mode is whichever its caller, evaluating or training, chose; an evaluation
+        caller is reported at its call. (A validation run from inside the training loop is still
+        evaluation.)"""
         model = self.model
         sites = model.call_sites().get(func, ())
         if sites:
-            return all(self._in_forward(site) for site in sites)
+            return all(self._in_forward(site) for site in sites) or any(
+                model.model_runs.feeds_backward(site) for site in sites
+            )
         if model.tree.descendants(func.body, cst.For) or model.tree.descendants(func.body, cst.While):
             return False
         runs_param = isinstance(call.func, cst.Name) and call.func.value in model.params(func)
