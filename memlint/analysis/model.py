@@ -11,7 +11,7 @@ from memlint.analysis.context import FileContext
 from memlint.analysis.cuda_init import CudaInit
 from memlint.analysis.flow.summaries import Summaries
 from memlint.analysis.loops import Loops
-from memlint.analysis.model_runs import ModelRuns
+from memlint.analysis.model_runs import EvalRegions, ModelRuns
 from memlint.analysis.module_facts import ModuleFacts
 from memlint.analysis.provenance import Provenance
 from memlint.analysis.scopes import Binding, Scope
@@ -44,3 +44,8 @@ class SemanticModel(FileContext):
     def model_runs(self) -> ModelRuns:
         """Which functions run a model with grad on, for evaluation regions (ML003)."""
         return ModelRuns(self)
+
+    @cached_property
+    def eval_regions(self) -> EvalRegions:
+        """Evaluation regions (ML003, the project summary)."""
+        return EvalRegions(self)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, method_name
+from memlint.analysis.expressions import code
 from memlint.analysis.imports import dotted
 from memlint.analysis.grad_mode import Grad
 from memlint.models import Applicability, Severity
@@ -53,7 +53,8 @@ def evaluate(model, loader):
         direct = model.model_runs.runs_module(node)
         if not direct and not model.local_callees(node):
             return
-        region = self._eval_region(node)
+        regions = model.eval_regions
+        region = regions.region(node)
         if region is None:
             return
         statement = model.tree.statement_of(node)
@@ -61,10 +62,10 @@ def evaluate(model, loader):
             return
         via = ""
         if not direct:
-            via = self._model_run_by_callee(node)
+            via = regions.model_run_by_callee(node)
             if not via:
                 return
-        if model.grad_state(node) is not Grad.ON or self._needs_grad(region):
+        if model.grad_state(node) is not Grad.ON or regions.needs_grad(region):
             return
         self._statements.add(id(statement))
         if isinstance(region, cst.FunctionDef):
@@ -99,111 +100,6 @@ def evaluate(model, loader):
         # `import torch` would make it a hard dependency, so say what to do instead
         fix = None if guarded_torch else self._fix(region)
         self.report(node, message, hint, fix=fix, **extra)
-
-    def _eval_region(self, call: cst.Call) -> cst.CSTNode | None:
-        loops = self.model.loops
-        scope = self.model.scope_of(call)
-        if (
-            loops.is_eval_function(scope)
-            and self.model.provenance.class_kind(scope) != "module"
-            and not self._part_of_callers(scope, call)
-        ):
-            return scope  # (a plain module's own `predict` method is part of its forward)
-        for loop in reversed(self.model.enclosing_loops(call)):  # outermost first
-            if loops.trains_each_iteration(loop):
-                continue  # (an epoch loop that trains, then evaluates in a loop of its own)
-            if loops.iterates_eval_data(loop) or loops.follows_model_eval(loop):
-                return loop
-        if self._inference_after_eval(call, scope):
-            return scope
-        return None
-
-    def _inference_after_eval(self, call: cst.Call, scope: cst.CSTNode) -> bool:
-        """A function that puts the very model it calls in eval mode, then runs it outside any loop,
-        and never differentiates nor steps: straight-line inference (an inference script's `main`)."""
-        model = self.model
-        loops = model.loops
-        if not isinstance(scope, cst.FunctionDef) or model.enclosing_loops(call):
-            return False
-        if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
-            return False
-        if loops.is_test_function(scope):
-            return False  # a test runs the model once to check an export, not to serve it
-        func = call.func
-        # `model(x)`, `self.model(x)` or a method of it, `model.forward_local(x)`
-        receivers = {code(func)} | ({code(func.value)} if isinstance(func, cst.Attribute) else set())
-        position = model.tree.order[id(call)]
-        in_eval = False
-        for other in model.tree.descendants(scope, cst.Call):
-            if model.tree.order[id(other)] >= position:
-                break
-            if isinstance(other.func, cst.Attribute) and code(other.func.value) in receivers:
-                if other.func.attr.value == "eval" and not other.args:
-                    in_eval = True
-                elif other.func.attr.value == "train":
-                    in_eval = False
-        return in_eval
-
-    def _model_run_by_callee(self, call: cst.Call) -> str:
-        """Where a function of this file that `call` runs calls, with grad on, a model (directly or
-        through its own callees, by their summaries), when that function is not an evaluation
-        region of its own (reported there)."""
-        model = self.model
-        for callee in model.local_callees(call):
-            chain = model.model_runs.model_run(callee)
-            if chain is None or any(self._own_region(step) for step in chain):
-                continue
-            run = chain[-1]
-            owner = model.scope_of(run)
-            name = model.summaries.name(owner) if isinstance(owner, cst.FunctionDef) else model.summaries.name(callee)
-            return f"`{name}` calls {model.summaries.describe(run)}"
-        return ""
-
-    def _own_region(self, call: cst.Call) -> bool:
-        """Is `call` in an evaluation region inside its own function (reported there, and its fix
-        there covers every caller)?"""
-        region = self._eval_region(call)
-        return region is not None and self.model.tree.contains(self.model.scope_of(call), region)
-
-    def _part_of_callers(self, func: cst.FunctionDef, call: cst.Call) -> bool:
-        """Named like evaluation, but the call graph says it runs as part of its callers: every
-        call of it in this file is in a module's `forward` (torchrl's `_predict`), or a training
-        step of this file differentiates what it returns (skorch's `infer`, called by `train_step`
-        and `validation_step`), or it is a helper with no loop of its own that runs a model it
-        is handed and does not switch it to eval mode (monai's `_run_inference(network, patch)`):
-        the grad mode is whichever its caller, evaluating or training, chose; an evaluation
-        caller is reported at its call. (A validation run from inside the training loop is still
-        evaluation.)"""
-        model = self.model
-        sites = model.call_sites().get(func, ())
-        if sites:
-            return all(self._in_forward(site) for site in sites) or any(
-                model.model_runs.feeds_backward(site) for site in sites
-            )
-        if model.tree.descendants(func.body, cst.For) or model.tree.descendants(func.body, cst.While):
-            return False
-        runs_param = isinstance(call.func, cst.Name) and call.func.value in model.params(func)
-        sets_eval = any(method_name(c) == "eval" for c in model.tree.descendants(func.body, cst.Call))
-        return runs_param and not sets_eval
-
-    def _in_forward(self, node: cst.CSTNode) -> bool:
-        scope = self.model.scope_of(node)
-        return isinstance(scope, cst.FunctionDef) and self.model.loops.is_module_forward(scope)
-
-    def _needs_grad(self, region: cst.CSTNode) -> bool:
-        """Saliency, adversarial and gradient-penalty code differentiates on purpose."""
-        model = self.model
-        if model.loops.has_backward(region):
-            return True
-        for call in model.tree.descendants(region, cst.Call):
-            name = model.imports.resolve(call.func) or ""
-            if method_name(call) == "requires_grad_" or name.startswith(("torch.func.", "functorch.")):
-                return True
-        for assign in model.tree.descendants(region, cst.Assign):
-            t = assign.targets[0].target
-            if isinstance(t, cst.Attribute) and t.attr.value == "requires_grad":
-                return True
-        return False
 
     def _fix(self, region: cst.CSTNode) -> FixSpec:
         torch = torch_alias(self.model)
