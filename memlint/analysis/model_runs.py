@@ -16,7 +16,7 @@ differentiates wants the graph it builds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -154,7 +154,7 @@ class EvalRegions:
         model = self.model
         for callee in model.local_callees(call):
             chain = model.model_runs.model_run(callee)
-            if chain is None or any(self._own_region(step) for step in chain):
+            if chain is None or any(self.own_region(step) for step in chain):
                 continue
             run = chain[-1]
             owner = model.scope_of(run)
@@ -162,7 +162,14 @@ class EvalRegions:
             return f"`{name}` calls {model.summaries.describe(run)}"
         return ""
 
-    def _own_region(self, call: cst.Call) -> bool:
+    def describe(self, region: cst.CSTNode) -> tuple[str, str]:
+        """The region in words, and its fix in words, for a message."""
+        if isinstance(region, cst.FunctionDef):
+            name = region.name.value
+            return f"evaluation function `{name}`", f"decorate `{name}` with `@torch.no_grad()`"
+        return "this evaluation loop", "wrap the loop in `with torch.no_grad():`"
+
+    def own_region(self, call: cst.Call) -> bool:
         """Is `call` in an evaluation region inside its own function (reported there, and its fix
         there covers every caller)?"""
         region = self.region(call)
@@ -208,3 +215,52 @@ class EvalRegions:
                 return True
         return False
 
+
+
+# -- across files: the project summary's part (memlint/analysis/project.py) ----------------
+def exported_model_runs(model: "SemanticModel") -> dict[str, str]:
+    """Top-level functions of this file that take arguments and run a model with grad on, not in an
+    evaluation region of their own (reported there): name -> the run, for a message (`model(x)`
+    (helpers.py:12)). Another file that calls one from its evaluation loop is told so."""
+    found: dict[str, str] = {}
+    regions = model.eval_regions
+    for func in model.tree.by_type.get(cst.FunctionDef, ()):
+        if model.tree.parent_of(func) is not model.module or not model.params(func):
+            continue
+        chain = model.model_runs.model_run(func)
+        if chain is None or any(regions.own_region(step) for step in chain):
+            continue
+        found[func.name.value] = model.summaries.describe(chain[-1])
+    return found
+
+
+def eval_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[Any]]:
+    """Calls of imported functions made with grad on in an evaluation region of this file: whether
+    the callee runs a model is the other file's to say. Each: [callee as written, row, column, end
+    row, end column, the region in words, the fix in words, suppressed]."""
+    from memlint.analysis.imports import dotted
+    from memlint.suppression import is_suppressed
+
+    found: list[list[Any]] = []
+    regions = model.eval_regions
+    for call in model.tree.by_type.get(cst.Call, ()):
+        name = dotted(call.func)
+        if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
+            continue
+        if model.grad_state(call) is not Grad.ON or model.model_runs.runs_module(call):
+            continue
+        region = regions.region(call)
+        if region is None or regions.needs_grad(region):
+            continue
+        where, fix = regions.describe(region)
+        span = model.range_of(call)
+        statement = model.tree.statement_of(call)
+        line = model.tree.parent_of(statement)
+        if isinstance(line, cst.SimpleStatementLine):
+            statement = line  # (its trailing comment holds the `noqa`)
+        text = model.module.code_for_node(statement).strip().splitlines() or [""]
+        suppressed = is_suppressed(text[:1], 1, 1, "ML003", "eval-without-no-grad")
+        found.append(
+            [name, span.start.line, span.start.column + 1, span.end.line, span.end.column + 1, where, fix, suppressed]
+        )
+    return found

@@ -30,7 +30,9 @@ from memlint.analysis import lightning_precision as lightning
 from memlint.analysis.cuda_init import ALLOC_VARIABLES, alloc_setting
 from memlint.analysis.expressions import names_in
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
+from memlint.analysis.hooks import exported_hook_registrations, step_calls
 from memlint.analysis.imports import dotted
+from memlint.analysis.model_runs import eval_calls, exported_model_runs
 from memlint.suppression import is_suppressed
 
 if TYPE_CHECKING:
@@ -68,6 +70,10 @@ def summarize(model: "SemanticModel") -> dict[str, Any]:
         "calls": calls,
         "flow": exported(model),
         "kept_argument_calls": kept_argument_calls(model, imported_roots),
+        "model_runs": exported_model_runs(model),
+        "eval_calls": eval_calls(model, imported_roots),
+        "hook_registrations": exported_hook_registrations(model),
+        "step_calls": step_calls(model, imported_roots),
         "trainer_precisions": _trainer_precisions(model),
     }
 

@@ -68,12 +68,7 @@ def evaluate(model, loader):
         if model.grad_state(node) is not Grad.ON or regions.needs_grad(region):
             return
         self._statements.add(id(statement))
-        if isinstance(region, cst.FunctionDef):
-            where = f"evaluation function `{region.name.value}`"
-            hint = f"decorate `{region.name.value}` with `@torch.no_grad()`"
-        else:
-            where = "this evaluation loop"
-            hint = "wrap the loop in `with torch.no_grad():`"
+        where, hint = regions.describe(region)
         hint += f" ({via})" if via else ""
         extra = {}
         if isinstance(region, cst.FunctionDef) and model.tree.parent_of(region) is model.module:
