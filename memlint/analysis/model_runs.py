@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from memlint.analysis.expressions import code, method_name, target_names
+from memlint.analysis.flow.library import PARAMETER_FREE_MODULES
 from memlint.analysis.grad_mode import Grad
 
 if TYPE_CHECKING:
@@ -72,7 +73,19 @@ class ModelRuns:
         facts = model.module_facts
         provenance = model.provenance
         runs = facts.runs_module(call) or (provenance.is_module_call(call) and not facts.not_module(call))
-        return runs and not provenance.is_loss_call(call)
+        return runs and not provenance.is_loss_call(call) and not self._parameter_free(call)
+
+    def _parameter_free(self, call: cst.Call) -> bool:
+        """`act(x)` where `act = torch.nn.LogSoftmax(dim=1)` (or `torch.nn.ReLU()(x)`): a module with
+        nothing to differentiate; whether its result has history is its input's business."""
+        model = self.model
+        made = [call.func]
+        if isinstance(call.func, cst.Name):
+            bindings = model.bindings(model.scope_of(call), call.func.value)
+            made = [b.value for b in bindings] if bindings else made
+        return all(
+            isinstance(m, cst.Call) and (model.imports.resolve(m.func) or "") in PARAMETER_FREE_MODULES for m in made
+        )
 
     def feeds_backward(self, call: cst.Call) -> bool:
         """Is what `call` returns differentiated in its function (`y = self.infer(x)`, then
