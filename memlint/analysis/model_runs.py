@@ -23,6 +23,7 @@ import libcst as cst
 from memlint.analysis.expressions import code, method_name, target_names
 from memlint.analysis.flow.library import PARAMETER_FREE_MODULES
 from memlint.analysis.grad_mode import Grad
+from memlint.analysis.imports import dotted
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
@@ -57,7 +58,9 @@ class ModelRuns:
         for call in model.tree.descendants(func.body, cst.Call):
             if model.scope_of(call) is not func or model.grad_state(call) is Grad.OFF:
                 continue
-            if self.runs_module(call):
+            if self.runs_module(call) and not self._imported(call.func):
+                # a module instance is a value (`model`, `self.module_`), never an imported name:
+                # `download_model(...)` or `hooks._call_configure_model(...)` is a library's function
                 return (call,)
             for callee in model.local_callees(call):
                 inner = self.model_run(callee)
@@ -74,6 +77,12 @@ class ModelRuns:
         provenance = model.provenance
         runs = facts.runs_module(call) or (provenance.is_module_call(call) and not facts.not_module(call))
         return runs and not provenance.is_loss_call(call) and not self._parameter_free(call)
+
+    def _imported(self, func: cst.BaseExpression) -> bool:
+        """Is `func` an imported name, or reached through one (`hooks._call_configure_model`)?"""
+        imports = self.model.imports
+        root = (dotted(func) or "").partition(".")[0]
+        return bool(root) and (root in imports.aliases or root in imports.relative)
 
     def _parameter_free(self, call: cst.Call) -> bool:
         """`act(x)` where `act = torch.nn.LogSoftmax(dim=1)` (or `torch.nn.ReLU()(x)`): a module with
