@@ -21,6 +21,10 @@ Checks for evaluation code (a function named `validate*`, `evaluate*`,
 `eval*`, `test*`, `predict*` or `inference`, a loop after `model.eval()`, or a
 loop over a validation/test loader) that calls a model with grad enabled, in
 a function or loop that never calls `.backward()` or `torch.autograd.grad`.
+The model may be run directly or through a function of this file or of
+another file of the project (by the function's summary). Each model call of
+the region is reported on its line; the one fix, for the whole region, goes
+with the first.
 """
     why = """
 `model.eval()` does not turn autograd off. Each forward pass then records a
