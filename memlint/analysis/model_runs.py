@@ -24,6 +24,7 @@ from memlint.analysis.expressions import code, method_name, target_names
 from memlint.analysis.flow.library import PARAMETER_FREE_MODULES
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.imports import dotted
+from memlint.analysis.per_step import is_test_path
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
@@ -140,19 +141,33 @@ class EvalRegions:
             if loops.iterates_eval_data(loop) or loops.follows_model_eval(loop):
                 return loop
         if self._inference_after_eval(call, scope):
-            return scope
+            # a script's top-level inference: the statement is the region (a module is no `with` body)
+            return scope if isinstance(scope, cst.FunctionDef) else self._top_level_statement(call)
         return None
+
+    def _top_level_statement(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The line of a script's top level (or of its `if __name__ == "__main__":`) holding `node`."""
+        statement = self.model.tree.statement_of(node)
+        line = self.model.tree.parent_of(statement)
+        return line if isinstance(line, cst.SimpleStatementLine) else statement
 
     def _inference_after_eval(self, call: cst.Call, scope: cst.CSTNode) -> bool:
         """A function that puts the very model it calls in eval mode, then runs it outside any loop,
         and never differentiates nor steps: straight-line inference (an inference script's `main`)."""
         model = self.model
         loops = model.loops
-        if not isinstance(scope, cst.FunctionDef) or model.enclosing_loops(call):
+        if model.enclosing_loops(call):
             return False
-        if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
+        if isinstance(scope, cst.Module):
+            # a script's top level; anything of the file that differentiates or steps makes it training
+            # code, and a test file checks an export
+            if loops.trains_each_iteration(scope) or is_test_path(model.path):
+                return False
+        elif not isinstance(scope, cst.FunctionDef):
             return False
-        if loops.is_test_function(scope):
+        elif loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
+            return False
+        elif loops.is_test_function(scope):
             return False  # a test runs the model once to check an export, not to serve it
         func = call.func
         # `model(x)`, `self.model(x)` or a method of it, `model.forward_local(x)`
@@ -162,6 +177,8 @@ class EvalRegions:
         for other in model.tree.descendants(scope, cst.Call):
             if model.tree.order[id(other)] >= position:
                 break
+            if model.scope_of(other) is not scope:
+                continue
             if isinstance(other.func, cst.Attribute) and code(other.func.value) in receivers:
                 if other.func.attr.value == "eval" and not other.args:
                     in_eval = True
@@ -189,7 +206,9 @@ class EvalRegions:
         if isinstance(region, cst.FunctionDef):
             name = region.name.value
             return f"evaluation function `{name}`", f"decorate `{name}` with `@torch.no_grad()`"
-        return "this evaluation loop", "wrap the loop in `with torch.no_grad():`"
+        if isinstance(region, (cst.For, cst.While)):
+            return "this evaluation loop", "wrap the loop in `with torch.no_grad():`"
+        return "this inference script", "wrap the statement in `with torch.no_grad():`"
 
     def own_region(self, call: cst.Call) -> bool:
         """Is `call` in an evaluation region inside its own function (reported there, and its fix

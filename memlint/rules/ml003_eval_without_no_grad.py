@@ -115,5 +115,6 @@ def evaluate(model, loader):
                 body=cst.IndentedBlock(body=[region.with_changes(leading_lines=[])]),
                 leading_lines=region.leading_lines,
             )
-            message = "Wrap the evaluation loop in `with torch.no_grad():`"
+            kind = "evaluation loop" if isinstance(region, (cst.For, cst.While)) else "inference statement"
+            message = f"Wrap the {kind} in `with torch.no_grad():`"
         return FixSpec(Applicability.UNSAFE, message, ((region, new),), prepend)
