@@ -304,10 +304,11 @@ def _on_a_parameter(model: "SemanticModel", call: cst.Call, func: cst.FunctionDe
 
 
 def step_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[Any]]:
-    """Calls of imported functions, as statements of their own with arguments, that run on every
+    """Calls of imported functions, as statements of their own handed a module, that run on every
     step (per_step.step_context): whether the callee registers a hook is the other file's to say.
     Each: [callee as written, row, column, end row, end column, the step in words, suppressed]."""
     from memlint.analysis.guards import runs_sometimes
+    from memlint.analysis.model_runs import hands_a_module
     from memlint.analysis.per_step import step_context
     from memlint.suppression import is_suppressed
 
@@ -319,6 +320,8 @@ def step_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[An
         name = dotted(call.func)
         if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
             continue
+        if not hands_a_module(model, call):
+            continue  # (a helper that hooks a module is handed it)
         context = step_context(model, call, lambda n, region: runs_sometimes(model, n, region))
         if context is None:
             continue

@@ -36,6 +36,8 @@ class ModelRuns:
     def __init__(self, model: "SemanticModel") -> None:
         self.model = model
         self._runs: dict[int, object] = {}
+        self._backwarded: dict[int, set[str]] = {}  # id(scope) -> names it differentiates
+        self._called: dict[int, set[str]] = {}  # id(scope) -> what it calls, as written
 
     def model_run(self, func: cst.FunctionDef) -> tuple[cst.Call, ...] | None:
         """The chain of calls by which `func` runs a model with grad on: `(self.module_(x),)` for a
@@ -97,13 +99,27 @@ class ModelRuns:
             isinstance(m, cst.Call) and (model.imports.resolve(m.func) or "") in PARAMETER_FREE_MODULES for m in made
         )
 
+    def called_values(self, scope: cst.CSTNode) -> set[str]:
+        """The names and attributes that `scope` itself calls (`model`, `self.net`), as written."""
+        key = id(scope)
+        if key not in self._called:
+            model = self.model
+            self._called[key] = {
+                name
+                for c in model.tree.descendants(scope, cst.Call)
+                if (name := dotted(c.func)) is not None and model.scope_of(c) is scope
+            }
+        return self._called[key]
+
     def feeds_backward(self, call: cst.Call) -> bool:
         """Is what `call` returns differentiated in its function (`y = self.infer(x)`, then
         `loss = criterion(y, t)`, `loss.backward()`)? Then it is training code, graph wanted."""
         model = self.model
         scope = model.scope_of(call)
         provenance = model.provenance
-        backwarded = provenance.backwarded_names(scope)
+        if id(scope) not in self._backwarded:
+            self._backwarded[id(scope)] = provenance.backwarded_names(scope)
+        backwarded = self._backwarded[id(scope)]
         if not backwarded:
             return False
         statement = model.tree.statement_of(call)
@@ -122,6 +138,8 @@ class EvalRegions:
 
     def __init__(self, model: "SemanticModel") -> None:
         self.model = model
+        self._loops: dict[int, bool] = {}  # id(loop) -> is it an evaluation loop (asked per call in it)
+        self._evaluated: dict[int, set[str]] = {}  # id(scope) -> receivers of `.eval()` in it
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -136,14 +154,23 @@ class EvalRegions:
         ):
             return scope  # (a plain module's own `predict` method is part of its forward)
         for loop in reversed(self.model.enclosing_loops(call)):  # outermost first
-            if loops.trains_each_iteration(loop):
-                continue  # (an epoch loop that trains, then evaluates in a loop of its own)
-            if loops.iterates_eval_data(loop) or loops.follows_model_eval(loop):
+            if self._eval_loop(loop):
                 return loop
         if self._inference_after_eval(call, scope):
             # a script's top-level inference: the statement is the region (a module is no `with` body)
             return scope if isinstance(scope, cst.FunctionDef) else self._top_level_statement(call)
         return None
+
+    def _eval_loop(self, loop: cst.CSTNode) -> bool:
+        """A loop over evaluation data, or after `model.eval()`, that does not train (an epoch loop
+        that trains, then evaluates in a loop of its own, is not one)."""
+        key = id(loop)
+        if key not in self._loops:
+            loops = self.model.loops
+            self._loops[key] = not loops.trains_each_iteration(loop) and (
+                loops.iterates_eval_data(loop) or loops.follows_model_eval(loop)
+            )
+        return self._loops[key]
 
     def _top_level_statement(self, node: cst.CSTNode) -> cst.CSTNode:
         """The line of a script's top level (or of its `if __name__ == "__main__":`) holding `node`."""
@@ -172,6 +199,8 @@ class EvalRegions:
         func = call.func
         # `model(x)`, `self.model(x)` or a method of it, `model.forward_local(x)`
         receivers = {code(func)} | ({code(func.value)} if isinstance(func, cst.Attribute) else set())
+        if not receivers & self._eval_receivers(scope):
+            return False
         position = model.tree.order[id(call)]
         in_eval = False
         for other in model.tree.descendants(scope, cst.Call):
@@ -185,6 +214,18 @@ class EvalRegions:
                 elif other.func.attr.value == "train":
                     in_eval = False
         return in_eval
+
+    def _eval_receivers(self, scope: cst.CSTNode) -> set[str]:
+        """What `scope` itself calls `.eval()` on (`model`, `self.net`)."""
+        key = id(scope)
+        if key not in self._evaluated:
+            model = self.model
+            self._evaluated[key] = {
+                code(c.func.value)
+                for c in model.tree.descendants(scope, cst.Call)
+                if method_name(c) == "eval" and not c.args and model.scope_of(c) is scope
+            }
+        return self._evaluated[key]
 
     def model_run_by_callee(self, call: cst.Call) -> str:
         """Where a function of this file that `call` runs calls, with grad on, a model (directly or
@@ -268,6 +309,9 @@ def exported_model_runs(model: "SemanticModel") -> dict[str, str]:
     for func in model.tree.by_type.get(cst.FunctionDef, ()):
         if model.tree.parent_of(func) is not model.module or not model.params(func):
             continue
+        called = {name.partition(".")[0] for name in model.model_runs.called_values(func)}
+        if not called & model.params(func):
+            continue  # (the caller hands it the model: a helper that calls nothing it is handed runs none)
         chain = model.model_runs.model_run(func)
         if chain is None or any(regions.own_region(step) for step in chain):
             continue
@@ -275,9 +319,17 @@ def exported_model_runs(model: "SemanticModel") -> dict[str, str]:
     return found
 
 
+def hands_a_module(model: "SemanticModel", call: cst.Call) -> bool:
+    """Does `call` pass a value that the file shows is a module (`net.eval()`, `net.parameters()`)
+    or that its function calls (`model(x)`)?"""
+    facts = model.module_facts
+    called = model.model_runs.called_values(model.scope_of(call))
+    return any(facts.is_module(arg.value, call) or dotted(arg.value) in called for arg in call.args)
+
+
 def eval_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[Any]]:
-    """Calls of imported functions made with grad on in an evaluation region of this file: whether
-    the callee runs a model is the other file's to say. Each: [callee as written, row, column, end
+    """Calls of imported functions, handed a module, made with grad on in an evaluation region of
+    this file: whether the callee runs the model is the other file's to say. Each: [callee as written, row, column, end
     row, end column, the region in words, the fix in words, suppressed]."""
     from memlint.analysis.imports import dotted
     from memlint.suppression import is_suppressed
@@ -288,6 +340,8 @@ def eval_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[An
         name = dotted(call.func)
         if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
             continue
+        if not hands_a_module(model, call):
+            continue  # (a helper that runs a model is handed it; the check is cheap, the region is not)
         if model.grad_state(call) is not Grad.ON or model.model_runs.runs_module(call):
             continue
         region = regions.region(call)
