@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
 
 _PENDING = object()
+# methods that place or switch a module and return it (`Net().to(device).eval()`)
+_PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
 
 
 class ModelRuns:
@@ -61,9 +63,7 @@ class ModelRuns:
         for call in model.tree.descendants(func.body, cst.Call):
             if model.scope_of(call) is not func or model.grad_state(call) is Grad.OFF:
                 continue
-            if self.runs_module(call) and not self._imported(call.func):
-                # a module instance is a value (`model`, `self.module_`), never an imported name:
-                # `download_model(...)` or `hooks._call_configure_model(...)` is a library's function
+            if self._runs_shown_module(call, func):
                 return (call,)
             for callee in model.local_callees(call):
                 inner = self.model_run(callee)
@@ -79,7 +79,36 @@ class ModelRuns:
         facts = model.module_facts
         provenance = model.provenance
         runs = facts.runs_module(call) or (provenance.is_module_call(call) and not facts.not_module(call))
-        return runs and not provenance.is_loss_call(call) and not self._parameter_free(call)
+        return runs and not provenance.is_loss_call(call) and not self._parameter_free(call) and not self._builds(call)
+
+    def _builds(self, call: cst.Call) -> bool:
+        """`actor = Model[0](envs).to(device)` with `actor.eval()` later: the call returns a module
+        (placed, maybe), so it constructs one; running a module returns tensors."""
+        model = self.model
+        node: cst.CSTNode = call
+        parent = model.tree.parent_of(node)
+        # up through `.to(device)`, `.cuda()`, `.eval()` on the result
+        while isinstance(parent, cst.Attribute) and parent.attr.value in _PLACEMENT:
+            outer = model.tree.parent_of(parent)
+            if not isinstance(outer, cst.Call):
+                return False
+            node, parent = outer, model.tree.parent_of(outer)
+        if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1):
+            return False
+        target = parent.targets[0].target
+        return isinstance(target, (cst.Name, cst.Attribute)) and model.module_facts.is_module(target, parent)
+
+    def _runs_shown_module(self, call: cst.Call, func: cst.FunctionDef) -> bool:
+        """A model run that a caller may rely on, not a guess from a name: a module the file shows
+        (`self.module_(x)` where the class calls `self.module_.eval()`), or a module `func` is
+        handed (`model(x)` of a parameter). Never an imported name (`download_model(...)`,
+        `hooks._call_configure_model(...)` are a library's functions) nor a method of an attribute
+        nothing shows is a module (`self.encoding_strategy.encode_head(...)`)."""
+        if not self.runs_module(call) or self._imported(call.func):
+            return False
+        if self.model.module_facts.runs_module(call):
+            return True
+        return isinstance(call.func, cst.Name) and call.func.value in self.model.params(func)
 
     def _imported(self, func: cst.BaseExpression) -> bool:
         """Is `func` an imported name, or reached through one (`hooks._call_configure_model`)?"""

@@ -17,12 +17,11 @@ class Trainer:
 
         return score
 
-    @torch.no_grad()
     def validate(self, val_loader):
         scorer = self.make_scorer()
         losses = []
         for x, y in val_loader:
-            losses.append(scorer(x, y).detach())  # expect: ML001, ML003
+            losses.append(scorer(x, y).detach())  # expect: ML001
         print(f"{len(losses)} batches, last loss {losses[-1].item():.3f}")
 
 

@@ -21,7 +21,7 @@ class Trainer:
         scorer = self.make_scorer()
         losses = []
         for x, y in val_loader:
-            losses.append(scorer(x, y).item())  # expect: ML003
+            losses.append(scorer(x, y).item())
         print(f"{len(losses)} batches, last loss {losses[-1]:.3f}")
 
 
