@@ -215,10 +215,13 @@ class EvalRegions:
         if model.enclosing_loops(call):
             return False
         if isinstance(scope, cst.Module):
-            # a script's top level; anything of the file that differentiates or steps makes it training
-            # code, and a test file checks an export
+            # a script's top level, where what is kept lives as long as the script (or the notebook's
+            # kernel); anything of the file that differentiates or steps makes it training code, and a
+            # test file checks an export
             if loops.trains_each_iteration(scope) or is_test_path(model.path):
                 return False
+            if not isinstance(model.tree.statement_of(call), (cst.Assign, cst.AnnAssign)):
+                return False  # run once and dropped (`print(model(x).shape)`): its graph goes with it
         elif not isinstance(scope, cst.FunctionDef):
             return False
         elif loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
