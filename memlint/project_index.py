@@ -129,6 +129,73 @@ class ProjectIndex:
                 )
         return found
 
+    def defining_file(self, path: str, name: str) -> tuple[str | None, str]:
+        """The other file of the project that defines the function `name` as written in `path`, and
+        its last name: by the file's imports from the project root, or, for an absolute import of a
+        sibling module (`import helpers` next to it: a script's folder is on `sys.path`), from the
+        file's folder."""
+        module, _, last = self.qualify(path, name).rpartition(".")
+        other = self.paths_by_module.get(module)
+        if other is None:
+            package = self.modules.get(path, "").rpartition(".")[0]
+            other = self.paths_by_module.get(f"{package}.{module}" if package else module)
+        return (other if other != path else None), last
+
+    def eval_calls_of_project_models(self) -> list[Finding]:
+        """ML003 across files: an evaluation region runs, with grad on, a function of another file
+        of the project that runs a model (its summary says which call): the model builds a graph
+        for a backward that never comes. The fix is the caller's: its region under `no_grad`."""
+        found = []
+        for path, summary in self.summaries.items():
+            for name, row, column, end_row, end_column, where, fix, suppressed in summary.get("eval_calls", ()):
+                other, last = self.defining_file(path, name)
+                run = self.summaries[other].get("model_runs", {}).get(last) if other is not None else None
+                if suppressed or run is None:
+                    continue
+                found.append(
+                    Finding(
+                        code="ML003",
+                        name="eval-without-no-grad",
+                        message=f"`{name}(...)` runs a model with autograd enabled in {where}, saving activations "
+                        "for a backward that never comes",
+                        severity=Severity.WARNING,
+                        filename=path,
+                        location=Position(row, column),
+                        end_location=Position(end_row, end_column),
+                        hint=f"{fix} (`{last}` ({os.path.relpath(other)}) calls {run})",
+                    )
+                )
+        return found
+
+    def hooks_registered_per_step(self) -> list[Finding]:
+        """ML008 across files: a step calls a function of another file of the project that
+        registers a hook on the module it is handed and keeps no handle (its summary says so):
+        one more hook on the module every step."""
+        found = []
+        for path, summary in self.summaries.items():
+            for name, row, column, end_row, end_column, where, suppressed in summary.get("step_calls", ()):
+                other, last = self.defining_file(path, name)
+                entry = self.summaries[other].get("hook_registrations", {}).get(last) if other is not None else None
+                if suppressed or entry is None:
+                    continue
+                method, registered = entry
+                found.append(
+                    Finding(
+                        code="ML008",
+                        name="hook-in-loop",
+                        message=f"`{name}(...)` runs on {where} and registers a hook ({registered}) that nothing "
+                        "removes, so hooks pile up",
+                        severity=Severity.ERROR,
+                        filename=path,
+                        location=Position(row, column),
+                        end_location=Position(end_row, end_column),
+                        hint=f"`{last}` calls `{method}` and keeps no handle: call it once, before the loop, or have "
+                        "it return the handle and remove it in the same step; every later forward runs all of the "
+                        "hooks and what they capture stays alive",
+                    )
+                )
+        return found
+
     def late_alloc_settings(self) -> list[Finding]:
         """ML010 across files: a helper module's function sets `PYTORCH_CUDA_ALLOC_CONF`
         and another module of the project calls it after it has used CUDA."""

@@ -123,7 +123,10 @@ def lint_files(
     index = ProjectIndex({p: r.summary for p, r in results.items() if r.summary}, settings.root)
     run.findings += [
         f
-        for f in index.late_alloc_settings() + index.kept_by_project_callees()
+        for f in index.late_alloc_settings()
+        + index.kept_by_project_callees()
+        + index.eval_calls_of_project_models()
+        + index.hooks_registered_per_step()
         if f.code in settings.codes_for(f.filename)
     ]
     run.findings = sorted(index.adjust(run.findings), key=Finding.sort_key)

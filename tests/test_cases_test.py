@@ -6,11 +6,15 @@ whose rows are the rows its findings carry (memlint/notebook.py).
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from click.testing import CliRunner
 
+from memlint.cli import main
 from memlint.engine import lint_path, read_source
 from memlint.rules import ALL_RULES
 
@@ -30,7 +34,16 @@ def expected_findings(path: Path) -> set[tuple[int, str]]:
 
 def case_files() -> list[Path]:
     files = [*CASES.rglob("*.py"), *CASES.rglob("*.ipynb")]
-    return sorted(p for p in files if not p.name.endswith((".fixed.py", ".fixed.ipynb")))
+    return sorted(
+        p
+        for p in files
+        if not p.name.endswith((".fixed.py", ".fixed.ipynb")) and not p.parent.name.startswith("project_")
+    )
+
+
+def project_folders() -> list[Path]:
+    """`<rule folder>/project_*/`: files linted together, as one project (findings across files)."""
+    return sorted(p for p in CASES.glob("*/project_*") if p.is_dir())
 
 
 @pytest.mark.parametrize("path", case_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -42,6 +55,20 @@ def test_case(path: Path) -> None:
         f"{f.location.row}: {f.code} {f.message}" for f in result.findings
     )
     for finding in result.findings:
+        assert_short_message(finding)
+
+
+@pytest.mark.parametrize("folder", project_folders(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_project_case(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A project folder's files, linted together, give exactly the findings their markers name."""
+    monkeypatch.chdir(folder)
+    result = CliRunner().invoke(main, ["--format", "json", "--no-cache", "--select", "ALL", "."], catch_exceptions=False)
+    assert result.exit_code in (0, 1), result.output
+    findings = [SimpleNamespace(**f) for f in json.loads(result.stdout)]
+    actual = {(Path(f.filename).name, f.location["row"], f.code) for f in findings}
+    expected = {(p.name, row, code) for p in sorted(folder.glob("*.py")) for row, code in expected_findings(p)}
+    assert actual == expected, "\n".join(f"{f.filename}:{f.location['row']}: {f.code} {f.message}" for f in findings)
+    for finding in findings:
         assert_short_message(finding)
 
 

@@ -7,14 +7,15 @@ opened ends), whether or not the handle itself is still referenced.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from memlint.analysis.expressions import callee_name, method_name, target_names
+from memlint.analysis.expressions import callee_name, method_name, names_in, root_name, target_names
 from memlint.analysis.imports import dotted
 
 if TYPE_CHECKING:
@@ -260,3 +261,75 @@ def _removes(tree, region: cst.CSTNode, names: list[str]) -> bool:
         ):
             return True
     return False
+
+
+# -- across files: the project summary's part (memlint/analysis/project.py) ----------------
+def exported_hook_registrations(model: "SemanticModel") -> dict[str, list[Any]]:
+    """Top-level functions of this file that register a module hook on a module they are handed
+    (the argument, or a submodule of it) and neither remove the handle nor hand it back:
+    name -> [the registering method, where (`helpers.py:12`)]. Each call registers one more hook
+    for good; another file that calls one on every step is told so (ML008)."""
+    found: dict[str, list[Any]] = {}
+    handles: Handles | None = None
+    for call in model.tree.by_type.get(cst.Call, ()):
+        if method_name(call) not in MODULE_HOOK_METHODS or not call.args:
+            continue
+        func = model.scope_of(call)
+        if not isinstance(func, cst.FunctionDef) or model.tree.parent_of(func) is not model.module:
+            continue
+        if func.name.value in found or not _on_a_parameter(model, call, func):
+            continue
+        handles = handles or Handles(model)
+        if handles.fate(call, func).kind in (DISCARDED, UNREMOVED):
+            where = f"{os.path.basename(model.path)}:{model.range_of(call).start.line}"
+            found[func.name.value] = [method_name(call), where]
+    return found
+
+
+def _on_a_parameter(model: "SemanticModel", call: cst.Call, func: cst.FunctionDef) -> bool:
+    """Is the hook registered on a module `func` is handed: `model.register_forward_hook`,
+    `model.encoder.register_...`, or a loop variable over `model.modules()` (`named_modules`,
+    `children`, ...)?"""
+    params = model.params(func) - {"self", "cls"}
+    receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+    root = root_name(receiver) if receiver is not None else None
+    if root is None:
+        return False
+    if root in params:
+        return True
+    for loop in model.enclosing_loops(call):
+        if isinstance(loop, cst.For) and root in target_names(loop.target) and set(names_in(loop.iter)) & params:
+            return True
+    return False
+
+
+def step_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[Any]]:
+    """Calls of imported functions, as statements of their own handed a module, that run on every
+    step (per_step.step_context): whether the callee registers a hook is the other file's to say.
+    Each: [callee as written, row, column, end row, end column, the step in words, suppressed]."""
+    from memlint.analysis.guards import runs_sometimes
+    from memlint.analysis.model_runs import hands_a_module
+    from memlint.analysis.per_step import step_context
+    from memlint.suppression import is_suppressed
+
+    found: list[list[Any]] = []
+    for statement in model.tree.by_type.get(cst.Expr, ()):
+        call = statement.value
+        if not isinstance(call, cst.Call) or not call.args:
+            continue
+        name = dotted(call.func)
+        if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
+            continue
+        if not hands_a_module(model, call):
+            continue  # (a helper that hooks a module is handed it)
+        context = step_context(model, call, lambda n, region: runs_sometimes(model, n, region))
+        if context is None:
+            continue
+        span = model.range_of(call)
+        line = model.tree.parent_of(statement)
+        text = model.module.code_for_node(line if line is not None else statement).strip().splitlines() or [""]
+        suppressed = is_suppressed(text[:1], 1, 1, "ML008", "hook-in-loop")
+        found.append(
+            [name, span.start.line, span.start.column + 1, span.end.line, span.end.column + 1, context.where, suppressed]
+        )
+    return found

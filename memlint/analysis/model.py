@@ -11,6 +11,7 @@ from memlint.analysis.context import FileContext
 from memlint.analysis.cuda_init import CudaInit
 from memlint.analysis.flow.summaries import Summaries
 from memlint.analysis.loops import Loops
+from memlint.analysis.model_runs import EvalRegions, ModelRuns
 from memlint.analysis.module_facts import ModuleFacts
 from memlint.analysis.provenance import Provenance
 from memlint.analysis.scopes import Binding, Scope
@@ -38,3 +39,13 @@ class SemanticModel(FileContext):
     def cuda_init(self) -> CudaInit:
         """Where CUDA is used, indexed once for ML010 and the project summary."""
         return CudaInit(self)
+
+    @cached_property
+    def model_runs(self) -> ModelRuns:
+        """Which functions run a model with grad on, for evaluation regions (ML003)."""
+        return ModelRuns(self)
+
+    @cached_property
+    def eval_regions(self) -> EvalRegions:
+        """Evaluation regions (ML003, the project summary)."""
+        return EvalRegions(self)

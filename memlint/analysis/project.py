@@ -30,7 +30,9 @@ from memlint.analysis import lightning_precision as lightning
 from memlint.analysis.cuda_init import ALLOC_VARIABLES, alloc_setting
 from memlint.analysis.expressions import names_in
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
+from memlint.analysis.hooks import exported_hook_registrations, step_calls
 from memlint.analysis.imports import dotted
+from memlint.analysis.model_runs import eval_calls, exported_model_runs
 from memlint.suppression import is_suppressed
 
 if TYPE_CHECKING:
@@ -43,7 +45,7 @@ SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".app
 # What `ProjectIndex.adjust` reads of the very file whose findings it adjusts (its imports, what
 # its functions return, its Functions, its Trainers); the other parts adjust other files' findings
 # only, so the language server computes them once the typing pauses (server/app.py).
-OWN_PARTS = frozenset({"imports", "ctx_functions", "returns", "trainer_precisions"})
+OWN_PARTS = frozenset({"imports", "ctx_functions", "returns", "eval_calls", "step_calls", "trainer_precisions"})
 
 
 def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> dict[str, Any]:
@@ -61,6 +63,10 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "ctx_functions": lambda: sorted({s.function.name.value for s in model.autograd_functions.tensor_stores}),
         "flow": lambda: exported(model),
         "kept_argument_calls": lambda: kept_argument_calls(model, imported_roots),
+        "model_runs": lambda: exported_model_runs(model),
+        "eval_calls": lambda: eval_calls(model, imported_roots),
+        "hook_registrations": lambda: exported_hook_registrations(model),
+        "step_calls": lambda: step_calls(model, imported_roots),
         "trainer_precisions": lambda: _trainer_precisions(model),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
@@ -69,7 +75,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
 
 _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
-    "kept_argument_calls", "trainer_precisions",
+    "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
 )  # the summary's keys as the cache has always written them
 
 

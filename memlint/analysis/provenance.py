@@ -27,6 +27,7 @@ from memlint.analysis.expressions import (
     keyword_arg,
     method_name,
     names_in,
+    reads_as_name,
     root_name,
     target_names,
 )
@@ -167,10 +168,13 @@ class Provenance:
                     kinds[cls.name.value] = "lightning"
                 elif re.search(r"(Module|PreTrainedModel|Model)$", text):
                     kinds.setdefault(cls.name.value, "module")
-            if cls.name.value not in kinds and any(
+            derives = any(base.keyword is None and not reads_as_name(base.value, "object") for base in cls.bases)
+            if cls.name.value not in kinds and derives and any(
                 isinstance(stmt, cst.FunctionDef) and stmt.name.value == "forward" for stmt in cls.body.body
             ):
-                kinds[cls.name.value] = "module"  # subclasses a module of another file
+                # subclasses a module of another file (a class of no base, or of `object`, is not
+                # one, whatever its methods are called: skorch's `NeuralNet.forward`)
+                kinds[cls.name.value] = "module"
         return kinds
 
     @property

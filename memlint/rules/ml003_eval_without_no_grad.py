@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, method_name, target_names
+from memlint.analysis.expressions import code
 from memlint.analysis.imports import dotted
 from memlint.analysis.grad_mode import Grad
 from memlint.models import Applicability, Severity
@@ -21,6 +21,10 @@ Checks for evaluation code (a function named `validate*`, `evaluate*`,
 `eval*`, `test*`, `predict*` or `inference`, a loop after `model.eval()`, or a
 loop over a validation/test loader) that calls a model with grad enabled, in
 a function or loop that never calls `.backward()` or `torch.autograd.grad`.
+The model may be run directly or through a function of this file or of
+another file of the project (by the function's summary). Each model call of
+the region is reported on its line; the one fix, for the whole region, goes
+with the first.
 """
     why = """
 `model.eval()` does not turn autograd off. Each forward pass then records a
@@ -45,43 +49,47 @@ def evaluate(model, loader):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
-        self._reported: set[int] = set()
+        self._statements: set[int] = set()  # statements reported: one finding per model-call statement
+        self._fixed: dict[int, cst.Call] = {}  # id(region) -> the call whose finding carries the region's fix
 
     def visit_Call(self, node: cst.Call) -> None:
         model = self.model
-        provenance = model.provenance
-        via = ""
-        facts = model.module_facts
-        # a module by what the file does with it (`.eval()`, `.parameters()`), whatever its name; a
-        # guess from a name only where the file does not show the callee is something else
-        runs = facts.runs_module(node) or (provenance.is_module_call(node) and not facts.not_module(node))
-        direct = runs and not provenance.is_loss_call(node)
+        direct = model.model_runs.runs_module(node)
         if not direct and not model.local_callees(node):
             return
-        region = self._eval_region(node)
-        if region is None or id(region) in self._reported:
+        regions = model.eval_regions
+        region = regions.region(node)
+        if region is None:
             return
+        statement = model.tree.statement_of(node)
+        if id(statement) in self._statements:
+            return
+        via = ""
         if not direct:
-            via = self._model_run_by_callee(node)
+            via = regions.model_run_by_callee(node)
             if not via:
                 return
-        if model.grad_state(node) is not Grad.ON or self._needs_grad(region):
+        if model.grad_state(node) is not Grad.ON or regions.needs_grad(region):
             return
-        self._reported.add(id(region))
-        if isinstance(region, cst.FunctionDef):
-            where = f"evaluation function `{region.name.value}`"
-            hint = f"decorate `{region.name.value}` with `@torch.no_grad()`"
-        else:
-            where = "this evaluation loop"
-            hint = "wrap the loop in `with torch.no_grad():`"
-        message = (
-            f"`{code(node.func)}(...)` runs with autograd enabled in {where}, saving activations for a backward "
-            "that never comes"
-        )
+        self._statements.add(id(statement))
+        where, hint = regions.describe(region)
+        hint += f" ({via})" if via else ""
         extra = {}
         if isinstance(region, cst.FunctionDef) and model.tree.parent_of(region) is model.module:
             # the project index drops this when other files call it only without grad
             extra = {"function": region.name.value, "in_file_calls": len(model.call_sites().get(region, ()))}
+        first = self._fixed.get(id(region))
+        if first is not None:
+            # each model call of the region builds its own graph; the one fix (at the region) covers all
+            line = model.range_of(first).start.line
+            message = f"`{code(node.func)}(...)` also runs with autograd enabled in {where}"
+            self.report(node, message, f"{hint}: the fix reported on line {line} covers this call too", **extra)
+            return
+        self._fixed[id(region)] = node
+        message = (
+            f"`{code(node.func)}(...)` runs with autograd enabled in {where}, saving activations for a backward "
+            "that never comes"
+        )
         guarded_torch = torch_alias(self.model) is None and any(
             dotted(alias.name) == "torch" and self.model.scope_of(node_) is self.model.module
             for node_ in self.model.tree.by_type.get(cst.Import, ())
@@ -90,137 +98,7 @@ def evaluate(model, loader):
         # torch imported only under a condition (`if is_torch_available():`): a module-level
         # `import torch` would make it a hard dependency, so say what to do instead
         fix = None if guarded_torch else self._fix(region)
-        self.report(node, message, hint + (f" ({via})" if via else ""), fix=fix, **extra)
-
-    def _eval_region(self, call: cst.Call) -> cst.CSTNode | None:
-        loops = self.model.loops
-        scope = self.model.scope_of(call)
-        if (
-            loops.is_eval_function(scope)
-            and self.model.provenance.class_kind(scope) != "module"
-            and not self._part_of_callers(scope, call)
-        ):
-            return scope  # (a plain module's own `predict` method is part of its forward)
-        for loop in reversed(self.model.enclosing_loops(call)):  # outermost first
-            if loops.is_training_loop(loop):
-                continue
-            if loops.iterates_eval_data(loop) or loops.follows_model_eval(loop):
-                return loop
-        if self._inference_after_eval(call, scope):
-            return scope
-        return None
-
-    def _inference_after_eval(self, call: cst.Call, scope: cst.CSTNode) -> bool:
-        """A function that puts the very model it calls in eval mode, then runs it outside any loop,
-        and never differentiates nor steps: straight-line inference (an inference script's `main`)."""
-        model = self.model
-        loops = model.loops
-        if not isinstance(scope, cst.FunctionDef) or model.enclosing_loops(call):
-            return False
-        if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
-            return False
-        if loops.is_test_function(scope):
-            return False  # a test runs the model once to check an export, not to serve it
-        func = call.func
-        # `model(x)`, `self.model(x)` or a method of it, `model.forward_local(x)`
-        receivers = {code(func)} | ({code(func.value)} if isinstance(func, cst.Attribute) else set())
-        position = model.tree.order[id(call)]
-        in_eval = False
-        for other in model.tree.descendants(scope, cst.Call):
-            if model.tree.order[id(other)] >= position:
-                break
-            if isinstance(other.func, cst.Attribute) and code(other.func.value) in receivers:
-                if other.func.attr.value == "eval" and not other.args:
-                    in_eval = True
-                elif other.func.attr.value == "train":
-                    in_eval = False
-        return in_eval
-
-    def _model_run_by_callee(self, call: cst.Call) -> str:
-        """Where a function of this file that `call` runs calls, with grad on, a model that the
-        call hands it (by the callee's summary), when that function is not evaluation code of
-        its own (reported there)."""
-        model = self.model
-        for callee in model.local_callees(call):
-            run = model.summaries.model_run(callee)
-            if run is None or model.loops.is_eval_function(callee) or model.loops.has_backward(callee):
-                continue
-            handed = model.summaries.argument_for(call, callee, run.func.value)
-            if handed is not None:
-                return f"`{model.summaries.name(callee)}` calls {model.summaries.describe(run)}"
-        return ""
-
-    def _part_of_callers(self, func: cst.FunctionDef, call: cst.Call) -> bool:
-        """Named like evaluation, but the call graph says it runs as part of its callers: every
-        call of it in this file is in a module's `forward` (torchrl's `_predict`), or it is a
-        helper with no loop of its own that runs a model it is handed and does not switch it to
-        eval mode (monai's `_run_inference(network, patch)`): the grad mode is whichever its
-        caller, evaluating or training, chose. (A validation run from inside the training loop
-        is still evaluation.)"""
-        model = self.model
-        sites = model.call_sites().get(func, ())
-        if sites:
-            # every call is in a forward, in a training step that differentiates (pyro's shared
-            # forward pass `model_eval`), or under no_grad: the callers choose the grad mode
-            return all(self._in_forward(site) or self._trains(site) for site in sites)
-        if model.tree.descendants(func.body, cst.For) or model.tree.descendants(func.body, cst.While):
-            return False
-        runs_param = (isinstance(call.func, cst.Name) and call.func.value in model.params(func)) or self._handed_to_init(
-            call.func, func
-        )
-        sets_eval = any(method_name(c) == "eval" for c in model.tree.descendants(func.body, cst.Call))
-        return runs_param and not sets_eval
-
-    def _handed_to_init(self, func_expr: cst.BaseExpression, method: cst.FunctionDef) -> bool:
-        """Is `func_expr` `self.<attr>` that the class's `__init__` sets from its own parameter
-        (`self._dynamic_model = dynamic_model`): a model the object was handed, like a parameter?"""
-        if not (isinstance(func_expr, cst.Attribute) and code(func_expr.value) == "self"):
-            return False
-        cls = self.model.enclosing_class(method)
-        init = next(
-            (s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None
-        ) if cls is not None else None
-        if init is None:
-            return False
-        params = self.model.params(init)
-        for assign in self.model.tree.descendants(init.body, cst.Assign):
-            for target in assign.targets:
-                if code(target.target) == code(func_expr):
-                    return isinstance(assign.value, cst.Name) and assign.value.value in params
-        return False
-
-    def _trains(self, site: cst.Call) -> bool:
-        """Does the call `site` run without grad, or does its caller differentiate what it returns
-        (`recon, mu, var = self.model_eval(x)` ... `loss.backward()`)?"""
-        model = self.model
-        if model.grad_state(site) is Grad.OFF:
-            return True
-        scope = model.scope_of(site)
-        assign = model.tree.statement_of(site)
-        if not isinstance(assign, cst.Assign):
-            return False
-        provenance = model.provenance
-        reached = provenance.dependencies(provenance.backwarded_names(scope), scope)
-        return any(set(target_names(t.target)) & reached for t in assign.targets)
-
-    def _in_forward(self, node: cst.CSTNode) -> bool:
-        scope = self.model.scope_of(node)
-        return isinstance(scope, cst.FunctionDef) and self.model.loops.is_module_forward(scope)
-
-    def _needs_grad(self, region: cst.CSTNode) -> bool:
-        """Saliency, adversarial and gradient-penalty code differentiates on purpose."""
-        model = self.model
-        if model.loops.has_backward(region):
-            return True
-        for call in model.tree.descendants(region, cst.Call):
-            name = model.imports.resolve(call.func) or ""
-            if method_name(call) == "requires_grad_" or name.startswith(("torch.func.", "functorch.")):
-                return True
-        for assign in model.tree.descendants(region, cst.Assign):
-            t = assign.targets[0].target
-            if isinstance(t, cst.Attribute) and t.attr.value == "requires_grad":
-                return True
-        return False
+        self.report(node, message, hint, fix=fix, **extra)
 
     def _fix(self, region: cst.CSTNode) -> FixSpec:
         torch = torch_alias(self.model)
@@ -237,5 +115,6 @@ def evaluate(model, loader):
                 body=cst.IndentedBlock(body=[region.with_changes(leading_lines=[])]),
                 leading_lines=region.leading_lines,
             )
-            message = "Wrap the evaluation loop in `with torch.no_grad():`"
+            kind = "evaluation loop" if isinstance(region, (cst.For, cst.While)) else "inference statement"
+            message = f"Wrap the {kind} in `with torch.no_grad():`"
         return FixSpec(Applicability.UNSAFE, message, ((region, new),), prepend)

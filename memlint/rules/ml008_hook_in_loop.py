@@ -43,6 +43,10 @@ hook on a module it is given, when the step neither removes it (a method of
 the class that calls `.remove()`, called on the object in the same step) nor
 opens the object with `with` (an `__exit__` that removes).
 
+Across files: a call, on every step, of a function of another file of the
+project that registers a module hook on the module it is handed and neither
+removes the handle nor returns it (by that file's summary).
+
 Severity: error, because the growth has no bound: one more hook every step
 for as long as the program runs.
 """

@@ -14,5 +14,5 @@ def main(checkpoint, reference, mixed):
     model.eval()
 
     dvec = embedder(reference).mean(dim=0)  # expect: ML003
-    mask = model(torch.cat([mixed, dvec.expand(mixed.shape[0], -1)], dim=1))
+    mask = model(torch.cat([mixed, dvec.expand(mixed.shape[0], -1)], dim=1))  # expect: ML003
     return (mixed * mask).cpu().numpy()

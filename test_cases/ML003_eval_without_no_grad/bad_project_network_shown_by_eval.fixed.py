@@ -14,5 +14,5 @@ if __name__ == "__main__":
     with torch.no_grad():
         for image in images:
             local = colorizer.forward_local(image)  # expect: ML003
-            rendered = colorizer.forward_global(image - local)
+            rendered = colorizer.forward_global(image - local)  # expect: ML003
             print(rendered.mean().item())

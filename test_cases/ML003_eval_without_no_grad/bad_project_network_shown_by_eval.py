@@ -13,5 +13,5 @@ if __name__ == "__main__":
     images = [torch.rand(1, 3, 64, 64) for _ in range(4)]
     for image in images:
         local = colorizer.forward_local(image)  # expect: ML003
-        rendered = colorizer.forward_global(image - local)
+        rendered = colorizer.forward_global(image - local)  # expect: ML003
         print(rendered.mean().item())

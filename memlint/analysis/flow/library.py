@@ -105,3 +105,18 @@ SIZE_FACTORIES = {
     "torch.randperm", "torch.arange", "torch.linspace", "torch.logspace", "torch.eye", "torch.empty_strided",
     "torch.tril_indices", "torch.triu_indices",
 }
+
+# `torch.nn` modules without parameters or buffers that autograd would save for: calling one on a
+# value without history records no graph (`LogSoftmax(dim=1)(logits)` after a no_grad forward).
+PARAMETER_FREE_MODULES = frozenset(
+    f"torch.nn.{name}"
+    for name in (
+        "ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Sigmoid", "Tanh", "Hardtanh",
+        "Hardswish", "Hardsigmoid", "Softplus", "Softsign", "Tanhshrink", "Threshold", "LogSigmoid", "Softmax",
+        "LogSoftmax", "Softmin", "Softmax2d", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+        "Identity", "Flatten", "Unflatten", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d",
+        "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+        "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "Upsample", "PixelShuffle", "PixelUnshuffle", "CosineSimilarity",
+        "PairwiseDistance",
+    )
+)
