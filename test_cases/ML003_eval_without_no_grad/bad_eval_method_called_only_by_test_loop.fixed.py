@@ -11,7 +11,7 @@ class VAE:
     @torch.no_grad()
     def model_eval(self, x):
         z_mean, z_var = self.encoder(x)  # expect: ML003
-        return self.decoder(z_mean), z_mean, z_var
+        return self.decoder(z_mean), z_mean, z_var  # expect: ML003
 
     def test(self):
         images = []
