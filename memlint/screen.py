@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import warnings
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
@@ -135,7 +136,9 @@ def needs_tree(text: str, rules: Iterable[type["Rule"]], summary_needles: Iterab
     if not ENABLED or _LOOP_STATEMENT.search(text):
         return True
     try:
-        tree = ast.parse(text)
+        with warnings.catch_warnings():  # `"\d"` in the user's code: not ours to report, nor to print
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return True  # reported as LibCST reports it
     code = _Code(tree)
