@@ -27,6 +27,7 @@ from memlint.notebook import Notebook, NotebookError, is_notebook, parse_noteboo
 from memlint.parsing import parse_module
 from memlint.rules import BY_CODE, SYNTAX_ERROR, UNREADABLE
 from memlint.rules.base import FixSpec, Report, Rule
+from memlint.screen import needs_tree
 from memlint.suppression import is_suppressed, skips_file
 
 if TYPE_CHECKING:
@@ -252,6 +253,8 @@ def _lint_text(
     if len(text) > MAX_ANALYSED_BYTES:
         note = FileError(path, f"only checked for syntax: {len(text) / 1e6:.1f} MB is over memlint's 3 MB analysis limit", note=True)
         return _syntax_check_only(text, path, codes), [note], {}
+    if parser is None and not needs_tree(text, rules, SUMMARY_NEEDLES):  # needles in comments, docstrings only
+        return [], [], {}
     try:
         module = parser.parse(text) if parser is not None else parse_module(text)
     except cst.ParserSyntaxError as exc:

@@ -1,0 +1,147 @@
+"""Decide with `ast` whether a file needs LibCST at all: its rules' needles as code, not as text.
+
+The pre-check in engine.py looks for each rule's needles (and the project summary's) as
+substrings of the whole text: a word in a comment or a docstring ("Runs the model for one
+epoch", "# see torch.cuda") makes the file pay LibCST's parse and the analysis. `ast.parse`
+costs about a tenth of LibCST's parse; its tree says where each needle really is:
+
+* a word needle (`zero_grad`, `cuda`, `Trainer`) in a name, an attribute (alone and as the
+  dotted chain it ends: `torch.utils.checkpoint`), a function, class, parameter or keyword
+  name, an import (`from torch.utils import checkpoint`) or a string that is not a bare
+  string statement (a docstring);
+* a needle that stands for a statement or a call (`for `, `while `, `+=`, `] =`, `eval()`,
+  `train(False)`, `.apply(`) in that construct: a loop or comprehension, a `while`, an
+  augmented addition, a store into a subscript, a call of `.eval()` without arguments, of
+  `.train(...)`, of `.apply(...)` -- or in a string, as text.
+
+A file whose code holds no needle of any rule that the text pre-check let through, and none
+of the summary's, is only checked for syntax (by that same `ast.parse`). Files with a loop
+statement at the start of a line, which nearly always is code and satisfies the loop rules'
+needles, are parsed without asking `ast` (it would only cost). tests/test_screen.py checks on
+test_cases/ and the false-positive repros that findings and fixes are those without the screen;
+bench.py --digest and corpus_findings.py --findings check it on real libraries.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import warnings
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from memlint.rules.base import Rule
+
+# MEMLINT_NO_SCREEN=1 gives every file the text pre-check only (to compare, or rule the screen out).
+ENABLED = os.environ.get("MEMLINT_NO_SCREEN", "") in ("", "0")
+
+# A `for` or `while` statement opening a line: the file has a loop (a docstring's example aside).
+_LOOP_STATEMENT = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
+
+# Needles that stand for a construct rather than a word.
+_FOR, _WHILE, _AUG_ADD, _SUBSCRIPT_STORE, _EVAL_CALL, _TRAIN_CALL, _APPLY_CALL = (
+    "for ", "while ", "+=", "] =", "eval()", "train(False)", ".apply(",
+)
+
+
+class _Code:
+    """The words and constructs of a module's code (comments and docstrings left out)."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        words: list[str] = []
+        markers: set[str] = set()
+        add = words.append
+        bare: set[int] = set()  # string constants that are statements of their own: docstrings
+        for node in ast.walk(tree):
+            kind = type(node)
+            if kind is ast.Name:
+                add(node.id)
+            elif kind is ast.Attribute:
+                add(node.attr)
+                dotted = _dotted(node)
+                if dotted is not None:
+                    add(dotted)
+            elif kind is ast.Constant:
+                if isinstance(node.value, str) and id(node) not in bare:
+                    add(node.value)
+            elif kind is ast.Expr:
+                if type(node.value) is ast.Constant:
+                    bare.add(id(node.value))
+            elif kind is ast.Call:
+                func = node.func
+                name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+                if name.endswith("eval") and not node.args and not node.keywords:
+                    markers.add(_EVAL_CALL)
+                elif name.endswith("train"):
+                    markers.add(_TRAIN_CALL)
+                elif name == "apply" and type(func) is ast.Attribute:
+                    markers.add(_APPLY_CALL)
+            elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                add(node.name)
+            elif kind is ast.arg:
+                add(node.arg)
+            elif kind is ast.keyword:
+                if node.arg:
+                    add(node.arg)
+            elif kind is ast.Import:
+                for alias in node.names:
+                    add(f"import {alias.name}")
+                    if alias.asname:
+                        add(alias.asname)
+            elif kind is ast.ImportFrom:
+                module = "." * node.level + (node.module or "")
+                for alias in node.names:
+                    add(f"from {module} import {alias.name}")
+                    add(f"{module}.{alias.name}")
+                    if alias.asname:
+                        add(alias.asname)
+            elif kind in (ast.For, ast.AsyncFor, ast.comprehension):
+                markers.add(_FOR)
+            elif kind is ast.While:
+                markers.add(_WHILE)
+            elif kind is ast.AugAssign:
+                if type(node.op) is ast.Add:
+                    markers.add(_AUG_ADD)
+                if type(node.target) is ast.Subscript:
+                    markers.add(_SUBSCRIPT_STORE)
+            elif kind is ast.Subscript:
+                if type(node.ctx) is ast.Store:
+                    markers.add(_SUBSCRIPT_STORE)
+        # one string: a needle never spans the separator, so `in` finds it within one word
+        self.text = "\0".join(words)
+        self.markers = markers
+
+    def has(self, needle: str) -> bool:
+        return needle in self.markers or needle in self.text
+
+
+def _dotted(node: ast.Attribute) -> str | None:
+    """`a.b.c` for an attribute chain on a name, else None."""
+    parts = [node.attr]
+    value = node.value
+    while type(value) is ast.Attribute:
+        parts.append(value.attr)
+        value = value.value
+    if type(value) is not ast.Name:
+        return None
+    parts.append(value.id)
+    return ".".join(reversed(parts))
+
+
+def needs_tree(text: str, rules: Iterable[type["Rule"]], summary_needles: Iterable[str]) -> bool:
+    """Can any of `rules` (those whose needles the text holds) or the project summary need this
+    file's LibCST tree? False only when the file parses and its code holds none of their needles
+    (its syntax is then checked: no syntax error to report)."""
+    if not ENABLED or _LOOP_STATEMENT.search(text):
+        return True
+    try:
+        with warnings.catch_warnings():  # `"\d"` in the user's code: not ours to report, nor to print
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True  # reported as LibCST reports it
+    code = _Code(tree)
+    if any(code.has(needle) for needle in summary_needles):
+        return True
+    return any(all(any(code.has(n) for n in group) for group in rule.needles) for rule in rules)
