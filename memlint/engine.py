@@ -253,7 +253,7 @@ def _lint_text(
     if len(text) > MAX_ANALYSED_BYTES:
         note = FileError(path, f"only checked for syntax: {len(text) / 1e6:.1f} MB is over memlint's 3 MB analysis limit", note=True)
         return _syntax_check_only(text, path, codes), [note], {}
-    if parser is None and not needs_tree(text, rules, SUMMARY_NEEDLES):  # needles in comments, docstrings only
+    if not needs_tree(text, rules, SUMMARY_NEEDLES):  # needles in comments and docstrings only
         return [], [], {}
     try:
         module = parser.parse(text) if parser is not None else parse_module(text)
