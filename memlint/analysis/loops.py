@@ -449,6 +449,15 @@ class Loops:
             if _pairs_subscripts(target, statement.value):
                 # `losses[i], costs[i] = loss, cost`: each value is kept in its container
                 return Store(statement, target.elements[0].value.value, statement.value, "subscript")
+            if isinstance(target, (cst.Tuple, cst.List)) and isinstance(statement.value, cst.Call):
+                # `losses[i], costs[i] = step()`: the entry that receives an element with history
+                for index, element in enumerate(target.elements):
+                    if isinstance(element, cst.StarredElement):
+                        break
+                    if isinstance(element.value, cst.Subscript) and self.provenance.carries_history_element(
+                        statement.value, index, statement
+                    ):
+                        return Store(statement, element.value.value, statement.value, "subscript")
             if isinstance(target, (cst.Name, cst.Attribute)):
                 other = self.accumulated_operand(target, statement.value)
                 if other is not None:

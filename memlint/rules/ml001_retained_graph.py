@@ -99,6 +99,14 @@ for x, y in loader:
         backwarded = model.provenance.graph_siblings(backwarded, scope)
         reached = model.provenance.dependencies(backwarded, scope)
         was_backwarded = bool(backwarded) and all(set(names_in(p)) & reached for p in parts)
+        # `losses[-1].backward()`: what the container keeps is differentiated from it, so a
+        # detached copy there would break the backward; the hint says what to change, no fix
+        backwarded_from_container = (
+            isinstance(store.container, cst.Name)
+            and store.container.value in backwarded
+            and store.kind in ("append", "subscript")
+        )
+        was_backwarded = was_backwarded or backwarded_from_container
         # the value comes back from a per-step function of this file that differentiates its
         # loss itself (`loss_each = self.train_one_batch(x)`): backward ran there
         differentiated_in = [_differentiating_callee(model, p, statement) for p in parts]
@@ -191,7 +199,20 @@ for x, y in loader:
         loops_here = model.enclosing_loops(statement)
         fix_region = loops_here[0] if isinstance(region, cst.FunctionDef) and loops_here else region
         fix = None
-        if kinds <= {"tensor", "maybe"}:
+        # `losses[i], costs[i] = step()`: the call returns a tuple, only one element of it is kept
+        unpacked_call = (
+            isinstance(statement, cst.Assign)
+            and isinstance(statement.targets[0].target, (cst.Tuple, cst.List))
+            and isinstance(store.value, cst.Call)
+        )
+        if unpacked_call and not backwarded_from_container:
+            hint = f"unpack the result into names and keep the detached one in `{code(store.container)}`"
+        elif backwarded_from_container:
+            hint = (
+                f"backward it before you store it, then store `{code(own[0][1])}`: the loop differentiates what "
+                f"`{code(store.container)}` holds, so detaching there alone would break it"
+            )
+        elif kinds <= {"tensor", "maybe"}:
             what = "Detach the stored value" + (" and move it off the device" if any(on_device) else "")
             fix = keep_fix(model, store, fix_region, own, what, kinds == {"tensor"})
         elif kinds == {"mapping"} and len(parts) == 1 and torch_alias(model) is not None:
@@ -265,7 +286,7 @@ def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at
     for value in values:
         calls = [value] if isinstance(value, cst.Call) else []
         for call in calls + model.tree.descendants(value, cst.Call):
-            for callee in model.local_callees(call):
+            for callee in model.local_callees(call) + model.provenance.run_callables(call):
                 if model.loops.has_backward(callee):
                     return callee
     return None

@@ -18,6 +18,7 @@ up only when a message or a serialised summary needs them.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
@@ -172,6 +173,14 @@ class Summaries:
             whole = join(parts)
             return Value(history=whole.history, kind="sequence", elements=tuple(parts), passes=whole.passes)
         history = NO if grad is Grad.OFF or not self.model.provenance.carries_history(expr, at) else YES
+        through = self._returned_through(expr)
+        if through is not None and through.elements:
+            # `return helper(x)`: the tuple `helper` returns, element by element (what it passes
+            # through of its own parameters is decided at this call, so it is not carried on)
+            elements = tuple(
+                replace(e, passes=()) if history == YES else Value(history=NO, kind=e.kind) for e in through.elements
+            )
+            return Value(history=history, kind="sequence", elements=elements, where=code(expr), notes={"at": expr})
         return Value(
             history=history,
             kind=_syntactic_kind(expr),
@@ -179,6 +188,15 @@ class Summaries:
             where=code(expr),
             notes={"at": expr},
         )
+
+    def _returned_through(self, expr: cst.BaseExpression) -> Value | None:
+        """What a call of functions of this file returns (`helper(x)`, `optimizer.step(closure)`)."""
+        if not isinstance(expr, cst.Call):
+            return None
+        model = self.model
+        callees = model.local_callees(expr) or model.provenance.run_callables(expr)
+        returns = [r for r in (self.returns(f) for f in callees) if r is not None]
+        return join(returns) if returns else None
 
     def _keeps(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
         model = self.model
