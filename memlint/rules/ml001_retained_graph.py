@@ -5,7 +5,7 @@ import libcst as cst
 from typing import TYPE_CHECKING
 
 from memlint.analysis.consumers import consumed_after
-from memlint.analysis.expressions import code, literal_parts, names_in
+from memlint.analysis.expressions import code, literal_parts, names_in, root_name
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.project import history_sources
 from memlint.analysis.provenance import unpacked
@@ -64,6 +64,35 @@ for x, y in loader:
     def __init__(self, model: "SemanticModel", sink) -> None:  # type: ignore[no-untyped-def]
         super().__init__(model, sink)
         self._keeps_reported: set[int] = set()  # callees' stores already reported (once each)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        super().visit_Assign(node)
+        target = node.targets[0].target
+        if isinstance(target, cst.Attribute) and root_name(target) == "self":
+            self._check_output_on_self(node, target)
+
+    def _check_output_on_self(self, node: cst.Assign, target: cst.Attribute) -> None:
+        """A module's `forward` keeps what it computed on `self`: each call's graph lives on
+        until the next call replaces it (and with it every activation it saved, until backward)."""
+        model = self.model
+        func = model.scope_of(node)
+        if not isinstance(func, cst.FunctionDef) or func.name.value != "forward":
+            return
+        if not any(assign is node for assign, _ in model.summaries.outputs_kept_on_self(func)):
+            return
+        kept = code(node.value)
+        self.report(
+            node,
+            f"`{code(target)}` keeps `{kept}` with its autograd graph from one `forward` call to the next",
+            f"store `{code(detach(node.value))}` if nothing differentiates through `{code(target)}` later",
+            severity=Severity.WARNING,
+            fix=FixSpec(Applicability.UNSAFE, "Detach the value kept on `self`", ((node.value, detach(node.value)),)),
+            kept=kept,
+            assumed=[],
+            meter=None,
+            assumptions=[],
+            sources=sorted(history_sources(model, node.value, node)),
+        )
 
     def check_store(self, store: Store) -> None:
         model = self.model

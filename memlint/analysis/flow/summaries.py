@@ -71,6 +71,12 @@ class Summaries:
         """A call in `func` itself, with grad on, of a module that `func` is handed as a parameter."""
         return self._fact("model_run", func, self._model_run) or None
 
+    def outputs_kept_on_self(self, func: cst.FunctionDef) -> list[tuple[cst.Assign, cst.Attribute]]:
+        """Statements of a module's `forward` that keep what it computed from its inputs, with
+        their history, on `self` (`self.activity = y`), where `forward` itself never reads the
+        attribute back (state it carries into its next call is ML006's)."""
+        return self._fact("outputs_kept_on_self", func, self._outputs_kept_on_self)
+
     def name(self, func: cst.FunctionDef) -> str:
         cls = self.model.enclosing_class(func)
         return f"{cls.name.value}.{func.name.value}" if cls is not None else func.name.value
@@ -216,6 +222,41 @@ class Summaries:
                 for param in self._params_read(store.value, derived):
                     keeps.setdefault(param, (statement, code(store.container)))
         return keeps
+
+    def _outputs_kept_on_self(self, func: cst.FunctionDef) -> list[tuple[cst.Assign, cst.Attribute]]:
+        model = self.model
+        if not model.loops.is_module_forward(func) or model.grad.entry_state(func) is Grad.OFF:
+            return []
+        found = []
+        for assign in model.tree.descendants(func.body, cst.Assign):
+            target = assign.targets[0].target if len(assign.targets) == 1 else None
+            if not (isinstance(target, cst.Attribute) and root_name(target) == "self" and isinstance(target.value, cst.Name)):
+                continue
+            if model.scope_of(assign) is not func or model.grad_state(assign) is Grad.OFF:
+                continue
+            if not (model.provenance.carries_history(assign.value, assign) or model.provenance.from_inputs(assign.value, func)):
+                continue
+            if not self._computed_here(assign.value, assign, func):
+                continue  # an input stored as it came (`self.strides = strides`): the caller's to keep
+            attribute = code(target)
+            if any(code(a) == attribute for a in model.tree.descendants(func.body, cst.Attribute) if a is not target):
+                continue
+            found.append((assign, target))
+        return found
+
+    def _computed_here(
+        self, expr: cst.BaseExpression, at: cst.CSTNode, func: cst.FunctionDef, seen: frozenset = frozenset()
+    ) -> bool:
+        """Is `expr` something `func` computed (a call, an operation), not one of its inputs as it
+        came, through the bindings of the names it is?"""
+        if not isinstance(expr, cst.Name):
+            return not isinstance(expr, cst.Attribute)
+        if expr.value in seen:
+            return False
+        return any(
+            b.value is not None and self._computed_here(b.value, b.node, func, seen | {expr.value})
+            for b in self.model.provenance.reaching_bindings(func, expr.value, at)
+        )
 
     def _model_run(self, func: cst.FunctionDef) -> cst.Call | bool:
         model = self.model
