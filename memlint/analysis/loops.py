@@ -417,7 +417,7 @@ class Loops:
         if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
             call = statement.value
             if not isinstance(call.func, cst.Attribute):
-                return None
+                return self._kept_in_argument(call, statement, self.model.named_callees(call))
             method = call.func.attr.value
             container = call.func.value
             if method in _STORE_METHODS:
@@ -498,7 +498,9 @@ class Loops:
         if callee is not None:
             kept = self.model.summaries.kept_arguments(call, callee)
             if not kept:
-                return None  # the callee detaches, converts or drops what it is given
+                # the callee detaches, converts or drops what it is given, or keeps it in a container
+                # its caller passes in (`logger.log(history, loss)`)
+                return self._kept_in_argument(call, statement, [callee])
             carrying = [k for k in kept if self.provenance.carries_history(k[0], statement)]
             arg, where, keep = (carrying or kept)[0]
             container = cst.parse_expression(where) if root_name(receiver) == "self" else receiver
@@ -514,6 +516,20 @@ class Loops:
             f"assumed: `{code(receiver)}` is a meter whose `update` keeps its argument (its class is not defined "
             "in this file)",
         )
+
+    def _kept_in_argument(self, call: cst.Call, statement: cst.CSTNode, callees: list[cst.FunctionDef]) -> Store | None:
+        """`record(history, loss)` where `record` of this file appends its `value` to its
+        `history`: the caller's `history` keeps `loss` (a store into the argument)."""
+        summaries = self.model.summaries
+        for callee in callees[:1] if len(callees) == 1 else ():
+            for param, (keep, into) in sorted((summaries.keeps_in_arguments(callee) or {}).items()):
+                arg = summaries.argument_for(call, callee, param)
+                container = summaries.argument_for(call, callee, into)
+                if arg is None or container is None or root_name(container) is None:
+                    continue
+                via = f"`{summaries.name(callee)}` stores it in its `{into}`, which is `{code(container)}` here"
+                return Store(statement, container, arg, "append", via, keep)
+        return None
 
     def _method_of(
         self, receiver: cst.BaseExpression, method: str, call: cst.Call, at: cst.CSTNode

@@ -67,6 +67,12 @@ class Summaries:
         """Parameter -> (the statement that keeps it beyond the call, the container as written)."""
         return self._fact("keeps", func, self._keeps)
 
+    def keeps_in_arguments(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
+        """Parameter -> (the statement that stores it, the parameter whose container it is stored
+        in): `record(history, value)` appends `value` to the caller's `history`, which lives as
+        long as the caller keeps it."""
+        return self._fact("keeps_in_arguments", func, self._keeps_in_arguments)
+
     def model_run(self, func: cst.FunctionDef) -> cst.Call | None:
         """A call in `func` itself, with grad on, of a module that `func` is handed as a parameter."""
         return self._fact("model_run", func, self._model_run) or None
@@ -257,6 +263,25 @@ class Summaries:
             b.value is not None and self._computed_here(b.value, b.node, func, seen | {expr.value})
             for b in self.model.provenance.reaching_bindings(func, expr.value, at)
         )
+
+    def _keeps_in_arguments(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
+        model = self.model
+        derived = self.derived(func)
+        params = model.params(func) - {"self", "cls"}
+        found: dict[str, tuple[cst.CSTNode, str]] = {}
+        for kind in (cst.Expr, cst.Assign, cst.AugAssign):
+            for statement in model.tree.descendants(func.body, kind):
+                if model.scope_of(statement) is not func or model.grad_state(statement) is Grad.OFF:
+                    continue
+                store = model.loops.store_of(statement)
+                root = root_name(store.container) if store is not None else None
+                if store is None or root not in params or model.bindings(func, root):
+                    continue
+                if isinstance(store.container, cst.Name) and store.kind not in ("append", "subscript"):
+                    continue  # `total += value` rebinds the callee's own name: the caller's is untouched
+                for param in self._params_read(store.value, derived) - {root}:
+                    found.setdefault(param, (statement, root))
+        return found
 
     def _model_run(self, func: cst.FunctionDef) -> cst.Call | bool:
         model = self.model
