@@ -420,6 +420,10 @@ class Loops:
                 return self._kept_in_argument(call, statement, self.model.named_callees(call))
             method = call.func.attr.value
             container = call.func.value
+            # a method this file defines (`evaluator.add(out)`): its summary says what it keeps
+            if method in _STORE_METHODS and method in self.model.functions:
+                if self._method_of(container, method, call, statement) is not None:
+                    return self._kept_by_callee(call, statement)
             if method in _STORE_METHODS:
                 arg = call_arg(call, _STORE_METHODS[method])
                 return Store(statement, container, arg.value, "append") if arg else None

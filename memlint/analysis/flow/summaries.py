@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, names_in, root_name, target_names
+from memlint.analysis.expressions import code, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.flow.library import named_like_loss
+from memlint.analysis.flow.library import BUILTINS, TENSOR_METHODS, named_like_loss
 from memlint.analysis.flow.values import NO, YES, Value, join
 from memlint.analysis.grad_mode import Grad
 
@@ -72,6 +72,12 @@ class Summaries:
         in): `record(history, value)` appends `value` to the caller's `history`, which lives as
         long as the caller keeps it."""
         return self._fact("keeps_in_arguments", func, self._keeps_in_arguments)
+
+    def keeps_on_host(self, statement: cst.CSTNode) -> bool:
+        """Does the callee's store `statement` keep only values moved off the device
+        (`store.append(value.cpu())`, `self.scores.append(out.max().item())`)?"""
+        store = self.model.loops.store_of(statement)
+        return store is not None and all(_on_host(part) for part in literal_parts(store.value))
 
     def model_run(self, func: cst.FunctionDef) -> cst.Call | None:
         """A call in `func` itself, with grad on, of a module that `func` is handed as a parameter."""
@@ -216,12 +222,15 @@ class Summaries:
         keeps: dict[str, tuple[cst.CSTNode, str]] = {}
         if len(derived) == 0:
             return keeps
+        # run only without grad by its callers: it still keeps what it is handed (device outputs,
+        # ML005); whether that has a graph is decided at each call
+        callers_without_grad = model.grad.entry_state(func) is Grad.OFF
         for kind in (cst.Expr, cst.Assign, cst.AugAssign):
             for statement in model.tree.descendants(func.body, kind):
                 if model.scope_of(statement) is not func or not set(names_in(statement)) & set(derived):
                     continue
-                if model.grad_state(statement) is Grad.OFF:
-                    continue
+                if model.grad_state(statement) is Grad.OFF and not callers_without_grad:
+                    continue  # a `no_grad` of the callee's own: what it keeps has no graph
                 store = model.loops.store_of(statement)
                 if store is None or not self._outlives_call(store.container, func):
                     continue
@@ -271,8 +280,8 @@ class Summaries:
         found: dict[str, tuple[cst.CSTNode, str]] = {}
         for kind in (cst.Expr, cst.Assign, cst.AugAssign):
             for statement in model.tree.descendants(func.body, kind):
-                if model.scope_of(statement) is not func or model.grad_state(statement) is Grad.OFF:
-                    continue
+                if model.scope_of(statement) is not func:
+                    continue  # kept under any grad mode: the rules decide from what the caller hands over
                 store = model.loops.store_of(statement)
                 root = root_name(store.container) if store is not None else None
                 if store is None or root not in params or model.bindings(func, root):
@@ -364,6 +373,23 @@ def _syntactic_kind(expr: cst.BaseExpression) -> str:
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "item":
         return "number"
     return "unknown"
+
+
+def _on_host(expr: cst.BaseExpression) -> bool:
+    """Is `expr` moved off the device by the library calls it ends in (`.cpu()`, `.item()`, `float()`)?"""
+    while isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Name):
+            return func.value in BUILTINS and BUILTINS[func.value].location == "host"
+        if not isinstance(func, cst.Attribute):
+            return False
+        model = TENSOR_METHODS.get(func.attr.value)
+        if model is not None and model.location == "host":
+            return True
+        if model is None and func.attr.value != "to":
+            return False
+        expr = func.value
+    return False
 
 
 def _positional(func: cst.FunctionDef) -> list[str]:
