@@ -732,19 +732,24 @@ class Provenance:
         """`for xb, yb in dl: out = model(xb)`: the loader yields `xb` on the model's
         device (it is fed to the model as it is), so `yb` of the same batch is there too."""
         names = target_names(loop.target)
-        if name not in names or len(names) < 2:
+        if name not in names:
             return False
-        siblings = set(names) - {name}
+        # `for batch in dl: model(*batch[:n])` feeds the loader's own value (or a slice of it)
+        fed = set(names) if len(names) < 2 else set(names) - {name}
         scope = self.model.scope_of(loop)
-        return any(
-            self.is_module_call(call)
-            and any(
-                isinstance(a.value, cst.Name)
-                and a.value.value in siblings
+
+        def fed_as_yielded(value: cst.BaseExpression, call: cst.Call) -> bool:
+            if isinstance(value, cst.Subscript) and len(names) < 2:
+                value = value.value
+            return (
+                isinstance(value, cst.Name)
+                and value.value in fed
                 # fed as the loader yields it, not after `xb = xb.to(device)`
-                and all(b.node is loop for b in self.reaching_bindings(scope, a.value.value, call))
-                for a in call.args
+                and all(b.node is loop for b in self.reaching_bindings(scope, value.value, call))
             )
+
+        return any(
+            self.is_module_call(call) and any(fed_as_yielded(a.value, call) for a in call.args)
             for call in self.model.tree.descendants(loop.body, cst.Call)
         )
 
