@@ -422,6 +422,11 @@ def exported(model: "SemanticModel") -> dict[str, dict[str, Any]]:
             if cls is not None or keeps:  # a meter's `update`; a top-level function that keeps an argument
                 entry["keeps"] = {param: where for param, (_, where) in sorted(keeps.items())}
                 entry["params"] = [p for p in _positional(func) if p not in ("self", "cls")]
+        if cls is None and parent is model.module and model.params(func):
+            into = summaries.keeps_in_arguments(func) or {}
+            if into:  # `record(history, value)`: stores `value` in the caller's `history`
+                entry["keeps_in"] = {param: container for param, (_, container) in sorted(into.items())}
+                entry["params"] = [p for p in _positional(func) if p not in ("self", "cls")]
         if entry:
             found[summaries.name(func)] = entry
     return found
@@ -431,8 +436,10 @@ def kept_argument_calls(model: "SemanticModel", imported_roots: set[str]) -> lis
     """Calls of imported functions, once per step with grad on, that pass a value with autograd
     history (`record(loss)` in a training loop): whether the callee keeps it is the other file's
     to say. Each: [callee as written, argument index, row, column, end row, end column,
-    argument as written, suppressed]."""
+    argument as written, suppressed, indices of the arguments that are containers outliving
+    the step (`record(history, loss)` with `history` made before the loop)]."""
     from memlint.analysis.imports import dotted
+    from memlint.analysis.loops import Store
     from memlint.suppression import is_suppressed
 
     found: list[list[Any]] = []
@@ -443,16 +450,23 @@ def kept_argument_calls(model: "SemanticModel", imported_roots: set[str]) -> lis
         name = dotted(call.func)
         if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
             continue
-        if model.grad_state(call) is Grad.OFF or model.loops.step_region(statement) is None:
+        region = model.loops.step_region(statement) if model.grad_state(call) is not Grad.OFF else None
+        if region is None:
             continue
-        for index, arg in enumerate(a for a in call.args if a.keyword is None and not a.star):
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        outliving = [
+            i
+            for i, a in enumerate(positional)
+            if root_name(a.value) and model.loops.outlives(Store(statement, a.value, a.value, "append"), region)
+        ]
+        for index, arg in enumerate(positional):
             if model.provenance.carries_history(arg.value, statement):
                 where = model.range_of(statement)
                 line = model.module.code_for_node(statement)
                 suppressed = is_suppressed(line.splitlines() or [""], 1, 1, "ML001", "retained-graph")
                 found.append([
                     name, index, where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
-                    code(arg.value), suppressed,
+                    code(arg.value), suppressed, outliving,
                 ])
                 break
     return found
