@@ -106,10 +106,18 @@ class ProjectIndex:
         module-level list): the value outlives its iteration there."""
         found = []
         for path, summary in self.summaries.items():
-            for name, index, row, column, end_row, end_column, arg, suppressed in summary.get("kept_argument_calls", ()):
+            for name, index, row, column, end_row, end_column, arg, suppressed, *rest in summary.get(
+                "kept_argument_calls", ()
+            ):
                 facts = self.flow_of(path, name)
                 params = (facts or {}).get("params") or []
-                kept = (facts or {}).get("keeps") or {}
+                kept = dict((facts or {}).get("keeps") or {})
+                # `record(history, loss)`: the callee stores `loss` in the caller's `history`, which
+                # outlives the step at this call
+                outliving = rest[0] if rest else []
+                for param, into in ((facts or {}).get("keeps_in") or {}).items():
+                    if into in params and params.index(into) in outliving:
+                        kept.setdefault(param, f"the `{into}` it is handed")
                 if suppressed or index >= len(params) or params[index] not in kept:
                     continue
                 where = os.path.relpath(self.paths_by_module[self.qualify(path, name).rpartition(".")[0]])

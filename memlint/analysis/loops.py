@@ -451,9 +451,13 @@ class Loops:
         if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
             call = statement.value
             if not isinstance(call.func, cst.Attribute):
-                return None
+                return self._kept_in_argument(call, statement, self.model.named_callees(call))
             method = call.func.attr.value
             container = call.func.value
+            # a method this file defines (`evaluator.add(out)`): its summary says what it keeps
+            if method in _STORE_METHODS and method in self.model.functions:
+                if self._method_of(container, method, call, statement) is not None:
+                    return self._kept_by_callee(call, statement)
             if method in _STORE_METHODS:
                 arg = call_arg(call, _STORE_METHODS[method])
                 return Store(statement, container, arg.value, "append") if arg else None
@@ -483,6 +487,15 @@ class Loops:
             if _pairs_subscripts(target, statement.value):
                 # `losses[i], costs[i] = loss, cost`: each value is kept in its container
                 return Store(statement, target.elements[0].value.value, statement.value, "subscript")
+            if isinstance(target, (cst.Tuple, cst.List)) and isinstance(statement.value, cst.Call):
+                # `losses[i], costs[i] = step()`: the entry that receives an element with history
+                for index, element in enumerate(target.elements):
+                    if isinstance(element, cst.StarredElement):
+                        break
+                    if isinstance(element.value, cst.Subscript) and self.provenance.carries_history_element(
+                        statement.value, index, statement
+                    ):
+                        return Store(statement, element.value.value, statement.value, "subscript")
             if isinstance(target, (cst.Name, cst.Attribute)):
                 other = self.accumulated_operand(target, statement.value)
                 if other is not None:
@@ -523,7 +536,9 @@ class Loops:
         if callee is not None:
             kept = self.model.summaries.kept_arguments(call, callee)
             if not kept:
-                return None  # the callee detaches, converts or drops what it is given
+                # the callee detaches, converts or drops what it is given, or keeps it in a container
+                # its caller passes in (`logger.log(history, loss)`)
+                return self._kept_in_argument(call, statement, [callee])
             carrying = [k for k in kept if self.provenance.carries_history(k[0], statement)]
             arg, where, keep = (carrying or kept)[0]
             container = cst.parse_expression(where) if root_name(receiver) == "self" else receiver
@@ -539,6 +554,20 @@ class Loops:
             f"assumed: `{code(receiver)}` is a meter whose `update` keeps its argument (its class is not defined "
             "in this file)",
         )
+
+    def _kept_in_argument(self, call: cst.Call, statement: cst.CSTNode, callees: list[cst.FunctionDef]) -> Store | None:
+        """`record(history, loss)` where `record` of this file appends its `value` to its
+        `history`: the caller's `history` keeps `loss` (a store into the argument)."""
+        summaries = self.model.summaries
+        for callee in callees[:1] if len(callees) == 1 else ():
+            for param, (keep, into) in sorted((summaries.keeps_in_arguments(callee) or {}).items()):
+                arg = summaries.argument_for(call, callee, param)
+                container = summaries.argument_for(call, callee, into)
+                if arg is None or container is None or root_name(container) is None:
+                    continue
+                via = f"`{summaries.name(callee)}` stores it in its `{into}`, which is `{code(container)}` here"
+                return Store(statement, container, arg, "append", via, keep)
+        return None
 
     def _method_of(
         self, receiver: cst.BaseExpression, method: str, call: cst.Call, at: cst.CSTNode

@@ -32,7 +32,15 @@ from memlint.analysis.expressions import (
     target_names,
 )
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.flow.library import DTYPES, INTEGER_DTYPES, NON_MODEL_FACTORIES, NUMBER_METHODS, named_like_loss
+from memlint.analysis.flow.library import (
+    DTYPES,
+    INTEGER_DTYPES,
+    NON_MODEL_FACTORIES,
+    NUMBER_METHODS,
+    PASS_THROUGH_FUNCTIONS,
+    RUNS_ITS_ARGUMENT,
+    named_like_loss,
+)
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.tree import iter_children
@@ -430,6 +438,10 @@ class Provenance:
         at = at if at is not None else expr
         return self._history(expr, self.model.scope_of(at), at, set())
 
+    def carries_history_element(self, call: cst.Call, index: int, at: cst.CSTNode) -> bool:
+        """May element `index` of the tuple `call` returns carry autograd history?"""
+        return self._call_history(call, self.model.scope_of(at), at, set(), index)
+
     def _history(self, expr: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         if isinstance(expr, cst.Name):
             return self._name_history(expr.value, scope, at, guard)
@@ -479,6 +491,12 @@ class Provenance:
             return args_history()
         if resolved.startswith(("numpy.", "np.", "math.", "statistics.")):
             return False
+        if resolved in PASS_THROUGH_FUNCTIONS:
+            return args_history()
+        run = self.run_callables(call)
+        if run:  # `optimizer.step(closure)` returns what `closure()` returns (its summary)
+            run_call = cst.Call(func=cst.Name(run[0].name.value))
+            return any(self.callee_value(run_call, f, element, lambda arg: False).carries for f in run)
         if isinstance(func, cst.Name):
             if func.value in _HISTORY_FREE_BUILTINS:
                 return False
@@ -611,6 +629,15 @@ class Provenance:
                 break  # rebound earlier in this iteration: nothing comes round the back edge
             reaching.extend(b for b in bindings if tree.contains(loop, b.node) and b not in before)
         return reaching
+
+    def run_callables(self, call: cst.Call) -> list[cst.FunctionDef]:
+        """The functions of this file that `call` runs and whose result it returns, by the
+        library table: `optimizer.step(closure)` runs `closure`."""
+        where = RUNS_ITS_ARGUMENT.get(method_name(call) or "")
+        arg = call_arg(call, *where) if where is not None else None
+        if arg is None or not isinstance(arg.value, cst.Name):
+            return []
+        return self.model.named_callees(cst.Call(func=arg.value))
 
     def callee_value(
         self,
@@ -770,19 +797,24 @@ class Provenance:
         """`for xb, yb in dl: out = model(xb)`: the loader yields `xb` on the model's
         device (it is fed to the model as it is), so `yb` of the same batch is there too."""
         names = target_names(loop.target)
-        if name not in names or len(names) < 2:
+        if name not in names:
             return False
-        siblings = set(names) - {name}
+        # `for batch in dl: model(*batch[:n])` feeds the loader's own value (or a slice of it)
+        fed = set(names) if len(names) < 2 else set(names) - {name}
         scope = self.model.scope_of(loop)
-        return any(
-            self.is_module_call(call)
-            and any(
-                isinstance(a.value, cst.Name)
-                and a.value.value in siblings
+
+        def fed_as_yielded(value: cst.BaseExpression, call: cst.Call) -> bool:
+            if isinstance(value, cst.Subscript) and len(names) < 2:
+                value = value.value
+            return (
+                isinstance(value, cst.Name)
+                and value.value in fed
                 # fed as the loader yields it, not after `xb = xb.to(device)`
-                and all(b.node is loop for b in self.reaching_bindings(scope, a.value.value, call))
-                for a in call.args
+                and all(b.node is loop for b in self.reaching_bindings(scope, value.value, call))
             )
+
+        return any(
+            self.is_module_call(call) and any(fed_as_yielded(a.value, call) for a in call.args)
             for call in self.model.tree.descendants(loop.body, cst.Call)
         )
 

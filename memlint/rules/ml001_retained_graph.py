@@ -5,13 +5,13 @@ import libcst as cst
 from typing import TYPE_CHECKING
 
 from memlint.analysis.consumers import consumed_after
-from memlint.analysis.expressions import code, literal_parts, names_in
+from memlint.analysis.expressions import code, literal_parts, names_in, root_name
 from memlint.analysis.grad_mode import Grad
 from memlint.analysis.project import history_sources
 from memlint.analysis.provenance import unpacked
 from memlint.models import Applicability, Severity
 from memlint.analysis.loops import Store
-from memlint.rules.base import StoreRule, detach, detach_entries, keep_fix, off_device, torch_alias
+from memlint.rules.base import FixSpec, StoreRule, detach, detach_entries, keep_fix, off_device, torch_alias
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
@@ -61,6 +61,39 @@ for x, y in loader:
     losses.append(loss.detach())  # or loss.item() for a Python number
 """
 
+    def __init__(self, model: "SemanticModel", sink) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(model, sink)
+        self._keeps_reported: set[int] = set()  # callees' stores already reported (once each)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        super().visit_Assign(node)
+        target = node.targets[0].target
+        if isinstance(target, cst.Attribute) and root_name(target) == "self":
+            self._check_output_on_self(node, target)
+
+    def _check_output_on_self(self, node: cst.Assign, target: cst.Attribute) -> None:
+        """A module's `forward` keeps what it computed on `self`: each call's graph lives on
+        until the next call replaces it (and with it every activation it saved, until backward)."""
+        model = self.model
+        func = model.scope_of(node)
+        if not isinstance(func, cst.FunctionDef) or func.name.value != "forward":
+            return
+        if not any(assign is node for assign, _ in model.summaries.outputs_kept_on_self(func)):
+            return
+        kept = code(node.value)
+        self.report(
+            node,
+            f"`{code(target)}` keeps `{kept}` with its autograd graph from one `forward` call to the next",
+            f"store `{code(detach(node.value))}` if nothing differentiates through `{code(target)}` later",
+            severity=Severity.WARNING,
+            fix=FixSpec(Applicability.UNSAFE, "Detach the value kept on `self`", ((node.value, detach(node.value)),)),
+            kept=kept,
+            assumed=[],
+            meter=None,
+            assumptions=[],
+            sources=sorted(history_sources(model, node.value, node)),
+        )
+
     def check_store(self, store: Store) -> None:
         model = self.model
         loops = model.loops
@@ -99,6 +132,14 @@ for x, y in loader:
         backwarded = model.provenance.graph_siblings(backwarded, scope)
         reached = model.provenance.dependencies(backwarded, scope)
         was_backwarded = bool(backwarded) and all(set(names_in(p)) & reached for p in parts)
+        # `losses[-1].backward()`: what the container keeps is differentiated from it, so a
+        # detached copy there would break the backward; the hint says what to change, no fix
+        backwarded_from_container = (
+            isinstance(store.container, cst.Name)
+            and store.container.value in backwarded
+            and store.kind in ("append", "subscript")
+        )
+        was_backwarded = was_backwarded or backwarded_from_container
         # the value comes back from a per-step function of this file that differentiates its
         # loss itself (`loss_each = self.train_one_batch(x)`): backward ran there
         differentiated_in = [_differentiating_callee(model, p, statement) for p in parts]
@@ -107,7 +148,18 @@ for x, y in loader:
         ctx_stores = model.autograd_functions.tensor_stores
 
         kept = code(store.value)
+        label = f"`{kept}`"
+        # a callee of this file keeps it (`meter.update(loss)` -> `self.sum += val`): the finding and
+        # its fix go to the callee's store, once for every call that hands it history
+        at_keep = store.keep is not None and store.kind == "update"
+        if at_keep:
+            if id(store.keep) in self._keeps_reported:
+                return
+            self._keeps_reported.add(id(store.keep))
+            label = f"`{kept}` (line {model.range_of(statement).start.line})"
         where = "this loop" if not isinstance(region, cst.FunctionDef) else f"`{region.name.value}`"
+        if at_keep and where == "this loop":
+            where = "its loop"
         # the kept value is itself a per-batch activation (a model output): it stays on the device
         itself = [p for p in parts if model.provenance.device_output(p, statement)]
         retained = was_backwarded and model.provenance.retains_graph(region)
@@ -128,35 +180,35 @@ for x, y in loader:
         elif not was_backwarded:
             severity = Severity.ERROR
             message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph and never backwarded in {where}, "
+                f"{label} is kept beyond its iteration with its autograd graph and never backwarded in {where}, "
                 "so its activations stay on the device"
             )
         elif retained:
             severity = Severity.ERROR
             message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph, whose activations "
+                f"{label} is kept beyond its iteration with its autograd graph, whose activations "
                 "`backward(retain_graph=True)` does not free"
             )
         elif ctx_stores:
             first = ctx_stores[0]
             severity = Severity.ERROR
             message = (
-                f"`{kept}` is kept beyond its iteration with its autograd graph, whose Function "
+                f"{label} is kept beyond its iteration with its autograd graph, whose Function "
                 f"`{first.function.name.value}` keeps tensors on `ctx.{first.attributes[0]}` on the device"
             )
         elif itself:
             severity = Severity.ERROR
             output = "" if code(itself[0]) == kept else f" (`{code(itself[0])}`)"
-            message = f"`{kept}` is kept beyond its iteration and holds a whole model output{output}, whose tensors stay on the device"
+            message = f"{label} is kept beyond its iteration and holds a whole model output{output}, whose tensors stay on the device"
         elif conditional:
             severity = Severity.WARNING
             message = (
-                f"`{kept}` is kept beyond its iteration with its graph; backward runs only {branch} "
+                f"{label} is kept beyond its iteration with its graph; backward runs only {branch} "
                 f"`if {code(conditional[0].test)}:` (line {model.range_of(conditional[0]).start.line})"
             )
         else:
             severity = Severity.WARNING
-            message = f"`{kept}` is kept beyond its iteration, and its graph skeleton leaks host memory every iteration"
+            message = f"{label} is kept beyond its iteration, and its graph skeleton leaks host memory every iteration"
         # where the value crossed a function, and what was assumed: on the help line (the message stays one sentence)
         path = [model.summaries.origin(p, statement) for p in parts]
         notes = "".join(f" ({step})" for step in dict.fromkeys(p for p in path if p))
@@ -191,7 +243,20 @@ for x, y in loader:
         loops_here = model.enclosing_loops(statement)
         fix_region = loops_here[0] if isinstance(region, cst.FunctionDef) and loops_here else region
         fix = None
-        if kinds <= {"tensor", "maybe"}:
+        # `losses[i], costs[i] = step()`: the call returns a tuple, only one element of it is kept
+        unpacked_call = (
+            isinstance(statement, cst.Assign)
+            and isinstance(statement.targets[0].target, (cst.Tuple, cst.List))
+            and isinstance(store.value, cst.Call)
+        )
+        if unpacked_call and not backwarded_from_container:
+            hint = f"unpack the result into names and keep the detached one in `{code(store.container)}`"
+        elif backwarded_from_container:
+            hint = (
+                f"backward it before you store it, then store `{code(own[0][1])}`: the loop differentiates what "
+                f"`{code(store.container)}` holds, so detaching there alone would break it"
+            )
+        elif kinds <= {"tensor", "maybe"}:
             what = "Detach the stored value" + (" and move it off the device" if any(on_device) else "")
             fix = keep_fix(model, store, fix_region, own, what, kinds == {"tensor"})
         elif kinds == {"mapping"} and len(parts) == 1 and torch_alias(model) is not None:
@@ -202,8 +267,12 @@ for x, y in loader:
             fix = keep_fix(model, store, fix_region, [(parts[0], entries)], what, False)
         else:
             hint = "detach each tensor in it before storing (`{k: v.detach() for k, v in d.items()}`)"
+        if at_keep:
+            hint, fix = _fix_at_keep(model, store)
+            notes = notes.replace(f" ({store.via} (line {model.range_of(store.keep).start.line}))", "")
+            notes += f" (`{code(statement)}` hands it over once per step)"
         self.report(
-            statement,
+            store.keep if at_keep else statement,
             message,
             hint + notes,
             severity=severity,
@@ -215,6 +284,40 @@ for x, y in loader:
             sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
         )
 
+
+
+def _fix_at_keep(model: "SemanticModel", store: Store) -> tuple[str, FixSpec | None]:
+    """The hint and fix for a value that a callee of this file keeps: detach, in the callee's
+    store, what it reads of the kept parameter; safe only where the callee uses it as a tensor."""
+    callee = model.scope_of(store.keep)
+    kept_here = model.loops.store_of(store.keep)
+    if not isinstance(callee, cst.FunctionDef) or kept_here is None:
+        return "detach it where it is kept", None
+    summaries = model.summaries
+    params = {p for p, (statement, _) in (summaries.keeps(callee) or {}).items() if statement is store.keep}
+    call = store.statement.value if isinstance(store.statement, cst.Expr) else None
+    if isinstance(call, cst.Call):  # only the parameter the history comes in by (`val`, not the count `n`)
+        params = {p for p in params if summaries.argument_for(call, callee, p) is store.value} or params
+    names = {name for name, sources in summaries.derived(callee).items() if sources & params}
+    reads = [
+        node
+        for node in model.tree.descendants(kept_here.value, cst.Name)
+        if node.value in names and not _is_attribute_name(model, node)
+        and model.provenance.reads_with_history(node, {node.value})
+    ]
+    if not reads:
+        return "detach it where it is kept", None
+    edits = [(node, detach(node)) for node in reads]
+    surely = all(model.provenance.value_kind(node, store.keep) == "tensor" for node in reads)
+    where = summaries.name(callee)
+    hint = f"detach it where `{where}` keeps it: `{code(edits[0][1])}`"
+    return hint, FixSpec(Applicability.SAFE if surely else Applicability.UNSAFE, f"Detach it where `{where}` keeps it", tuple(edits))
+
+
+def _is_attribute_name(model: "SemanticModel", node: cst.Name) -> bool:
+    """`name` of `self.name` or of a keyword `f(name=...)`: not a read of the variable."""
+    parent = model.tree.parent_of(node)
+    return (isinstance(parent, cst.Attribute) and parent.attr is node) or (isinstance(parent, cst.Arg) and parent.keyword is node)
 
 
 # Per-step hooks whose return value the framework backwards (Lightning's `training_step` under
@@ -265,7 +368,7 @@ def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at
     for value in values:
         calls = [value] if isinstance(value, cst.Call) else []
         for call in calls + model.tree.descendants(value, cst.Call):
-            for callee in model.local_callees(call):
+            for callee in model.local_callees(call) + model.provenance.run_callables(call):
                 if model.loops.has_backward(callee):
                     return callee
     return None

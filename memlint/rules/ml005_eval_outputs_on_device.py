@@ -48,7 +48,9 @@ with torch.no_grad():
     def check_store(self, store: Store) -> None:
         model = self.model
         statement = store.statement
-        if store.kind not in ("append", "subscript", "concat"):
+        # a callee of this file keeps it (`evaluator.add(out)`): how is written in the callee
+        inner = model.loops.store_of(store.keep) if store.kind == "update" and store.keep is not None else None
+        if (inner.kind if inner is not None else store.kind) not in ("append", "subscript", "concat"):
             return  # `confmat += ...` keeps one fixed-size tensor, it does not grow
         if store.kind == "subscript" and model.provenance.tensor_buffer(store.container, statement):
             return  # `obs[step] = next_obs` copies into a tensor allocated once: nothing grows
@@ -64,6 +66,8 @@ with torch.no_grad():
             return
         if model.loops.generates_output(store, region):
             return  # the generated sequence of one batch, returned: bounded and needed
+        if store.keep is not None and model.summaries.keeps_on_host(store.keep):
+            return  # the callee moves what it keeps off the device (`store.append(value.cpu())`)
         provenance = model.provenance
         if model.grad_state(statement) is not Grad.OFF and provenance.carries_history(store.value, statement):
             return  # a graph is kept too: retained-graph (ML001) reports this store

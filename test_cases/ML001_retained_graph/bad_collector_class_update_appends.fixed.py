@@ -8,7 +8,7 @@ class Collector:
         self.values = []
 
     def update(self, value):
-        self.values.append(value)
+        self.values.append(value.detach())  # expect: ML001
 
 
 def train(model, loader, optimizer, criterion):
@@ -18,5 +18,5 @@ def train(model, loader, optimizer, criterion):
         loss = criterion(model(x), y)
         loss.backward()
         optimizer.step()
-        history.update(loss.detach())  # expect: ML001
+        history.update(loss)
     return history

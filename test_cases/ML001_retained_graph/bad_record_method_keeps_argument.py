@@ -6,10 +6,10 @@ class Trainer:
         self.history = []
 
     def record(self, value):
-        self.history.append(value)
+        self.history.append(value)  # expect: ML001
 
     def fit(self, loader):
         for x, y in loader:
             loss = self.model(x, y)
-            self.record(loss)  # expect: ML001
+            self.record(loss)
             self.optimizer.step()

@@ -120,3 +120,15 @@ PARAMETER_FREE_MODULES = frozenset(
         "PairwiseDistance",
     )
 )
+
+# -- Values handed through: what a call returns of what it is given -----------------------------
+# (the value flow into and out of callees: `flow.summaries`, `provenance`)
+
+# Functions whose result is made of their arguments' values, history included:
+# `functools.reduce(lambda a, b: a + b, losses)` sums the losses with their graphs.
+PASS_THROUGH_FUNCTIONS = {"functools.reduce", "operator.add", "operator.iadd", "operator.mul", "copy.copy"}
+
+# Methods that run a callable they are handed and return what it returns: `torch.optim`'s
+# `optimizer.step(closure)` returns `closure()` (the LBFGS and line-search idiom); the position
+# of the callable among the arguments, and its keyword.
+RUNS_ITS_ARGUMENT = {"step": (0, "closure")}

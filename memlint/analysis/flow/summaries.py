@@ -18,13 +18,14 @@ up only when a message or a serialised summary needs them.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, names_in, root_name, target_names
+from memlint.analysis.expressions import code, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.flow.library import named_like_loss
+from memlint.analysis.flow.library import BUILTINS, TENSOR_METHODS, named_like_loss
 from memlint.analysis.flow.values import NO, YES, Value, join
 from memlint.analysis.grad_mode import Grad
 
@@ -66,9 +67,27 @@ class Summaries:
         """Parameter -> (the statement that keeps it beyond the call, the container as written)."""
         return self._fact("keeps", func, self._keeps)
 
+    def keeps_in_arguments(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
+        """Parameter -> (the statement that stores it, the parameter whose container it is stored
+        in): `record(history, value)` appends `value` to the caller's `history`, which lives as
+        long as the caller keeps it."""
+        return self._fact("keeps_in_arguments", func, self._keeps_in_arguments)
+
+    def keeps_on_host(self, statement: cst.CSTNode) -> bool:
+        """Does the callee's store `statement` keep only values moved off the device
+        (`store.append(value.cpu())`, `self.scores.append(out.max().item())`)?"""
+        store = self.model.loops.store_of(statement)
+        return store is not None and all(_on_host(part) for part in literal_parts(store.value))
+
     def model_run(self, func: cst.FunctionDef) -> cst.Call | None:
         """A call in `func` itself, with grad on, of a module that `func` is handed as a parameter."""
         return self._fact("model_run", func, self._model_run) or None
+
+    def outputs_kept_on_self(self, func: cst.FunctionDef) -> list[tuple[cst.Assign, cst.Attribute]]:
+        """Statements of a module's `forward` that keep what it computed from its inputs, with
+        their history, on `self` (`self.activity = y`), where `forward` itself never reads the
+        attribute back (state it carries into its next call is ML006's)."""
+        return self._fact("outputs_kept_on_self", func, self._outputs_kept_on_self)
 
     def name(self, func: cst.FunctionDef) -> str:
         cls = self.model.enclosing_class(func)
@@ -172,6 +191,14 @@ class Summaries:
             whole = join(parts)
             return Value(history=whole.history, kind="sequence", elements=tuple(parts), passes=whole.passes)
         history = NO if grad is Grad.OFF or not self.model.provenance.carries_history(expr, at) else YES
+        through = self._returned_through(expr)
+        if through is not None and through.elements:
+            # `return helper(x)`: the tuple `helper` returns, element by element (what it passes
+            # through of its own parameters is decided at this call, so it is not carried on)
+            elements = tuple(
+                replace(e, passes=()) if history == YES else Value(history=NO, kind=e.kind) for e in through.elements
+            )
+            return Value(history=history, kind="sequence", elements=elements, where=code(expr), notes={"at": expr})
         return Value(
             history=history,
             kind=_syntactic_kind(expr),
@@ -180,24 +207,90 @@ class Summaries:
             notes={"at": expr},
         )
 
+    def _returned_through(self, expr: cst.BaseExpression) -> Value | None:
+        """What a call of functions of this file returns (`helper(x)`, `optimizer.step(closure)`)."""
+        if not isinstance(expr, cst.Call):
+            return None
+        model = self.model
+        callees = model.local_callees(expr) or model.provenance.run_callables(expr)
+        returns = [r for r in (self.returns(f) for f in callees) if r is not None]
+        return join(returns) if returns else None
+
     def _keeps(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
         model = self.model
         derived = self.derived(func)
         keeps: dict[str, tuple[cst.CSTNode, str]] = {}
         if len(derived) == 0:
             return keeps
+        # run only without grad by its callers: it still keeps what it is handed (device outputs,
+        # ML005); whether that has a graph is decided at each call
+        callers_without_grad = model.grad.entry_state(func) is Grad.OFF
         for kind in (cst.Expr, cst.Assign, cst.AugAssign):
             for statement in model.tree.descendants(func.body, kind):
                 if model.scope_of(statement) is not func or not set(names_in(statement)) & set(derived):
                     continue
-                if model.grad_state(statement) is Grad.OFF:
-                    continue
+                if model.grad_state(statement) is Grad.OFF and not callers_without_grad:
+                    continue  # a `no_grad` of the callee's own: what it keeps has no graph
                 store = model.loops.store_of(statement)
                 if store is None or not self._outlives_call(store.container, func):
                     continue
                 for param in self._params_read(store.value, derived):
                     keeps.setdefault(param, (statement, code(store.container)))
         return keeps
+
+    def _outputs_kept_on_self(self, func: cst.FunctionDef) -> list[tuple[cst.Assign, cst.Attribute]]:
+        model = self.model
+        if not model.loops.is_module_forward(func) or model.grad.entry_state(func) is Grad.OFF:
+            return []
+        found = []
+        for assign in model.tree.descendants(func.body, cst.Assign):
+            target = assign.targets[0].target if len(assign.targets) == 1 else None
+            if not (isinstance(target, cst.Attribute) and root_name(target) == "self" and isinstance(target.value, cst.Name)):
+                continue
+            if model.scope_of(assign) is not func or model.grad_state(assign) is Grad.OFF:
+                continue
+            if not (model.provenance.carries_history(assign.value, assign) or model.provenance.from_inputs(assign.value, func)):
+                continue
+            if not self._computed_here(assign.value, assign, func):
+                continue  # an input stored as it came (`self.strides = strides`): the caller's to keep
+            attribute = code(target)
+            if any(code(a) == attribute for a in model.tree.descendants(func.body, cst.Attribute) if a is not target):
+                continue
+            found.append((assign, target))
+        return found
+
+    def _computed_here(
+        self, expr: cst.BaseExpression, at: cst.CSTNode, func: cst.FunctionDef, seen: frozenset = frozenset()
+    ) -> bool:
+        """Is `expr` something `func` computed (a call, an operation), not one of its inputs as it
+        came, through the bindings of the names it is?"""
+        if not isinstance(expr, cst.Name):
+            return not isinstance(expr, cst.Attribute)
+        if expr.value in seen:
+            return False
+        return any(
+            b.value is not None and self._computed_here(b.value, b.node, func, seen | {expr.value})
+            for b in self.model.provenance.reaching_bindings(func, expr.value, at)
+        )
+
+    def _keeps_in_arguments(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
+        model = self.model
+        derived = self.derived(func)
+        params = model.params(func) - {"self", "cls"}
+        found: dict[str, tuple[cst.CSTNode, str]] = {}
+        for kind in (cst.Expr, cst.Assign, cst.AugAssign):
+            for statement in model.tree.descendants(func.body, kind):
+                if model.scope_of(statement) is not func:
+                    continue  # kept under any grad mode: the rules decide from what the caller hands over
+                store = model.loops.store_of(statement)
+                root = root_name(store.container) if store is not None else None
+                if store is None or root not in params or model.bindings(func, root):
+                    continue
+                if isinstance(store.container, cst.Name) and store.kind not in ("append", "subscript"):
+                    continue  # `total += value` rebinds the callee's own name: the caller's is untouched
+                for param in self._params_read(store.value, derived) - {root}:
+                    found.setdefault(param, (statement, root))
+        return found
 
     def _model_run(self, func: cst.FunctionDef) -> cst.Call | bool:
         model = self.model
@@ -282,6 +375,23 @@ def _syntactic_kind(expr: cst.BaseExpression) -> str:
     return "unknown"
 
 
+def _on_host(expr: cst.BaseExpression) -> bool:
+    """Is `expr` moved off the device by the library calls it ends in (`.cpu()`, `.item()`, `float()`)?"""
+    while isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Name):
+            return func.value in BUILTINS and BUILTINS[func.value].location == "host"
+        if not isinstance(func, cst.Attribute):
+            return False
+        model = TENSOR_METHODS.get(func.attr.value)
+        if model is not None and model.location == "host":
+            return True
+        if model is None and func.attr.value != "to":
+            return False
+        expr = func.value
+    return False
+
+
 def _positional(func: cst.FunctionDef) -> list[str]:
     params = func.params
     return [p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]]
@@ -312,6 +422,11 @@ def exported(model: "SemanticModel") -> dict[str, dict[str, Any]]:
             if cls is not None or keeps:  # a meter's `update`; a top-level function that keeps an argument
                 entry["keeps"] = {param: where for param, (_, where) in sorted(keeps.items())}
                 entry["params"] = [p for p in _positional(func) if p not in ("self", "cls")]
+        if cls is None and parent is model.module and model.params(func):
+            into = summaries.keeps_in_arguments(func) or {}
+            if into:  # `record(history, value)`: stores `value` in the caller's `history`
+                entry["keeps_in"] = {param: container for param, (_, container) in sorted(into.items())}
+                entry["params"] = [p for p in _positional(func) if p not in ("self", "cls")]
         if entry:
             found[summaries.name(func)] = entry
     return found
@@ -321,8 +436,10 @@ def kept_argument_calls(model: "SemanticModel", imported_roots: set[str]) -> lis
     """Calls of imported functions, once per step with grad on, that pass a value with autograd
     history (`record(loss)` in a training loop): whether the callee keeps it is the other file's
     to say. Each: [callee as written, argument index, row, column, end row, end column,
-    argument as written, suppressed]."""
+    argument as written, suppressed, indices of the arguments that are containers outliving
+    the step (`record(history, loss)` with `history` made before the loop)]."""
     from memlint.analysis.imports import dotted
+    from memlint.analysis.loops import Store
     from memlint.suppression import is_suppressed
 
     found: list[list[Any]] = []
@@ -333,16 +450,23 @@ def kept_argument_calls(model: "SemanticModel", imported_roots: set[str]) -> lis
         name = dotted(call.func)
         if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
             continue
-        if model.grad_state(call) is Grad.OFF or model.loops.step_region(statement) is None:
+        region = model.loops.step_region(statement) if model.grad_state(call) is not Grad.OFF else None
+        if region is None:
             continue
-        for index, arg in enumerate(a for a in call.args if a.keyword is None and not a.star):
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        outliving = [
+            i
+            for i, a in enumerate(positional)
+            if root_name(a.value) and model.loops.outlives(Store(statement, a.value, a.value, "append"), region)
+        ]
+        for index, arg in enumerate(positional):
             if model.provenance.carries_history(arg.value, statement):
                 where = model.range_of(statement)
                 line = model.module.code_for_node(statement)
                 suppressed = is_suppressed(line.splitlines() or [""], 1, 1, "ML001", "retained-graph")
                 found.append([
                     name, index, where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
-                    code(arg.value), suppressed,
+                    code(arg.value), suppressed, outliving,
                 ])
                 break
     return found
