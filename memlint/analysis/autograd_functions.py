@@ -34,6 +34,7 @@ class CtxStore:
     function: cst.ClassDef  # the autograd.Function subclass
     assign: cst.Assign
     attributes: tuple[str, ...]  # `ctx.<attr>` names that receive tensors
+    deleted_by_backward: bool = False  # backward `del`s every one of them: freed when it runs
 
 
 class AutogradFunctions:
@@ -66,6 +67,7 @@ class AutogradFunctions:
                 ctx = params[0].name.value
                 checker = _TensorEvidence(self.model, func, ctx, self._passed_tensors(cls, func))
                 called = _called_ctx_attributes(cls)
+                deleted = _deleted_ctx_attributes(cls)
                 for assign in self.model.tree.descendants(func.body, cst.Assign):
                     attributes = [
                         t.attr.value
@@ -76,9 +78,11 @@ class AutogradFunctions:
                         and t.value.value == ctx
                         and t.attr.value not in called
                         and checker.is_tensor(value)
+                        # detached and deleted by backward: no graph to keep it, freed when backward runs
+                        and not (t.attr.value in deleted and isinstance(value, cst.Call) and method_name(value) == "detach")
                     ]
                     if attributes:
-                        found.append(CtxStore(cls, assign, tuple(attributes)))
+                        found.append(CtxStore(cls, assign, tuple(attributes), all(a in deleted for a in attributes)))
         return found
 
 
@@ -258,6 +262,27 @@ def _called_ctx_attributes(cls: cst.ClassDef) -> set[str]:
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and code(node.func.value) == "ctx":
             found.add(node.func.attr.value)
         stack.extend(node.children)
+    return found
+
+
+def _deleted_ctx_attributes(cls: cst.ClassDef) -> set[str]:
+    """`ctx.<attr>` names the Function's `backward` deletes (`del ctx.y`): freed when backward runs."""
+    found: set[str] = set()
+    for func in cls.body.body:
+        if not (isinstance(func, cst.FunctionDef) and func.name.value == "backward"):
+            continue
+        params = [*func.params.posonly_params, *func.params.params]
+        ctx = params[0].name.value if params else "ctx"
+        stack: list[cst.CSTNode] = [func.body]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Del):
+                targets = node.target.elements if isinstance(node.target, cst.Tuple) else [node.target]
+                for target in targets:
+                    target = target.value if isinstance(target, cst.Element) else target
+                    if isinstance(target, cst.Attribute) and code(target.value) == ctx:
+                        found.add(target.attr.value)
+            stack.extend(node.children)
     return found
 
 

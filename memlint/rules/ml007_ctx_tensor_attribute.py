@@ -16,7 +16,10 @@ class CtxTensorAttribute(Rule):
     what = """
 Checks for `forward` of a custom `torch.autograd.Function` that stores
 tensors (or containers of tensors) as `ctx.<attr>` instead of passing them to
-`ctx.save_for_backward(...)`. Shapes, flags and numbers on `ctx` are fine,
+`ctx.save_for_backward(...)`. A detached tensor that backward deletes
+(`ctx.y = y.detach()` ... `del ctx.y`) is fine; one that backward deletes
+but that is not detached is kept whenever a graph is dropped without
+backward, and the message says so. Shapes, flags and numbers on `ctx` are fine,
 and so are callables (`ctx.run_function`), process groups, host tensors (the
 CPU RNG state, `x.cpu()`) and objects. A parameter of `forward` counts as a
 tensor only with evidence: `forward` uses it as one (a `torch.Tensor` method
@@ -50,12 +53,15 @@ class Scale(torch.autograd.Function):
     def visit_Module(self, node: cst.Module) -> None:
         for store in self.model.autograd_functions.tensor_stores:
             names = ", ".join(f"`ctx.{a}`" for a in store.attributes)
+            where = f"{names} keeps a tensor on the autograd context of `{store.function.name.value}`"
             message = (
-                f"{names} keeps a tensor on the autograd context of `{store.function.name.value}`, where "
-                "backward does not free it"
+                f"{where} until backward deletes it: a graph dropped or kept without backward keeps it"
+                if store.deleted_by_backward
+                else f"{where}, where backward does not free it"
             )
-            self.report(
-                store.assign,
-                message,
-                "pass it to `ctx.save_for_backward(...)` and read `ctx.saved_tensors` in backward",
+            hint = (
+                "store it detached (`.detach()`): backward already deletes it, and no graph is kept with it"
+                if store.deleted_by_backward
+                else "pass it to `ctx.save_for_backward(...)` and read `ctx.saved_tensors` in backward"
             )
+            self.report(store.assign, message, hint)
