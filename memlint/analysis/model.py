@@ -26,8 +26,9 @@ class SemanticModel(FileContext):
         path: str = "<memory>",
         tree: Tree | None = None,
         statement_lines: dict[int, int] | None = None,
+        text: str | None = None,
     ) -> None:
-        super().__init__(module, path, tree, statement_lines)
+        super().__init__(module, path, tree, statement_lines, text)
         self.provenance = Provenance(self)
         self.module_facts = ModuleFacts(self)
         self.loops = Loops(self, self.provenance)
