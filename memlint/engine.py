@@ -286,6 +286,7 @@ def _analyse(
     finally:
         guard.current = None
     findings, errors = _run_rules(model, text, path, rules, guard)
+    model.release()
     return findings, errors + ([summary_error] if summary_error else []), summary
 
 

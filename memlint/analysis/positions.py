@@ -3,35 +3,36 @@
 LibCST's PositionProvider visits the whole tree and then generates the whole
 module's code, which costs about five times the parse for a large file. The
 nodes asked about are few, so generate code, with cheap position bookkeeping,
-only of the top-level statements that hold them, each from its first line and
-only as far as the last node asked about, and skip the visit. Where each
-top-level statement starts comes from `ast` (a tenth of a plain generation of
-the module's code), checked against the text.
+only of the innermost statements of a block that hold them, each from its first
+line (analysis/statement_lines.py: from `ast`, checked against the text) and
+only as far as the last node asked about, and skip the visit: a finding's
+position costs what its statement costs, wherever it is in the file.
 """
 
 from __future__ import annotations
 
-import ast
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 import libcst as cst
+from libcst._add_slots import add_slots
+from libcst._nodes.internal import CodegenState
 from libcst._position import CodePosition, CodeRange
-from libcst.metadata.position_provider import (
-    NEWLINE_RE,
-    PositionProvider,
-    PositionProvidingCodegenState,
-)
+from libcst.metadata.position_provider import NEWLINE_RE
+
+from memlint.analysis.statement_lines import StatementLines
 
 
 class _Done(Exception):
     """Every node asked about in a statement has its range: stop generating its code."""
 
 
+Span = tuple[int, int, int, int]  # start line, start column, end line, end column
+
+
 class _Syntactic:
-    """LibCST's `record_syntactic_position` without a generator: it runs for every expression
-    and most statements, and a generator-based context manager is most of its cost."""
+    """LibCST's `record_syntactic_position` (a node's range without the whitespace it owns)
+    without a generator: it runs for every expression and most statements."""
 
     __slots__ = ("state", "node", "start_node", "end_node", "start")
 
@@ -39,23 +40,29 @@ class _Syntactic:
         self.state, self.node, self.start_node, self.end_node = state, node, start_node, end_node
 
     def __enter__(self) -> None:
-        self.start = CodePosition(self.state.line, self.state.column)
+        self.start = (self.state.line, self.state.column)
 
     def __exit__(self, kind: type[BaseException] | None, *exc: object) -> bool:
         if kind is not None:  # stopped (`_Done`): the nodes still open get no range
             return False
-        state, computed = self.state, self.state.provider._computed
-        start = computed[self.start_node].start if self.start_node is not None else self.start
-        end = computed[self.end_node].end if self.end_node is not None else CodePosition(state.line, state.column)
-        computed[self.node] = CodeRange(start, end)
+        state, spans = self.state, self.state.spans
+        start = spans[id(self.start_node)][:2] if self.start_node is not None else self.start
+        end = spans[id(self.end_node)][2:] if self.end_node is not None else (state.line, state.column)
+        spans[id(self.node)] = start + end
         return False
 
 
+@add_slots
 @dataclass(frozen=False)
-class _State(PositionProvidingCodegenState):
-    """Counts lines and columns without keeping the generated text, and stops (`_Done`) once the
-    nodes of `wanted` (ids) have their ranges."""
+class _State(CodegenState):
+    """LibCST's `PositionProvidingCodegenState`, counting lines and columns without keeping the
+    generated text, with plain tuples for positions (LibCST's frozen dataclasses cost more than
+    the generation itself), and stopping (`_Done`) once the nodes of `wanted` (ids) have theirs."""
 
+    line: int = 1  # 1-based
+    column: int = 0  # 0-based
+    spans: dict[int, Span] = field(default_factory=dict)  # id(node) -> its range
+    starts: list[tuple[int, int]] = field(default_factory=list)  # where each node being generated began
     wanted: set[int] | None = None
 
     def add_token(self, value: str) -> None:
@@ -70,28 +77,35 @@ class _State(PositionProvidingCodegenState):
         for token in self.indent_tokens:
             self.add_token(token)
 
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        self.starts.append((self.line, self.column))
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        start = self.starts.pop()
+        key = id(node)
+        if key not in self.spans:  # a range from `record_syntactic_position` stays
+            self.spans[key] = start + (self.line, self.column)
+        wanted = self.wanted
+        if wanted is not None and key in wanted:
+            wanted.discard(key)
+            if not wanted:
+                raise _Done
+
     def record_syntactic_position(
         self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None, end_node: cst.CSTNode | None = None
     ) -> _Syntactic:
         return _Syntactic(self, node, start_node, end_node)
 
-    def after_codegen(self, node: cst.CSTNode) -> None:
-        super().after_codegen(node)
-        wanted = self.wanted
-        if wanted is not None and id(node) in wanted:
-            wanted.discard(id(node))
-            if not wanted:
-                raise _Done
-
 
 class Positions:
     """Source ranges of one module's nodes, generating with position bookkeeping only the code of the
-    top-level statements that hold the nodes asked about, each from its first line.
+    statements that hold the nodes asked about.
 
-    `first_lines` (id(top-level statement) -> first line) comes from an incremental parser that
-    knows it; otherwise it is computed on first use from `text` (the text the module was parsed
-    from) with `ast`, or, without a text or where `ast` disagrees, by one plain generation of the
-    module's code."""
+    Each node's code is generated from the innermost statement of an indented block that holds it,
+    where `text` (the text the module was parsed from) says where that starts, else from its
+    top-level statement. `first_lines` (id(top-level statement) -> first line) comes from an
+    incremental parser that knows it; otherwise from `text`, or, without one or where `ast`
+    disagrees with LibCST, from one plain generation of the module's code."""
 
     def __init__(
         self,
@@ -104,63 +118,93 @@ class Positions:
         self._parent_of = parent_of
         self._first_lines = first_lines
         self._text = text
+        self._lines: StatementLines | None = None
         # id(statement) -> (the ranges of its nodes generated so far, whether that is all of them)
-        self._by_statement: dict[int, tuple[dict[cst.CSTNode, CodeRange], bool]] = {}
-        self._whole: dict[cst.CSTNode, CodeRange] | None = None
+        self._by_statement: dict[int, tuple[dict[int, Span], bool]] = {}
+        self._starts: dict[int, tuple[int, list[str]] | None] = {}  # id(statement) -> (first line, indentation)
+        self._whole: dict[int, Span] | None = None
 
     def first_lines(self) -> dict[int, int]:
         """id(top-level statement) -> its first line (its leading comments and blank lines included)."""
         if self._first_lines is None:
-            self._first_lines = (first_lines_from_text(self.module, self._text) if self._text is not None else None) or (
-                statement_lines(self.module)
-            )
-            self._text = None  # not needed any more
+            lines = self._statement_lines()
+            self._first_lines = (lines.top_level() if lines is not None else None) or statement_lines(self.module)
         return self._first_lines
 
     def range_of(self, node: cst.CSTNode, within: cst.CSTNode | None = None) -> CodeRange:
         """Where `node` is (1-based lines, 0-based columns); KeyError for a node without a range.
         `within`: a node the analysis walk knows that holds `node`, for punctuation the walk
         leaves out (an expression's parentheses)."""
-        holder = within if within is not None else node
-        return self._ranges_around(self._top(holder), {node})[node]
+        return _range(self._spans_around(self._anchor(within if within is not None else node), {id(node)})[id(node)])
 
     def ranges(self, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode, CodeRange]:
         """The ranges of `nodes` (those that have one)."""
-        by_top: dict[int, tuple[cst.CSTNode, set[cst.CSTNode]]] = {}
+        by_anchor: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
         for node in nodes:
-            top = self._top(node)
-            by_top.setdefault(id(top), (top, set()))[1].add(node)
+            anchor = self._anchor(node)
+            by_anchor.setdefault(id(anchor), (anchor, []))[1].append(node)
         found = {}
-        for top, wanted in by_top.values():
-            ranges = self._ranges_around(top, wanted)
-            found.update((node, ranges[node]) for node in wanted if node in ranges)
+        for anchor, wanted in by_anchor.values():
+            spans = self._spans_around(anchor, {id(node) for node in wanted})
+            found.update((node, _range(spans[id(node)])) for node in wanted if id(node) in spans)
         return found
 
-    def _top(self, node: cst.CSTNode) -> cst.CSTNode:
-        """The top-level statement that holds `node`; the module for the module itself or a node
-        outside its statements."""
-        module, top = self.module, node
-        while (parent := self._parent_of(top)) is not None and parent is not module:
-            top = parent
-        return top if parent is module else module
+    def _statement_lines(self) -> StatementLines | None:
+        if self._lines is None and self._text is not None:
+            self._lines = StatementLines(self.module, self._text, self._parent_of)
+            self._text = None  # held by the `ast` rows now
+        return self._lines
 
-    def _ranges_around(self, top: cst.CSTNode, wanted: set[cst.CSTNode]) -> dict[cst.CSTNode, CodeRange]:
-        """Ranges of the nodes of the top-level statement `top`, those of `wanted` among them.
+    def _anchor(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The statement whose code is generated for `node`: the innermost statement of an indented
+        block holding it, where its start is known; else its top-level statement; the module for
+        the module itself or a node outside its statements."""
+        module, current, inner = self.module, node, None
+        blocks: list[cst.IndentedBlock | cst.Match] = []  # what indents `inner`, innermost first
+        while (parent := self._parent_of(current)) is not None and parent is not module:
+            if inner is None:
+                if isinstance(parent, cst.IndentedBlock):
+                    inner = current
+                    blocks.append(parent)
+            elif isinstance(parent, (cst.IndentedBlock, cst.Match)):  # a match indents its cases
+                blocks.append(parent)
+            current = parent
+        if parent is not module:
+            return module
+        if inner is not None and self._start(inner, blocks) is not None:
+            return inner
+        return current
+
+    def _start(self, statement: cst.CSTNode, blocks: list[cst.IndentedBlock | cst.Match]) -> tuple[int, list[str]] | None:
+        """First line and indentation tokens of `statement`, a statement of the innermost of `blocks`
+        (those that indent it, innermost first)."""
+        key = id(statement)
+        if key not in self._starts:
+            lines = self._statement_lines()
+            default = self.module.default_indent
+            indent = [default if block.indent is None else block.indent for block in reversed(blocks)]
+            line = lines.first_line(statement, "".join(indent)) if lines is not None else None  # type: ignore[arg-type]
+            self._starts[key] = (line, indent) if line is not None else None
+        return self._starts[key]
+
+    def _spans_around(self, anchor: cst.CSTNode, wanted: set[int]) -> dict[int, Span]:
+        """Ranges of the nodes of `anchor` (a statement from `_anchor`), those of `wanted` (ids) among them.
         A statement's code is generated up to the last node of `wanted` the first time, and whole
         the second time a node past that is asked for."""
         module = self.module
-        if top is module:
+        if anchor is module:
             if self._whole is None:
                 self._whole = _generate(module, module, 1)[0]
             return self._whole
-        ranges, complete = self._by_statement.get(id(top), (None, False))
-        if ranges is not None and (complete or all(node in ranges for node in wanted)):
-            return ranges
-        line = self.first_lines()[id(top)]
+        spans, complete = self._by_statement.get(id(anchor), (None, False))
+        if spans is not None and (complete or wanted <= spans.keys()):
+            return spans
+        start = self._starts.get(id(anchor))
+        line, indent = start if start is not None else (self.first_lines()[id(anchor)], [])
         # a second time: the whole statement, so that no statement is generated more than twice
-        ranges, complete = _generate(module, top, line, {id(node) for node in wanted} if ranges is None else None)
-        self._by_statement[id(top)] = ranges, complete
-        return ranges
+        spans, complete = _generate(module, anchor, line, indent, set(wanted) if spans is None else None)
+        self._by_statement[id(anchor)] = spans, complete
+        return spans
 
 
 def statement_lines(module: cst.Module) -> dict[int, int]:
@@ -175,67 +219,25 @@ def statement_lines(module: cst.Module) -> dict[int, int]:
     return lines
 
 
-_BLANK_OR_COMMENT = re.compile(r"[ \t\f]*(#.*)?")
-
-
-def first_lines_from_text(module: cst.Module, text: str) -> dict[int, int] | None:
-    """`statement_lines` from `ast`'s positions in `text`, the text `module` was parsed from; None
-    where the two parsers do not line up (a syntax `ast` does not know, a decorator whose `@` is not
-    on its expression's line), for `statement_lines` to decide.
-
-    A statement starts with its leading lines (one comment or blank line each) and then its first
-    token, at column 0, where `ast` puts the statement (or its first decorator); the lines between
-    the end of the previous statement and that token must be comments or blank."""
-    try:
-        parsed = ast.parse(text).body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    rows = NEWLINE_RE.split(text)  # rows[i] is line i + 1
-    lines: dict[int, int] = {}
-    index = 0  # into `parsed`
-    previous_end = len(module.header)  # the last line of the previous statement's own tokens
-    for statement in module.body:
-        count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-        group = parsed[index : index + count]
-        if len(group) != count:
-            return None
-        index += count
-        leading = len(statement.leading_lines)
-        decorators = getattr(statement, "decorators", ())
-        if decorators:
-            token_row, token = group[0].decorator_list[0].lineno, "@"  # type: ignore[attr-defined]
-            leading += len(decorators[0].leading_lines)
-        else:
-            token_row, token = group[0].lineno, None
-            leading += len(getattr(statement, "lines_after_decorators", ()))
-        first = token_row - leading
-        if first <= previous_end or token_row > len(rows) or group[0].col_offset != 0:
-            return None
-        code = rows[token_row - 1]
-        if not code or code[0] in " \t\f#" or (token is not None and not code.startswith(token)):
-            return None
-        if not all(_BLANK_OR_COMMENT.fullmatch(row) for row in rows[previous_end : token_row - 1]):
-            return None
-        lines[id(statement)] = first
-        previous_end = max(s.end_lineno or s.lineno for s in group)
-    if index != len(parsed) or (module.body and lines[id(module.body[0])] != 1 + len(module.header)):
-        return None
-    return lines
+def _range(span: Span) -> CodeRange:
+    return CodeRange(CodePosition(span[0], span[1]), CodePosition(span[2], span[3]))
 
 
 def _generate(
-    module: cst.Module, node: cst.CSTNode, line: int, wanted: set[int] | None = None
-) -> tuple[dict[cst.CSTNode, CodeRange], bool]:
-    """The ranges of `node` and everything in it, `node` starting at the beginning of `line`, and
-    whether that is all of them: with `wanted` (ids of nodes in `node`), generation stops once
-    those have theirs."""
-    provider = PositionProvider()
+    module: cst.Module, node: cst.CSTNode, line: int, indent: list[str] | None = None, wanted: set[int] | None = None
+) -> tuple[dict[int, Span], bool]:
+    """The ranges of `node` and everything in it, `node` starting at the beginning of `line` in a
+    block indented by `indent` (tokens, outermost first), and whether that is all of them: with
+    `wanted` (ids of nodes in `node`), generation stops once those have theirs."""
     state = _State(
-        default_indent=module.default_indent, default_newline=module.default_newline, provider=provider, wanted=wanted
+        default_indent=module.default_indent,
+        default_newline=module.default_newline,
+        indent_tokens=list(indent or ()),
+        line=line,
+        wanted=wanted,
     )
-    state.line = line
     try:
         node._codegen(state)
     except _Done:
-        return provider._computed, False
-    return provider._computed, True
+        return state.spans, False
+    return state.spans, True
