@@ -30,6 +30,7 @@ class FileContext(Scopes):
         self.frameworks = Frameworks(self, self.imports)
         self.grad = GradMode(self, self.imports, self.frameworks)
         self.positions = Positions(module, self.tree.parent_of, statement_lines, text)
+        self.statement_lines = statement_lines
 
     def range_of(self, node: cst.CSTNode) -> CodeRange:
         """Where `node` is (1-based lines, 0-based columns), for analyses that put a line in a
