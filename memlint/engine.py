@@ -269,7 +269,11 @@ def _lint_text(
     except Exception as exc:  # noqa: BLE001 - a parser bug must not end the run
         return [], [FileError(path, f"internal error while parsing: {describe(exc)}", internal=True)], {}
     model = SemanticModel(
-        module, path, parser.tree(module) if parser is not None else None, parser.statement_lines if parser is not None else None
+        module,
+        path,
+        parser.tree(module) if parser is not None else None,
+        parser.statement_lines if parser is not None else None,
+        text,
     )
     with Guard().active() as guard:
         return _analyse(model, text, path, rules, guard, parser)
@@ -295,6 +299,7 @@ def _analyse(
         findings, errors = parser.statements.findings(model, text, path, rules, guard)
     else:
         findings, errors = _run_rules(model, text, path, rules, guard)
+    model.release()
     return findings, errors + ([summary_error] if summary_error else []), summary
 
 
@@ -450,8 +455,8 @@ def report_findings(
                         parentheses.append(old)
             if r.fix.prepend:
                 targets.extend(_header(module))
-    statement_lines = model.statement_lines
-    statements = (model.tree.parent_of, statement_lines) if statement_lines is not None else None
+    # a fix renders the top-level statement it changes, not the whole module
+    statements = (model.tree.parent_of, model.positions.first_lines())
     positions = model.positions.ranges(targets)
     for old in parentheses:
         for paren in (old.lpar[0], old.rpar[-1]):

@@ -10,7 +10,6 @@ what it finished.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import signal
 import sys
@@ -145,6 +144,8 @@ def parallel_map(
         for job in todo:
             yield func(job)
         return
+    import multiprocessing  # here: a warm run (every file a cache hit) starts no worker
+
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
     pool = context.Pool(
         min(jobs, len(todo)), initializer=_worker_init, initargs=(os.getpid(), initializer, initargs)

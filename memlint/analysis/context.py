@@ -20,14 +20,16 @@ class FileContext(Scopes):
         path: str = "<memory>",
         tree: Tree | None = None,
         statement_lines: dict[int, int] | None = None,
+        text: str | None = None,
     ) -> None:
-        """`statement_lines`: id(top-level statement) -> first line, where the parser knows them."""
+        """`statement_lines`: id(top-level statement) -> first line, where the parser knows them;
+        `text`: the text `module` was parsed from, where the caller has it (positions start from it)."""
         super().__init__(module, tree if tree is not None else Tree(module))
         self.path = path
         self.imports = Imports(self.tree)
         self.frameworks = Frameworks(self, self.imports)
         self.grad = GradMode(self, self.imports, self.frameworks)
-        self.positions = Positions(module, self.tree.parent_of, statement_lines)
+        self.positions = Positions(module, self.tree.parent_of, statement_lines, text)
         self.statement_lines = statement_lines
 
     def range_of(self, node: cst.CSTNode) -> CodeRange:

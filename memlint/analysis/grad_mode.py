@@ -128,16 +128,17 @@ class GradMode:
         tree = self.scopes.tree
         child = node
         for anc in tree.ancestors(node):
-            if isinstance(anc, cst.With) and child is anc.body:
+            kind = type(anc)  # exact types: `isinstance` against LibCST's classes goes through ABCMeta
+            if kind is cst.With and child is anc.body:
                 for item in reversed(anc.items):
                     effect = self.effect(item.item)
                     if effect is not None:
                         return effect
-            elif isinstance(anc, (cst.IndentedBlock, cst.Module)):
+            elif kind is cst.IndentedBlock or kind is cst.Module:
                 effect = self._bare_call_before(anc, child)
                 if effect is not None:
                     return effect
-            elif isinstance(anc, cst.FunctionDef) and child is anc.body:
+            elif kind is cst.FunctionDef and child is anc.body:
                 return self.entry_state(anc)
             child = anc
         return Grad.ON

@@ -27,8 +27,9 @@ class SemanticModel(FileContext):
         path: str = "<memory>",
         tree: Tree | None = None,
         statement_lines: dict[int, int] | None = None,
+        text: str | None = None,
     ) -> None:
-        super().__init__(module, path, tree, statement_lines)
+        super().__init__(module, path, tree, statement_lines, text)
         self.provenance = Provenance(self)
         self.module_facts = ModuleFacts(self)
         self.loops = Loops(self, self.provenance)
@@ -49,3 +50,9 @@ class SemanticModel(FileContext):
     def eval_regions(self) -> EvalRegions:
         """Evaluation regions (ML003, the project summary)."""
         return EvalRegions(self)
+
+    def release(self) -> None:
+        """Drop the analyses once the file's findings are built. They refer back to the model, so
+        without this the file's tree waits for the cycle collector, whose first pass after the
+        lint walks all of it (0.35 s of 6 on PyTorch's 27,820-line module)."""
+        self.__dict__.clear()

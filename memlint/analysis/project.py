@@ -142,18 +142,16 @@ def _calls_after_cuda(model: "SemanticModel", imported_roots: set[str]) -> list[
     cuda = model.cuda_init
     if not cuda.cuda_uses:
         return []
-    found = []
-    seen: set[str] = set()  # the index reads the first late call of each callee: keep one
+    late: dict[str, cst.CSTNode] = {}  # the index reads the first late call of each callee: keep one
     for call in model.tree.by_type.get(cst.Call, ()):
         name = dotted(call.func)
-        if not name or name in seen or name.split(".")[0] not in imported_roots:
+        if not name or name in late or name.split(".")[0] not in imported_roots:
             continue
         used = cuda.cuda_before(call)
         if used is not None:
-            row = model.range_of(used).start.line
-            found.append([name, " ".join(model.module.code_for_node(used).split())[:40], row])
-            seen.add(name)
-    return found
+            late[name] = used
+    where = model.positions.ranges(late.values())  # at once: a statement's code is generated once
+    return [[name, " ".join(model.module.code_for_node(used).split())[:40], where[used].start.line] for name, used in late.items()]
 
 
 def history_sources(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> set[str]:

@@ -10,6 +10,7 @@ import libcst as cst
 from memlint.analysis import SemanticModel
 from memlint.analysis.imports import dotted
 from memlint.analysis.loops import Store
+from memlint.analysis.tree import iter_children
 from memlint.models import Applicability, Severity
 
 
@@ -222,7 +223,7 @@ def _moves(expr: cst.BaseExpression) -> bool:
 
 def _calls(node: cst.CSTNode) -> list[cst.Call]:
     found = [node] if isinstance(node, cst.Call) else []
-    for child in node.children:
+    for child in iter_children(node):  # LibCST's `children` runs a visitor over every field
         found.extend(_calls(child))
     return found
 
