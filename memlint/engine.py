@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Protocol, Sequence
 import libcst as cst
 
 from memlint.analysis import SemanticModel
-from memlint.analysis.tree import Tree
+from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.budget import BudgetExceeded, Guard
 from memlint.cache import content_key

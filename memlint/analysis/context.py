@@ -5,12 +5,12 @@ from __future__ import annotations
 import libcst as cst
 from libcst._position import CodeRange
 
-from memlint.analysis.frameworks import Frameworks
-from memlint.analysis.grad_mode import Grad, GradMode
-from memlint.analysis.imports import Imports
-from memlint.analysis.positions import Positions
-from memlint.analysis.scopes import Scopes
-from memlint.analysis.tree import Tree
+from memlint.analysis.regions.frameworks import Frameworks
+from memlint.analysis.regions.grad_mode import Grad, GradMode
+from memlint.analysis.syntax.imports import Imports
+from memlint.analysis.syntax.positions import Positions
+from memlint.analysis.syntax.scopes import Scopes
+from memlint.analysis.syntax.tree import Tree
 
 
 class FileContext(Scopes):

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, names_in, root_name, target_names
+from memlint.analysis.syntax.expressions import code, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.flow.library import named_like_loss
+from memlint.analysis.library import named_like_loss
 from memlint.analysis.flow.values import NO, YES, Value, join
-from memlint.analysis.grad_mode import Grad
+from memlint.analysis.regions.grad_mode import Grad
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
@@ -322,7 +322,7 @@ def kept_argument_calls(model: "SemanticModel", imported_roots: set[str]) -> lis
     history (`record(loss)` in a training loop): whether the callee keeps it is the other file's
     to say. Each: [callee as written, argument index, row, column, end row, end column,
     argument as written, suppressed]."""
-    from memlint.analysis.imports import dotted
+    from memlint.analysis.syntax.imports import dotted
     from memlint.suppression import is_suppressed
 
     found: list[list[Any]] = []

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import bool_constant, call_arg, keyword_arg, method_name
+from memlint.analysis.syntax.expressions import bool_constant, call_arg, keyword_arg, method_name
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import call_arg, callee_name, method_name
+from memlint.analysis.syntax.expressions import call_arg, callee_name, method_name
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 if TYPE_CHECKING:
-    from memlint.analysis.scopes import Scope, Scopes
+    from memlint.analysis.syntax.scopes import Scope, Scopes
 
 
 class Closures:

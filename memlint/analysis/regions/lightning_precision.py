@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import keyword_arg
+from memlint.analysis.syntax.expressions import keyword_arg
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.tree import Tree
+from memlint.analysis.syntax.tree import Tree
 
 
 def dotted(expr: cst.BaseExpression) -> str | None:

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import code
+from memlint.analysis.syntax.expressions import code
 
 if TYPE_CHECKING:
-    from memlint.analysis.scopes import Scopes
+    from memlint.analysis.syntax.scopes import Scopes
 
 
 def own_method(scopes: "Scopes", call: cst.Call) -> cst.FunctionDef | None:

@@ -6,7 +6,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from memlint.analysis.tree import iter_children
+from memlint.analysis.syntax.tree import iter_children
 
 
 def call_arg(call: cst.Call, position: int | None, keyword: str | None = None) -> cst.Arg | None:

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import method_name, names_in, root_name, target_names
+from memlint.analysis.syntax.expressions import method_name, names_in, root_name, target_names
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
-    from memlint.analysis.scopes import Scope
+    from memlint.analysis.syntax.scopes import Scope
 
 # Calls that turn a sequence of tensors into one tensor (or a number).
 _REDUCERS = {

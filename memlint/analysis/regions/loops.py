@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import (
+from memlint.analysis.syntax.expressions import (
     call_arg,
     code,
     method_name,
@@ -19,14 +19,14 @@ from memlint.analysis.expressions import (
     target_names,
 )
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.flow.library import SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS
-from memlint.analysis.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
-from memlint.analysis.grad_mode import Grad
-from memlint.analysis.scopes import Loop, is_abstract
+from memlint.analysis.library import SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS
+from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
+from memlint.analysis.regions.grad_mode import Grad
+from memlint.analysis.syntax.scopes import Loop, is_abstract
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
-    from memlint.analysis.provenance import Provenance
+    from memlint.analysis.flow.provenance import Provenance
 
 _EVAL_FUNCTION = re.compile(
     r"^_*(validate|validation|valid|evaluate|evaluation|eval|test|testing|predict|prediction|"

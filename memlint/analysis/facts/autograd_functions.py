@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, method_name, names_in, reads_as_name, root_name
+from memlint.analysis.syntax.expressions import code, method_name, names_in, reads_as_name, root_name
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
-    from memlint.analysis.provenance import Provenance
+    from memlint.analysis.flow.provenance import Provenance
 
 _NOT_TENSOR_ATTRIBUTES = {"shape", "dtype", "device", "requires_grad", "is_cuda", "ndim", "layout", "is_leaf"}
 _NOT_TENSOR_METHODS = {

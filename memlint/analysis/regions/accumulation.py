@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, method_name
+from memlint.analysis.syntax.expressions import code, method_name
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel

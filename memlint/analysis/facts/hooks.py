@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import callee_name, method_name, target_names
-from memlint.analysis.imports import dotted
+from memlint.analysis.syntax.expressions import callee_name, method_name, target_names
+from memlint.analysis.syntax.imports import dotted
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import call_arg, keyword_arg
+from memlint.analysis.syntax.expressions import call_arg, keyword_arg
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext

@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import bool_constant, call_arg
+from memlint.analysis.syntax.expressions import bool_constant, call_arg
 
 if TYPE_CHECKING:
-    from memlint.analysis.frameworks import Frameworks
-    from memlint.analysis.imports import Imports
-    from memlint.analysis.scopes import Scopes
+    from memlint.analysis.regions.frameworks import Frameworks
+    from memlint.analysis.syntax.imports import Imports
+    from memlint.analysis.syntax.scopes import Scopes
 
 
 class Grad(enum.Enum):

@@ -11,9 +11,9 @@ from functools import cached_property
 
 import libcst as cst
 
-from memlint.analysis.closures import Closures
-from memlint.analysis.expressions import target_names
-from memlint.analysis.tree import Tree
+from memlint.analysis.syntax.closures import Closures
+from memlint.analysis.syntax.expressions import target_names
+from memlint.analysis.syntax.tree import Tree
 
 Scope = cst.FunctionDef | cst.Module
 Loop = cst.For | cst.While

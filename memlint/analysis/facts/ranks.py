@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import code
+from memlint.analysis.syntax.expressions import code
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import names_in, root_name
-from memlint.analysis.loops import Store
+from memlint.analysis.syntax.expressions import names_in, root_name
+from memlint.analysis.regions.loops import Store
 
 
 def _small_statements(model, scope: cst.CSTNode, after: cst.CSTNode) -> list[cst.CSTNode]:

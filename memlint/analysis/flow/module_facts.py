@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import method_name
-from memlint.analysis.imports import dotted
-from memlint.analysis.object_kinds import MODULE, annotation_kind
+from memlint.analysis.syntax.expressions import method_name
+from memlint.analysis.syntax.imports import dotted
+from memlint.analysis.flow.object_kinds import MODULE, annotation_kind
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext

@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import callee_name
-from memlint.analysis.grad_mode import Grad
+from memlint.analysis.syntax.expressions import callee_name
+from memlint.analysis.regions.grad_mode import Grad
 
 if TYPE_CHECKING:
-    from memlint.analysis.imports import Imports
-    from memlint.analysis.scopes import Scopes
+    from memlint.analysis.syntax.imports import Imports
+    from memlint.analysis.syntax.scopes import Scopes
 
 _LIGHTNING_PACKAGES = ("lightning.", "pytorch_lightning.", "lightning_fabric.")
 _LIGHTNING_TRAIN_HOOKS = {

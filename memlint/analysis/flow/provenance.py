@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.expressions import (
+from memlint.analysis.syntax.expressions import (
     call_arg,
     callee_name,
     code,
@@ -31,16 +31,16 @@ from memlint.analysis.expressions import (
     target_names,
 )
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.flow.library import DTYPES, INTEGER_DTYPES, NON_MODEL_FACTORIES, named_like_loss
+from memlint.analysis.library import DTYPES, INTEGER_DTYPES, NON_MODEL_FACTORIES, named_like_loss
 from memlint.analysis.flow.values import NO, Value
-from memlint.analysis.grad_mode import Grad
-from memlint.analysis.tree import iter_children
+from memlint.analysis.regions.grad_mode import Grad
+from memlint.analysis.syntax.tree import iter_children
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from memlint.analysis.context import FileContext
-    from memlint.analysis.scopes import Binding, Scope
+    from memlint.analysis.syntax.scopes import Binding, Scope
 
 _MODULE_NAMES = re.compile(
     r"^_*(model|models|net|network|module|criterion|criteria|loss_fn|loss_func|loss_function|lossfn|"
