@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from memlint.analysis.flow.consumers import consumed_after
 from memlint.analysis.syntax.expressions import code, literal_parts, names_in
-from memlint.analysis.regions.grad_mode import Grad
+from memlint.analysis.regions.grad import Grad
 from memlint.analysis.project import history_sources
 from memlint.analysis.flow.provenance import unpacked
 from memlint.models import Applicability, Severity

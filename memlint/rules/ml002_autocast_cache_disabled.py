@@ -6,7 +6,7 @@ import libcst as cst
 
 from memlint.analysis.regions import lightning_precision as lightning
 from memlint.analysis.syntax.expressions import bool_constant, code, keyword_arg, root_name, target_names
-from memlint.analysis.regions.grad_mode import Grad
+from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, torch_alias
 

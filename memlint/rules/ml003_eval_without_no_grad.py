@@ -4,7 +4,7 @@ import libcst as cst
 
 from memlint.analysis.syntax.expressions import code, method_name
 from memlint.analysis.syntax.imports import dotted
-from memlint.analysis.regions.grad_mode import Grad
+from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, torch_alias
 

@@ -20,7 +20,7 @@ import libcst as cst
 from memlint.analysis.syntax.expressions import call_arg, callee_name, method_name
 
 if TYPE_CHECKING:
-    from memlint.analysis.model import SemanticModel
+    from memlint.analysis.context import FileContext
 
 ALLOC_VARIABLES = {"PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF", "PYTORCH_NO_CUDA_MEMORY_CACHING"}
 _SETTERS = {"os.environ.update", "os.environ.setdefault", "os.putenv", "os.environ.__setitem__"}
@@ -45,7 +45,7 @@ MAX_DEPTH = 2  # calls followed from a setter to a CUDA use before it
 
 
 class CudaInit:
-    def __init__(self, model: "SemanticModel") -> None:
+    def __init__(self, model: "FileContext") -> None:
         self.model = model
         # Answers kept per node, scope and function: a file asks about each of its calls.
         self._before_memo: dict[tuple[int, int], cst.CSTNode | None] = {}
@@ -278,7 +278,7 @@ def _imported_root(stmt: cst.Import | cst.ImportFrom) -> str | None:
     return node.value if isinstance(node, cst.Name) else None
 
 
-def alloc_setting(model: "SemanticModel", node: cst.CSTNode) -> tuple[str, cst.BaseExpression | None] | None:
+def alloc_setting(model: "FileContext", node: cst.CSTNode) -> tuple[str, cst.BaseExpression | None] | None:
     """`(variable, value)` when `node` sets an allocator variable: `os.environ[k] = v`,
     `os.environ.update(...)`, `os.environ.setdefault(k, v)`, `os.putenv(k, v)`."""
     is_environ = lambda expr: model.imports.resolve(expr) == "os.environ"  # noqa: E731

@@ -18,9 +18,9 @@ import libcst as cst
 from memlint.analysis.syntax.expressions import method_name, root_name
 
 if TYPE_CHECKING:
-    from memlint.analysis.model import SemanticModel
+    from memlint.analysis.context import FileContext
 
-_MODULE_CLASSES: "weakref.WeakKeyDictionary[SemanticModel, set[str]]" = weakref.WeakKeyDictionary()
+_MODULE_CLASSES: "weakref.WeakKeyDictionary[FileContext, set[str]]" = weakref.WeakKeyDictionary()
 
 MODULE = "module"
 TENSOR = "tensor"
@@ -59,7 +59,7 @@ _TENSOR_METHODS = {
 }
 
 
-def annotation_kind(model: "SemanticModel", annotation: cst.BaseExpression | None) -> str | None:
+def annotation_kind(model: "FileContext", annotation: cst.BaseExpression | None) -> str | None:
     """MODULE or TENSOR when the annotation names one (also inside `Optional[...]`,
     `list[...]`, `X | None`); "other" for any other annotation; None without one."""
     if annotation is None:
@@ -71,7 +71,7 @@ def annotation_kind(model: "SemanticModel", annotation: cst.BaseExpression | Non
     return "other"
 
 
-def _annotation_kinds(model: "SemanticModel", expr: cst.BaseExpression) -> set[str]:
+def _annotation_kinds(model: "FileContext", expr: cst.BaseExpression) -> set[str]:
     if isinstance(expr, cst.SimpleString):
         try:
             inner = cst.parse_expression(expr.evaluated_value)
@@ -101,7 +101,7 @@ def _annotation_kinds(model: "SemanticModel", expr: cst.BaseExpression) -> set[s
     return set()
 
 
-def param_kind(model: "SemanticModel", param: cst.Param) -> str | None:
+def param_kind(model: "FileContext", param: cst.Param) -> str | None:
     """MODULE or TENSOR for a parameter annotated as one or, unannotated, named
     like one (`model`, `shira_layer`, `hidden_states`); else None."""
     annotation = param.annotation.annotation if param.annotation is not None else None
@@ -116,7 +116,7 @@ def param_kind(model: "SemanticModel", param: cst.Param) -> str | None:
     return None
 
 
-def module_classes(model: "SemanticModel") -> set[str]:
+def module_classes(model: "FileContext") -> set[str]:
     """Names of this file's classes that are modules (a module base, or a `forward`)."""
     cached = _MODULE_CLASSES.get(model)
     if cached is not None:
@@ -131,7 +131,7 @@ def module_classes(model: "SemanticModel") -> set[str]:
     return found
 
 
-def class_holds_modules(model: "SemanticModel", cls: cst.ClassDef, seen: frozenset[str] = frozenset()) -> str | None:
+def class_holds_modules(model: "FileContext", cls: cst.ClassDef, seen: frozenset[str] = frozenset()) -> str | None:
     """Why instances of `cls` hold device memory, in words, or None: it is a
     module, it stores a module or a tensor on `self`, or a base class of this
     file does (`HogwildWorld(World)`: `World.__init__` stores the agents)."""
@@ -148,7 +148,7 @@ def class_holds_modules(model: "SemanticModel", cls: cst.ClassDef, seen: frozens
     return None
 
 
-def _holds_itself(model: "SemanticModel", cls: cst.ClassDef) -> str | None:
+def _holds_itself(model: "FileContext", cls: cst.ClassDef) -> str | None:
     if cls.name.value in module_classes(model):
         return "a module"
     tree = model.tree
@@ -176,7 +176,7 @@ def _is_constant(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float, cst.Dict, cst.List, cst.Tuple))
 
 
-def is_module_factory(model: "SemanticModel", expr: cst.BaseExpression) -> bool:
+def is_module_factory(model: "FileContext", expr: cst.BaseExpression) -> bool:
     while isinstance(expr, cst.Call) and method_name(expr) in ("to", "cuda", "train", "eval", "half", "bfloat16"):
         expr = expr.func.value  # type: ignore[union-attr]
     if not isinstance(expr, cst.Call):
@@ -187,7 +187,7 @@ def is_module_factory(model: "SemanticModel", expr: cst.BaseExpression) -> bool:
     return isinstance(expr.func, cst.Name) and expr.func.value in module_classes(model)
 
 
-def is_tensor_factory(model: "SemanticModel", expr: cst.BaseExpression) -> bool:
+def is_tensor_factory(model: "FileContext", expr: cst.BaseExpression) -> bool:
     """`torch.zeros(...)`, `torch.tensor(...).to(device)`, `nn.Parameter(...)`."""
     while isinstance(expr, cst.Call) and method_name(expr) in _TENSOR_METHODS:
         expr = expr.func.value  # type: ignore[union-attr]
@@ -196,7 +196,7 @@ def is_tensor_factory(model: "SemanticModel", expr: cst.BaseExpression) -> bool:
     return bool(_TENSOR_FACTORY.match(model.imports.resolve(expr.func) or ""))
 
 
-def returns_tensor(model: "SemanticModel", func: cst.FunctionDef) -> bool:
+def returns_tensor(model: "FileContext", func: cst.FunctionDef) -> bool:
     """Does `func` return tensors: annotated so, or a `return` of a torch
     computation (also inside a returned tuple), directly or through a local name?"""
     if func.returns is not None:
@@ -212,7 +212,7 @@ def returns_tensor(model: "SemanticModel", func: cst.FunctionDef) -> bool:
     return False
 
 
-def _is_torch_value(model: "SemanticModel", expr: cst.BaseExpression, func: cst.FunctionDef, depth: int) -> bool:
+def _is_torch_value(model: "FileContext", expr: cst.BaseExpression, func: cst.FunctionDef, depth: int) -> bool:
     while isinstance(expr, cst.Call) and method_name(expr) in _TENSOR_METHODS:
         expr = expr.func.value  # type: ignore[union-attr]
     if isinstance(expr, cst.Call):

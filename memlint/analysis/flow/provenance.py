@@ -33,7 +33,7 @@ from memlint.analysis.syntax.expressions import (
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import DTYPES, INTEGER_DTYPES, NON_MODEL_FACTORIES, named_like_loss
 from memlint.analysis.flow.values import NO, Value
-from memlint.analysis.regions.grad_mode import Grad
+from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.tree import iter_children
 
 if TYPE_CHECKING:

@@ -26,16 +26,16 @@ from memlint.analysis.syntax.expressions import code, names_in, root_name, targe
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import named_like_loss
 from memlint.analysis.flow.values import NO, YES, Value, join
-from memlint.analysis.regions.grad_mode import Grad
+from memlint.analysis.regions.grad import Grad
 
 if TYPE_CHECKING:
-    from memlint.analysis.model import SemanticModel
+    from memlint.analysis.context import FileContext
 
 _PENDING = object()
 
 
 class Summaries:
-    def __init__(self, model: "SemanticModel") -> None:
+    def __init__(self, model: "FileContext") -> None:
         self.model = model
         self._facts: dict[tuple[str, int], Any] = {}
         self._derived: dict[int, dict[str, set[str]]] = {}
@@ -287,7 +287,7 @@ def _positional(func: cst.FunctionDef) -> list[str]:
     return [p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]]
 
 
-def exported(model: "SemanticModel") -> dict[str, dict[str, Any]]:
+def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
     """The facts other files' findings may rest on, for the project's per-file summary: what
     the functions named like a loss return (another file guesses from the name where it
     cannot see the definition), what each class's `update` keeps (a meter), and which
@@ -317,7 +317,7 @@ def exported(model: "SemanticModel") -> dict[str, dict[str, Any]]:
     return found
 
 
-def kept_argument_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[Any]]:
+def kept_argument_calls(model: "FileContext", imported_roots: set[str]) -> list[list[Any]]:
     """Calls of imported functions, once per step with grad on, that pass a value with autograd
     history (`record(loss)` in a training loop): whether the callee keeps it is the other file's
     to say. Each: [callee as written, argument index, row, column, end row, end column,

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import callee_name
-from memlint.analysis.regions.grad_mode import Grad
+from memlint.analysis.regions.grad import Grad
 
 if TYPE_CHECKING:
     from memlint.analysis.syntax.imports import Imports

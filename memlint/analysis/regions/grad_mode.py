@@ -14,23 +14,18 @@ only ever called from no-grad code.
 
 from __future__ import annotations
 
-import enum
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.expressions import bool_constant, call_arg
 
 if TYPE_CHECKING:
     from memlint.analysis.regions.frameworks import Frameworks
+    from memlint.analysis.syntax.calls import Calls
     from memlint.analysis.syntax.imports import Imports
     from memlint.analysis.syntax.scopes import Scopes
-
-
-class Grad(enum.Enum):
-    ON = "on"
-    OFF = "off"
-    MAYBE = "maybe"
 
 
 NO_GRAD = {
@@ -55,8 +50,9 @@ def _no_grad_wrapper(name: str | None) -> bool:
 
 
 class GradMode:
-    def __init__(self, scopes: "Scopes", imports: "Imports", frameworks: "Frameworks") -> None:
+    def __init__(self, scopes: "Scopes", calls: "Calls", imports: "Imports", frameworks: "Frameworks") -> None:
         self.scopes = scopes
+        self.calls = calls
         self.imports = imports
         self.frameworks = frameworks
         self._entry: dict[int, Grad] = {}
@@ -235,7 +231,7 @@ class GradMode:
         if self._callers_off is not None:
             return self._callers_off
         self._callers_off = set()
-        sites = self.scopes.call_sites()
+        sites = self.calls.call_sites()
         candidates = [f for f in sites if self._declared_entry(f) is None]
         changed = True
         while changed:

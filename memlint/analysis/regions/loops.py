@@ -21,7 +21,7 @@ from memlint.analysis.syntax.expressions import (
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
-from memlint.analysis.regions.grad_mode import Grad
+from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.scopes import Loop, is_abstract
 
 if TYPE_CHECKING:

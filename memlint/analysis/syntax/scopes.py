@@ -1,4 +1,4 @@
-"""Scopes, bindings and call sites of one file: the structural facts every analysis shares.
+"""Scopes, bindings and the functions a call names in one file: the structural facts every analysis shares.
 
 The lowest layer of the semantic model above the tree and the imports: nothing
 here knows about grad mode, provenance or loops, so every analysis can build on it.
@@ -11,7 +11,6 @@ from functools import cached_property
 
 import libcst as cst
 
-from memlint.analysis.syntax.closures import Closures
 from memlint.analysis.syntax.expressions import target_names
 from memlint.analysis.syntax.tree import Tree
 
@@ -119,15 +118,6 @@ class Scopes:
             table.setdefault(func.name.value, []).append(func)
         return table
 
-    @cached_property
-    def closures(self) -> Closures:
-        return Closures(self)
-
-    def local_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
-        """Functions of this file a call may reach: `f(...)`, `self.f(...)`, or a
-        closure that `fn(...)` holds (`fn = make_step()`)."""
-        return self.named_callees(call) + self.closures.callees(call)
-
     def named_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
         """Functions of this file a call names: `f(...)` or `self.f(...)`.
 
@@ -143,51 +133,6 @@ class Scopes:
                 if self.enclosing_class(f) is not None and not is_abstract(f)
             ]
         return []
-
-    def call_sites(self) -> dict[cst.FunctionDef, list[cst.Call]]:
-        """Each function -> its call sites, or [] when it is also referenced another way
-        (passed as a callback, stored, exported), so its callers are unknown."""
-        return self._call_site_table
-
-    @cached_property
-    def _call_site_table(self) -> dict[cst.FunctionDef, list[cst.Call]]:
-        # one pass over every call of the file: analyses ask per function, many times
-        sites: dict[int, list[cst.Call]] = {}
-        escaped: set[int] = set()
-        called_ids: set[int] = set()
-        for call in self.tree.by_type.get(cst.Call, ()):
-            called_ids.add(id(call.func))
-            for func in self.local_callees(call):
-                sites.setdefault(id(func), []).append(call)
-        names = self.functions
-        for node in self.tree.by_type.get(cst.Name, ()):
-            if node.value in names and id(node) not in called_ids:
-                parent = self.tree.parent_of(node)
-                if isinstance(parent, cst.FunctionDef) and parent.name is node:
-                    continue
-                if isinstance(parent, cst.Return) and self._returned_tracked_closure(node):
-                    continue  # its factory's results are only called: those calls are its call sites
-                if isinstance(parent, cst.Attribute) and id(parent) in called_ids:
-                    continue
-                for func in names[node.value]:
-                    escaped.add(id(func))
-        for node in self.tree.by_type.get(cst.Attribute, ()):
-            if node.attr.value in names and id(node) not in called_ids:
-                for func in names[node.attr.value]:
-                    escaped.add(id(func))
-        result: dict[cst.FunctionDef, list[cst.Call]] = {}
-        for group in names.values():
-            for func in group:
-                result[func] = [] if id(func) in escaped else sites.get(id(func), [])
-        return result
-
-    def _returned_tracked_closure(self, node: cst.Name) -> bool:
-        factory = self.scope_of(node)
-        closures = self.closures
-        return any(
-            inner.name.value == node.value and closures.tracked(inner)
-            for inner in closures.returned.get(id(factory), ())
-        )
 
 
 def is_abstract(func: cst.FunctionDef) -> bool:
