@@ -33,8 +33,8 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from memlint.analysis.cuda_init import ALLOC_VARIABLES
-from memlint.analysis.frameworks import PER_STEP_NAMES
+from memlint.analysis.facts.cuda_init import ALLOC_VARIABLES
+from memlint.analysis.regions.frameworks import PER_STEP_NAMES
 from memlint.analysis.project import SUMMARY_NEEDLES
 from memlint.engine import decode
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from memlint.patterns import matches_any
 from memlint.rules.catalog import FILE_CODES, RULE_CODES, file_problem_code, rule_code
 
 if sys.version_info >= (3, 11):
@@ -44,8 +45,6 @@ class Settings:
         return repr((sorted(self.codes), ignores))
 
     def codes_for(self, path: str) -> list[str]:
-        from memlint.discovery import matches_any
-
         ignored: set[str] = set()
         for pattern, codes in self.per_file_ignores.items():
             if matches_any(path, [pattern], self.root):

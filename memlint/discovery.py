@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import pathspec
 
 from memlint.config import DEFAULT_INCLUDE
+from memlint.patterns import matches_any
 
 
 @dataclass
@@ -19,23 +19,6 @@ class Discovery:
     files: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # named on the command line but absent
     warnings: list[str] = field(default_factory=list)  # vanished or unreadable directories
-
-
-def matches_any(path: str, patterns: list[str], root: Path) -> bool:
-    """ruff-style: a pattern matches the path relative to `root`, or its base name."""
-    absolute = os.path.abspath(path)
-    try:
-        relative = os.path.relpath(absolute, root).replace(os.sep, "/")
-    except ValueError:
-        relative = absolute
-    name = os.path.basename(absolute.rstrip(os.sep))
-    for pattern in patterns:
-        p = pattern.rstrip("/")
-        if fnmatch.fnmatch(name, p) or fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(absolute, p):
-            return True
-        if "**" in p and _glob_regex(p).fullmatch(relative):
-            return True
-    return False
 
 
 def is_excluded(path: str, exclude: list[str], root: Path) -> bool:
@@ -49,28 +32,6 @@ def is_excluded(path: str, exclude: list[str], root: Path) -> bool:
             return False
         current = current.parent
     return False
-
-
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out = ""
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out += "(?:.*/)?"
-            i += 3
-        elif pattern.startswith("**", i):
-            out += ".*"
-            i += 2
-        elif pattern[i] == "*":
-            out += "[^/]*"
-            i += 1
-        elif pattern[i] == "?":
-            out += "[^/]"
-            i += 1
-        else:
-            out += re.escape(pattern[i])
-            i += 1
-    return re.compile(out)
 
 
 class GitIgnore:

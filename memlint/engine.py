@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Collection, Iterable, Iterator, Protocol, Sequ
 import libcst as cst
 
 from memlint.analysis import SemanticModel
-from memlint.analysis.tree import Tree
+from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.budget import BudgetExceeded, Guard
 from memlint.cache import content_key
@@ -32,7 +32,6 @@ from memlint.suppression import is_suppressed, skips_file
 
 if TYPE_CHECKING:
     from memlint.config import Settings
-    from memlint.server.statements import StatementFindings
 
 
 @dataclass
@@ -154,13 +153,21 @@ def _lint_read(path: str, codes: Sequence[str], read: tuple[SourceFile | None, F
     return result
 
 
+class StatementCache(Protocol):
+    """The language server's findings of unchanged statements (server/statements.py)."""
+
+    def findings(
+        self, model: SemanticModel, text: str, path: str, rules: list[Rule], guard: Guard
+    ) -> tuple[list[Finding], list[FileError]]: ...
+
+
 class Parser(Protocol):
     """Parses texts one after the other, maybe reusing what it parsed before (server/incremental.py)."""
 
     statement_lines: dict[int, int] | None  # id(top-level statement) -> first line, for the last module
     # The language server's: findings of unchanged statements kept across lints (server/statements.py),
     # and the parts of the project summary to compute (None: all; analysis/project.py's OWN_PARTS).
-    statements: "StatementFindings | None"
+    statements: "StatementCache | None"
     summary_parts: Collection[str] | None
 
     def parse(self, text: str) -> cst.Module: ...

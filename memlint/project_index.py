@@ -236,7 +236,7 @@ class ProjectIndex:
     def _lightning_cast_cache(self, finding: Finding) -> Finding | None:
         """ML002 on a `training_step`: kept where the installed Lightning and the project's Trainer
         run it under the cache-less autocast, with the release and the Trainer named."""
-        from memlint.analysis import lightning_precision as lightning  # LibCST: only for such a finding
+        from memlint.analysis.regions import lightning_precision as lightning  # LibCST: only for such a finding
 
         facts = finding.extra["lightning"]
         version = lightning.installed_version(facts.get("package", "lightning"))

@@ -9,8 +9,8 @@ import libcst as cst
 import pytest
 
 from memlint.analysis import SemanticModel
-from memlint.analysis.expressions import code
-from memlint.analysis.grad_mode import Grad
+from memlint.analysis.syntax.expressions import code
+from memlint.analysis.regions.grad import Grad
 
 
 def model_of(source: str, path: str = "train.py") -> SemanticModel:
@@ -253,7 +253,7 @@ def test_what_outlives_an_iteration() -> None:
 
 
 def test_reduced_after_the_loop_is_consumed() -> None:
-    from memlint.analysis.consumers import consumed_after
+    from memlint.analysis.flow.consumers import consumed_after
 
     model = model_of(
         "def rollout(policy, env):\n    log_probs = []\n    for t in range(10):\n"
@@ -349,7 +349,7 @@ def test_value_computed_under_no_grad_keeps_no_history_when_read_after_the_block
 
 
 def test_own_method_and_its_effective_defaults() -> None:
-    from memlint.analysis.methods import effective_default, own_method
+    from memlint.analysis.syntax.methods import effective_default, own_method
 
     model = model_of(
         """
@@ -392,7 +392,7 @@ def test_own_method_and_its_effective_defaults() -> None:
     ],
 )
 def test_runs_on_rank_zero_only(source: str, only: bool) -> None:
-    from memlint.analysis.ranks import runs_on_rank_zero_only
+    from memlint.analysis.facts.ranks import runs_on_rank_zero_only
 
     model = model_of(source)
     assert runs_on_rank_zero_only(model, call_named(model, "TARGET")) is only
@@ -408,7 +408,7 @@ def test_runs_on_rank_zero_only(source: str, only: bool) -> None:
     ],
 )
 def test_saves_from_cpu(source: str, evidence: bool) -> None:
-    from memlint.analysis.checkpoints import saves_from_cpu
+    from memlint.analysis.facts.checkpoints import saves_from_cpu
 
     model = model_of("import torch\nfrom torch.distributed.fsdp import FullStateDictConfig\n" + source)
     assert (saves_from_cpu(model) is not None) is evidence
@@ -502,7 +502,7 @@ def test_grad_mode_of_project_wrappers_and_skorch_infer() -> None:
 
 
 def test_elements_taken_out_and_backwarded_after_the_loop_are_consumed() -> None:
-    from memlint.analysis.consumers import consumed_after
+    from memlint.analysis.flow.consumers import consumed_after
 
     model = model_of(
         "def f(model, loader):\n    losses = []\n    for b in loader:\n        losses.append(model(b).sum())\n"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from memlint.analysis import lightning_precision
+from memlint.analysis.regions import lightning_precision
 from memlint.cli import main
 
 MODULE = """

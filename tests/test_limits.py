@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from memlint import engine
-from memlint.analysis.cuda_init import CudaInit
-from memlint.analysis.scopes import Scopes
+from memlint.analysis.facts.cuda_init import CudaInit
+from memlint.analysis.syntax.scopes import Scopes
 from memlint.budget import BUDGET_VARIABLE
 from memlint.cli import main
 from memlint.rules import ALL_RULES, BY_CODE, FILE_PROBLEMS

@@ -7,7 +7,7 @@ import textwrap
 import libcst as cst
 import pytest
 
-from memlint.analysis.hooks import DISCARDED, KEPT, REMOVED, REMOVED_LATE, UNREMOVED, Handles
+from memlint.analysis.facts.hooks import DISCARDED, KEPT, REMOVED, REMOVED_LATE, UNREMOVED, Handles
 from memlint.analysis.model import SemanticModel
 from memlint.engine import lint_source
 from memlint.fixes import fix_source

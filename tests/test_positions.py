@@ -1,4 +1,4 @@
-"""Source positions (analysis/positions.py): statement lines from `ast` equal those of generating
+"""Source positions (analysis/syntax/positions.py): statement lines from `ast` equal those of generating
 the module's code, and ranges generated per statement, stopping early, equal LibCST's."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider, WhitespaceInclusivePositionProvider
 
-from memlint.analysis.positions import Positions, statement_lines
-from memlint.analysis.statement_lines import StatementLines
-from memlint.analysis.tree import Tree
+from memlint.analysis.syntax.positions import Positions, statement_lines
+from memlint.analysis.syntax.statement_lines import StatementLines
+from memlint.analysis.syntax.tree import Tree
 from memlint.parsing import parse_module
 
 CASES = sorted((Path(__file__).parent.parent / "test_cases").glob("ML*/*.py"))

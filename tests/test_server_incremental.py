@@ -8,7 +8,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from memlint.analysis.tree import Tree
+from memlint.analysis.syntax.tree import Tree
 from memlint.config import load_settings
 from memlint.engine import lint_text
 from memlint.server.incremental import IncrementalParser

@@ -5,12 +5,14 @@ from __future__ import annotations
 import libcst as cst
 from libcst._position import CodeRange
 
-from memlint.analysis.frameworks import Frameworks
-from memlint.analysis.grad_mode import Grad, GradMode
-from memlint.analysis.imports import Imports
-from memlint.analysis.positions import Positions
-from memlint.analysis.scopes import Scopes
-from memlint.analysis.tree import Tree
+from memlint.analysis.regions.frameworks import Frameworks
+from memlint.analysis.regions.grad import Grad
+from memlint.analysis.regions.grad_mode import GradMode
+from memlint.analysis.syntax.imports import Imports
+from memlint.analysis.syntax.calls import Calls
+from memlint.analysis.syntax.positions import Positions
+from memlint.analysis.syntax.scopes import Scopes
+from memlint.analysis.syntax.tree import Tree
 
 
 class FileContext(Scopes):
@@ -27,8 +29,9 @@ class FileContext(Scopes):
         super().__init__(module, tree if tree is not None else Tree(module))
         self.path = path
         self.imports = Imports(self.tree)
+        self.calls = Calls(self)
         self.frameworks = Frameworks(self, self.imports)
-        self.grad = GradMode(self, self.imports, self.frameworks)
+        self.grad = GradMode(self, self.calls, self.imports, self.frameworks)
         self.positions = Positions(module, self.tree.parent_of, statement_lines, text)
         self.statement_lines = statement_lines
 
@@ -36,6 +39,12 @@ class FileContext(Scopes):
         """Where `node` is (1-based lines, 0-based columns), for analyses that put a line in a
         message or a summary: the code of its top-level statement is generated once, on first use."""
         return self.positions.range_of(node)
+
+    def local_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
+        return self.calls.local_callees(call)
+
+    def call_sites(self) -> dict[cst.FunctionDef, list[cst.Call]]:
+        return self.calls.call_sites()
 
     def grad_state(self, node: cst.CSTNode) -> Grad:
         return self.grad.state(node)

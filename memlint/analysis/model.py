@@ -6,16 +6,16 @@ from functools import cached_property
 
 import libcst as cst
 
-from memlint.analysis.autograd_functions import AutogradFunctions
+from memlint.analysis.facts.autograd_functions import AutogradFunctions
 from memlint.analysis.context import FileContext
-from memlint.analysis.cuda_init import CudaInit
+from memlint.analysis.facts.cuda_init import CudaInit
 from memlint.analysis.flow.summaries import Summaries
-from memlint.analysis.loops import Loops
-from memlint.analysis.model_runs import EvalRegions, ModelRuns
-from memlint.analysis.module_facts import ModuleFacts
-from memlint.analysis.provenance import Provenance
-from memlint.analysis.scopes import Binding, Scope
-from memlint.analysis.tree import Tree
+from memlint.analysis.regions.loops import Loops
+from memlint.analysis.regions.model_runs import EvalRegions, ModelRuns
+from memlint.analysis.flow.module_facts import ModuleFacts
+from memlint.analysis.flow.provenance import Provenance
+from memlint.analysis.syntax.scopes import Binding, Scope
+from memlint.analysis.syntax.tree import Tree
 
 __all__ = ["Binding", "Scope", "SemanticModel"]
 

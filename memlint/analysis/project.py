@@ -14,7 +14,7 @@ process joins the summaries into a `ProjectIndex` (memlint/project_index.py) and
 * ML002 about Lightning's cache-less autocast around `training_step` is kept
   only where the installed Lightning release has it, and, for a module whose
   Trainer is built in another file, only where a project file builds one with
-  mixed precision (`analysis/lightning_precision.py`).
+  mixed precision (`analysis/regions/lightning_precision.py`).
 
 Per-file findings and summaries depend only on the file, so the cache stays
 keyed on file content; the adjustments are recomputed on every run.
@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any, Callable, Collection
 
 import libcst as cst
 
-from memlint.analysis import lightning_precision as lightning
-from memlint.analysis.cuda_init import ALLOC_VARIABLES, alloc_setting
-from memlint.analysis.expressions import names_in
+from memlint.analysis.regions import lightning_precision as lightning
+from memlint.analysis.facts.cuda_init import ALLOC_VARIABLES, alloc_setting
+from memlint.analysis.syntax.expressions import names_in
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
-from memlint.analysis.hooks import exported_hook_registrations, step_calls
-from memlint.analysis.imports import dotted
-from memlint.analysis.model_runs import eval_calls, exported_model_runs
+from memlint.analysis.facts.hooks import exported_hook_registrations, step_calls
+from memlint.analysis.syntax.imports import dotted
+from memlint.analysis.regions.model_runs import eval_calls, exported_model_runs
 from memlint.suppression import is_suppressed
 
 if TYPE_CHECKING:

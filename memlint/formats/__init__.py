@@ -1,28 +1,15 @@
 """Output formats. Each module registers `write(report, stream)` under its name.
 
-`Report` carries everything a formatter may need; adding a format is one
+`Report` (in `report`) carries everything a formatter may need; adding a format is one
 module plus one line in `FORMATS`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, TextIO
 
-from memlint.models import FileError, Finding
-
-
-@dataclass
-class Report:
-    findings: list[Finding]
-    errors: list[FileError] = field(default_factory=list)
-    files: int = 0
-    color: bool = False
-    quiet: bool = False
-    statistics: bool = False
-    fixed: int = 0
-    show_source: bool = False  # text formats: a frame of the flagged code under each finding
-    root: str = "."  # repository root for formats with relative paths (SARIF, GitLab)
+from memlint.formats.report import Report
+from memlint.models import FileError
 
 
 Formatter = Callable[[Report, TextIO], None]

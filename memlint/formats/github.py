@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
-from memlint.formats import Report
+from memlint.formats.report import Report
 from memlint.formats.common import Sources, most_severe_first, message_with_hint, relative_path, repository_root
 from memlint.formats.text import where as text_location
 from memlint.models import FileError, Finding, Severity

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from memlint.formats import Report
+from memlint.formats.report import Report
 from memlint.formats.common import Sources, fingerprints, message_with_hint, relative_path, repository_root
 from memlint.models import Finding, Severity
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from memlint.formats import Report
+from memlint.formats.report import Report
 from memlint.formats.common import Sources
 from memlint.models import Finding, Position
 

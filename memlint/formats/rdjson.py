@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from memlint.formats import Report
+from memlint.formats.report import Report
 from memlint.formats.common import INFORMATION_URI, TOOL_NAME, Sources, message_with_hint
 from memlint.formats.text import where as text_location
 from memlint.models import Finding, Position, Severity

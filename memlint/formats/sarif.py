@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from urllib.parse import quote
 
 from memlint import __version__
-from memlint.formats import Report
+from memlint.formats.report import Report
 from memlint.formats.common import (
     FINGERPRINT_KEY,
     INFORMATION_URI,

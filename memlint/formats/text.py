@@ -7,7 +7,7 @@ from typing import Callable, TextIO
 
 import click
 
-from memlint.formats import Report
+from memlint.formats.report import Report
 from memlint.formats.common import Sources
 from memlint.models import Applicability, Position, Severity
 

@@ -8,9 +8,9 @@ from typing import Callable, ClassVar
 import libcst as cst
 
 from memlint.analysis import SemanticModel
-from memlint.analysis.imports import dotted
-from memlint.analysis.loops import Store
-from memlint.analysis.tree import iter_children
+from memlint.analysis.syntax.imports import dotted
+from memlint.analysis.regions.loops import Store
+from memlint.analysis.syntax.tree import iter_children
 from memlint.models import Applicability, Severity
 
 
@@ -188,8 +188,8 @@ def keep_fix(
     moving off the device is UNSAFE (code memlint cannot see may use the
     values on the device), in every rule.
     """
-    from memlint.analysis.combined import loop_stores, partners, returned_after
-    from memlint.analysis.expressions import code, literal_parts
+    from memlint.analysis.flow.combined import loop_stores, partners, returned_after
+    from memlint.analysis.syntax.expressions import code, literal_parts
 
     moves = any(_moves(new) for _, new in replacements)
     edits = list(replacements)

@@ -4,13 +4,13 @@ import libcst as cst
 
 from typing import TYPE_CHECKING
 
-from memlint.analysis.consumers import consumed_after
-from memlint.analysis.expressions import code, literal_parts, names_in, root_name
-from memlint.analysis.grad_mode import Grad
+from memlint.analysis.flow.consumers import consumed_after
+from memlint.analysis.syntax.expressions import code, literal_parts, names_in, root_name
+from memlint.analysis.regions.grad import Grad
 from memlint.analysis.project import history_sources
-from memlint.analysis.provenance import unpacked
+from memlint.analysis.flow.provenance import unpacked
 from memlint.models import Applicability, Severity
-from memlint.analysis.loops import Store
+from memlint.analysis.regions.loops import Store
 from memlint.rules.base import FixSpec, StoreRule, detach, detach_entries, keep_fix, off_device, torch_alias
 
 if TYPE_CHECKING:

@@ -4,9 +4,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from memlint.analysis import lightning_precision as lightning
-from memlint.analysis.expressions import bool_constant, code, keyword_arg, root_name, target_names
-from memlint.analysis.grad_mode import Grad
+from memlint.analysis.regions import lightning_precision as lightning
+from memlint.analysis.syntax.expressions import bool_constant, code, keyword_arg, root_name, target_names
+from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, torch_alias
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import code
-from memlint.analysis.imports import dotted
-from memlint.analysis.grad_mode import Grad
+from memlint.analysis.syntax.expressions import code
+from memlint.analysis.syntax.imports import dotted
+from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, torch_alias
 

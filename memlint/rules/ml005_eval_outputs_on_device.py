@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, literal_parts
-from memlint.analysis.grad_mode import Grad
+from memlint.analysis.syntax.expressions import code, literal_parts
+from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
-from memlint.analysis.loops import Store
+from memlint.analysis.regions.loops import Store
 from memlint.rules.base import StoreRule, keep_fix, off_device
 
 

@@ -4,8 +4,8 @@ import re
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, method_name, names_in, target_names
-from memlint.analysis.grad_mode import Grad
+from memlint.analysis.syntax.expressions import code, method_name, names_in, target_names
+from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, detach
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import callee_name, code, method_name
-from memlint.analysis.guards import runs_sometimes
-from memlint.analysis.hooks import (
+from memlint.analysis.syntax.expressions import callee_name, code, method_name
+from memlint.analysis.regions.guards import runs_sometimes
+from memlint.analysis.facts.hooks import (
     DISCARDED,
     GLOBAL_HOOKS,
     KEPT,
@@ -14,8 +14,8 @@ from memlint.analysis.hooks import (
     UNREMOVED,
     Handles,
 )
-from memlint.analysis.lifetimes import fresh_module, long_lived_tensor
-from memlint.analysis.per_step import step_context
+from memlint.analysis.facts.lifetimes import fresh_module, long_lived_tensor
+from memlint.analysis.regions.per_step import step_context
 from memlint.models import Applicability, Severity
 from memlint.rules.base import Rule
 

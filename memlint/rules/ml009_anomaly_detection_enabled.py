@@ -4,8 +4,9 @@ import re
 
 import libcst as cst
 
-from memlint.analysis.expressions import bool_constant, call_arg, callee_name, code, keyword_arg
-from memlint.analysis.per_step import is_test_path, step_context
+from memlint.analysis.syntax.expressions import bool_constant, call_arg, callee_name, code, keyword_arg
+from memlint.patterns import is_test_path
+from memlint.analysis.regions.per_step import step_context
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.cuda_init import alloc_setting
-from memlint.analysis.expressions import code
+from memlint.analysis.facts.cuda_init import alloc_setting
+from memlint.analysis.syntax.expressions import code
 from memlint.models import Applicability, Severity
 from memlint.rules.base import Rule
 

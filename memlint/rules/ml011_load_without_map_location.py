@@ -4,10 +4,10 @@ import re
 
 import libcst as cst
 
-from memlint.analysis.expressions import call_arg, code, method_name
-from memlint.analysis.checkpoints import loads_cpu_saved_file, per_rank_file, saves_from_cpu
-from memlint.analysis.per_step import is_test_path
-from memlint.analysis.ranks import runs_in_several_processes, runs_on_rank_zero_only
+from memlint.analysis.syntax.expressions import call_arg, code, method_name
+from memlint.analysis.facts.checkpoints import loads_cpu_saved_file, per_rank_file, saves_from_cpu
+from memlint.patterns import is_test_path
+from memlint.analysis.facts.ranks import runs_in_several_processes, runs_on_rank_zero_only
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 

@@ -4,8 +4,8 @@ import re
 
 import libcst as cst
 
-from memlint.analysis.expressions import call_arg
-from memlint.analysis.object_kinds import (
+from memlint.analysis.syntax.expressions import call_arg
+from memlint.analysis.flow.object_kinds import (
     MODULE,
     class_holds_modules,
     param_kind,

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import bool_constant, keyword_arg, method_name
-from memlint.analysis.methods import effective_default, own_method
+from memlint.analysis.syntax.expressions import bool_constant, keyword_arg, method_name
+from memlint.analysis.syntax.methods import effective_default, own_method
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 from memlint.rules.edits import append_element, append_keyword

@@ -5,9 +5,9 @@ from functools import cached_property
 
 import libcst as cst
 
-from memlint.analysis.accumulation import Accumulation
-from memlint.analysis.expressions import code, method_name
-from memlint.analysis.loops import OPTIMIZER, receiver_name
+from memlint.analysis.regions.accumulation import Accumulation
+from memlint.analysis.syntax.expressions import code, method_name
+from memlint.analysis.regions.loops import OPTIMIZER, receiver_name
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 

@@ -4,7 +4,7 @@ import re
 
 import libcst as cst
 
-from memlint.analysis.expressions import bool_constant, call_arg, code, keyword_arg
+from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg
 from memlint.models import Applicability, Severity
 from memlint.rules.base import Rule
 

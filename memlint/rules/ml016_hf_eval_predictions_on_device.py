@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis import hf_trainer
-from memlint.analysis.expressions import bool_constant, call_arg, code
+from memlint.analysis.regions import hf_trainer
+from memlint.analysis.syntax.expressions import bool_constant, call_arg, code
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 from memlint.rules.edits import append_keyword

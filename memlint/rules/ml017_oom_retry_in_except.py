@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, method_name, names_in
+from memlint.analysis.syntax.expressions import code, method_name, names_in
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import bool_constant, code, method_name
-from memlint.analysis.grad_mode import Grad
+from memlint.analysis.syntax.expressions import bool_constant, code, method_name
+from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 from memlint.rules.edits import append_keyword

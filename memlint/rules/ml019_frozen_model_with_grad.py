@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, method_name, names_in
-from memlint.analysis.grad_mode import Grad
+from memlint.analysis.syntax.expressions import code, method_name, names_in
+from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, torch_alias
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.expressions import bool_constant, code, keyword_arg, literal_parts, method_name
-from memlint.analysis.guards import runs_sometimes
-from memlint.analysis.per_step import step_context
+from memlint.analysis.syntax.expressions import bool_constant, code, keyword_arg, literal_parts, method_name
+from memlint.analysis.regions.guards import runs_sometimes
+from memlint.analysis.regions.per_step import step_context
 from memlint.models import Applicability, Severity
 from memlint.rules.base import Rule
 

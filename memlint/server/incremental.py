@@ -14,7 +14,7 @@ new text (tests/test_server_incremental.py checks `deep_equals` on edits).
 
 `statement_lines` gives each top-level statement's first line, so that source
 positions are computed from the statements that hold findings only
-(analysis/positions.py), not by generating the module's code up to them.
+(analysis/syntax/positions.py), not by generating the module's code up to them.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Collection
 
 import libcst as cst
 
-from memlint.analysis.tree import Tree
+from memlint.analysis.syntax.tree import Tree
 from memlint.parsing import parse_module
 from memlint.server.statements import StatementFindings
 

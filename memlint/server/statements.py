@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import libcst as cst
 
 from memlint import engine
-from memlint.analysis.imports import dotted
+from memlint.analysis.syntax.imports import dotted
 from memlint.models import Edit, FileError, Finding, Fix, Position
 
 if TYPE_CHECKING:

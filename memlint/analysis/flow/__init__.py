@@ -1,16 +1,16 @@
-"""The value-flow layer: what values are, what functions do with them.
+"""The value-flow layer: what values are, where they come from, what functions do with them.
 
-* `library`: what third-party calls do to a value (its history, where it
-  lives, what it is), as one table a reviewer can read like a stub file;
 * `values`: the abstract value a flow fact is stated in;
 * `bindings`: which part of an assigned value a name receives (`a, b = f(x)`);
+* `provenance`: which values may carry autograd history and which tensors live
+  on the device, from the library models (`analysis/library.py`) and summaries;
+* `module_facts`, `object_kinds`: whether a callee is a module, what a
+  parameter, an annotation or a return value holds, from what the code does;
 * `summaries`: per function of the file, what it returns and what it does
   with its parameters (keeps, passes through, runs a model it is handed),
   computed lazily from the function's body and the summaries of the
   functions it calls, and the few facts other files' findings rest on
-  (`exported`, joined by `project.ProjectIndex`).
-
-`library`, `values` and `bindings` depend on nothing of the analysis;
-`summaries` asks the file's `provenance` and `loops`, which ask it back
-through `SemanticModel.summaries` (no import circle).
+  (`exported`, joined by `project_index.ProjectIndex`);
+* `combined`, `consumers`: which collected values are combined later, and
+  what the code after a loop does with what it collected.
 """

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 if TYPE_CHECKING:
-    from memlint.analysis.scopes import Binding
+    from memlint.analysis.syntax.scopes import Binding
 
 
 def unpacked(binding: "Binding") -> tuple[cst.BaseExpression | None, int | None]:

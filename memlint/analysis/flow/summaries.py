@@ -23,20 +23,20 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
-from memlint.analysis.expressions import code, literal_parts, names_in, root_name, target_names
+from memlint.analysis.syntax.expressions import code, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.flow.library import BUILTINS, TENSOR_METHODS, named_like_loss
+from memlint.analysis.library import BUILTINS, TENSOR_METHODS, named_like_loss
 from memlint.analysis.flow.values import NO, YES, Value, join
-from memlint.analysis.grad_mode import Grad
+from memlint.analysis.regions.grad import Grad
 
 if TYPE_CHECKING:
-    from memlint.analysis.model import SemanticModel
+    from memlint.analysis.context import FileContext
 
 _PENDING = object()
 
 
 class Summaries:
-    def __init__(self, model: "SemanticModel") -> None:
+    def __init__(self, model: "FileContext") -> None:
         self.model = model
         self._facts: dict[tuple[str, int], Any] = {}
         self._derived: dict[int, dict[str, set[str]]] = {}
@@ -397,7 +397,7 @@ def _positional(func: cst.FunctionDef) -> list[str]:
     return [p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]]
 
 
-def exported(model: "SemanticModel") -> dict[str, dict[str, Any]]:
+def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
     """The facts other files' findings may rest on, for the project's per-file summary: what
     the functions named like a loss return (another file guesses from the name where it
     cannot see the definition), what each class's `update` keeps (a meter), and which
@@ -432,14 +432,14 @@ def exported(model: "SemanticModel") -> dict[str, dict[str, Any]]:
     return found
 
 
-def kept_argument_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[Any]]:
+def kept_argument_calls(model: "FileContext", imported_roots: set[str]) -> list[list[Any]]:
     """Calls of imported functions, once per step with grad on, that pass a value with autograd
     history (`record(loss)` in a training loop): whether the callee keeps it is the other file's
     to say. Each: [callee as written, argument index, row, column, end row, end column,
     argument as written, suppressed, indices of the arguments that are containers outliving
     the step (`record(history, loss)` with `history` made before the loop)]."""
-    from memlint.analysis.imports import dotted
-    from memlint.analysis.loops import Store
+    from memlint.analysis.syntax.imports import dotted
+    from memlint.analysis.regions.loops import Store
     from memlint.suppression import is_suppressed
 
     found: list[list[Any]] = []

@@ -1,0 +1,281 @@
+"""Where a file's checkpoints are saved from: evidence that their tensors are on the CPU.
+
+`torch.load` without `map_location` puts tensors back on the device they were
+saved from; a file that saves its own checkpoints from the CPU shows where
+that is. Evidence: an FSDP state dict gathered or offloaded to the CPU
+(`FullStateDictConfig(offload_to_cpu=True)`, `ShardedStateDictConfig(offload_to_cpu=True)`,
+`StateDictOptions(cpu_offload=True)`), or `torch.save` of a value on the CPU: moved
+there (`x.cpu()`, `{k: v.cpu() ...}`), built there (`torch.zeros(n, device="cpu")`,
+also through a helper of the file that returns it), or read there
+(`torch.load(p, map_location="cpu")[...]`).
+
+`saves_from_cpu` answers for the file; `loads_cpu_saved_file` for one load: it
+reads back a file name (`optimizer_state.pt`, `model_rank_{rank}.pt`) that this
+file writes with CPU tensors. `per_rank_file`: a load of a file named for the
+process's rank reads the shard that rank saved, not rank 0's file.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg, method_name
+from memlint.analysis.facts.ranks import names_a_rank
+
+if TYPE_CHECKING:
+    from memlint.analysis.model import SemanticModel
+
+TORCH_SAVE = {"torch.save", "torch.serialization.save"}
+TORCH_LOAD = {"torch.load", "torch.serialization.load"}
+_CPU_OFFLOAD = {
+    "FullStateDictConfig": "offload_to_cpu",
+    "ShardedStateDictConfig": "offload_to_cpu",
+    "LocalStateDictConfig": "offload_to_cpu",
+    "FullOptimStateDictConfig": "offload_to_cpu",
+    "ShardedOptimStateDictConfig": "offload_to_cpu",
+    "StateDictOptions": "cpu_offload",
+}
+# Factories that build on the CPU unless given another `device`.
+_FACTORIES = {
+    "torch.zeros", "torch.ones", "torch.empty", "torch.full", "torch.tensor", "torch.arange", "torch.rand",
+    "torch.randn", "torch.zeros_like", "torch.ones_like", "torch.empty_like",
+}
+_DEPTH = 3  # names and helpers followed from a saved value
+
+
+def saves_from_cpu(model: "SemanticModel") -> str | None:
+    """How this file shows that it saves checkpoints from the CPU (as written), or None."""
+    for call in model.tree.by_type.get(cst.Call, ()):
+        if _offload_config(model, call) is not None:
+            name = (model.imports.resolve(call.func) or "").rsplit(".", 1)[-1]
+            return f"`{name}({_CPU_OFFLOAD[name]}=True)`"
+        if model.imports.resolve(call.func) in TORCH_SAVE and _saves_cpu_value(model, call):
+            return "`torch.save` of tensors on the CPU"
+    return None
+
+
+def loads_cpu_saved_file(model: "SemanticModel", load: cst.Call) -> bool:
+    """Does `load` read a file (by its written-out name) that this file saves with CPU tensors?"""
+    source = call_arg(load, 0, "f")
+    key = _file_key(model, source.value, load, 0) if source is not None else None
+    if key is None:
+        return False
+    for call in model.tree.by_type.get(cst.Call, ()):
+        if model.imports.resolve(call.func) not in TORCH_SAVE:
+            continue
+        target = call_arg(call, 1, "f")
+        if target is not None and _file_key(model, target.value, call, 0) == key and _saves_cpu_value(model, call):
+            return True
+    return False
+
+
+def per_rank_file(model: "SemanticModel", load: cst.Call) -> bool:
+    """Does `load` read a file named for this process's rank (`f"model_rank{accelerator.process_index}.bin"`):
+    each rank reads the shard it saved itself, not rank 0's file?"""
+    source = call_arg(load, 0, "f")
+    return source is not None and _names_rank(model, source.value, load, 0)
+
+
+def _names_rank(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
+    if isinstance(expr, cst.FormattedString):
+        return any(
+            isinstance(p, cst.FormattedStringExpression) and names_a_rank(p.expression) for p in expr.parts
+        )
+    if isinstance(expr, cst.Call) and expr.args:
+        return any(_names_rank(model, a.value, at, depth) for a in expr.args)
+    if isinstance(expr, cst.BinaryOperation):
+        return _names_rank(model, expr.left, at, depth) or _names_rank(model, expr.right, at, depth)
+    if isinstance(expr, cst.IfExp):
+        return _names_rank(model, expr.body, at, depth) and _names_rank(model, expr.orelse, at, depth)
+    if isinstance(expr, cst.Name) and depth < _DEPTH:
+        values = _reaching_values(model, expr, at)
+        return bool(values) and all(v is not None and _names_rank(model, v, at, depth + 1) for v in values)
+    return False
+
+
+def _offload_config(model: "SemanticModel", call: cst.Call) -> str | None:
+    name = (model.imports.resolve(call.func) or "").rsplit(".", 1)[-1]
+    flag = _CPU_OFFLOAD.get(name)
+    if flag is None:
+        return None
+    arg = keyword_arg(call, flag)
+    if arg is None:
+        return None
+    value = arg.value
+    # `offload_to_cpu=True if is_cuda_available else False`: offloaded wherever there is a GPU
+    choices = [value.body, value.orelse] if isinstance(value, cst.IfExp) else [value]
+    return name if any(bool_constant(c) is True for c in choices) else None
+
+
+def _saves_cpu_value(model: "SemanticModel", save: cst.Call) -> bool:
+    saved = call_arg(save, 0, "obj")
+    return saved is not None and (
+        _on_cpu(model, saved.value, save, 0)
+        or (_taken_state_dict(model, saved.value, save) and _under_offload(model, save))
+    )
+
+
+def _taken_state_dict(
+    model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, seen: frozenset[str] = frozenset()
+) -> bool:
+    """A state dict (`self.model.state_dict()`, `FSDP.optim_state_dict(...)`, a filtered copy of one):
+    what a state-dict config's offload applies to."""
+    if isinstance(expr, cst.Call):
+        method = method_name(expr)
+        if method in ("items", "values", "copy") and isinstance(expr.func, cst.Attribute):
+            return _taken_state_dict(model, expr.func.value, at, seen)  # `{k: v for k, v in sd.items() if ...}`
+        return "state_dict" in (method or code(expr.func))
+    if isinstance(expr, (cst.DictComp, cst.ListComp)):
+        return any(_taken_state_dict(model, f.iter, at, seen) for f in _fors(expr.for_in))
+    if isinstance(expr, cst.Name):
+        if expr.value in seen:
+            return True  # `sd = {k: v for k, v in sd.items() ...}`: decided by its other bindings
+        values = _reaching_values(model, expr, at)
+        inner = seen | {expr.value}
+        return bool(values) and all(v is not None and _taken_state_dict(model, v, at, inner) for v in values)
+    return False
+
+
+def _fors(comp_for: cst.CompFor) -> list[cst.CompFor]:
+    found = [comp_for]
+    while found[-1].inner_for_in is not None:
+        found.append(found[-1].inner_for_in)
+    return found
+
+
+def _under_offload(model: "SemanticModel", node: cst.CSTNode) -> bool:
+    """Inside `with FSDP.state_dict_type(model, ..., cfg)` (written there, or bound to the name
+    the `with` enters) whose config offloads to the CPU."""
+    for anc in model.tree.ancestors(node):
+        if not isinstance(anc, cst.With):
+            continue
+        for item in anc.items:
+            entered = [item.item]
+            if isinstance(item.item, cst.Name):
+                entered = [b.value for b in model.bindings(model.scope_of(anc), item.item.value) if b.value is not None]
+            for value in entered:
+                calls = [value] if isinstance(value, cst.Call) else model.tree.descendants(value, cst.Call)
+                if any(_is_offload_config(model, a.value, node) for c in calls for a in c.args):
+                    return True
+    return False
+
+
+def _is_offload_config(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+    """A state-dict config that offloads to the CPU: built with the flag on, or one whose flag this
+    function turns on (`plugin.state_dict_config.offload_to_cpu = is_multi_process`)."""
+    if isinstance(expr, cst.Call):
+        return _offload_config(model, expr) is not None
+    if isinstance(expr, cst.Name):
+        values = [b.value for b in model.bindings(model.scope_of(at), expr.value)]
+        return bool(values) and all(v is not None and _builds_offload_config(model, v) for v in values)
+    if isinstance(expr, cst.Attribute):
+        tree = model.tree
+        flags = {f"{code(expr)}.{flag}" for flag in _CPU_OFFLOAD.values()}
+        for assign in tree.descendants(model.scope_of(at), cst.Assign):
+            if any(code(t.target) in flags for t in assign.targets) and bool_constant(assign.value) is not False:
+                # set before, on every path to `at` that the same tests pick
+                if tree.is_after(at, assign) and _tests(model, assign) <= _tests(model, at):
+                    return True
+    return False
+
+
+def _builds_offload_config(model: "SemanticModel", value: cst.BaseExpression) -> bool:
+    """`ShardedStateDictConfig(offload_to_cpu=True)`, or that or None (`cfg if should_load else None`)."""
+    if isinstance(value, cst.IfExp):
+        branches = [b for b in (value.body, value.orelse) if not (isinstance(b, cst.Name) and b.value == "None")]
+        return bool(branches) and all(_builds_offload_config(model, b) for b in branches)
+    return isinstance(value, cst.Call) and _offload_config(model, value) is not None
+
+
+def _tests(model: "SemanticModel", node: cst.CSTNode) -> set[str]:
+    """The `if` tests (as written) that `node` runs under, in its function."""
+    found = set()
+    child = node
+    for anc in model.tree.ancestors(node):
+        if isinstance(anc, (cst.FunctionDef, cst.ClassDef)):
+            break
+        if isinstance(anc, cst.If) and child is anc.body:
+            found.add(code(anc.test))
+        child = anc
+    return found
+
+
+def _on_cpu(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
+    if isinstance(expr, cst.Call):
+        method = method_name(expr)
+        if method == "cpu" or (method == "to" and bool(expr.args) and "cpu" in _text(expr.args[0].value)):
+            return True
+        resolved = model.imports.resolve(expr.func) or ""
+        if resolved in _FACTORIES:
+            device = keyword_arg(expr, "device")
+            return device is None or "cpu" in _text(device.value)
+        if resolved in TORCH_LOAD:
+            where = call_arg(expr, 1, "map_location")
+            return where is not None and "cpu" in _text(where.value)
+        if depth < _DEPTH:
+            callees = model.local_callees(expr)
+            return bool(callees) and all(_returns_cpu(model, f, depth + 1) for f in callees)
+        return False
+    if isinstance(expr, cst.Subscript):  # a part of a CPU state dict
+        return _on_cpu(model, expr.value, at, depth)
+    if isinstance(expr, cst.Dict):
+        values = [e.value for e in expr.elements if isinstance(e, cst.DictElement)]
+        return bool(values) and all(_on_cpu(model, v, at, depth) for v in values)
+    if isinstance(expr, cst.DictComp):
+        return _on_cpu(model, expr.value, at, depth)
+    if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+        return _on_cpu(model, expr.elt, at, depth)
+    if isinstance(expr, cst.Name) and depth < _DEPTH:
+        values = [b.value for b in model.bindings(model.scope_of(at), expr.value)]
+        return bool(values) and all(v is not None and _on_cpu(model, v, at, depth + 1) for v in values)
+    return False
+
+
+def _returns_cpu(model: "SemanticModel", func: cst.FunctionDef, depth: int) -> bool:
+    returns = [r for r in model.tree.descendants(func, cst.Return) if r.value is not None and model.scope_of(r) is func]
+    return bool(returns) and all(_on_cpu(model, r.value, r, depth) for r in returns)
+
+
+def _file_key(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> str | None:
+    """The written-out file name a path ends in: `optimizer_state.pt` for
+    `os.path.join(d, "optimizer_state.pt")`, `model_rank_{self.rank}.pt` for
+    `f"{path}/model_rank_{self.rank}.pt"`; None when no part of it is written out."""
+    if isinstance(expr, cst.SimpleString):
+        name = str(expr.evaluated_value).rsplit("/", 1)[-1]
+        return name or None
+    if isinstance(expr, cst.FormattedString):
+        text = "".join(
+            part.value if isinstance(part, cst.FormattedStringText) else "{" + code(part.expression) + "}"
+            for part in expr.parts
+        )
+        name = text.rsplit("/", 1)[-1]
+        literal = "".join(p.value for p in expr.parts if isinstance(p, cst.FormattedStringText)).rsplit("/", 1)[-1]
+        return name if literal else None
+    if isinstance(expr, cst.Call) and expr.args and (
+        (model.imports.resolve(expr.func) or "") in ("os.path.join", "posixpath.join") or method_name(expr) == "joinpath"
+    ):
+        return _file_key(model, expr.args[-1].value, at, depth)
+    if isinstance(expr, cst.Call) and len(expr.args) == 1 and expr.args[0].keyword is None and not expr.args[0].star:
+        # `Path(p)`, `str(p)`, `copy_to_local(p)`, `p.as_posix()`-like helpers keep the file's name
+        return _file_key(model, expr.args[0].value, at, depth)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Divide, cst.Add)):
+        return _file_key(model, expr.right, at, depth)
+    if isinstance(expr, cst.IfExp):  # `f"{NAME}.bin" if index == 0 else f"{NAME}_{index}.bin"`
+        keys = (_file_key(model, expr.body, at, depth), _file_key(model, expr.orelse, at, depth))
+        return None if None in keys else " | ".join(keys)  # type: ignore[arg-type]
+    if isinstance(expr, cst.Name) and depth < _DEPTH:
+        values = _reaching_values(model, expr, at)
+        keys = {_file_key(model, v, at, depth + 1) if v is not None else None for v in values}
+        return keys.pop() if len(keys) == 1 else None
+    return None
+
+
+def _reaching_values(model: "SemanticModel", name: cst.Name, at: cst.CSTNode) -> list[cst.BaseExpression | None]:
+    """What `name` may hold where `at` runs (a path bound once per branch is read in its branch)."""
+    return [b.value for b in model.provenance.reaching_bindings(model.scope_of(at), name.value, at)]
+
+
+def _text(expr: cst.BaseExpression) -> str:
+    return expr.value if isinstance(expr, cst.SimpleString) else ""

@@ -1,0 +1,151 @@
+"""Which callees are modules, from what the code does with them rather than from their names.
+
+A name (a local, a parameter, a global) or a `self` attribute is a module when
+the file shows it: a method that only `nn.Module` has is called on it
+(`net_g.eval()`, `optimizer = SGD(ciexyz_net.parameters())`), whatever it is
+called; calling it, or one of its `forward*` passes, runs it (its other
+methods may be hooks, setters or savers). A callee is something else when the
+file shows that instead: a
+function reached through an imported package (`onnx.checker.check_model`), or
+a parameter annotated with a type from an imported package that is not a
+module (`data: pd.DataFrame`), or with a builtin type.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from memlint.analysis.syntax.expressions import method_name
+from memlint.analysis.syntax.imports import dotted
+from memlint.analysis.flow.object_kinds import MODULE, annotation_kind
+
+if TYPE_CHECKING:
+    from memlint.analysis.context import FileContext
+
+# Methods of `nn.Module` that no tensor, optimizer, scheduler or common container has:
+# calling one on a value says it is a module. (`eval` only without arguments: `DataFrame.eval(expr)`.)
+MODULE_EVIDENCE = {
+    "eval", "parameters", "named_parameters", "modules", "named_modules", "children", "named_children",
+    "buffers", "named_buffers", "requires_grad_",
+}
+_BUILTIN_TYPES = {"str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set"}
+# Methods that move or switch a module and return it (`Net().to(device)`).
+_PLACEMENT = {"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "train", "eval", "requires_grad_"}
+# Calls that return a package: `onnx = pytest.importorskip("onnx")` binds a package like `import onnx`.
+_IMPORTERS = {"importlib.import_module", "pytest.importorskip", "__import__"}
+
+
+class ModuleFacts:
+    def __init__(self, model: "FileContext") -> None:
+        self.model = model
+
+    @cached_property
+    def _shown(self) -> tuple[dict[int, set[str]], dict[int, set[str]]]:
+        """Receivers shown to be modules: names per scope (id of the function or module), and
+        `self.<attr>` per class (id of the class)."""
+        model = self.model
+        names: dict[int, set[str]] = {}
+        attributes: dict[int, set[str]] = {}
+        for call in model.tree.by_type.get(cst.Call, ()):
+            method = method_name(call)
+            if method not in MODULE_EVIDENCE or (method == "eval" and call.args):
+                continue
+            receiver = call.func.value  # type: ignore[attr-defined]
+            if isinstance(receiver, cst.Name):
+                names.setdefault(id(model.scope_of(call)), set()).add(receiver.value)
+            elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name):
+                scope = model.scope_of(call)
+                cls = model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
+                if receiver.value.value == "self" and cls is not None:
+                    attributes.setdefault(id(cls), set()).add(receiver.attr.value)
+        return names, attributes
+
+    @cached_property
+    def _imported_packages(self) -> set[str]:
+        """Local names bound by a plain `import pkg` / `import pkg as p`: packages, not objects."""
+        found: set[str] = set()
+        for node in self.model.tree.by_type.get(cst.Import, ()):
+            for alias in node.names:
+                local = dotted(alias.asname.name) if alias.asname is not None else dotted(alias.name)
+                if local:
+                    found.add(local.split(".")[0])
+        return found
+
+    def _is_package(self, name: str, scope: cst.CSTNode) -> bool:
+        """Is `name`, read in `scope`, a package: bound by `import`, or only by an importer call?"""
+        bindings = self.model.bindings(scope, name)
+        if not bindings:
+            return name in self._imported_packages
+        return all(
+            isinstance(b.value, cst.Call) and self.model.imports.resolve(b.value.func) in _IMPORTERS for b in bindings
+        )
+
+    def is_module(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Does the file show that `expr` (a name or `self.<attr>`), as read at `at`, is a module?"""
+        names, attributes = self._shown
+        scope = self.model.scope_of(at)
+        if isinstance(expr, cst.Name):
+            if expr.value in names.get(id(scope), ()):
+                return True
+            bound_here = bool(self.model.bindings(scope, expr.value)) or expr.value in self.model.params(scope)
+            return not bound_here and expr.value in names.get(id(self.model.module), ())
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            cls = self.model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
+            return cls is not None and expr.attr.value in attributes.get(id(cls), ())
+        return False
+
+    def runs_module(self, call: cst.Call) -> bool:
+        """Does `call` run a value the file shows is a module: `net(x)`, or one of its forward
+        passes (`net.forward_local(x)`, timm's `forward_features`)? Its other methods may be
+        anything (a hook, a save, a setter), so they count only by that name convention."""
+        func = call.func
+        if self.is_module(func, call):
+            return True
+        if not isinstance(func, cst.Attribute) or not func.attr.value.startswith("forward"):
+            return False
+        return self.is_module(func.value, call)
+
+    def makes_module(self, call: cst.Call) -> bool:
+        """Does the file show that `call` constructs a module rather than runs one: its result,
+        placed or not (`Model[0](envs).to(device)`), is bound to a name that the file shows is a
+        module (`actor.eval()`, `actor.parameters()`)? A run returns tensors, which have neither."""
+        tree = self.model.tree
+        made: cst.CSTNode = call
+        parent = tree.parent_of(made)
+        while isinstance(parent, cst.Attribute) and parent.attr.value in _PLACEMENT:
+            outer = tree.parent_of(parent)
+            if not isinstance(outer, cst.Call):
+                return False
+            made, parent = outer, tree.parent_of(outer)
+        if not (isinstance(parent, cst.Assign) and parent.value is made and len(parent.targets) == 1):
+            return False
+        target = parent.targets[0].target
+        return isinstance(target, cst.Name) and self.is_module(target, parent)
+
+    def not_module(self, call: cst.Call) -> bool:
+        """Does the file show that `call`'s callee is not a module: a function of an imported
+        package (`onnx.checker.check_model(m)`), or a method of a parameter whose annotation is a
+        builtin or an imported package's type that is not a module (`data: pd.DataFrame`)?"""
+        if self.makes_module(call):
+            return True
+        chain = dotted(call.func)
+        if chain is None:
+            return False
+        root, _, rest = chain.partition(".")
+        scope = self.model.scope_of(call)
+        if rest and self._is_package(root, scope):
+            return True
+        if not isinstance(scope, cst.FunctionDef):
+            return False
+        for param in [*scope.params.posonly_params, *scope.params.params, *scope.params.kwonly_params]:
+            if param.name.value != root or param.annotation is None:
+                continue
+            annotation = param.annotation.annotation
+            if annotation_kind(self.model, annotation) == MODULE:  # type: ignore[arg-type]
+                return False
+            written = dotted(annotation) or ""
+            return written in _BUILTIN_TYPES or written.split(".")[0] in self._imported_packages
+        return False

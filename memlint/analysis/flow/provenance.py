@@ -1,0 +1,902 @@
+"""Which values may carry autograd history, and which tensors live on the device.
+
+Two questions, both answered conservatively towards "no" (a false positive
+costs more trust than a missed finding):
+
+* `carries_history(expr)`: results of calling a module/model/criterion, loss
+  functions, `.loss` of a model output, values that had `.backward()` called
+  on them and arithmetic on those; not after `.item()`, `float()`, `.detach()`,
+  `.tolist()`, comparisons, `argmax`, nor for numbers, numpy values, module
+  constructors or anything created under no grad.
+* `device_output(expr)`: a non-scalar tensor produced by a model (or a batch
+  moved to the device) that has not been moved off it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from memlint.analysis.syntax.expressions import (
+    call_arg,
+    callee_name,
+    code,
+    keyword_arg,
+    method_name,
+    names_in,
+    reads_as_name,
+    root_name,
+    target_names,
+)
+from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.library import (
+    DTYPES,
+    INTEGER_DTYPES,
+    NON_MODEL_FACTORIES,
+    NUMBER_METHODS,
+    PASS_THROUGH_FUNCTIONS,
+    RUNS_ITS_ARGUMENT,
+    named_like_loss,
+)
+from memlint.analysis.flow.values import NO, Value
+from memlint.analysis.regions.grad import Grad
+from memlint.analysis.syntax.tree import iter_children
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from memlint.analysis.context import FileContext
+    from memlint.analysis.syntax.scopes import Binding, Scope
+
+_MODULE_NAMES = re.compile(
+    r"^_*(model|models|net|network|module|criterion|criteria|loss_fn|loss_func|loss_function|lossfn|"
+    r"loss_fct|loss_module|encoder|decoder|backbone|head|heads|classifier|generator|discriminator|"
+    r"policy|critic|actor|value_net|q_net|qnet|teacher|student|unet|vae|transformer|rnn|lstm|gru|cell|"
+    r"mlp|lm|lm_head|embedder|autoencoder|disc|gen|netg|netd|netG|netD|ddp_model|raw_model)_?$"
+    r"|_(model|net|network|encoder|decoder|backbone|head|classifier|criterion)$",
+    re.IGNORECASE,
+)
+# `build_model(cfg)` makes a module; it does not run one.
+_FACTORY_VERBS = re.compile(
+    r"^_*(get|build|create|load|make|init|setup|prepare|wrap|unwrap|compile|save|register|freeze|copy|"
+    r"clone|convert|apply|set|is|has|to|from|export|instantiate|construct|reset|update|patch)_",
+    re.IGNORECASE,
+)
+_SCALAR_NAME = re.compile(r"loss|acc|correct|metric|score|err|count|total|num_", re.IGNORECASE)
+
+# Methods whose result has no autograd history (or no tensor at all).
+_HISTORY_FREE_METHODS = {
+    "item", "tolist", "detach", "numpy", "argmax", "argmin", "size", "dim", "numel", "nelement",
+    "element_size", "eq", "ne", "lt", "gt", "le", "ge", "isnan", "isinf", "isfinite", "any", "all",
+    "is_contiguous", "data_ptr", "long", "int", "bool", "byte", "short", "stride", "nonzero",
+    "backward", "get_device", "keys", "__len__", "is_floating_point", "register_hook",
+    "register_forward_hook", "eval", "train", "state_dict", "parameters", "named_parameters",
+    "zero_grad", "step", "format", "join", "split", "strip", "encode", "decode",
+}
+# Methods that combine the receiver with their arguments.
+_ARITHMETIC_METHODS = {
+    "add", "sub", "mul", "div", "matmul", "mm", "bmm", "pow", "true_divide", "where", "addmm",
+    "masked_fill", "expand_as", "type_as", "copy_", "add_", "mul_", "sub_", "div_",
+}
+_HISTORY_FREE_BUILTINS = {
+    "float", "int", "bool", "len", "str", "round", "repr", "print", "isinstance", "type", "range",
+    "enumerate", "id", "hash", "format", "abs_", "list_len",
+}
+_PASS_THROUGH_BUILTINS = {"sum", "max", "min", "abs", "tuple", "list", "sorted", "reversed"}
+_TORCH_NO_HISTORY = re.compile(
+    r"^torch\.(tensor|as_tensor|from_numpy|zeros|ones|empty|full|arange|linspace|logspace|eye|"
+    r"rand|randn|randint|randperm|normal|bernoulli|multinomial|zeros_like|ones_like|empty_like|"
+    r"full_like|rand_like|randn_like|randint_like|argmax|argmin|is_tensor|is_grad_enabled|numel|"
+    r"eq|ne|lt|gt|le|ge|equal|allclose|isclose|isnan|isinf|isfinite|no_grad|inference_mode|"
+    r"set_grad_enabled|manual_seed|device|dtype|Size|save|load|compile|jit\..*|cuda\..*|"
+    r"distributed\..*|backends\..*|utils\..*|autograd\.grad|nn\.[A-Z]\w*|nn\.init\..*|"
+    r"optim\..*|Generator|get_default_dtype|finfo|iinfo)$"
+)
+_F_LOSSES = re.compile(r"^torch\.nn\.functional\.\w*(loss|entropy|_div|kl_div)$")
+_MODULE_FACTORIES = re.compile(
+    r"(^torch\.nn\.[A-Z]\w*$)|(\.from_pretrained$)|(^torch\.compile$)|(DistributedDataParallel$)|"
+    r"(DataParallel$)|(FullyShardedDataParallel$)|(\.prepare$)|(\.prepare_model$)|(\.setup$)"
+)
+_NO_HISTORY_ATTRIBUTES = {
+    "shape", "dtype", "device", "grad", "data", "requires_grad", "is_cuda", "ndim", "T_no",
+    "is_leaf", "layout", "names",
+}
+_SCALAR_ATTRIBUTES = {"loss", "losses"}
+_CONTAINER_NAME = re.compile(r"dict|outputs$|results?$|metrics$|stats$|info$|logs$|_list$|_tuple$", re.IGNORECASE)
+_TENSOR_ATTRIBUTES = {"loss", "logits", "last_hidden_state", "pooler_output", "T", "mT", "data"}
+_TENSOR_METHODS = {
+    "sum", "mean", "view", "reshape", "float", "half", "double", "bfloat16", "to", "cuda", "clone", "squeeze",
+    "unsqueeze", "softmax", "log_softmax", "sigmoid", "exp", "log", "pow", "abs", "norm", "flatten", "permute",
+    "transpose", "contiguous", "mul", "add", "div", "sub", "matmul", "relu", "tanh", "square", "sqrt", "neg",
+    "max", "min", "std", "var", "prod", "expand", "repeat", "masked_fill", "type_as", "view_as", "reshape_as",
+}
+_TORCH_TENSOR_FUNCTIONS = {
+    "cat", "stack", "sum", "mean", "matmul", "mm", "bmm", "exp", "log", "sigmoid", "softmax", "log_softmax",
+    "tanh", "relu", "where", "einsum", "square", "sqrt", "abs", "norm", "logsumexp", "flatten", "cross_entropy",
+    "mse_loss", "l1_loss", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
+    # factories: `obs = torch.zeros(n, d)` is a tensor (a buffer that `obs[i] = x` copies into)
+    "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "tensor", "as_tensor",
+    "from_numpy", "Tensor", "FloatTensor", "LongTensor", "arange", "rand", "randn",
+}
+_MODULE_PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
+_OFF_DEVICE_METHODS = {"cpu", "numpy", "tolist", "item"}
+_NOT_TENSOR_METHODS = {
+    "numel", "size", "dim", "nelement", "element_size", "data_ptr", "stride", "get_device", "is_contiguous",
+    "keys", "__len__", "format", "is_floating_point", "backward", "eval", "train", "step", "zero_grad",
+    # a module's hook registrations return a RemovableHandle, not a tensor
+    "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+    "register_full_backward_pre_hook", "register_backward_hook", "register_module_forward_hook",
+}
+_NUMBER_METHOD_NAMES = frozenset().union(*NUMBER_METHODS.values())
+# Methods only a tensor has (a dict, list or ModelOutput has none of them).
+_TENSOR_EVIDENCE = {"backward", "item", "detach", "detach_", "to", "cpu", "cuda", "numpy", "requires_grad_", "register_hook"}
+_REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
+_BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
+# Parameters of Lightning's hooks that are not tensors.
+_NOT_DEVICE_PARAMS = {
+    "self", "batch_idx", "dataloader_idx", "batch_indices", "trainer", "pl_module", "optimizer", "optimizer_idx",
+}
+
+
+class Provenance:
+    def __init__(self, model: "FileContext") -> None:
+        self.model = model
+        self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
+        # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
+        # to return a value with history; switched off to ask whether a finding rests on that guess.
+        self.trust_names = True
+
+    # -- modules and backward -------------------------------------------------
+    @cached_property
+    def _module_attributes(self) -> set[str]:
+        """`self.<attr>` names assigned a module constructor anywhere in the file,
+        or a module handed in (`self.infer = model`)."""
+        found: set[str] = set()
+        for node in self.model.tree.by_type.get(cst.Assign, ()):
+            handed_in = isinstance(node.value, cst.Name) and bool(_MODULE_NAMES.search(node.value.value))
+            if not (handed_in or self._is_module_factory(node.value)):
+                continue
+            for target in node.targets:
+                t = target.target
+                if isinstance(t, cst.Attribute) and root_name(t) == "self":
+                    found.add(t.attr.value)
+        return found
+
+    @cached_property
+    def _class_kinds(self) -> dict[str, str]:
+        """Classes of this file that subclass a module: "lightning" or "module"."""
+        kinds: dict[str, str] = {}
+        for cls in self.model.tree.by_type.get(cst.ClassDef, ()):
+            for base in cls.bases:
+                text = self.model.imports.resolve(base.value) or ""
+                if "Lightning" in text:
+                    kinds[cls.name.value] = "lightning"
+                elif re.search(r"(Module|PreTrainedModel|Model)$", text):
+                    kinds.setdefault(cls.name.value, "module")
+            derives = any(base.keyword is None and not reads_as_name(base.value, "object") for base in cls.bases)
+            if cls.name.value not in kinds and derives and any(
+                isinstance(stmt, cst.FunctionDef) and stmt.name.value == "forward" for stmt in cls.body.body
+            ):
+                # subclasses a module of another file (a class of no base, or of `object`, is not
+                # one, whatever its methods are called: skorch's `NeuralNet.forward`)
+                kinds[cls.name.value] = "module"
+        return kinds
+
+    @property
+    def _module_classes(self) -> dict[str, str]:
+        return self._class_kinds
+
+    def makes_module(self, expr: cst.BaseExpression) -> bool:
+        """Does `expr` construct (or place) a module rather than compute a tensor?"""
+        return self._is_module_factory(expr)
+
+    def _is_module_factory(self, expr: cst.BaseExpression) -> bool:
+        while isinstance(expr, cst.Call) and method_name(expr) in _MODULE_PLACEMENT:
+            expr = expr.func.value  # Linear(4, 4).to(device).train()
+        if not isinstance(expr, cst.Call):
+            return False
+        name = self.model.imports.resolve(expr.func) or ""
+        if any(part.endswith(NON_MODEL_FACTORIES) for part in name.split(".")):
+            return False  # `AutoTokenizer.from_pretrained(...)`: a tokenizer encodes, it runs no model
+        if _MODULE_FACTORIES.search(name):
+            return True
+        return isinstance(expr.func, cst.Name) and expr.func.value in self._module_classes
+
+    def is_module_call(self, call: cst.Call) -> bool:
+        """Does this call run a model, module or criterion forward?"""
+        func = call.func
+        callee = callee_name(call) or ""
+        if _FACTORY_VERBS.match(callee) or self.model.local_callees(call):
+            return False  # a factory, or a function of this file (its returns are checked instead)
+        if self._predicts_without_grad(func):
+            return False
+        if isinstance(func, cst.Name):
+            if func.value == "self":
+                return self.in_module_class(call)
+            if func.value[:1].isupper():
+                return False  # a class: constructing, not calling, a module
+            if _MODULE_NAMES.search(func.value):
+                return True
+            scope = self.model.scope_of(call)
+            return any(
+                b.value is not None and self._is_module_factory(b.value)
+                for b in self.model.bindings(scope, func.value) + self.model.bindings(self.model.module, func.value)
+            )
+        if isinstance(func, cst.Subscript):
+            # `self.model["generator"](z)`, `nets[i](x)`: a module taken from a container of modules
+            holder = func.value
+            last = holder.attr.value if isinstance(holder, cst.Attribute) else root_name(holder) or ""
+            return bool(_MODULE_NAMES.search(last) or _MODULE_NAMES.search(last.rstrip("s")))
+        if isinstance(func, cst.Attribute):
+            attr = func.attr.value
+            if attr == "forward":
+                return True
+            if root_name(func) == "self" and isinstance(func.value, cst.Name):
+                return attr in self._module_attributes or bool(_MODULE_NAMES.search(attr))
+            return bool(_MODULE_NAMES.search(attr)) and not (
+                self.model.imports.resolve(func) or ""
+            ).startswith(("torch.", "numpy.", "np."))
+        return False
+
+    def _predicts_without_grad(self, func: cst.BaseExpression) -> bool:
+        """`model(frame)` on an ultralytics `YOLO(...)` (or `RTDETR`, `SAM`, ...): its
+        `__call__` is `predict`, which runs under inference mode."""
+        return bool(self._ultralytics_models) and code(func) in self._ultralytics_models
+
+    @cached_property
+    def _ultralytics_models(self) -> set[str]:
+        """Names and attributes (as written) assigned an ultralytics model object."""
+        found: set[str] = set()
+        for node in self.model.tree.by_type.get(cst.Assign, ()):
+            if isinstance(node.value, cst.Call):
+                made = self.model.imports.resolve(node.value.func) or ""
+                if made.startswith("ultralytics.") and made.rsplit(".", 1)[-1][:1].isupper():
+                    found.update(code(t.target) for t in node.targets)
+        return found
+
+    def class_kind(self, node: cst.CSTNode) -> str | None:
+        """"lightning" or "module" when `node` is inside such a class of this file."""
+        for anc in self.model.tree.ancestors(node):
+            if isinstance(anc, cst.ClassDef):
+                return self._class_kinds.get(anc.name.value)
+        return None
+
+    def _is_lightning_batch(self, name: str, scope: "Scope") -> bool:
+        """A batch or an output that Lightning hands a hook on the device
+        (`training_step(batch)`, `write_on_batch_end(..., prediction, ...)`)."""
+        if not isinstance(scope, cst.FunctionDef) or name not in self.model.params(scope) or name in _NOT_DEVICE_PARAMS:
+            return False
+        hook = self.model.frameworks.hook(scope)
+        if hook is not None:
+            return hook.framework == "Lightning" and hook.per_step
+        return scope.name.value.endswith("_step") and self.class_kind(scope) == "lightning"
+
+    def in_module_class(self, node: cst.CSTNode) -> bool:
+        """Is `node` inside a class of this file that subclasses a module?"""
+        return self.class_kind(node) is not None
+
+    def uses_with_history(self, expr: cst.CSTNode, names: set[str]) -> bool:
+        """Does `expr` read one of `names` other than through `.item()`, `float()`, ...?"""
+        if isinstance(expr, cst.Name):
+            return expr.value in names
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if (isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS) or (
+                isinstance(func, cst.Name) and func.value in _HISTORY_FREE_BUILTINS
+            ):
+                return False
+        if isinstance(expr, cst.Attribute):
+            return self.uses_with_history(expr.value, names)
+        return any(self.uses_with_history(child, names) for child in iter_children(expr))
+
+    def from_inputs(self, expr: cst.BaseExpression, func: cst.FunctionDef) -> bool:
+        """Is `expr` computed, with history, from the inputs of `func` (a module's
+        `forward`, whose inputs are activations that require grad in training)?"""
+        names = self.model.params(func) - {"self"}
+        changed = True
+        while changed:
+            changed = False
+            for assign in self.model.tree.descendants(func.body, cst.Assign):
+                if self.model.scope_of(assign) is not func or not self._reads_with_history(assign.value, names):
+                    continue
+                for target in assign.targets:
+                    new = set(names_in(target.target)) - names
+                    if new and isinstance(target.target, (cst.Name, cst.Tuple)):
+                        names |= new
+                        changed = True
+        return self._reads_with_history(expr, names)
+
+    def reads_with_history(self, expr: cst.CSTNode, names: set[str]) -> bool:
+        """Does `expr` read one of `names` with its history (not through `.shape`, `.detach()`, ...)?"""
+        return self._reads_with_history(expr, names)
+
+    def _reads_with_history(self, expr: cst.CSTNode, names: set[str]) -> bool:
+        """`uses_with_history`, where `.shape`, `.detach()`, `.numel()`, `torch.zeros(...)` read nothing."""
+        if isinstance(expr, cst.Name):
+            return expr.value in names
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value not in _NO_HISTORY_ATTRIBUTES and self._reads_with_history(expr.value, names)
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if (
+                _TORCH_NO_HISTORY.match(self.model.imports.resolve(func) or "")
+                or (isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS)
+                or (isinstance(func, cst.Name) and func.value in _HISTORY_FREE_BUILTINS)
+            ):
+                return False
+        return any(self._reads_with_history(child, names) for child in iter_children(expr))
+
+    def assumed_losses(self, parts: list[cst.BaseExpression], at: cst.CSTNode) -> list[str]:
+        """The calls named like a loss (defined outside this file) that the history of `parts`
+        rests on: empty when the parts carry history without that guess."""
+        self.trust_names = False
+        try:
+            if any(self.carries_history(p, at) for p in parts):
+                return []
+        finally:
+            self.trust_names = True
+        scope = self.model.scope_of(at)
+        names = set().union(*(names_in(p) for p in parts))
+        exprs = [*parts] + [
+            b.value for n in self.dependencies(names, scope) for b in self.model.bindings(scope, n) if b.value is not None
+        ]
+        calls = [c for e in exprs for c in ([e] if isinstance(e, cst.Call) else []) + self.model.tree.descendants(e, cst.Call)]
+        return sorted({code(c.func) for c in calls if self.is_loss_call(c) and not _F_LOSSES.match(self.model.imports.resolve(c.func) or "")})
+
+    def is_loss_call(self, call: cst.Call) -> bool:
+        """A loss function of torch, or a call named like a loss whose definition is not in
+        this file (a function of this file is asked for what it returns instead)."""
+        name = self.model.imports.resolve(call.func) or ""
+        if _F_LOSSES.match(name):
+            return True
+        if self.model.local_callees(call) or not self.trust_names:
+            return False
+        callee = callee_name(call) or ""
+        return bool(named_like_loss(callee)) and not name.startswith(("torch.", "numpy.", "np."))
+
+    def backward_calls(self, region: cst.CSTNode) -> list[tuple[cst.Call, list[cst.BaseExpression]]]:
+        """Calls in `region` that run backward, with the expressions they differentiate."""
+        found = []
+        for call in self.model.tree.descendants(region, cst.Call):
+            backwarded = self.backwarded_expressions(call)
+            if backwarded is not None:
+                found.append((call, backwarded))
+        return found
+
+    def backwarded_expressions(self, call: cst.Call) -> list[cst.BaseExpression] | None:
+        func = call.func
+        name = self.model.imports.resolve(func) or ""
+        if name in ("torch.autograd.backward", "torch.autograd.grad"):
+            arg = call_arg(call, 0, "tensors" if name.endswith("backward") else "outputs")
+            return [arg.value] if arg else []
+        if not isinstance(func, cst.Attribute):
+            return None
+        attr = func.attr.value
+        if attr == "backward":
+            if call.args and not call.args[0].keyword and isinstance(func.value, cst.Name) and _accelerator_like(func.value.value):
+                return [call.args[0].value]  # accelerator.backward(loss), fabric.backward(loss)
+            return [func.value]
+        if attr in _BACKWARD_FUNCTIONS and call.args:
+            return [call.args[0].value]
+        return None
+
+    def backwarded_names(self, region: cst.CSTNode) -> set[str]:
+        names: set[str] = set()
+        for _, exprs in self.backward_calls(region):
+            for expr in exprs:
+                names.update(differentiated_names(expr))
+        return names
+
+    def graph_siblings(self, names: set[str], scope: "Scope") -> set[str]:
+        """`names` plus the names unpacked with them from one call (`loss, info = step(b)`):
+        their values come out of one forward, so backward through one frees the other's saved tensors."""
+        found = set(names)
+        for name in names:
+            for binding in self.model.bindings(scope, name):
+                node = binding.node
+                if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+                    for target in node.targets:
+                        if isinstance(target.target, (cst.Tuple, cst.List)):
+                            found.update(target_names(target.target))
+        return found
+
+    def integer_tensor(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Is `expr` a tensor made with an integer dtype (`torch.zeros([], dtype=torch.int)`)?
+        Such a tensor never requires grad: nothing added into it keeps a graph."""
+        if not isinstance(expr, cst.Name):
+            return False
+        values = [b.value for b in self.model.bindings(self.model.scope_of(at), expr.value)]
+        made = [v for v in values if isinstance(v, cst.Call)]
+        return bool(made) and all(self._integer_factory(v) for v in made)
+
+    def _integer_factory(self, call: cst.Call) -> bool:
+        if not (self.model.imports.resolve(call.func) or "").startswith("torch."):
+            return False
+        dtype = keyword_arg(call, "dtype")
+        return dtype is not None and (self.model.imports.resolve(dtype.value) or "").rsplit(".", 1)[-1] in INTEGER_DTYPES
+
+    def dependencies(self, names: set[str], scope: "Scope") -> set[str]:
+        """`names` plus every name their assignments in `scope` read, transitively."""
+        seen = set(names)
+        todo = list(names)
+        while todo:
+            name = todo.pop()
+            for binding in self.model.bindings(scope, name):
+                if binding.value is None:
+                    continue
+                for dep in names_in(binding.value):
+                    if dep not in seen:
+                        seen.add(dep)
+                        todo.append(dep)
+        return seen
+
+    # -- may this value carry autograd history? --------------------------------
+    def carries_history(self, expr: cst.BaseExpression, at: cst.CSTNode | None = None) -> bool:
+        at = at if at is not None else expr
+        return self._history(expr, self.model.scope_of(at), at, set())
+
+    def carries_history_element(self, call: cst.Call, index: int, at: cst.CSTNode) -> bool:
+        """May element `index` of the tuple `call` returns carry autograd history?"""
+        return self._call_history(call, self.model.scope_of(at), at, set(), index)
+
+    def _history(self, expr: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        if isinstance(expr, cst.Name):
+            return self._name_history(expr.value, scope, at, guard)
+        if isinstance(expr, cst.Attribute):
+            if expr.attr.value in _NO_HISTORY_ATTRIBUTES:
+                return False
+            if isinstance(expr.value, cst.Name) and expr.value.value == "self":
+                return False
+            return self._history(expr.value, scope, at, guard)
+        if isinstance(expr, cst.Subscript):
+            return self._history(expr.value, scope, at, guard)
+        if isinstance(expr, cst.Call):
+            return self._call_history(expr, scope, at, guard)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._history(expr.left, scope, at, guard) or self._history(expr.right, scope, at, guard)
+        if isinstance(expr, cst.UnaryOperation):
+            return not isinstance(expr.operator, cst.Not) and self._history(expr.expression, scope, at, guard)
+        if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+            return any(self._history(e.value, scope, at, guard) for e in expr.elements)
+        if isinstance(expr, cst.Dict):
+            return any(
+                isinstance(e, cst.DictElement) and self._history(e.value, scope, at, guard) for e in expr.elements
+            )
+        if isinstance(expr, cst.IfExp):
+            return self._history(expr.body, scope, at, guard) or self._history(expr.orelse, scope, at, guard)
+        if isinstance(expr, cst.Await):
+            return self._history(expr.expression, scope, at, guard)
+        if isinstance(expr, cst.NamedExpr):
+            return self._history(expr.value, scope, at, guard)
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            return self._history(expr.elt, scope, at, guard)
+        if isinstance(expr, cst.DictComp):
+            return self._history(expr.value, scope, at, guard)
+        return False  # numbers, strings, comparisons, boolean operations, lambdas
+
+    def _call_history(
+        self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set, element: int | None = None
+    ) -> bool:
+        func = call.func
+        resolved = self.model.imports.resolve(func) or ""
+        args_history = lambda: any(self._history(a.value, scope, at, guard) for a in call.args)  # noqa: E731
+        if resolved.startswith("torch."):
+            if resolved.startswith("torch.nn.functional."):
+                return bool(_F_LOSSES.match(resolved)) or args_history()
+            if _TORCH_NO_HISTORY.match(resolved):
+                return False
+            return args_history()
+        if resolved.startswith(("numpy.", "np.", "math.", "statistics.")):
+            return False
+        if resolved in PASS_THROUGH_FUNCTIONS:
+            return args_history()
+        run = self.run_callables(call)
+        if run:  # `optimizer.step(closure)` returns what `closure()` returns (its summary)
+            run_call = cst.Call(func=cst.Name(run[0].name.value))
+            return any(self.callee_value(run_call, f, element, lambda arg: False).carries for f in run)
+        if isinstance(func, cst.Name):
+            if func.value in _HISTORY_FREE_BUILTINS:
+                return False
+            if func.value in _PASS_THROUGH_BUILTINS:
+                return args_history()
+        if isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS:
+            return False
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in _NUMBER_METHOD_NAMES  # first: the receiver's class is looked up only then
+            and func.attr.value in NUMBER_METHODS.get(self.constructed_class(func.value, at), ())
+        ):
+            return False  # `svi.evaluate_loss(x)` of pyro's SVI: a float, by the library's model
+        callees = self.model.local_callees(call)
+        if callees:  # a function of this file: its summary says what it returns
+            key = ("call", id(call))
+            if key in guard:
+                return False
+            inner = guard | {key}
+            arg_history = lambda arg: self._history(arg, scope, at, inner)  # noqa: E731
+            return any(self.callee_value(call, f, element, arg_history).carries for f in callees)
+        if self.is_module_call(call) or self.is_loss_call(call):
+            return True
+        if isinstance(func, cst.Attribute):
+            if self._history(func.value, scope, at, guard):
+                return True
+            if func.attr.value in _ARITHMETIC_METHODS:
+                return args_history()
+        return False
+
+    def constructed_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
+        """The imported class (as resolved) that every value `expr` may hold at `at` was constructed
+        from (`svi = SVI(model, guide, optim)`), also through the arguments that this file's calls
+        pass to a parameter (`evaluate(svi, loader)`); "" when the file does not show one class."""
+        if not isinstance(expr, cst.Name):
+            return ""
+        model = self.model
+        scope = model.scope_of(at)
+        values: list[tuple[cst.BaseExpression, cst.CSTNode]] = []
+        if isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):
+            sites = model.call_sites().get(scope, ())
+            for site in sites:
+                arg = model.summaries.argument_for(site, scope, expr.value)
+                if not isinstance(arg, cst.Name) or arg.value == expr.value and model.scope_of(site) is scope:
+                    return ""
+                values += self._bound_values(arg.value, model.scope_of(site), site)
+            if not sites:
+                return ""
+        else:
+            values = self._bound_values(expr.value, scope, at)
+        made = {model.imports.resolve(v.func) or "" if isinstance(v, cst.Call) else "" for v, _ in values}
+        return made.pop() if len(made) == 1 else ""
+
+    def _bound_values(self, name: str, scope: "Scope", at: cst.CSTNode) -> list[tuple[cst.BaseExpression, cst.CSTNode]]:
+        bindings = self.reaching_bindings(scope, name, at) or self.model.bindings(self.model.module, name)
+        return [(b.value, b.node) for b in bindings if b.value is not None] if all(b.value is not None for b in bindings) else []
+
+    def _name_history(self, name: str, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        key = (id(scope), name)
+        if key in guard:
+            return False
+        guard = guard | {key}
+        bindings = self.reaching_bindings(scope, name, at)
+        for binding in bindings:
+            if binding.value is None or self.model.grad_state(binding.node) is Grad.OFF:
+                continue
+            value, element = unpacked(binding)
+            if element is not None and isinstance(value, cst.Call):
+                if self._call_history(value, scope, binding.node, guard, element):
+                    return True
+            elif self._history(value, scope, binding.node, guard):
+                return True
+        if not bindings and name not in self.model.params(scope) and scope is not self.model.module:
+            module = self.model.module
+            for binding in self.model.bindings(module, name):
+                if binding.value is not None and self._history(binding.value, module, binding.node, guard):
+                    return True
+        return self._backwarded_value(name, scope, at)
+
+    def _backwarded_value(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
+        """Was the value that `name` holds at `at` differentiated (`name.backward()`)?
+
+        Only the same value counts: a `loss` backwarded in the training loop says
+        nothing about the `loss` an evaluation loop computes from outputs made under
+        `no_grad`, so a backward call counts only when one of the bindings reaching
+        it also reaches `at` (or when `name` has no binding here: a parameter)."""
+        sites = self._backward_sites(scope).get(name)
+        if not sites:
+            return False
+        reaching = {id(b.node) for b in self.reaching_bindings(scope, name, at)}
+        if not reaching:
+            return True
+        return any(id(b.node) in reaching for site in sites for b in self.reaching_bindings(scope, name, site))
+
+    def _backward_sites(self, scope: "Scope") -> dict[str, list[cst.Call]]:
+        """name -> the backward calls in `scope` that differentiate it."""
+        if id(scope) not in self._backwarded:
+            sites: dict[str, list[cst.Call]] = {}
+            for call, exprs in self.backward_calls(scope):
+                for expr in exprs:
+                    for name in differentiated_names(expr):
+                        sites.setdefault(name, []).append(call)
+            self._backwarded[id(scope)] = sites
+        return self._backwarded[id(scope)]
+
+    def reaching_bindings(self, scope: "Scope", name: str, at: cst.CSTNode) -> list["Binding"]:
+        """Bindings of `name` that may reach `at`: the latest one before it whose
+        block (or the block around its `with`) encloses `at` (so it surely ran), plus any in between, plus, inside
+        a loop, the bindings that the previous iteration left (at or after `at`).
+        With none before `at`, every binding in the scope."""
+        bindings = self.model.bindings(scope, name)
+        tree = self.model.tree
+        position = tree.order[id(at)]
+        before = [b for b in bindings if tree.order[id(b.node)] < position and not tree.contains(b.node, at)]
+        if not before:
+            return bindings
+        reaching = []
+        for binding in reversed(before):
+            reaching.append(binding)
+            block = tree.parent_of(tree.statement_of(binding.node))
+            if isinstance(block, cst.SimpleStatementLine):
+                block = tree.parent_of(block)
+            while block is not None and isinstance(tree.parent_of(block), cst.With):
+                block = tree.parent_of(tree.parent_of(block))  # a `with` body always runs
+            if block is not None and tree.contains(block, at):
+                break
+        dominating = reaching[-1]
+        for loop in self.model.enclosing_loops(at):
+            if tree.contains(loop, dominating.node):
+                break  # rebound earlier in this iteration: nothing comes round the back edge
+            reaching.extend(b for b in bindings if tree.contains(loop, b.node) and b not in before)
+        return reaching
+
+    def run_callables(self, call: cst.Call) -> list[cst.FunctionDef]:
+        """The functions of this file that `call` runs and whose result it returns, by the
+        library table: `optimizer.step(closure)` runs `closure`."""
+        where = RUNS_ITS_ARGUMENT.get(method_name(call) or "")
+        arg = call_arg(call, *where) if where is not None else None
+        if arg is None or not isinstance(arg.value, cst.Name):
+            return []
+        return self.model.named_callees(cst.Call(func=arg.value))
+
+    def callee_value(
+        self,
+        call: cst.Call,
+        func: cst.FunctionDef,
+        element: int | None = None,
+        arg_history: "Callable[[cst.BaseExpression], bool] | None" = None,
+    ) -> Value:
+        """What `call` of `func`, a function of this file, returns (by its summary); a call
+        back into a function being summarized (recursion) returns nothing with history."""
+        if arg_history is None:
+            arg_history = lambda arg: self.carries_history(arg, call)  # noqa: E731
+        value = self.model.summaries.call_value(call, func, element, arg_history)
+        return value if value is not None else Value(history=NO)
+
+    # -- is it a tensor (so that `.detach()` applies)? ----------------------------
+    def value_kind(self, expr: cst.BaseExpression, at: cst.CSTNode, guard: frozenset = frozenset()) -> str:
+        """"tensor" when `expr` is surely a tensor, "container" for a dict, list or
+        tuple, "maybe" otherwise (a model's output may be a tensor, a tuple or a
+        ModelOutput)."""
+        if isinstance(expr, (cst.BinaryOperation, cst.UnaryOperation)):
+            return "tensor"
+        if isinstance(expr, (cst.Dict, cst.List, cst.Tuple, cst.DictComp, cst.ListComp, cst.Set)):
+            return "container"
+        if isinstance(expr, cst.Attribute):
+            return "tensor" if expr.attr.value in _TENSOR_ATTRIBUTES else "maybe"
+        if isinstance(expr, cst.Call):
+            method = method_name(expr)
+            resolved = self.model.imports.resolve(expr.func) or ""
+            # a loss of torch, or a criterion module called, is a tensor; a method only named like
+            # a loss may return a float (pyro's `svi.evaluate_loss(x)`), where `.detach()` would raise
+            criterion = self.is_loss_call(expr) and self.is_module_call(expr)
+            if _F_LOSSES.match(resolved) or criterion or (method in _TENSOR_METHODS and not expr.args and method not in ("max", "min")):
+                return "tensor"
+            if method in _TENSOR_METHODS and method not in ("max", "min"):
+                return "tensor"
+            if resolved.startswith("torch.") and resolved.rsplit(".", 1)[-1] in _TORCH_TENSOR_FUNCTIONS:
+                return "tensor"
+            return "maybe"
+        if isinstance(expr, cst.Name):
+            used_as = self._used_as(expr.value, self.model.scope_of(at))
+            if used_as is not None:
+                return used_as  # `output["loss"].backward()`: a mapping; `out.backward()`: a tensor
+        if isinstance(expr, cst.Name) and _CONTAINER_NAME.search(expr.value):
+            return "container"  # `loss_dict`, `outputs`, `metrics`: named for what they hold
+        if isinstance(expr, cst.Name) and expr.value not in guard:
+            scope = self.model.scope_of(at)
+            kinds = {
+                self.value_kind(b.value, b.node, guard | {expr.value})
+                for b in self.reaching_bindings(scope, expr.value, at)
+                if b.value is not None
+            }
+            if kinds == {"tensor"}:
+                return "tensor"
+            return "container" if "container" in kinds else "maybe"
+        return "maybe"
+
+    def tensor_buffer(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Is `container` a name that holds a tensor wherever it reaches `at` (`obs = torch.zeros(n, d)`)?
+        `container[i] = x` then copies `x` into the tensor's fixed storage: it keeps no reference to
+        `x` and grows nothing, however many steps write into it."""
+        return isinstance(container, cst.Name) and self.value_kind(container, at) == "tensor"
+
+    def _used_as(self, name: str, scope: "Scope") -> str | None:
+        """What the uses of `name` in `scope` show it is: "mapping" when it is
+        subscripted with a string key, "tensor" when a tensor-only method is
+        called on it (`.backward()`, `.item()`, `.detach()`, `.to()`, `.cpu()`)."""
+        tree = self.model.tree
+        evidence = None
+        for sub in tree.descendants(scope, cst.Subscript):
+            if isinstance(sub.value, cst.Name) and sub.value.value == name and len(sub.slice) == 1:
+                key = sub.slice[0].slice
+                if isinstance(key, cst.Index) and isinstance(key.value, (cst.SimpleString, cst.FormattedString)):
+                    if not self._shadowed(sub, name, scope):
+                        return "mapping"
+        for call in tree.descendants(scope, cst.Call):
+            func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value == name
+                and func.attr.value in _TENSOR_EVIDENCE
+                and not self._shadowed(call, name, scope)
+            ):
+                evidence = "tensor"
+        return evidence
+
+    def _shadowed(self, node: cst.CSTNode, name: str, scope: "Scope") -> bool:
+        """Is `name` at `node` another variable than `name` of `scope`: a parameter of a lambda or
+        a nested function around it (`TransformObservation(envs, lambda obs: obs["rgb"])`)?"""
+        for anc in self.model.tree.ancestors(node):
+            if anc is scope:
+                return False
+            if isinstance(anc, cst.Lambda) and name in {p.name.value for p in anc.params.params}:
+                return True
+            if isinstance(anc, cst.FunctionDef) and (name in self.model.params(anc) or self.model.bindings(anc, name)):
+                return True
+        return False
+
+    def retains_graph(self, region: cst.CSTNode) -> bool:
+        """Does `region` call `backward(retain_graph=True)` (or any value but False)?"""
+        for call, _ in self.backward_calls(region):
+            kw = keyword_arg(call, "retain_graph")
+            if kw is not None and not (isinstance(kw.value, cst.Name) and kw.value.value in ("False", "None")):
+                return True
+        return False
+
+    # -- which tensors stay on the device? -------------------------------------
+    def device_output(self, expr: cst.BaseExpression, at: cst.CSTNode | None = None) -> bool:
+        """A per-batch, non-scalar tensor from a model or a batch moved to the device."""
+        at = at if at is not None else expr
+        return self._device(expr, self.model.scope_of(at), at, set())
+
+    def _device(self, expr: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        if isinstance(expr, cst.Name):
+            if _SCALAR_NAME.search(expr.value):
+                return False
+            if self._is_lightning_batch(expr.value, scope):
+                return True  # Lightning moves the batch to the device before the step
+            key = (id(scope), expr.value)
+            if key in guard:
+                return False
+            guard = guard | {key}
+            return any(
+                (b.value is not None and self._device(b.value, scope, b.node, guard))
+                or (isinstance(b.node, cst.For) and self._batch_on_device(b.node, expr.value))
+                for b in self.reaching_bindings(scope, expr.value, at)
+            )
+        if isinstance(expr, cst.Attribute):
+            attr = expr.attr.value
+            if attr in _NO_HISTORY_ATTRIBUTES or attr in _SCALAR_ATTRIBUTES or _SCALAR_NAME.search(attr):
+                return False
+            if isinstance(expr.value, cst.Name) and expr.value.value == "self":
+                return False
+            return self._device(expr.value, scope, at, guard)
+        if isinstance(expr, cst.Subscript):
+            key = expr.slice[0].slice if len(expr.slice) == 1 else None
+            if isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString):
+                if _SCALAR_NAME.search(key.value.value):
+                    return False
+            return self._device(expr.value, scope, at, guard)
+        if isinstance(expr, cst.Call):
+            return self._call_device(expr, scope, at, guard)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._device(expr.left, scope, at, guard) or self._device(expr.right, scope, at, guard)
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            return any(self._device(e.value, scope, at, guard) for e in expr.elements)
+        if isinstance(expr, cst.Dict):
+            return any(isinstance(e, cst.DictElement) and self._device(e.value, scope, at, guard) for e in expr.elements)
+        if isinstance(expr, cst.DictComp):
+            return self._device(expr.value, scope, at, guard)
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+            return self._device(expr.elt, scope, at, guard)
+        return False
+
+    def _batch_on_device(self, loop: cst.For, name: str) -> bool:
+        """`for xb, yb in dl: out = model(xb)`: the loader yields `xb` on the model's
+        device (it is fed to the model as it is), so `yb` of the same batch is there too."""
+        names = target_names(loop.target)
+        if name not in names:
+            return False
+        # `for batch in dl: model(*batch[:n])` feeds the loader's own value (or a slice of it)
+        fed = set(names) if len(names) < 2 else set(names) - {name}
+        scope = self.model.scope_of(loop)
+
+        def fed_as_yielded(value: cst.BaseExpression, call: cst.Call) -> bool:
+            if isinstance(value, cst.Subscript) and len(names) < 2:
+                value = value.value
+            return (
+                isinstance(value, cst.Name)
+                and value.value in fed
+                # fed as the loader yields it, not after `xb = xb.to(device)`
+                and all(b.node is loop for b in self.reaching_bindings(scope, value.value, call))
+            )
+
+        return any(
+            self.is_module_call(call) and any(fed_as_yielded(a.value, call) for a in call.args)
+            for call in self.model.tree.descendants(loop.body, cst.Call)
+        )
+
+    def _call_device(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        method = method_name(call)
+        resolved = self.model.imports.resolve(call.func) or ""
+        if method in _OFF_DEVICE_METHODS or method in _NOT_TENSOR_METHODS:
+            return False
+        if method == "to":
+            target = call_arg(call, 0, "device")
+            if target is not None and isinstance(target.value, cst.SimpleString) and "cpu" in target.value.value:
+                return False
+            if target is None or self._keeps_device(target.value, call):
+                # `.to(torch.float)` casts, `.to(output_device)` with `output_device=None` moves nothing
+                return self._device(call.func.value, scope, at, guard)
+            return True
+        if method == "cuda":
+            return True
+        if method in _REDUCTIONS and not call.args:
+            return False  # a scalar per batch
+        if self.is_loss_call(call):
+            return False
+        if resolved.startswith("torch."):
+            last = resolved.rsplit(".", 1)[1]
+            if last in _REDUCTIONS and call_arg(call, 1, "dim") is None:
+                return False
+            if _TORCH_NO_HISTORY.match(resolved) and last not in ("argmax", "argmin"):
+                return False
+            return any(self._device(a.value, scope, at, guard) for a in call.args)
+        if self.is_module_call(call):
+            return not self._module_moved_to_cpu(call)
+        if isinstance(call.func, cst.Attribute) and method not in ("item", "tolist"):
+            return self._device(call.func.value, scope, at, guard)
+        return False
+
+    def _keeps_device(self, target: cst.BaseExpression, call: cst.Call) -> bool:
+        """Is the argument of `.to(target)` a dtype (`torch.float`), or a parameter that defaults
+        to None and is never rebound, so that the tensor stays where it was?"""
+        resolved = self.model.imports.resolve(target) or ""
+        if resolved.startswith("torch.") and resolved.rsplit(".", 1)[-1] in DTYPES:
+            return True
+        if not isinstance(target, cst.Name):
+            return False
+        scope = self.model.scope_of(call)
+        if not isinstance(scope, cst.FunctionDef) or self.model.bindings(scope, target.value):
+            return False
+        params = scope.params
+        param = next((p for p in [*params.params, *params.kwonly_params] if p.name.value == target.value), None)
+        return param is not None and param.default is not None and code(param.default) == "None"
+
+    def _module_moved_to_cpu(self, call: cst.Call) -> bool:
+        """`self.model = self.model.to("cpu")` earlier in the block around `call` (an OOM fallback):
+        the module called (or the one it wraps, for `self(...)`) now computes on the host."""
+        tree = self.model.tree
+        callee = code(call.func)
+        statement = tree.statement_of(call)
+        if isinstance(tree.parent_of(statement), cst.SimpleStatementLine):
+            statement = tree.parent_of(statement)
+        block = tree.parent_of(statement)
+        body = getattr(block, "body", ())
+        if not isinstance(body, (list, tuple)) or statement not in body:
+            return False
+        for earlier in body[: body.index(statement)]:
+            for assign in tree.descendants(earlier, cst.Assign) if not isinstance(earlier, cst.Assign) else [earlier]:
+                moved = [code(t.target) for t in assign.targets]
+                value = assign.value
+                to_cpu = isinstance(value, cst.Call) and (
+                    method_name(value) == "cpu"
+                    or (method_name(value) == "to" and "cpu" in code(value.args[0].value if value.args else value))
+                )
+                if to_cpu and any(m == callee or (callee == "self" and m.startswith("self.")) for m in moved):
+                    return True
+        return False
+
+
+def differentiated_names(expr: cst.BaseExpression) -> list[str]:
+    """Names whose values `backward(expr)` differentiates: not a divisor that only scales
+    the gradient (`(loss / n).backward()`, `n` an accumulation count)."""
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Divide, cst.FloorDivide)):
+        return differentiated_names(expr.left)
+    return list(names_in(expr))
+
+
+def _accelerator_like(name: str) -> bool:
+    return bool(re.search(r"accelerator|fabric|engine|scaler|amp|trainer|strategy|deepspeed", name, re.I))

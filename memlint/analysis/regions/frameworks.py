@@ -1,0 +1,182 @@
+"""Framework entry points: the methods a training framework calls once per batch.
+
+A store on `self` from such a method is kept across iterations exactly as one
+from a loop body, and the method runs under whatever grad mode the framework
+sets around it. Which framework a class belongs to is decided from its base
+classes and the file's imports, never from a method name alone: a class with
+a `validation_step` that is not a LightningModule is not run under no_grad.
+
+Grad modes, from the frameworks' sources:
+
+* Lightning runs `training_step` and the training-batch hooks with grad on;
+  its evaluation and prediction loops (`_EvaluationLoop.run`,
+  `_PredictionLoop.run`) run under `_no_grad_context` (`torch.no_grad()` or
+  `torch.inference_mode()`), hooks included: `validation_step`, `test_step`,
+  `predict_step`, the `on_{validation,test,predict}_batch_*` callbacks and
+  `BasePredictionWriter.write_on_batch_end` (called from
+  `on_predict_batch_end`).
+* Hugging Face `Trainer.training_step`/`compute_loss` run with grad;
+  `prediction_step` enters `torch.no_grad()` inside the base implementation,
+  so an override runs with grad unless it does the same. `TrainerCallback`
+  hooks are called outside any grad context.
+* ignite's `Engine(process_function)` calls the function once per iteration
+  and leaves grad mode alone; so do handlers attached with `@engine.on(...)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from memlint.analysis.syntax.expressions import callee_name
+from memlint.analysis.regions.grad import Grad
+
+if TYPE_CHECKING:
+    from memlint.analysis.syntax.imports import Imports
+    from memlint.analysis.syntax.scopes import Scopes
+
+_LIGHTNING_PACKAGES = ("lightning.", "pytorch_lightning.", "lightning_fabric.")
+_LIGHTNING_TRAIN_HOOKS = {
+    "training_step", "on_train_batch_start", "on_train_batch_end", "on_before_backward", "on_after_backward",
+    "on_before_optimizer_step", "optimizer_step", "on_before_zero_grad",
+}
+_LIGHTNING_EVAL_HOOKS = {
+    "validation_step", "test_step", "predict_step", "on_validation_batch_start", "on_validation_batch_end",
+    "on_test_batch_start", "on_test_batch_end", "on_predict_batch_start", "on_predict_batch_end", "write_on_batch_end",
+}
+_LIGHTNING_EVAL_PREFIXES = ("on_validation_", "on_test_", "on_predict_")
+_HF_TRAINER_HOOKS = {"training_step", "compute_loss", "prediction_step"}
+_HF_CALLBACK_HOOKS = {"on_step_begin", "on_step_end", "on_substep_end", "on_evaluate", "on_prediction_step"}
+# Per-batch method names shared by several frameworks (and by home-grown
+# trainers such as skorch's): a method of this name runs once per batch
+# whichever framework calls it; the grad mode needs the framework.
+PER_STEP_NAMES = _LIGHTNING_TRAIN_HOOKS | _LIGHTNING_EVAL_HOOKS | _HF_TRAINER_HOOKS
+TRAIN_STEP_NAMES = _LIGHTNING_TRAIN_HOOKS | {"compute_loss"}
+# Packages whose classes are surely not Lightning's (a base from anywhere else
+# may be a LightningModule subclass defined in another module of the project).
+_NOT_LIGHTNING = (
+    "torch.", "transformers.", "skorch.", "ignite.", "accelerate.", "sklearn.", "object", "abc.", "fairseq.",
+)
+
+
+@dataclass(frozen=True)
+class Hook:
+    """A method the framework calls once per batch."""
+
+    framework: str  # in words, for messages: "Lightning", "the Hugging Face Trainer", ...
+    grad: Grad
+    evaluation: bool  # an evaluation or prediction step (its outputs are evaluation outputs)
+    per_step: bool = True  # False: once per epoch or stage (`on_validation_epoch_end`)
+
+
+# fairseq's Trainer calls a task's `train_step` with grad, and its `valid_step` inside
+# `torch.no_grad()` (fairseq/trainer.py `valid_step`); `inference_step` runs under no_grad too.
+_FAIRSEQ_HOOKS = {
+    "train_step": Hook("fairseq", Grad.ON, False),
+    "valid_step": Hook("fairseq", Grad.OFF, True),
+    "inference_step": Hook("fairseq", Grad.OFF, True),
+}
+
+
+class Frameworks:
+    def __init__(self, scopes: "Scopes", imports: "Imports") -> None:
+        self.scopes = scopes
+        self.imports = imports
+
+    @cached_property
+    def _classes(self) -> dict[str, cst.ClassDef]:
+        return {c.name.value: c for c in self.scopes.tree.by_type.get(cst.ClassDef, ())}
+
+    def _bases(self, cls: cst.ClassDef, seen: frozenset = frozenset()) -> set[str]:
+        """Qualified names of the classes `cls` derives from, through classes of this file."""
+        found: set[str] = set()
+        for base in cls.bases:
+            if base.keyword is not None:
+                continue
+            name = self.imports.resolve(base.value) or ""
+            local = self._classes.get(name)
+            if local is not None and name not in seen:
+                found |= self._bases(local, seen | {name})
+            elif name:
+                found.add(name)
+        return found or {"object"}
+
+    def framework_of(self, cls: cst.ClassDef) -> str | None:
+        """"lightning", "lightning-callback", "hf-trainer", "hf-callback", "skorch", "fairseq",
+        "other" (surely none of these), or None (a base defined elsewhere in the project)."""
+        bases = self._bases(cls)
+        for base in bases:
+            last = base.rsplit(".", 1)[-1]
+            if base.startswith(_LIGHTNING_PACKAGES) or "Lightning" in last:
+                return "lightning-callback" if last in ("Callback", "BasePredictionWriter") else "lightning"
+            if last.endswith("Trainer") and base.startswith(("transformers.", "trl.")):
+                return "hf-trainer"
+            if last == "TrainerCallback":
+                return "hf-callback"
+            if base.startswith("skorch."):
+                return "skorch"
+            if base.startswith("fairseq."):
+                return "fairseq"
+        if all(b.startswith(_NOT_LIGHTNING) or b == "object" for b in bases):
+            return "other"
+        return None
+
+    def hook(self, func: cst.FunctionDef) -> Hook | None:
+        """The framework hook `func` is, with the grad mode it runs under, or None."""
+        name = func.name.value
+        cls = self.scopes.enclosing_class(func)
+        if cls is None:
+            return self._engine_handler(func)
+        kind = self.framework_of(cls)
+        if kind in ("lightning", "lightning-callback"):
+            if name in _LIGHTNING_EVAL_HOOKS:
+                return Hook("Lightning", Grad.OFF, True)
+            if name in _LIGHTNING_TRAIN_HOOKS:
+                return Hook("Lightning", Grad.ON, False)
+            if name.startswith(_LIGHTNING_EVAL_PREFIXES):
+                return Hook("Lightning", Grad.OFF, True, per_step=False)
+            return None
+        if kind == "skorch" and name == "infer":
+            # skorch calls `infer` from train_step (grad on) and evaluation_step (grad off)
+            return Hook("skorch", Grad.MAYBE, False, per_step=True)
+        if kind == "fairseq" and name in _FAIRSEQ_HOOKS:
+            return _FAIRSEQ_HOOKS[name]
+        if kind == "hf-trainer" and name in _HF_TRAINER_HOOKS:
+            return Hook("the Hugging Face Trainer", Grad.ON, name == "prediction_step")
+        if kind == "hf-callback" and name in _HF_CALLBACK_HOOKS:
+            return Hook("the Hugging Face Trainer", Grad.ON, name in ("on_evaluate", "on_prediction_step"))
+        if kind is None and (name in _LIGHTNING_EVAL_HOOKS or name.startswith(_LIGHTNING_EVAL_PREFIXES)):
+            # a base class from another module of the project: likely a LightningModule
+            return Hook("Lightning", Grad.OFF, True, per_step=name in _LIGHTNING_EVAL_HOOKS)
+        return None
+
+    @cached_property
+    def _engine_functions(self) -> set[str]:
+        """Names passed to ignite's `Engine(f)` or attached with `@engine.on(...)`."""
+        names: set[str] = set()
+        for call in self.scopes.tree.by_type.get(cst.Call, ()):
+            resolved = self.imports.resolve(call.func) or ""
+            if resolved.startswith("ignite.") and resolved.endswith("Engine") and call.args:
+                first = call.args[0].value
+                if isinstance(first, cst.Name):
+                    names.add(first.value)
+        return names
+
+    def _engine_handler(self, func: cst.FunctionDef) -> Hook | None:
+        handler = any(
+            isinstance(d.decorator, cst.Call) and callee_name(d.decorator) == "on" and self._is_engine_event(d.decorator)
+            for d in func.decorators
+        )
+        if func.name.value in self._engine_functions or handler:
+            return Hook("ignite", Grad.ON, False)
+        return None
+
+    def _is_engine_event(self, decorator: cst.Call) -> bool:
+        """`@trainer.on(Events.ITERATION_COMPLETED)`: per iteration, not per epoch."""
+        if not decorator.args:
+            return False
+        event = self.imports.resolve(decorator.args[0].value) or ""
+        return event.startswith("ignite.") and "ITERATION" in event

@@ -1,0 +1,248 @@
+"""Is autograd on where a node runs?
+
+Answers ON, OFF or MAYBE (`set_grad_enabled(flag)` with a flag known only at
+run time). Sources: `with no_grad()/inference_mode()/set_grad_enabled(...)`,
+a bare `torch.set_grad_enabled(False)` or `stack.enter_context(torch.no_grad())`
+on an `ExitStack` earlier in the block, decorators (a project's own
+`smart_inference_mode()`-style wrapper too),
+framework hooks that the framework runs without grad (`frameworks`), Hugging Face
+pipelines' `_forward` (run under inference mode by `Pipeline.forward`),
+ultralytics predictors' methods (run by `BasePredictor.stream_inference`
+under `smart_inference_mode()`), and functions of the same file that are
+only ever called from no-grad code.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from memlint.analysis.regions.grad import Grad
+from memlint.analysis.syntax.expressions import bool_constant, call_arg
+
+if TYPE_CHECKING:
+    from memlint.analysis.regions.frameworks import Frameworks
+    from memlint.analysis.syntax.calls import Calls
+    from memlint.analysis.syntax.imports import Imports
+    from memlint.analysis.syntax.scopes import Scopes
+
+
+NO_GRAD = {
+    "torch.no_grad",
+    "torch.autograd.no_grad",
+    "torch.autograd.grad_mode.no_grad",
+}
+INFERENCE_MODE = {"torch.inference_mode", "torch.autograd.grad_mode.inference_mode"}
+SET_GRAD_ENABLED = {
+    "torch.set_grad_enabled",
+    "torch.autograd.set_grad_enabled",
+    "torch.autograd.grad_mode.set_grad_enabled",
+    "torch._C._set_grad_enabled",
+}
+ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad"}
+
+def _no_grad_wrapper(name: str | None) -> bool:
+    """A project's own wrapper of `no_grad`/`inference_mode`, named for it
+    (ultralytics' `smart_inference_mode()`, which picks one by torch version)."""
+    last = (name or "").rsplit(".", 1)[-1]
+    return not (name or "").startswith("torch.") and last.endswith(("inference_mode", "no_grad")) and last != "is_inference_mode"
+
+
+class GradMode:
+    def __init__(self, scopes: "Scopes", calls: "Calls", imports: "Imports", frameworks: "Frameworks") -> None:
+        self.scopes = scopes
+        self.calls = calls
+        self.imports = imports
+        self.frameworks = frameworks
+        self._entry: dict[int, Grad] = {}
+        self._callers_off: set[int] | None = None
+        self._bare_calls: dict[int, list[tuple[int, Grad]]] | None = None
+        self._callers_done = False
+
+    # -- what a single expression does to grad mode -------------------------
+    def effect(self, expr: cst.BaseExpression) -> Grad | None:
+        """The grad mode a context manager or decorator expression sets."""
+        resolve = self.imports.resolve
+        if isinstance(expr, cst.Call):
+            name = resolve(expr.func)
+            if name in NO_GRAD:
+                return Grad.OFF
+            if name in INFERENCE_MODE:
+                mode = call_arg(expr, 0, "mode")
+                flag = bool_constant(mode.value) if mode is not None else True
+                return Grad.OFF if flag is True else (None if flag is False else Grad.MAYBE)
+            if name in SET_GRAD_ENABLED:
+                arg = call_arg(expr, 0, "mode")
+                flag = bool_constant(arg.value) if arg is not None else None
+                return Grad.MAYBE if flag is None else (Grad.ON if flag else Grad.OFF)
+            if name in ENABLE_GRAD:
+                return Grad.ON
+            if _no_grad_wrapper(name):
+                return Grad.OFF
+            return self._own_context_manager(expr)
+        name = resolve(expr)
+        if name in NO_GRAD or name in INFERENCE_MODE or _no_grad_wrapper(name):
+            return Grad.OFF  # bare decorator: @torch.no_grad
+        if name in ENABLE_GRAD:
+            return Grad.ON
+        return None
+
+    def _own_context_manager(self, call: cst.Call) -> Grad | None:
+        """A `@contextmanager` function of this file that yields inside a grad-mode context
+        (monai's `eval_mode(net)`: `with torch.no_grad(): yield`): the body of a `with` on it
+        runs in that mode."""
+        if not isinstance(call.func, cst.Name):
+            return None
+        for func in self.scopes.functions.get(call.func.value, ()):
+            decorated = any(
+                (self.imports.resolve(d.decorator) or "").endswith("contextmanager") for d in func.decorators
+            )
+            if not decorated or self.scopes.enclosing_class(func) is not None:
+                continue
+            modes = {self._mode_around(y, func) for y in self.scopes.tree.descendants(func.body, cst.Yield)}
+            if len(modes) == 1 and None not in modes:
+                return modes.pop()
+        return None
+
+    def _mode_around(self, node: cst.CSTNode, func: cst.FunctionDef) -> Grad | None:
+        """The grad mode a `with` inside `func` sets around `node` (None: none does)."""
+        child = node
+        for anc in self.scopes.tree.ancestors(node):
+            if anc is func:
+                return None
+            if isinstance(anc, cst.With) and child is anc.body:
+                for item in reversed(anc.items):
+                    effect = self.effect(item.item)
+                    if effect is not None:
+                        return effect
+            child = anc
+        return None
+
+    # -- grad mode at a node -------------------------------------------------
+    def state(self, node: cst.CSTNode) -> Grad:
+        tree = self.scopes.tree
+        child = node
+        for anc in tree.ancestors(node):
+            kind = type(anc)  # exact types: `isinstance` against LibCST's classes goes through ABCMeta
+            if kind is cst.With and child is anc.body:
+                for item in reversed(anc.items):
+                    effect = self.effect(item.item)
+                    if effect is not None:
+                        return effect
+            elif kind is cst.IndentedBlock or kind is cst.Module:
+                effect = self._bare_call_before(anc, child)
+                if effect is not None:
+                    return effect
+            elif kind is cst.FunctionDef and child is anc.body:
+                return self.entry_state(anc)
+            child = anc
+        return Grad.ON
+
+    def _bare_call_before(self, suite: cst.CSTNode, stmt: cst.CSTNode) -> Grad | None:
+        if self._bare_calls is None:
+            self._bare_calls = {}
+            tree = self.scopes.tree
+            for call in tree.by_type.get(cst.Call, ()):
+                if self.imports.resolve(call.func) in SET_GRAD_ENABLED:
+                    effect = self.effect(call)
+                elif self._enters_on_exit_stack(call):
+                    effect = self.effect(call.args[0].value)
+                else:
+                    continue
+                expr = tree.parent_of(call)
+                line = tree.parent_of(expr) if isinstance(expr, cst.Expr) else None
+                block = tree.parent_of(line) if line is not None else None
+                if block is not None and effect is not None:
+                    self._bare_calls.setdefault(id(block), []).append((tree.order[id(line)], effect))
+        calls = self._bare_calls.get(id(suite))
+        if not calls:
+            return None
+        position = self.scopes.tree.order[id(stmt)]
+        before = [effect for order, effect in calls if order < position]
+        return before[-1] if before else None
+
+    def _enters_on_exit_stack(self, call: cst.Call) -> bool:
+        """`stack.enter_context(cm)` on an `ExitStack`: `cm` stays entered for the
+        rest of the stack's life, so it acts like a bare call on the statements after it."""
+        func = call.func
+        if not (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "enter_context"
+            and isinstance(func.value, cst.Name)
+            and call.args
+        ):
+            return False
+        scopes = self.scopes
+        for binding in scopes.bindings(scopes.scope_of(call), func.value.value):
+            made = binding.node.item if isinstance(binding.node, cst.WithItem) else binding.value
+            if isinstance(made, cst.Call) and (self.imports.resolve(made.func) or "").endswith("ExitStack"):
+                return True
+        return False
+
+    def entry_state(self, func: cst.FunctionDef) -> Grad:
+        cached = self._entry.get(id(func))
+        if cached is not None:
+            return cached
+        state = self._declared_entry(func)
+        if state is None:
+            callers_off = self._callers_only_off()
+            state = Grad.OFF if id(func) in callers_off else Grad.ON
+            if self._callers_off is not None and self._callers_done:
+                self._entry[id(func)] = state
+            return state
+        self._entry[id(func)] = state
+        return state
+
+    def _declared_entry(self, func: cst.FunctionDef) -> Grad | None:
+        for decorator in func.decorators:
+            effect = self.effect(decorator.decorator)
+            if effect is not None:
+                return effect
+        hook = self.frameworks.hook(func)
+        if hook is not None and hook.grad is not Grad.ON:
+            return hook.grad  # a hook run with grad on takes its callers' mode like any function
+        cls = self.scopes.enclosing_class(func)
+        if cls is not None and func.name.value == "_forward" and self._is_hf_pipeline(cls):
+            return Grad.OFF
+        if cls is not None and self._is_ultralytics_predictor(cls, set()):
+            return Grad.OFF
+        return None
+
+    def _is_ultralytics_predictor(self, cls: cst.ClassDef, seen: set[str]) -> bool:
+        """An ultralytics predictor: `BasePredictor.stream_inference` runs its whole
+        pipeline (preprocess, inference, postprocess) under `smart_inference_mode()`."""
+        seen.add(cls.name.value)
+        for base in cls.bases:
+            name = self.imports.resolve(base.value) or ""
+            if name.startswith("ultralytics.") and name.endswith("Predictor"):
+                return True
+            if isinstance(base.value, cst.Name) and base.value.value not in seen:
+                local = [c for c in self.scopes.tree.by_type.get(cst.ClassDef, ()) if c.name.value == base.value.value]
+                if any(self._is_ultralytics_predictor(c, seen) for c in local):
+                    return True
+        return False
+
+    def _is_hf_pipeline(self, cls: cst.ClassDef) -> bool:
+        """A Hugging Face pipeline: `Pipeline.forward` runs `_forward` under inference mode."""
+        return any((self.imports.resolve(base.value) or "").endswith("Pipeline") for base in cls.bases)
+
+    def _callers_only_off(self) -> set[int]:
+        """Functions whose every call site in this file runs without grad."""
+        if self._callers_off is not None:
+            return self._callers_off
+        self._callers_off = set()
+        sites = self.calls.call_sites()
+        candidates = [f for f in sites if self._declared_entry(f) is None]
+        changed = True
+        while changed:
+            changed = False
+            for func in candidates:
+                if id(func) in self._callers_off:
+                    continue
+                calls = sites[func]
+                if calls and all(self.state(call) is Grad.OFF for call in calls):
+                    self._callers_off.add(id(func))
+                    changed = True
+        self._callers_done = True
+        return self._callers_off

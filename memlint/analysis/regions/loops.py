@@ -1,0 +1,812 @@
+"""Loops: which train, which evaluate, and what outlives one iteration."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from memlint.analysis.syntax.expressions import (
+    call_arg,
+    code,
+    literal_parts,
+    method_name,
+    names_in,
+    reads_as_name,
+    root_name,
+    same_code,
+    target_names,
+)
+from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.library import SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS
+from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
+from memlint.analysis.regions.grad import Grad
+from memlint.analysis.syntax.scopes import Loop, is_abstract
+
+if TYPE_CHECKING:
+    from memlint.analysis.context import FileContext
+    from memlint.analysis.flow.provenance import Provenance
+
+_EVAL_FUNCTION = re.compile(
+    r"^_*(validate|validation|valid|evaluate|evaluation|eval|test|testing|predict|prediction|"
+    r"inference|infer|run_eval|run_validation|run_test)(_|$)"
+    r"|_(validate|validation|evaluate|evaluation|eval|predict|prediction|inference)$",
+    re.IGNORECASE,
+)
+_EVAL_LOADER = re.compile(
+    r"(^|[^a-z])(val|valid|validation|test|testing|eval|evaluation|dev|holdout)([^a-z]|$|loader|dataloader|set|data|iter)",
+    re.IGNORECASE,
+)
+# Iterables of batches: a loop over one of these runs once per step.
+_BATCHES = re.compile(
+    r"loader|dataset|batches|data_iter|dataiter|epoch_iterator|train_iter|(^|[^a-z])(data|ds|dl|batch_iter)([^a-z]|$)",
+    re.IGNORECASE,
+)
+OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
+_SCALER = re.compile(r"scaler", re.IGNORECASE)
+# `lr_scheduler.step()`, `opt_param_scheduler.step(increment=0)`: a learning-rate schedule moves on, no weight does
+_SCHEDULER = re.compile(r"sched", re.IGNORECASE)
+_METER = re.compile(r"meter|avg|average|tracker|stats|history|record", re.IGNORECASE)
+_INVARIANT_CALLS = {"is_available", "device_count", "is_initialized", "get_world_size", "get_rank"}
+_STORE_METHODS = {"append": 0, "appendleft": 0, "extend": 0, "add": 0, "put": 0, "insert": 1}
+_IN_PLACE = {"add_", "sub_", "mul_", "div_", "lerp_", "addcmul_", "addcdiv_", "copy_"}
+_ACCUMULATING_OPS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign)
+
+
+@dataclass(frozen=True)
+class Store:
+    """A statement that keeps `value` in `container` (`losses.append(loss)`, `total += loss`)."""
+
+    statement: cst.CSTNode
+    container: cst.BaseExpression
+    value: cst.BaseExpression
+    # "append", "subscript", "accumulate" (`+=`, `t = t + v`), "concat" (`t = torch.cat([t, v])`),
+    # "update" (a meter, or a callee that keeps its argument), "in-place" (`self.buf.mul_(m).add_(v)`)
+    kind: str
+    # how the value gets there when a callee keeps it, or what was assumed of a callee whose
+    # definition is not visible (for the message); empty for a store written here
+    via: str = ""
+    keep: cst.CSTNode | None = None  # the callee's statement that keeps it
+
+
+class Loops:
+    def __init__(self, model: "FileContext", provenance: "Provenance") -> None:
+        self.model = model
+        self.provenance = provenance
+        self._step_loop: dict[int, bool] = {}
+        self._stores: dict[int, Store | None] = {}  # id(statement) -> store_of(statement): rules ask again and again
+        self._drivers: dict[int, bool] = {}  # id(function) -> runs_several_steps(function)
+
+    # -- where a node sits -------------------------------------------------------
+    # -- training ---------------------------------------------------------------
+    def is_step_call(self, call: cst.Call) -> bool:
+        """`loss.backward()`, `accelerator.backward(loss)`, `optimizer.step()`."""
+        return self.provenance.backwarded_expressions(call) is not None or self.is_optimizer_step(call)
+
+    def is_optimizer_step(self, call: cst.Call) -> bool:
+        """`optimizer.step()`, `self.opt.step()`, `scaler.step(optimizer)`."""
+        if method_name(call) != "step" or not isinstance(call.func, cst.Attribute):
+            return False
+        last = receiver_name(call.func.value)
+        if _SCHEDULER.search(last):
+            return False
+        return bool(OPTIMIZER.search(last)) or (bool(_SCALER.search(last)) and bool(call.args))
+
+    def is_training_loop(self, loop: cst.CSTNode) -> bool:
+        """Does each iteration of `loop` take an optimisation step (directly, or
+        through a function of this file that steps without looping itself)?"""
+        key = id(loop)
+        if key in self._step_loop:
+            return self._step_loop[key]
+        self._step_loop[key] = False  # recursion guard
+        result = False
+        for call in self.model.tree.descendants(loop, cst.Call):
+            if self._innermost_region(call) is not loop:
+                continue
+            if self.is_step_call(call) or any(
+                self.steps_once(f) for f in self.model.local_callees(call) if f is not loop
+            ):
+                result = True
+                break
+        self._step_loop[key] = result
+        return result
+
+    def steps_once(self, func: cst.FunctionDef) -> bool:
+        """A per-step function: it steps, but not inside a loop of its own."""
+        return self.is_training_loop(func)
+
+    def runs_several_steps(self, func: cst.FunctionDef) -> bool:
+        """A driver, not a step: `func` steps only through per-step functions of this file, and calls
+        one of them more than once in a row (`loss1 = run_forward_backward(model1, x)` ...
+        `loss2 = run_forward_backward(model2, x)`) or calls a driver."""
+        key = id(func)
+        if key in self._drivers:
+            return self._drivers[key]
+        self._drivers[key] = False  # recursion guard
+        seen: set[int] = set()
+        several = False
+        for call in self.model.tree.descendants(func, cst.Call):
+            if self._innermost_region(call) is not func:
+                continue
+            if self.is_step_call(call):
+                return False  # it steps itself
+            for callee in self.model.local_callees(call):
+                if callee is func or not self.steps_once(callee):
+                    continue
+                several = several or id(callee) in seen or self.runs_several_steps(callee)
+                seen.add(id(callee))
+        self._drivers[key] = several
+        return several
+
+    def iterates_literal(self, loop: cst.CSTNode) -> bool:
+        """A `for` over a tuple or list written out (`for model in (model_a, model_b)`): a few variants
+        run one after another, not one step per iteration."""
+        return isinstance(loop, cst.For) and isinstance(loop.iter, (cst.Tuple, cst.List)) and bool(loop.iter.elements)
+
+    def _innermost_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        for anc in self.model.tree.ancestors(node):
+            kind = type(anc)  # exact types: LibCST's node classes have no subclasses
+            if kind is cst.For or kind is cst.While or kind is cst.FunctionDef or kind is cst.Lambda:
+                return anc
+        return None
+
+    def has_backward(self, region: cst.CSTNode) -> bool:
+        """Does `region` differentiate anything (`backward`, `autograd.grad`)?"""
+        return bool(self.provenance.backward_calls(region))
+
+    def trains_each_iteration(self, region: cst.CSTNode) -> bool:
+        """Does each iteration of `region` finish its own graph: it differentiates, or it takes an
+        optimisation step (also through a per-step function of this file, `self.train_one_batch()`)?"""
+        return self.has_backward(region) or self.is_training_loop(region)
+
+    # -- evaluation --------------------------------------------------------------
+    def is_eval_function(self, func: cst.CSTNode) -> bool:
+        if not isinstance(func, cst.FunctionDef):
+            return False
+        if self.is_test_function(func):
+            return False  # pytest functions, not evaluation loops
+        return bool(_EVAL_FUNCTION.search(func.name.value))
+
+    def is_test_function(self, func: cst.FunctionDef) -> bool:
+        """A pytest test (`test*` in a test file): it runs once, to check, not to evaluate data."""
+        return func.name.value.startswith("test") and self._is_test_file()
+
+    def _is_test_file(self) -> bool:
+        path = self.model.path.replace("\\", "/")
+        base = path.rsplit("/", 1)[-1]
+        return base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py" or "/tests/" in f"/{path}"
+
+    def iterates_batches(self, loop: cst.CSTNode) -> bool:
+        if not isinstance(loop, cst.For):
+            return False
+        text = code(loop.iter)
+        return bool(_BATCHES.search(text) or _EVAL_LOADER.search(text))
+
+    def is_step_loop(self, loop: cst.CSTNode) -> bool:
+        """Does one iteration of `loop` process one batch or step (not one layer
+        or one time step of a single forward, nor one chunk of one batch)?"""
+        if self.iterates_chunks(loop):
+            return False  # `for part in torch.chunk(x, n)`: the pieces of one batch, within one step
+        scope = self.model.scope_of(loop)
+        if isinstance(scope, cst.FunctionDef) and self.is_module_forward(scope) and not self.is_training_loop(loop):
+            return self.has_backward(loop)  # a forward's loops run over its layers, blocks or time steps
+        return (
+            self.is_training_loop(loop)
+            or self.iterates_batches(loop)
+            or self.has_backward(loop)
+            or self.is_eval_loop(loop)
+        )
+
+    def iterates_chunks(self, loop: cst.CSTNode) -> bool:
+        """A `for` over the pieces of one tensor (`torch.chunk(x, n)`, `x.split(k)`, zipped or enumerated)."""
+        if not isinstance(loop, cst.For):
+            return False
+        iterable = loop.iter
+        parts = [iterable]
+        if isinstance(iterable, cst.Call) and code(iterable.func) in ("zip", "enumerate") and iterable.args:
+            parts = [a.value for a in iterable.args if a.keyword is None]
+        return all(self._splits(p) for p in parts)
+
+    def _splits(self, expr: cst.BaseExpression) -> bool:
+        if not isinstance(expr, cst.Call):
+            return False
+        if (self.model.imports.resolve(expr.func) or "") in SPLITTERS:
+            return True
+        return method_name(expr) in SPLITTING_METHODS and bool(expr.args) and not isinstance(expr.func.value, cst.SimpleString)
+
+    def is_eval_loop(self, loop: cst.CSTNode) -> bool:
+        """A loop that runs a model once per evaluation batch."""
+        if not isinstance(loop, (cst.For, cst.While)) or not self.runs_model(loop):
+            return False
+        scope = self.model.scope_of(loop)
+        return (
+            self.iterates_eval_data(loop)
+            or self.follows_model_eval(loop)
+            or (
+                self.is_eval_function(scope)
+                and self.provenance.class_kind(scope) != "module"
+                and not self._counts(loop)  # `for t in range(n)`: decode steps or examples, not batches
+            )
+        )
+
+    def generates_output(self, store: Store, region: cst.CSTNode) -> bool:
+        """Does `region` decode one batch step by step (a counting loop whose model input comes from
+        the previous step) into a container that the function then returns (`return torch.cat(feat)`)
+        or that the loop around it empties for each batch? What it collects is the generated
+        output, bounded by the length asked for."""
+        if not isinstance(region, (cst.For, cst.While)) or not self._counts(region) or not self.decodes(region):
+            return False
+        root = root_name(store.container)
+        scope = self.model.scope_of(region)
+        tree = self.model.tree
+        outer = self.model.enclosing_loops(region)
+        if outer and any(tree.contains(outer[0].body, b.node) for b in self.model.bindings(scope, root)):
+            return True  # emptied for every batch of the loop around the decoding
+        return any(
+            ret.value is not None and root in names_in(ret.value) and tree.is_after(ret, region)
+            for ret in tree.descendants(scope, cst.Return)
+            if self.model.scope_of(ret) is scope
+        )
+
+    def decodes(self, loop: Loop) -> bool:
+        """Does the model's input in `loop` come from the previous iteration (autoregressive
+        decoding: `prev = out[...]`, `cur_len += 1` after the call that reads them)?"""
+        tree = self.model.tree
+        rebound: dict[str, list[cst.CSTNode]] = {}
+        for node_type in (cst.Assign, cst.AugAssign):
+            for node in tree.descendants(loop.body, node_type):
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                for target in targets:
+                    for name in target_names(target):
+                        rebound.setdefault(name, []).append(node)
+        for call in tree.descendants(loop.body, cst.Call):
+            if not self.provenance.is_module_call(call):
+                continue
+            position = tree.order[id(call)]
+            read = {n for a in call.args for n in names_in(a.value)}
+            # rebound after the call, or by the statement that makes it (`prev = model(prev)`)
+            if any(
+                tree.order[id(node)] > position or tree.contains(node, call)
+                for name in read
+                for node in rebound.get(name, ())
+            ):
+                return True
+        return False
+
+    def _counts(self, loop: cst.CSTNode) -> bool:
+        """A `while` loop, or a `for` over `range(...)` (possibly enumerated)."""
+        if not isinstance(loop, cst.For):
+            return True
+        iterable = loop.iter
+        if isinstance(iterable, cst.Call) and reads_as_name(iterable.func, "enumerate") and iterable.args:
+            iterable = iterable.args[0].value
+        return isinstance(iterable, cst.Call) and reads_as_name(iterable.func, "range")
+
+    def bound_in(self, region: cst.CSTNode) -> set[str]:
+        """Names (re)bound inside `region`, a loop's own target included."""
+        names: set[str] = set()
+        if isinstance(region, cst.For):
+            names.update(target_names(region.target))
+        tree = self.model.tree
+        for node_type in (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr):
+            for node in tree.descendants(region, node_type):
+                if isinstance(node, cst.Assign):
+                    for t in node.targets:
+                        names.update(target_names(t.target))
+                else:
+                    names.update(target_names(node.target))
+        return names
+
+    def runs_conditionally(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
+        """Inside `region`, does `node` run only on some iterations (under an `if`
+        that depends on the iteration, in an `except` handler, ...)?
+
+        An `if` on something the loop never changes (`if torch.cuda.is_available():`)
+        is no guard: it takes the same branch on every iteration."""
+        varying: set[str] | None = None
+        for anc in self.model.tree.ancestors(node):
+            if anc is region:
+                return False
+            if isinstance(anc, (cst.ExceptHandler, cst.IfExp, cst.BooleanOperation, cst.While)):
+                return True
+            if isinstance(anc, (cst.For,)) and anc is not region:
+                return True
+            if isinstance(anc, cst.If):
+                if varying is None:
+                    varying = self.bound_in(region)
+                test_names = set(names_in(anc.test))
+                calls = [c for c in self.model.tree.descendants(anc.test, cst.Call) if method_name(c) not in _INVARIANT_CALLS]
+                if test_names & varying or calls or self._reads_attribute_bound_in(anc.test, region):
+                    return True
+        return False
+
+    def _reads_attribute_bound_in(self, test: cst.BaseExpression, region: cst.CSTNode) -> bool:
+        """Does `test` read an attribute that `region` rebinds (`self._n_updates += 1`, then
+        `if self._n_updates % self.policy_delay == 0:`)?"""
+        tree = self.model.tree
+        bound = {
+            code(target)
+            for node_type in (cst.Assign, cst.AugAssign)
+            for node in tree.descendants(region, node_type)
+            for target in ([t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target])
+            if isinstance(target, cst.Attribute)
+        }
+        return bool(bound) and any(code(a) in bound for a in tree.descendants(test, cst.Attribute))
+
+    def step_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The innermost step loop around `node`, or its per-step framework method."""
+        for loop in self.model.enclosing_loops(node):
+            if self.is_step_loop(loop):
+                return loop
+        scope = self.model.scope_of(node)
+        if isinstance(scope, cst.FunctionDef) and (
+            self.per_step_method(scope) or self.called_per_step(scope) or self.is_module_forward(scope)
+        ):
+            return scope
+        return None
+
+    def in_training_mode(self, node: cst.CSTNode) -> bool:
+        """Under `if self.training:` (a running statistic's update, as in BatchNorm)."""
+        for anc in self.model.tree.ancestors(node):
+            test = code(anc.test) if isinstance(anc, cst.If) else ""
+            if "self.training" in test and "not self.training" not in test:
+                return self.model.tree.contains(anc.body, node)
+            if isinstance(anc, cst.FunctionDef):
+                return False
+        return False
+
+    def is_module_forward(self, func: cst.FunctionDef) -> bool:
+        """`forward` of a module class of this file: it runs once per micro-batch."""
+        return func.name.value == "forward" and self.provenance.class_kind(func) is not None
+
+    def per_step_method(self, func: cst.FunctionDef) -> bool:
+        """Does a framework call `func` once per batch? A framework hook, or a
+        method named like one (`training_step`) whose framework is not known."""
+        hook = self.model.frameworks.hook(func)
+        if hook is not None:
+            return hook.per_step
+        return func.name.value in PER_STEP_NAMES
+
+    def called_per_step(self, func: cst.FunctionDef) -> bool:
+        """Is every call site of `func` in this file inside a step loop (skorch's
+        `validation_step`, looped over by `run_valid_epoch`)?"""
+        sites = self.model.call_sites().get(func, ())
+        return bool(sites) and all(
+            any(self.is_step_loop(loop) for loop in self.model.enclosing_loops(site)) for site in sites
+        )
+
+    def train_step_method(self, func: cst.FunctionDef) -> bool:
+        """A framework hook (or a method named like one) run once per training step."""
+        hook = self.model.frameworks.hook(func)
+        if hook is not None:
+            return hook.per_step and not hook.evaluation
+        return func.name.value in TRAIN_STEP_NAMES
+
+    def eval_step_method(self, func: cst.FunctionDef) -> bool:
+        """A framework hook run once per evaluation or prediction batch."""
+        hook = self.model.frameworks.hook(func)
+        return hook is not None and hook.per_step and hook.evaluation
+
+    def iterates_eval_data(self, loop: Loop) -> bool:
+        if not isinstance(loop, cst.For):
+            return False
+        return bool(_EVAL_LOADER.search(code(loop.iter)))
+
+    def follows_model_eval(self, node: cst.CSTNode) -> bool:
+        """Is `node` after a `X.eval()` in its scope, with no `X.train()` in between?"""
+        scope = self.model.scope_of(node)
+        tree = self.model.tree
+        position = tree.order[id(node)]
+        last_eval = last_train = -1
+        for call in tree.descendants(scope, cst.Call):
+            order = tree.order[id(call)]
+            if order >= position:
+                break
+            if self.model.scope_of(call) is not scope or not isinstance(call.func, cst.Attribute):
+                continue
+            method = call.func.attr.value
+            if method == "eval" and not call.args:
+                last_eval = order
+            elif method == "train":
+                arg = call_arg(call, 0, "mode")
+                if arg is None or not (isinstance(arg.value, cst.Name) and arg.value.value == "False"):
+                    last_train = order
+                else:
+                    last_eval = order
+        return last_eval > last_train
+
+    def eval_region(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """What one evaluation batch is for `node`: the innermost loop around it
+        that runs evaluation batches, or a framework evaluation step hook."""
+        loops = self.model.enclosing_loops(node)
+        if not loops:
+            scope = self.model.scope_of(node)
+            if isinstance(scope, cst.FunctionDef) and self.eval_step_method(scope):
+                return scope
+            return None
+        for loop in loops:
+            if self.is_training_loop(loop):
+                return None
+            if self.is_eval_loop(loop) or (
+                self.runs_model(loop) and self.iterates_batches(loop) and self.model.grad_state(loop) is Grad.OFF
+            ):
+                return loop
+        return None
+
+    def runs_model(self, loop: cst.CSTNode) -> bool:
+        """Does each iteration call a model/module (an evaluation *batch*)?"""
+        provenance = self.provenance
+        return any(provenance.is_module_call(c) for c in self.model.tree.descendants(loop.body, cst.Call))
+
+    # -- what outlives an iteration ----------------------------------------------
+    def store_of(self, statement: cst.CSTNode) -> Store | None:
+        key = id(statement)
+        if key not in self._stores:
+            self._stores[key] = self._store_of(statement)
+        return self._stores[key]
+
+    def _store_of(self, statement: cst.CSTNode) -> Store | None:
+        if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
+            call = statement.value
+            if not isinstance(call.func, cst.Attribute):
+                return self._kept_in_argument(call, statement, self.model.named_callees(call))
+            method = call.func.attr.value
+            container = call.func.value
+            # a method this file defines (`evaluator.add(out)`): its summary says what it keeps
+            if method in _STORE_METHODS and method in self.model.functions:
+                if self._method_of(container, method, call, statement) is not None:
+                    return self._kept_by_callee(call, statement)
+            if method in _STORE_METHODS:
+                arg = call_arg(call, _STORE_METHODS[method])
+                return Store(statement, container, arg.value, "append") if arg else None
+            kept = self._kept_by_callee(call, statement)
+            if kept is not None:
+                return kept
+            if method in _IN_PLACE and call.args:
+                # `self.running_mean.mul_(m).add_(mean * (1 - m))`: a buffer updated in place
+                while isinstance(container, cst.Call) and method_name(container) in _IN_PLACE:
+                    container = container.func.value
+                if isinstance(container, cst.Attribute) and root_name(container) == "self":
+                    return Store(statement, container, call.args[0].value, "in-place")
+            return None
+        if isinstance(statement, cst.AugAssign) and isinstance(statement.operator, _ACCUMULATING_OPS):
+            if isinstance(statement.target, (cst.Name, cst.Attribute)):
+                # `outs += [out]` grows a list like append; `total += loss` accumulates
+                kind = "append" if isinstance(statement.value, (cst.List, cst.Tuple)) else "accumulate"
+                return Store(statement, statement.target, statement.value, kind)
+            if isinstance(statement.target, cst.Subscript):
+                # `total_loss[name] += loss`: a running sum kept in an entry of the container
+                return Store(statement, statement.target.value, statement.value, "accumulate")
+            return None
+        if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0].target
+            if isinstance(target, cst.Subscript):
+                return Store(statement, target.value, statement.value, "subscript")
+            if _pairs_subscripts(target, statement.value):
+                # `losses[i], costs[i] = loss, cost`: each value is kept in its container
+                return Store(statement, target.elements[0].value.value, statement.value, "subscript")
+            if isinstance(target, (cst.Tuple, cst.List)) and isinstance(statement.value, cst.Call):
+                # `losses[i], costs[i] = step()`: the entry that receives an element with history
+                for index, element in enumerate(target.elements):
+                    if isinstance(element, cst.StarredElement):
+                        break
+                    if isinstance(element.value, cst.Subscript) and self.provenance.carries_history_element(
+                        statement.value, index, statement
+                    ):
+                        return Store(statement, element.value.value, statement.value, "subscript")
+            if isinstance(target, (cst.Name, cst.Attribute)):
+                other = self.accumulated_operand(target, statement.value)
+                if other is not None:
+                    kind = "concat" if isinstance(statement.value, cst.Call) else "accumulate"
+                    return Store(statement, target, other, kind)
+            if isinstance(target, cst.Name) and self._seeds_running_value(statement, target.value):
+                # `else: ema = loss` beside `if ema: ema = 0.9 * ema + 0.1 * loss`: the first value
+                # of the running one, carried into every later iteration
+                return Store(statement, target, statement.value, "accumulate")
+        return None
+
+    def _seeds_running_value(self, statement: cst.Assign, name: str) -> bool:
+        """Is `name = value` one branch of a conditional update whose other branch accumulates
+        into `name` (`t = alpha * v + (1 - alpha) * t`) in the same loop?"""
+        loops = self.model.enclosing_loops(statement)
+        if not loops:
+            return False
+        for binding in self.model.bindings(self.model.scope_of(statement), name):
+            other = binding.node
+            if other is statement or not isinstance(other, cst.Assign) or not self.model.tree.contains(loops[0], other):
+                continue
+            if self.accumulated_operand(other.targets[0].target, other.value) is not None and exclusive_branches(
+                self.model, statement, other
+            ):
+                return True
+        return False
+
+    def _kept_by_callee(self, call: cst.Call, statement: cst.CSTNode) -> Store | None:
+        """`meter.update(loss)`, `self.record(metrics)`: a call whose callee keeps its argument
+        beyond the call, as the callee's summary says; for a callee not defined in this file, a
+        meter's `update` (named like one) is assumed to keep it, and the store says so."""
+        receiver = call.func.value
+        method = call.func.attr.value
+        if not call.args:
+            return None
+        # a method of this file only when the file defines one of that name (most calls are library calls)
+        callee = self._method_of(receiver, method, call, statement) if method in self.model.functions else None
+        if callee is not None:
+            kept = self.model.summaries.kept_arguments(call, callee)
+            if not kept:
+                # the callee detaches, converts or drops what it is given, or keeps it in a container
+                # its caller passes in (`logger.log(history, loss)`)
+                return self._kept_in_argument(call, statement, [callee])
+            carrying = [k for k in kept if self.provenance.carries_history(k[0], statement)]
+            arg, where, keep = (carrying or kept)[0]
+            container = cst.parse_expression(where) if root_name(receiver) == "self" else receiver
+            via = f"`{self.model.summaries.name(callee)}` keeps it in `{where}`"
+            return Store(statement, container, arg, "update", via, keep)
+        if method != "update" or not call.args or not self._is_meter(receiver, statement):
+            return None
+        return Store(
+            statement,
+            receiver,
+            call.args[0].value,
+            "update",
+            f"assumed: `{code(receiver)}` is a meter whose `update` keeps its argument (its class is not defined "
+            "in this file)",
+        )
+
+    def _kept_in_argument(self, call: cst.Call, statement: cst.CSTNode, callees: list[cst.FunctionDef]) -> Store | None:
+        """`record(history, loss)` where `record` of this file appends its `value` to its
+        `history`: the caller's `history` keeps `loss` (a store into the argument)."""
+        summaries = self.model.summaries
+        for callee in callees[:1] if len(callees) == 1 else ():
+            for param, (keep, into) in sorted((summaries.keeps_in_arguments(callee) or {}).items()):
+                arg = summaries.argument_for(call, callee, param)
+                container = summaries.argument_for(call, callee, into)
+                if arg is None or container is None or root_name(container) is None:
+                    continue
+                via = f"`{summaries.name(callee)}` stores it in its `{into}`, which is `{code(container)}` here"
+                return Store(statement, container, arg, "append", via, keep)
+        return None
+
+    def _method_of(
+        self, receiver: cst.BaseExpression, method: str, call: cst.Call, at: cst.CSTNode
+    ) -> cst.FunctionDef | None:
+        """The method of this file that `receiver.method(...)` runs: `self.method` of the
+        enclosing class, or `method` of a class of this file that `receiver` is an instance of."""
+        if isinstance(receiver, cst.Name) and receiver.value == "self":
+            callees = self.model.named_callees(call)
+            return callees[0] if len(callees) == 1 else None
+        cls = self._instance_class(receiver, at)
+        if cls is None:
+            return None
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == method and not is_abstract(stmt):
+                return stmt
+        return None
+
+    def _instance_class(self, receiver: cst.BaseExpression, at: cst.CSTNode) -> cst.ClassDef | None:
+        """The class of this file that made `receiver` (`meter = Meter()`, `self.meter = Meter()`)."""
+        model = self.model
+        if isinstance(receiver, cst.Name):
+            values = self._made_by(receiver, at)
+        elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
+            attr = receiver.attr.value
+            values = [
+                node.value
+                for node in model.tree.by_type.get(cst.Assign, ())
+                if any(
+                    isinstance(t.target, cst.Attribute)
+                    and t.target.attr.value == attr
+                    and isinstance(t.target.value, cst.Name)
+                    and t.target.value.value == "self"
+                    for t in node.targets
+                )
+            ]
+        else:
+            return None
+        classes = {c.name.value: c for c in model.tree.by_type.get(cst.ClassDef, ())}
+        made = {
+            classes[v.func.value]
+            for v in values
+            if isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value in classes
+        }
+        return made.pop() if len(made) == 1 else None
+
+    def meter_class(self, store: Store) -> str | None:
+        """For a store assumed of a meter not defined here: the class that made it, as written
+        (`AverageMeter` for `meter = AverageMeter()`), for the project index to look up."""
+        if not isinstance(store.container, cst.Name):
+            return None
+        for made in self._made_by(store.container, store.statement):
+            return code(made.func)
+        return None
+
+    def _made_by(self, name: cst.Name, at: cst.CSTNode) -> list[cst.Call]:
+        """The calls whose results `name` is bound to (`m = Meter()`, `m, k = Meter(), Keeper()`)."""
+        found = []
+        model = self.model
+        for binding in model.bindings(model.scope_of(at), name.value) + model.bindings(model.module, name.value):
+            value, element = unpacked(binding)
+            if isinstance(value, cst.Call) and element is None:
+                found.append(value)
+        return found
+
+    def _is_meter(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """`meter.update(v)` on an object of a class not in this file: named like a meter, or
+        made by a `...Meter(...)` class; not a torchmetrics metric, whose `update` runs
+        without grad."""
+        if isinstance(container, cst.Name):
+            for call in self._made_by(container, at):
+                made = self.model.imports.resolve(call.func) or ""
+                if made.startswith(SANITIZING_UPDATE_CLASSES):
+                    return False
+                if _METER.search(code(call.func)):
+                    return True
+        return bool(_METER.search(code(container)))
+
+    def _reset_per_call(self, store: Store, region: cst.CSTNode) -> bool:
+        """Is the `self` container emptied on every run of `region` (rebound in it),
+        or, for a module's `forward`, by another method of the class (`reset()`,
+        a hook run after each step), so that it does not grow without bound?"""
+        container = code(store.container)
+        tree = self.model.tree
+        places = [region]
+        if isinstance(region, cst.FunctionDef) and self.is_module_forward(region):
+            cls = self.model.enclosing_class(region)
+            places = [f for f in tree.descendants(cls, cst.FunctionDef) if f.name.value != "__init__"]
+        for place in places:
+            for kind in (cst.Assign, cst.Expr, cst.Del):
+                for statement in tree.descendants(place, kind):
+                    if statement is not store.statement and _resets(statement, container):
+                        return True
+        return False
+
+    def accumulated_operand(self, target: cst.BaseExpression, value: cst.BaseExpression) -> cst.BaseExpression | None:
+        """For `t = t + v`, `t = 0.9 * t + 0.1 * v` or `t = torch.cat([t, v])`: the `v`."""
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)):
+            in_left, in_right = _mentions(value.left, target), _mentions(value.right, target)
+            if in_left and not in_right:
+                return value.right
+            if in_right and not in_left:
+                return value.left
+        if isinstance(value, cst.Call) and (self.model.imports.resolve(value.func) or "") in ("torch.cat", "torch.stack"):
+            seq = value.args[0].value if value.args else None
+            if isinstance(seq, (cst.List, cst.Tuple)) and len(seq.elements) == 2:
+                first, second = (e.value for e in seq.elements)
+                if same_code(first, target):
+                    return second
+                if same_code(second, target):
+                    return first
+        return None
+
+    def _escapes_to_self(self, name: str, func: cst.FunctionDef) -> bool:
+        """Is the local `name` itself stored on `self` in `func` (`self.chunks = enc`)?"""
+        for assign in self.model.tree.descendants(func.body, cst.Assign):
+            if isinstance(assign.value, cst.Name) and assign.value.value == name:
+                if any(root_name(t.target) == "self" for t in assign.targets):
+                    return True
+        return False
+
+    def is_generated_sequence(self, store: Store, region: cst.CSTNode) -> bool:
+        """`input = torch.cat([input, token], 0)` where the model runs on `input` in the
+        same loop: the sequence an autoregressive loop is generating, the model's next
+        input by design and bounded by the number of tokens asked for."""
+        if store.kind != "concat":
+            return False
+        grown = code(store.container)
+        return any(
+            self.provenance.is_module_call(call) and any(_mentions_text(arg.value, grown) for arg in call.args)
+            for call in self.model.tree.descendants(region, cst.Call)
+        )
+
+    def outlives(self, store: Store, region: cst.CSTNode) -> bool:
+        """Does the container of `store` survive from one iteration of `region` to the next?"""
+        root = root_name(store.container)
+        if root is None:
+            return False
+        scope = self.model.scope_of(store.statement)
+        if root == "self":
+            return not self._reset_per_call(store, region)
+        if isinstance(region, cst.FunctionDef):
+            # a local of a per-step function dies with the step; a container reached through a
+            # context object the caller passes in (`ctx.outputs`, `kwargs["cache"]`) does not
+            if self.model.bindings(self.model.module, root) and not self.model.bindings(scope, root):
+                return root not in self.model.params(scope)  # a module-level list: it lives as long as the program
+            if isinstance(store.container, cst.Name) and self._escapes_to_self(root, region):
+                return True  # `self.chunks = enc`: the local list is kept on the object
+            return (
+                self.is_module_forward(region)
+                and root in self.model.params(scope)
+                and not isinstance(store.container, cst.Name)
+                and not self._returned(root, region)
+            )
+        tree = self.model.tree
+        for binding in self.model.bindings(scope, root):
+            if binding.node is store.statement:
+                continue
+            if tree.contains(region, binding.node):
+                if isinstance(binding.node, (cst.Assign, cst.AugAssign)) and self.store_of(binding.node) is not None:
+                    continue  # another accumulation into the same container
+                if exclusive_branches(self.model, binding.node, store.statement):
+                    continue  # bound only on the iterations that do not store: the others carry it on
+                return False
+        bound_before = any(tree.order[id(b.node)] < tree.order[id(region)] for b in self.model.bindings(scope, root))
+        return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
+
+
+    def _returned(self, name: str, func: cst.FunctionDef) -> bool:
+        """Does `func` hand `name` back to its caller (`return out, state`)? What is written into it
+        is then the caller's to keep or drop, like the rest of what `func` returns."""
+        for ret in self.model.tree.descendants(func.body, cst.Return):
+            if ret.value is not None and self.model.scope_of(ret) is func:
+                if any(isinstance(p, cst.Name) and p.value == name for p in literal_parts(ret.value)):
+                    return True
+        return False
+
+
+def exclusive_branches(model: "FileContext", a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """Do `a` and `b` run in different branches of one `if` (never both in one pass)?"""
+    for anc in model.tree.ancestors(a):
+        if isinstance(anc, cst.If) and model.tree.contains(anc, b):
+            in_body = model.tree.contains(anc.body, a), model.tree.contains(anc.body, b)
+            return in_body[0] != in_body[1]
+    return False
+
+
+def _mentions_text(expr: cst.BaseExpression, text: str) -> bool:
+    """Does `expr` read the value spelled `text` (`input`, `input[-ctx:]`, `self.tokens`)?"""
+    stack: list[cst.CSTNode] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Name, cst.Attribute)) and code(node) == text:
+            return True
+        stack.extend(node.children)
+    return False
+
+
+def _resets(statement: cst.CSTNode, container: str) -> bool:
+    """`self.x = []`, `self.x.clear()`, `del self.x[:]`: `container` is emptied here."""
+    if isinstance(statement, cst.Assign):
+        # `self.cache_k, self.cache_v = None, None` resets each
+        return any(code(t) == container for target in statement.targets for t in _target_parts(target.target))
+    if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
+        call = statement.value
+        return method_name(call) == "clear" and code(call.func.value) == container
+    if isinstance(statement, cst.Del):
+        return container in code(statement.target)
+    return False
+
+
+def _target_parts(target: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The single targets of a (possibly tuple) assignment target."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [part for e in target.elements for part in _target_parts(e.value)]
+    return [target]
+
+
+def _pairs_subscripts(target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
+    """`a[i], b[i] = x, y`: a tuple of subscripts assigned a tuple of as many values."""
+    return (
+        isinstance(target, (cst.Tuple, cst.List))
+        and isinstance(value, (cst.Tuple, cst.List))
+        and len(target.elements) == len(value.elements) > 1
+        and all(isinstance(e.value, cst.Subscript) and not isinstance(e, cst.StarredElement) for e in target.elements)
+        and not any(isinstance(e, cst.StarredElement) for e in value.elements)
+    )
+
+
+def _mentions(expr: cst.BaseExpression, operand: cst.BaseExpression) -> bool:
+    """Is an expression that reads as `operand` an operand of the arithmetic in `expr`?"""
+    if same_code(expr, operand):
+        return True
+    if isinstance(expr, cst.BinaryOperation):
+        return _mentions(expr.left, operand) or _mentions(expr.right, operand)
+    if isinstance(expr, cst.UnaryOperation):
+        return _mentions(expr.expression, operand)
+    return False
+
+
+def receiver_name(expr: cst.BaseExpression) -> str:
+    """The last name of a receiver: `opt` for `self.opt`, `optimizer` for `optimizer`."""
+    return expr.attr.value if isinstance(expr, cst.Attribute) else (root_name(expr) or "")

@@ -1,0 +1,414 @@
+"""Evaluation regions, and which functions run a model with autograd on in them.
+
+An evaluation region is what one `torch.no_grad()` fix wraps: an evaluation
+function (by its name, unless the call graph says it is part of its callers),
+an evaluation loop (over evaluation data, or after `model.eval()`, that does
+not train), or straight-line inference after `model.eval()`.
+
+A per-function fact for evaluation regions (ML003): `validation_step` runs the
+model through `self.infer(x)`, a helper with no loop of its own that other
+methods also call from training code. The fact is the callee's, computed once
+per function from its body and its own callees (a call back into a function
+being computed reads as "runs none"), so a caller asks instead of reading the
+callee's body. Training code is no model run for this fact: a function that
+differentiates wants the graph it builds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from memlint.analysis.syntax.expressions import code, method_name, target_names
+from memlint.analysis.library import PARAMETER_FREE_MODULES
+from memlint.analysis.regions.grad import Grad
+from memlint.analysis.syntax.imports import dotted
+from memlint.patterns import is_test_path
+
+if TYPE_CHECKING:
+    from memlint.analysis.context import FileContext
+
+_PENDING = object()
+# methods that place or switch a module and return it (`Net().to(device).eval()`)
+_PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
+
+
+class ModelRuns:
+    def __init__(self, model: "FileContext") -> None:
+        self.model = model
+        self._runs: dict[int, object] = {}
+        self._backwarded: dict[int, set[str]] = {}  # id(scope) -> names it differentiates
+        self._called: dict[int, set[str]] = {}  # id(scope) -> what it calls, as written
+
+    def model_run(self, func: cst.FunctionDef) -> tuple[cst.Call, ...] | None:
+        """The chain of calls by which `func` runs a model with grad on: `(self.module_(x),)` for a
+        direct run, `(self.infer(x), self.module_(x))` through a callee; None when it runs none, when
+        it differentiates (training code), or when it sets grad off on entry."""
+        key = id(func)
+        found = self._runs.get(key)
+        if found is _PENDING:
+            return None
+        if key in self._runs:
+            return found  # type: ignore[return-value]
+        self._runs[key] = _PENDING
+        chain = self._compute(func)
+        self._runs[key] = chain
+        return chain
+
+    def _compute(self, func: cst.FunctionDef) -> tuple[cst.Call, ...] | None:
+        model = self.model
+        if model.grad.entry_state(func) is Grad.OFF or model.loops.trains_each_iteration(func):
+            return None
+        for call in model.tree.descendants(func.body, cst.Call):
+            if model.scope_of(call) is not func or model.grad_state(call) is Grad.OFF:
+                continue
+            if self._runs_shown_module(call, func):
+                return (call,)
+            for callee in model.local_callees(call):
+                inner = self.model_run(callee)
+                if inner is not None:
+                    return (call, *inner)
+        return None
+
+    def runs_module(self, call: cst.Call) -> bool:
+        """Does `call` itself run a module's forward (not a loss, not a function of this file)? A
+        module by what the file does with it (`.eval()`, `.parameters()`), whatever its name; a
+        guess from a name only where the file does not show the callee is something else."""
+        model = self.model
+        facts = model.module_facts
+        provenance = model.provenance
+        runs = facts.runs_module(call) or (provenance.is_module_call(call) and not facts.not_module(call))
+        return runs and not provenance.is_loss_call(call) and not self._parameter_free(call) and not self._builds(call)
+
+    def _builds(self, call: cst.Call) -> bool:
+        """`actor = Model[0](envs).to(device)` with `actor.eval()` later: the call returns a module
+        (placed, maybe), so it constructs one; running a module returns tensors."""
+        model = self.model
+        node: cst.CSTNode = call
+        parent = model.tree.parent_of(node)
+        # up through `.to(device)`, `.cuda()`, `.eval()` on the result
+        while isinstance(parent, cst.Attribute) and parent.attr.value in _PLACEMENT:
+            outer = model.tree.parent_of(parent)
+            if not isinstance(outer, cst.Call):
+                return False
+            node, parent = outer, model.tree.parent_of(outer)
+        if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1):
+            return False
+        target = parent.targets[0].target
+        return isinstance(target, (cst.Name, cst.Attribute)) and model.module_facts.is_module(target, parent)
+
+    def _runs_shown_module(self, call: cst.Call, func: cst.FunctionDef) -> bool:
+        """A model run that a caller may rely on, not a guess from a name: a module the file shows
+        (`self.module_(x)` where the class calls `self.module_.eval()`), or a module `func` is
+        handed (`model(x)` of a parameter). Never an imported name (`download_model(...)`,
+        `hooks._call_configure_model(...)` are a library's functions) nor a method of an attribute
+        nothing shows is a module (`self.encoding_strategy.encode_head(...)`)."""
+        if not self.runs_module(call) or self._imported(call.func):
+            return False
+        if self.model.module_facts.runs_module(call):
+            return True
+        return isinstance(call.func, cst.Name) and call.func.value in self.model.params(func)
+
+    def _imported(self, func: cst.BaseExpression) -> bool:
+        """Is `func` an imported name, or reached through one (`hooks._call_configure_model`)?"""
+        imports = self.model.imports
+        root = (dotted(func) or "").partition(".")[0]
+        return bool(root) and (root in imports.aliases or root in imports.relative)
+
+    def _parameter_free(self, call: cst.Call) -> bool:
+        """`act(x)` where `act = torch.nn.LogSoftmax(dim=1)` (or `torch.nn.ReLU()(x)`): a module with
+        nothing to differentiate; whether its result has history is its input's business."""
+        model = self.model
+        made = [call.func]
+        if isinstance(call.func, cst.Name):
+            bindings = model.bindings(model.scope_of(call), call.func.value)
+            made = [b.value for b in bindings] if bindings else made
+        return all(
+            isinstance(m, cst.Call) and (model.imports.resolve(m.func) or "") in PARAMETER_FREE_MODULES for m in made
+        )
+
+    def called_values(self, scope: cst.CSTNode) -> set[str]:
+        """The names and attributes that `scope` itself calls (`model`, `self.net`), as written."""
+        key = id(scope)
+        if key not in self._called:
+            model = self.model
+            self._called[key] = {
+                name
+                for c in model.tree.descendants(scope, cst.Call)
+                if (name := dotted(c.func)) is not None and model.scope_of(c) is scope
+            }
+        return self._called[key]
+
+    def feeds_backward(self, call: cst.Call) -> bool:
+        """Is what `call` returns differentiated in its function (`y = self.infer(x)`, then
+        `loss = criterion(y, t)`, `loss.backward()`)? Then it is training code, graph wanted."""
+        model = self.model
+        scope = model.scope_of(call)
+        provenance = model.provenance
+        if id(scope) not in self._backwarded:
+            self._backwarded[id(scope)] = provenance.backwarded_names(scope)
+        backwarded = self._backwarded[id(scope)]
+        if not backwarded:
+            return False
+        statement = model.tree.statement_of(call)
+        if isinstance(statement, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
+            bound = {n for t in targets for n in target_names(t)}
+        else:
+            bound = set()
+        if any(model.tree.contains(expr, call) for _, exprs in provenance.backward_calls(scope) for expr in exprs):
+            return True  # `self.infer(x).sum().backward()`
+        return bool(bound & provenance.dependencies(backwarded, scope))
+
+
+class EvalRegions:
+    """Evaluation regions of one file (ML003 and the project summary ask the same questions)."""
+
+    def __init__(self, model: "FileContext") -> None:
+        self.model = model
+        self._loops: dict[int, bool] = {}  # id(loop) -> is it an evaluation loop (asked per call in it)
+        self._evaluated: dict[int, set[str]] = {}  # id(scope) -> receivers of `.eval()` in it
+
+    def region(self, call: cst.Call) -> cst.CSTNode | None:
+        """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
+        function of its own, else the outermost evaluation loop around it that does not train,
+        else straight-line inference after `model.eval()`; None outside evaluation code."""
+        loops = self.model.loops
+        scope = self.model.scope_of(call)
+        if (
+            loops.is_eval_function(scope)
+            and self.model.provenance.class_kind(scope) != "module"
+            and not self._part_of_callers(scope, call)
+        ):
+            return scope  # (a plain module's own `predict` method is part of its forward)
+        for loop in reversed(self.model.enclosing_loops(call)):  # outermost first
+            if self._eval_loop(loop):
+                return loop
+        if self._inference_after_eval(call, scope):
+            # a script's top-level inference: the statement is the region (a module is no `with` body)
+            return scope if isinstance(scope, cst.FunctionDef) else self._top_level_statement(call)
+        return None
+
+    def _eval_loop(self, loop: cst.CSTNode) -> bool:
+        """A loop over evaluation data, or after `model.eval()`, that does not train (an epoch loop
+        that trains, then evaluates in a loop of its own, is not one)."""
+        key = id(loop)
+        if key not in self._loops:
+            loops = self.model.loops
+            self._loops[key] = not loops.trains_each_iteration(loop) and (
+                loops.iterates_eval_data(loop) or loops.follows_model_eval(loop)
+            )
+        return self._loops[key]
+
+    def _top_level_statement(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The line of a script's top level (or of its `if __name__ == "__main__":`) holding `node`."""
+        statement = self.model.tree.statement_of(node)
+        line = self.model.tree.parent_of(statement)
+        return line if isinstance(line, cst.SimpleStatementLine) else statement
+
+    def _inference_after_eval(self, call: cst.Call, scope: cst.CSTNode) -> bool:
+        """A function that puts the very model it calls in eval mode, then runs it outside any loop,
+        and never differentiates nor steps: straight-line inference (an inference script's `main`)."""
+        model = self.model
+        loops = model.loops
+        if model.enclosing_loops(call):
+            return False
+        if isinstance(scope, cst.Module):
+            # a script's top level, where what is kept lives as long as the script (or the notebook's
+            # kernel); anything of the file that differentiates or steps makes it training code, and a
+            # test file checks an export
+            if loops.trains_each_iteration(scope) or is_test_path(model.path):
+                return False
+            if not isinstance(model.tree.statement_of(call), (cst.Assign, cst.AnnAssign)):
+                return False  # run once and dropped (`print(model(x).shape)`): its graph goes with it
+        elif not isinstance(scope, cst.FunctionDef):
+            return False
+        elif loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
+            return False
+        elif loops.is_test_function(scope):
+            return False  # a test runs the model once to check an export, not to serve it
+        func = call.func
+        # `model(x)`, `self.model(x)` or a method of it, `model.forward_local(x)`
+        receivers = {code(func)} | ({code(func.value)} if isinstance(func, cst.Attribute) else set())
+        if not receivers & self._eval_receivers(scope):
+            return False
+        position = model.tree.order[id(call)]
+        in_eval = False
+        for other in model.tree.descendants(scope, cst.Call):
+            if model.tree.order[id(other)] >= position:
+                break
+            if model.scope_of(other) is not scope:
+                continue
+            if isinstance(other.func, cst.Attribute) and code(other.func.value) in receivers:
+                if other.func.attr.value == "eval" and not other.args:
+                    in_eval = True
+                elif other.func.attr.value == "train":
+                    in_eval = False
+        return in_eval
+
+    def _eval_receivers(self, scope: cst.CSTNode) -> set[str]:
+        """What `scope` itself calls `.eval()` on (`model`, `self.net`)."""
+        key = id(scope)
+        if key not in self._evaluated:
+            model = self.model
+            self._evaluated[key] = {
+                code(c.func.value)
+                for c in model.tree.descendants(scope, cst.Call)
+                if method_name(c) == "eval" and not c.args and model.scope_of(c) is scope
+            }
+        return self._evaluated[key]
+
+    def model_run_by_callee(self, call: cst.Call) -> str:
+        """Where a function of this file that `call` runs calls, with grad on, a model (directly or
+        through its own callees, by their summaries), when that function is not an evaluation
+        region of its own (reported there)."""
+        model = self.model
+        for callee in model.local_callees(call):
+            chain = model.model_runs.model_run(callee)
+            if chain is None or any(self.own_region(step) for step in chain):
+                continue
+            run = chain[-1]
+            owner = model.scope_of(run)
+            name = model.summaries.name(owner) if isinstance(owner, cst.FunctionDef) else model.summaries.name(callee)
+            return f"`{name}` calls {model.summaries.describe(run)}"
+        return ""
+
+    def describe(self, region: cst.CSTNode) -> tuple[str, str]:
+        """The region in words, and its fix in words, for a message."""
+        if isinstance(region, cst.FunctionDef):
+            name = region.name.value
+            return f"evaluation function `{name}`", f"decorate `{name}` with `@torch.no_grad()`"
+        if isinstance(region, (cst.For, cst.While)):
+            return "this evaluation loop", "wrap the loop in `with torch.no_grad():`"
+        return "this inference script", "wrap the statement in `with torch.no_grad():`"
+
+    def own_region(self, call: cst.Call) -> bool:
+        """Is `call` in an evaluation region inside its own function (reported there, and its fix
+        there covers every caller)?"""
+        region = self.region(call)
+        return region is not None and self.model.tree.contains(self.model.scope_of(call), region)
+
+    def _part_of_callers(self, func: cst.FunctionDef, call: cst.Call) -> bool:
+        """Named like evaluation, but the call graph says it runs as part of its callers: every
+        call of it in this file is in a module's `forward` (torchrl's `_predict`), or a training
+        step of this file differentiates what it returns (skorch's `infer`, called by `train_step`
+        and `validation_step`), or it is a helper with no loop of its own that runs a model it
+        is handed and does not switch it to eval mode (monai's `_run_inference(network, patch)`):
+        the grad mode is whichever its caller, evaluating or training, chose; an evaluation
+        caller is reported at its call. (A validation run from inside the training loop is still
+        evaluation.)"""
+        model = self.model
+        sites = model.call_sites().get(func, ())
+        if sites:
+            # (or every call is under no_grad: pyro's shared forward pass `model_eval`)
+            return any(model.model_runs.feeds_backward(site) for site in sites) or all(
+                self._in_forward(site) or model.grad_state(site) is Grad.OFF for site in sites
+            )
+        if model.tree.descendants(func.body, cst.For) or model.tree.descendants(func.body, cst.While):
+            return False
+        runs_param = (isinstance(call.func, cst.Name) and call.func.value in model.params(func)) or self._handed_to_init(
+            call.func, func
+        )
+        sets_eval = any(method_name(c) == "eval" for c in model.tree.descendants(func.body, cst.Call))
+        return runs_param and not sets_eval
+
+    def _handed_to_init(self, func_expr: cst.BaseExpression, method: cst.FunctionDef) -> bool:
+        """Is `func_expr` `self.<attr>` that the class's `__init__` sets from its own parameter
+        (`self._dynamic_model = dynamic_model`): a model the object was handed, like a parameter?"""
+        if not (isinstance(func_expr, cst.Attribute) and code(func_expr.value) == "self"):
+            return False
+        cls = self.model.enclosing_class(method)
+        init = next(
+            (s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None
+        ) if cls is not None else None
+        if init is None:
+            return False
+        params = self.model.params(init)
+        for assign in self.model.tree.descendants(init.body, cst.Assign):
+            for target in assign.targets:
+                if code(target.target) == code(func_expr):
+                    return isinstance(assign.value, cst.Name) and assign.value.value in params
+        return False
+
+    def _in_forward(self, node: cst.CSTNode) -> bool:
+        scope = self.model.scope_of(node)
+        return isinstance(scope, cst.FunctionDef) and self.model.loops.is_module_forward(scope)
+
+    def needs_grad(self, region: cst.CSTNode) -> bool:
+        """Saliency, adversarial and gradient-penalty code differentiates on purpose."""
+        model = self.model
+        if model.loops.has_backward(region):
+            return True
+        for call in model.tree.descendants(region, cst.Call):
+            name = model.imports.resolve(call.func) or ""
+            if method_name(call) == "requires_grad_" or name.startswith(("torch.func.", "functorch.")):
+                return True
+        for assign in model.tree.descendants(region, cst.Assign):
+            t = assign.targets[0].target
+            if isinstance(t, cst.Attribute) and t.attr.value == "requires_grad":
+                return True
+        return False
+
+
+
+# -- across files: the project summary's part (memlint/analysis/project.py) ----------------
+def exported_model_runs(model: "FileContext") -> dict[str, str]:
+    """Top-level functions of this file that take arguments and run a model with grad on, not in an
+    evaluation region of their own (reported there): name -> the run, for a message (`model(x)`
+    (helpers.py:12)). Another file that calls one from its evaluation loop is told so."""
+    found: dict[str, str] = {}
+    regions = model.eval_regions
+    for func in model.tree.by_type.get(cst.FunctionDef, ()):
+        if model.tree.parent_of(func) is not model.module or not model.params(func):
+            continue
+        called = {name.partition(".")[0] for name in model.model_runs.called_values(func)}
+        if not called & model.params(func):
+            continue  # (the caller hands it the model: a helper that calls nothing it is handed runs none)
+        chain = model.model_runs.model_run(func)
+        if chain is None or any(regions.own_region(step) for step in chain):
+            continue
+        found[func.name.value] = model.summaries.describe(chain[-1])
+    return found
+
+
+def hands_a_module(model: "FileContext", call: cst.Call) -> bool:
+    """Does `call` pass a value that the file shows is a module (`net.eval()`, `net.parameters()`)
+    or that its function calls (`model(x)`)?"""
+    facts = model.module_facts
+    called = model.model_runs.called_values(model.scope_of(call))
+    return any(facts.is_module(arg.value, call) or dotted(arg.value) in called for arg in call.args)
+
+
+def eval_calls(model: "FileContext", imported_roots: set[str]) -> list[list[Any]]:
+    """Calls of imported functions, handed a module, made with grad on in an evaluation region of
+    this file: whether the callee runs the model is the other file's to say. Each: [callee as written, row, column, end
+    row, end column, the region in words, the fix in words, suppressed]."""
+    from memlint.analysis.syntax.imports import dotted
+    from memlint.suppression import is_suppressed
+
+    found: list[list[Any]] = []
+    regions = model.eval_regions
+    for call in model.tree.by_type.get(cst.Call, ()):
+        name = dotted(call.func)
+        if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
+            continue
+        if not hands_a_module(model, call):
+            continue  # (a helper that runs a model is handed it; the check is cheap, the region is not)
+        if model.grad_state(call) is not Grad.ON or model.model_runs.runs_module(call):
+            continue
+        region = regions.region(call)
+        if region is None or regions.needs_grad(region):
+            continue
+        where, fix = regions.describe(region)
+        span = model.range_of(call)
+        statement = model.tree.statement_of(call)
+        line = model.tree.parent_of(statement)
+        if isinstance(line, cst.SimpleStatementLine):
+            statement = line  # (its trailing comment holds the `noqa`)
+        text = model.module.code_for_node(statement).strip().splitlines() or [""]
+        suppressed = is_suppressed(text[:1], 1, 1, "ML003", "eval-without-no-grad")
+        found.append(
+            [name, span.start.line, span.start.column + 1, span.end.line, span.end.column + 1, where, fix, suppressed]
+        )
+    return found

@@ -1,0 +1,73 @@
+"""Call sites of one file: the functions a call may reach, closures included, and each function's callers.
+
+Built on `Scopes` (the functions a call names) and `Closures` (the inner functions a
+factory returns, followed to where they run); every analysis that follows a call
+within the file asks here.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import libcst as cst
+
+from memlint.analysis.syntax.closures import Closures
+from memlint.analysis.syntax.scopes import Scopes
+
+
+class Calls:
+    def __init__(self, scopes: Scopes) -> None:
+        self.scopes = scopes
+        self.tree = scopes.tree
+        self.closures = Closures(scopes)
+
+    def local_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
+        """Functions of this file a call may reach: `f(...)`, `self.f(...)`, or a
+        closure that `fn(...)` holds (`fn = make_step()`)."""
+        return self.scopes.named_callees(call) + self.closures.callees(call)
+
+    def call_sites(self) -> dict[cst.FunctionDef, list[cst.Call]]:
+        """Each function -> its call sites, or [] when it is also referenced another way
+        (passed as a callback, stored, exported), so its callers are unknown."""
+        return self._call_site_table
+
+    @cached_property
+    def _call_site_table(self) -> dict[cst.FunctionDef, list[cst.Call]]:
+        # one pass over every call of the file: analyses ask per function, many times
+        sites: dict[int, list[cst.Call]] = {}
+        escaped: set[int] = set()
+        called_ids: set[int] = set()
+        for call in self.tree.by_type.get(cst.Call, ()):
+            called_ids.add(id(call.func))
+            for func in self.local_callees(call):
+                sites.setdefault(id(func), []).append(call)
+        names = self.scopes.functions
+        for node in self.tree.by_type.get(cst.Name, ()):
+            if node.value in names and id(node) not in called_ids:
+                parent = self.tree.parent_of(node)
+                if isinstance(parent, cst.FunctionDef) and parent.name is node:
+                    continue
+                if isinstance(parent, cst.Return) and self._returned_tracked_closure(node):
+                    continue  # its factory's results are only called: those calls are its call sites
+                if isinstance(parent, cst.Attribute) and id(parent) in called_ids:
+                    continue
+                for func in names[node.value]:
+                    escaped.add(id(func))
+        for node in self.tree.by_type.get(cst.Attribute, ()):
+            if node.attr.value in names and id(node) not in called_ids:
+                for func in names[node.attr.value]:
+                    escaped.add(id(func))
+        result: dict[cst.FunctionDef, list[cst.Call]] = {}
+        for group in names.values():
+            for func in group:
+                result[func] = [] if id(func) in escaped else sites.get(id(func), [])
+        return result
+
+    def _returned_tracked_closure(self, node: cst.Name) -> bool:
+        factory = self.scopes.scope_of(node)
+        closures = self.closures
+        return any(
+            inner.name.value == node.value and closures.tracked(inner)
+            for inner in closures.returned.get(id(factory), ())
+        )
+

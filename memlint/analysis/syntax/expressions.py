@@ -1,0 +1,123 @@
+"""Small syntactic helpers over LibCST expressions, shared by analysis and rules."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from memlint.analysis.syntax.tree import iter_children
+
+
+def call_arg(call: cst.Call, position: int | None, keyword: str | None = None) -> cst.Arg | None:
+    """The argument at `position` (positional) or named `keyword`."""
+    positional = 0
+    for arg in call.args:
+        if arg.keyword is not None:
+            if keyword is not None and arg.keyword.value == keyword:
+                return arg
+            continue
+        if arg.star:
+            if position is not None:
+                return None  # the positions after `*args` are not known
+            continue  # a keyword may still follow: `f(x, *args, flag=False)`
+        if position is not None and positional == position:
+            return arg
+        positional += 1
+    return None
+
+
+def keyword_arg(call: cst.Call, keyword: str) -> cst.Arg | None:
+    return call_arg(call, None, keyword)
+
+
+def bool_constant(expr: cst.BaseExpression) -> bool | None:
+    if isinstance(expr, cst.Name) and expr.value in ("True", "False"):
+        return expr.value == "True"
+    if isinstance(expr, cst.Integer):
+        return expr.value not in ("0",)
+    return None
+
+
+def root_name(expr: cst.BaseExpression) -> str | None:
+    """`losses` for `losses`, `self` for `self.a.b`, `d` for `d[k].x`."""
+    while True:
+        if isinstance(expr, cst.Name):
+            return expr.value
+        if isinstance(expr, cst.Attribute):
+            expr = expr.value
+        elif isinstance(expr, cst.Subscript):
+            expr = expr.value
+        else:
+            return None
+
+
+def method_name(call: cst.Call) -> str | None:
+    return call.func.attr.value if isinstance(call.func, cst.Attribute) else None
+
+
+def callee_name(call: cst.Call) -> str | None:
+    """The last name of the callee: `model` for `self.model(x)`, `step` for `opt.step()`."""
+    if isinstance(call.func, cst.Name):
+        return call.func.value
+    if isinstance(call.func, cst.Attribute):
+        return call.func.attr.value
+    return None
+
+
+def names_in(expr: cst.CSTNode) -> Iterator[str]:
+    """Every plain Name read in `expr` (not attribute names)."""
+    stack: list[cst.CSTNode] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            yield node.value
+        elif isinstance(node, cst.Attribute):
+            stack.append(node.value)
+        else:
+            stack.extend(iter_children(node))
+
+
+def target_names(target: cst.BaseExpression) -> list[str]:
+    """Names bound by an assignment target (`a`, `a, (b, *c)`)."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: list[str] = []
+        for element in target.elements:
+            out.extend(target_names(element.value))
+        return out
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return []
+
+
+def is_self_attribute(expr: cst.BaseExpression) -> bool:
+    """`self.x`, `self.x.y`, `self.x[k]`."""
+    return root_name(expr) == "self" and not isinstance(expr, cst.Name)
+
+
+def code(node: cst.CSTNode) -> str:
+    """Source text of a node (for messages)."""
+    return cst.Module(body=[]).code_for_node(node)
+
+
+def reads_as_name(expr: cst.CSTNode, name: str) -> bool:
+    """Is `expr` exactly the bare name `name` (`code(expr) == name`, without generating code)?"""
+    return isinstance(expr, cst.Name) and expr.value == name and not expr.lpar
+
+
+def same_code(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """Do `a` and `b` read the same (`code(a) == code(b)`, spacing and parentheses included)?
+    Compared node by node, so that most pairs differ at their first node, without generating code."""
+    return a.deep_equals(b)
+
+
+def literal_parts(value: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The leaves of a literal tuple/list/dict (values), else the value itself:
+    `{"loss": loss, "out": (a, b)}` -> [loss, a, b]."""
+    if isinstance(value, (cst.Tuple, cst.List)):
+        return [p for e in value.elements for p in literal_parts(e.value)]
+    if isinstance(value, cst.Dict):
+        return [p for e in value.elements if isinstance(e, cst.DictElement) for p in literal_parts(e.value)]
+    return [value]

@@ -1,0 +1,110 @@
+"""Resolve names through imports: `T.cuda.empty_cache` -> `torch.cuda.empty_cache`."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from memlint.analysis.syntax.tree import Tree
+
+
+def dotted(expr: cst.BaseExpression) -> str | None:
+    """`a.b.c` for a Name/Attribute chain, else None."""
+    # Exact types (LibCST's node classes have no subclasses): isinstance against their ABCs is slow.
+    parts: list[str] = []
+    while type(expr) is cst.Attribute:
+        parts.append(expr.attr.value)
+        expr = expr.value
+    if type(expr) is not cst.Name:
+        return None
+    parts.append(expr.value)
+    return ".".join(reversed(parts))
+
+
+def _getattr_target(value: cst.BaseExpression) -> cst.BaseExpression:
+    """What `getattr(obj, name[, default])` reads, as an attribute chain: `obj.name` for a constant
+    name; for a name only known at run time, the default (`getattr(torch, device_type, torch.cuda)`
+    is a device module like `torch.cuda`, whose functions it stands for). Anything else as is."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "getattr"):
+        return value
+    args = [a.value for a in value.args if a.keyword is None and not a.star]
+    if len(args) < 2 or dotted(args[0]) is None:
+        return value
+    name = args[1].evaluated_value if isinstance(args[1], cst.SimpleString) else None
+    if isinstance(name, str) and name.isidentifier():
+        return cst.Attribute(value=args[0], attr=cst.Name(name))
+    return args[2] if len(args) == 3 else value
+
+
+def _module_name(node: cst.BaseExpression) -> str:
+    return dotted(node) or ""
+
+
+class Imports:
+    """Local name -> fully qualified name, from every import in the file."""
+
+    def __init__(self, tree: Tree) -> None:
+        self.aliases: dict[str, str] = {}
+        for node in tree.by_type.get(cst.Import, ()):
+            for alias in node.names:
+                full = _module_name(alias.name)
+                if alias.asname is not None:
+                    self.aliases[dotted(alias.asname.name) or full] = full
+                else:
+                    root = full.split(".")[0]
+                    self.aliases[root] = root
+        self.relative: dict[str, tuple[int, str]] = {}  # local -> (dots, `module.name`) for `from ..m import x`
+        for node in tree.by_type.get(cst.ImportFrom, ()):
+            if isinstance(node.names, cst.ImportStar):
+                continue
+            if node.relative:
+                base = _module_name(node.module) if node.module is not None else ""
+                for alias in node.names:
+                    name = _module_name(alias.name)
+                    local = dotted(alias.asname.name) if alias.asname is not None else name
+                    if local:
+                        self.relative[local] = (len(node.relative), f"{base}.{name}" if base else name)
+                continue
+            if node.module is None:
+                continue
+            base = _module_name(node.module)
+            for alias in node.names:
+                name = _module_name(alias.name)
+                local = dotted(alias.asname.name) if alias.asname is not None else name
+                if local:
+                    self.aliases[local] = f"{base}.{name}"
+
+        self._add_assigned_aliases(tree)
+
+    def _add_assigned_aliases(self, tree: Tree) -> None:
+        """`acc = torch.cuda`, `ckpt = torch.utils.checkpoint.checkpoint`: a name
+        bound once, to an imported module or function, is another name for it."""
+        assigned: dict[str, list[cst.BaseExpression]] = {}
+        for node in tree.by_type.get(cst.Assign, ()):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    assigned.setdefault(target.target.value, []).append(node.value)
+        for name, values in assigned.items():
+            value = _getattr_target(values[0]) if len(values) == 1 else None
+            if len(values) != 1 or name in self.aliases or not isinstance(value, cst.Attribute):
+                continue
+            chain = dotted(value)
+            root = chain.split(".")[0] if chain else None
+            if root in self.aliases and root != name:
+                self.aliases[name] = self.resolve(value) or chain
+
+    def resolve(self, expr: cst.BaseExpression) -> str | None:
+        """The qualified name of a Name/Attribute chain.
+
+        A root that no import binds is kept as written, so code that uses
+        `torch.no_grad()` without a visible import (star imports, notebooks
+        exported to scripts) still resolves.
+        """
+        name = dotted(expr)
+        if name is None:
+            return None
+        root, _, rest = name.partition(".")
+        full = self.aliases.get(root, root)
+        return f"{full}.{rest}" if rest else full
+
+    def imports_torch(self) -> bool:
+        return any(v == "torch" or v.startswith("torch.") for v in self.aliases.values())

@@ -1,0 +1,151 @@
+"""Scopes, bindings and the functions a call names in one file: the structural facts every analysis shares.
+
+The lowest layer of the semantic model above the tree and the imports: nothing
+here knows about grad mode, provenance or loops, so every analysis can build on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import libcst as cst
+
+from memlint.analysis.syntax.expressions import target_names
+from memlint.analysis.syntax.tree import Tree
+
+Scope = cst.FunctionDef | cst.Module
+Loop = cst.For | cst.While
+
+
+@dataclass(frozen=True)
+class Binding:
+    """`name` is bound at `node`; `value` is what was assigned (None: unknown)."""
+
+    name: str
+    node: cst.CSTNode
+    value: cst.BaseExpression | None
+
+
+class Scopes:
+    def __init__(self, module: cst.Module, tree: Tree) -> None:
+        self.module = module
+        self.tree = tree
+
+    # -- scopes --------------------------------------------------------------
+    def scope_of(self, node: cst.CSTNode) -> Scope:
+        parent = self.tree.parent  # read directly: this runs for most nodes the rules look at
+        current = parent.get(id(node))
+        while current is not None:
+            if type(current) is cst.FunctionDef:  # exact type: LibCST's node classes have no subclasses
+                return current
+            current = parent.get(id(current))
+        return self.module
+
+    def enclosing_class(self, func: cst.FunctionDef) -> cst.ClassDef | None:
+        parent = self.tree.parent_of(func)
+        block = self.tree.parent_of(parent) if isinstance(parent, cst.IndentedBlock) else None
+        return block if isinstance(block, cst.ClassDef) else None
+
+    def enclosing_loops(self, node: cst.CSTNode) -> list[Loop]:
+        """Loops around `node` whose body runs it, innermost first, within its function."""
+        loops: list[Loop] = []
+        child = node
+        for anc in self.tree.ancestors(node):
+            kind = type(anc)  # exact types: LibCST's node classes have no subclasses
+            if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef:
+                break
+            if (kind is cst.For or kind is cst.While) and child is anc.body:
+                loops.append(anc)
+            child = anc
+        return loops
+
+    # -- bindings ------------------------------------------------------------
+    @cached_property
+    def _bindings(self) -> dict[int, dict[str, list[Binding]]]:
+        """scope id -> name -> bindings in source order."""
+        table: dict[int, dict[str, list[Binding]]] = {}
+        by_type = self.tree.by_type
+
+        def add(node: cst.CSTNode, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+            scope = table.setdefault(id(self.scope_of(node)), {})
+            names = target_names(target)
+            for name in names:
+                # Unpacking binds each name to a part of the value; keep the whole
+                # value (conservative for "may carry history") unless it is a literal tuple.
+                scope.setdefault(name, []).append(Binding(name, node, value))
+
+        for node in by_type.get(cst.Assign, ()):
+            for target in node.targets:
+                add(node, target.target, node.value)
+        for node in by_type.get(cst.AnnAssign, ()):
+            if node.value is not None:
+                add(node, node.target, node.value)
+        for node in by_type.get(cst.AugAssign, ()):
+            add(node, node.target, node.value)
+        for node in by_type.get(cst.For, ()):
+            add(node, node.target, node.iter)
+        for node in by_type.get(cst.WithItem, ()):
+            if node.asname is not None:
+                add(node, node.asname.name, None)
+        for node in by_type.get(cst.NamedExpr, ()):
+            add(node, node.target, node.value)
+        for comp in by_type.get(cst.CompFor, ()):
+            add(comp, comp.target, None)
+        return table
+
+    def bindings(self, scope: Scope, name: str) -> list[Binding]:
+        return self._bindings.get(id(scope), {}).get(name, [])
+
+    def params(self, scope: Scope) -> set[str]:
+        if not isinstance(scope, cst.FunctionDef):
+            return set()
+        p = scope.params
+        every = [*p.posonly_params, *p.params, *p.kwonly_params]
+        for star in (p.star_arg, p.star_kwarg):
+            if isinstance(star, cst.Param):
+                every.append(star)
+        return {param.name.value for param in every}
+
+    def is_bound_in(self, name: str, region: cst.CSTNode, scope: Scope) -> bool:
+        return any(self.tree.contains(region, b.node) for b in self.bindings(scope, name))
+
+    # -- functions of this file and where they are called ---------------------
+    @cached_property
+    def functions(self) -> dict[str, list[cst.FunctionDef]]:
+        table: dict[str, list[cst.FunctionDef]] = {}
+        for func in self.tree.by_type.get(cst.FunctionDef, ()):
+            table.setdefault(func.name.value, []).append(func)
+        return table
+
+    def named_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
+        """Functions of this file a call names: `f(...)` or `self.f(...)`.
+
+        An abstract method (its body only raises `NotImplementedError`) is not
+        one: the call reaches an override, which may live in another file."""
+        func = call.func
+        if isinstance(func, cst.Name):
+            return [f for f in self.functions.get(func.value, ()) if self.enclosing_class(f) is None]
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
+            return [
+                f
+                for f in self.functions.get(func.attr.value, ())
+                if self.enclosing_class(f) is not None and not is_abstract(f)
+            ]
+        return []
+
+
+def is_abstract(func: cst.FunctionDef) -> bool:
+    """`def forward(self, x): raise NotImplementedError` (after an optional docstring)."""
+    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else [func.body]
+    statements = [
+        small
+        for stmt in body
+        for small in (stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt])
+        if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)))
+    ]
+    if len(statements) != 1 or not isinstance(statements[0], cst.Raise) or statements[0].exc is None:
+        return False
+    exc = statements[0].exc
+    name = exc.func if isinstance(exc, cst.Call) else exc
+    return isinstance(name, cst.Name) and name.value == "NotImplementedError"
