@@ -313,13 +313,7 @@ def step_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[An
     from memlint.suppression import is_suppressed
 
     found: list[list[Any]] = []
-    for statement in model.tree.by_type.get(cst.Expr, ()):
-        call = statement.value
-        if not isinstance(call, cst.Call) or not call.args:
-            continue
-        name = dotted(call.func)
-        if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
-            continue
+    for statement, call, name in model.calls.imported_statement_calls(imported_roots):
         if not hands_a_module(model, call):
             continue  # (a helper that hooks a module is handed it)
         context = step_context(model, call, lambda n, region: runs_sometimes(model, n, region))

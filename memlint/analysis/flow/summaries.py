@@ -438,18 +438,11 @@ def kept_argument_calls(model: "FileContext", imported_roots: set[str]) -> list[
     to say. Each: [callee as written, argument index, row, column, end row, end column,
     argument as written, suppressed, indices of the arguments that are containers outliving
     the step (`record(history, loss)` with `history` made before the loop)]."""
-    from memlint.analysis.syntax.imports import dotted
     from memlint.analysis.regions.loops import Store
     from memlint.suppression import is_suppressed
 
     found: list[list[Any]] = []
-    for statement in model.tree.by_type.get(cst.Expr, ()):
-        call = statement.value
-        if not isinstance(call, cst.Call) or not call.args:
-            continue
-        name = dotted(call.func)
-        if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
-            continue
+    for statement, call, name in model.calls.imported_statement_calls(imported_roots):
         region = model.loops.step_region(statement) if model.grad_state(call) is not Grad.OFF else None
         if region is None:
             continue

@@ -8,10 +8,12 @@ within the file asks here.
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Iterator
 
 import libcst as cst
 
 from memlint.analysis.syntax.closures import Closures
+from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.syntax.scopes import Scopes
 
 
@@ -20,6 +22,18 @@ class Calls:
         self.scopes = scopes
         self.tree = scopes.tree
         self.closures = Closures(scopes)
+
+    def imported_statement_calls(self, imported_roots: set[str]) -> Iterator[tuple[cst.Expr, cst.Call, str]]:
+        """Statements that only call an imported function with arguments (`record(history, loss)`),
+        none of this file's: what the callee does with them is the other file's summary to say.
+        Each: the statement, the call, the callee as written."""
+        for statement in self.tree.by_type.get(cst.Expr, ()):
+            call = statement.value
+            if not isinstance(call, cst.Call) or not call.args:
+                continue
+            name = dotted(call.func)
+            if name and name.split(".")[0] in imported_roots and not self.local_callees(call):
+                yield statement, call, name
 
     def local_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
         """Functions of this file a call may reach: `f(...)`, `self.f(...)`, or a
