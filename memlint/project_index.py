@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from memlint.models import Finding, Position, Severity
+from memlint.rules.catalog import RULES
+
+_NAMES = {code: name for code, name, *_ in RULES}
 
 
 def module_name(path: str, root: Path) -> str:
@@ -122,9 +125,8 @@ class ProjectIndex:
                     continue
                 where = os.path.relpath(self.paths_by_module[self.qualify(path, name).rpartition(".")[0]])
                 found.append(
-                    Finding(
-                        code="ML001",
-                        name="retained-graph",
+                    _finding(
+                        "ML001",
                         message=f"`{arg}` is kept beyond its iteration with its autograd graph by "
                         f"`{name.rsplit('.', 1)[-1]}()` ({where})",
                         severity=Severity.WARNING,
@@ -161,9 +163,8 @@ class ProjectIndex:
                 if suppressed or run is None:
                     continue
                 found.append(
-                    Finding(
-                        code="ML003",
-                        name="eval-without-no-grad",
+                    _finding(
+                        "ML003",
                         message=f"`{name}(...)` runs a model with autograd enabled in {where}, saving activations "
                         "for a backward that never comes",
                         severity=Severity.WARNING,
@@ -188,9 +189,8 @@ class ProjectIndex:
                     continue
                 method, registered = entry
                 found.append(
-                    Finding(
-                        code="ML008",
-                        name="hook-in-loop",
+                    _finding(
+                        "ML008",
                         message=f"`{name}(...)` runs on {where} and registers a hook ({registered}) that nothing "
                         "removes, so hooks pile up",
                         severity=Severity.ERROR,
@@ -219,9 +219,8 @@ class ProjectIndex:
                 if target is None or target[0] in found or target[1][5]:
                     continue
                 path, (key, line, column, end_line, end_column, _) = target
-                found[path] = Finding(
-                    code="ML010",
-                    name="alloc-conf-too-late",
+                found[path] = _finding(
+                    "ML010",
                     message=f"`{key}` is set by `{name.rsplit('.', 1)[-1]}()`, which {os.path.relpath(caller)} calls "
                     f"after its first CUDA use (`{use}`, line {row}), so the allocator ignores it",
                     severity=Severity.WARNING,
@@ -333,3 +332,8 @@ class ProjectIndex:
                     continue
             adjusted.append(finding)
         return adjusted
+
+
+def _finding(code: str, **fields: Any) -> Finding:
+    """A finding the index adds across files, named as the rule `code` is in the catalog."""
+    return Finding(code=code, name=_NAMES[code], **fields)
