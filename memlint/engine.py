@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import gc
 import io
 import os
@@ -24,7 +23,7 @@ from memlint.budget import BudgetExceeded, Guard
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, LintResult, Position, Severity, describe
 from memlint.notebook import Notebook, NotebookError, is_notebook, parse_notebook
-from memlint.parsing import parse_module
+from memlint.parsing import parse_module, python_ast
 from memlint.rules import BY_CODE, SYNTAX_ERROR, UNREADABLE
 from memlint.rules.base import FixSpec, Report, Rule
 from memlint.screen import needs_tree
@@ -322,7 +321,7 @@ def _python_syntax_error(text: str) -> tuple[str, int, int] | None:
     """CPython's syntax error for `text` (message, row, column), or None when it parses (or
     is too deep to tell)."""
     try:
-        ast.parse(text)
+        python_ast(text)
     except SyntaxError as exc:
         return exc.msg, exc.lineno or 1, exc.offset or 1
     except (ValueError, RecursionError, MemoryError):

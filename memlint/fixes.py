@@ -23,7 +23,6 @@ want a finding's fix applied in memory (memlint verify).
 
 from __future__ import annotations
 
-import ast
 import bisect
 import difflib
 import os
@@ -37,6 +36,7 @@ from typing import Callable, Iterable, Sequence
 
 from memlint.models import Applicability, FileError, Finding, Fix, Position
 from memlint.notebook import Notebook, NotebookError
+from memlint.parsing import python_ast
 
 MAX_ROUNDS = 10
 SYNTAX_CODE = "ML000"
@@ -319,7 +319,7 @@ class _Checker:
             if self.original_compiles():
                 return _Outcome(False, reason=f"the result would not compile: {problem}")
             try:  # the file never compiled (`await` at top level, ...): it must still parse
-                ast.parse(after)
+                python_ast(after)
             except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
                 return _Outcome(False, reason=f"the result would not parse: {exc}")
         findings, errors = self.lint(after)

@@ -12,7 +12,9 @@ changes what this relies on.
 
 from __future__ import annotations
 
+import ast
 import threading
+import warnings
 
 import libcst as cst
 from libcst._nodes.base import CSTNode
@@ -43,3 +45,11 @@ def parse_module(text: str) -> cst.Module:
 
 
 install()
+
+
+def python_ast(text: str) -> ast.Module:
+    """CPython's own parse of `text`, without the SyntaxWarnings it prints for the user's code
+    (`"\\d"` on Python 3.12+): not memlint's to report, nor to print. Raises what `ast.parse` raises."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text)

@@ -27,8 +27,9 @@ from __future__ import annotations
 import ast
 import os
 import re
-import warnings
 from typing import TYPE_CHECKING, Iterable
+
+from memlint.parsing import python_ast
 
 if TYPE_CHECKING:
     from memlint.rules.base import Rule
@@ -136,9 +137,7 @@ def needs_tree(text: str, rules: Iterable[type["Rule"]], summary_needles: Iterab
     if not ENABLED or _LOOP_STATEMENT.search(text):
         return True
     try:
-        with warnings.catch_warnings():  # `"\d"` in the user's code: not ours to report, nor to print
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text)
+        tree = python_ast(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return True  # reported as LibCST reports it
     code = _Code(tree)

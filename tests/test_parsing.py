@@ -10,8 +10,12 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+import os
+import subprocess
+import sys
 import textwrap
 import threading
+import warnings
 from pathlib import Path
 
 import libcst as cst
@@ -109,3 +113,27 @@ def test_node_classes_the_analysis_matches_exactly_have_no_subclasses() -> None:
     LibCST's node classes stay leaves."""
     for cls in (cst.Attribute, cst.Name, cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.For, cst.While):
         assert cls.__subclasses__() == [], cls
+
+
+def test_python_ast_prints_no_warning_for_the_users_code() -> None:
+    """`"\\d"` is a SyntaxWarning that Python 3.12+ prints: the user's to fix, not memlint's to print."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert parsing.python_ast('import re\nre.match("\\d+", s)\n').body
+
+
+def test_a_lint_prints_no_syntax_warning(tmp_path) -> None:
+    source = tmp_path / "train.py"
+    source.write_text(
+        'import re\nlosses = []\nfor x in loader:\n    loss = model(x).sum()\n    loss.backward()\n'
+        '    losses.append(loss)\n    re.match("\\d+", "1")\n'
+    )
+    done = subprocess.run(
+        [sys.executable, "-W", "always", "-m", "memlint", "--no-cache", "-q", str(source)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+    assert done.returncode == 1, done.stderr  # the kept loss is found
+    assert "Warning" not in done.stderr

@@ -21,6 +21,8 @@ from typing import Callable
 import libcst as cst
 from libcst.metadata.position_provider import NEWLINE_RE
 
+from memlint.parsing import python_ast
+
 _KINDS: dict[type, tuple[type, ...]] = {
     cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef),
     cst.ClassDef: (ast.ClassDef,),
@@ -43,7 +45,7 @@ class StatementLines:
         self.module = module
         self._parent_of = parent_of
         try:
-            self._body: list[ast.stmt] | None = ast.parse(text).body
+            self._body: list[ast.stmt] | None = python_ast(text).body
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             self._body = None
         self._rows = NEWLINE_RE.split(text) if self._body is not None else []  # _rows[i] is line i + 1
