@@ -34,12 +34,17 @@ class Scopes:
 
     # -- scopes --------------------------------------------------------------
     def scope_of(self, node: cst.CSTNode) -> Scope:
-        parent = self.tree.parent  # read directly: this runs for most nodes the rules look at
-        current = parent.get(id(node))
-        while current is not None:
-            if type(current) is cst.FunctionDef:  # exact type: LibCST's node classes have no subclasses
-                return current
-            current = parent.get(id(current))
+        # Up the tree's parent indexes directly: this runs for most nodes the rules look at.
+        tree = self.tree
+        index = tree.order.get(id(node))
+        if index is not None:
+            nodes, up = tree.nodes, tree.up
+            index = up[index]
+            while index > 0:  # 0: the module
+                current = nodes[index]
+                if current.__class__ is cst.FunctionDef:  # exact type: LibCST's node classes have no subclasses
+                    return current
+                index = up[index]
         return self.module
 
     def enclosing_class(self, func: cst.FunctionDef) -> cst.ClassDef | None:

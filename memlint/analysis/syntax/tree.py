@@ -13,7 +13,7 @@ import dataclasses
 import typing
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from itertools import accumulate, chain, islice, repeat
+from itertools import islice, repeat
 from operator import add
 from typing import Callable, Iterator
 
@@ -48,6 +48,22 @@ _ORDER_OVERRIDES = {
     cst.ClassDef: ("decorators", "name", "bases", "keywords", "body"),
 }
 _fields_cache: dict[type, tuple[str, ...]] = {}
+
+
+def concrete_subclasses(base: type) -> frozenset[type]:
+    """`base` and every class derived from it: for LibCST's node classes, `type(node) in` this set
+    is `isinstance(node, base)` without `ABCMeta.__instancecheck__`, a Python-level call that
+    every `isinstance` against a LibCST node class which is not the node's own type goes through."""
+    found = set()
+    pending = [base]
+    while pending:
+        kind = pending.pop()
+        found.add(kind)
+        pending.extend(kind.__subclasses__())
+    return frozenset(found)
+
+
+_STATEMENTS = concrete_subclasses(cst.BaseSmallStatement) | concrete_subclasses(cst.BaseCompoundStatement)
 
 
 def _child_fields(node_type: type) -> tuple[str, ...]:
@@ -170,80 +186,82 @@ class _Walk:
         self.ends = ends  # per node, the index of the last node of its subtree
         self.by_type = dict(by_type)
 
-    def parents(self) -> Iterator[tuple[int, cst.CSTNode]]:
-        """(id(node), its parent) for every node but the statement (whose parent is the module)."""
-        nodes = self.nodes
-        return zip(map(id, islice(nodes, 1, None)), map(nodes.__getitem__, islice(self.up, 1, None)))
+
+class _Ends:
+    """`tree.end[id(node)]`: the pre-order index of the last node of `node`'s subtree."""
+
+    def __init__(self, order: dict[int, int], ends: list[int]) -> None:
+        self._order = order
+        self._ends = ends
+
+    def __getitem__(self, key: int) -> int:
+        return self._ends[self._order[key]]
 
 
 class Tree:
     """Parent links, pre-order index, subtree extent and a by-type index.
 
+    Every node has its pre-order index (`order`, the one dict keyed by node); the rest are lists
+    by index: `nodes`, `up` (the parent's index) and the subtree ends. Three dicts of 700k nodes
+    on the benchmark corpus cost more than the walk that fills them; lists are filled in C.
     `previous`: the tree of an earlier version of the module; the walks of the
     top-level statements both share (the same node objects) are reused.
     """
 
     def __init__(self, module: cst.Module, previous: "Tree | None" = None) -> None:
         self.module = module
-        self.parent: dict[int, cst.CSTNode] = {}
-        self.order: dict[int, int] = {id(module): 0}
-        self.end: dict[int, int] = {}
         self.by_type: dict[type, list[cst.CSTNode]] = defaultdict(list)
         self.by_type[type(module)].append(module)
         self._keys: dict[type, list[int]] = {}
         self._walks: dict[int, _Walk] = {}
         old = previous._walks if previous is not None else {}
-        walks = []
-        added = []
+        # Index 0 is the module, whose parent index -1 reads the None that ends `nodes`.
+        nodes: list[cst.CSTNode | None] = [module]
+        up = [-1]
+        ends = [0]
         for statement in iter_children(module):
             walk = old.get(id(statement))
             if walk is None or walk.statement is not statement:
                 walk = _Walk(statement)
-                added.append(walk)
-            walks.append(walk)
             self._walks[id(statement)] = walk
-            for node_type, nodes in walk.by_type.items():
-                self.by_type[node_type].extend(nodes)
-        if previous is not None and len(added) < len(walks) // 2:
-            # Most statements kept: a copy of the last parent links, less the statements gone (their
-            # nodes are alive until this returns: no id of theirs is one of the new nodes'), plus the
-            # new ones: one C-level copy instead of an update per statement.
-            self.parent = previous.parent.copy()
-            for key, walk in old.items():
-                if self._walks.get(key) is not walk:
-                    for node in islice(walk.nodes, 1, None):
-                        del self.parent[id(node)]
-                    self.parent.pop(key, None)
-        else:
-            added = walks
-        for walk in added:
-            self.parent.update(walk.parents())
-        self.parent.update(zip(self._walks, repeat(module)))
-        # Source order and subtree ends in one C-level pass each over all nodes, each statement's
-        # shifted by the nodes before it: updating per statement cost twice as much on big modules.
-        ids = list(map(id, chain.from_iterable(walk.nodes for walk in walks)))
-        self.order.update(zip(ids, range(1, len(ids) + 1)))
-        bases = accumulate((len(walk.nodes) for walk in walks), initial=1)
-        self.end.update(zip(ids, chain.from_iterable(map(add, w.ends, repeat(b)) for w, b in zip(walks, bases))))
-        self.end[id(module)] = len(ids)
+            for node_type, same in walk.by_type.items():
+                self.by_type[node_type].extend(same)
+            # The walk's indexes count from its statement: shift them by the nodes before it.
+            base = len(nodes)
+            nodes.extend(walk.nodes)
+            up.append(0)
+            up.extend(map(add, islice(walk.up, 1, None), repeat(base)))
+            ends.extend(map(add, walk.ends, repeat(base)))
+        ends[0] = len(nodes) - 1
+        self.order: dict[int, int] = dict(zip(map(id, nodes), range(len(nodes))))
+        nodes.append(None)
+        self.nodes = nodes  # by pre-order index; the last is None, the parent of the module
+        self.up = up  # by pre-order index, the parent's
+        self._ends = ends
+        self.end = _Ends(self.order, ends)
 
     def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        return self.parent.get(id(node))
+        index = self.order.get(id(node))
+        return None if index is None else self.nodes[self.up[index]]
 
     def ancestors(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-        current = self.parent.get(id(node))
-        while current is not None:
-            yield current
-            current = self.parent.get(id(current))
+        index = self.order.get(id(node))
+        if index is None:
+            return
+        nodes, up = self.nodes, self.up
+        index = up[index]
+        while index >= 0:
+            yield nodes[index]
+            index = up[index]
 
     def contains(self, outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
         """Is `inner` inside `outer`'s subtree (or `outer` itself)?"""
         start = self.order[id(outer)]
-        return start <= self.order[id(inner)] <= self.end[id(outer)]
+        return start <= self.order[id(inner)] <= self._ends[start]
 
     def is_after(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
         """Does `node` come after the whole of `region` in source order?"""
-        return self.order[id(node)] > self.end[id(region)]
+        return self.order[id(node)] > self._ends[self.order[id(region)]]
 
     def descendants(self, node: cst.CSTNode, node_type: type) -> list[cst.CSTNode]:
         """Nodes of `node_type` inside `node`, in source order (uses the index)."""
@@ -253,8 +271,8 @@ class Tree:
         keys = self._keys.get(node_type)
         if keys is None:
             keys = self._keys[node_type] = [self.order[id(n)] for n in nodes]
-        start, stop = self.order[id(node)], self.end[id(node)]
-        return nodes[bisect_left(keys, start) : bisect_right(keys, stop)]
+        start = self.order[id(node)]
+        return nodes[bisect_left(keys, start) : bisect_right(keys, self._ends[start])]
 
     def in_top_level(self, statement: cst.CSTNode, node_type: type) -> list[cst.CSTNode]:
         """`descendants` of a top-level statement, from its own walk (no index over the module)."""
@@ -262,9 +280,13 @@ class Tree:
 
     def statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
         """The innermost statement (simple or compound) holding `node`."""
-        current: cst.CSTNode | None = node
-        while current is not None and not isinstance(
-            current, (cst.BaseSmallStatement, cst.BaseCompoundStatement)
-        ):
-            current = self.parent.get(id(current))
-        return current or node
+        index = self.order.get(id(node))
+        if index is None:
+            return node
+        nodes, up = self.nodes, self.up
+        while index >= 0:
+            current = nodes[index]
+            if current.__class__ in _STATEMENTS:
+                return current
+            index = up[index]
+        return node
