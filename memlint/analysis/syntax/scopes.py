@@ -31,6 +31,9 @@ class Scopes:
     def __init__(self, module: cst.Module, tree: Tree) -> None:
         self.module = module
         self.tree = tree
+        # id(call) -> (the call, its named callees): 97k questions about 18k calls on the benchmark
+        # corpus. The call is kept so that its id is not reused (a call built for a question, then freed).
+        self._named_callees: dict[int, tuple[cst.Call, list[cst.FunctionDef]]] = {}
 
     # -- scopes --------------------------------------------------------------
     def scope_of(self, node: cst.CSTNode) -> Scope:
@@ -128,10 +131,17 @@ class Scopes:
 
         An abstract method (its body only raises `NotImplementedError`) is not
         one: the call reaches an override, which may live in another file."""
+        known = self._named_callees.get(id(call))
+        if known is None:
+            known = self._named_callees[id(call)] = (call, self._find_named_callees(call))
+        return list(known[1])  # a copy: the caller may change it
+
+    def _find_named_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
         func = call.func
-        if isinstance(func, cst.Name):
+        kind = type(func)  # exact types: LibCST's node classes have no subclasses
+        if kind is cst.Name:
             return [f for f in self.functions.get(func.value, ()) if self.enclosing_class(f) is None]
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
+        if kind is cst.Attribute and type(func.value) is cst.Name and func.value.value in ("self", "cls"):
             return [
                 f
                 for f in self.functions.get(func.attr.value, ())
