@@ -34,38 +34,54 @@ class Scopes:
         # id(call) -> (the call, its named callees): 97k questions about 18k calls on the benchmark
         # corpus. The call is kept so that its id is not reused (a call built for a question, then freed).
         self._named_callees: dict[int, tuple[cst.Call, list[cst.FunctionDef]]] = {}
+        self._scopes: dict[int, Scope] = {}  # id(node of the tree) -> its scope: 146k questions, 38k nodes
 
     # -- scopes --------------------------------------------------------------
     def scope_of(self, node: cst.CSTNode) -> Scope:
+        known = self._scopes.get(id(node))  # a node of the tree: alive, so its id is its own
+        if known is not None:
+            return known
         # Up the tree's parent indexes directly: this runs for most nodes the rules look at.
         tree = self.tree
         index = tree.order.get(id(node))
-        if index is not None:
-            nodes, up = tree.nodes, tree.up
+        if index is None:  # not of this module
+            return self.module
+        scope: Scope = self.module
+        nodes, up = tree.nodes, tree.up
+        index = up[index]
+        while index > 0:  # 0: the module
+            current = nodes[index]
+            if current.__class__ is cst.FunctionDef:  # exact type: LibCST's node classes have no subclasses
+                scope = current
+                break
             index = up[index]
-            while index > 0:  # 0: the module
-                current = nodes[index]
-                if current.__class__ is cst.FunctionDef:  # exact type: LibCST's node classes have no subclasses
-                    return current
-                index = up[index]
-        return self.module
+        self._scopes[id(node)] = scope
+        return scope
 
     def enclosing_class(self, func: cst.FunctionDef) -> cst.ClassDef | None:
         parent = self.tree.parent_of(func)
-        block = self.tree.parent_of(parent) if isinstance(parent, cst.IndentedBlock) else None
-        return block if isinstance(block, cst.ClassDef) else None
+        block = self.tree.parent_of(parent) if type(parent) is cst.IndentedBlock else None
+        return block if type(block) is cst.ClassDef else None
 
     def enclosing_loops(self, node: cst.CSTNode) -> list[Loop]:
         """Loops around `node` whose body runs it, innermost first, within its function."""
         loops: list[Loop] = []
+        tree = self.tree
+        index = tree.order.get(id(node))
+        if index is None:
+            return loops
+        nodes, up = tree.nodes, tree.up
         child = node
-        for anc in self.tree.ancestors(node):
-            kind = type(anc)  # exact types: LibCST's node classes have no subclasses
+        index = up[index]
+        while index >= 0:
+            anc = nodes[index]
+            kind = anc.__class__  # exact types: LibCST's node classes have no subclasses
             if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef:
                 break
             if (kind is cst.For or kind is cst.While) and child is anc.body:
                 loops.append(anc)
             child = anc
+            index = up[index]
         return loops
 
     # -- bindings ------------------------------------------------------------
@@ -106,12 +122,12 @@ class Scopes:
         return self._bindings.get(id(scope), {}).get(name, [])
 
     def params(self, scope: Scope) -> set[str]:
-        if not isinstance(scope, cst.FunctionDef):
+        if type(scope) is not cst.FunctionDef:  # exact types: LibCST's node classes have no subclasses
             return set()
         p = scope.params
         every = [*p.posonly_params, *p.params, *p.kwonly_params]
         for star in (p.star_arg, p.star_kwarg):
-            if isinstance(star, cst.Param):
+            if type(star) is cst.Param:
                 every.append(star)
         return {param.name.value for param in every}
 
@@ -152,15 +168,16 @@ class Scopes:
 
 def is_abstract(func: cst.FunctionDef) -> bool:
     """`def forward(self, x): raise NotImplementedError` (after an optional docstring)."""
-    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else [func.body]
+    # Exact types: LibCST's node classes have no subclasses.
+    body = func.body.body if type(func.body) is cst.IndentedBlock else [func.body]
     statements = [
         small
         for stmt in body
-        for small in (stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt])
-        if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)))
+        for small in (stmt.body if type(stmt) is cst.SimpleStatementLine else [stmt])
+        if not (type(small) is cst.Expr and type(small.value) in (cst.SimpleString, cst.ConcatenatedString))
     ]
-    if len(statements) != 1 or not isinstance(statements[0], cst.Raise) or statements[0].exc is None:
+    if len(statements) != 1 or type(statements[0]) is not cst.Raise or statements[0].exc is None:
         return False
     exc = statements[0].exc
-    name = exc.func if isinstance(exc, cst.Call) else exc
-    return isinstance(name, cst.Name) and name.value == "NotImplementedError"
+    name = exc.func if type(exc) is cst.Call else exc
+    return type(name) is cst.Name and name.value == "NotImplementedError"
