@@ -396,6 +396,7 @@ def dispatch_rules(
             dispatch.setdefault(node_type, []).append((rule, getattr(rule, method)))
     broken: set[str] = set()
     tree = model.tree
+    polled = not guard.timed
     for node_type, handlers in dispatch.items():
         if statements is None:
             nodes: Iterable[tuple[cst.CSTNode | None, cst.CSTNode]] = zip(repeat(None), tree.by_type.get(node_type, ()))
@@ -403,11 +404,11 @@ def dispatch_rules(
             nodes = [(statement, node) for statement in statements for node in _nodes_in(model, statement, node_type)]
         for statement, node in nodes:
             for rule, handler in handlers:
-                if rule.code in broken:
+                if broken and rule.code in broken:
                     continue
                 try:
                     guard.current = rule.code  # inside the try: the budget's timer may raise from here on
-                    if not guard.timed:
+                    if polled:
                         guard.poll()
                     handler(node)
                 except BudgetExceeded as exc:

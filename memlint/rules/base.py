@@ -81,14 +81,17 @@ class Rule:
 
     @classmethod
     def hooks(cls) -> dict[type, str]:
-        """Node type -> hook method name, from `visit_<NodeType>` methods."""
-        found = {}
-        for attr in dir(cls):
-            if attr.startswith("visit_"):
-                node_type = getattr(cst, attr[len("visit_"):], None)
-                if isinstance(node_type, type):
-                    found[node_type] = attr
-        return found
+        """Node type -> hook method name, from `visit_<NodeType>` methods (found once per class:
+        the engine asks for every rule of every file)."""
+        found = _HOOKS.get(cls)
+        if found is None:
+            found = _HOOKS[cls] = {}
+            for attr in dir(cls):
+                if attr.startswith("visit_"):
+                    node_type = getattr(cst, attr[len("visit_"):], None)
+                    if isinstance(node_type, type):
+                        found[node_type] = attr
+        return dict(found)  # a copy: the caller may change it
 
     @classmethod
     def documentation(cls) -> str:
@@ -101,6 +104,9 @@ class Rule:
             f"## Example\n```python\n{cls.example.strip()}\n```\n\n"
             f"## Use instead\n```python\n{cls.use_instead.strip()}\n```\n"
         )
+
+
+_HOOKS: dict[type[Rule], dict[type, str]] = {}
 
 
 @dataclass(frozen=True)
