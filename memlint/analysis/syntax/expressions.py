@@ -6,7 +6,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from memlint.analysis.syntax.tree import iter_children
+from memlint.analysis.syntax.tree import add_children
 
 
 def call_arg(call: cst.Call, position: int | None, keyword: str | None = None) -> cst.Arg | None:
@@ -41,26 +41,28 @@ def bool_constant(expr: cst.BaseExpression) -> bool | None:
 
 def root_name(expr: cst.BaseExpression) -> str | None:
     """`losses` for `losses`, `self` for `self.a.b`, `d` for `d[k].x`."""
+    # Exact types here and below: LibCST's node classes have no subclasses, and isinstance
+    # against them goes through `ABCMeta.__instancecheck__` whenever it is not the node's own class.
     while True:
-        if isinstance(expr, cst.Name):
+        kind = type(expr)
+        if kind is cst.Name:
             return expr.value
-        if isinstance(expr, cst.Attribute):
-            expr = expr.value
-        elif isinstance(expr, cst.Subscript):
+        if kind is cst.Attribute or kind is cst.Subscript:
             expr = expr.value
         else:
             return None
 
 
 def method_name(call: cst.Call) -> str | None:
-    return call.func.attr.value if isinstance(call.func, cst.Attribute) else None
+    return call.func.attr.value if type(call.func) is cst.Attribute else None
 
 
 def callee_name(call: cst.Call) -> str | None:
     """The last name of the callee: `model` for `self.model(x)`, `step` for `opt.step()`."""
-    if isinstance(call.func, cst.Name):
+    kind = type(call.func)
+    if kind is cst.Name:
         return call.func.value
-    if isinstance(call.func, cst.Attribute):
+    if kind is cst.Attribute:
         return call.func.attr.value
     return None
 
@@ -68,26 +70,29 @@ def callee_name(call: cst.Call) -> str | None:
 def names_in(expr: cst.CSTNode) -> Iterator[str]:
     """Every plain Name read in `expr` (not attribute names)."""
     stack: list[cst.CSTNode] = [expr]
+    pop, push = stack.pop, stack.append
     while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Name):
+        node = pop()
+        kind = node.__class__
+        if kind is cst.Name:
             yield node.value
-        elif isinstance(node, cst.Attribute):
-            stack.append(node.value)
+        elif kind is cst.Attribute:
+            push(node.value)
         else:
-            stack.extend(iter_children(node))
+            add_children(node, push)
 
 
 def target_names(target: cst.BaseExpression) -> list[str]:
     """Names bound by an assignment target (`a`, `a, (b, *c)`)."""
-    if isinstance(target, cst.Name):
+    kind = type(target)
+    if kind is cst.Name:
         return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if kind is cst.Tuple or kind is cst.List:
         out: list[str] = []
         for element in target.elements:
             out.extend(target_names(element.value))
         return out
-    if isinstance(target, cst.StarredElement):
+    if kind is cst.StarredElement:
         return target_names(target.value)
     return []
 

@@ -141,12 +141,19 @@ _PUSH_CHILDREN = _Generated("push_children", "take((child, index))")  # reversed
 _ADD_CHILDREN = _Generated("add_children", "take(child)")
 
 
+def add_children(node: cst.CSTNode, add: Callable[[cst.CSTNode], object]) -> None:
+    """`add(child)` for each child node of `node`, in source order (whitespace and punctuation left out)."""
+    generated = _ADD_CHILDREN[node.__class__]
+    if generated is not None:
+        generated(node, 0, add)
+
+
 def iter_children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The child nodes of `node` in source order (whitespace and punctuation left out)."""
     children: list[cst.CSTNode] = []
-    add_children = _ADD_CHILDREN[node.__class__]
-    if add_children is not None:
-        add_children(node, 0, children.append)
+    generated = _ADD_CHILDREN[node.__class__]
+    if generated is not None:
+        generated(node, 0, children.append)
     return children
 
 
