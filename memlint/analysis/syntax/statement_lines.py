@@ -41,11 +41,19 @@ _BLANK_OR_COMMENT = re.compile(r"[ \t\f]*(#.*)?")
 class StatementLines:
     """First lines of the statements of `module`, parsed from `text`."""
 
-    def __init__(self, module: cst.Module, text: str, parent_of: Callable[[cst.CSTNode], cst.CSTNode | None]) -> None:
+    def __init__(
+        self,
+        module: cst.Module,
+        text: str,
+        parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
+        parsed: ast.Module | None = None,
+    ) -> None:
+        """`parsed`: CPython's parse of `text` (`parsing.python_ast`), where the caller has one:
+        parsing again costs a tenth of LibCST's parse."""
         self.module = module
         self._parent_of = parent_of
         try:
-            self._body: list[ast.stmt] | None = python_ast(text).body
+            self._body: list[ast.stmt] | None = (parsed if parsed is not None else python_ast(text)).body
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             self._body = None
         self._rows = NEWLINE_RE.split(text) if self._body is not None else []  # _rows[i] is line i + 1
@@ -96,14 +104,15 @@ class StatementLines:
             block = self._parent_of(statement)
             if block is self.module:
                 self._match_block(self.module.body, self._body)
-            elif isinstance(block, cst.IndentedBlock):
+            elif type(block) is cst.IndentedBlock:
                 self._match_block(block.body, self._suite(block))
             else:
                 self._matched[key] = None
         return self._matched.get(key)
 
     def _match_block(self, statements: tuple[cst.BaseStatement, ...] | list, parsed: list[ast.stmt] | None) -> None:
-        """Match the statements of one block at once (asking for each in turn would be quadratic)."""
+        """Match the statements of one block at once (asking for each in turn would be quadratic).
+        Exact LibCST types: isinstance against their ABCs is a Python-level call when it fails."""
         index = 0
         for statement in statements:
             candidate = parsed[index] if parsed is not None and index < len(parsed) else None
@@ -111,10 +120,10 @@ class StatementLines:
             if kinds is not None:
                 same = isinstance(candidate, kinds)
             else:
-                same = isinstance(statement, cst.SimpleStatementLine) and isinstance(candidate, ast.stmt)
+                same = type(statement) is cst.SimpleStatementLine and isinstance(candidate, ast.stmt)
                 same = same and not isinstance(candidate, _COMPOUND)
             self._matched[id(statement)] = candidate if same else None
-            index += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+            index += len(statement.body) if type(statement) is cst.SimpleStatementLine else 1
 
     def _suite(self, block: cst.IndentedBlock) -> list[ast.stmt] | None:
         """The `ast` statement list of `block`."""
