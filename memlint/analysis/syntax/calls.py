@@ -32,7 +32,7 @@ class Calls:
         Each: the statement, the call, the callee as written."""
         for statement in self.tree.by_type.get(cst.Expr, ()):
             call = statement.value
-            if not isinstance(call, cst.Call) or not call.args:
+            if type(call) is not cst.Call or not call.args:
                 continue
             name = dotted(call.func)
             if name and name.split(".")[0] in imported_roots and not self.local_callees(call):
@@ -63,14 +63,17 @@ class Calls:
             for func in self.local_callees(call):
                 sites.setdefault(id(func), []).append(call)
         names = self.scopes.functions
+        # Exact types: LibCST's node classes have no subclasses, and isinstance against them
+        # goes through `ABCMeta.__instancecheck__` whenever it is not the node's own class.
         for node in self.tree.by_type.get(cst.Name, ()):
             if node.value in names and id(node) not in called_ids:
                 parent = self.tree.parent_of(node)
-                if isinstance(parent, cst.FunctionDef) and parent.name is node:
+                kind = type(parent)
+                if kind is cst.FunctionDef and parent.name is node:
                     continue
-                if isinstance(parent, cst.Return) and self._returned_tracked_closure(node):
+                if kind is cst.Return and self._returned_tracked_closure(node):
                     continue  # its factory's results are only called: those calls are its call sites
-                if isinstance(parent, cst.Attribute) and id(parent) in called_ids:
+                if kind is cst.Attribute and id(parent) in called_ids:
                     continue
                 for func in names[node.value]:
                     escaped.add(id(func))

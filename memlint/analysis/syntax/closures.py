@@ -29,10 +29,10 @@ class Closures:
         scopes = self.scopes
         table: dict[int, list[cst.FunctionDef]] = {}
         for ret in scopes.tree.by_type.get(cst.Return, ()):
-            if not isinstance(ret.value, cst.Name):
+            if type(ret.value) is not cst.Name:  # exact types: no ABC instance checks
                 continue
             factory = scopes.scope_of(ret)
-            if not isinstance(factory, cst.FunctionDef):
+            if type(factory) is not cst.FunctionDef:
                 continue
             for inner in scopes.functions.get(ret.value.value, ()):
                 if scopes.scope_of(inner) is factory and inner not in table.get(id(factory), ()):
@@ -50,7 +50,7 @@ class Closures:
 
     def callees(self, call: cst.Call) -> list[cst.FunctionDef]:
         """The closures `call` may run: `fn(...)` where `fn` holds a factory's result."""
-        if not self.returned or not isinstance(call.func, cst.Name):
+        if not self.returned or type(call.func) is not cst.Name:  # exact type: no ABC instance check
             return []
         return self._closures_of(call.func.value, self.scopes.scope_of(call), frozenset())
 

@@ -277,7 +277,7 @@ class Tree:
             return []
         keys = self._keys.get(node_type)
         if keys is None:
-            keys = self._keys[node_type] = [self.order[id(n)] for n in nodes]
+            keys = self._keys[node_type] = list(map(self.order.__getitem__, map(id, nodes)))
         start = self.order[id(node)]
         return nodes[bisect_left(keys, start) : bisect_right(keys, self._ends[start])]
 
