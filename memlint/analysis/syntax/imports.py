@@ -30,7 +30,7 @@ def _getattr_target(value: cst.BaseExpression) -> cst.BaseExpression:
     """What `getattr(obj, name[, default])` reads, as an attribute chain: `obj.name` for a constant
     name; for a name only known at run time, the default (`getattr(torch, device_type, torch.cuda)`
     is a device module like `torch.cuda`, whose functions it stands for). Anything else as is."""
-    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "getattr"):
+    if not (type(value) is cst.Call and type(value.func) is cst.Name and value.func.value == "getattr"):
         return value
     args = [a.value for a in value.args if a.keyword is None and not a.star]
     if len(args) < 2 or dotted(args[0]) is None:
@@ -91,11 +91,11 @@ class Imports:
         assigned: dict[str, list[cst.BaseExpression]] = {}
         for node in tree.by_type.get(cst.Assign, ()):
             for target in node.targets:
-                if isinstance(target.target, cst.Name):
+                if type(target.target) is cst.Name:  # exact types: no ABC instance checks
                     assigned.setdefault(target.target.value, []).append(node.value)
         for name, values in assigned.items():
             value = _getattr_target(values[0]) if len(values) == 1 else None
-            if len(values) != 1 or name in self.aliases or not isinstance(value, cst.Attribute):
+            if len(values) != 1 or name in self.aliases or type(value) is not cst.Attribute:
                 continue
             chain = dotted(value)
             root = chain.split(".")[0] if chain else None
