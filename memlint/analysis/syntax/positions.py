@@ -207,6 +207,25 @@ class Positions:
         return spans
 
 
+class SpanPositions:
+    """Positions of a light tree's nodes (analysis/syntax/light.py): the ranges its translator
+    took from `ast`, with `Positions`' interface."""
+
+    def __init__(self, spans: dict[int, Span], first_lines: dict[int, int]) -> None:
+        self._spans = spans
+        self._first_lines = first_lines
+
+    def first_lines(self) -> dict[int, int]:
+        return self._first_lines
+
+    def range_of(self, node: cst.CSTNode, within: cst.CSTNode | None = None) -> CodeRange:
+        return _range(self._spans[id(node)])
+
+    def ranges(self, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode, CodeRange]:
+        spans = self._spans
+        return {node: _range(spans[id(node)]) for node in nodes if id(node) in spans}
+
+
 def statement_lines(module: cst.Module) -> dict[int, int]:
     """id(top-level statement) -> its first line (its leading comments and blank lines included),
     by generating the module's code."""
