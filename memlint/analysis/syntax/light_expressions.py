@@ -20,6 +20,8 @@ from memlint.analysis.syntax.light_source import Source, Untranslated, fstring_p
 
 Span = tuple[int, int, int, int]
 _SET = object.__setattr__
+_NAME = N.Name
+_MAYBE_OPENING = "(\n\r\t\f\\"  # what may stand between an expression and a `(` before it
 
 
 class ExpressionTranslator:
@@ -28,8 +30,11 @@ class ExpressionTranslator:
     def __init__(self, text: str) -> None:
         self.text = text
         self.source = Source(text)
+        self.ascii = self.source.ascii
         self.spans: dict[int, Span] = {}
         self.outer: dict[int, Span] = {}  # id(node) -> its range with its own parentheses, where it has some
+        # Where the simple statement being translated starts: no `(` before that is any expression's.
+        self.statement_start = -1
 
     # -- positions -------------------------------------------------------------------------------
 
@@ -57,24 +62,40 @@ class ExpressionTranslator:
 
     def expr(self, node: ast.expr, owned: int = 0) -> cst.BaseExpression:
         """`node` as LibCST's expression; `owned`: parentheses around it that belong to its parent."""
-        handler = _HANDLERS.get(type(node))
-        if handler is None:
-            raise Untranslated(type(node).__name__)
-        span = self.span_of(node)
-        starts = self.source.starts
-        start = starts[span[0] - 1] + span[1]
-        end = starts[span[2] - 1] + span[3]
-        result, own = handler(self, node, start, end)
-        wraps = 0
+        kind = type(node)
+        source = self.source
+        line = node.lineno
+        end_line = node.end_lineno
+        if self.ascii:
+            column = node.col_offset
+            end_column = node.end_col_offset
+        else:
+            column = source.column(line, node.col_offset)
+            end_column = source.column(end_line, node.end_col_offset)  # type: ignore[arg-type]
+        starts = source.starts
+        start = starts[line - 1] + column
+        end = starts[end_line - 1] + end_column  # type: ignore[index]
+        if kind is ast.Name:
+            result = _NAME(node.id)  # type: ignore[attr-defined]
+            own = 0
+        else:
+            handler = _HANDLERS.get(kind)
+            if handler is None:
+                raise Untranslated(kind.__name__)
+            result, own = handler(self, node, start, end)
         text = self.text
-        before = text[start - 1] if start else ""
-        if before == "(" or before == " " or before == "\n" or before == "\t" or before == "\\" or before == "\r":
-            opened = self.source.opening(start)
+        index = start - 1
+        while index >= 0 and text[index] == " ":
+            index -= 1
+        wraps = 0
+        if index >= 0 and text[index] in _MAYBE_OPENING and start != self.statement_start:
+            opened = source.opening(start, line)
             if opened:
-                wraps = self.source.closing(end, opened)[0]
+                wraps = source.closing(end, opened)[0]
                 if wraps < opened:  # the outermost `(` is not closed right after: not the parent's
                     owned = 0
         count = own + wraps - owned
+        span = (line, column, end_line, end_column)
         if count:
             if count < 0:
                 raise Untranslated("parentheses")
@@ -83,8 +104,8 @@ class ExpressionTranslator:
             _SET(result, "rpar", rpar)
             outside = wraps - owned  # the node's parentheses outside `ast`'s span
             if outside > 0:
-                source = self.source
-                self.outer[id(result)] = self.at(source.opening_at(start, outside), source.closing(end, outside)[1])
+                outer_start = source.opening_at(start, line, outside)
+                self.outer[id(result)] = self.at(outer_start, source.closing(end, outside)[1])
             else:
                 self.outer[id(result)] = span
         if not own:
@@ -348,7 +369,7 @@ def _parenthesized(self: ExpressionTranslator, node: ast.Tuple) -> bool:
 def _outer_end(source: Source, node: ast.expr) -> int:
     """The offset after `node` and its own parentheses (those that open right before it too)."""
     end = source.offset(node.end_lineno, node.end_col_offset)  # type: ignore[arg-type]
-    opened = source.opening(source.offset(node.lineno, node.col_offset))
+    opened = source.opening(source.offset(node.lineno, node.col_offset), node.lineno)
     return source.closing(end, opened)[1] if opened else end
 
 

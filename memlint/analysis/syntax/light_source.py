@@ -75,15 +75,15 @@ class Source:
         line = bisect_right(self.starts, offset)
         return line, offset - self.starts[line - 1]
 
-    def opening(self, start: int) -> int:
-        """How many `(` stand right before `start`, across the gap."""
-        return len(self._openings(start, 1 << 30))
+    def opening(self, start: int, line: int) -> int:
+        """How many `(` stand right before `start` (on `line`), across the gap."""
+        return len(self._openings(start, line, 1 << 30))
 
-    def opening_at(self, start: int, count: int) -> int:
+    def opening_at(self, start: int, line: int, count: int) -> int:
         """The offset of the `count`th `(` right before `start` (counting outwards)."""
-        return self._openings(start, count)[count - 1]
+        return self._openings(start, line, count)[count - 1]
 
-    def _openings(self, start: int, limit: int) -> list[int]:
+    def _openings(self, start: int, line: int, limit: int) -> list[int]:
         text = self.text
         index = start - 1
         found: list[int] = []
@@ -95,7 +95,8 @@ class Source:
             elif char == " " or char == "\t" or char == "\f" or char == "\\":
                 index -= 1
             elif char == "\n" or char == "\r":
-                index = self._code_end(index) - 1
+                line -= 1
+                index = self._code_end(line) - 1
             else:
                 break
         return found
@@ -123,24 +124,20 @@ class Source:
                 break
         return count, outer
 
-    def _code_end(self, newline: int) -> int:
-        """Where the code of the line ending at `newline` (an offset in a gap) ends: before its comment."""
-        text = self.text
-        if newline > 0 and text[newline] == "\n" and text[newline - 1] == "\r":
-            newline -= 1
-        line = bisect_right(self.starts, newline)
+    def _code_end(self, line: int) -> int:
+        """Where the code of `line`, which ends in a gap, ends: before its comment."""
         row = self.rows[line - 1]
         if "#" not in row:
-            return newline
+            return self.starts[line - 1] + len(row)
         if '"' not in row and "'" not in row:  # no string on the line: the first `#` starts the comment
             return self.starts[line - 1] + row.index("#")
         comments = self._comments
         if comments is None:
             comments = self._comments = {}
-            for match in _TOKENS.finditer(text):
+            for match in _TOKENS.finditer(self.text):
                 if match.group(3) is not None:
                     comments[bisect_right(self.starts, match.start())] = match.start()
-        return comments.get(line, newline)
+        return comments.get(line, self.starts[line - 1] + len(row))
 
     def gap_end(self, offset: int) -> int:
         """The end of the gap (spaces, line breaks, comments, continuations) starting at `offset`."""
