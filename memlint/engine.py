@@ -19,7 +19,7 @@ import libcst as cst
 
 from memlint.analysis import SemanticModel
 from memlint.analysis.syntax.light import light_module
-from memlint.analysis.syntax.source_text import light_source
+from memlint.analysis.syntax.as_written import as_written
 from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.budget import BudgetExceeded, Guard
@@ -315,7 +315,7 @@ def _analyse_light(
     if light is None:
         return None
     model = SemanticModel(light.module, path, None, light.statement_lines, text, light.spans)
-    with Guard().active() as guard, light_source(text, light.spans):
+    with Guard().active() as guard, as_written(text, light.spans):
         summary = {}
         try:
             guard.current = "the project summary"

@@ -16,9 +16,9 @@ from memlint import engine
 from memlint.analysis import SemanticModel
 from memlint.analysis.project import summarize
 from memlint.analysis.syntax.light import light_module
-from memlint.analysis.syntax.source_text import light_source
+from memlint.analysis.syntax.as_written import as_written
 from memlint.budget import Guard
-from memlint.engine import lint_path, lint_source
+from memlint.engine import lint_source
 from memlint.parsing import parse_module, python_ast
 from memlint.rules import ALL_RULES
 
@@ -42,7 +42,7 @@ def _both(path: Path) -> tuple[tuple, tuple] | None:
     if light is None:
         return None
     full = _analysis(SemanticModel(parse_module(text), str(path), None, None, text), str(path))
-    with light_source(text, light.spans):
+    with as_written(text, light.spans):
         lighter = _analysis(SemanticModel(light.module, str(path), None, light.statement_lines, text, light.spans), str(path))
     return full, lighter
 

@@ -11,7 +11,7 @@ from memlint.analysis.regions.grad_mode import GradMode
 from memlint.analysis.syntax.imports import Imports
 from memlint.analysis.syntax.calls import Calls
 from memlint.analysis.syntax.positions import Positions, SpanPositions
-from memlint.analysis.syntax.source_text import Span, source_lines
+from memlint.analysis.syntax.as_written import Span, source_lines
 from memlint.analysis.syntax.scopes import Scopes
 from memlint.analysis.syntax.tree import Tree
 

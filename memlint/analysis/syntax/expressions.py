@@ -6,7 +6,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from memlint.analysis.syntax.source_text import text_of
+from memlint.analysis.syntax.as_written import text_of
 from memlint.analysis.syntax.tree import iter_children
 
 

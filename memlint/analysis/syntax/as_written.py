@@ -3,7 +3,7 @@
 A light tree (analysis/syntax/light.py) has LibCST's node classes built from `ast`, with
 whitespace left at its defaults: generating its code gives valid but normalized text
 (`f(a,b)` for `f(a, b)`), not what the user wrote. While the engine analyses a light tree
-it names the text and the ranges the tree was built from (`light_source`), and `text_of`
+it names the text and the ranges the tree was built from (`as_written`), and `text_of`
 slices a node's code from them. Per thread: the language server analyses full trees on two.
 """
 
@@ -65,7 +65,7 @@ def _skip_forward(text: str, index: int) -> int:
 
 
 @contextmanager
-def light_source(text: str, spans: dict[int, Span]) -> Iterator[None]:
+def as_written(text: str, spans: dict[int, Span]) -> Iterator[None]:
     """While in this block, `text_of` answers for the nodes of `spans` (from `text`)."""
     previous = getattr(_local, "source", None)
     _local.source = _Source(text, spans)
@@ -90,4 +90,4 @@ def source_lines(text: str) -> list[str]:
     return _NEWLINE.split(text)
 
 
-__all__ = ["Span", "light_source", "source_lines", "text_of"]
+__all__ = ["Span", "as_written", "source_lines", "text_of"]
