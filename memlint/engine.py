@@ -314,7 +314,7 @@ def _analyse_light(
     light = light_module(tree, text)
     if light is None:
         return None
-    model = SemanticModel(light.module, path, None, light.statement_lines, text, light.spans)
+    model = SemanticModel(light.module, path, None, None, text, light.spans)
     with Guard().active() as guard, as_written(text, light.spans):
         summary = {}
         try:

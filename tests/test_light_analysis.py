@@ -43,7 +43,7 @@ def _both(path: Path) -> tuple[tuple, tuple] | None:
         return None
     full = _analysis(SemanticModel(parse_module(text), str(path), None, None, text), str(path))
     with as_written(text, light.spans):
-        lighter = _analysis(SemanticModel(light.module, str(path), None, light.statement_lines, text, light.spans), str(path))
+        lighter = _analysis(SemanticModel(light.module, str(path), None, None, text, light.spans), str(path))
     return full, lighter
 
 

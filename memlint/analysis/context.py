@@ -39,7 +39,7 @@ class FileContext(Scopes):
         self.positions: Positions | SpanPositions = (
             Positions(module, self.tree.parent_of, statement_lines, text)
             if spans is None
-            else SpanPositions(spans, statement_lines or {})
+            else SpanPositions(spans)
         )
         self.statement_lines = statement_lines
         self._text = text

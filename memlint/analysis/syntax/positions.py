@@ -209,14 +209,11 @@ class Positions:
 
 class SpanPositions:
     """Positions of a light tree's nodes (analysis/syntax/light.py): the ranges its translator
-    took from `ast`, with `Positions`' interface."""
+    took from `ast`, with the part of `Positions`' interface analyses use (findings and fixes
+    are built from LibCST's tree)."""
 
-    def __init__(self, spans: dict[int, Span], first_lines: dict[int, int]) -> None:
+    def __init__(self, spans: dict[int, Span]) -> None:
         self._spans = spans
-        self._first_lines = first_lines
-
-    def first_lines(self) -> dict[int, int]:
-        return self._first_lines
 
     def range_of(self, node: cst.CSTNode, within: cst.CSTNode | None = None) -> CodeRange:
         return _range(self._spans[id(node)])
