@@ -314,10 +314,39 @@ def _fstring_parts(self: ExpressionTranslator, pieces: list, values) -> list:
             raise Untranslated("f-string position")  # Python 3.11 misplaces some
         expression = self.expr(inner)
         format_spec = self.fstring_parts(spec, values) if spec is not None else None
-        parts.append(N.FormattedStringExpression(expression, conversion, format_spec, N.EQUAL if equal else None))
+        if equal:  # `{x = }`: the spaces are part of the text the f-string produces
+            parts.append(self.debugging(expression, expression_start, expression_end, conversion, format_spec))
+        else:
+            parts.append(N.FormattedStringExpression(expression, conversion, format_spec, None))
     return parts
 
 
+def _debugging(
+    self: ExpressionTranslator, expression: cst.BaseExpression, start: int, equal: int, conversion, format_spec
+) -> cst.FormattedStringExpression:
+    """A self-documenting replacement field (`{x=}`), with the spaces around its expression and `=`."""
+    text = self.text
+    outer = self.outer_span(expression)
+    expression_start = self.source.starts[outer[0] - 1] + outer[1]
+    expression_end = self.source.starts[outer[2] - 1] + outer[3]
+    after = equal + 1
+    while text[after] in " \t":
+        after += 1
+    spaces = [text[start:expression_start], text[expression_end:equal], text[equal + 1 : after]]
+    if any(space.strip(" \t") for space in spaces):
+        raise Untranslated("f-string debugging spaces")
+    before, between, after_equal = (cst.SimpleWhitespace(space) for space in spaces)
+    return cst.FormattedStringExpression(
+        expression,
+        conversion,
+        format_spec,
+        whitespace_before_expression=before,
+        whitespace_after_expression=cst.SimpleWhitespace(""),
+        equal=cst.AssignEqual(whitespace_before=between, whitespace_after=after_equal),
+    )
+
+
+ExpressionTranslator.debugging = _debugging  # type: ignore[attr-defined]
 ExpressionTranslator.fstring = _fstring  # type: ignore[attr-defined]
 ExpressionTranslator.fstring_parts = _fstring_parts  # type: ignore[attr-defined]
 
@@ -341,6 +370,8 @@ def _subscript(self: ExpressionTranslator, node: ast.Subscript, start: int, end:
         items = index.elts
     else:
         items = [index]
+    if len(items) == 1 and items[0] is not index:  # `a[1,]`: the comma makes the key a tuple
+        return N.Subscript(value, [N.SubscriptElementWithComma(N.Index(self.expr(items[0])), N.COMMA)]), 0
     elements = []
     for item in items:
         if type(item) is ast.Slice:

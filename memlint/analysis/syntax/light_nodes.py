@@ -126,6 +126,7 @@ Call = constructor(cst.Call, "func", "args")
 Arg = constructor(cst.Arg, "value", "keyword", "star")
 Subscript = constructor(cst.Subscript, "value", "slice")
 SubscriptElement = constructor(cst.SubscriptElement, "slice")
+SubscriptElementWithComma = constructor(cst.SubscriptElement, "slice", "comma")
 Index = constructor(cst.Index, "value")
 Slice = constructor(cst.Slice, "lower", "upper", "step")
 BinaryOperation = constructor(cst.BinaryOperation, "left", "operator", "right")
@@ -206,3 +207,4 @@ COMPARE = {
 }
 LPAR = cst.LeftParen()
 RPAR = cst.RightParen()
+COMMA = cst.Comma()
