@@ -173,8 +173,6 @@ def _expr(self: _Translator, node: ast.Expr) -> cst.Expr:
 
 
 def _assign(self: _Translator, node: ast.Assign) -> cst.Assign:
-    if node.type_comment:
-        raise Untranslated("type comment")
     targets = [N.AssignTarget(self.expr(target)) for target in node.targets]
     return N.Assign(targets, self.expr(node.value))
 
@@ -283,7 +281,7 @@ _SMALL = {
 
 
 def _function(self: _Translator, node: ast.FunctionDef | ast.AsyncFunctionDef) -> cst.FunctionDef:
-    if getattr(node, "type_params", None) or node.type_comment:
+    if getattr(node, "type_params", None):
         raise Untranslated("type parameters")
     decorators = self.decorators(node)
     name = self.name_at(node.name, self.keyword_end(node, _DEF))
@@ -326,8 +324,6 @@ def _if(self: _Translator, node: ast.If) -> cst.If:
 
 
 def _for(self: _Translator, node: ast.For | ast.AsyncFor) -> cst.For:
-    if node.type_comment:
-        raise Untranslated("type comment")
     target = self.expr(node.target)
     iterator = self.expr(node.iter)
     body = self.block(node.body)
@@ -363,8 +359,6 @@ def _try(self: _Translator, node: ast.Try | ast.TryStar) -> cst.Try | cst.TrySta
 
 
 def _with(self: _Translator, node: ast.With | ast.AsyncWith) -> cst.With:
-    if node.type_comment:
-        raise Untranslated("type comment")
     items = node.items
     opening = self.keyword_end(node, _WITH)
     source = self.source

@@ -182,8 +182,6 @@ class ExpressionTranslator:
         )
 
     def param(self, arg: ast.arg, default: ast.expr | None, star: str) -> cst.Param:
-        if getattr(arg, "type_comment", None):
-            raise Untranslated("type comment")
         line, column = arg.lineno, self.source.column(arg.lineno, arg.col_offset)
         name = self.name(arg.arg, line, column)
         annotation = N.Annotation(self.expr(arg.annotation)) if arg.annotation is not None else None
