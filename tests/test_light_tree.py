@@ -273,3 +273,22 @@ def test_nodes_work_with_libcst() -> None:
     module.visit(Names())
     assert names == ["f", "a", "b", "g", "a", "b"]
     assert light.statement_lines == {id(function): 1}
+
+
+def test_memlint_tree_walks_light_trees_like_libcst_trees() -> None:
+    """memlint's Tree (parents, source order, subtree ends, by type) over a light tree: the same
+    nodes in the same order as over LibCST's, each node once (no shared node in a walked field)."""
+    from memlint.analysis.syntax.tree import Tree
+
+    text = "\n".join(textwrap.dedent(snippet).lstrip() for snippet in SNIPPETS.values())
+    light = light_module(ast.parse(text), text)
+    assert light is not None
+    trees = Tree(light.module), Tree(cst.parse_module(text))
+    shapes = []
+    for tree in trees:
+        nodes = sorted((node for nodes in tree.by_type.values() for node in nodes), key=lambda n: tree.order[id(n)])
+        assert len(nodes) == len(tree.order)
+        parents = [type(tree.parent_of(node)).__name__ for node in nodes]
+        ends = [tree.end[id(node)] for node in nodes]
+        shapes.append(([type(node).__name__ for node in nodes], parents, ends))
+    assert shapes[0] == shapes[1]

@@ -252,13 +252,13 @@ def _import_from(self: _Translator, node: ast.ImportFrom) -> cst.ImportFrom:
     names = node.names
     lpar = rpar = None
     if len(names) == 1 and names[0].name == "*":
-        imported: object = N.STAR
+        imported: object = N.ImportStar()
     else:
         imported = [self.alias(alias) for alias in names]
         first = self.source.offset(names[0].lineno, names[0].col_offset)  # type: ignore[attr-defined]
         if self.source.opening(first, names[0].lineno):  # type: ignore[attr-defined]
             lpar, rpar = N.LPAR, N.RPAR
-    return N.ImportFrom(module, imported, (N.DOT,) * node.level, lpar, rpar)
+    return N.ImportFrom(module, imported, tuple(N.Dot() for _ in range(node.level)), lpar, rpar)
 
 
 _SMALL = {

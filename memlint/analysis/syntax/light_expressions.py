@@ -174,11 +174,11 @@ class ExpressionTranslator:
         if node.vararg is not None:
             star_arg = self.param(node.vararg, None, "*")
         elif node.kwonlyargs:
-            star_arg = N.PARAM_STAR
+            star_arg = N.ParamStar()
         kwonly = [self.param(arg, default, "") for arg, default in zip(node.kwonlyargs, node.kw_defaults)]
         star_kwarg = self.param(node.kwarg, None, "**") if node.kwarg is not None else None
         return N.Parameters(
-            params[len(posonly) :], star_arg, kwonly, star_kwarg, posonly, N.SLASH if posonly else N.DEFAULT
+            params[len(posonly) :], star_arg, kwonly, star_kwarg, posonly, N.ParamSlash() if posonly else N.DEFAULT
         )
 
     def param(self, arg: ast.arg, default: ast.expr | None, star: str) -> cst.Param:
@@ -373,13 +373,29 @@ def _subscript(self: ExpressionTranslator, node: ast.Subscript, start: int, end:
     elements = []
     for item in items:
         if type(item) is ast.Slice:
-            inner = N.Slice(self.optional(item.lower), self.optional(item.upper), self.optional(item.step))
+            inner = _slice(self, item)
         elif type(item) is ast.Starred:
             raise Untranslated("starred subscript")
         else:
             inner = N.Index(self.expr(item))
         elements.append(N.SubscriptElement(inner))
     return N.Subscript(value, elements), 0
+
+
+def _slice(self: ExpressionTranslator, node: ast.Slice) -> cst.Slice:
+    """`lower:upper:step`; LibCST keeps a second colon (`a[1::]`) as a node, which memlint's Tree walks."""
+    lower, upper, step = self.optional(node.lower), self.optional(node.upper), self.optional(node.step)
+    if step is None:
+        source, text = self.source, self.text
+        end = source.offset(node.end_lineno, node.end_col_offset)  # type: ignore[arg-type]
+        cursor = _outer_end(source, node.lower) if node.lower else source.offset(node.lineno, node.col_offset)
+        cursor = source.gap_end(cursor)
+        if text[cursor] != ":":
+            raise Untranslated("slice")
+        cursor = source.gap_end(_outer_end(source, node.upper) if node.upper else cursor + 1)
+        if cursor >= end or text[cursor] != ":":
+            return N.Slice(lower, upper, None)
+    return N.SliceWithSecondColon(lower, upper, step, N.Colon())
 
 
 def _parenthesized(self: ExpressionTranslator, node: ast.Tuple) -> bool:

@@ -16,6 +16,8 @@ import ast
 
 import libcst as cst
 
+from memlint.analysis.syntax.tree import _child_fields
+
 
 def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
     for klass in cls.__mro__:
@@ -25,6 +27,20 @@ def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
     raise TypeError(f"{cls.__name__}.{name} is not a slot")
 
 
+def _fresh(default: cst.CSTNode) -> Callable[[], cst.CSTNode]:
+    """A function returning a new node equal to `default`, sharing only what memlint's Tree does not walk."""
+    cls = type(default)
+    walked = set(_child_fields(cls))
+    names = [
+        field.name
+        for field in dataclasses.fields(cls)
+        if not (field.name in walked and isinstance(getattr(default, field.name), cst.CSTNode))
+    ]
+    make = constructor(cls, *names)
+    values = [getattr(default, name) for name in names]
+    return lambda: make(*values)
+
+
 def constructor(cls: type, *names: str) -> Callable[..., Any]:
     """A function of `names` (positional) returning a `cls` with those fields and defaults elsewhere."""
     fields = dataclasses.fields(cls)
@@ -32,6 +48,7 @@ def constructor(cls: type, *names: str) -> Callable[..., Any]:
     if not set(names) <= known:
         raise TypeError(f"{cls.__name__} has no field {set(names) - known}")
     env: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    walked = set(_child_fields(cls))
     body = ["    node = new(cls)"]
     for field in fields:
         setter = f"set_{field.name}"
@@ -49,6 +66,15 @@ def constructor(cls: type, *names: str) -> Callable[..., Any]:
                 default = tuple(default)
         else:
             raise TypeError(f"{cls.__name__}.{field.name} has no default")
+        if isinstance(default, cst.CSTNode) and field.name in walked:
+            # memlint's Tree walks this field: a node of its own, each time (a shared one would
+            # have one parent for all).
+            fresh = _fresh(default)
+            if not fresh().deep_equals(default):
+                raise TypeError(f"{cls.__name__}.{field.name}'s default is not its class's")
+            env[f"fresh_{field.name}"] = fresh
+            body.append(f"    {setter}(node, fresh_{field.name}())")
+            continue
         env[f"default_{field.name}"] = default
         body.append(f"    {setter}(node, default_{field.name})")
     source = f"def make({', '.join(names)}):\n" + "\n".join(body) + "\n    return node\n"
@@ -129,6 +155,8 @@ SubscriptElement = constructor(cst.SubscriptElement, "slice")
 SubscriptElementWithComma = constructor(cst.SubscriptElement, "slice", "comma")
 Index = constructor(cst.Index, "value")
 Slice = constructor(cst.Slice, "lower", "upper", "step")
+SliceWithSecondColon = constructor(cst.Slice, "lower", "upper", "step", "second_colon")
+Colon = constructor(cst.Colon)
 BinaryOperation = constructor(cst.BinaryOperation, "left", "operator", "right")
 UnaryOperation = constructor(cst.UnaryOperation, "operator", "expression")
 BooleanOperation = constructor(cst.BooleanOperation, "left", "operator", "right")
@@ -156,11 +184,12 @@ Await = constructor(cst.Await, "expression")
 
 ASYNC = cst.Asynchronous()
 DEFAULT = cst.MaybeSentinel.DEFAULT
-DOT = cst.Dot()
-STAR = cst.ImportStar()
-EQUAL = cst.AssignEqual()
-SLASH = cst.ParamSlash()
-PARAM_STAR = cst.ParamStar()
+# Nodes memlint's Tree walks (analysis/syntax/tree.py) are built per use: a shared one would have
+# one parent for all. Shared ones sit in fields the walk skips (operators, `asynchronous`, commas).
+Dot = constructor(cst.Dot)
+ImportStar = constructor(cst.ImportStar)
+ParamSlash = constructor(cst.ParamSlash)
+ParamStar = constructor(cst.ParamStar)
 BINARY = {
     ast.Add: cst.Add(),
     ast.Sub: cst.Subtract(),
