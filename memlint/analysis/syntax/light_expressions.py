@@ -252,6 +252,8 @@ _KEYWORDS = {True: "True", False: "False", None: "None"}
 def _strings(self: ExpressionTranslator, node: ast.Constant | ast.JoinedStr, start: int, end: int) -> tuple:
     text = self.text
     tokens = self.source.string_tokens(start, end)
+    if len(tokens) == 1 and type(node) is ast.Constant:
+        return N.SimpleString(text[start:end]), 0
     values = iter(_formatted_values(node.values) if type(node) is ast.JoinedStr else ())
     parts = []
     for token_start, token_end, prefix in tokens:
@@ -351,8 +353,9 @@ ExpressionTranslator.fstring_parts = _fstring_parts  # type: ignore[attr-defined
 
 def _attribute(self: ExpressionTranslator, node: ast.Attribute, start: int, end: int) -> tuple:
     value = self.expr(node.value)
-    line, column = self.source.position(end)
-    attr = self.name(node.attr, line, column - len(node.attr))
+    line = node.end_lineno
+    column = end - self.source.starts[line - 1]  # type: ignore[index]
+    attr = self.name(node.attr, line, column - len(node.attr))  # type: ignore[arg-type]
     return N.Attribute(value, attr), 0
 
 

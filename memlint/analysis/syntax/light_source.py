@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 
 
 class Untranslated(Exception):
@@ -46,10 +47,7 @@ class Source:
         if "\r" in text:
             starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
         else:
-            position = 0
-            for row in self.rows[:-1]:
-                position += len(row) + 1
-                starts.append(position)
+            starts.extend(accumulate(map((1).__add__, map(len, self.rows[:-1]))))
         self.starts = starts
         self.ascii = text.isascii()
         self._encoded: dict[int, bytes] = {}
