@@ -240,8 +240,14 @@ def test_snippets(name: str) -> None:
     _check(textwrap.dedent(SNIPPETS[name]).lstrip())
 
 
-def test_untranslated_returns_none() -> None:
-    text = "match x:\n    case 1:\n        pass\n"  # LibCST's parse is used instead
+@pytest.mark.parametrize(
+    "text",
+    [
+        "match x:\n    case 1:\n        pass\n",  # LibCST's parse is used instead
+        "x = 1\n\x0cy = 2\n",  # LibCST counts columns from a form feed
+    ],
+)
+def test_untranslated_returns_none(text: str) -> None:
     assert light_module(ast.parse(text), text) is None
 
 
@@ -292,3 +298,20 @@ def test_memlint_tree_walks_light_trees_like_libcst_trees() -> None:
         ends = [tree.end[id(node)] for node in nodes]
         shapes.append(([type(node).__name__ for node in nodes], parents, ends))
     assert shapes[0] == shapes[1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "# only a comment\n",
+        "x = (a,\r\n     b)\r\nif x:\r\n    f(\r\n        # c (\r\n        y)\r\n",
+        "x = 1",
+        "if a:\n\tb = (c)\n\tf(\n\t\t(d))\n",
+        "x = a + \\\n    (b)\ny = 2\n",
+        '"""module doc"""\nfrom __future__ import annotations\n',
+    ],
+    ids=["empty", "comment", "crlf", "no newline", "tabs", "continuation", "docstring"],
+)
+def test_texts(text: str) -> None:
+    _check(text)

@@ -36,6 +36,8 @@ class LightModule:
 
 def light_module(tree: ast.Module, text: str) -> LightModule | None:
     """The light tree of `text`, whose `ast.parse` is `tree`; None when any of it is not translated."""
+    if "\f" in text:  # LibCST's columns restart after a form feed, `ast`'s do not
+        return None
     translator = _Translator(text)
     # The tree has no reference cycles: the collector's passes over its young nodes (a fifth of
     # the translation's time) find nothing to free.
@@ -43,7 +45,7 @@ def light_module(tree: ast.Module, text: str) -> LightModule | None:
     gc.disable()
     try:
         body = translator.statements(tree.body)
-    except (Untranslated, KeyError, AttributeError, IndexError, ValueError, UnicodeError, RecursionError):
+    except (Untranslated, KeyError, AttributeError, IndexError, TypeError, ValueError, UnicodeError, RecursionError):
         return None
     finally:
         if collecting:
