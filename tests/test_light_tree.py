@@ -227,6 +227,24 @@ SNIPPETS = {
             pass
         x = 1_000 + 0x1F + 1.5e3 + 2j + True + None + ...
     """,
+    "match": """
+        match x:
+            case [a, *rest] | (b, c) | d, e:
+                pass
+            case {"k": v, **kw}:
+                pass
+            case Point(1, y=(2)) as p if p:
+                pass
+            case ((1)) | () | None | (True) | -1 | a.b:
+                pass
+            case [*_, (a)] | {} | (x as y):
+                pass
+            case _:
+                pass
+        match a, b:
+            case (x, y) if (x):
+                pass
+    """,
     "non-ascii": """
         naïve = "é" + f"{naïve}"; café = naïve
         print("ü", (x), [y])
@@ -243,7 +261,6 @@ def test_snippets(name: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "match x:\n    case 1:\n        pass\n",  # LibCST's parse is used instead
         "x = 1\n\x0cy = 2\n",  # LibCST counts columns from a form feed
     ],
 )

@@ -5,8 +5,8 @@ node and field for field, except whitespace and punctuation fields (comments, bl
 colons...), which keep their dataclass defaults: the code it generates is valid, normalized code.
 Parentheses (`lpar`/`rpar`, which `ast` drops) are counted from the text; spans are what
 LibCST's PositionProvider gives for every statement, expression, Arg and Param. Where the text
-holds anything not reproduced exactly (a `match` statement, PEP 695 type parameters, a syntax
-of a newer Python, an f-string `ast` misplaces...), the answer is None, never a different tree.
+holds anything not reproduced exactly (PEP 695 type parameters, a syntax of a newer Python,
+an f-string expression `ast` misplaces, a form feed...), the answer is None, never a different tree.
 Nodes are built without `__init__` (light_nodes.py): a parse is valid by construction.
 """
 
@@ -22,6 +22,7 @@ import libcst as cst
 
 from memlint.analysis.syntax import light_nodes as N
 from memlint.analysis.syntax.light_expressions import ExpressionTranslator
+from memlint.analysis.syntax.light_match import pattern
 from memlint.analysis.syntax.light_source import Untranslated
 
 Span = tuple[int, int, int, int]  # start line (1-based), start column, end line, end column (characters)
@@ -384,7 +385,18 @@ def _with(self: _Translator, node: ast.With | ast.AsyncWith) -> cst.With:
     return N.With(made, self.block(node.body), asynchronous, lpar, rpar)
 
 
+def _match(self: _Translator, node: ast.Match) -> cst.Match:
+    subject = self.expr(node.subject)
+    cases = []
+    for case in node.cases:
+        found = pattern(self, case.pattern)
+        guard = self.optional(case.guard)
+        cases.append(N.MatchCase(found, self.block(case.body), guard, N.SPACE, N.SPACE))
+    return N.Match(subject, cases)
+
+
 _COMPOUND: dict[type, Callable] = {
+    ast.Match: _match,
     ast.FunctionDef: _function,
     ast.AsyncFunctionDef: _function,
     ast.ClassDef: _class,

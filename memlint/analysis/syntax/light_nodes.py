@@ -47,14 +47,14 @@ def constructor(cls: type, *names: str) -> Callable[..., Any]:
     known = {field.name for field in fields}
     if not set(names) <= known:
         raise TypeError(f"{cls.__name__} has no field {set(names) - known}")
-    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    env: dict[str, Any] = {"new_": object.__new__, "class_": cls}  # names no field has
     walked = set(_child_fields(cls))
-    body = ["    node = new(cls)"]
+    body = ["    node_ = new_(class_)"]
     for field in fields:
         setter = f"set_{field.name}"
         env[setter] = _slot_setter(cls, field.name)
         if field.name in names:
-            body.append(f"    {setter}(node, {field.name})")
+            body.append(f"    {setter}(node_, {field.name})")
             continue
         if field.name in ("lpar", "rpar") and field.default is dataclasses.MISSING:
             default = ()  # a parse's count, set by the translator (a Tuple's default is one pair)
@@ -73,11 +73,11 @@ def constructor(cls: type, *names: str) -> Callable[..., Any]:
             if not fresh().deep_equals(default):
                 raise TypeError(f"{cls.__name__}.{field.name}'s default is not its class's")
             env[f"fresh_{field.name}"] = fresh
-            body.append(f"    {setter}(node, fresh_{field.name}())")
+            body.append(f"    {setter}(node_, fresh_{field.name}())")
             continue
         env[f"default_{field.name}"] = default
-        body.append(f"    {setter}(node, default_{field.name})")
-    source = f"def make({', '.join(names)}):\n" + "\n".join(body) + "\n    return node\n"
+        body.append(f"    {setter}(node_, default_{field.name})")
+    source = f"def make({', '.join(names)}):\n" + "\n".join(body) + "\n    return node_\n"
     exec(compile(source, f"<light {cls.__name__}>", "exec"), env)  # noqa: S102 -- generated from dataclass fields
     return env["make"]
 
@@ -237,3 +237,22 @@ COMPARE = {
 LPAR = cst.LeftParen()
 RPAR = cst.RightParen()
 COMMA = cst.Comma()
+Match = constructor(cst.Match, "subject", "cases")
+MatchCase = constructor(cst.MatchCase, "pattern", "body", "guard", "whitespace_before_if", "whitespace_after_if")
+SPACE = cst.SimpleWhitespace(" ")  # around a guard's `if`: LibCST's default is none
+MatchValue = constructor(cst.MatchValue, "value")
+MatchSingleton = constructor(cst.MatchSingleton, "value")
+MatchList = constructor(cst.MatchList, "patterns", "lbracket", "rbracket")
+MatchTuple = constructor(cst.MatchTuple, "patterns")
+MatchSequenceElement = constructor(cst.MatchSequenceElement, "value")
+MatchStar = constructor(cst.MatchStar, "name")
+MatchMapping = constructor(cst.MatchMapping, "elements", "rest")
+MatchMappingElement = constructor(cst.MatchMappingElement, "key", "pattern")
+MatchClass = constructor(cst.MatchClass, "cls", "patterns", "kwds")
+MatchKeywordElement = constructor(cst.MatchKeywordElement, "key", "pattern")
+MatchAs = constructor(cst.MatchAs, "pattern", "name")
+MatchOr = constructor(cst.MatchOr, "patterns")
+MatchOrElement = constructor(cst.MatchOrElement, "pattern", "separator")
+BitOr = constructor(cst.BitOr)
+LeftSquareBracket = constructor(cst.LeftSquareBracket)
+RightSquareBracket = constructor(cst.RightSquareBracket)
