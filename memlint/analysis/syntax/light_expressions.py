@@ -139,12 +139,13 @@ class ExpressionTranslator:
         """A call's (or a class's) arguments in source order; the only positional one's parentheses
         next to the call's are the call's."""
         sole = len(args) + len(keywords) == 1
-        items: list[tuple[tuple[int, int], ast.AST]] = [((a.lineno, a.col_offset), a) for a in args]
+        items: list = args
         if keywords:
-            items.extend(((k.lineno, k.col_offset), k) for k in keywords)
-            items.sort(key=lambda item: item[0])
+            items = args + keywords
+            if args:
+                items.sort(key=_position)
         out = []
-        for _, item in items:
+        for item in items:
             kind = type(item)
             if kind is ast.keyword:
                 value = self.expr(item.value)  # type: ignore[attr-defined]
@@ -226,8 +227,8 @@ class ExpressionTranslator:
         return out
 
 
-def _name(self: ExpressionTranslator, node: ast.Name, start: int, end: int) -> tuple:
-    return N.Name(node.id), 0
+def _position(node: ast.AST) -> tuple[int, int]:
+    return node.lineno, node.col_offset  # type: ignore[attr-defined]
 
 
 def _constant(self: ExpressionTranslator, node: ast.Constant, start: int, end: int) -> tuple:
@@ -540,7 +541,6 @@ def _await(self: ExpressionTranslator, node: ast.Await, start: int, end: int) ->
 
 
 _HANDLERS: dict[type, Callable] = {
-    ast.Name: _name,
     ast.Constant: _constant,
     ast.JoinedStr: _strings,
     ast.Attribute: _attribute,
