@@ -24,7 +24,14 @@ SKIPPED = frozenset(
 BY_LENGTH = frozenset(("lpar", "rpar", "relative"))
 BY_TYPE = frozenset(("operator", "asynchronous"))
 # The nodes whose spans a light tree gives (requirement 2 of issue 19's light tree).
-SPANNED = (cst.BaseExpression, cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine, cst.Arg, cst.Param)
+SPANNED = (
+    cst.BaseExpression,
+    cst.BaseSmallStatement,
+    cst.BaseCompoundStatement,
+    cst.SimpleStatementLine,
+    cst.Arg,
+    cst.Param,
+)
 
 
 def _skipped(name: str) -> bool:

@@ -259,7 +259,7 @@ def _strings(self: ExpressionTranslator, node: ast.Constant | ast.JoinedStr, sta
     parts = []
     for token_start, token_end, prefix in tokens:
         if "f" in prefix or "F" in prefix:
-            part = self.fstring(token_start, token_end, prefix, values)
+            part = _fstring(self, token_start, token_end, prefix, values)
         else:
             part = N.SimpleString(text[token_start:token_end])
         self.spans[id(part)] = self.at(token_start, token_end)
@@ -295,7 +295,7 @@ def _fstring(self: ExpressionTranslator, start: int, end: int, prefix: str, valu
     pieces, stop = fstring_pieces(text, body_start, body_end)
     if stop != body_end:
         raise Untranslated("f-string")
-    return N.FormattedString(self.fstring_parts(pieces, values), text[start:body_start], quote)
+    return N.FormattedString(_fstring_parts(self, pieces, values), text[start:body_start], quote)
 
 
 def _fstring_parts(self: ExpressionTranslator, pieces: list, values) -> list:
@@ -314,9 +314,9 @@ def _fstring_parts(self: ExpressionTranslator, pieces: list, values) -> list:
         if not expression_start <= inner_start < expression_end:
             raise Untranslated("f-string position")  # Python 3.11 misplaces some
         expression = self.expr(inner)
-        format_spec = self.fstring_parts(spec, values) if spec is not None else None
+        format_spec = _fstring_parts(self, spec, values) if spec is not None else None
         if equal:  # `{x = }`: the spaces are part of the text the f-string produces
-            parts.append(self.debugging(expression, expression_start, expression_end, conversion, format_spec))
+            parts.append(_debugging(self, expression, expression_start, expression_end, conversion, format_spec))
         else:
             parts.append(N.FormattedStringExpression(expression, conversion, format_spec, None))
     return parts
@@ -347,9 +347,6 @@ def _debugging(
     )
 
 
-ExpressionTranslator.debugging = _debugging  # type: ignore[attr-defined]
-ExpressionTranslator.fstring = _fstring  # type: ignore[attr-defined]
-ExpressionTranslator.fstring_parts = _fstring_parts  # type: ignore[attr-defined]
 
 
 def _attribute(self: ExpressionTranslator, node: ast.Attribute, start: int, end: int) -> tuple:

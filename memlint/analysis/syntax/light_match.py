@@ -73,7 +73,9 @@ def _sequence(self: ExpressionTranslator, node: ast.MatchSequence, start: int, e
 
 
 def _mapping(self: ExpressionTranslator, node: ast.MatchMapping, start: int, end: int) -> tuple:
-    elements = [N.MatchMappingElement(self.expr(key), pattern(self, value)) for key, value in zip(node.keys, node.patterns)]
+    elements = [
+        N.MatchMappingElement(self.expr(key), pattern(self, value)) for key, value in zip(node.keys, node.patterns)
+    ]
     rest = None
     if node.rest is not None:
         found = self.text.rfind("**", start, end)

@@ -145,7 +145,9 @@ SimpleString = constructor(cst.SimpleString, "value")
 ConcatenatedString = constructor(cst.ConcatenatedString, "left", "right")
 FormattedString = constructor(cst.FormattedString, "parts", "start", "end")
 FormattedStringText = constructor(cst.FormattedStringText, "value")
-FormattedStringExpression = constructor(cst.FormattedStringExpression, "expression", "conversion", "format_spec", "equal")
+FormattedStringExpression = constructor(
+    cst.FormattedStringExpression, "expression", "conversion", "format_spec", "equal"
+)
 Ellipsis = constructor(cst.Ellipsis)
 Attribute = constructor(cst.Attribute, "value", "attr")
 Call = constructor(cst.Call, "func", "args")
