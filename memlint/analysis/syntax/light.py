@@ -5,8 +5,8 @@ node and field for field, except whitespace and punctuation fields (comments, bl
 colons...), which keep their dataclass defaults: the code it generates is valid, normalized code.
 Parentheses (`lpar`/`rpar`, which `ast` drops) are counted from the text; spans are what
 LibCST's PositionProvider gives for every statement, expression, Arg and Param. Where the text
-holds anything not reproduced exactly (a `match` statement, PEP 695 type parameters, a syntax
-of a newer Python, an f-string `ast` misplaces...), the answer is None, never a different tree.
+holds anything not reproduced exactly (PEP 695 type parameters, a syntax of a newer Python,
+an f-string expression `ast` misplaces, a form feed...), the answer is None, never a different tree.
 Nodes are built without `__init__` (light_nodes.py): a parse is valid by construction.
 """
 
@@ -22,6 +22,7 @@ import libcst as cst
 
 from memlint.analysis.syntax import light_nodes as N
 from memlint.analysis.syntax.light_expressions import ExpressionTranslator
+from memlint.analysis.syntax.light_match import pattern
 from memlint.analysis.syntax.light_source import Untranslated
 
 Span = tuple[int, int, int, int]  # start line (1-based), start column, end line, end column (characters)
@@ -36,6 +37,8 @@ class LightModule:
 
 def light_module(tree: ast.Module, text: str) -> LightModule | None:
     """The light tree of `text`, whose `ast.parse` is `tree`; None when any of it is not translated."""
+    if "\f" in text:  # LibCST's columns restart after a form feed, `ast`'s do not
+        return None
     translator = _Translator(text)
     # The tree has no reference cycles: the collector's passes over its young nodes (a fifth of
     # the translation's time) find nothing to free.
@@ -43,7 +46,7 @@ def light_module(tree: ast.Module, text: str) -> LightModule | None:
     gc.disable()
     try:
         body = translator.statements(tree.body)
-    except (Untranslated, KeyError, AttributeError, IndexError, ValueError, UnicodeError, RecursionError):
+    except (Untranslated, KeyError, AttributeError, IndexError, TypeError, ValueError, UnicodeError, RecursionError):
         return None
     finally:
         if collecting:
@@ -173,8 +176,6 @@ def _expr(self: _Translator, node: ast.Expr) -> cst.Expr:
 
 
 def _assign(self: _Translator, node: ast.Assign) -> cst.Assign:
-    if node.type_comment:
-        raise Untranslated("type comment")
     targets = [N.AssignTarget(self.expr(target)) for target in node.targets]
     return N.Assign(targets, self.expr(node.value))
 
@@ -254,13 +255,13 @@ def _import_from(self: _Translator, node: ast.ImportFrom) -> cst.ImportFrom:
     names = node.names
     lpar = rpar = None
     if len(names) == 1 and names[0].name == "*":
-        imported: object = N.STAR
+        imported: object = N.ImportStar()
     else:
         imported = [self.alias(alias) for alias in names]
         first = self.source.offset(names[0].lineno, names[0].col_offset)  # type: ignore[attr-defined]
         if self.source.opening(first, names[0].lineno):  # type: ignore[attr-defined]
             lpar, rpar = N.LPAR, N.RPAR
-    return N.ImportFrom(module, imported, (N.DOT,) * node.level, lpar, rpar)
+    return N.ImportFrom(module, imported, tuple(N.Dot() for _ in range(node.level)), lpar, rpar)
 
 
 _SMALL = {
@@ -283,7 +284,7 @@ _SMALL = {
 
 
 def _function(self: _Translator, node: ast.FunctionDef | ast.AsyncFunctionDef) -> cst.FunctionDef:
-    if getattr(node, "type_params", None) or node.type_comment:
+    if getattr(node, "type_params", None):
         raise Untranslated("type parameters")
     decorators = self.decorators(node)
     name = self.name_at(node.name, self.keyword_end(node, _DEF))
@@ -326,8 +327,6 @@ def _if(self: _Translator, node: ast.If) -> cst.If:
 
 
 def _for(self: _Translator, node: ast.For | ast.AsyncFor) -> cst.For:
-    if node.type_comment:
-        raise Untranslated("type comment")
     target = self.expr(node.target)
     iterator = self.expr(node.iter)
     body = self.block(node.body)
@@ -363,8 +362,6 @@ def _try(self: _Translator, node: ast.Try | ast.TryStar) -> cst.Try | cst.TrySta
 
 
 def _with(self: _Translator, node: ast.With | ast.AsyncWith) -> cst.With:
-    if node.type_comment:
-        raise Untranslated("type comment")
     items = node.items
     opening = self.keyword_end(node, _WITH)
     source = self.source
@@ -388,7 +385,18 @@ def _with(self: _Translator, node: ast.With | ast.AsyncWith) -> cst.With:
     return N.With(made, self.block(node.body), asynchronous, lpar, rpar)
 
 
+def _match(self: _Translator, node: ast.Match) -> cst.Match:
+    subject = self.expr(node.subject)
+    cases = []
+    for case in node.cases:
+        found = pattern(self, case.pattern)
+        guard = self.optional(case.guard)
+        cases.append(N.MatchCase(found, self.block(case.body), guard, N.SPACE, N.SPACE))
+    return N.Match(subject, cases)
+
+
 _COMPOUND: dict[type, Callable] = {
+    ast.Match: _match,
     ast.FunctionDef: _function,
     ast.AsyncFunctionDef: _function,
     ast.ClassDef: _class,

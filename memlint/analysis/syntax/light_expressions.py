@@ -139,12 +139,13 @@ class ExpressionTranslator:
         """A call's (or a class's) arguments in source order; the only positional one's parentheses
         next to the call's are the call's."""
         sole = len(args) + len(keywords) == 1
-        items: list[tuple[tuple[int, int], ast.AST]] = [((a.lineno, a.col_offset), a) for a in args]
+        items: list = args
         if keywords:
-            items.extend(((k.lineno, k.col_offset), k) for k in keywords)
-            items.sort(key=lambda item: item[0])
+            items = args + keywords
+            if args:
+                items.sort(key=_position)
         out = []
-        for _, item in items:
+        for item in items:
             kind = type(item)
             if kind is ast.keyword:
                 value = self.expr(item.value)  # type: ignore[attr-defined]
@@ -174,16 +175,14 @@ class ExpressionTranslator:
         if node.vararg is not None:
             star_arg = self.param(node.vararg, None, "*")
         elif node.kwonlyargs:
-            star_arg = N.PARAM_STAR
+            star_arg = N.ParamStar()
         kwonly = [self.param(arg, default, "") for arg, default in zip(node.kwonlyargs, node.kw_defaults)]
         star_kwarg = self.param(node.kwarg, None, "**") if node.kwarg is not None else None
         return N.Parameters(
-            params[len(posonly) :], star_arg, kwonly, star_kwarg, posonly, N.SLASH if posonly else N.DEFAULT
+            params[len(posonly) :], star_arg, kwonly, star_kwarg, posonly, N.ParamSlash() if posonly else N.DEFAULT
         )
 
     def param(self, arg: ast.arg, default: ast.expr | None, star: str) -> cst.Param:
-        if getattr(arg, "type_comment", None):
-            raise Untranslated("type comment")
         line, column = arg.lineno, self.source.column(arg.lineno, arg.col_offset)
         name = self.name(arg.arg, line, column)
         annotation = N.Annotation(self.expr(arg.annotation)) if arg.annotation is not None else None
@@ -228,8 +227,8 @@ class ExpressionTranslator:
         return out
 
 
-def _name(self: ExpressionTranslator, node: ast.Name, start: int, end: int) -> tuple:
-    return N.Name(node.id), 0
+def _position(node: ast.AST) -> tuple[int, int]:
+    return node.lineno, node.col_offset  # type: ignore[attr-defined]
 
 
 def _constant(self: ExpressionTranslator, node: ast.Constant, start: int, end: int) -> tuple:
@@ -254,11 +253,13 @@ _KEYWORDS = {True: "True", False: "False", None: "None"}
 def _strings(self: ExpressionTranslator, node: ast.Constant | ast.JoinedStr, start: int, end: int) -> tuple:
     text = self.text
     tokens = self.source.string_tokens(start, end)
+    if len(tokens) == 1 and type(node) is ast.Constant:
+        return N.SimpleString(text[start:end]), 0
     values = iter(_formatted_values(node.values) if type(node) is ast.JoinedStr else ())
     parts = []
     for token_start, token_end, prefix in tokens:
         if "f" in prefix or "F" in prefix:
-            part = self.fstring(token_start, token_end, prefix, values)
+            part = _fstring(self, token_start, token_end, prefix, values)
         else:
             part = N.SimpleString(text[token_start:token_end])
         self.spans[id(part)] = self.at(token_start, token_end)
@@ -294,7 +295,7 @@ def _fstring(self: ExpressionTranslator, start: int, end: int, prefix: str, valu
     pieces, stop = fstring_pieces(text, body_start, body_end)
     if stop != body_end:
         raise Untranslated("f-string")
-    return N.FormattedString(self.fstring_parts(pieces, values), text[start:body_start], quote)
+    return N.FormattedString(_fstring_parts(self, pieces, values), text[start:body_start], quote)
 
 
 def _fstring_parts(self: ExpressionTranslator, pieces: list, values) -> list:
@@ -313,19 +314,46 @@ def _fstring_parts(self: ExpressionTranslator, pieces: list, values) -> list:
         if not expression_start <= inner_start < expression_end:
             raise Untranslated("f-string position")  # Python 3.11 misplaces some
         expression = self.expr(inner)
-        format_spec = self.fstring_parts(spec, values) if spec is not None else None
-        parts.append(N.FormattedStringExpression(expression, conversion, format_spec, N.EQUAL if equal else None))
+        format_spec = _fstring_parts(self, spec, values) if spec is not None else None
+        if equal:  # `{x = }`: the spaces are part of the text the f-string produces
+            parts.append(_debugging(self, expression, expression_start, expression_end, conversion, format_spec))
+        else:
+            parts.append(N.FormattedStringExpression(expression, conversion, format_spec, None))
     return parts
 
 
-ExpressionTranslator.fstring = _fstring  # type: ignore[attr-defined]
-ExpressionTranslator.fstring_parts = _fstring_parts  # type: ignore[attr-defined]
+def _debugging(
+    self: ExpressionTranslator, expression: cst.BaseExpression, start: int, equal: int, conversion, format_spec
+) -> cst.FormattedStringExpression:
+    """A self-documenting replacement field (`{x=}`), with the spaces around its expression and `=`."""
+    text = self.text
+    outer = self.outer_span(expression)
+    expression_start = self.source.starts[outer[0] - 1] + outer[1]
+    expression_end = self.source.starts[outer[2] - 1] + outer[3]
+    after = equal + 1
+    while text[after] in " \t":
+        after += 1
+    spaces = [text[start:expression_start], text[expression_end:equal], text[equal + 1 : after]]
+    if any(space.strip(" \t") for space in spaces):
+        raise Untranslated("f-string debugging spaces")
+    before, between, after_equal = (cst.SimpleWhitespace(space) for space in spaces)
+    return cst.FormattedStringExpression(
+        expression,
+        conversion,
+        format_spec,
+        whitespace_before_expression=before,
+        whitespace_after_expression=cst.SimpleWhitespace(""),
+        equal=cst.AssignEqual(whitespace_before=between, whitespace_after=after_equal),
+    )
+
+
 
 
 def _attribute(self: ExpressionTranslator, node: ast.Attribute, start: int, end: int) -> tuple:
     value = self.expr(node.value)
-    line, column = self.source.position(end)
-    attr = self.name(node.attr, line, column - len(node.attr))
+    line = node.end_lineno
+    column = end - self.source.starts[line - 1]  # type: ignore[index]
+    attr = self.name(node.attr, line, column - len(node.attr))  # type: ignore[arg-type]
     return N.Attribute(value, attr), 0
 
 
@@ -341,16 +369,34 @@ def _subscript(self: ExpressionTranslator, node: ast.Subscript, start: int, end:
         items = index.elts
     else:
         items = [index]
+    if len(items) == 1 and items[0] is not index:  # `a[1,]`: the comma makes the key a tuple
+        return N.Subscript(value, [N.SubscriptElementWithComma(N.Index(self.expr(items[0])), N.COMMA)]), 0
     elements = []
     for item in items:
         if type(item) is ast.Slice:
-            inner = N.Slice(self.optional(item.lower), self.optional(item.upper), self.optional(item.step))
+            inner = _slice(self, item)
         elif type(item) is ast.Starred:
             raise Untranslated("starred subscript")
         else:
             inner = N.Index(self.expr(item))
         elements.append(N.SubscriptElement(inner))
     return N.Subscript(value, elements), 0
+
+
+def _slice(self: ExpressionTranslator, node: ast.Slice) -> cst.Slice:
+    """`lower:upper:step`; LibCST keeps a second colon (`a[1::]`) as a node, which memlint's Tree walks."""
+    lower, upper, step = self.optional(node.lower), self.optional(node.upper), self.optional(node.step)
+    if step is None:
+        source, text = self.source, self.text
+        end = source.offset(node.end_lineno, node.end_col_offset)  # type: ignore[arg-type]
+        cursor = _outer_end(source, node.lower) if node.lower else source.offset(node.lineno, node.col_offset)
+        cursor = source.gap_end(cursor)
+        if text[cursor] != ":":
+            raise Untranslated("slice")
+        cursor = source.gap_end(_outer_end(source, node.upper) if node.upper else cursor + 1)
+        if cursor >= end or text[cursor] != ":":
+            return N.Slice(lower, upper, None)
+    return N.SliceWithSecondColon(lower, upper, step, N.Colon())
 
 
 def _parenthesized(self: ExpressionTranslator, node: ast.Tuple) -> bool:
@@ -492,7 +538,6 @@ def _await(self: ExpressionTranslator, node: ast.Await, start: int, end: int) ->
 
 
 _HANDLERS: dict[type, Callable] = {
-    ast.Name: _name,
     ast.Constant: _constant,
     ast.JoinedStr: _strings,
     ast.Attribute: _attribute,

@@ -16,6 +16,8 @@ import ast
 
 import libcst as cst
 
+from memlint.analysis.syntax.tree import _child_fields
+
 
 def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
     for klass in cls.__mro__:
@@ -25,19 +27,34 @@ def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
     raise TypeError(f"{cls.__name__}.{name} is not a slot")
 
 
+def _fresh(default: cst.CSTNode) -> Callable[[], cst.CSTNode]:
+    """A function returning a new node equal to `default`, sharing only what memlint's Tree does not walk."""
+    cls = type(default)
+    walked = set(_child_fields(cls))
+    names = [
+        field.name
+        for field in dataclasses.fields(cls)
+        if not (field.name in walked and isinstance(getattr(default, field.name), cst.CSTNode))
+    ]
+    make = constructor(cls, *names)
+    values = [getattr(default, name) for name in names]
+    return lambda: make(*values)
+
+
 def constructor(cls: type, *names: str) -> Callable[..., Any]:
     """A function of `names` (positional) returning a `cls` with those fields and defaults elsewhere."""
     fields = dataclasses.fields(cls)
     known = {field.name for field in fields}
     if not set(names) <= known:
         raise TypeError(f"{cls.__name__} has no field {set(names) - known}")
-    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    body = ["    node = new(cls)"]
+    env: dict[str, Any] = {"new_": object.__new__, "class_": cls}  # names no field has
+    walked = set(_child_fields(cls))
+    body = ["    node_ = new_(class_)"]
     for field in fields:
         setter = f"set_{field.name}"
         env[setter] = _slot_setter(cls, field.name)
         if field.name in names:
-            body.append(f"    {setter}(node, {field.name})")
+            body.append(f"    {setter}(node_, {field.name})")
             continue
         if field.name in ("lpar", "rpar") and field.default is dataclasses.MISSING:
             default = ()  # a parse's count, set by the translator (a Tuple's default is one pair)
@@ -49,9 +66,18 @@ def constructor(cls: type, *names: str) -> Callable[..., Any]:
                 default = tuple(default)
         else:
             raise TypeError(f"{cls.__name__}.{field.name} has no default")
+        if isinstance(default, cst.CSTNode) and field.name in walked:
+            # memlint's Tree walks this field: a node of its own, each time (a shared one would
+            # have one parent for all).
+            fresh = _fresh(default)
+            if not fresh().deep_equals(default):
+                raise TypeError(f"{cls.__name__}.{field.name}'s default is not its class's")
+            env[f"fresh_{field.name}"] = fresh
+            body.append(f"    {setter}(node_, fresh_{field.name}())")
+            continue
         env[f"default_{field.name}"] = default
-        body.append(f"    {setter}(node, default_{field.name})")
-    source = f"def make({', '.join(names)}):\n" + "\n".join(body) + "\n    return node\n"
+        body.append(f"    {setter}(node_, default_{field.name})")
+    source = f"def make({', '.join(names)}):\n" + "\n".join(body) + "\n    return node_\n"
     exec(compile(source, f"<light {cls.__name__}>", "exec"), env)  # noqa: S102 -- generated from dataclass fields
     return env["make"]
 
@@ -119,15 +145,20 @@ SimpleString = constructor(cst.SimpleString, "value")
 ConcatenatedString = constructor(cst.ConcatenatedString, "left", "right")
 FormattedString = constructor(cst.FormattedString, "parts", "start", "end")
 FormattedStringText = constructor(cst.FormattedStringText, "value")
-FormattedStringExpression = constructor(cst.FormattedStringExpression, "expression", "conversion", "format_spec", "equal")
+FormattedStringExpression = constructor(
+    cst.FormattedStringExpression, "expression", "conversion", "format_spec", "equal"
+)
 Ellipsis = constructor(cst.Ellipsis)
 Attribute = constructor(cst.Attribute, "value", "attr")
 Call = constructor(cst.Call, "func", "args")
 Arg = constructor(cst.Arg, "value", "keyword", "star")
 Subscript = constructor(cst.Subscript, "value", "slice")
 SubscriptElement = constructor(cst.SubscriptElement, "slice")
+SubscriptElementWithComma = constructor(cst.SubscriptElement, "slice", "comma")
 Index = constructor(cst.Index, "value")
 Slice = constructor(cst.Slice, "lower", "upper", "step")
+SliceWithSecondColon = constructor(cst.Slice, "lower", "upper", "step", "second_colon")
+Colon = constructor(cst.Colon)
 BinaryOperation = constructor(cst.BinaryOperation, "left", "operator", "right")
 UnaryOperation = constructor(cst.UnaryOperation, "operator", "expression")
 BooleanOperation = constructor(cst.BooleanOperation, "left", "operator", "right")
@@ -155,11 +186,12 @@ Await = constructor(cst.Await, "expression")
 
 ASYNC = cst.Asynchronous()
 DEFAULT = cst.MaybeSentinel.DEFAULT
-DOT = cst.Dot()
-STAR = cst.ImportStar()
-EQUAL = cst.AssignEqual()
-SLASH = cst.ParamSlash()
-PARAM_STAR = cst.ParamStar()
+# Nodes memlint's Tree walks (analysis/syntax/tree.py) are built per use: a shared one would have
+# one parent for all. Shared ones sit in fields the walk skips (operators, `asynchronous`, commas).
+Dot = constructor(cst.Dot)
+ImportStar = constructor(cst.ImportStar)
+ParamSlash = constructor(cst.ParamSlash)
+ParamStar = constructor(cst.ParamStar)
 BINARY = {
     ast.Add: cst.Add(),
     ast.Sub: cst.Subtract(),
@@ -206,3 +238,23 @@ COMPARE = {
 }
 LPAR = cst.LeftParen()
 RPAR = cst.RightParen()
+COMMA = cst.Comma()
+Match = constructor(cst.Match, "subject", "cases")
+MatchCase = constructor(cst.MatchCase, "pattern", "body", "guard", "whitespace_before_if", "whitespace_after_if")
+SPACE = cst.SimpleWhitespace(" ")  # around a guard's `if`: LibCST's default is none
+MatchValue = constructor(cst.MatchValue, "value")
+MatchSingleton = constructor(cst.MatchSingleton, "value")
+MatchList = constructor(cst.MatchList, "patterns", "lbracket", "rbracket")
+MatchTuple = constructor(cst.MatchTuple, "patterns")
+MatchSequenceElement = constructor(cst.MatchSequenceElement, "value")
+MatchStar = constructor(cst.MatchStar, "name")
+MatchMapping = constructor(cst.MatchMapping, "elements", "rest")
+MatchMappingElement = constructor(cst.MatchMappingElement, "key", "pattern")
+MatchClass = constructor(cst.MatchClass, "cls", "patterns", "kwds")
+MatchKeywordElement = constructor(cst.MatchKeywordElement, "key", "pattern")
+MatchAs = constructor(cst.MatchAs, "pattern", "name")
+MatchOr = constructor(cst.MatchOr, "patterns")
+MatchOrElement = constructor(cst.MatchOrElement, "pattern", "separator")
+BitOr = constructor(cst.BitOr)
+LeftSquareBracket = constructor(cst.LeftSquareBracket)
+RightSquareBracket = constructor(cst.RightSquareBracket)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 
 
 class Untranslated(Exception):
@@ -28,6 +29,7 @@ STRING = re.compile(
     r"""|'(?:[^'\\\n]|\\.)*')""",
     re.S,
 )
+_PREFIXES = frozenset(("r", "u", "b", "br", "rb", "f", "fr", "rf"))  # Python 3.14's t-strings: untranslated
 _GAP = re.compile(r"(?:[ \t\f\r\n]|\\\r?\n|#[^\r\n]*)*")
 _LINE_BREAK = re.compile(r"\r\n?|\n")
 _TOKENS = re.compile(STRING.pattern + r"|(#)[^\r\n]*", re.S)  # for comment starts on lines with quotes
@@ -45,10 +47,7 @@ class Source:
         if "\r" in text:
             starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
         else:
-            position = 0
-            for row in self.rows[:-1]:
-                position += len(row) + 1
-                starts.append(position)
+            starts.extend(accumulate(map((1).__add__, map(len, self.rows[:-1]))))
         self.starts = starts
         self.ascii = text.isascii()
         self._encoded: dict[int, bytes] = {}
@@ -151,7 +150,10 @@ class Source:
             match = STRING.match(text, start)
             if match is None or match.end() > end:
                 raise Untranslated("string token")
-            tokens.append((start, match.end(), match.group(1)))
+            prefix = match.group(1)
+            if prefix and prefix.lower() not in _PREFIXES:
+                raise Untranslated("string prefix")
+            tokens.append((start, match.end(), prefix))
             if match.end() == end:
                 return tokens
             start = _GAP.match(text, match.end()).end()  # type: ignore[union-attr]
