@@ -1,4 +1,8 @@
-"""Discover files -> read and decode -> parse once -> one pass running every rule -> findings."""
+"""Discover files -> read and decode -> parse -> one pass running every rule -> findings.
+
+A file is parsed with `ast` and analysed on a light tree (LibCST's node classes built from it,
+analysis/syntax/light.py); only a file where a rule reports something is parsed with LibCST and
+analysed again, so that findings, messages and fixes come from the tree of the text as written."""
 
 from __future__ import annotations
 
