@@ -356,6 +356,8 @@ def _try(self: _Translator, node: ast.Try | ast.TryStar) -> cst.Try | cst.TrySta
     handlers = []
     for handler in node.handlers:
         kind = self.optional(handler.type)
+        if type(kind) is cst.Tuple and not kind.lpar:  # Python 3.14's `except A, B:`, which LibCST rejects
+            raise Untranslated("except without parentheses")
         name = None
         if handler.name is not None:
             start = self.outer_span(kind)  # type: ignore[arg-type]
