@@ -64,8 +64,12 @@ def light_module(tree: ast.Module, text: str) -> LightModule | None:
         if collecting:
             gc.enable()
     module = N.Module(body)
-    lines = {id(statement): translator.first_lines[id(statement)] for statement in body}
-    return LightModule(module, translator.spans, lines)
+    spans = translator.spans
+    lines = {}
+    for statement in body:
+        decorators = getattr(statement, "decorators", ())
+        lines[id(statement)] = spans[id(decorators[0].decorator if decorators else statement)][0]
+    return LightModule(module, spans, lines)
 
 
 _DEF = re.compile(r"(?:async[ \t\f]+)?def[ \t\f]+")
@@ -82,10 +86,6 @@ _SIMPLE = frozenset(
 class _Translator(ExpressionTranslator):
     """Translates the statements of one module."""
 
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.first_lines: dict[int, int] = {}  # id(statement of a block) -> the line of its first token
-
     def statements(self, body: list[ast.stmt]) -> list[cst.BaseStatement]:
         """A block's statements, simple ones on one line (`a; b`) in one SimpleStatementLine."""
         out: list[cst.BaseStatement] = []
@@ -98,8 +98,6 @@ class _Translator(ExpressionTranslator):
                 if handler is None:
                     raise Untranslated(type(node).__name__)
                 statement = handler(self, node)
-                decorators = getattr(node, "decorator_list", None)
-                self.first_lines[id(statement)] = decorators[0].lineno if decorators else node.lineno
                 if id(statement) not in self.spans:
                     self.spans[id(statement)] = self.span_of(node)
                 out.append(statement)
@@ -114,7 +112,6 @@ class _Translator(ExpressionTranslator):
                 index += 1
             line = N.SimpleStatementLine(small)
             self.spans[id(line)] = self.spans[id(small[0])][:2] + self.spans[id(small[-1])][2:]
-            self.first_lines[id(line)] = node.lineno
             out.append(line)
         return out
 
