@@ -339,3 +339,17 @@ def test_memlint_tree_walks_light_trees_like_libcst_trees() -> None:
 )
 def test_texts(text: str) -> None:
     _check(text)
+
+
+@pytest.mark.parametrize(
+    "text, end",
+    [
+        ('f"{d["k"]:>{w}} {x!r}" + 1', 22),  # Python 3.12's nested quotes (PEP 701)
+        ("f'{a}' 'b'", 6),
+        ('f"""{"x"}\n{{}}""" ', 17),
+    ],
+)
+def test_fstring_end_skips_replacement_fields(text: str, end: int) -> None:
+    from memlint.analysis.syntax.light_source import fstring_end
+
+    assert fstring_end(text, 1, len(text)) == end
