@@ -45,9 +45,10 @@ def light_module(tree: ast.Module, text: str) -> LightModule | None:
     included), expression, Arg and Param, and ExceptHandler/Element ranges; not of blocks, Else,
     Decorator or Annotation. `statement_lines` gives a top-level statement's first token's line
     (decorators included): a light tree has no leading comment or blank lines.
-    None: a form feed, PEP 695 type parameters and `type` aliases, f-strings nesting their own
-    quotes (Python 3.12+) or whose expressions Python 3.11 misplaces, t-strings, any `ast` node
-    or spelling not known here (`import a . b`, a keyword split by a line continuation...).
+    None: a form feed, PEP 695 type parameters and `type` aliases, f-string expressions Python
+    3.11 misplaces (a tuple, some spanning lines) or holding a comment or backslash, t-strings,
+    Python 3.14's `except A, B:`, any `ast` node or spelling not known here (`import a . b`, a
+    keyword split by a line continuation...).
     """
     if "\f" in text:  # LibCST's columns restart after a form feed, `ast`'s do not
         return None
