@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import gc
 import io
 import os
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING, Collection, Iterable, Iterator, Protocol, Sequ
 import libcst as cst
 
 from memlint.analysis import SemanticModel
+from memlint.analysis.syntax.light import light_module
+from memlint.analysis.syntax.as_written import as_written
 from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.budget import BudgetExceeded, Guard
@@ -207,6 +210,8 @@ def _collector_paused() -> Iterator[None]:
 # LibCST generates code recursively, some five Python frames per level of nesting: a 500-term sum
 # (which CPython compiles) needs more than the default limit of 1,000. Python frames live on the heap.
 RECURSION_LIMIT = 20_000
+# Analyse a light tree first (`_analyse_light`); MEMLINT_NO_LIGHT=1 parses every file with LibCST (to compare).
+LIGHT_TREES = os.environ.get("MEMLINT_NO_LIGHT", "") in ("", "0")
 # A file larger than this is only checked for syntax: LibCST holds about 1.3 GB per MB of source.
 MAX_ANALYSED_BYTES = 3_000_000
 DEEP_HINT = "memlint checks the rest of the project; split the expression to check this file"
@@ -259,8 +264,13 @@ def _lint_text(
     if len(text) > MAX_ANALYSED_BYTES:
         note = FileError(path, f"only checked for syntax: {len(text) / 1e6:.1f} MB is over memlint's 3 MB analysis limit", note=True)
         return _syntax_check_only(text, path, codes), [note], {}
-    if not needs_tree(text, rules, SUMMARY_NEEDLES):  # needles in comments and docstrings only
+    tree = _python_tree(text) if parser is None else None
+    if not needs_tree(text, rules, SUMMARY_NEEDLES, tree):  # needles in comments and docstrings only
         return [], [], {}
+    if tree is not None and LIGHT_TREES:
+        light = _analyse_light(tree, text, path, rules)
+        if light is not None:
+            return light
     try:
         module = parser.parse(text) if parser is not None else parse_module(text)
     except cst.ParserSyntaxError as exc:
@@ -283,6 +293,41 @@ def _lint_text(
     )
     with Guard().active() as guard:
         return _analyse(model, text, path, rules, guard, parser)
+
+
+def _python_tree(text: str) -> ast.Module | None:
+    """CPython's parse of `text`, for the screen and the light tree; None where it fails (the
+    LibCST path then reports the file as it always has)."""
+    try:
+        return python_ast(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _analyse_light(
+    tree: ast.Module, text: str, path: str, rules: list[type[Rule]]
+) -> tuple[list[Finding], list[FileError], dict] | None:
+    """The file's analysis on a light tree (analysis/syntax/light.py: LibCST's nodes built from
+    `ast`, several times cheaper than LibCST's parser): its summary when no rule reports anything;
+    None when one does, or anything goes wrong, and the file is parsed with LibCST and analysed
+    again, for findings, messages and fixes exactly as written (most files report nothing)."""
+    light = light_module(tree, text)
+    if light is None:
+        return None
+    model = SemanticModel(light.module, path, None, None, text, light.spans)
+    with Guard().active() as guard, as_written(text, light.spans):
+        summary = {}
+        try:
+            guard.current = "the project summary"
+            summary = summarize(model)
+            guard.current = None
+            reports, errors = dispatch_rules(model, path, rules, guard)
+        except Exception:  # noqa: BLE001 - the LibCST path runs it again and says what went wrong
+            return None
+        finally:
+            guard.current = None
+            model.release()
+    return ([], [], summary) if not reports and not errors else None
 
 
 def _analyse(

@@ -130,16 +130,20 @@ def _dotted(node: ast.Attribute) -> str | None:
     return ".".join(reversed(parts))
 
 
-def needs_tree(text: str, rules: Iterable[type["Rule"]], summary_needles: Iterable[str]) -> bool:
+def needs_tree(
+    text: str, rules: Iterable[type["Rule"]], summary_needles: Iterable[str], tree: ast.Module | None = None
+) -> bool:
     """Can any of `rules` (those whose needles the text holds) or the project summary need this
-    file's LibCST tree? False only when the file parses and its code holds none of their needles
-    (its syntax is then checked: no syntax error to report)."""
+    file's tree? False only when the file parses and its code holds none of their needles
+    (its syntax is then checked: no syntax error to report). `tree`: `text`'s ast, where the
+    caller has it."""
     if not ENABLED or _LOOP_STATEMENT.search(text):
         return True
-    try:
-        tree = python_ast(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return True  # reported as LibCST reports it
+    if tree is None:
+        try:
+            tree = python_ast(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return True  # reported as LibCST reports it
     code = _Code(tree)
     if any(code.has(needle) for needle in summary_needles):
         return True

@@ -10,7 +10,8 @@ from memlint.analysis.regions.grad import Grad
 from memlint.analysis.regions.grad_mode import GradMode
 from memlint.analysis.syntax.imports import Imports
 from memlint.analysis.syntax.calls import Calls
-from memlint.analysis.syntax.positions import Positions
+from memlint.analysis.syntax.positions import Positions, SpanPositions
+from memlint.analysis.syntax.as_written import Span, source_lines
 from memlint.analysis.syntax.scopes import Scopes
 from memlint.analysis.syntax.tree import Tree
 
@@ -23,22 +24,39 @@ class FileContext(Scopes):
         tree: Tree | None = None,
         statement_lines: dict[int, int] | None = None,
         text: str | None = None,
+        spans: dict[int, Span] | None = None,
     ) -> None:
         """`statement_lines`: id(top-level statement) -> first line, where the parser knows them;
-        `text`: the text `module` was parsed from, where the caller has it (positions start from it)."""
+        `text`: the text `module` was parsed from, where the caller has it (positions start from it);
+        `spans`: every node's range, for a light tree (analysis/syntax/light.py: its whitespace is
+        not the source's, so positions cannot come from generating its code)."""
         super().__init__(module, tree if tree is not None else Tree(module))
         self.path = path
         self.imports = Imports(self.tree)
         self.calls = Calls(self)
         self.frameworks = Frameworks(self, self.imports)
         self.grad = GradMode(self, self.calls, self.imports, self.frameworks)
-        self.positions = Positions(module, self.tree.parent_of, statement_lines, text)
+        self.positions: Positions | SpanPositions = (
+            Positions(module, self.tree.parent_of, statement_lines, text)
+            if spans is None
+            else SpanPositions(spans)
+        )
         self.statement_lines = statement_lines
+        self._text = text
 
     def range_of(self, node: cst.CSTNode) -> CodeRange:
         """Where `node` is (1-based lines, 0-based columns), for analyses that put a line in a
         message or a summary: the code of its top-level statement is generated once, on first use."""
         return self.positions.range_of(node)
+
+    def line_text(self, node: cst.CSTNode) -> str:
+        """The source line where `node` starts, its comment included (where a suppression comment of
+        a finding there lives)."""
+        lines = self.__dict__.get("_lines")
+        if lines is None:
+            lines = self.__dict__["_lines"] = source_lines(self._text if self._text is not None else self.module.code)
+        row = self.range_of(node).start.line
+        return lines[row - 1] if 0 < row <= len(lines) else ""
 
     def local_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
         return self.calls.local_callees(call)

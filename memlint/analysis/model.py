@@ -28,8 +28,9 @@ class SemanticModel(FileContext):
         tree: Tree | None = None,
         statement_lines: dict[int, int] | None = None,
         text: str | None = None,
+        spans: dict[int, tuple[int, int, int, int]] | None = None,
     ) -> None:
-        super().__init__(module, path, tree, statement_lines, text)
+        super().__init__(module, path, tree, statement_lines, text, spans)
         self.provenance = Provenance(self)
         self.module_facts = ModuleFacts(self)
         self.loops = Loops(self, self.provenance)

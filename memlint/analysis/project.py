@@ -28,7 +28,7 @@ import libcst as cst
 
 from memlint.analysis.regions import lightning_precision as lightning
 from memlint.analysis.facts.cuda_init import ALLOC_VARIABLES, alloc_setting
-from memlint.analysis.syntax.expressions import names_in
+from memlint.analysis.syntax.expressions import code, names_in
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
 from memlint.analysis.facts.hooks import exported_hook_registrations, step_calls
 from memlint.analysis.syntax.imports import dotted
@@ -125,11 +125,8 @@ def _alloc_setters(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> 
                     continue
                 where = model.range_of(node)
                 # a suppression comment lives on the statement's line
-                line = model.tree.statement_of(node)
-                if not isinstance(line, cst.SimpleStatementLine):
-                    line = model.tree.parent_of(line) or line
-                text = model.module.code_for_node(line)
-                suppressed = is_suppressed(text.splitlines() or [""], 1, 1, "ML010", "alloc-conf-too-late")
+                line = model.line_text(model.tree.statement_of(node))
+                suppressed = is_suppressed([line], 1, 1, "ML010", "alloc-conf-too-late")
                 found.setdefault(
                     func.name.value,
                     [setting[0], where.start.line, where.start.column + 1, where.end.line, where.end.column + 1, suppressed],
@@ -151,7 +148,7 @@ def _calls_after_cuda(model: "SemanticModel", imported_roots: set[str]) -> list[
         if used is not None:
             late[name] = used
     where = model.positions.ranges(late.values())  # at once: a statement's code is generated once
-    return [[name, " ".join(model.module.code_for_node(used).split())[:40], where[used].start.line] for name, used in late.items()]
+    return [[name, " ".join(code(used).split())[:40], where[used].start.line] for name, used in late.items()]
 
 
 def history_sources(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> set[str]:

@@ -320,9 +320,7 @@ def step_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[An
         if context is None:
             continue
         span = model.range_of(call)
-        line = model.tree.parent_of(statement)
-        text = model.module.code_for_node(line if line is not None else statement).strip().splitlines() or [""]
-        suppressed = is_suppressed(text[:1], 1, 1, "ML008", "hook-in-loop")
+        suppressed = is_suppressed([model.line_text(statement)], 1, 1, "ML008", "hook-in-loop")
         found.append(
             [name, span.start.line, span.start.column + 1, span.end.line, span.end.column + 1, context.where, suppressed]
         )

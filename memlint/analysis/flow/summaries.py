@@ -455,8 +455,7 @@ def kept_argument_calls(model: "FileContext", imported_roots: set[str]) -> list[
         for index, arg in enumerate(positional):
             if model.provenance.carries_history(arg.value, statement):
                 where = model.range_of(statement)
-                line = model.module.code_for_node(statement)
-                suppressed = is_suppressed(line.splitlines() or [""], 1, 1, "ML001", "retained-graph")
+                suppressed = is_suppressed([model.line_text(statement)], 1, 1, "ML001", "retained-graph")
                 found.append([
                     name, index, where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
                     code(arg.value), suppressed, outliving,

@@ -402,12 +402,8 @@ def eval_calls(model: "FileContext", imported_roots: set[str]) -> list[list[Any]
             continue
         where, fix = regions.describe(region)
         span = model.range_of(call)
-        statement = model.tree.statement_of(call)
-        line = model.tree.parent_of(statement)
-        if isinstance(line, cst.SimpleStatementLine):
-            statement = line  # (its trailing comment holds the `noqa`)
-        text = model.module.code_for_node(statement).strip().splitlines() or [""]
-        suppressed = is_suppressed(text[:1], 1, 1, "ML003", "eval-without-no-grad")
+        line = model.line_text(model.tree.statement_of(call))  # (its comment holds the `noqa`)
+        suppressed = is_suppressed([line], 1, 1, "ML003", "eval-without-no-grad")
         found.append(
             [name, span.start.line, span.start.column + 1, span.end.line, span.end.column + 1, where, fix, suppressed]
         )

@@ -6,6 +6,7 @@ from typing import Iterator
 
 import libcst as cst
 
+from memlint.analysis.syntax.as_written import text_of
 from memlint.analysis.syntax.tree import iter_children
 
 
@@ -98,8 +99,10 @@ def is_self_attribute(expr: cst.BaseExpression) -> bool:
 
 
 def code(node: cst.CSTNode) -> str:
-    """Source text of a node (for messages)."""
-    return cst.Module(body=[]).code_for_node(node)
+    """Source text of a node (for messages): as written for a node of the light tree being
+    analysed (whose generated code would be normalized), else generated."""
+    text = text_of(node)
+    return text if text is not None else cst.Module(body=[]).code_for_node(node)
 
 
 def reads_as_name(expr: cst.CSTNode, name: str) -> bool:

@@ -207,6 +207,22 @@ class Positions:
         return spans
 
 
+class SpanPositions:
+    """Positions of a light tree's nodes (analysis/syntax/light.py): the ranges its translator
+    took from `ast`, with the part of `Positions`' interface analyses use (findings and fixes
+    are built from LibCST's tree)."""
+
+    def __init__(self, spans: dict[int, Span]) -> None:
+        self._spans = spans
+
+    def range_of(self, node: cst.CSTNode, within: cst.CSTNode | None = None) -> CodeRange:
+        return _range(self._spans[id(node)])
+
+    def ranges(self, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode, CodeRange]:
+        spans = self._spans
+        return {node: _range(spans[id(node)]) for node in nodes if id(node) in spans}
+
+
 def statement_lines(module: cst.Module) -> dict[int, int]:
     """id(top-level statement) -> its first line (its leading comments and blank lines included),
     by generating the module's code."""
