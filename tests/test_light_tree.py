@@ -298,6 +298,13 @@ def test_nodes_work_with_libcst() -> None:
     assert light.statement_lines == {id(function): 1}
 
 
+def test_statement_lines_are_first_token_lines() -> None:
+    text = "# comment\n\nimport a; import b\n\n@dec\n# between\n@dec2\ndef f():\n    pass\nclass A: pass\n"
+    light = light_module(ast.parse(text), text)
+    assert light is not None
+    assert [light.statement_lines[id(statement)] for statement in light.module.body] == [3, 5, 10]
+
+
 def test_memlint_tree_walks_light_trees_like_libcst_trees() -> None:
     """memlint's Tree (parents, source order, subtree ends, by type) over a light tree: the same
     nodes in the same order as over LibCST's, each node once (no shared node in a walked field)."""
@@ -332,3 +339,17 @@ def test_memlint_tree_walks_light_trees_like_libcst_trees() -> None:
 )
 def test_texts(text: str) -> None:
     _check(text)
+
+
+@pytest.mark.parametrize(
+    "text, end",
+    [
+        ('f"{d["k"]:>{w}} {x!r}" + 1', 22),  # Python 3.12's nested quotes (PEP 701)
+        ("f'{a}' 'b'", 6),
+        ('f"""{"x"}\n{{}}""" ', 17),
+    ],
+)
+def test_fstring_end_skips_replacement_fields(text: str, end: int) -> None:
+    from memlint.analysis.syntax.light_source import fstring_end
+
+    assert fstring_end(text, 1, len(text)) == end
