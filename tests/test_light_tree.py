@@ -43,8 +43,6 @@ def _check(text: str, complete: bool = True) -> None:
     assert differences == [] and checked == equal
     # The normalized code of a light tree is the same program.
     assert ast.dump(ast.parse(light.module.code)) == ast.dump(tree)
-    first_lines = [light.statement_lines[id(statement)] for statement in light.module.body]
-    assert first_lines == sorted(first_lines)
 
 
 def _check_folder(folder: Path, complete: bool) -> None:
@@ -295,14 +293,6 @@ def test_nodes_work_with_libcst() -> None:
 
     module.visit(Names())
     assert names == ["f", "a", "b", "g", "a", "b"]
-    assert light.statement_lines == {id(function): 1}
-
-
-def test_statement_lines_are_first_token_lines() -> None:
-    text = "# comment\n\nimport a; import b\n\n@dec\n# between\n@dec2\ndef f():\n    pass\nclass A: pass\n"
-    light = light_module(ast.parse(text), text)
-    assert light is not None
-    assert [light.statement_lines[id(statement)] for statement in light.module.body] == [3, 5, 10]
 
 
 def test_memlint_tree_walks_light_trees_like_libcst_trees() -> None:

@@ -32,7 +32,6 @@ Span = tuple[int, int, int, int]  # start line (1-based), start column, end line
 class LightModule:
     module: cst.Module
     spans: dict[int, Span]  # id(node) -> its PositionProvider range
-    statement_lines: dict[int, int]  # id(top-level statement) -> the line of its first token
 
 
 def light_module(tree: ast.Module, text: str) -> LightModule | None:
@@ -43,8 +42,7 @@ def light_module(tree: ast.Module, text: str) -> LightModule | None:
     spacing), which keep their defaults; `lpar`/`rpar` and relative-import dots have LibCST's
     counts. `spans` holds PositionProvider's range of every statement (SimpleStatementLine
     included), expression, Arg and Param, and ExceptHandler/Element ranges; not of blocks, Else,
-    Decorator or Annotation. `statement_lines` gives a top-level statement's first token's line
-    (decorators included): a light tree has no leading comment or blank lines.
+    Decorator or Annotation.
     None: a form feed, PEP 695 type parameters and `type` aliases, f-string expressions Python
     3.11 misplaces (a tuple, some spanning lines) or holding a comment or backslash, t-strings,
     Python 3.14's `except A, B:`, any `ast` node or spelling not known here (`import a . b`, a
@@ -64,13 +62,7 @@ def light_module(tree: ast.Module, text: str) -> LightModule | None:
     finally:
         if collecting:
             gc.enable()
-    module = N.Module(body)
-    spans = translator.spans
-    lines = {}
-    for statement in body:
-        decorators = getattr(statement, "decorators", ())
-        lines[id(statement)] = spans[id(decorators[0].decorator if decorators else statement)][0]
-    return LightModule(module, spans, lines)
+    return LightModule(N.Module(body), translator.spans)
 
 
 _DEF = re.compile(r"(?:async[ \t\f]+)?def[ \t\f]+")
