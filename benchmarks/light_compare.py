@@ -2,8 +2,9 @@
 
 `tree_mismatch` walks both trees in parallel: the same node type everywhere and every dataclass
 field equal, except the whitespace and punctuation fields a light tree leaves at their defaults;
-parentheses and relative-import dots by count; operators, `async` and a slice's colons by type. `span_mismatches`
-compares the light spans with LibCST's PositionProvider for statements, expressions, Arg and Param.
+parentheses and relative-import dots by count; operators, `async` and a slice's colons by type.
+`span_mismatches` compares the light spans with LibCST's PositionProvider for statements,
+expressions, Arg, Param, Element and ExceptHandler.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ SPANNED = (
     cst.SimpleStatementLine,
     cst.Arg,
     cst.Param,
+    cst.BaseElement,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
 )
 
 

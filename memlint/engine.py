@@ -1,4 +1,8 @@
-"""Discover files -> read and decode -> parse once -> one pass running every rule -> findings."""
+"""Discover files -> read and decode -> parse -> one pass running every rule -> findings.
+
+A file is parsed with `ast` and analysed on a light tree (LibCST's node classes built from it,
+analysis/syntax/light.py); only a file where a rule reports something is parsed with LibCST and
+analysed again, so that findings, messages and fixes come from the tree of the text as written."""
 
 from __future__ import annotations
 
@@ -267,10 +271,13 @@ def _lint_text(
     tree = _python_tree(text) if parser is None else None
     if not needs_tree(text, rules, SUMMARY_NEEDLES, tree):  # needles in comments and docstrings only
         return [], [], {}
+    summary = None
     if tree is not None and LIGHT_TREES:
         light = _analyse_light(tree, text, path, rules)
         if light is not None:
-            return light
+            summary, rules = light
+            if not rules:
+                return [], [], summary
     try:
         module = parser.parse(text) if parser is not None else parse_module(text)
     except cst.ParserSyntaxError as exc:
@@ -292,7 +299,7 @@ def _lint_text(
         text,
     )
     with Guard().active() as guard:
-        return _analyse(model, text, path, rules, guard, parser)
+        return _analyse(model, text, path, rules, guard, parser, summary)
 
 
 def _python_tree(text: str) -> ast.Module | None:
@@ -306,11 +313,12 @@ def _python_tree(text: str) -> ast.Module | None:
 
 def _analyse_light(
     tree: ast.Module, text: str, path: str, rules: list[type[Rule]]
-) -> tuple[list[Finding], list[FileError], dict] | None:
+) -> tuple[dict, list[type[Rule]]] | None:
     """The file's analysis on a light tree (analysis/syntax/light.py: LibCST's nodes built from
-    `ast`, several times cheaper than LibCST's parser): its summary when no rule reports anything;
-    None when one does, or anything goes wrong, and the file is parsed with LibCST and analysed
-    again, for findings, messages and fixes exactly as written (most files report nothing)."""
+    `ast`, several times cheaper than LibCST's parser): its summary and the rules that report
+    something, which alone run again on LibCST's tree, for findings, messages and fixes exactly as
+    written (most files report nothing). None where the tree is not translated or any analysis
+    fails: then LibCST's tree gets the whole analysis, and says what went wrong."""
     light = light_module(tree, text)
     if light is None:
         return None
@@ -327,17 +335,28 @@ def _analyse_light(
         finally:
             guard.current = None
             model.release()
-    return ([], [], summary) if not reports and not errors else None
+    if errors:
+        return None
+    reporting = {rule.code for rule, _ in reports}
+    return summary, [rule for rule in rules if rule.code in reporting]
 
 
 def _analyse(
-    model: SemanticModel, text: str, path: str, rules: list[type[Rule]], guard: Guard, parser: Parser | None = None
+    model: SemanticModel,
+    text: str,
+    path: str,
+    rules: list[type[Rule]],
+    guard: Guard,
+    parser: Parser | None = None,
+    summary: dict | None = None,
 ) -> tuple[list[Finding], list[FileError], dict]:
+    """Findings, errors and the summary (`summary`: the light tree's, which is LibCST's)."""
     summary_error = None
     try:
         guard.current = "the project summary"
         parts = parser.summary_parts if parser is not None else None
-        summary = summarize(model) if parts is None else summarize(model, parts)
+        if summary is None:
+            summary = summarize(model) if parts is None else summarize(model, parts)
     except BudgetExceeded as exc:
         summary_error, summary = FileError(path, f"{exc}; the project index misses this file", note=True), {}
     except Exception as exc:  # noqa: BLE001 - the index is an extra: lose it, not the findings

@@ -1,9 +1,9 @@
-"""Decide with `ast` whether a file needs LibCST at all: its rules' needles as code, not as text.
+"""Decide with `ast` whether a file needs analysing at all: its rules' needles as code, not as text.
 
 The pre-check in engine.py looks for each rule's needles (and the project summary's) as
 substrings of the whole text: a word in a comment or a docstring ("Runs the model for one
-epoch", "# see torch.cuda") makes the file pay LibCST's parse and the analysis. `ast.parse`
-costs about a tenth of LibCST's parse; its tree says where each needle really is:
+epoch", "# see torch.cuda") makes the file pay a tree and the analysis. The file's `ast`
+(which the engine parses anyway, for the light tree) says where each needle really is:
 
 * a word needle (`zero_grad`, `cuda`, `Trainer`) in a name, an attribute (alone and as the
   dotted chain it ends: `torch.utils.checkpoint`), a function, class, parameter or keyword
@@ -17,7 +17,7 @@ costs about a tenth of LibCST's parse; its tree says where each needle really is
 A file whose code holds no needle of any rule that the text pre-check let through, and none
 of the summary's, is only checked for syntax (by that same `ast.parse`). Files with a loop
 statement at the start of a line, which nearly always is code and satisfies the loop rules'
-needles, are parsed without asking `ast` (it would only cost). tests/test_screen.py checks on
+needles, are analysed without walking the `ast` for needles (it would only cost). tests/test_screen.py checks on
 test_cases/ and the false-positive repros that findings and fixes are those without the screen;
 bench.py --digest and corpus_findings.py --findings check it on real libraries.
 """

@@ -27,22 +27,9 @@ def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
     raise TypeError(f"{cls.__name__}.{name} is not a slot")
 
 
-def _fresh(default: cst.CSTNode) -> Callable[[], cst.CSTNode]:
-    """A function returning a new node equal to `default`, sharing only what memlint's Tree does not walk."""
-    cls = type(default)
-    walked = set(_child_fields(cls))
-    names = [
-        field.name
-        for field in dataclasses.fields(cls)
-        if not (field.name in walked and isinstance(getattr(default, field.name), cst.CSTNode))
-    ]
-    make = constructor(cls, *names)
-    values = [getattr(default, name) for name in names]
-    return lambda: make(*values)
-
-
-def constructor(cls: type, *names: str) -> Callable[..., Any]:
-    """A function of `names` (positional) returning a `cls` with those fields and defaults elsewhere."""
+def constructor(cls: type, *names: str, template: cst.CSTNode | None = None) -> Callable[..., Any]:
+    """A function of `names` (positional) returning a `cls` with those fields and defaults elsewhere
+    (`template`'s values, if given, instead of the class's defaults)."""
     fields = dataclasses.fields(cls)
     known = {field.name for field in fields}
     if not set(names) <= known:
@@ -56,7 +43,9 @@ def constructor(cls: type, *names: str) -> Callable[..., Any]:
         if field.name in names:
             body.append(f"    {setter}(node_, {field.name})")
             continue
-        if field.name in ("lpar", "rpar") and field.default is dataclasses.MISSING:
+        if template is not None:
+            default = getattr(template, field.name)
+        elif field.name in ("lpar", "rpar") and field.default is dataclasses.MISSING:
             default = ()  # a parse's count, set by the translator (a Tuple's default is one pair)
         elif field.default is not dataclasses.MISSING:
             default = field.default
@@ -69,10 +58,7 @@ def constructor(cls: type, *names: str) -> Callable[..., Any]:
         if isinstance(default, cst.CSTNode) and field.name in walked:
             # memlint's Tree walks this field: a node of its own, each time (a shared one would
             # have one parent for all).
-            fresh = _fresh(default)
-            if not fresh().deep_equals(default):
-                raise TypeError(f"{cls.__name__}.{field.name}'s default is not its class's")
-            env[f"fresh_{field.name}"] = fresh
+            env[f"fresh_{field.name}"] = constructor(type(default), template=default)
             body.append(f"    {setter}(node_, fresh_{field.name}())")
             continue
         env[f"default_{field.name}"] = default

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+import sys
 from itertools import accumulate
 
 
@@ -30,6 +31,7 @@ STRING = re.compile(
     re.S,
 )
 _PREFIXES = frozenset(("r", "u", "b", "br", "rb", "f", "fr", "rf"))  # Python 3.14's t-strings: untranslated
+_NESTED_QUOTES = sys.version_info >= (3, 12)  # f"{d["key"]}" is valid from 3.12 on
 _GAP = re.compile(r"(?:[ \t\f\r\n]|\\\r?\n|#[^\r\n]*)*")
 _LINE_BREAK = re.compile(r"\r\n?|\n")
 _TOKENS = re.compile(STRING.pattern + r"|(#)[^\r\n]*", re.S)  # for comment starts on lines with quotes
@@ -151,14 +153,40 @@ class Source:
             if match is None or match.end() > end:
                 raise Untranslated("string token")
             prefix = match.group(1)
-            if prefix and prefix.lower() not in _PREFIXES:
-                raise Untranslated("string prefix")
-            tokens.append((start, match.end(), prefix))
-            if match.end() == end:
+            token_end = match.end()
+            if prefix:
+                if prefix.lower() not in _PREFIXES:
+                    raise Untranslated("string prefix")
+                if _NESTED_QUOTES and ("f" in prefix or "F" in prefix):
+                    token_end = fstring_end(text, start + len(prefix), end)
+            tokens.append((start, token_end, prefix))
+            if token_end == end:
                 return tokens
-            start = _GAP.match(text, match.end()).end()  # type: ignore[union-attr]
+            start = _GAP.match(text, token_end).end()  # type: ignore[union-attr]
             if start >= end:
                 raise Untranslated("string gap")
+
+
+def fstring_end(text: str, quote_start: int, limit: int) -> int:
+    """Where the f-string whose quote opens at `quote_start` ends, its replacement fields skipped
+    whole: from Python 3.12 on (PEP 701) they may hold strings in the f-string's own quotes."""
+    quote = text[quote_start : quote_start + 3]
+    if quote not in ('"""', "'''"):
+        quote = text[quote_start]
+    index = quote_start + len(quote)
+    while index < limit:
+        char = text[index]
+        if text.startswith(quote, index):
+            return index + len(quote)
+        if char == "\\":
+            index += 2
+        elif char == "{" and not text.startswith("{", index + 1):
+            index = _replacement(text, index, limit)[1]
+        elif char in "{}":
+            index += 2
+        else:
+            index += 1
+    raise Untranslated("f-string end")
 
 
 # One piece of an f-string: ("text", start, end), or ("expression", start, end, brace start, brace end,
