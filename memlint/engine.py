@@ -297,6 +297,7 @@ def _lint_text(
         parser.tree(module) if parser is not None else None,
         parser.statement_lines if parser is not None else None,
         text,
+        parsed=tree,
     )
     with Guard().active() as guard:
         return _analyse(model, text, path, rules, guard, parser, summary)

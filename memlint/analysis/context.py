@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 from libcst._position import CodeRange
 
@@ -25,11 +27,13 @@ class FileContext(Scopes):
         statement_lines: dict[int, int] | None = None,
         text: str | None = None,
         spans: dict[int, Span] | None = None,
+        parsed: ast.Module | None = None,
     ) -> None:
         """`statement_lines`: id(top-level statement) -> first line, where the parser knows them;
         `text`: the text `module` was parsed from, where the caller has it (positions start from it);
         `spans`: every node's range, for a light tree (analysis/syntax/light.py: its whitespace is
-        not the source's, so positions cannot come from generating its code)."""
+        not the source's, so positions cannot come from generating its code); `parsed`: CPython's
+        parse of `text`, where the caller has one."""
         super().__init__(module, tree if tree is not None else Tree(module))
         self.path = path
         self.imports = Imports(self.tree)
@@ -37,7 +41,7 @@ class FileContext(Scopes):
         self.frameworks = Frameworks(self, self.imports)
         self.grad = GradMode(self, self.calls, self.imports, self.frameworks)
         self.positions: Positions | SpanPositions = (
-            Positions(module, self.tree.parent_of, statement_lines, text)
+            Positions(module, self.tree.parent_of, statement_lines, text, parsed)
             if spans is None
             else SpanPositions(spans)
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from functools import cached_property
 
 import libcst as cst
@@ -29,8 +30,9 @@ class SemanticModel(FileContext):
         statement_lines: dict[int, int] | None = None,
         text: str | None = None,
         spans: dict[int, tuple[int, int, int, int]] | None = None,
+        parsed: ast.Module | None = None,
     ) -> None:
-        super().__init__(module, path, tree, statement_lines, text, spans)
+        super().__init__(module, path, tree, statement_lines, text, spans, parsed)
         self.provenance = Provenance(self)
         self.module_facts = ModuleFacts(self)
         self.loops = Loops(self, self.provenance)

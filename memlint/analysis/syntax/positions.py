@@ -11,6 +11,7 @@ position costs what its statement costs, wherever it is in the file.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
@@ -113,8 +114,11 @@ class Positions:
         parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
         first_lines: dict[int, int] | None = None,
         text: str | None = None,
+        parsed: ast.Module | None = None,
     ) -> None:
+        """`parsed`: CPython's parse of `text`, where the caller has one (for the statements' lines)."""
         self.module = module
+        self._parsed = parsed
         self._parent_of = parent_of
         self._first_lines = first_lines
         self._text = text
@@ -151,8 +155,8 @@ class Positions:
 
     def _statement_lines(self) -> StatementLines | None:
         if self._lines is None and self._text is not None:
-            self._lines = StatementLines(self.module, self._text, self._parent_of)
-            self._text = None  # held by the `ast` rows now
+            self._lines = StatementLines(self.module, self._text, self._parent_of, self._parsed)
+            self._text = self._parsed = None  # held by the `ast` rows now
         return self._lines
 
     def _anchor(self, node: cst.CSTNode) -> cst.CSTNode:
