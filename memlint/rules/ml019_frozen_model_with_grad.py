@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import code, method_name, names_in
+from memlint.analysis.syntax.expressions import code, method_name, names_in, reads_as_name
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, torch_alias
@@ -67,7 +67,9 @@ for batch in loader:
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
-        self._mentions: dict[str, list[cst.CSTNode]] | None = None
+        self._mentions: dict[str, list[cst.CSTNode]] | None = None  # code -> nodes, for names not plainly dotted
+        self._by_last: dict[str, list[cst.CSTNode]] | None = None  # last identifier -> Names and Attributes
+        self._written: dict[str, list[cst.CSTNode]] = {}  # dotted name -> `_written_as`
 
     def visit_Call(self, node: cst.Call) -> None:
         model = self.model
@@ -99,26 +101,50 @@ for batch in loader:
     def _mentions_of(self, name: str, at: cst.CSTNode) -> list[cst.CSTNode]:
         """The Names/Attributes written as `name` that are the same variable as `name` at `at`:
         `ref_model` of the same function (or a module-level one), `self.teacher` of the same class."""
-        if self._mentions is None:
-            table: dict[str, list[cst.CSTNode]] = {}
-            for node_type in (cst.Name, cst.Attribute):
-                for node in self.model.tree.by_type.get(node_type, ()):
-                    table.setdefault(code(node), []).append(node)
-            self._mentions = table
         model = self.model
+        mentions = self._written_as(name)
         scope = model.scope_of(at)
         root = name.split(".")[0]
         if root == "self":
             owner = self._class_of(scope)
-            return [m for m in self._mentions.get(name, []) if self._class_of(model.scope_of(m)) is owner]
+            return [m for m in mentions if self._class_of(model.scope_of(m)) is owner]
         local = isinstance(scope, cst.FunctionDef) and (root in model.params(scope) or model.bindings(scope, root))
         home = scope if local else model.module
         return [
             m
-            for m in self._mentions.get(name, [])
+            for m in mentions
             if model.scope_of(m) is home
             or (not local and not (model.bindings(model.scope_of(m), root) or root in model.params(model.scope_of(m))))
         ]
+
+    def _written_as(self, name: str) -> list[cst.CSTNode]:
+        """The file's Names and Attributes whose code is `name`, in the tree's order (Names first).
+        A plain dotted `name` can only be written by nodes that end in its last identifier: only
+        those are turned back into code (generating the code of every Name and Attribute of the
+        file cost more than the rest of the rule); any other text is looked up in a table of all."""
+        parts = name.split(".")
+        if not all(part.isidentifier() for part in parts):
+            if self._mentions is None:
+                self._mentions = {}
+                for node_type in (cst.Name, cst.Attribute):
+                    for node in self.model.tree.by_type.get(node_type, ()):
+                        self._mentions.setdefault(code(node), []).append(node)
+            return self._mentions.get(name, [])
+        if self._by_last is None:
+            self._by_last = {}
+            for node in self.model.tree.by_type.get(cst.Name, ()):
+                self._by_last.setdefault(node.value, []).append(node)
+            for node in self.model.tree.by_type.get(cst.Attribute, ()):
+                self._by_last.setdefault(node.attr.value, []).append(node)
+        found = self._written.get(name)
+        if found is None:
+            candidates = self._by_last.get(parts[-1], ())
+            if len(parts) == 1:
+                found = [m for m in candidates if reads_as_name(m, name)]
+            else:
+                found = [m for m in candidates if isinstance(m, cst.Attribute) and code(m) == name]
+            self._written[name] = found
+        return found
 
     def _class_of(self, scope: cst.CSTNode) -> cst.ClassDef | None:
         return self.model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
