@@ -1,11 +1,15 @@
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import code, method_name, names_in, reads_as_name
+from memlint.analysis.syntax.expressions import code, method_name, names_in
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, torch_alias
+
+_TAIL = re.compile(r"\w*\Z")
 
 # Calls that may take a model without training it: moving it, copying it, preparing it alone.
 _HARMLESS_USES = {"to", "cuda", "eval", "train", "half", "bfloat16", "float", "deepcopy", "prepare", "prepare_model"}
@@ -68,8 +72,8 @@ for batch in loader:
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self._mentions: dict[str, list[cst.CSTNode]] | None = None  # code -> nodes, for names not plainly dotted
-        self._by_last: dict[str, list[cst.CSTNode]] | None = None  # last identifier -> Names and Attributes
-        self._written: dict[str, list[cst.CSTNode]] = {}  # dotted name -> `_written_as`
+        self._by_tail: dict[str, list[cst.CSTNode]] | None = None  # last word -> Names and Attributes
+        self._written: dict[str, list[cst.CSTNode]] = {}  # code -> `_written_as`
 
     def visit_Call(self, node: cst.Call) -> None:
         model = self.model
@@ -119,30 +123,33 @@ for batch in loader:
 
     def _written_as(self, name: str) -> list[cst.CSTNode]:
         """The file's Names and Attributes whose code is `name`, in the tree's order (Names first).
-        A plain dotted `name` can only be written by nodes that end in its last identifier: only
-        those are turned back into code (generating the code of every Name and Attribute of the
-        file cost more than the rest of the rule); any other text is looked up in a table of all."""
-        parts = name.split(".")
-        if not all(part.isidentifier() for part in parts):
+        Code that ends in a word can only be written by a node without parentheses whose own name
+        (a Name's, an Attribute's `attr`) ends in that word: only those nodes are turned back into
+        code (generating the code of every Name and Attribute of the file cost more than the rest
+        of the rule). Other code (`(model)`) is looked up in a table of all."""
+        tail = _tail(name)
+        if not tail:
             if self._mentions is None:
                 self._mentions = {}
                 for node_type in (cst.Name, cst.Attribute):
                     for node in self.model.tree.by_type.get(node_type, ()):
                         self._mentions.setdefault(code(node), []).append(node)
             return self._mentions.get(name, [])
-        if self._by_last is None:
-            self._by_last = {}
+        if self._by_tail is None:
+            self._by_tail = {}
             for node in self.model.tree.by_type.get(cst.Name, ()):
-                self._by_last.setdefault(node.value, []).append(node)
+                if not node.lpar:
+                    self._by_tail.setdefault(_tail(node.value), []).append(node)
             for node in self.model.tree.by_type.get(cst.Attribute, ()):
-                self._by_last.setdefault(node.attr.value, []).append(node)
+                if not node.lpar:
+                    self._by_tail.setdefault(_tail(node.attr.value), []).append(node)
         found = self._written.get(name)
         if found is None:
-            candidates = self._by_last.get(parts[-1], ())
-            if len(parts) == 1:
-                found = [m for m in candidates if reads_as_name(m, name)]
-            else:
-                found = [m for m in candidates if isinstance(m, cst.Attribute) and code(m) == name]
+            found = [
+                m
+                for m in self._by_tail.get(tail, ())
+                if (m.value == name if isinstance(m, cst.Name) else code(m) == name)
+            ]
             self._written[name] = found
         return found
 
@@ -267,3 +274,8 @@ for batch in loader:
             ((line, new),),
             "" if torch else "import torch\n",
         )
+
+
+def _tail(text: str) -> str:
+    """The word that `text` ends in ("" when it ends in anything else, a parenthesis)."""
+    return _TAIL.search(text).group()  # type: ignore[union-attr]
