@@ -74,6 +74,7 @@ for batch in loader:
         self._mentions: dict[str, list[cst.CSTNode]] | None = None  # code -> nodes, for names not plainly dotted
         self._by_tail: dict[str, list[cst.CSTNode]] | None = None  # last word -> Names and Attributes
         self._written: dict[str, list[cst.CSTNode]] = {}  # code -> `_written_as`
+        self._switched: tuple[set[str], set[str]] | None = None  # receivers of `.eval()`/`.train()`, their last words
 
     def visit_Call(self, node: cst.Call) -> None:
         model = self.model
@@ -82,7 +83,9 @@ for batch in loader:
             return
         if isinstance(func, cst.Attribute) and func.attr.value == "forward":
             func = func.value
-        name = code(func)
+        name = self._switched_code(func)
+        if name is None:
+            return  # nothing written like it is put in eval (or training) mode: `_put_in_eval_mode` finds nothing
         evaluated = self._put_in_eval_mode(name, node)  # `.eval()` is a Module's: the callee is a model
         if evaluated is None or not self._untrained(name, node) or model.grad_state(node) is not Grad.ON:
             return
@@ -120,6 +123,25 @@ for batch in loader:
             if model.scope_of(m) is home
             or (not local and not (model.bindings(model.scope_of(m), root) or root in model.params(model.scope_of(m))))
         ]
+
+    def _switched_code(self, func: cst.BaseExpression) -> str | None:
+        """`func`'s code where it is written like a receiver of `.eval()` or `.train(...)` in this
+        file (the only mentions `_put_in_eval_mode` looks at), else None. The receivers' code is
+        generated once per file, `func`'s only when the word it ends in is one of theirs."""
+        if self._switched is None:
+            receivers = {
+                code(call.func.value)  # type: ignore[attr-defined]
+                for call in self.model.tree.by_type.get(cst.Call, ())
+                if method_name(call) in ("eval", "train")
+            }
+            self._switched = receivers, {_tail(r) for r in receivers}
+        receivers, tails = self._switched
+        if isinstance(func, cst.Name) and not func.lpar:
+            return func.value if func.value in receivers else None
+        if isinstance(func, cst.Attribute) and not func.lpar and _tail(func.attr.value) not in tails:
+            return None
+        written = code(func)
+        return written if written in receivers else None
 
     def _written_as(self, name: str) -> list[cst.CSTNode]:
         """The file's Names and Attributes whose code is `name`, in the tree's order (Names first).
