@@ -275,7 +275,6 @@ class Summaries:
 
     def _keeps_in_arguments(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
         model = self.model
-        derived = self.derived(func)
         params = model.params(func) - {"self", "cls"}
         found: dict[str, tuple[cst.CSTNode, str]] = {}
         for kind in (cst.Expr, cst.Assign, cst.AugAssign):
@@ -288,7 +287,8 @@ class Summaries:
                     continue
                 if isinstance(store.container, cst.Name) and store.kind not in ("append", "subscript"):
                     continue  # `total += value` rebinds the callee's own name: the caller's is untouched
-                for param in self._params_read(store.value, derived) - {root}:
+                # (what the parameters derive is asked only here: most functions store into none)
+                for param in self._params_read(store.value, self.derived(func)) - {root}:
                     found.setdefault(param, (statement, root))
         return found
 
