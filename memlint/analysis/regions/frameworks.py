@@ -85,6 +85,7 @@ class Frameworks:
     def __init__(self, scopes: "Scopes", imports: "Imports") -> None:
         self.scopes = scopes
         self.imports = imports
+        self._hooks: dict[int, Hook | None] = {}  # id(function) -> `hook`: asked for every grad-mode question
 
     @cached_property
     def _classes(self) -> dict[str, cst.ClassDef]:
@@ -126,6 +127,12 @@ class Frameworks:
 
     def hook(self, func: cst.FunctionDef) -> Hook | None:
         """The framework hook `func` is, with the grad mode it runs under, or None."""
+        key = id(func)
+        if key not in self._hooks:
+            self._hooks[key] = self._hook(func)
+        return self._hooks[key]
+
+    def _hook(self, func: cst.FunctionDef) -> Hook | None:
         name = func.name.value
         cls = self.scopes.enclosing_class(func)
         if cls is None:

@@ -56,6 +56,7 @@ class GradMode:
         self.imports = imports
         self.frameworks = frameworks
         self._entry: dict[int, Grad] = {}
+        self._declared: dict[int, Grad | None] = {}  # id(function) -> `_declared_entry`, asked again each round of `_callers_only_off`
         self._callers_off: set[int] | None = None
         self._bare_calls: dict[int, list[tuple[int, Grad]]] | None = None
         self._callers_done = False
@@ -195,6 +196,13 @@ class GradMode:
         return state
 
     def _declared_entry(self, func: cst.FunctionDef) -> Grad | None:
+        key = id(func)
+        if key not in self._declared:
+            self._declared[key] = self._declaration(func)
+        return self._declared[key]
+
+    def _declaration(self, func: cst.FunctionDef) -> Grad | None:
+        """The grad mode `func` declares for its body: a decorator, a framework that runs it, a class it belongs to."""
         for decorator in func.decorators:
             effect = self.effect(decorator.decorator)
             if effect is not None:
