@@ -78,6 +78,7 @@ class Loops:
         self._step_loop: dict[int, bool] = {}
         self._stores: dict[int, Store | None] = {}  # id(statement) -> store_of(statement): rules ask again and again
         self._drivers: dict[int, bool] = {}  # id(function) -> runs_several_steps(function)
+        self._step_loops: dict[int, bool] = {}  # id(loop) -> is_step_loop(loop): asked for every statement in it
 
     # -- where a node sits -------------------------------------------------------
     # -- training ---------------------------------------------------------------
@@ -187,6 +188,12 @@ class Loops:
     def is_step_loop(self, loop: cst.CSTNode) -> bool:
         """Does one iteration of `loop` process one batch or step (not one layer
         or one time step of a single forward, nor one chunk of one batch)?"""
+        key = id(loop)
+        if key not in self._step_loops:
+            self._step_loops[key] = self._is_step_loop(loop)
+        return self._step_loops[key]
+
+    def _is_step_loop(self, loop: cst.CSTNode) -> bool:
         if self.iterates_chunks(loop):
             return False  # `for part in torch.chunk(x, n)`: the pieces of one batch, within one step
         scope = self.model.scope_of(loop)
