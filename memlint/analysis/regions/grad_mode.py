@@ -14,6 +14,7 @@ only ever called from no-grad code.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -121,7 +122,23 @@ class GradMode:
         return None
 
     # -- grad mode at a node -------------------------------------------------
+    @cached_property
+    def _always_on(self) -> bool:
+        """Does nothing in this file switch grad mode: no `with` item, decorator or bare call that
+        sets one (a function of this file used as a context manager sets one only through those),
+        and no function that a framework (or its class) runs in a mode of its own? Then every node
+        runs with grad on, and no function is called only without grad: `state` needs no walk (and
+        the file's call sites are not looked up for it). Most files of a library are such files."""
+        tree = self.scopes.tree
+        if any(self.effect(item.item) is not None for node in tree.by_type.get(cst.With, ()) for item in node.items):
+            return False
+        if self._bare_call_table():
+            return False
+        return all(self._declared_entry(func) is None for func in tree.by_type.get(cst.FunctionDef, ()))
+
     def state(self, node: cst.CSTNode) -> Grad:
+        if self._always_on:
+            return Grad.ON
         tree = self.scopes.tree
         child = node
         for anc in tree.ancestors(node):
@@ -141,6 +158,15 @@ class GradMode:
         return Grad.ON
 
     def _bare_call_before(self, suite: cst.CSTNode, stmt: cst.CSTNode) -> Grad | None:
+        calls = self._bare_call_table().get(id(suite))
+        if not calls:
+            return None
+        position = self.scopes.tree.order[id(stmt)]
+        before = [effect for order, effect in calls if order < position]
+        return before[-1] if before else None
+
+    def _bare_call_table(self) -> dict[int, list[tuple[int, Grad]]]:
+        """id(block) -> (position, effect) of the bare calls in it that set grad mode."""
         if self._bare_calls is None:
             self._bare_calls = {}
             tree = self.scopes.tree
@@ -156,12 +182,7 @@ class GradMode:
                 block = tree.parent_of(line) if line is not None else None
                 if block is not None and effect is not None:
                     self._bare_calls.setdefault(id(block), []).append((tree.order[id(line)], effect))
-        calls = self._bare_calls.get(id(suite))
-        if not calls:
-            return None
-        position = self.scopes.tree.order[id(stmt)]
-        before = [effect for order, effect in calls if order < position]
-        return before[-1] if before else None
+        return self._bare_calls
 
     def _enters_on_exit_stack(self, call: cst.Call) -> bool:
         """`stack.enter_context(cm)` on an `ExitStack`: `cm` stays entered for the
@@ -182,6 +203,8 @@ class GradMode:
         return False
 
     def entry_state(self, func: cst.FunctionDef) -> Grad:
+        if self._always_on:
+            return Grad.ON
         cached = self._entry.get(id(func))
         if cached is not None:
             return cached
