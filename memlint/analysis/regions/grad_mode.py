@@ -42,6 +42,8 @@ SET_GRAD_ENABLED = {
     "torch._C._set_grad_enabled",
 }
 ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad"}
+# The last names of the bare calls that set grad mode: `torch.set_grad_enabled(False)`, `stack.enter_context(cm)`.
+_BARE_CALL_METHODS = {name.rsplit(".", 1)[-1] for name in SET_GRAD_ENABLED} | {"enter_context"}
 
 def _no_grad_wrapper(name: str | None) -> bool:
     """A project's own wrapper of `no_grad`/`inference_mode`, named for it
@@ -57,6 +59,7 @@ class GradMode:
         self.imports = imports
         self.frameworks = frameworks
         self._entry: dict[int, Grad] = {}
+        self._predictors: dict[int, bool] = {}  # id(class) -> `_predictor`
         self._declared: dict[int, Grad | None] = {}  # id(function) -> `_declared_entry`, asked again each round of `_callers_only_off`
         self._callers_off: set[int] | None = None
         self._bare_calls: dict[int, list[tuple[int, Grad]]] | None = None
@@ -171,7 +174,10 @@ class GradMode:
             self._bare_calls = {}
             tree = self.scopes.tree
             for call in tree.by_type.get(cst.Call, ()):
-                if self.imports.resolve(call.func) in SET_GRAD_ENABLED:
+                func = call.func
+                if type(func) is cst.Attribute and func.attr.value not in _BARE_CALL_METHODS:
+                    continue  # (a method call resolves to a name ending in its method: no resolving needed)
+                if self.imports.resolve(func) in SET_GRAD_ENABLED:
                     effect = self.effect(call)
                 elif self._enters_on_exit_stack(call):
                     effect = self.effect(call.args[0].value)
@@ -236,9 +242,16 @@ class GradMode:
         cls = self.scopes.enclosing_class(func)
         if cls is not None and func.name.value == "_forward" and self._is_hf_pipeline(cls):
             return Grad.OFF
-        if cls is not None and self._is_ultralytics_predictor(cls, set()):
+        if cls is not None and self._predictor(cls):
             return Grad.OFF
         return None
+
+    def _predictor(self, cls: cst.ClassDef) -> bool:
+        """`_is_ultralytics_predictor`, once per class (each of its methods asks)."""
+        key = id(cls)
+        if key not in self._predictors:
+            self._predictors[key] = self._is_ultralytics_predictor(cls, set())
+        return self._predictors[key]
 
     def _is_ultralytics_predictor(self, cls: cst.ClassDef, seen: set[str]) -> bool:
         """An ultralytics predictor: `BasePredictor.stream_inference` runs its whole
