@@ -227,7 +227,7 @@ class Summaries:
         callers_without_grad = model.grad.entry_state(func) is Grad.OFF
         for kind in (cst.Expr, cst.Assign, cst.AugAssign):
             for statement in model.tree.descendants(func.body, kind):
-                if model.scope_of(statement) is not func or not set(names_in(statement)) & set(derived):
+                if model.scope_of(statement) is not func or not any(name in derived for name in names_in(statement)):
                     continue
                 if model.grad_state(statement) is Grad.OFF and not callers_without_grad:
                     continue  # a `no_grad` of the callee's own: what it keeps has no graph

@@ -79,6 +79,7 @@ class Loops:
         self._stores: dict[int, Store | None] = {}  # id(statement) -> store_of(statement): rules ask again and again
         self._drivers: dict[int, bool] = {}  # id(function) -> runs_several_steps(function)
         self._step_loops: dict[int, bool] = {}  # id(loop) -> is_step_loop(loop): asked for every statement in it
+        self._step_functions: dict[int, bool] = {}  # id(function) -> does a framework or a step loop run it per step
 
     # -- where a node sits -------------------------------------------------------
     # -- training ---------------------------------------------------------------
@@ -348,11 +349,14 @@ class Loops:
             if self.is_step_loop(loop):
                 return loop
         scope = self.model.scope_of(node)
-        if isinstance(scope, cst.FunctionDef) and (
-            self.per_step_method(scope) or self.called_per_step(scope) or self.is_module_forward(scope)
-        ):
-            return scope
-        return None
+        if not isinstance(scope, cst.FunctionDef):
+            return None
+        key = id(scope)
+        if key not in self._step_functions:  # asked for every statement outside a step loop
+            self._step_functions[key] = (
+                self.per_step_method(scope) or self.called_per_step(scope) or self.is_module_forward(scope)
+            )
+        return scope if self._step_functions[key] else None
 
     def in_training_mode(self, node: cst.CSTNode) -> bool:
         """Under `if self.training:` (a running statistic's update, as in BatchNorm)."""
