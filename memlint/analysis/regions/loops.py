@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -602,27 +603,38 @@ class Loops:
         if isinstance(receiver, cst.Name):
             values = self._made_by(receiver, at)
         elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
-            attr = receiver.attr.value
-            values = [
-                node.value
-                for node in model.tree.by_type.get(cst.Assign, ())
-                if any(
-                    isinstance(t.target, cst.Attribute)
-                    and t.target.attr.value == attr
-                    and isinstance(t.target.value, cst.Name)
-                    and t.target.value.value == "self"
-                    for t in node.targets
-                )
-            ]
+            values = self._self_attribute_values.get(receiver.attr.value, [])
         else:
             return None
-        classes = {c.name.value: c for c in model.tree.by_type.get(cst.ClassDef, ())}
+        classes = self._classes
         made = {
             classes[v.func.value]
             for v in values
             if isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value in classes
         }
         return made.pop() if len(made) == 1 else None
+
+    @cached_property
+    def _self_attribute_values(self) -> dict[str, list[cst.BaseExpression]]:
+        """`self.<attr>` -> the values assigned to it anywhere in the file, in source order (once
+        per file: `_instance_class` asks for every method call whose name the file defines)."""
+        table: dict[str, list[cst.BaseExpression]] = {}
+        for node in self.model.tree.by_type.get(cst.Assign, ()):
+            attrs = {
+                t.target.attr.value
+                for t in node.targets
+                if isinstance(t.target, cst.Attribute)
+                and isinstance(t.target.value, cst.Name)
+                and t.target.value.value == "self"
+            }
+            for attr in attrs:
+                table.setdefault(attr, []).append(node.value)
+        return table
+
+    @cached_property
+    def _classes(self) -> dict[str, cst.ClassDef]:
+        """The file's classes by name (the last of a name wins, as a module's namespace does)."""
+        return {c.name.value: c for c in self.model.tree.by_type.get(cst.ClassDef, ())}
 
     def meter_class(self, store: Store) -> str | None:
         """For a store assumed of a meter not defined here: the class that made it, as written
