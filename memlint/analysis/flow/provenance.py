@@ -145,6 +145,7 @@ class Provenance:
     def __init__(self, model: "FileContext") -> None:
         self.model = model
         self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
+        self._module_calls: dict[int, tuple[cst.Call, bool]] = {}  # id(call) -> (call, is_module_call(call))
         # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
         # to return a value with history; switched off to ask whether a finding rests on that guess.
         self.trust_names = True
@@ -207,6 +208,14 @@ class Provenance:
 
     def is_module_call(self, call: cst.Call) -> bool:
         """Does this call run a model, module or criterion forward?"""
+        # asked about most calls by several rules and summaries; the entry holds the call, so that
+        # its id is not reused by a node built later (a fix's, a Store's container)
+        found = self._module_calls.get(id(call))
+        if found is None:
+            found = self._module_calls[id(call)] = (call, self._is_module_call(call))
+        return found[1]
+
+    def _is_module_call(self, call: cst.Call) -> bool:
         func = call.func
         callee = callee_name(call) or ""
         if _FACTORY_VERBS.match(callee) or self.model.local_callees(call):

@@ -460,9 +460,10 @@ class Loops:
         return self._stores[key]
 
     def _store_of(self, statement: cst.CSTNode) -> Store | None:
-        if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
+        kind = type(statement)  # exact types (LibCST's node classes have no subclasses): isinstance goes through ABCMeta
+        if kind is cst.Expr and type(statement.value) is cst.Call:
             call = statement.value
-            if not isinstance(call.func, cst.Attribute):
+            if type(call.func) is not cst.Attribute:
                 return self._kept_in_argument(call, statement, self.model.named_callees(call))
             method = call.func.attr.value
             container = call.func.value
@@ -483,7 +484,7 @@ class Loops:
                 if isinstance(container, cst.Attribute) and root_name(container) == "self":
                     return Store(statement, container, call.args[0].value, "in-place")
             return None
-        if isinstance(statement, cst.AugAssign) and isinstance(statement.operator, _ACCUMULATING_OPS):
+        if kind is cst.AugAssign and type(statement.operator) in _ACCUMULATING_OPS:
             if isinstance(statement.target, (cst.Name, cst.Attribute)):
                 # `outs += [out]` grows a list like append; `total += loss` accumulates
                 kind = "append" if isinstance(statement.value, (cst.List, cst.Tuple)) else "accumulate"
@@ -492,7 +493,7 @@ class Loops:
                 # `total_loss[name] += loss`: a running sum kept in an entry of the container
                 return Store(statement, statement.target.value, statement.value, "accumulate")
             return None
-        if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+        if kind is cst.Assign and len(statement.targets) == 1:
             target = statement.targets[0].target
             if isinstance(target, cst.Subscript):
                 return Store(statement, target.value, statement.value, "subscript")
