@@ -83,10 +83,12 @@ def _returns(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> dict[s
     """Top-level function -> the callees whose results its `return`s may hand back."""
     returns: dict[str, list[str]] = {}
     for func in top_level:
-        refs = set()
-        for ret in model.tree.descendants(func.body, cst.Return):
-            if ret.value is not None and model.scope_of(ret) is func:
-                refs |= history_sources(model, ret.value, ret)
+        values = [
+            ret.value
+            for ret in model.tree.descendants(func.body, cst.Return)
+            if ret.value is not None and model.scope_of(ret) is func
+        ]
+        refs = history_sources(model, values, func.body) if values else set()
         if refs:
             returns[func.name.value] = sorted(refs)
     return returns
@@ -154,11 +156,15 @@ def _calls_after_cuda(model: "SemanticModel", imported_roots: set[str]) -> list[
     return [[name, " ".join(model.module.code_for_node(used).split())[:40], where[used].start.line] for name, used in late.items()]
 
 
-def history_sources(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> set[str]:
-    """Callees (as written) whose results may flow into `expr` within its scope."""
+def history_sources(
+    model: "SemanticModel", expr: cst.BaseExpression | list[cst.BaseExpression], at: cst.CSTNode
+) -> set[str]:
+    """Callees (as written) whose results may flow into `expr` (or into any of a list of
+    expressions of one scope, at once: the names they depend on are one closure) within its scope."""
     scope = model.scope_of(at)
-    found = {dotted(c.func) for c in _calls_in(model, expr)}
-    for name in model.provenance.dependencies(set(names_in(expr)), scope):
+    exprs = expr if isinstance(expr, list) else [expr]
+    found = {dotted(c.func) for e in exprs for c in _calls_in(model, e)}
+    for name in model.provenance.dependencies({n for e in exprs for n in names_in(e)}, scope):
         for binding in model.bindings(scope, name):
             if binding.value is not None:
                 found |= {dotted(c.func) for c in _calls_in(model, binding.value)}
