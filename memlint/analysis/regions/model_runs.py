@@ -408,18 +408,17 @@ def hands_a_module(model: "FileContext", call: cst.Call) -> bool:
     return any(facts.is_module(arg.value, call) or dotted(arg.value) in called for arg in call.args)
 
 
-def eval_calls(model: "FileContext", imported_roots: set[str]) -> list[list[Any]]:
-    """Calls of imported functions, handed a module, made with grad on in an evaluation region of
-    this file: whether the callee runs the model is the other file's to say. Each: [callee as written, row, column, end
-    row, end column, the region in words, the fix in words, suppressed]."""
-    from memlint.analysis.syntax.imports import dotted
+def eval_calls(model: "FileContext", imported: list[tuple[cst.Call, str]]) -> list[list[Any]]:
+    """Of the calls of imported functions (`imported`: each with its callee as written), those handed
+    a module, made with grad on in an evaluation region of this file: whether the callee runs the
+    model is the other file's to say. Each: [callee as written, row, column, end row, end column,
+    the region in words, the fix in words, suppressed]."""
     from memlint.suppression import is_suppressed
 
     found: list[list[Any]] = []
     regions = model.eval_regions
-    for call in model.tree.by_type.get(cst.Call, ()):
-        name = dotted(call.func)
-        if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
+    for call, name in imported:
+        if model.local_callees(call):
             continue
         if not regions.may_evaluate(model.scope_of(call)) or not hands_a_module(model, call):
             continue  # (a helper that runs a model is handed it; the checks are cheap, the region is not)
