@@ -22,6 +22,7 @@ keyed on file content; the adjustments are recomputed on every run.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any, Callable, Collection
 
 import libcst as cst
@@ -53,18 +54,19 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
     tree = model.tree
     top_level = [f for f in tree.by_type.get(cst.FunctionDef, ()) if tree.parent_of(f) is model.module]
     imported_roots = set(model.imports.aliases) | set(model.imports.relative)
+    imported = cache(lambda: _imported_calls(model, imported_roots))  # three parts read them
     builders: dict[str, Callable[[], Any]] = {  # in the order they were always computed (memos fill in order)
         "returns": lambda: _returns(model, top_level),
-        "calls": lambda: _calls(model, imported_roots),
+        "calls": lambda: _calls(model, imported()),
         "alloc_setters": lambda: _alloc_setters(model, top_level),
-        "calls_after_cuda": lambda: _calls_after_cuda(model, imported_roots),
+        "calls_after_cuda": lambda: _calls_after_cuda(model, imported()),
         "imports": lambda: {k: [0, v] for k, v in model.imports.aliases.items()}
         | {k: list(v) for k, v in model.imports.relative.items()},
         "ctx_functions": lambda: sorted({s.function.name.value for s in model.autograd_functions.tensor_stores}),
         "flow": lambda: exported(model),
         "kept_argument_calls": lambda: kept_argument_calls(model, imported_roots),
         "model_runs": lambda: exported_model_runs(model),
-        "eval_calls": lambda: eval_calls(model, imported_roots),
+        "eval_calls": lambda: eval_calls(model, imported()),
         "hook_registrations": lambda: exported_hook_registrations(model),
         "step_calls": lambda: step_calls(model, imported_roots),
         "trainer_precisions": lambda: _trainer_precisions(model),
@@ -83,23 +85,31 @@ def _returns(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> dict[s
     """Top-level function -> the callees whose results its `return`s may hand back."""
     returns: dict[str, list[str]] = {}
     for func in top_level:
-        refs = set()
-        for ret in model.tree.descendants(func.body, cst.Return):
-            if ret.value is not None and model.scope_of(ret) is func:
-                refs |= history_sources(model, ret.value, ret)
+        values = [
+            ret.value
+            for ret in model.tree.descendants(func.body, cst.Return)
+            if ret.value is not None and model.scope_of(ret) is func
+        ]
+        refs = history_sources(model, values, func.body) if values else set()
         if refs:
             returns[func.name.value] = sorted(refs)
     return returns
 
 
-def _calls(model: "SemanticModel", imported_roots: set[str]) -> list[list]:
-    """Calls of imported functions: [callee as written, grad state]."""
-    calls = []
+def _imported_calls(model: "SemanticModel", imported_roots: set[str]) -> list[tuple[cst.Call, str]]:
+    """The file's calls of imported functions (a root bound by an import), in source order, with
+    the callee as written."""
+    found = []
     for call in model.tree.by_type.get(cst.Call, ()):
         name = dotted(call.func)
         if name and name.split(".")[0] in imported_roots:
-            calls.append([name, model.grad_state(call).value])
-    return calls
+            found.append((call, name))
+    return found
+
+
+def _calls(model: "SemanticModel", imported: list[tuple[cst.Call, str]]) -> list[list]:
+    """Calls of imported functions: [callee as written, grad state]."""
+    return [[name, model.grad_state(call).value] for call, name in imported]
 
 
 def _trainer_precisions(model: "SemanticModel") -> list[list]:
@@ -134,15 +144,14 @@ def _alloc_setters(model: "SemanticModel", top_level: list[cst.FunctionDef]) -> 
     return found
 
 
-def _calls_after_cuda(model: "SemanticModel", imported_roots: set[str]) -> list[list]:
+def _calls_after_cuda(model: "SemanticModel", imported: list[tuple[cst.Call, str]]) -> list[list]:
     """Calls of imported functions made after this file used CUDA: [callee, CUDA use, its line]."""
     cuda = model.cuda_init
     if not cuda.cuda_uses:
         return []
     late: dict[str, cst.CSTNode] = {}  # the index reads the first late call of each callee: keep one
-    for call in model.tree.by_type.get(cst.Call, ()):
-        name = dotted(call.func)
-        if not name or name in late or name.split(".")[0] not in imported_roots:
+    for call, name in imported:
+        if name in late:
             continue
         used = cuda.cuda_before(call)
         if used is not None:
@@ -151,11 +160,15 @@ def _calls_after_cuda(model: "SemanticModel", imported_roots: set[str]) -> list[
     return [[name, " ".join(code(used).split())[:40], where[used].start.line] for name, used in late.items()]
 
 
-def history_sources(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> set[str]:
-    """Callees (as written) whose results may flow into `expr` within its scope."""
+def history_sources(
+    model: "SemanticModel", expr: cst.BaseExpression | list[cst.BaseExpression], at: cst.CSTNode
+) -> set[str]:
+    """Callees (as written) whose results may flow into `expr` (or into any of a list of
+    expressions of one scope, at once: the names they depend on are one closure) within its scope."""
     scope = model.scope_of(at)
-    found = {dotted(c.func) for c in _calls_in(model, expr)}
-    for name in model.provenance.dependencies(set(names_in(expr)), scope):
+    exprs = expr if isinstance(expr, list) else [expr]
+    found = {dotted(c.func) for e in exprs for c in _calls_in(model, e)}
+    for name in model.provenance.dependencies({n for e in exprs for n in names_in(e)}, scope):
         for binding in model.bindings(scope, name):
             if binding.value is not None:
                 found |= {dotted(c.func) for c in _calls_in(model, binding.value)}

@@ -54,6 +54,8 @@ def evaluate(model, loader):
 
     def visit_Call(self, node: cst.Call) -> None:
         model = self.model
+        if not model.eval_regions.may_evaluate(model.scope_of(node)):
+            return  # in no evaluation region (`region` below would say so, after the costly questions)
         direct = model.model_runs.runs_module(node)
         if not direct and not model.local_callees(node):
             return

@@ -4,7 +4,7 @@ import re
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import code, method_name, names_in, target_names
+from memlint.analysis.syntax.expressions import code, method_name, names_in, reads_as_name, target_names
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, detach
@@ -57,6 +57,8 @@ for x, y in loader:
         if len(node.targets) != 1 or not isinstance(call, cst.Call):
             return
         target = node.targets[0].target
+        if not self._may_feed_back(call, target):
+            return
         differentiated = self._differentiated_call(node, target)
         if not (model.provenance.is_module_call(call) or model.provenance.carries_history(call, node) or differentiated):
             return
@@ -88,6 +90,17 @@ for x, y in loader:
             return
         fed_back = [a for a in fed_back if set(names_in(a)) & set(state)]
         self._report(node, loop, state, fed_back)
+
+    def _may_feed_back(self, call: cst.Call, target: cst.BaseExpression) -> bool:
+        """Could `call` be handed back what the assignment binds: an argument that reads a name the
+        target binds, or, for a `self.<attr>` target, an argument that is an attribute? Both checks
+        below need one (`fed_back`); this one is syntax only, before the costly questions."""
+        bound = set(target_names(target))
+        if any(set(names_in(a.value)) & bound for a in call.args):
+            return True
+        elements = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+        on_self = any(isinstance(e, cst.Attribute) and reads_as_name(e.value, "self") for e in elements)
+        return on_self and any(isinstance(a.value, cst.Attribute) for a in call.args)
 
     def _differentiated_call(self, node: cst.Assign, target: cst.BaseExpression) -> bool:
         """`logits, state = model.step(frames, state)` in a loop that backwards a loss

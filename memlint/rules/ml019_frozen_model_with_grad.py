@@ -1,11 +1,15 @@
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import code, method_name, names_in
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, torch_alias
+
+_TAIL = re.compile(r"\w*\Z")
 
 # Calls that may take a model without training it: moving it, copying it, preparing it alone.
 _HARMLESS_USES = {"to", "cuda", "eval", "train", "half", "bfloat16", "float", "deepcopy", "prepare", "prepare_model"}
@@ -67,7 +71,10 @@ for batch in loader:
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
-        self._mentions: dict[str, list[cst.CSTNode]] | None = None
+        self._mentions: dict[str, list[cst.CSTNode]] | None = None  # code -> nodes, for names not plainly dotted
+        self._by_tail: dict[str, list[cst.CSTNode]] | None = None  # last word -> Names and Attributes
+        self._written: dict[str, list[cst.CSTNode]] = {}  # code -> `_written_as`
+        self._switched: tuple[set[str], set[str]] | None = None  # receivers of `.eval()`/`.train()`, their last words
 
     def visit_Call(self, node: cst.Call) -> None:
         model = self.model
@@ -76,7 +83,9 @@ for batch in loader:
             return
         if isinstance(func, cst.Attribute) and func.attr.value == "forward":
             func = func.value
-        name = code(func)
+        name = self._switched_code(func)
+        if name is None:
+            return  # nothing written like it is put in eval (or training) mode: `_put_in_eval_mode` finds nothing
         evaluated = self._put_in_eval_mode(name, node)  # `.eval()` is a Module's: the callee is a model
         if evaluated is None or not self._untrained(name, node) or model.grad_state(node) is not Grad.ON:
             return
@@ -99,26 +108,72 @@ for batch in loader:
     def _mentions_of(self, name: str, at: cst.CSTNode) -> list[cst.CSTNode]:
         """The Names/Attributes written as `name` that are the same variable as `name` at `at`:
         `ref_model` of the same function (or a module-level one), `self.teacher` of the same class."""
-        if self._mentions is None:
-            table: dict[str, list[cst.CSTNode]] = {}
-            for node_type in (cst.Name, cst.Attribute):
-                for node in self.model.tree.by_type.get(node_type, ()):
-                    table.setdefault(code(node), []).append(node)
-            self._mentions = table
         model = self.model
+        mentions = self._written_as(name)
         scope = model.scope_of(at)
         root = name.split(".")[0]
         if root == "self":
             owner = self._class_of(scope)
-            return [m for m in self._mentions.get(name, []) if self._class_of(model.scope_of(m)) is owner]
+            return [m for m in mentions if self._class_of(model.scope_of(m)) is owner]
         local = isinstance(scope, cst.FunctionDef) and (root in model.params(scope) or model.bindings(scope, root))
         home = scope if local else model.module
         return [
             m
-            for m in self._mentions.get(name, [])
+            for m in mentions
             if model.scope_of(m) is home
             or (not local and not (model.bindings(model.scope_of(m), root) or root in model.params(model.scope_of(m))))
         ]
+
+    def _switched_code(self, func: cst.BaseExpression) -> str | None:
+        """`func`'s code where it is written like a receiver of `.eval()` or `.train(...)` in this
+        file (the only mentions `_put_in_eval_mode` looks at), else None. The receivers' code is
+        generated once per file, `func`'s only when the word it ends in is one of theirs."""
+        if self._switched is None:
+            receivers = {
+                code(call.func.value)  # type: ignore[attr-defined]
+                for call in self.model.tree.by_type.get(cst.Call, ())
+                if method_name(call) in ("eval", "train")
+            }
+            self._switched = receivers, {_tail(r) for r in receivers}
+        receivers, tails = self._switched
+        if isinstance(func, cst.Name) and not func.lpar:
+            return func.value if func.value in receivers else None
+        if isinstance(func, cst.Attribute) and not func.lpar and _tail(func.attr.value) not in tails:
+            return None
+        written = code(func)
+        return written if written in receivers else None
+
+    def _written_as(self, name: str) -> list[cst.CSTNode]:
+        """The file's Names and Attributes whose code is `name`, in the tree's order (Names first).
+        Code that ends in a word can only be written by a node without parentheses whose own name
+        (a Name's, an Attribute's `attr`) ends in that word: only those nodes are turned back into
+        code (generating the code of every Name and Attribute of the file cost more than the rest
+        of the rule). Other code (`(model)`) is looked up in a table of all."""
+        tail = _tail(name)
+        if not tail:
+            if self._mentions is None:
+                self._mentions = {}
+                for node_type in (cst.Name, cst.Attribute):
+                    for node in self.model.tree.by_type.get(node_type, ()):
+                        self._mentions.setdefault(code(node), []).append(node)
+            return self._mentions.get(name, [])
+        if self._by_tail is None:
+            self._by_tail = {}
+            for node in self.model.tree.by_type.get(cst.Name, ()):
+                if not node.lpar:
+                    self._by_tail.setdefault(_tail(node.value), []).append(node)
+            for node in self.model.tree.by_type.get(cst.Attribute, ()):
+                if not node.lpar:
+                    self._by_tail.setdefault(_tail(node.attr.value), []).append(node)
+        found = self._written.get(name)
+        if found is None:
+            found = [
+                m
+                for m in self._by_tail.get(tail, ())
+                if (m.value == name if isinstance(m, cst.Name) else code(m) == name)
+            ]
+            self._written[name] = found
+        return found
 
     def _class_of(self, scope: cst.CSTNode) -> cst.ClassDef | None:
         return self.model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
@@ -241,3 +296,8 @@ for batch in loader:
             ((line, new),),
             "" if torch else "import torch\n",
         )
+
+
+def _tail(text: str) -> str:
+    """The word that `text` ends in ("" when it ends in anything else, a parenthesis)."""
+    return _TAIL.search(text).group()  # type: ignore[union-attr]

@@ -145,6 +145,7 @@ class Provenance:
     def __init__(self, model: "FileContext") -> None:
         self.model = model
         self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
+        self._module_calls: dict[int, tuple[cst.Call, bool]] = {}  # id(call) -> (call, is_module_call(call))
         # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
         # to return a value with history; switched off to ask whether a finding rests on that guess.
         self.trust_names = True
@@ -207,6 +208,14 @@ class Provenance:
 
     def is_module_call(self, call: cst.Call) -> bool:
         """Does this call run a model, module or criterion forward?"""
+        # asked about most calls by several rules and summaries; the entry holds the call, so that
+        # its id is not reused by a node built later (a fix's, a Store's container)
+        found = self._module_calls.get(id(call))
+        if found is None:
+            found = self._module_calls[id(call)] = (call, self._is_module_call(call))
+        return found[1]
+
+    def _is_module_call(self, call: cst.Call) -> bool:
         func = call.func
         callee = callee_name(call) or ""
         if _FACTORY_VERBS.match(callee) or self.model.local_callees(call):
@@ -315,16 +324,17 @@ class Provenance:
 
     def _reads_with_history(self, expr: cst.CSTNode, names: set[str]) -> bool:
         """`uses_with_history`, where `.shape`, `.detach()`, `.numel()`, `torch.zeros(...)` read nothing."""
-        if isinstance(expr, cst.Name):
+        kind = type(expr)  # exact types (LibCST's node classes have no subclasses): isinstance goes through ABCMeta
+        if kind is cst.Name:
             return expr.value in names
-        if isinstance(expr, cst.Attribute):
+        if kind is cst.Attribute:
             return expr.attr.value not in _NO_HISTORY_ATTRIBUTES and self._reads_with_history(expr.value, names)
-        if isinstance(expr, cst.Call):
+        if kind is cst.Call:
             func = expr.func
             if (
                 _TORCH_NO_HISTORY.match(self.model.imports.resolve(func) or "")
-                or (isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS)
-                or (isinstance(func, cst.Name) and func.value in _HISTORY_FREE_BUILTINS)
+                or (type(func) is cst.Attribute and func.attr.value in _HISTORY_FREE_METHODS)
+                or (type(func) is cst.Name and func.value in _HISTORY_FREE_BUILTINS)
             ):
                 return False
         return any(self._reads_with_history(child, names) for child in iter_children(expr))
@@ -443,37 +453,38 @@ class Provenance:
         return self._call_history(call, self.model.scope_of(at), at, set(), index)
 
     def _history(self, expr: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
-        if isinstance(expr, cst.Name):
+        kind = type(expr)  # exact types (LibCST's node classes have no subclasses): isinstance goes through ABCMeta
+        if kind is cst.Name:
             return self._name_history(expr.value, scope, at, guard)
-        if isinstance(expr, cst.Attribute):
+        if kind is cst.Attribute:
             if expr.attr.value in _NO_HISTORY_ATTRIBUTES:
                 return False
-            if isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            if type(expr.value) is cst.Name and expr.value.value == "self":
                 return False
             return self._history(expr.value, scope, at, guard)
-        if isinstance(expr, cst.Subscript):
+        if kind is cst.Subscript:
             return self._history(expr.value, scope, at, guard)
-        if isinstance(expr, cst.Call):
+        if kind is cst.Call:
             return self._call_history(expr, scope, at, guard)
-        if isinstance(expr, cst.BinaryOperation):
+        if kind is cst.BinaryOperation:
             return self._history(expr.left, scope, at, guard) or self._history(expr.right, scope, at, guard)
-        if isinstance(expr, cst.UnaryOperation):
-            return not isinstance(expr.operator, cst.Not) and self._history(expr.expression, scope, at, guard)
-        if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+        if kind is cst.UnaryOperation:
+            return type(expr.operator) is not cst.Not and self._history(expr.expression, scope, at, guard)
+        if kind is cst.Tuple or kind is cst.List or kind is cst.Set:
             return any(self._history(e.value, scope, at, guard) for e in expr.elements)
-        if isinstance(expr, cst.Dict):
+        if kind is cst.Dict:
             return any(
-                isinstance(e, cst.DictElement) and self._history(e.value, scope, at, guard) for e in expr.elements
+                type(e) is cst.DictElement and self._history(e.value, scope, at, guard) for e in expr.elements
             )
-        if isinstance(expr, cst.IfExp):
+        if kind is cst.IfExp:
             return self._history(expr.body, scope, at, guard) or self._history(expr.orelse, scope, at, guard)
-        if isinstance(expr, cst.Await):
+        if kind is cst.Await:
             return self._history(expr.expression, scope, at, guard)
-        if isinstance(expr, cst.NamedExpr):
+        if kind is cst.NamedExpr:
             return self._history(expr.value, scope, at, guard)
-        if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+        if kind is cst.ListComp or kind is cst.GeneratorExp or kind is cst.SetComp:
             return self._history(expr.elt, scope, at, guard)
-        if isinstance(expr, cst.DictComp):
+        if kind is cst.DictComp:
             return self._history(expr.value, scope, at, guard)
         return False  # numbers, strings, comparisons, boolean operations, lambdas
 

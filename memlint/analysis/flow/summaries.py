@@ -227,7 +227,7 @@ class Summaries:
         callers_without_grad = model.grad.entry_state(func) is Grad.OFF
         for kind in (cst.Expr, cst.Assign, cst.AugAssign):
             for statement in model.tree.descendants(func.body, kind):
-                if model.scope_of(statement) is not func or not set(names_in(statement)) & set(derived):
+                if model.scope_of(statement) is not func or not any(name in derived for name in names_in(statement)):
                     continue
                 if model.grad_state(statement) is Grad.OFF and not callers_without_grad:
                     continue  # a `no_grad` of the callee's own: what it keeps has no graph
@@ -275,7 +275,6 @@ class Summaries:
 
     def _keeps_in_arguments(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
         model = self.model
-        derived = self.derived(func)
         params = model.params(func) - {"self", "cls"}
         found: dict[str, tuple[cst.CSTNode, str]] = {}
         for kind in (cst.Expr, cst.Assign, cst.AugAssign):
@@ -288,7 +287,8 @@ class Summaries:
                     continue
                 if isinstance(store.container, cst.Name) and store.kind not in ("append", "subscript"):
                     continue  # `total += value` rebinds the callee's own name: the caller's is untouched
-                for param in self._params_read(store.value, derived) - {root}:
+                # (what the parameters derive is asked only here: most functions store into none)
+                for param in self._params_read(store.value, self.derived(func)) - {root}:
                     found.setdefault(param, (statement, root))
         return found
 
@@ -316,25 +316,38 @@ class Summaries:
         self._derived[key] = table
         if not table:
             return table
+        # (value, the names it reads, the names it binds) of each assignment; whether a value reads
+        # a name with its history is asked once, however many rounds the table takes to settle
         assigns = [
-            node
+            (
+                node.value,
+                set(names_in(node.value)),
+                [n for t in (node.targets if isinstance(node, cst.Assign) else [node]) for n in target_names(t.target)],
+            )
             for kind in (cst.Assign, cst.AugAssign, cst.AnnAssign)
             for node in model.tree.descendants(func.body, kind)
             if model.scope_of(node) is func and node.value is not None
         ]
+        reads = model.provenance.reads_with_history
+        read: dict[tuple[int, str], bool] = {}
         changed = True
         while changed:
             changed = False
-            for node in assigns:
-                sources = self._params_read(node.value, table)
+            for index, (value, names, targets) in enumerate(assigns):
+                sources: set[str] = set()
+                for name in names:
+                    if table.get(name):
+                        key = (index, name)
+                        if key not in read:
+                            read[key] = reads(value, {name})
+                        if read[key]:
+                            sources |= table[name]
                 if not sources:
                     continue
-                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-                for target in targets:
-                    for name in target_names(target):
-                        if not sources <= table.setdefault(name, set()):
-                            table[name] |= sources
-                            changed = True
+                for name in targets:
+                    if not sources <= table.setdefault(name, set()):
+                        table[name] |= sources
+                        changed = True
         return table
 
     def _params_read(self, expr: cst.BaseExpression, derived: dict[str, set[str]]) -> set[str]:

@@ -85,6 +85,8 @@ class Frameworks:
     def __init__(self, scopes: "Scopes", imports: "Imports") -> None:
         self.scopes = scopes
         self.imports = imports
+        self._hooks: dict[int, Hook | None] = {}  # id(function) -> `hook`: asked for every grad-mode question
+        self._frameworks: dict[int, str | None] = {}  # id(class) -> `framework_of`, asked for each of its methods
 
     @cached_property
     def _classes(self) -> dict[str, cst.ClassDef]:
@@ -107,6 +109,12 @@ class Frameworks:
     def framework_of(self, cls: cst.ClassDef) -> str | None:
         """"lightning", "lightning-callback", "hf-trainer", "hf-callback", "skorch", "fairseq",
         "other" (surely none of these), or None (a base defined elsewhere in the project)."""
+        key = id(cls)
+        if key not in self._frameworks:
+            self._frameworks[key] = self._framework_of(cls)
+        return self._frameworks[key]
+
+    def _framework_of(self, cls: cst.ClassDef) -> str | None:
         bases = self._bases(cls)
         for base in bases:
             last = base.rsplit(".", 1)[-1]
@@ -126,6 +134,12 @@ class Frameworks:
 
     def hook(self, func: cst.FunctionDef) -> Hook | None:
         """The framework hook `func` is, with the grad mode it runs under, or None."""
+        key = id(func)
+        if key not in self._hooks:
+            self._hooks[key] = self._hook(func)
+        return self._hooks[key]
+
+    def _hook(self, func: cst.FunctionDef) -> Hook | None:
         name = func.name.value
         cls = self.scopes.enclosing_class(func)
         if cls is None:
@@ -158,7 +172,10 @@ class Frameworks:
         """Names passed to ignite's `Engine(f)` or attached with `@engine.on(...)`."""
         names: set[str] = set()
         for call in self.scopes.tree.by_type.get(cst.Call, ()):
-            resolved = self.imports.resolve(call.func) or ""
+            func = call.func
+            if not call.args or (type(func) is cst.Attribute and not func.attr.value.endswith("Engine")):
+                continue  # (a method call resolves to a name ending in its method: no resolving needed)
+            resolved = self.imports.resolve(func) or ""
             if resolved.startswith("ignite.") and resolved.endswith("Engine") and call.args:
                 first = call.args[0].value
                 if isinstance(first, cst.Name):

@@ -14,6 +14,7 @@ only ever called from no-grad code.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -41,6 +42,8 @@ SET_GRAD_ENABLED = {
     "torch._C._set_grad_enabled",
 }
 ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad"}
+# The last names of the bare calls that set grad mode: `torch.set_grad_enabled(False)`, `stack.enter_context(cm)`.
+_BARE_CALL_METHODS = {name.rsplit(".", 1)[-1] for name in SET_GRAD_ENABLED} | {"enter_context"}
 
 def _no_grad_wrapper(name: str | None) -> bool:
     """A project's own wrapper of `no_grad`/`inference_mode`, named for it
@@ -56,6 +59,8 @@ class GradMode:
         self.imports = imports
         self.frameworks = frameworks
         self._entry: dict[int, Grad] = {}
+        self._predictors: dict[int, bool] = {}  # id(class) -> `_predictor`
+        self._declared: dict[int, Grad | None] = {}  # id(function) -> `_declared_entry`, asked again each round of `_callers_only_off`
         self._callers_off: set[int] | None = None
         self._bare_calls: dict[int, list[tuple[int, Grad]]] | None = None
         self._callers_done = False
@@ -120,7 +125,23 @@ class GradMode:
         return None
 
     # -- grad mode at a node -------------------------------------------------
+    @cached_property
+    def _always_on(self) -> bool:
+        """Does nothing in this file switch grad mode: no `with` item, decorator or bare call that
+        sets one (a function of this file used as a context manager sets one only through those),
+        and no function that a framework (or its class) runs in a mode of its own? Then every node
+        runs with grad on, and no function is called only without grad: `state` needs no walk (and
+        the file's call sites are not looked up for it). Most files of a library are such files."""
+        tree = self.scopes.tree
+        if any(self.effect(item.item) is not None for node in tree.by_type.get(cst.With, ()) for item in node.items):
+            return False
+        if self._bare_call_table():
+            return False
+        return all(self._declared_entry(func) is None for func in tree.by_type.get(cst.FunctionDef, ()))
+
     def state(self, node: cst.CSTNode) -> Grad:
+        if self._always_on:
+            return Grad.ON
         tree = self.scopes.tree
         child = node
         for anc in tree.ancestors(node):
@@ -140,11 +161,23 @@ class GradMode:
         return Grad.ON
 
     def _bare_call_before(self, suite: cst.CSTNode, stmt: cst.CSTNode) -> Grad | None:
+        calls = self._bare_call_table().get(id(suite))
+        if not calls:
+            return None
+        position = self.scopes.tree.order[id(stmt)]
+        before = [effect for order, effect in calls if order < position]
+        return before[-1] if before else None
+
+    def _bare_call_table(self) -> dict[int, list[tuple[int, Grad]]]:
+        """id(block) -> (position, effect) of the bare calls in it that set grad mode."""
         if self._bare_calls is None:
             self._bare_calls = {}
             tree = self.scopes.tree
             for call in tree.by_type.get(cst.Call, ()):
-                if self.imports.resolve(call.func) in SET_GRAD_ENABLED:
+                func = call.func
+                if type(func) is cst.Attribute and func.attr.value not in _BARE_CALL_METHODS:
+                    continue  # (a method call resolves to a name ending in its method: no resolving needed)
+                if self.imports.resolve(func) in SET_GRAD_ENABLED:
                     effect = self.effect(call)
                 elif self._enters_on_exit_stack(call):
                     effect = self.effect(call.args[0].value)
@@ -155,12 +188,7 @@ class GradMode:
                 block = tree.parent_of(line) if line is not None else None
                 if block is not None and effect is not None:
                     self._bare_calls.setdefault(id(block), []).append((tree.order[id(line)], effect))
-        calls = self._bare_calls.get(id(suite))
-        if not calls:
-            return None
-        position = self.scopes.tree.order[id(stmt)]
-        before = [effect for order, effect in calls if order < position]
-        return before[-1] if before else None
+        return self._bare_calls
 
     def _enters_on_exit_stack(self, call: cst.Call) -> bool:
         """`stack.enter_context(cm)` on an `ExitStack`: `cm` stays entered for the
@@ -181,6 +209,8 @@ class GradMode:
         return False
 
     def entry_state(self, func: cst.FunctionDef) -> Grad:
+        if self._always_on:
+            return Grad.ON
         cached = self._entry.get(id(func))
         if cached is not None:
             return cached
@@ -195,6 +225,13 @@ class GradMode:
         return state
 
     def _declared_entry(self, func: cst.FunctionDef) -> Grad | None:
+        key = id(func)
+        if key not in self._declared:
+            self._declared[key] = self._declaration(func)
+        return self._declared[key]
+
+    def _declaration(self, func: cst.FunctionDef) -> Grad | None:
+        """The grad mode `func` declares for its body: a decorator, a framework that runs it, a class it belongs to."""
         for decorator in func.decorators:
             effect = self.effect(decorator.decorator)
             if effect is not None:
@@ -205,9 +242,16 @@ class GradMode:
         cls = self.scopes.enclosing_class(func)
         if cls is not None and func.name.value == "_forward" and self._is_hf_pipeline(cls):
             return Grad.OFF
-        if cls is not None and self._is_ultralytics_predictor(cls, set()):
+        if cls is not None and self._predictor(cls):
             return Grad.OFF
         return None
+
+    def _predictor(self, cls: cst.ClassDef) -> bool:
+        """`_is_ultralytics_predictor`, once per class (each of its methods asks)."""
+        key = id(cls)
+        if key not in self._predictors:
+            self._predictors[key] = self._is_ultralytics_predictor(cls, set())
+        return self._predictors[key]
 
     def _is_ultralytics_predictor(self, cls: cst.ClassDef, seen: set[str]) -> bool:
         """An ultralytics predictor: `BasePredictor.stream_inference` runs its whole

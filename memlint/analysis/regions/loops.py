@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -78,6 +79,8 @@ class Loops:
         self._step_loop: dict[int, bool] = {}
         self._stores: dict[int, Store | None] = {}  # id(statement) -> store_of(statement): rules ask again and again
         self._drivers: dict[int, bool] = {}  # id(function) -> runs_several_steps(function)
+        self._step_loops: dict[int, bool] = {}  # id(loop) -> is_step_loop(loop): asked for every statement in it
+        self._step_functions: dict[int, bool] = {}  # id(function) -> does a framework or a step loop run it per step
 
     # -- where a node sits -------------------------------------------------------
     # -- training ---------------------------------------------------------------
@@ -187,6 +190,12 @@ class Loops:
     def is_step_loop(self, loop: cst.CSTNode) -> bool:
         """Does one iteration of `loop` process one batch or step (not one layer
         or one time step of a single forward, nor one chunk of one batch)?"""
+        key = id(loop)
+        if key not in self._step_loops:
+            self._step_loops[key] = self._is_step_loop(loop)
+        return self._step_loops[key]
+
+    def _is_step_loop(self, loop: cst.CSTNode) -> bool:
         if self.iterates_chunks(loop):
             return False  # `for part in torch.chunk(x, n)`: the pieces of one batch, within one step
         scope = self.model.scope_of(loop)
@@ -341,11 +350,14 @@ class Loops:
             if self.is_step_loop(loop):
                 return loop
         scope = self.model.scope_of(node)
-        if isinstance(scope, cst.FunctionDef) and (
-            self.per_step_method(scope) or self.called_per_step(scope) or self.is_module_forward(scope)
-        ):
-            return scope
-        return None
+        if not isinstance(scope, cst.FunctionDef):
+            return None
+        key = id(scope)
+        if key not in self._step_functions:  # asked for every statement outside a step loop
+            self._step_functions[key] = (
+                self.per_step_method(scope) or self.called_per_step(scope) or self.is_module_forward(scope)
+            )
+        return scope if self._step_functions[key] else None
 
     def in_training_mode(self, node: cst.CSTNode) -> bool:
         """Under `if self.training:` (a running statistic's update, as in BatchNorm)."""
@@ -448,9 +460,10 @@ class Loops:
         return self._stores[key]
 
     def _store_of(self, statement: cst.CSTNode) -> Store | None:
-        if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
+        kind = type(statement)  # exact types (LibCST's node classes have no subclasses): isinstance goes through ABCMeta
+        if kind is cst.Expr and type(statement.value) is cst.Call:
             call = statement.value
-            if not isinstance(call.func, cst.Attribute):
+            if type(call.func) is not cst.Attribute:
                 return self._kept_in_argument(call, statement, self.model.named_callees(call))
             method = call.func.attr.value
             container = call.func.value
@@ -471,7 +484,7 @@ class Loops:
                 if isinstance(container, cst.Attribute) and root_name(container) == "self":
                     return Store(statement, container, call.args[0].value, "in-place")
             return None
-        if isinstance(statement, cst.AugAssign) and isinstance(statement.operator, _ACCUMULATING_OPS):
+        if kind is cst.AugAssign and type(statement.operator) in _ACCUMULATING_OPS:
             if isinstance(statement.target, (cst.Name, cst.Attribute)):
                 # `outs += [out]` grows a list like append; `total += loss` accumulates
                 kind = "append" if isinstance(statement.value, (cst.List, cst.Tuple)) else "accumulate"
@@ -480,7 +493,7 @@ class Loops:
                 # `total_loss[name] += loss`: a running sum kept in an entry of the container
                 return Store(statement, statement.target.value, statement.value, "accumulate")
             return None
-        if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+        if kind is cst.Assign and len(statement.targets) == 1:
             target = statement.targets[0].target
             if isinstance(target, cst.Subscript):
                 return Store(statement, target.value, statement.value, "subscript")
@@ -591,27 +604,38 @@ class Loops:
         if isinstance(receiver, cst.Name):
             values = self._made_by(receiver, at)
         elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
-            attr = receiver.attr.value
-            values = [
-                node.value
-                for node in model.tree.by_type.get(cst.Assign, ())
-                if any(
-                    isinstance(t.target, cst.Attribute)
-                    and t.target.attr.value == attr
-                    and isinstance(t.target.value, cst.Name)
-                    and t.target.value.value == "self"
-                    for t in node.targets
-                )
-            ]
+            values = self._self_attribute_values.get(receiver.attr.value, [])
         else:
             return None
-        classes = {c.name.value: c for c in model.tree.by_type.get(cst.ClassDef, ())}
+        classes = self._classes
         made = {
             classes[v.func.value]
             for v in values
             if isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value in classes
         }
         return made.pop() if len(made) == 1 else None
+
+    @cached_property
+    def _self_attribute_values(self) -> dict[str, list[cst.BaseExpression]]:
+        """`self.<attr>` -> the values assigned to it anywhere in the file, in source order (once
+        per file: `_instance_class` asks for every method call whose name the file defines)."""
+        table: dict[str, list[cst.BaseExpression]] = {}
+        for node in self.model.tree.by_type.get(cst.Assign, ()):
+            attrs = {
+                t.target.attr.value
+                for t in node.targets
+                if isinstance(t.target, cst.Attribute)
+                and isinstance(t.target.value, cst.Name)
+                and t.target.value.value == "self"
+            }
+            for attr in attrs:
+                table.setdefault(attr, []).append(node.value)
+        return table
+
+    @cached_property
+    def _classes(self) -> dict[str, cst.ClassDef]:
+        """The file's classes by name (the last of a name wins, as a module's namespace does)."""
+        return {c.name.value: c for c in self.model.tree.by_type.get(cst.ClassDef, ())}
 
     def meter_class(self, store: Store) -> str | None:
         """For a store assumed of a meter not defined here: the class that made it, as written

@@ -16,6 +16,7 @@ differentiates wants the graph it builds.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -176,6 +177,8 @@ class EvalRegions:
         else straight-line inference after `model.eval()`; None outside evaluation code."""
         loops = self.model.loops
         scope = self.model.scope_of(call)
+        if not self.may_evaluate(scope):
+            return None
         if (
             loops.is_eval_function(scope)
             and self.model.provenance.class_kind(scope) != "module"
@@ -189,6 +192,28 @@ class EvalRegions:
             # a script's top-level inference: the statement is the region (a module is no `with` body)
             return scope if isinstance(scope, cst.FunctionDef) else self._top_level_statement(call)
         return None
+
+    def may_evaluate(self, scope: cst.CSTNode) -> bool:
+        """Can a call directly in `scope` be in an evaluation region? Only in an evaluation function,
+        or where `scope` switches a model's mode (`.eval()`, `.train(...)`: inference after
+        `model.eval()`, a loop after it) or loops over evaluation data: by syntax alone, so that the
+        costly questions of `region` (and a rule's before it) are asked only there."""
+        return self.model.loops.is_eval_function(scope) or id(scope) in self._evaluating_scopes
+
+    @cached_property
+    def _evaluating_scopes(self) -> set[int]:
+        """Scopes (by id) that switch a model's mode or loop over evaluation data themselves."""
+        model = self.model
+        found = {
+            id(model.scope_of(call))
+            for call in model.tree.by_type.get(cst.Call, ())
+            if method_name(call) in ("eval", "train")
+        }
+        for loop in model.tree.by_type.get(cst.For, ()):
+            scope = model.scope_of(loop)
+            if id(scope) not in found and model.loops.iterates_eval_data(loop):
+                found.add(id(scope))
+        return found
 
     def _eval_loop(self, loop: cst.CSTNode) -> bool:
         """A loop over evaluation data, or after `model.eval()`, that does not train (an epoch loop
@@ -228,10 +253,13 @@ class EvalRegions:
             return False
         elif loops.is_test_function(scope):
             return False  # a test runs the model once to check an export, not to serve it
+        evaluated = self._eval_receivers(scope)
+        if not evaluated:
+            return False
         func = call.func
         # `model(x)`, `self.model(x)` or a method of it, `model.forward_local(x)`
         receivers = {code(func)} | ({code(func.value)} if isinstance(func, cst.Attribute) else set())
-        if not receivers & self._eval_receivers(scope):
+        if not receivers & evaluated:
             return False
         position = model.tree.order[id(call)]
         in_eval = False
@@ -380,21 +408,20 @@ def hands_a_module(model: "FileContext", call: cst.Call) -> bool:
     return any(facts.is_module(arg.value, call) or dotted(arg.value) in called for arg in call.args)
 
 
-def eval_calls(model: "FileContext", imported_roots: set[str]) -> list[list[Any]]:
-    """Calls of imported functions, handed a module, made with grad on in an evaluation region of
-    this file: whether the callee runs the model is the other file's to say. Each: [callee as written, row, column, end
-    row, end column, the region in words, the fix in words, suppressed]."""
-    from memlint.analysis.syntax.imports import dotted
+def eval_calls(model: "FileContext", imported: list[tuple[cst.Call, str]]) -> list[list[Any]]:
+    """Of the calls of imported functions (`imported`: each with its callee as written), those handed
+    a module, made with grad on in an evaluation region of this file: whether the callee runs the
+    model is the other file's to say. Each: [callee as written, row, column, end row, end column,
+    the region in words, the fix in words, suppressed]."""
     from memlint.suppression import is_suppressed
 
     found: list[list[Any]] = []
     regions = model.eval_regions
-    for call in model.tree.by_type.get(cst.Call, ()):
-        name = dotted(call.func)
-        if not name or name.split(".")[0] not in imported_roots or model.local_callees(call):
+    for call, name in imported:
+        if model.local_callees(call):
             continue
-        if not hands_a_module(model, call):
-            continue  # (a helper that runs a model is handed it; the check is cheap, the region is not)
+        if not regions.may_evaluate(model.scope_of(call)) or not hands_a_module(model, call):
+            continue  # (a helper that runs a model is handed it; the checks are cheap, the region is not)
         if model.grad_state(call) is not Grad.ON or model.model_runs.runs_module(call):
             continue
         region = regions.region(call)
