@@ -600,7 +600,6 @@ class Loops:
 
     def _instance_class(self, receiver: cst.BaseExpression, at: cst.CSTNode) -> cst.ClassDef | None:
         """The class of this file that made `receiver` (`meter = Meter()`, `self.meter = Meter()`)."""
-        model = self.model
         if isinstance(receiver, cst.Name):
             values = self._made_by(receiver, at)
         elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
