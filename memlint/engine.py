@@ -320,7 +320,10 @@ def _analyse_light(
     something, which alone run again on LibCST's tree, for findings, messages and fixes exactly as
     written (most files report nothing). None where the tree is not translated or any analysis
     fails: then LibCST's tree gets the whole analysis, and says what went wrong."""
-    light = light_module(tree, text)
+    try:
+        light = light_module(tree, text)
+    except Exception:  # noqa: BLE001 - a translator bug costs this file LibCST's parse, nothing else
+        return None
     if light is None:
         return None
     model = SemanticModel(light.module, path, None, None, text, light.spans)

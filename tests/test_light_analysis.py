@@ -107,3 +107,21 @@ def test_a_file_with_findings_gets_libcst_messages_and_fixes() -> None:
         engine.LIGHT_TREES = True
     assert light_findings and light_findings == full_findings
     assert any(f.fix is not None for f in light_findings)
+
+
+@pytest.mark.parametrize("failure", [None, AssertionError("a translator bug")])
+def test_a_file_the_translator_refuses_or_fails_on_is_linted_on_libcst(
+    monkeypatch: pytest.MonkeyPatch, failure: Exception | None
+) -> None:
+    """No light tree (None: a construct not translated; or a bug in the translator): the file's
+    findings are LibCST's, no error is reported."""
+    text = "losses = []\nfor batch in loader:\n    loss = model(batch).sum()\n    loss.backward()\n    losses.append(loss)\n"
+    expected, _ = lint_source(text, "train.py", CODES)
+
+    def translate(tree: object, text: str) -> None:
+        if failure is not None:
+            raise failure
+
+    monkeypatch.setattr(engine, "light_module", translate)
+    findings, errors = lint_source(text, "train.py", CODES)
+    assert findings == expected and [f.code for f in findings] == ["ML001"] and errors == []
