@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import socket
 import sys
 from pathlib import Path
 from typing import Callable
@@ -30,6 +31,14 @@ def leaky_project(monkeypatch: pytest.MonkeyPatch) -> Path:
     """tests/fixtures/leaky_project as the current directory (PATHS default to `.`)."""
     monkeypatch.chdir(LEAKY_PROJECT)
     return LEAKY_PROJECT
+
+
+def free_port() -> str:
+    """A TCP port nothing listens on now, for a test's torchrun rendezvous: a fixed one collides
+    with any other test suite running on the machine."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return str(probe.getsockname()[1])
 
 
 VerifyCommand = Callable[..., tuple[int, list[dict]]]

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import PYTHON, VerifyCommand
+from conftest import PYTHON, VerifyCommand, free_port
 
 from memlint.verify.command import alive
 
@@ -75,7 +75,7 @@ def test_crash_on_one_rank(leaky_project: Path) -> None:
     from memlint.cli import main
 
     args = ["verify", "--device", "cpu", "-n", "8", "train_ddp.py", "--", PYTHON, "-m", "torch.distributed.run",
-            "--nproc-per-node", "2", "--master-port", "29533", "train_ddp.py", "crash"]
+            "--nproc-per-node", "2", "--master-port", free_port(), "train_ddp.py", "crash"]
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 2, result.output
     assert "rank 1  error" in result.output
@@ -83,21 +83,24 @@ def test_crash_on_one_rank(leaky_project: Path) -> None:
     assert "rank 0  " in result.output
 
 
-def test_rank_dies_while_the_other_waits_in_a_collective(verify_command: VerifyCommand,
+def test_rank_dies_while_the_other_waits_in_a_collective(verify_command: VerifyCommand, leaky_project: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LEAKY_PORT", "29534")
+    monkeypatch.setenv("LEAKY_PORT", free_port())
     code, items = verify_command(PYTHON, "train_ddp.py", "hang", options=("train_ddp.py",))
     assert code == 2
     ranks = {i["rank"]: i for i in items}
     assert ranks[1]["verdict"] == "error" and "without reporting" in ranks[1]["note"] + ranks[1]["error"]
     # gloo notices the dead peer: rank 0's all_reduce raises, multiprocessing prints it and exits 1
     assert ranks[0]["verdict"] == "error" and "exited in the middle" in ranks[0]["error"]
-    assert not [p for p in os.listdir("/proc") if p.isdigit() and _carries(int(p), "train_ddp.py")]
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and _carries(int(p), "train_ddp.py", leaky_project)]
 
 
-def _carries(pid: int, script: str) -> bool:
+def _carries(pid: int, script: str, project: Path) -> bool:
+    """Is `pid` a live process running `script` of `project` (not another checkout's test suite)?"""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return script.encode() in handle.read() and alive(pid)
+            command = handle.read()
+        here = Path(os.readlink(f"/proc/{pid}/cwd"))
     except OSError:
         return False
+    return script.encode() in command and (here == project or project in here.parents) and alive(pid)

@@ -6,7 +6,7 @@ calls, or in a rank of a data-parallel run; the command is `python SCRIPT`,
 from __future__ import annotations
 
 import pytest
-from conftest import PYTHON, VerifyCommand
+from conftest import PYTHON, VerifyCommand, free_port
 
 LEAK_MIB = 1.25  # the loss's graph: the 256x256 input and pow's saved 256x1024 output
 
@@ -61,7 +61,7 @@ def test_script_mode_also_proves_the_modules_it_imports(leaky_project) -> None:
 
 def test_torchrun_two_ranks_only_rank_0_leaks(verify_command: VerifyCommand) -> None:
     code, items = verify_command(PYTHON, "-m", "torch.distributed.run", "--nproc-per-node", "2",
-                                 "--master-port", "29532", "train_ddp.py")
+                                 "--master-port", free_port(), "train_ddp.py")
     assert code == 1
     by_rank = {i["rank"]: i for i in site(items, "train_ddp.py")}
     assert set(by_rank) == {0, 1}
