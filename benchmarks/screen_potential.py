@@ -37,6 +37,7 @@ from memlint.analysis.facts.cuda_init import ALLOC_VARIABLES
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES
 from memlint.analysis.project import SUMMARY_NEEDLES
 from memlint.engine import decode
+from memlint.screen import CONSTRUCT_KINDS, CONSTRUCT_NEEDLES, construct_needles
 
 # Words the rules and analyses start from beyond the rules' needles: framework hooks named
 # without a needle in them (`on_after_backward`, `on_evaluate`), the flow facts other files ask
@@ -46,17 +47,12 @@ _EXTRA_WORDS = ("backward", "zero_grad", "_step", "_batch", "evaluate", "infer",
 # calls they read: a definition with such a name in it is needed.
 _DEFINITION_WORDS = ("update", "loss", "Loss", "criterion", "Criterion")
 
-# A needle that is not part of a word stands for a construct: the marker a statement holding
-# that construct gets.
-_FOR, _WHILE, _AUG_ADD, _SUBSCRIPT_STORE, _EVAL_CALL, _TRAIN_CALL, _APPLY_CALL = (
-    "for ", "while ", "+=", "] =", "eval()", "train(False)", ".apply(",
-)
+# A needle that is not part of a word stands for a construct (memlint/screen.py's construct
+# needles): the marker a statement holding that construct gets.
 _DEFINITION = "def"  # a definition named in _DEFINITION_WORDS
-_MARKERS = {_FOR, _WHILE, _AUG_ADD, _SUBSCRIPT_STORE, _EVAL_CALL, _TRAIN_CALL, _APPLY_CALL}
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-_LOOPS = (ast.For, ast.AsyncFor, ast.comprehension)
 
 
 @lru_cache(maxsize=1)
@@ -66,8 +62,8 @@ def _vocabulary() -> tuple[frozenset[str], tuple[str, ...]]:
 
     needles = {n for rule in ALL_RULES for group in rule.needles for n in group}
     needles |= set(SUMMARY_NEEDLES) | set(ALLOC_VARIABLES) | set(PER_STEP_NAMES) | set(_EXTRA_WORDS)
-    markers = frozenset(n for n in needles if n in _MARKERS) | {_DEFINITION}
-    words = tuple(sorted(n for n in needles if n not in _MARKERS))
+    markers = frozenset(n for n in needles if n in CONSTRUCT_NEEDLES) | {_DEFINITION}
+    words = tuple(sorted(n for n in needles if n not in CONSTRUCT_NEEDLES))
     return markers, words
 
 
@@ -155,27 +151,8 @@ def _collect(unit: _Unit, roots: list[ast.AST]) -> None:
                 words.add(node.arg)
         elif kind in (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal):
             unit.imports = True
-        elif kind in _LOOPS:
-            markers.add(_FOR)
-        elif kind is ast.While:
-            markers.add(_WHILE)
-        elif kind is ast.AugAssign:
-            if type(node.op) is ast.Add:
-                markers.add(_AUG_ADD)
-            if type(node.target) is ast.Subscript:
-                markers.add(_SUBSCRIPT_STORE)
-        elif kind is ast.Subscript:
-            if type(node.ctx) is ast.Store:
-                markers.add(_SUBSCRIPT_STORE)
-        elif kind is ast.Call:
-            func = node.func
-            if type(func) is ast.Attribute:
-                if func.attr == "eval" and not node.args:
-                    markers.add(_EVAL_CALL)
-                elif func.attr == "train":
-                    markers.add(_TRAIN_CALL)
-                elif func.attr == "apply":
-                    markers.add(_APPLY_CALL)
+        elif kind in CONSTRUCT_KINDS:
+            markers.update(construct_needles(node))
         elif kind is ast.Expr and type(node.value) is ast.Constant:
             continue  # a docstring or a bare string: no rule reads it
         stack.extend((child, in_function) for child in ast.iter_child_nodes(node))

@@ -44,6 +44,34 @@ _LOOP_STATEMENT = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:for|while)\b", re.MULTI
 _FOR, _WHILE, _AUG_ADD, _SUBSCRIPT_STORE, _EVAL_CALL, _TRAIN_CALL, _APPLY_CALL = (
     "for ", "while ", "+=", "] =", "eval()", "train(False)", ".apply(",
 )
+CONSTRUCT_NEEDLES = frozenset({_FOR, _WHILE, _AUG_ADD, _SUBSCRIPT_STORE, _EVAL_CALL, _TRAIN_CALL, _APPLY_CALL})
+# The node kinds that can stand for one (`construct_needles`).
+CONSTRUCT_KINDS = frozenset({ast.Call, ast.For, ast.AsyncFor, ast.comprehension, ast.While, ast.AugAssign, ast.Subscript})
+
+
+def construct_needles(node: ast.AST) -> tuple[str, ...]:
+    """The construct needles `node` stands for: a loop or comprehension, a `while`, an augmented
+    addition, a store into a subscript, a call of `.eval()` without arguments, of `.train(...)`,
+    of `.apply(...)`."""
+    kind = type(node)
+    if kind is ast.Call:
+        func = node.func  # type: ignore[attr-defined]
+        name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+        if name.endswith("eval") and not node.args and not node.keywords:  # type: ignore[attr-defined]
+            return (_EVAL_CALL,)
+        if name.endswith("train"):
+            return (_TRAIN_CALL,)
+        return (_APPLY_CALL,) if name == "apply" and type(func) is ast.Attribute else ()
+    if kind is ast.For or kind is ast.AsyncFor or kind is ast.comprehension:
+        return (_FOR,)
+    if kind is ast.While:
+        return (_WHILE,)
+    if kind is ast.AugAssign:
+        added = (_AUG_ADD,) if type(node.op) is ast.Add else ()  # type: ignore[attr-defined]
+        return added + (_SUBSCRIPT_STORE,) if type(node.target) is ast.Subscript else added  # type: ignore[attr-defined]
+    if kind is ast.Subscript and type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
+        return (_SUBSCRIPT_STORE,)
+    return ()
 
 
 class _Code:
@@ -69,15 +97,8 @@ class _Code:
             elif kind is ast.Expr:
                 if type(node.value) is ast.Constant:
                     bare.add(id(node.value))
-            elif kind is ast.Call:
-                func = node.func
-                name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
-                if name.endswith("eval") and not node.args and not node.keywords:
-                    markers.add(_EVAL_CALL)
-                elif name.endswith("train"):
-                    markers.add(_TRAIN_CALL)
-                elif name == "apply" and type(func) is ast.Attribute:
-                    markers.add(_APPLY_CALL)
+            elif kind in CONSTRUCT_KINDS:
+                markers.update(construct_needles(node))
             elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 add(node.name)
             elif kind is ast.arg:
@@ -97,18 +118,6 @@ class _Code:
                     add(f"{module}.{alias.name}")
                     if alias.asname:
                         add(alias.asname)
-            elif kind in (ast.For, ast.AsyncFor, ast.comprehension):
-                markers.add(_FOR)
-            elif kind is ast.While:
-                markers.add(_WHILE)
-            elif kind is ast.AugAssign:
-                if type(node.op) is ast.Add:
-                    markers.add(_AUG_ADD)
-                if type(node.target) is ast.Subscript:
-                    markers.add(_SUBSCRIPT_STORE)
-            elif kind is ast.Subscript:
-                if type(node.ctx) is ast.Store:
-                    markers.add(_SUBSCRIPT_STORE)
         # one string: a needle never spans the separator, so `in` finds it within one word
         self.text = "\0".join(words)
         self.markers = markers
