@@ -34,6 +34,18 @@ def content_key(raw: bytes, codes: list[str]) -> str:
     return digest.hexdigest()
 
 
+def facts_digest(facts: dict[str, dict[str, Any]]) -> str:
+    """The facts of other files that a file's analysis read (`ProjectIndex.facts_for`), in a few
+    bytes ("" for none): with its content, the key of its findings."""
+    if not facts:
+        return ""
+    return hashlib.blake2b(json.dumps(facts, sort_keys=True).encode(), digest_size=12).hexdigest()
+
+
+def _slot(slot: str) -> str:
+    return f"::{slot}" if slot else ""
+
+
 class Cache:
     """One JSON file per (version, settings): {absolute path: {key, findings, errors}}."""
 
@@ -51,9 +63,10 @@ class Cache:
         except (OSError, ValueError):
             self.entries = {}
 
-    def get(self, path: str, key: str) -> tuple[list[Finding], list[FileError], dict] | None:
-        """Findings, errors and project-index summary of an unchanged file."""
-        entry = self.entries.get(os.path.abspath(path))
+    def get(self, path: str, key: str, slot: str = "") -> tuple[list[Finding], list[FileError], dict] | None:
+        """Findings, errors and project-index summary of an unchanged file (`slot` "project": of its
+        analysis with the facts of the project's other files, `key` naming those too)."""
+        entry = self.entries.get(os.path.abspath(path) + _slot(slot))
         try:
             if not entry or entry.get("key") != key:
                 return None
@@ -67,16 +80,22 @@ class Cache:
         return findings, errors, summary if isinstance(summary, dict) else {}
 
     def put(
-        self, path: str, key: str, findings: list[Finding], errors: list[FileError], summary: dict | None = None
+        self,
+        path: str,
+        key: str,
+        findings: list[Finding],
+        errors: list[FileError],
+        summary: dict | None = None,
+        slot: str = "",
     ) -> None:
         """Remember a file's results; without its project summary (a lint of one
         file on its own, as --fix does) forget the file instead, so that the next
         run lints it again and the project index stays whole."""
         if summary is None or any(e.internal or e.note for e in errors):
             # and never cache a crash (the next version may not crash) or a stop on the clock
-            self.dirty |= self.entries.pop(os.path.abspath(path), None) is not None
+            self.dirty |= self.entries.pop(os.path.abspath(path) + _slot(slot), None) is not None
             return
-        self.entries[os.path.abspath(path)] = {
+        self.entries[os.path.abspath(path) + _slot(slot)] = {
             "key": key,
             "findings": [{**f.to_json(), "extra": f.extra} for f in findings],
             "errors": [{"message": e.message, "internal": e.internal} for e in errors],

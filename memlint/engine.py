@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Collection, Iterable, Iterator, Protocol, Sequ
 import libcst as cst
 
 from memlint.analysis import SemanticModel
+from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.light import light_module
 from memlint.analysis.syntax.as_written import as_written
 from memlint.analysis.syntax.tree import Tree
@@ -131,9 +132,11 @@ def read_or_error(path: str) -> tuple[SourceFile | None, FileError | None]:
 UNREADABLE_HINT = "memlint checks the rest of the project; make the file readable (or exclude it) to check it"
 
 
-def lint_path(path: str, codes: Sequence[str]) -> LintResult:
-    """Lint one file on disk; every failure becomes a one-line error, never a traceback."""
-    return _lint_read(path, codes, read_or_error(path))
+def lint_path(path: str, codes: Sequence[str], project: ProjectFacts | None = None) -> LintResult:
+    """Lint one file on disk; every failure becomes a one-line error, never a traceback. `project`:
+    what the project's other files say about the functions and classes this file calls (a project's
+    second phase: the file's summary is then computed even where no rule needs to read it)."""
+    return _lint_read(path, codes, read_or_error(path), project)
 
 
 def lint_bytes(path: str, raw: bytes, codes: Sequence[str]) -> LintResult:
@@ -145,7 +148,9 @@ def lint_bytes(path: str, raw: bytes, codes: Sequence[str]) -> LintResult:
     return _lint_read(path, codes, read)
 
 
-def _lint_read(path: str, codes: Sequence[str], read: tuple[SourceFile | None, FileError | None]) -> LintResult:
+def _lint_read(
+    path: str, codes: Sequence[str], read: tuple[SourceFile | None, FileError | None], project: ProjectFacts | None = None
+) -> LintResult:
     result = LintResult(path)
     source, error = read
     if source is None:
@@ -155,7 +160,7 @@ def _lint_read(path: str, codes: Sequence[str], read: tuple[SourceFile | None, F
             result.errors.append(error)
         return result
     result.cache_key = content_key(source.raw, list(codes))
-    _lint_guarded(result, source.text, codes)
+    _lint_guarded(result, source.text, codes, project=project)
     return result
 
 
@@ -187,12 +192,13 @@ def lint_text(
     settings: "Settings",
     codes: Sequence[str] | None = None,
     parser: Parser | None = None,
+    project: ProjectFacts | None = None,
 ) -> LintResult:
     """Lint `text` as the content of `path` (an editor's unsaved buffer), as `lint_path` lints the file:
     with the rules `settings` enables for that path (or `codes`), never raising. A `parser` that
     keeps the previous module of the same document re-parses only what changed."""
     result = LintResult(path)
-    _lint_guarded(result, text, settings.codes_for(path) if codes is None else codes, parser)
+    _lint_guarded(result, text, settings.codes_for(path) if codes is None else codes, parser, project)
     return result
 
 
@@ -221,19 +227,23 @@ MAX_ANALYSED_BYTES = 3_000_000
 DEEP_HINT = "memlint checks the rest of the project; split the expression to check this file"
 
 
-def _lint_guarded(result: LintResult, text: str, codes: Sequence[str], parser: Parser | None = None) -> None:
+def _lint_guarded(
+    result: LintResult, text: str, codes: Sequence[str], parser: Parser | None = None, project: ProjectFacts | None = None
+) -> None:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
     try:
         with _collector_paused():
-            _lint_or_error(result, text, codes, parser)
+            _lint_or_error(result, text, codes, parser, project)
     finally:
         sys.setrecursionlimit(limit)
 
 
-def _lint_or_error(result: LintResult, text: str, codes: Sequence[str], parser: Parser | None) -> None:
+def _lint_or_error(
+    result: LintResult, text: str, codes: Sequence[str], parser: Parser | None, project: ProjectFacts | None
+) -> None:
     try:
-        result.findings, result.errors, result.summary = _lint_text(text, result.path, codes, parser)
+        result.findings, result.errors, result.summary = _lint_text(text, result.path, codes, parser, project)
     except RecursionError:
         result.findings, result.errors, result.summary = _too_deep(result.path, codes), [], {}
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, not a traceback
@@ -247,14 +257,17 @@ def _too_deep(path: str, codes: Sequence[str]) -> list[Finding]:
     return [_file_finding(path, UNREADABLE, "nested too deeply for memlint's parser", 1, 1, DEEP_HINT)]
 
 
-def lint_source(text: str, path: str, codes: Sequence[str]) -> tuple[list[Finding], list[FileError]]:
-    """Lint source text with the rules named by `codes` (one file on its own)."""
-    findings, errors, _ = _lint_text(text, path, codes)
+def lint_source(
+    text: str, path: str, codes: Sequence[str], project: ProjectFacts | None = None
+) -> tuple[list[Finding], list[FileError]]:
+    """Lint source text with the rules named by `codes` (one file on its own, or with `project`: the
+    facts of the project's definitions it calls)."""
+    findings, errors, _ = _lint_text(text, path, codes, None, project)
     return findings, errors
 
 
 def _lint_text(
-    text: str, path: str, codes: Sequence[str], parser: Parser | None = None
+    text: str, path: str, codes: Sequence[str], parser: Parser | None = None, project: ProjectFacts | None = None
 ) -> tuple[list[Finding], list[FileError], dict]:
     """Findings, errors and the file's summary for the project index."""
     if skips_file(text):
@@ -263,17 +276,19 @@ def _lint_text(
         row, column = _row_column(text, text.index("\0"))
         return _syntax_finding(path, "source code cannot contain null bytes", row, column, text, codes), [], {}
     rules = [BY_CODE[c] for c in codes if c in BY_CODE and BY_CODE[c].may_apply(text)]
-    if not rules and not any(needle in text for needle in SUMMARY_NEEDLES):
+    # in a project's second phase, the file's summary is wanted whatever the screen says: other files
+    # call its definitions
+    if project is None and not rules and not any(needle in text for needle in SUMMARY_NEEDLES):
         return _syntax_check_only(text, path, codes), [], {}
     if len(text) > MAX_ANALYSED_BYTES:
         note = FileError(path, f"only checked for syntax: {len(text) / 1e6:.1f} MB is over memlint's 3 MB analysis limit", note=True)
         return _syntax_check_only(text, path, codes), [note], {}
     tree = _python_tree(text) if parser is None else None
-    if not needs_tree(text, rules, SUMMARY_NEEDLES, tree):  # needles in comments and docstrings only
+    if project is None and not needs_tree(text, rules, SUMMARY_NEEDLES, tree):  # needles in comments and docstrings only
         return [], [], {}
     summary = None
     if tree is not None and LIGHT_TREES:
-        light = _analyse_light(tree, text, path, rules)
+        light = _analyse_light(tree, text, path, rules, project)
         if light is not None:
             summary, rules = light
             if not rules:
@@ -298,6 +313,7 @@ def _lint_text(
         parser.statement_lines if parser is not None else None,
         text,
         parsed=tree,
+        project=project,
     )
     with Guard().active() as guard:
         return _analyse(model, text, path, rules, guard, parser, summary)
@@ -313,7 +329,7 @@ def _python_tree(text: str) -> ast.Module | None:
 
 
 def _analyse_light(
-    tree: ast.Module, text: str, path: str, rules: list[type[Rule]]
+    tree: ast.Module, text: str, path: str, rules: list[type[Rule]], project: ProjectFacts | None = None
 ) -> tuple[dict, list[type[Rule]]] | None:
     """The file's analysis on a light tree (analysis/syntax/light.py: LibCST's nodes built from
     `ast`, several times cheaper than LibCST's parser): its summary and the rules that report
@@ -326,7 +342,7 @@ def _analyse_light(
         return None
     if light is None:
         return None
-    model = SemanticModel(light.module, path, None, None, text, light.spans)
+    model = SemanticModel(light.module, path, None, None, text, light.spans, project=project)
     with Guard().active() as guard, as_written(text, light.spans):
         summary = {}
         try:

@@ -32,11 +32,14 @@ import tempfile
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from memlint.models import Applicability, FileError, Finding, Fix, Position
 from memlint.notebook import Notebook, NotebookError
 from memlint.parsing import python_ast
+
+if TYPE_CHECKING:
+    from memlint.analysis.flow.project_facts import ProjectFacts
 
 MAX_ROUNDS = 10
 SYNTAX_CODE = "ML000"
@@ -245,8 +248,11 @@ class _Outcome:
 class _Checker:
     """Lints candidate texts of one file and judges them against the text they came from."""
 
-    def __init__(self, path: str, codes: Sequence[str], original: str, unsafe: bool = False) -> None:
+    def __init__(
+        self, path: str, codes: Sequence[str], original: str, unsafe: bool = False, project: ProjectFacts | None = None
+    ) -> None:
         self.path = path
+        self.project = project  # what the project's other files say of what the file calls
         self.unsafe = unsafe
         self.codes = list(codes)
         self.lint_codes = self.codes if SYNTAX_CODE in self.codes else [*self.codes, SYNTAX_CODE]
@@ -258,9 +264,9 @@ class _Checker:
         from memlint import engine
 
         if hasattr(engine, "_lint_text"):  # with the file's summary for the project index
-            findings, errors, self.summaries[text] = engine._lint_text(text, self.path, self.lint_codes)
+            findings, errors, self.summaries[text] = engine._lint_text(text, self.path, self.lint_codes, None, self.project)
         else:
-            findings, errors = engine.lint_source(text, self.path, self.lint_codes)
+            findings, errors = engine.lint_source(text, self.path, self.lint_codes, self.project)
         if SYNTAX_CODE not in self.codes:
             findings = [f for f in findings if f.code != SYNTAX_CODE]
         return findings, errors
@@ -403,13 +409,14 @@ def fix_source(
     unsafe: bool = False,
     max_rounds: int = MAX_ROUNDS,
     fixable: Callable[[Finding], bool] | None = None,
+    project: ProjectFacts | None = None,
 ) -> SourceFixResult:
     """Fix `text` (the content of `path`) with the rules in `codes`; nothing is written.
 
     `fixable`, when given, limits the fixes to the findings it accepts (on the
     text as it is in each round).
     """
-    checker = _Checker(path, codes, text, unsafe)
+    checker = _Checker(path, codes, text, unsafe, project)
     findings, errors = checker.lint(text)
     result = SourceFixResult(text)
     if any(f.code == SYNTAX_CODE for f in findings):
@@ -576,8 +583,10 @@ def fix_path(
     unsafe: bool = False,
     write: bool = True,
     fixable: Callable[[Finding], bool] | None = None,
+    project: ProjectFacts | None = None,
 ) -> FileFixResult:
-    """Fix one file (write=False: compute the fixed text only, for `--diff`)."""
+    """Fix one file (write=False: compute the fixed text only, for `--diff`), with the facts of the
+    project's definitions it calls (`project`), as the lint that reported its findings had them."""
     from memlint.cache import content_key
     from memlint.engine import read_or_error
 
@@ -588,7 +597,7 @@ def fix_path(
         return result
     result.cache_key = content_key(source.raw, list(codes))
     try:
-        fixed = fix_source(source.text, path, codes, unsafe, fixable=fixable)
+        fixed = fix_source(source.text, path, codes, unsafe, fixable=fixable, project=project)
     except RecursionError:
         result.errors.append(FileError(path, "too deeply nested to analyse"))
         return result
@@ -609,27 +618,29 @@ def fix_path(
                 raise ValueError(f"its {source.encoding} encoding does not round-trip")
             data = encode(fixed.text, source.encoding)
     except (UnicodeError, ValueError, LookupError) as exc:
-        return _not_written(result, source.text, codes, f"fixes not written: {exc}")
+        return _not_written(result, source.text, codes, f"fixes not written: {exc}", project)
     if not write:
         result.cache_key = None  # the findings describe the fixed text, which is not on disk
         return result
     try:
         write_atomic(path, data, source.raw)
     except FileChangedError:
-        return _not_written(result, source.text, codes, "changed on disk while it was being fixed; not overwritten")
+        return _not_written(result, source.text, codes, "changed on disk while it was being fixed; not overwritten", project)
     except OSError as exc:
-        return _not_written(result, source.text, codes, f"cannot write the fixes: {exc.strerror or exc}")
+        return _not_written(result, source.text, codes, f"cannot write the fixes: {exc.strerror or exc}", project)
     result.written = True
     result.cache_key = content_key(data, list(codes))
     return result
 
 
-def _not_written(result: FileFixResult, text: str, codes: Sequence[str], reason: str) -> FileFixResult:
+def _not_written(
+    result: FileFixResult, text: str, codes: Sequence[str], reason: str, project: ProjectFacts | None
+) -> FileFixResult:
     """The fixes did not reach the file: nothing counts as fixed, and what is reported is
     what the file still holds (the findings of its text as read)."""
     from memlint.engine import lint_source
 
-    result.findings, errors = lint_source(text, result.path, list(codes))
+    result.findings, errors = lint_source(text, result.path, list(codes), project)
     result.errors = [*errors, FileError(result.path, reason)]
     result.applied, result.original, result.fixed, result.summary, result.cache_key = [], None, None, None, None
     return result
@@ -657,9 +668,11 @@ def _init_worker(fixable: Callable[[Finding], bool] | None) -> None:
     _JOB_FILTER = fixable
 
 
-def _fix_job(job: tuple[str, list[str], bool, bool]) -> FileFixResult:
-    path, codes, unsafe, write = job
-    return fix_path(path, codes, unsafe, write, _JOB_FILTER)
+def _fix_job(job: tuple[str, list[str], bool, bool, dict]) -> FileFixResult:
+    from memlint.analysis.flow.project_facts import ProjectFacts
+
+    path, codes, unsafe, write, facts = job
+    return fix_path(path, codes, unsafe, write, _JOB_FILTER, ProjectFacts(facts) if facts else None)
 
 
 class _Reported:
@@ -700,7 +713,7 @@ def fix_files(
     index = getattr(linted, "index", None)
     wanted = _Reported(index, fixable)
     targets = sorted({f.filename for f in linted.findings if is_applicable(f.fix, unsafe) and wanted(f)})
-    todo = [(path, settings.codes_for(path), unsafe, write) for path in targets]
+    todo = [(path, settings.codes_for(path), unsafe, write, index.facts_for(path) if index else {}) for path in targets]
 
     todo.sort(key=lambda job: -_size(job[0]))
     outcomes = list(parallel_map(_fix_job, todo, workers or default_jobs(), _init_worker, (wanted,)))

@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from memlint.analysis.library import named_like_loss, named_like_module
 from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
 
@@ -29,11 +30,25 @@ def module_name(path: str, root: Path) -> str:
     return ".".join(p for p in parts if p)
 
 
+def package_module_name(path: str) -> str | None:
+    """`.../src/pkg/sub/ops.py` -> `pkg.sub.ops` where `pkg/` and `pkg/sub/` hold an `__init__.py`
+    (the name Python imports it by, whatever folder was linted); None for a file in no package."""
+    folder, name = os.path.split(os.path.abspath(path))
+    parts = [] if name == "__init__.py" else [name[: -len(".py")] if name.endswith(".py") else name]
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        folder, package = os.path.split(folder)
+        parts.insert(0, package)
+        if not package:
+            break
+    return ".".join(parts) if len(parts) > 1 or name == "__init__.py" else None
+
+
 class ProjectIndex:
     def __init__(self, summaries: dict[str, dict[str, Any]], root: Path) -> None:
-        self.modules = {path: module_name(path, root) for path in summaries}
+        self.modules = {path: package_module_name(path) or module_name(path, root) for path in summaries}
         self.summaries = summaries
-        self.paths_by_module = {m: p for p, m in self.modules.items()}
+        # a module is found by the name its package gives it and by its path from the project root
+        self.paths_by_module = {module_name(p, root): p for p in summaries} | {m: p for p, m in self.modules.items()}
         self.ctx_functions: dict[str, str] = {}  # qualified Function -> path
         for path, summary in summaries.items():
             for cls in summary.get("ctx_functions", ()):
@@ -137,6 +152,49 @@ class ProjectIndex:
                         f"`{kept[params[index]]}`: pass `{arg}.detach()` (or `.item()`), or detach it where it is kept",
                     )
                 )
+        return found
+
+    def locate(self, path: str, name: str) -> tuple[str, str] | None:
+        """The other file of the project that defines `name` as written in `path`, and the name
+        there (`Meter`, `Meter.update`, `get_reward`): by the file's imports from the project root,
+        or, for an absolute import of a sibling module (`import helpers` next to it: a script's
+        folder is on `sys.path`), from the file's folder."""
+        parts = self.qualify(path, name).split(".")
+        package = self.modules.get(path, "").rpartition(".")[0]
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            other = self.paths_by_module.get(module)
+            if other is None and package:
+                other = self.paths_by_module.get(f"{package}.{module}")
+            if other is not None:
+                return (other, ".".join(parts[cut:])) if other != path else None
+        return None
+
+    def facts_for(self, path: str) -> dict[str, dict[str, Any]]:
+        """What the project's other files say about the functions and classes `path` calls or derives
+        from, keyed
+        by the callee as written there (analysis/flow/project_facts.py reads it): the facts of each
+        definition that can change an answer of the file's analysis. A function that says nothing
+        counts where its name would otherwise be guessed from (a loss, a model); a class counts with
+        its methods."""
+        found: dict[str, dict[str, Any]] = {}
+        summary = self.summaries.get(path, {})
+        for name in dict.fromkeys([*(name for name, _ in summary.get("calls", ())), *summary.get("bases", ())]):
+            where = self.locate(path, name)
+            flow = self.summaries[where[0]].get("flow") or {} if where is not None else {}
+            entry = flow.get(where[1]) if where is not None else None
+            if entry is None:
+                continue
+            last = name.rpartition(".")[2]
+            file = os.path.relpath(where[0])
+            if "kind" in entry:
+                prefix = f"{where[1]}."
+                found[name] = {**entry, "file": file}
+                for key, facts in flow.items():
+                    if key.startswith(prefix):
+                        found[f"{name}.{key[len(prefix):]}"] = {**facts, "file": file}
+            elif entry or named_like_loss(last) or named_like_module(last):
+                found[name] = {**entry, "file": file}
         return found
 
     def defining_file(self, path: str, name: str) -> tuple[str | None, str]:
@@ -274,7 +332,7 @@ class ProjectIndex:
         assumed = finding.extra.get("assumed") or []
         if assumed:
             facts = [self.flow_of(path, name) for name in assumed]
-            if all(f is not None and f.get("returns") == "no" for f in facts):
+            if all(f is not None and _history(f) == "no" for f in facts):
                 return True
         meter = finding.extra.get("meter")
         if meter:
@@ -296,7 +354,7 @@ class ProjectIndex:
                 facts.append(f"`{meter.rsplit('.', 1)[-1]}.update` ({where}) keeps it in the meter")
         for name in finding.extra.get("assumed") or []:
             found = self.flow_of(path, name)
-            if found and found.get("returns") == "yes":
+            if found and _history(found) == "yes":
                 where = os.path.relpath(self.paths_by_module[self.qualify(path, name).rpartition(".")[0]])
                 facts.append(f"`{name}()` ({where}) returns a value with autograd history")
         if not facts or len(facts) < len(finding.extra["assumptions"]):
@@ -332,6 +390,12 @@ class ProjectIndex:
                     continue
             adjusted.append(finding)
         return adjusted
+
+
+def _history(facts: dict[str, Any]) -> str | None:
+    """What a function's exported facts say of the history of what it returns."""
+    returns = facts.get("returns")
+    return returns.get("h") if returns else None
 
 
 def _finding(code: str, **fields: Any) -> Finding:

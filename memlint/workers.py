@@ -16,9 +16,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from memlint.cache import Cache, content_key
 from memlint.config import Settings
 from memlint.models import FileError, Finding, LintResult
+from memlint.cache import Cache, content_key, facts_digest
 from memlint.project_index import ProjectIndex
 
 T = TypeVar("T")
@@ -82,6 +82,7 @@ def lint_files(
     run = RunResult(files=len(paths))
     extra = list(extra)
     results: dict[str, LintResult] = {}
+    keys: dict[str, str] = {}  # path -> its content key, for the cache of the second phase
     todo: list[tuple[str, list[str]]] = []
     for path in paths:
         codes = settings.codes_for(path)
@@ -92,6 +93,8 @@ def lint_files(
             except OSError:
                 key = None
             hit = cache.get(path, key) if key else None
+            if key:
+                keys[path] = key
             if hit is not None:
                 findings, errors, summary = hit
                 results[path] = LintResult(path, findings, errors, summary=summary)
@@ -108,7 +111,9 @@ def lint_files(
                 results[result.path] = result
                 bar.update(1)
                 if cache is not None and result.cache_key is not None:
+                    keys[result.path] = result.cache_key
                     cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
+        index = _with_project_facts(results, settings, cache, keys, jobs)
     finally:  # interrupted too: what finished stays cached
         if cache is not None:
             cache.save()
@@ -119,7 +124,8 @@ def lint_files(
         result = results[path]
         run.findings.extend(result.findings)
         run.errors.extend(result.errors)
-    index = ProjectIndex({p: r.summary for p, r in results.items() if r.summary}, settings.root)
+    if extra:
+        index = ProjectIndex({p: r.summary for p, r in results.items() if r.summary}, settings.root)
     run.findings += [
         f
         for f in index.late_alloc_settings()
@@ -131,6 +137,64 @@ def lint_files(
     run.findings = sorted(index.adjust(run.findings), key=Finding.sort_key)
     run.index = index
     return run
+
+
+PROJECT_ROUNDS = 3  # facts reach through chains of files: a caller of a caller of a changed definition
+
+
+def _with_project_facts(
+    results: dict[str, LintResult], settings: Settings, cache: Cache | None, keys: dict[str, str], jobs: int
+) -> ProjectIndex:
+    """The second phase: every file whose callees are defined in other files of the project is
+    analysed again with their facts (`ProjectIndex.facts_for`), its results replacing those of the
+    first phase, which saw the file alone. Its summary may change what it says to its own callers:
+    rounds go on while some file's facts change, at most `PROJECT_ROUNDS`. Results are cached by
+    the file's content and the facts it read."""
+    used: dict[str, str] = {}  # path -> digest of the facts its results were made with ("": none)
+    # every file is there, so that a definition in a file without a summary is found
+    index = ProjectIndex({p: r.summary or {} for p, r in results.items()}, settings.root)
+    # files that no rule needed to read (no needle of any rule in them) but whose definitions other
+    # files call: their summaries first (they keep the results of the first phase: no rule applies)
+    unread = sorted(
+        {
+            where[0]
+            for path, result in results.items()
+            for name, _ in (result.summary or {}).get("calls", ())
+            if (where := index.locate(path, name)) is not None and where[0] in results and not results[where[0]].summary
+        }
+    )
+    if unread:
+        for result in parallel_map(_lint_job, [(p, settings.codes_for(p), {}) for p in unread], jobs):
+            results[result.path] = result
+            if cache is not None and result.cache_key is not None:
+                cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
+        index = ProjectIndex({p: r.summary for p, r in results.items() if r.summary}, settings.root)
+    for _ in range(PROJECT_ROUNDS):
+        todo: list[tuple[str, list[str], dict]] = []
+        for path, result in results.items():
+            facts = index.facts_for(path) if result.summary else {}
+            digest = facts_digest(facts)
+            if used.get(path, "") == digest:
+                continue
+            used[path] = digest
+            codes = settings.codes_for(path)
+            key = keys.get(path) if cache is not None and digest else None
+            hit = cache.get(path, f"{key}:{digest}", slot="project") if key else None
+            if hit is not None:
+                results[path] = LintResult(path, hit[0], hit[1], summary=hit[2])
+            elif digest:
+                todo.append((path, codes, facts))
+            else:  # its facts went away (the first phase's results, again): rare, lint it alone
+                todo.append((path, codes, {}))
+        if not todo:
+            break
+        for result in parallel_map(_lint_job, todo, jobs):
+            results[result.path] = result
+            digest = used[result.path]
+            if cache is not None and result.cache_key is not None and digest:
+                cache.put(result.path, f"{result.cache_key}:{digest}", result.findings, result.errors, result.summary, slot="project")
+        index = ProjectIndex({p: r.summary for p, r in results.items() if r.summary}, settings.root)
+    return index
 
 
 def parallel_map(
@@ -193,10 +257,15 @@ def _progress(total: int, wanted: bool):
     return click.progressbar(length=total, label="Linting", file=sys.stderr, show_pos=True)
 
 
-def _lint_job(job: tuple[str, list[str]]) -> LintResult:
+def _lint_job(job: tuple[str, list[str]] | tuple[str, list[str], dict]) -> LintResult:
     from memlint.engine import lint_path
 
-    return lint_path(*job)
+    if len(job) == 2:
+        return lint_path(*job)
+    from memlint.analysis.flow.project_facts import ProjectFacts
+
+    path, codes, facts = job
+    return lint_path(path, codes, ProjectFacts(facts))
 
 
 def _size(path: str) -> int:

@@ -256,3 +256,65 @@ def test_per_step_call_to_a_function_of_another_file_that_keeps_its_argument(tmp
     assert "`record()`" in rows[10] and os.path.join("pkg", "history.py") in rows[10]
     (tmp_path / "pkg" / "history.py").write_text(HISTORY.format(kept="value.item()"))
     assert ml001_rows(lint(tmp_path, "--no-cache")) == {}
+
+
+REWARDS = """\
+def get_reward(model, batch):
+    return model(batch){suffix}
+"""
+POLICY_TRAIN = """\
+from pkg.rewards import get_reward
+
+
+def train(policy, loader, optimizer):
+    rewards = []
+    for batch in loader:
+        reward = get_reward(policy, batch)
+        policy.loss(batch).backward()
+        optimizer.step()
+        rewards.append(reward)
+    return rewards
+"""
+
+
+def reward_project(root: Path, suffix: str) -> Path:
+    (root / "pkg").mkdir(exist_ok=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "rewards.py").write_text(REWARDS.format(suffix=suffix))
+    (root / "pkg" / "train.py").write_text(POLICY_TRAIN)
+    return root
+
+
+def test_the_callers_analysis_reads_the_callees_summary(tmp_path: Path) -> None:
+    """Only the callee's file changes between the runs: `get_reward` returning the output of the
+    model it is handed makes the caller's `rewards.append(reward)` a leak (the callee's file has no
+    loop, no needle of any rule: it is read for its summary alone); returning it detached does not.
+    Cold and warm (the cache keys the caller's findings by the facts it read)."""
+    root = reward_project(tmp_path, "")
+    for args in (["--no-cache"], [], []):
+        [found] = lint(root, *args)
+        assert (found["filename"], found["code"], found["location"]["row"]) == (os.path.join(".", "pkg", "train.py"), "ML001", 10)
+        assert "`get_reward()` returns `model(batch)`" in found["hint"] and os.path.join("pkg", "rewards.py") in found["hint"]
+    (root / "pkg" / "rewards.py").write_text(REWARDS.format(suffix=".detach()"))
+    for args in (["--no-cache"], [], []):
+        assert lint(root, *args) == []
+    (root / "pkg" / "rewards.py").write_text(REWARDS.format(suffix=""))
+    assert [f["code"] for f in lint(root)] == ["ML001"]
+
+
+def test_a_name_decides_nothing_where_the_project_defines_it(tmp_path: Path) -> None:
+    """With the definitions in the project, their facts decide: `get_reward` returns a model's
+    output, `compute_loss` a float. Without them, `get_reward(...)` says nothing and `compute_loss`
+    is guessed from its name to return a loss with history, and the finding says so."""
+    (tmp_path / "rewards.py").write_text(REWARDS.format(suffix="") + "\n\ndef compute_loss(x):\n    return float(x.sum())\n")
+    (tmp_path / "train.py").write_text(
+        POLICY_TRAIN.replace("pkg.rewards", "rewards").replace("get_reward\n", "compute_loss, get_reward\n")
+        + "\n\ndef scores(model, loader):\n    kept = []\n    for x in loader:\n        out = model(x)\n"
+        "        out.sum().backward()\n        kept.append(compute_loss(out))\n    return kept\n"
+    )
+    defined = lint(tmp_path, "--no-cache")
+    assert [(f["filename"], f["location"]["row"]) for f in defined] == [(os.path.join(".", "train.py"), 10)]
+    os.rename(tmp_path / "rewards.py", tmp_path / "elsewhere.txt")  # out of sight: names are all there is
+    guessed = lint(tmp_path, "--no-cache")
+    assert [f["location"]["row"] for f in guessed] == [19]
+    assert "assumed from its name" in guessed[0]["hint"]

@@ -297,6 +297,49 @@ async def test_a_dependency_change_updates_the_open_dependent(client: LanguageCl
     assert "ContextMatmul" not in found.message
 
 
+REWARDS = """\
+def get_reward(model, batch):
+    return model(batch){suffix}
+"""
+POLICY_TRAIN = """\
+from pkg.rewards import get_reward
+
+
+def train(policy, loader, optimizer):
+    rewards = []
+    for batch in loader:
+        reward = get_reward(policy, batch)
+        policy.loss(batch).backward()
+        optimizer.step()
+        rewards.append(reward)
+    return rewards
+"""
+
+
+@pytest.mark.asyncio
+async def test_the_callers_diagnostics_follow_the_callees_facts(client: LanguageClient, project: Path) -> None:
+    """The caller's analysis reads what the callee's file says `get_reward` returns: its diagnostic
+    comes and goes as only the callee changes, on disk and in an unsaved buffer."""
+    write(project, "pkg/__init__.py", "")
+    rewards = project / "pkg" / "rewards.py"
+    rewards.write_text(REWARDS.format(suffix=""))
+    uri = write(project, "pkg/train.py", POLICY_TRAIN)
+    open_document(client, uri, POLICY_TRAIN)
+    [found] = await diagnostics_until(client, uri, lambda d: len(d) == 1)
+    assert found.code == "ML001" and found.range.start.line == 9
+
+    rewards.write_text(REWARDS.format(suffix=".detach()"))
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams([types.FileEvent(uri=rewards.as_uri(), type=types.FileChangeType.Changed)])
+    )
+    await diagnostics_until(client, uri, lambda d: d == [])
+
+    open_document(client, rewards.as_uri(), REWARDS.format(suffix=".detach()"))
+    change_document(client, rewards.as_uri(), REWARDS.format(suffix=""), 2)
+    [found] = await diagnostics_until(client, uri, lambda d: len(d) == 1)
+    assert found.code == "ML001"
+
+
 @pytest.mark.asyncio
 async def test_a_syntax_error_is_one_diagnostic_and_the_server_lives_on(client: LanguageClient, project: Path) -> None:
     broken = LEAKY.replace("for x, y in loader:", "for x, y in loader")

@@ -25,6 +25,19 @@ Layers, each built only on those before it (no import circles; a test checks):
   `project`: what one file's findings depend on in another.
 """
 
-from memlint.analysis.model import SemanticModel
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memlint.analysis.model import SemanticModel
+
+
+def __getattr__(name: str):
+    # on first use: the project index reads `library`'s tables without importing LibCST
+    if name == "SemanticModel":
+        from memlint.analysis.model import SemanticModel
+
+        return SemanticModel
+    raise AttributeError(name)
+
 
 __all__ = ["SemanticModel"]

@@ -7,6 +7,7 @@ import ast
 import libcst as cst
 from libcst._position import CodeRange
 
+from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.regions.frameworks import Frameworks
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.regions.grad_mode import GradMode
@@ -28,17 +29,20 @@ class FileContext(Scopes):
         text: str | None = None,
         spans: dict[int, Span] | None = None,
         parsed: ast.Module | None = None,
+        project: ProjectFacts | None = None,
     ) -> None:
         """`statement_lines`: id(top-level statement) -> first line, where the parser knows them;
         `text`: the text `module` was parsed from, where the caller has it (positions start from it);
         `spans`: every node's range, for a light tree (analysis/syntax/light.py: its whitespace is
         not the source's, so positions cannot come from generating its code); `parsed`: CPython's
-        parse of `text`, where the caller has one."""
+        parse of `text`, where the caller has one; `project`: what the project's other files say
+        about the functions and classes this file calls (flow/project_facts.py)."""
         super().__init__(module, tree if tree is not None else Tree(module))
         self.path = path
+        self.project = project if project is not None else ProjectFacts()
         self.imports = Imports(self.tree)
         self.calls = Calls(self)
-        self.frameworks = Frameworks(self, self.imports)
+        self.frameworks = Frameworks(self, self.imports, self.project)
         self.grad = GradMode(self, self.calls, self.imports, self.frameworks)
         self.positions: Positions | SpanPositions = (
             Positions(module, self.tree.parent_of, statement_lines, text, parsed)

@@ -91,6 +91,23 @@ def named_like_loss(name: str) -> bool:
     return bool(_LOSS_NAMES.search(name))
 
 
+# Names of variables and attributes that, where nothing in the project says what they hold, are
+# assumed to hold a module (`model(x)`, `self.encoder(x)` run a forward).
+_MODULE_NAMES = re.compile(
+    r"^_*(model|models|net|network|module|criterion|criteria|loss_fn|loss_func|loss_function|lossfn|"
+    r"loss_fct|loss_module|encoder|decoder|backbone|head|heads|classifier|generator|discriminator|"
+    r"policy|critic|actor|value_net|q_net|qnet|teacher|student|unet|vae|transformer|rnn|lstm|gru|cell|"
+    r"mlp|lm|lm_head|embedder|autoencoder|disc|gen|netg|netd|netG|netD|ddp_model|raw_model)_?$"
+    r"|_(model|net|network|encoder|decoder|backbone|head|classifier|criterion)$",
+    re.IGNORECASE,
+)
+
+
+def named_like_module(name: str) -> bool:
+    """`model`, `self.encoder`, `netD`: a name a module is usually held in."""
+    return bool(_MODULE_NAMES.search(name))
+
+
 # torch functions whose result is a tensor in host memory whatever device the program uses: the
 # CPU generator's state, and the CUDA generators' states, which are returned as CPU ByteTensors.
 HOST_TENSOR_FUNCTIONS = {

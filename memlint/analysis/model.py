@@ -14,6 +14,7 @@ from memlint.analysis.flow.summaries import Summaries
 from memlint.analysis.regions.loops import Loops
 from memlint.analysis.regions.model_runs import EvalRegions, ModelRuns
 from memlint.analysis.flow.module_facts import ModuleFacts
+from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.flow.provenance import Provenance
 from memlint.analysis.syntax.scopes import Binding, Scope
 from memlint.analysis.syntax.tree import Tree
@@ -31,8 +32,9 @@ class SemanticModel(FileContext):
         text: str | None = None,
         spans: dict[int, tuple[int, int, int, int]] | None = None,
         parsed: ast.Module | None = None,
+        project: ProjectFacts | None = None,
     ) -> None:
-        super().__init__(module, path, tree, statement_lines, text, spans, parsed)
+        super().__init__(module, path, tree, statement_lines, text, spans, parsed, project)
         self.provenance = Provenance(self)
         self.module_facts = ModuleFacts(self)
         self.loops = Loops(self, self.provenance)

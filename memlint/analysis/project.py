@@ -70,6 +70,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "hook_registrations": lambda: exported_hook_registrations(model),
         "step_calls": lambda: step_calls(model, imported_roots),
         "trainer_precisions": lambda: _trainer_precisions(model),
+        "bases": lambda: _imported_bases(model, imported_roots),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -78,6 +79,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
 _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
+    "bases",
 )  # the summary's keys as the cache has always written them
 
 
@@ -105,6 +107,18 @@ def _imported_calls(model: "SemanticModel", imported_roots: set[str]) -> list[tu
         if name and name.split(".")[0] in imported_roots:
             found.append((call, name))
     return found
+
+
+def _imported_bases(model: "SemanticModel", imported_roots: set[str]) -> list[str]:
+    """The imported classes (as written) that this file's classes derive from: their facts (the
+    methods they call once per step) reach this file's overrides."""
+    found = set()
+    for cls in model.tree.by_type.get(cst.ClassDef, ()):
+        for base in cls.bases:
+            name = dotted(base.value) if base.keyword is None else None
+            if name and name.split(".")[0] in imported_roots:
+                found.add(name)
+    return sorted(found)
 
 
 def _calls(model: "SemanticModel", imported: list[tuple[cst.Call, str]]) -> list[list]:

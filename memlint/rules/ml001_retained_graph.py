@@ -220,14 +220,14 @@ for x, y in loader:
         # what the finding rests on where no definition is visible: the project index checks it
         # against the other files' summaries
         assumed = model.provenance.assumed_losses(parts, statement)
-        assumptions = [f" ({store.via})"] if store.keep is None and store.via else []
+        assumptions = [f" ({store.via})"] if store.assumed else []
         if assumed:
             names = ", ".join(f"`{a}(...)`" for a in assumed)
             assumptions.append(
                 f" (assumed from its name: {names} returns a value with autograd history; it is not defined in this file)"
             )
             notes += assumptions[-1]
-        meter = model.loops.meter_class(store) if store.keep is None and store.via else None
+        meter = model.loops.meter_class(store) if store.assumed else None
         # A part that is itself a non-scalar device tensor (a model output, logits) leaves the
         # device as well: `.detach()` alone frees the graph but keeps the tensor there every step.
         on_device = [model.provenance.device_output(p, statement) for p in parts]

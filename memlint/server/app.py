@@ -27,12 +27,14 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from memlint import __version__
+from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.project import OWN_PARTS
 from memlint.config import ConfigError, Settings
 from memlint.discovery import is_excluded
 from memlint.engine import LintResult, lint_path, lint_text
 from memlint.fixes import fix_source
 from memlint.models import Applicability, Finding
+from memlint.cache import facts_digest
 from memlint.rules import documentation
 from memlint.server import actions
 from memlint.server.convert import Lines, contains, diagnostic, error_diagnostic, file_error_diagnostic, overlaps
@@ -138,12 +140,13 @@ class MemlintServer(LanguageServer):
             self.publish(uri)
             return
         parser = self.parsers.setdefault(uri, IncrementalParser())
+        facts = project.index.facts_for(path)  # what the project's other files say of what it calls
         result = await asyncio.get_running_loop().run_in_executor(
-            self.lint_thread, lint_own_parts, parser, path, text, settings
+            self.lint_thread, lint_own_parts, parser, path, text, settings, facts
         )
         if self.current_version(uri) != version:
             return  # a newer text is on its way, or the document was closed
-        self.linted[uri] = Linted(version, text, result, project, cells=cells)
+        self.linted[uri] = Linted(version, text, result, project, cells=cells, facts=facts_digest(facts))
         # The other parts of the summary as they were: only other files' findings read them.
         summary = {**project.summaries.get(path, {}), **result.summary} if result.summary else {}
         changed = project.set_summary(path, summary)
@@ -161,7 +164,7 @@ class MemlintServer(LanguageServer):
         """The whole summary of the text once it has stayed for `SUMMARY_DELAY_S`, in the background process."""
         try:
             await asyncio.sleep(SUMMARY_DELAY_S)
-            summary = await self.in_background(summary_of, path, text, project.settings)
+            summary = await self.in_background(summary_of, path, text, project.settings, project.index.facts_for(path))
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - other files keep the summary they had
@@ -251,9 +254,14 @@ class MemlintServer(LanguageServer):
         )
 
     def republish(self, project: Project, skip: str | None = None) -> None:
-        """Diagnostics of the project's other open documents whose adjusted findings changed."""
+        """Diagnostics of the project's other open documents whose adjusted findings changed; those
+        whose callees' facts changed (a definition they call was edited) are linted again."""
         for uri, linted in list(self.linted.items()):
-            if uri != skip and linted.project is project and project.adjust(linted.result.findings) != linted.published:
+            if uri == skip or linted.project is not project:
+                continue
+            if facts_digest(project.index.facts_for(linted.result.path)) != linted.facts:
+                self.schedule(uri)
+            elif project.adjust(linted.result.findings) != linted.published:
                 self.publish(uri)
 
     def lines(self, text: str) -> Lines:
@@ -291,7 +299,8 @@ class MemlintServer(LanguageServer):
         summary: dict[str, Any] = {}
         if project.scan and os.path.isfile(path):  # a lone file's project knows only open buffers
             codes = project.settings.codes_for(path)
-            result = await asyncio.get_running_loop().run_in_executor(self.lint_thread, lint_path, path, codes)
+            facts = ProjectFacts(project.index.facts_for(path))
+            result = await asyncio.get_running_loop().run_in_executor(self.lint_thread, lint_path, path, codes, facts)
             summary = result.summary
         if any(linted.result.path == path for linted in self.linted.values()):
             return  # opened meanwhile: its buffer counts
@@ -306,10 +315,13 @@ class MemlintServer(LanguageServer):
             self.schedule(uri)
 
 
-def lint_own_parts(parser: IncrementalParser, path: str, text: str, settings: Settings) -> LintResult:
-    """A change's lint: its findings, and of its summary the parts that adjust them."""
+def lint_own_parts(
+    parser: IncrementalParser, path: str, text: str, settings: Settings, facts: dict[str, dict[str, Any]]
+) -> LintResult:
+    """A change's lint, with the facts of the project's definitions it calls: its findings, and of
+    its summary the parts that adjust them."""
     parser.summary_parts = OWN_PARTS
-    return lint_text(path, text, settings, parser=parser)
+    return lint_text(path, text, settings, parser=parser, project=ProjectFacts(facts))
 
 
 server = MemlintServer()
@@ -449,7 +461,13 @@ async def code_action(ls: MemlintServer, params: types.CodeActionParams) -> list
         path = linted.result.path
         fixed = await asyncio.get_running_loop().run_in_executor(
             ls.lint_thread,
-            lambda: fix_source(linted.text, path, project.settings.codes_for(path), fixable=lambda f: bool(project.adjust([f]))),
+            lambda: fix_source(
+                linted.text,
+                path,
+                project.settings.codes_for(path),
+                fixable=lambda f: bool(project.adjust([f])),
+                project=ProjectFacts(facts) if (facts := project.index.facts_for(path)) else None,
+            ),
         )
         if fixed.text != linted.text:
             result.append(actions.fix_all(linted.text, fixed.text, editor))

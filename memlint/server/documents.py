@@ -57,10 +57,13 @@ def scan_summaries(settings: Settings) -> dict[str, dict[str, Any]]:
     return dict(run.index.summaries) if run.index is not None else {}
 
 
-def summary_of(path: str, text: str, settings: Settings) -> dict[str, Any]:
-    """The whole project summary of an open document's text (the server's lints while typing
-    compute only the parts that adjust the document's own findings)."""
-    return lint_text(path, text, settings).summary
+def summary_of(path: str, text: str, settings: Settings, facts: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The whole project summary of an open document's text, read with the facts of the definitions
+    it calls (the server's lints while typing compute only the parts that adjust the document's own
+    findings)."""
+    from memlint.analysis.flow.project_facts import ProjectFacts
+
+    return lint_text(path, text, settings, project=ProjectFacts(facts)).summary
 
 
 def lower_priority() -> None:
@@ -79,6 +82,7 @@ class Linted:
     project: Project | None
     published: list[Finding] = field(default_factory=list)  # after the project's adjustments
     cells: Cells | None = None  # a notebook: `text` is its code cells joined
+    facts: str = ""  # the digest of the project facts it was linted with (project_index.facts_digest)
 
 
 class Projects:

@@ -203,7 +203,7 @@ class StatementFindings:
                 context.append((defined, f.text))
         features = frozenset().union(*(f.features for f in facts))
         edges = module.code_for_node(module.with_changes(body=()))  # leading comments, footer, newline style
-        shared = (path, tuple(r.code for r in rules), edges, tuple(context), features)
+        shared = (path, tuple(r.code for r in rules), edges, tuple(context), features, model.project.digest)
         if shared == self._shared:
             shared = self._shared  # the same object: keys compare by identity, not by content, from here on
         self._shared = shared

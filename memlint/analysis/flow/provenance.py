@@ -40,9 +40,11 @@ from memlint.analysis.library import (
     PASS_THROUGH_FUNCTIONS,
     RUNS_ITS_ARGUMENT,
     named_like_loss,
+    named_like_module,
 )
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.regions.grad import Grad
+from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.syntax.tree import iter_children
 
 if TYPE_CHECKING:
@@ -51,14 +53,6 @@ if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
     from memlint.analysis.syntax.scopes import Binding, Scope
 
-_MODULE_NAMES = re.compile(
-    r"^_*(model|models|net|network|module|criterion|criteria|loss_fn|loss_func|loss_function|lossfn|"
-    r"loss_fct|loss_module|encoder|decoder|backbone|head|heads|classifier|generator|discriminator|"
-    r"policy|critic|actor|value_net|q_net|qnet|teacher|student|unet|vae|transformer|rnn|lstm|gru|cell|"
-    r"mlp|lm|lm_head|embedder|autoencoder|disc|gen|netg|netd|netG|netD|ddp_model|raw_model)_?$"
-    r"|_(model|net|network|encoder|decoder|backbone|head|classifier|criterion)$",
-    re.IGNORECASE,
-)
 # `build_model(cfg)` makes a module; it does not run one.
 _FACTORY_VERBS = re.compile(
     r"^_*(get|build|create|load|make|init|setup|prepare|wrap|unwrap|compile|save|register|freeze|copy|"
@@ -157,7 +151,7 @@ class Provenance:
         or a module handed in (`self.infer = model`)."""
         found: set[str] = set()
         for node in self.model.tree.by_type.get(cst.Assign, ()):
-            handed_in = isinstance(node.value, cst.Name) and bool(_MODULE_NAMES.search(node.value.value))
+            handed_in = isinstance(node.value, cst.Name) and bool(named_like_module(node.value.value))
             if not (handed_in or self._is_module_factory(node.value)):
                 continue
             for target in node.targets:
@@ -186,8 +180,8 @@ class Provenance:
                 kinds[cls.name.value] = "module"
         return kinds
 
-    @property
-    def _module_classes(self) -> dict[str, str]:
+    def class_kinds(self) -> dict[str, str]:
+        """Classes of this file that subclass a module, by name: "lightning" or "module"."""
         return self._class_kinds
 
     def makes_module(self, expr: cst.BaseExpression) -> bool:
@@ -204,7 +198,10 @@ class Provenance:
             return False  # `AutoTokenizer.from_pretrained(...)`: a tokenizer encodes, it runs no model
         if _MODULE_FACTORIES.search(name):
             return True
-        return isinstance(expr.func, cst.Name) and expr.func.value in self._module_classes
+        made = self.model.project.constructed(expr)
+        if made is not None:  # a class of another file of the project
+            return made.get("kind") in ("module", "lightning")
+        return isinstance(expr.func, cst.Name) and expr.func.value in self._class_kinds
 
     def is_module_call(self, call: cst.Call) -> bool:
         """Does this call run a model, module or criterion forward?"""
@@ -222,12 +219,19 @@ class Provenance:
             return False  # a factory, or a function of this file (its returns are checked instead)
         if self._predicts_without_grad(func):
             return False
+        project = self.model.project
+        if project and (project.function(call) is not None or project.constructed(call) is not None):
+            return False  # a function of another file of the project (its facts are asked instead), or a class
+        made = self.project_instance(func, call) if project else None
+        if made is not None:  # an object of a class of the project: a module or not, by its definition
+            facts = project.constructed(made) or {}
+            return facts.get("kind") in ("module", "lightning") and facts.get("call_grad") != "off"
         if isinstance(func, cst.Name):
             if func.value == "self":
                 return self.in_module_class(call)
             if func.value[:1].isupper():
                 return False  # a class: constructing, not calling, a module
-            if _MODULE_NAMES.search(func.value):
+            if named_like_module(func.value):
                 return True
             scope = self.model.scope_of(call)
             return any(
@@ -238,14 +242,14 @@ class Provenance:
             # `self.model["generator"](z)`, `nets[i](x)`: a module taken from a container of modules
             holder = func.value
             last = holder.attr.value if isinstance(holder, cst.Attribute) else root_name(holder) or ""
-            return bool(_MODULE_NAMES.search(last) or _MODULE_NAMES.search(last.rstrip("s")))
+            return bool(named_like_module(last) or named_like_module(last.rstrip("s")))
         if isinstance(func, cst.Attribute):
             attr = func.attr.value
             if attr == "forward":
                 return True
             if root_name(func) == "self" and isinstance(func.value, cst.Name):
-                return attr in self._module_attributes or bool(_MODULE_NAMES.search(attr))
-            return bool(_MODULE_NAMES.search(attr)) and not (
+                return attr in self._module_attributes or bool(named_like_module(attr))
+            return bool(named_like_module(attr)) and not (
                 self.model.imports.resolve(func) or ""
             ).startswith(("torch.", "numpy.", "np."))
         return False
@@ -362,8 +366,8 @@ class Provenance:
         name = self.model.imports.resolve(call.func) or ""
         if _F_LOSSES.match(name):
             return True
-        if self.model.local_callees(call) or not self.trust_names:
-            return False
+        if self.model.local_callees(call) or not self.trust_names or self.project_callee(call, call) is not None:
+            return False  # defined in the project: what it returns is asked of its definition
         callee = callee_name(call) or ""
         return bool(named_like_loss(callee)) and not name.startswith(("torch.", "numpy.", "np."))
 
@@ -477,6 +481,8 @@ class Provenance:
                 type(e) is cst.DictElement and self._history(e.value, scope, at, guard) for e in expr.elements
             )
         if kind is cst.IfExp:
+            if type(expr.orelse) is cst.Name and expr.orelse.value == self.tensor_tested(expr.test):
+                return self._history(expr.body, scope, at, guard)  # `v.detach() if torch.is_tensor(v) else v`
             return self._history(expr.body, scope, at, guard) or self._history(expr.orelse, scope, at, guard)
         if kind is cst.Await:
             return self._history(expr.expression, scope, at, guard)
@@ -529,6 +535,15 @@ class Provenance:
             inner = guard | {key}
             arg_history = lambda arg: self._history(arg, scope, at, inner)  # noqa: E731
             return any(self.callee_value(call, f, element, arg_history).carries for f in callees)
+        external = self.project_callee(call, at)
+        if external is not None:  # a function or method of another file of the project: its facts say
+            value = self.model.project.returned(external, element)
+            if value.history != NO:
+                return True
+            passed = (self.model.project.argument(external, call, param) for param in value.passes)
+            return any(arg is not None and self._history(arg, scope, at, guard) for arg in passed)
+        if self.model.project.constructed(call) is not None:
+            return False  # an object of a class of the project, made here
         if self.is_module_call(call) or self.is_loss_call(call):
             return True
         if isinstance(func, cst.Attribute):
@@ -537,6 +552,54 @@ class Provenance:
             if func.attr.value in _ARITHMETIC_METHODS:
                 return args_history()
         return False
+
+    def project_callee(self, call: cst.Call, at: cst.CSTNode) -> dict | None:
+        """The facts of the function of another file of the project that `call` runs: a function it
+        names (`get_reward(...)`), or a method of an object made from a class of the project
+        (`meter.update(...)` after `meter = Meter()`, `self.meter.update(...)`)."""
+        project = self.model.project
+        if not project:
+            return None
+        found = project.function(call)
+        if found is None and isinstance(call.func, cst.Attribute):
+            made = self.project_instance(call.func.value, at)
+            found = project.method(made, call.func.attr.value) if made is not None else None
+        return found
+
+    def project_instance(self, expr: cst.BaseExpression, at: cst.CSTNode) -> cst.Call | None:
+        """The constructor call (`Meter()`) of a class of another file of the project that made every
+        value `expr` (a name, or `self.<attr>`) may hold at `at`; None when the file does not show one."""
+        project = self.model.project
+        if not project:
+            return None
+        if isinstance(expr, cst.Name):
+            bindings = self.reaching_bindings(self.model.scope_of(at), expr.value, at) or self.model.bindings(
+                self.model.module, expr.value
+            )
+            values = [b.value for b in bindings]
+        elif isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            values = self.self_attribute_values.get(expr.attr.value, [])
+        else:
+            return None
+        made = [v for v in values if v is not None and project.constructed(v) is not None]
+        names = {dotted(v.func) for v in made}
+        return made[0] if made and len(made) == len(values) and len(names) == 1 else None
+
+    @cached_property
+    def self_attribute_values(self) -> dict[str, list[cst.BaseExpression]]:
+        """`self.<attr>` -> the values assigned to it anywhere in the file, in source order."""
+        table: dict[str, list[cst.BaseExpression]] = {}
+        for node in self.model.tree.by_type.get(cst.Assign, ()):
+            attrs = {
+                t.target.attr.value
+                for t in node.targets
+                if isinstance(t.target, cst.Attribute)
+                and isinstance(t.target.value, cst.Name)
+                and t.target.value.value == "self"
+            }
+            for attr in attrs:
+                table.setdefault(attr, []).append(node.value)
+        return table
 
     def constructed_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
         """The imported class (as resolved) that every value `expr` may hold at `at` was constructed
@@ -571,9 +634,12 @@ class Provenance:
             return False
         guard = guard | {key}
         bindings = self.reaching_bindings(scope, name, at)
+        guarded = self._tensor_guarded_rebindings(bindings, name, at)
         for binding in bindings:
             if binding.value is None or self.model.grad_state(binding.node) is Grad.OFF:
                 continue
+            if any(self.model.tree.order[id(binding.node)] < self.model.tree.order[id(block)] for block in guarded):
+                continue  # reaches `at` only where a tensor check found no tensor: nothing with history
             value, element = unpacked(binding)
             if element is not None and isinstance(value, cst.Call):
                 if self._call_history(value, scope, binding.node, guard, element):
@@ -586,6 +652,40 @@ class Provenance:
                 if binding.value is not None and self._history(binding.value, module, binding.node, guard):
                     return True
         return self._backwarded_value(name, scope, at)
+
+    def tensor_tested(self, test: cst.BaseExpression) -> str | None:
+        """The name a tensor check tests (`isinstance(v, torch.Tensor)`, `torch.is_tensor(v)`)."""
+        if type(test) is not cst.Call or not test.args or type(test.args[0].value) is not cst.Name:
+            return None
+        resolved = self.model.imports.resolve(test.func) or ""
+        if resolved == "torch.is_tensor" and len(test.args) == 1:
+            return test.args[0].value.value
+        if resolved != "isinstance" or len(test.args) != 2:
+            return None
+        types = test.args[1].value
+        options = [e.value for e in types.elements] if type(types) is cst.Tuple else [types]
+        if options and all((self.model.imports.resolve(o) or "").endswith("Tensor") for o in options):
+            return test.args[0].value.value
+        return None
+
+    def _tensor_guarded_rebindings(self, bindings: list["Binding"], name: str, at: cst.CSTNode) -> list[cst.If]:
+        """`if isinstance(name, torch.Tensor): name = name.detach()` before `at` (and not around it):
+        the checks after which a value bound before them reaches `at` only if it is no tensor."""
+        tree = self.model.tree
+        found = []
+        for binding in bindings:
+            block = tree.parent_of(tree.statement_of(binding.node))
+            block = tree.parent_of(block) if isinstance(block, cst.SimpleStatementLine) else block
+            check = tree.parent_of(block) if isinstance(block, cst.IndentedBlock) else None
+            if (
+                isinstance(check, cst.If)
+                and check.body is block
+                and self.tensor_tested(check.test) == name
+                and tree.order[id(check)] < tree.order[id(at)]
+                and not tree.contains(check, at)
+            ):
+                found.append(check)
+        return found
 
     def _backwarded_value(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
         """Was the value that `name` holds at `at` differentiated (`name.backward()`)?

@@ -159,11 +159,18 @@ class Summaries:
         if isinstance(base, cst.Name):
             for binding in model.provenance.reaching_bindings(model.scope_of(at), base.value, at):
                 value, index = unpacked(binding)
-                if isinstance(value, cst.Call) and model.local_callees(value):
+                if isinstance(value, cst.Call) and (model.local_callees(value) or model.provenance.project_callee(value, at)):
                     call, element = value, index
                     break
         if call is None:
             return None
+        external = model.provenance.project_callee(call, at)
+        if external is not None:  # defined in another file of the project: where its facts come from
+            value = model.project.returned(external, element)
+            if value.history == NO:
+                return None
+            returned = f" `{value.where}`" if value.where else " a value with autograd history"
+            return f"`{code(expr)}` <- `{code(call.func)}()` returns{returned} ({external.get('file', 'another file')})"
         for func in model.local_callees(call):
             returns = self.returns(func)
             if returns is None:
@@ -411,38 +418,80 @@ def _positional(func: cst.FunctionDef) -> list[str]:
 
 
 def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
-    """The facts other files' findings may rest on, for the project's per-file summary: what
-    the functions named like a loss return (another file guesses from the name where it
-    cannot see the definition), what each class's `update` keeps (a meter), and which
-    arguments a top-level function keeps beyond the call (in a module global)."""
+    """What other files of the project may ask of this file's functions, methods and classes,
+    for the project's per-file summary (read by `flow.project_facts` in the files that call them):
+
+    - a function or method: what it returns (`returns`, a `Value`: its history, element by element,
+      and the parameters it passes through), which arguments it keeps beyond the call (`keeps`,
+      in a global or on `self`) or stores in a container it is handed (`keeps_in`), which
+      parameters it runs as a model (`runs`), and a grad mode it declares for its body (`grad`);
+    - a class: whether it is a module (`kind`), the grad mode its `__call__` (or a module's
+      `forward`) declares (`call_grad`).
+
+    A function with nothing to say still has an entry (`{}`): that the project defines it is a fact,
+    so that no other file guesses what it does from its name."""
     tree = model.tree
     summaries = model.summaries
     found: dict[str, dict[str, Any]] = {}
+    kinds = model.provenance.class_kinds()
+    for cls in tree.by_type.get(cst.ClassDef, ()):
+        if tree.parent_of(cls) is model.module:
+            entry: dict[str, Any] = {"kind": kinds.get(cls.name.value, "object")}
+            for stmt in cls.body.body:
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__call__", "forward"):
+                    if model.grad.declared_entry(stmt) is Grad.OFF:
+                        entry["call_grad"] = "off"
+            steps = _step_methods(model, cls)
+            if steps:
+                entry["steps"] = steps
+            found[cls.name.value] = entry
     for func in tree.by_type.get(cst.FunctionDef, ()):
         parent = tree.parent_of(func)
         cls = model.enclosing_class(func)
         top = parent is model.module or (cls is not None and tree.parent_of(cls) is model.module)
         if not top:
             continue
-        name = func.name.value
-        entry: dict[str, Any] = {}
-        if named_like_loss(name):
-            returns = summaries.returns(func)
-            if returns is not None:
-                entry["returns"] = returns.history
-        if (cls is not None and name == "update") or (cls is None and parent is model.module and model.params(func)):
-            keeps = summaries.keeps(func) or {}
-            if cls is not None or keeps:  # a meter's `update`; a top-level function that keeps an argument
-                entry["keeps"] = {param: where for param, (_, where) in sorted(keeps.items())}
-                entry["params"] = [p for p in _positional(func) if p not in ("self", "cls")]
-        if cls is None and parent is model.module and model.params(func):
-            into = summaries.keeps_in_arguments(func) or {}
-            if into:  # `record(history, value)`: stores `value` in the caller's `history`
-                entry["keeps_in"] = {param: container for param, (_, container) in sorted(into.items())}
-                entry["params"] = [p for p in _positional(func) if p not in ("self", "cls")]
+        entry = {}
+        params = [p for p in _positional(func) if p not in ("self", "cls")]
+        returns = summaries.returns(func)
+        if returns is not None and (returns.history != NO or returns.passes or named_like_loss(func.name.value)):
+            entry["returns"] = returns.to_json()
+        keeps = summaries.keeps(func) or {}
+        if keeps or (cls is not None and func.name.value == "update"):  # a meter's `update` that keeps nothing says so
+            entry["keeps"] = {param: where for param, (_, where) in sorted(keeps.items())}
+        into = (summaries.keeps_in_arguments(func) or {}) if cls is None else {}
+        if into:  # `record(history, value)`: stores `value` in the caller's `history`
+            entry["keeps_in"] = {param: container for param, (_, container) in sorted(into.items())}
+        run = summaries.model_run(func)
+        if run is not None and isinstance(run.func, cst.Name):
+            entry["runs"] = [run.func.value]
+        if model.grad.declared_entry(func) is Grad.OFF:
+            entry["grad"] = "off"
         if entry:
-            found[summaries.name(func)] = entry
+            entry["params"] = params
+        found[summaries.name(func)] = entry
     return found
+
+
+def _step_methods(model: "FileContext", cls: cst.ClassDef) -> dict[str, list[Any]]:
+    """The methods a class's own loops call once per step (`for batch in loader: self.train_step(batch)`),
+    each with [whether the loop evaluates, its grad mode], and those its project base classes do:
+    a subclass in another file that overrides one runs once per step (a template method)."""
+    steps: dict[str, list[Any]] = {}
+    for base in cls.bases:
+        inherited = model.project.klass(base.value) if base.keyword is None else None
+        steps.update((inherited or {}).get("steps", {}))
+    for call in model.tree.descendants(cls, cst.Call):
+        func = call.func
+        if not (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"):
+            continue
+        loop = next((loop for loop in model.enclosing_loops(call) if model.loops.is_step_loop(loop)), None)
+        scope = model.scope_of(call)
+        if loop is None or not isinstance(scope, cst.FunctionDef) or model.enclosing_class(scope) is not cls:
+            continue
+        off = model.grad_state(call) is Grad.OFF
+        steps.setdefault(func.attr.value, [off or model.loops.is_eval_loop(loop), "off" if off else "on"])
+    return steps
 
 
 def kept_argument_calls(model: "FileContext", imported_roots: set[str]) -> list[list[Any]]:

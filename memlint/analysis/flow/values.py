@@ -44,7 +44,7 @@ class Value:
             ("s", "size", "unknown"), ("w", "where", ""),
         ):
             if getattr(self, attr) != default:
-                data[key] = getattr(self, attr)
+                data[key] = " ".join(getattr(self, attr).split())  # code as one line, however it was laid out
         if self.passes:
             data["p"] = list(self.passes)
         if self.elements:

@@ -31,10 +31,11 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import callee_name
+from memlint.analysis.syntax.expressions import callee_name, code
 from memlint.analysis.regions.grad import Grad
 
 if TYPE_CHECKING:
+    from memlint.analysis.flow.project_facts import ProjectFacts
     from memlint.analysis.syntax.imports import Imports
     from memlint.analysis.syntax.scopes import Scopes
 
@@ -82,9 +83,10 @@ _FAIRSEQ_HOOKS = {
 
 
 class Frameworks:
-    def __init__(self, scopes: "Scopes", imports: "Imports") -> None:
+    def __init__(self, scopes: "Scopes", imports: "Imports", project: "ProjectFacts") -> None:
         self.scopes = scopes
         self.imports = imports
+        self.project = project
         self._hooks: dict[int, Hook | None] = {}  # id(function) -> `hook`: asked for every grad-mode question
         self._frameworks: dict[int, str | None] = {}  # id(class) -> `framework_of`, asked for each of its methods
 
@@ -115,6 +117,8 @@ class Frameworks:
         return self._frameworks[key]
 
     def _framework_of(self, cls: cst.ClassDef) -> str | None:
+        if any((self.project.klass(b.value) or {}).get("kind") == "lightning" for b in cls.bases if b.keyword is None):
+            return "lightning"  # a LightningModule of another file of the project
         bases = self._bases(cls)
         for base in bases:
             last = base.rsplit(".", 1)[-1]
@@ -144,6 +148,13 @@ class Frameworks:
         cls = self.scopes.enclosing_class(func)
         if cls is None:
             return self._engine_handler(func)
+        for base in cls.bases:
+            facts = self.project.klass(base.value) if self.project and base.keyword is None else None
+            step = (facts or {}).get("steps", {}).get(name)
+            if step is not None:  # a base class of the project calls it from its step loop
+                evaluation, grad = step
+                where = f"the loop of `{code(base.value)}` ({facts.get('file', 'another file')})"
+                return Hook(where, Grad.OFF if grad == "off" else Grad.ON, evaluation)
         kind = self.framework_of(cls)
         if kind in ("lightning", "lightning-callback"):
             if name in _LIGHTNING_EVAL_HOOKS:

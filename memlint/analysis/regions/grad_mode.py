@@ -224,6 +224,11 @@ class GradMode:
         self._entry[id(func)] = state
         return state
 
+    def declared_entry(self, func: cst.FunctionDef) -> Grad | None:
+        """The grad mode `func` declares for its body (a decorator, a framework that runs it), None
+        where its callers decide."""
+        return self._declared_entry(func)
+
     def _declared_entry(self, func: cst.FunctionDef) -> Grad | None:
         key = id(func)
         if key not in self._declared:

@@ -69,7 +69,8 @@ class Store:
     # how the value gets there when a callee keeps it, or what was assumed of a callee whose
     # definition is not visible (for the message); empty for a store written here
     via: str = ""
-    keep: cst.CSTNode | None = None  # the callee's statement that keeps it
+    keep: cst.CSTNode | None = None  # the callee's statement that keeps it, where it is in this file
+    assumed: bool = False  # `via` is an assumption about a callee whose definition is out of sight
 
 
 class Loops:
@@ -557,6 +558,10 @@ class Loops:
             container = cst.parse_expression(where) if root_name(receiver) == "self" else receiver
             via = f"`{self.model.summaries.name(callee)}` keeps it in `{where}`"
             return Store(statement, container, arg, "update", via, keep)
+        made = self.provenance.project_instance(receiver, statement)
+        facts = self.model.project.method(made, method) if made is not None else None
+        if facts is not None:  # a method of a class of another file of the project: its facts say
+            return self._kept_by_project_method(call, statement, receiver, code(made.func), method, facts)
         if method != "update" or not call.args or not self._is_meter(receiver, statement):
             return None
         return Store(
@@ -566,7 +571,21 @@ class Loops:
             "update",
             f"assumed: `{code(receiver)}` is a meter whose `update` keeps its argument (its class is not defined "
             "in this file)",
+            assumed=True,
         )
+
+    def _kept_by_project_method(
+        self, call: cst.Call, statement: cst.CSTNode, receiver: cst.BaseExpression, cls: str, method: str, facts: dict
+    ) -> Store | None:
+        """`meter.update(loss)` where `meter` is made from a class of another file of the project:
+        the arguments its method keeps (on `self`), as its facts say; None when it keeps none."""
+        project = self.model.project
+        for param, where in (facts.get("keeps") or {}).items():
+            arg = project.argument(facts, call, param)
+            if arg is not None:
+                via = f"`{cls}.{method}` ({facts.get('file', 'another file')}) keeps it in `{where}`"
+                return Store(statement, receiver, arg, "update", via)
+        return None
 
     def _kept_in_argument(self, call: cst.Call, statement: cst.CSTNode, callees: list[cst.FunctionDef]) -> Store | None:
         """`record(history, loss)` where `record` of this file appends its `value` to its
@@ -603,7 +622,7 @@ class Loops:
         if isinstance(receiver, cst.Name):
             values = self._made_by(receiver, at)
         elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
-            values = self._self_attribute_values.get(receiver.attr.value, [])
+            values = self.provenance.self_attribute_values.get(receiver.attr.value, [])
         else:
             return None
         classes = self._classes
@@ -613,23 +632,6 @@ class Loops:
             if isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value in classes
         }
         return made.pop() if len(made) == 1 else None
-
-    @cached_property
-    def _self_attribute_values(self) -> dict[str, list[cst.BaseExpression]]:
-        """`self.<attr>` -> the values assigned to it anywhere in the file, in source order (once
-        per file: `_instance_class` asks for every method call whose name the file defines)."""
-        table: dict[str, list[cst.BaseExpression]] = {}
-        for node in self.model.tree.by_type.get(cst.Assign, ()):
-            attrs = {
-                t.target.attr.value
-                for t in node.targets
-                if isinstance(t.target, cst.Attribute)
-                and isinstance(t.target.value, cst.Name)
-                and t.target.value.value == "self"
-            }
-            for attr in attrs:
-                table.setdefault(attr, []).append(node.value)
-        return table
 
     @cached_property
     def _classes(self) -> dict[str, cst.ClassDef]:

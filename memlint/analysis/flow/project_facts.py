@@ -1,0 +1,88 @@
+"""What the project's other files say about the names this file calls.
+
+A run has two phases. The first analyses every file alone and exports, for each of its functions,
+methods and classes, what a caller may ask (`flow.summaries.exported`: what a function returns,
+element by element and in terms of the parameters it passes through; which arguments it keeps;
+which parameters it runs as a model; the grad mode it declares; whether a class is a module and
+the grad mode of its `__call__`). The project index resolves every callee a file names to the
+file that defines it and hands the file those facts (`ProjectIndex.facts_for`); the second phase
+analyses the file again with them, so that `reward = get_reward(model, batch)` asks `get_reward`'s
+definition what it returns instead of guessing from its name, wherever it is defined.
+
+Keys are the callees as this file writes them (`get_reward`, `utils.get_reward`, `Meter`, and a
+class's methods as `Meter.update`); the facts are plain JSON, so they travel to worker processes
+and into the cache key of the file's findings.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+import libcst as cst
+
+from memlint.analysis.flow.values import NO, Value
+from memlint.analysis.syntax.imports import dotted
+from memlint.cache import facts_digest
+
+
+class ProjectFacts:
+    def __init__(self, facts: dict[str, dict[str, Any]] | None = None) -> None:
+        self.facts = facts or {}
+
+    def __bool__(self) -> bool:
+        return bool(self.facts)
+
+    @cached_property
+    def digest(self) -> str:
+        """The facts in a few bytes: a key of what an analysis that read them found."""
+        return facts_digest(self.facts)
+
+    def function(self, call: cst.Call) -> dict[str, Any] | None:
+        """The facts of the project function (of another file) that `call` calls, as written."""
+        if not self.facts:
+            return None
+        name = dotted(call.func)
+        entry = self.facts.get(name) if name else None
+        return entry if entry is not None and "kind" not in entry else None
+
+    def constructed(self, value: cst.BaseExpression) -> dict[str, Any] | None:
+        """The facts of the project class (of another file) that `value` constructs (`Meter()`)."""
+        if not self.facts or not isinstance(value, cst.Call):
+            return None
+        name = dotted(value.func)
+        entry = self.facts.get(name) if name else None
+        return entry if entry is not None and "kind" in entry else None
+
+    def klass(self, expr: cst.BaseExpression) -> dict[str, Any] | None:
+        """The facts of the project class (of another file) that `expr` names (a base class)."""
+        name = dotted(expr) if self.facts else None
+        entry = self.facts.get(name) if name else None
+        return entry if entry is not None and "kind" in entry else None
+
+    def method(self, value: cst.Call, method: str) -> dict[str, Any] | None:
+        """The facts of `method` of the project class that `value` constructs; {} where the class
+        defines no such method (an inherited one is out of sight: None then)."""
+        name = dotted(value.func)
+        return self.facts.get(f"{name}.{method}") if name else None
+
+    @staticmethod
+    def returned(entry: dict[str, Any], element: int | None = None) -> Value:
+        """What a call of the function returns (element `element` of a returned tuple)."""
+        data = entry.get("returns")
+        value = Value.from_json(data) if data else Value(history=NO)
+        return value if element is None else value.element(element)
+
+    @staticmethod
+    def argument(entry: dict[str, Any], call: cst.Call, param: str) -> cst.BaseExpression | None:
+        """The argument of `call` that the function receives as `param` (its exported parameters
+        leave out `self`, so a method's call maps as a bound call)."""
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == param:
+                return arg.value
+        params = entry.get("params") or []
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        if param in params and params.index(param) < len(positional):
+            return positional[params.index(param)].value
+        return None
+
