@@ -346,10 +346,11 @@ def _analyse_light(
     with Guard().active() as guard, as_written(text, light.spans):
         summary = {}
         try:
+            reports, errors = dispatch_rules(model, path, rules, guard)
+            asked, model.project.asked = model.project.asked, set()
             guard.current = "the project summary"
             summary = summarize(model)
-            guard.current = None
-            reports, errors = dispatch_rules(model, path, rules, guard)
+            summary["asked"], summary["asked_for_exports"] = sorted(asked), sorted(model.project.asked)
         except Exception:  # noqa: BLE001 - the LibCST path runs it again and says what went wrong
             return None
         finally:
@@ -389,6 +390,8 @@ def _analyse(
         findings, errors = parser.statements.findings(model, text, path, rules, guard)
     else:
         findings, errors = _run_rules(model, text, path, rules, guard)
+        if summary and "asked" not in summary:
+            summary["asked"] = sorted(model.project.asked)
     model.release()
     return findings, errors + ([summary_error] if summary_error else []), summary
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -170,6 +171,17 @@ class ProjectIndex:
                 return (other, ".".join(parts[cut:])) if other != path else None
         return None
 
+    @cached_property
+    def _asked_of(self) -> set[str]:
+        """The files whose definitions some other file's analysis asked about."""
+        found = set()
+        for path, summary in self.summaries.items():
+            for question in summary.get("asked", ()):
+                where = self.locate(path, question.removeprefix("base:"))
+                if where is not None:
+                    found.add(where[0])
+        return found
+
     def facts_for(self, path: str) -> dict[str, dict[str, Any]]:
         """What the project's other files say about the functions and classes `path` calls or derives
         from, keyed
@@ -179,7 +191,14 @@ class ProjectIndex:
         its methods."""
         found: dict[str, dict[str, Any]] = {}
         summary = self.summaries.get(path, {})
-        for name in dict.fromkeys([*(name for name, _ in summary.get("calls", ())), *summary.get("bases", ())]):
+        asked = summary.get("asked")
+        if asked is None:  # a summary made without the analysis' questions (an editor's buffer): all it names
+            asked = [*(name for name, _ in summary.get("calls", ())), *(f"base:{b}" for b in summary.get("bases", ()))]
+        elif path in self._asked_of:  # what its own definitions answer other files depends on these
+            asked = [*asked, *summary.get("asked_for_exports", ())]
+        for question in dict.fromkeys(asked):
+            base = question.startswith("base:")
+            name = question.removeprefix("base:")
             where = self.locate(path, name)
             flow = self.summaries[where[0]].get("flow") or {} if where is not None else {}
             entry = flow.get(where[1]) if where is not None else None
@@ -187,14 +206,17 @@ class ProjectIndex:
                 continue
             last = name.rpartition(".")[2]
             file = os.path.relpath(where[0])
+            if base and not ("steps" in entry or entry.get("kind") == "lightning"):
+                continue  # a base class matters for the methods it calls per step, or as a LightningModule
             if "kind" in entry:
                 prefix = f"{where[1]}."
                 found[name] = {**entry, "file": file}
                 for key, facts in flow.items():
-                    if key.startswith(prefix):
-                        found[f"{name}.{key[len(prefix):]}"] = {**facts, "file": file}
-            elif entry or named_like_loss(last) or named_like_module(last):
-                found[name] = {**entry, "file": file}
+                    method = key[len(prefix):]
+                    if key.startswith(prefix) and (_informative(facts) or _guessed(method) or method == "update"):
+                        found[f"{name}.{method}"] = {**facts, "file": file}
+            elif _informative(entry) or _guessed(last):
+                found.setdefault(name, {**entry, "file": file})
         return found
 
     def defining_file(self, path: str, name: str) -> tuple[str | None, str]:
@@ -390,6 +412,20 @@ class ProjectIndex:
                     continue
             adjusted.append(finding)
         return adjusted
+
+
+def _guessed(name: str) -> bool:
+    """Would a definition out of sight be guessed from this name (a loss, a model)?"""
+    return named_like_loss(name) or named_like_module(name)
+
+
+def _informative(entry: dict[str, Any]) -> bool:
+    """Can a function's facts change an answer about its call (one of a function that is not
+    defined anywhere the analysis can see returns nothing with history and keeps nothing)?"""
+    returns = entry.get("returns") or {}
+    if returns.get("h", "no") != "no" or returns.get("p"):
+        return True
+    return any(entry.get(key) for key in ("keeps", "keeps_in", "runs", "grad"))
 
 
 def _history(facts: dict[str, Any]) -> str | None:

@@ -189,12 +189,21 @@ def _with_project_facts(
         if not todo:
             break
         for result in parallel_map(_lint_job, todo, jobs):
+            _keep_questions(result, results[result.path])
             results[result.path] = result
             digest = used[result.path]
             if cache is not None and result.cache_key is not None and digest:
                 cache.put(result.path, f"{result.cache_key}:{digest}", result.findings, result.errors, result.summary, slot="project")
         index = ProjectIndex({p: r.summary for p, r in results.items() if r.summary}, settings.root)
     return index
+
+
+def _keep_questions(result: LintResult, before: LintResult) -> None:
+    """A file's questions to other files only grow from round to round (an answer can lead its
+    analysis elsewhere): rounds then end, at a fixed point or at the bound."""
+    for part in ("asked", "asked_for_exports"):
+        if result.summary and before.summary and part in before.summary:
+            result.summary[part] = sorted({*result.summary.get(part, ()), *before.summary[part]})
 
 
 def parallel_map(

@@ -395,8 +395,8 @@ def _inject(monkeypatch, make_fix, code: str = "ML001") -> None:
     """Make `code`'s fix what `make_fix(finding)` returns (a rule with a broken fix)."""
     real = engine._lint_text
 
-    def lint_text(text, path, codes, parser=None):
-        findings, errors, summary = real(text, path, codes, parser)
+    def lint_text(text, path, codes, parser=None, project=None):
+        findings, errors, summary = real(text, path, codes, parser, project)
         return [replace(f, fix=make_fix(f)) if f.code == code else f for f in findings], errors, summary
 
     monkeypatch.setattr(engine, "_lint_text", lint_text)

@@ -29,42 +29,48 @@ from memlint.cache import facts_digest
 class ProjectFacts:
     def __init__(self, facts: dict[str, dict[str, Any]] | None = None) -> None:
         self.facts = facts or {}
-
-    def __bool__(self) -> bool:
-        return bool(self.facts)
+        # The names this file's analysis asked about where the answer could change a finding, found
+        # or not (in the first phase, none is): the project index hands the file the facts of these
+        # alone, and a file that asked about nothing the project defines is not analysed again.
+        self.asked: set[str] = set()
 
     @cached_property
     def digest(self) -> str:
         """The facts in a few bytes: a key of what an analysis that read them found."""
         return facts_digest(self.facts)
 
-    def function(self, call: cst.Call) -> dict[str, Any] | None:
-        """The facts of the project function (of another file) that `call` calls, as written."""
-        if not self.facts:
+    def _get(self, name: str | None, record: bool) -> dict[str, Any] | None:
+        if not name:
             return None
-        name = dotted(call.func)
-        entry = self.facts.get(name) if name else None
+        if record:
+            self.asked.add(name)
+        return self.facts.get(name)
+
+    def function(self, call: cst.Call, record: bool = True) -> dict[str, Any] | None:
+        """The facts of the project function (of another file) that `call` calls, as written."""
+        entry = self._get(dotted(call.func), record)
         return entry if entry is not None and "kind" not in entry else None
 
-    def constructed(self, value: cst.BaseExpression) -> dict[str, Any] | None:
+    def constructed(self, value: cst.BaseExpression, record: bool = True) -> dict[str, Any] | None:
         """The facts of the project class (of another file) that `value` constructs (`Meter()`)."""
-        if not self.facts or not isinstance(value, cst.Call):
+        if not isinstance(value, cst.Call):
             return None
-        name = dotted(value.func)
-        entry = self.facts.get(name) if name else None
+        entry = self._get(dotted(value.func), record)
         return entry if entry is not None and "kind" in entry else None
 
     def klass(self, expr: cst.BaseExpression) -> dict[str, Any] | None:
-        """The facts of the project class (of another file) that `expr` names (a base class)."""
-        name = dotted(expr) if self.facts else None
+        """The facts of the project class (of another file) that `expr` names as a base class."""
+        name = dotted(expr)
+        if name:
+            self.asked.add(f"base:{name}")  # as a base: what matters is the methods it calls per step
         entry = self.facts.get(name) if name else None
         return entry if entry is not None and "kind" in entry else None
 
     def method(self, value: cst.Call, method: str) -> dict[str, Any] | None:
-        """The facts of `method` of the project class that `value` constructs; {} where the class
-        defines no such method (an inherited one is out of sight: None then)."""
+        """The facts of `method` of the project class that `value` constructs; None where the class
+        defines no such method (an inherited one is out of sight)."""
         name = dotted(value.func)
-        return self.facts.get(f"{name}.{method}") if name else None
+        return self._get(f"{name}.{method}" if name else None, True)
 
     @staticmethod
     def returned(entry: dict[str, Any], element: int | None = None) -> Value:

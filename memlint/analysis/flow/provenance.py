@@ -198,7 +198,7 @@ class Provenance:
             return False  # `AutoTokenizer.from_pretrained(...)`: a tokenizer encodes, it runs no model
         if _MODULE_FACTORIES.search(name):
             return True
-        made = self.model.project.constructed(expr)
+        made = self.model.project.constructed(expr, record=False)
         if made is not None:  # a class of another file of the project
             return made.get("kind") in ("module", "lightning")
         return isinstance(expr.func, cst.Name) and expr.func.value in self._class_kinds
@@ -220,12 +220,26 @@ class Provenance:
         if self._predicts_without_grad(func):
             return False
         project = self.model.project
-        if project and (project.function(call) is not None or project.constructed(call) is not None):
+        if project.function(call, record=False) is not None or project.constructed(call, record=False) is not None:
             return False  # a function of another file of the project (its facts are asked instead), or a class
-        made = self.project_instance(func, call) if project else None
+        made = self.project_instance(func, call) if self._may_hold_an_object(func, call) else None
         if made is not None:  # an object of a class of the project: a module or not, by its definition
             facts = project.constructed(made) or {}
             return facts.get("kind") in ("module", "lightning") and facts.get("call_grad") != "off"
+        return self._module_call_by_syntax(call)
+
+    def _may_hold_an_object(self, func: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Is `func` `self.<attr>`, or a name bound to a call's result somewhere (`gen = Sampler()`)?
+        (Cheap: most calls name a function.)"""
+        if type(func) is cst.Attribute:
+            return type(func.value) is cst.Name and func.value.value == "self"
+        if type(func) is not cst.Name:
+            return False
+        bindings = self.model.bindings(self.model.scope_of(at), func.value) + self.model.bindings(self.model.module, func.value)
+        return any(type(b.value) is cst.Call for b in bindings)
+
+    def _module_call_by_syntax(self, call: cst.Call) -> bool:
+        func = call.func
         if isinstance(func, cst.Name):
             if func.value == "self":
                 return self.in_module_class(call)
@@ -366,10 +380,13 @@ class Provenance:
         name = self.model.imports.resolve(call.func) or ""
         if _F_LOSSES.match(name):
             return True
-        if self.model.local_callees(call) or not self.trust_names or self.project_callee(call, call) is not None:
-            return False  # defined in the project: what it returns is asked of its definition
+        if self.model.local_callees(call) or not self.trust_names:
+            return False
         callee = callee_name(call) or ""
-        return bool(named_like_loss(callee)) and not name.startswith(("torch.", "numpy.", "np."))
+        if not named_like_loss(callee) or name.startswith(("torch.", "numpy.", "np.")):
+            return False
+        # defined in the project: what it returns is asked of its definition, whatever its name
+        return self.project_callee(call, call) is None
 
     def backward_calls(self, region: cst.CSTNode) -> list[tuple[cst.Call, list[cst.BaseExpression]]]:
         """Calls in `region` that run backward, with the expressions they differentiate."""
@@ -542,7 +559,7 @@ class Provenance:
                 return True
             passed = (self.model.project.argument(external, call, param) for param in value.passes)
             return any(arg is not None and self._history(arg, scope, at, guard) for arg in passed)
-        if self.model.project.constructed(call) is not None:
+        if self.model.project.constructed(call, record=False) is not None:
             return False  # an object of a class of the project, made here
         if self.is_module_call(call) or self.is_loss_call(call):
             return True
@@ -558,8 +575,6 @@ class Provenance:
         names (`get_reward(...)`), or a method of an object made from a class of the project
         (`meter.update(...)` after `meter = Meter()`, `self.meter.update(...)`)."""
         project = self.model.project
-        if not project:
-            return None
         found = project.function(call)
         if found is None and isinstance(call.func, cst.Attribute):
             made = self.project_instance(call.func.value, at)
@@ -570,8 +585,6 @@ class Provenance:
         """The constructor call (`Meter()`) of a class of another file of the project that made every
         value `expr` (a name, or `self.<attr>`) may hold at `at`; None when the file does not show one."""
         project = self.model.project
-        if not project:
-            return None
         if isinstance(expr, cst.Name):
             bindings = self.reaching_bindings(self.model.scope_of(at), expr.value, at) or self.model.bindings(
                 self.model.module, expr.value
@@ -581,9 +594,12 @@ class Provenance:
             values = self.self_attribute_values.get(expr.attr.value, [])
         else:
             return None
-        made = [v for v in values if v is not None and project.constructed(v) is not None]
+        calls = [v for v in values if type(v) is cst.Call and type(v.func) in (cst.Name, cst.Attribute)]
+        if not calls or len(calls) != len(values):
+            return None
+        made = [v for v in calls if project.constructed(v) is not None]
         names = {dotted(v.func) for v in made}
-        return made[0] if made and len(made) == len(values) and len(names) == 1 else None
+        return made[0] if len(made) == len(values) and len(names) == 1 else None
 
     @cached_property
     def self_attribute_values(self) -> dict[str, list[cst.BaseExpression]]:

@@ -225,6 +225,8 @@ class Summaries:
 
     def _keeps(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
         model = self.model
+        if not self._stores_beyond_call(func):
+            return {}  # (asked of every function the project exports: most store nothing that outlives them)
         derived = self.derived(func)
         keeps: dict[str, tuple[cst.CSTNode, str]] = {}
         if len(derived) == 0:
@@ -244,6 +246,23 @@ class Summaries:
                 for param in self._params_read(store.value, derived):
                     keeps.setdefault(param, (statement, code(store.container)))
         return keeps
+
+    def _stores_beyond_call(self, func: cst.FunctionDef) -> bool:
+        """Does `func` write into something that outlives its call (`self.x...`, a module global),
+        as far as its syntax shows?"""
+        model = self.model
+        for kind in (cst.Expr, cst.Assign, cst.AugAssign):
+            for statement in model.tree.descendants(func.body, kind):
+                if kind is cst.Expr:
+                    call = statement.value
+                    targets = [call.func.value] if type(call) is cst.Call and type(call.func) is cst.Attribute else []
+                elif kind is cst.Assign:
+                    targets = [t.target for t in statement.targets]
+                else:
+                    targets = [statement.target]
+                if any(self._outlives_call(t, func) for t in targets):
+                    return True
+        return False
 
     def _outputs_kept_on_self(self, func: cst.FunctionDef) -> list[tuple[cst.Assign, cst.Attribute]]:
         model = self.model
@@ -453,7 +472,7 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             continue
         entry = {}
         params = [p for p in _positional(func) if p not in ("self", "cls")]
-        returns = summaries.returns(func)
+        returns = summaries.returns(func) if _returns_a_value(model, func) else None
         if returns is not None and (returns.history != NO or returns.passes or named_like_loss(func.name.value)):
             entry["returns"] = returns.to_json()
         keeps = summaries.keeps(func) or {}
@@ -471,6 +490,24 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry["params"] = params
         found[summaries.name(func)] = entry
     return found
+
+
+_NO_VALUE = (
+    cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString,
+    cst.Comparison, cst.BooleanOperation, cst.Lambda,
+)
+
+
+def _returns_a_value(model: "FileContext", func: cst.FunctionDef) -> bool:
+    """Can what `func` returns carry anything (not only nothing, constants, strings, comparisons)?
+    Most functions of a project need no look at their returns' flow then."""
+    for ret in model.tree.descendants(func.body, cst.Return):
+        value = ret.value
+        if value is None or type(value) in _NO_VALUE or (type(value) is cst.Name and value.value in ("None", "True", "False")):
+            continue
+        if model.scope_of(ret) is func:
+            return True
+    return False
 
 
 def _step_methods(model: "FileContext", cls: cst.ClassDef) -> dict[str, list[Any]]:

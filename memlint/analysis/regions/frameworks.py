@@ -149,7 +149,7 @@ class Frameworks:
         if cls is None:
             return self._engine_handler(func)
         for base in cls.bases:
-            facts = self.project.klass(base.value) if self.project and base.keyword is None else None
+            facts = self.project.klass(base.value) if base.keyword is None else None
             step = (facts or {}).get("steps", {}).get(name)
             if step is not None:  # a base class of the project calls it from its step loop
                 evaluation, grad = step
