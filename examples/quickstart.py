@@ -1,4 +1,4 @@
-"""A small training script with the memory leaks memlint finds (run: memlint examples/quickstart.py)."""
+"""A small training script with three of the leaks memlint finds: `memlint examples/quickstart.py`."""
 
 import torch
 
@@ -10,14 +10,14 @@ def train(model, loader, optimizer, criterion):
         loss = criterion(model(x.cuda()), y.cuda())
         loss.backward()
         optimizer.step()
-        losses.append(loss)  # keeps every step's autograd graph
-        torch.cuda.empty_cache()  # slows every step down
+        losses.append(loss)
+        torch.cuda.empty_cache()
     return losses
 
 
 def evaluate(model, loader):
-    model.eval()  # does not turn autograd off
+    model.eval()
     predictions = []
     for x, _ in loader:
-        predictions.append(model(x.cuda()))  # each output keeps its graph, on the GPU
+        predictions.append(model(x.cuda()))
     return torch.cat(predictions)

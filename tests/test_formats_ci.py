@@ -16,7 +16,6 @@ import yaml
 from click.testing import CliRunner
 from samples import LEAKY_TRAIN, SARIF_SCHEMA
 
-from memlint import __version__
 from memlint.cli import main
 from memlint.formats import Report, github, names
 from memlint.models import Finding, Position, Severity
@@ -416,16 +415,21 @@ def test_force_exclude_applies_the_configuration_to_named_files(tmp_path: Path) 
     assert code == 1 and [f["filename"] for f in json.loads(out)] == ["train.py"]
 
 
-def test_readme_workflow_names_the_release_and_the_actions_inputs() -> None:
-    """The README's workflow, checked offline: each memlint step names this version's tag and
-    passes only inputs that action.yml declares."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```yaml\n(# \.github/workflows/memlint\.yml\n.*?)```", readme, re.S)
-    assert block, "the README has no workflow snippet"
-    inputs = set(yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))["inputs"])
+def test_documented_workflows_name_an_existing_ref_and_the_actions_inputs() -> None:
+    """The workflow of the CI page and the step of the README, checked offline: each memlint step
+    names the main branch (the project has no release tags yet) and passes only inputs that
+    action.yml declares."""
+    ci_page = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(# \.github/workflows/memlint\.yml\n.*?)```", ci_page, re.S)
+    assert block, "docs/ci.md has no workflow snippet"
     steps = [step for job in yaml.safe_load(block.group(1))["jobs"].values() for step in job["steps"]]
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme_step = re.search(r"```yaml\n(# a step of a job.*?)```", readme, re.S)
+    assert readme_step, "the README has no GitHub Actions step"
+    steps += yaml.safe_load(readme_step.group(1))
+    inputs = set(yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))["inputs"])
     ours = [step for step in steps if step.get("uses", "").startswith("memlint/memlint@")]
-    assert len(ours) == 2
+    assert len(ours) == 3
     for step in ours:
-        assert step["uses"] == f"memlint/memlint@v{__version__}"
+        assert step["uses"] == "memlint/memlint@main"
         assert set(step.get("with", {})) <= inputs
