@@ -18,12 +18,19 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import click
 import pytest
 import yaml
 
+from memlint.cli import main
 from memlint.formats.common import DOCUMENTATION_URL, rule_help_uri
 from memlint.rules import documentation
 from memlint.rules.catalog import FILE_CODES, RULES, SYNTAX_ERROR, UNREADABLE
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the project's own dependency on 3.10
+    import tomli as tomllib
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -97,6 +104,23 @@ def test_user_docs_name_no_issue_numbers_and_no_internal_modules() -> None:
         assert not re.search(r"\b[Ii]ssue \d+", text), path.name
         assert not re.search(r"(?<![\w./-])memlint/[a-z_]+(?:/[a-z_]+)*\.py", text), path.name
         assert not re.search(r"(?<![\w./-])(?:analysis|server|verify|estimate|formats|rules)/[a-z_]+\.py", text), path.name
+
+
+def test_every_command_option_and_extra_is_documented() -> None:
+    """What a user can type: each command (`memlint NAME`), each of its long options, and each
+    extra of pyproject.toml (with its install command on the installation page)."""
+    text = "\n".join(path.read_text(encoding="utf-8") for path in USER_DOCS)
+    missing = []
+    for name, command in main.commands.items():
+        if f"memlint {name}" not in text:
+            missing.append(f"memlint {name}")
+        for param in command.params:
+            if isinstance(param, click.Option):
+                missing += [f"{name} {opt}" for opt in param.opts if opt.startswith("--") and not re.search(re.escape(opt) + r"(?![\w-])", text)]
+    assert missing == []
+    install = (DOCS / "install.md").read_text(encoding="utf-8")
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    assert [extra for extra in extras if f"| `{extra}` |" not in install] == []
 
 
 def _shell_commands(path: Path) -> list[str]:
