@@ -347,6 +347,7 @@ def test_rdjson_with_suggestions_and_byte_columns(tmp_path: Path) -> None:
     assert data["source"]["name"] == "memlint"
     (diagnostic,) = data["diagnostics"]
     assert diagnostic["code"]["value"] == "ML001" and diagnostic["severity"] == "WARNING"
+    assert diagnostic["code"]["url"] == "https://memlint.github.io/memlint/rules/retained-graph/"
     assert diagnostic["location"]["path"] == "train.py"
     # `losses` starts at character 18 but byte 19: "é" is two bytes in UTF-8.
     assert diagnostic["location"]["range"]["start"] == {"line": 10, "column": 19}
