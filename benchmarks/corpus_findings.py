@@ -5,7 +5,7 @@
 Fetches pinned wheels with `pip download --no-deps` into a scratch directory,
 unpacks them, lints each package cold (`--no-cache`, all rules) and prints
 files, lines, seconds, internal errors and findings per rule as a Markdown
-table, the one recorded in the README. `--findings FILE` also writes every
+table, the kind docs/accuracy.md records. `--findings FILE` also writes every
 finding (path, line, code, message), one per line, for reading them all.
 """
 

@@ -1,4 +1,4 @@
-"""`memlint verify -- COMMAND` on a GPU: the README's figure scripts run through
+"""`memlint verify -- COMMAND` on a GPU: the figure scripts of docs/accuracy.md run through
 `-- python SCRIPT` (slopes compared with benchmarks/results/verify_figures_h200.json)
 and a two-rank DDP run where rank 0 keeps its evaluation outputs.
 

@@ -6,6 +6,11 @@ import os
 import textwrap
 from pathlib import Path
 
+# Test data kept in the project (a clone needs nothing beside it).
+DATA = Path(__file__).resolve().parent / "data"
+FP_REPROS = DATA / "fp_repros"  # false positives reduced from real libraries (tests/test_fp_repros.py)
+SARIF_SCHEMA = DATA / "sarif" / "sarif-schema-2.1.0.json"  # the OASIS schema, see its NOTICE.md
+
 # A training loop that keeps every step's loss with its graph: ML001 at KEPT_LINE, column 9.
 LEAKY_TRAIN = textwrap.dedent(
     """\

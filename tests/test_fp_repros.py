@@ -1,4 +1,4 @@
-"""The false positives reduced from real libraries (../shared/fp_repros) stay fixed.
+"""The false positives reduced from real libraries (tests/data/fp_repros) stay fixed.
 
 Each file is named for the rule that reported it falsely (`fp12_ML001.py`), and must produce
 no finding of that rule, except where the file itself says a line is a real finding (fp58's
@@ -15,10 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from samples import FP_REPROS
 
 from memlint.engine import lint_path
 
-REPROS = Path(__file__).resolve().parent.parent / ".." / "shared" / "fp_repros"
 RULES = ("ML001", "ML003", "ML004", "ML005", "ML006", "ML007", "ML011", "ML015")
 # file -> rows where the file's own comment says the finding is real
 REAL_ROWS = {"fp58_ML005.py": {20}}
@@ -26,14 +26,10 @@ WRONG_MESSAGE = {"fp18_ML001.py": "never backwarded"}
 
 
 def repro_files() -> list[Path]:
-    if not REPROS.is_dir():
-        return []
-    return sorted(p for p in REPROS.glob("fp*_ML*.py") if p.stem.rsplit("_", 1)[1] in RULES)
+    return sorted(p for p in FP_REPROS.glob("fp*_ML*.py") if p.stem.rsplit("_", 1)[1] in RULES)
 
 
 def test_repros_are_present() -> None:
-    if not REPROS.is_dir():
-        pytest.fail(f"the false-positive repros are missing: {REPROS} (../shared must lie beside the clone)")
     assert len(repro_files()) == 27
 
 

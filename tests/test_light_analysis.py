@@ -11,6 +11,7 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+from samples import FP_REPROS
 
 from memlint import engine
 from memlint.analysis import SemanticModel
@@ -24,7 +25,7 @@ from memlint.parsing import parse_module, python_ast
 from memlint.rules import ALL_RULES
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = sorted([*(ROOT / "test_cases").rglob("*.py"), *(ROOT.parent / "shared" / "fp_repros").glob("*.py")])
+FILES = sorted([*(ROOT / "test_cases").rglob("*.py"), *FP_REPROS.glob("*.py")])
 CODES = [r.code for r in ALL_RULES]
 
 

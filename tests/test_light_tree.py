@@ -1,6 +1,6 @@
 """Light trees (memlint/analysis/syntax/light.py) are LibCST's trees, less whitespace, or None.
 
-Every file of test_cases/, ../shared/fp_repros/ and memlint's own source, and snippets of each
+Every file of test_cases/, tests/data/fp_repros/ and memlint's own source, and snippets of each
 construct whose LibCST shape `ast` does not give directly, must translate to a tree equal to
 `libcst.parse_module`'s under benchmarks/light_compare.py, with spans equal to PositionProvider's.
 """
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+from samples import FP_REPROS
 
 from memlint.analysis.syntax.light import light_module
 
@@ -56,7 +57,7 @@ def _check_folder(folder: Path, complete: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    "folder", _folders(ROOT / "test_cases", ROOT.parent / "shared" / "fp_repros"), ids=lambda path: path.name
+    "folder", _folders(ROOT / "test_cases", FP_REPROS), ids=lambda path: path.name
 )
 def test_files_translate_to_libcst_trees(folder: Path) -> None:
     _check_folder(folder, complete=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from click.testing import CliRunner
+from samples import SARIF_SCHEMA
 
 from memlint.cli import main
 from memlint.engine import lint_path
@@ -18,7 +19,6 @@ from memlint.notebook import NotebookError, join_cells, mask_cell, parse_noteboo
 HERE = Path(__file__).resolve().parent
 TRAIN = HERE / "notebooks" / "train.ipynb"
 CASES = HERE.parent / "test_cases" / "ML001_retained_graph"
-SARIF_SCHEMA = HERE.parent / ".." / "shared" / "schemas" / "sarif-schema-2.1.0.json"
 ALL = ["ML000", "ML001", "ML002", "ML003", "ML004", "ML005", "ML006", "ML007", "ML008", "ML009", "ML010"]
 KEPT = '    "    losses.append(loss)\\n",'  # the flagged line of train.ipynb (cell 4, line 4) in its JSON
 

@@ -7,6 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from samples import FP_REPROS
 
 from memlint import engine, screen
 from memlint.analysis.project import SUMMARY_NEEDLES
@@ -17,7 +18,7 @@ from memlint.rules.catalog import FILE_CODES
 ROOT = Path(__file__).resolve().parent.parent
 CODES = [r.code for r in ALL_RULES] + sorted(FILE_CODES)
 FILES = sorted(
-    [*(ROOT / "test_cases").rglob("*.py"), *(ROOT / "test_cases").rglob("*.ipynb"), *(ROOT.parent / "shared" / "fp_repros").glob("*.py")]
+    [*(ROOT / "test_cases").rglob("*.py"), *(ROOT / "test_cases").rglob("*.ipynb"), *FP_REPROS.glob("*.py")]
 )
 
 

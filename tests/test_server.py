@@ -183,7 +183,7 @@ async def test_leaky_file_quick_fix_clears_the_diagnostic(client: LanguageClient
     assert found.code == "ML001" and found.source == "memlint"
     assert found.severity == types.DiagnosticSeverity.Warning
     assert found.range == range_of(LEAKY, FLAGGED)
-    assert found.code_description.href.endswith("memlint/rules/ml001_retained_graph.py")
+    assert found.code_description.href == "https://memlint.github.io/memlint/rules/retained-graph/"  # its docs page
     [watch] = client.registrations  # the server asked to hear of files changed outside the editor
     assert watch.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
     assert "kept beyond its iteration" in found.message

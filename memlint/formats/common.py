@@ -10,9 +10,12 @@ from pathlib import Path
 
 from memlint.models import Finding, Position, Severity
 from memlint.notebook import Notebook, NotebookError, is_notebook, read_notebook
+from memlint.rules.catalog import RULES, SYNTAX_ERROR, UNREADABLE
 
 TOOL_NAME = "memlint"
 INFORMATION_URI = "https://github.com/memlint/memlint"
+# The documentation site (docs/, built by MkDocs and published on the project's GitHub Pages).
+DOCUMENTATION_URL = "https://memlint.github.io/memlint/"
 FINGERPRINT_KEY = "memlint/v1"
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what the parser counts as a line break (not \f, \v, U+2028)
@@ -20,13 +23,10 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what the parser counts as a line brea
 
 def rule_help_uri(code: str) -> str:
     """Where a rule's documentation lives (SARIF `helpUri`, the language server's `codeDescription`):
-    the module that defines it, whose `what`/`why`/`example` are what `memlint explain` prints."""
-    from memlint.rules import BY_CODE
-
-    rule = BY_CODE.get(code)
-    module = rule.__module__ if rule is not None else "memlint.rules"  # ML000 and ML900 are documented in the registry
-    path = module.replace(".", "/") + (".py" if rule is not None else "/__init__.py")
-    return f"{INFORMATION_URI}/blob/main/{path}"
+    its page of the documentation site, which is generated from the text `memlint explain` prints."""
+    names = {rule_code: name for rule_code, name, *_ in (*RULES, SYNTAX_ERROR, UNREADABLE)}
+    name = names.get(code)
+    return f"{DOCUMENTATION_URL}rules/{name}/" if name else f"{DOCUMENTATION_URL}rules/"
 
 
 def repository_root(root: str | os.PathLike[str]) -> Path:

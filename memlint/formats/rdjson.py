@@ -15,7 +15,7 @@ import json
 from typing import Any, TextIO
 
 from memlint.formats.report import Report
-from memlint.formats.common import INFORMATION_URI, TOOL_NAME, Sources, message_with_hint
+from memlint.formats.common import INFORMATION_URI, TOOL_NAME, Sources, message_with_hint, rule_help_uri
 from memlint.formats.text import where as text_location
 from memlint.models import Finding, Position, Severity
 
@@ -41,7 +41,7 @@ def diagnostics(report: Report) -> dict[str, Any]:
             "message": prefix + message_with_hint(finding),
             "location": {"path": finding.filename, "range": where},
             "severity": "ERROR" if finding.severity is Severity.ERROR else "WARNING",
-            "code": {"value": finding.code},
+            "code": {"value": finding.code, "url": rule_help_uri(finding.code)},  # reviewdog links the code
             "original_output": f"{finding.filename}:{text_location(sources, finding.filename, finding.location)}: "
             f"{finding.code} [{finding.name}] {finding.message}",
         }

@@ -95,7 +95,7 @@ class Rule:
 
     @classmethod
     def documentation(cls) -> str:
-        """ruff-style Markdown: feeds `memlint explain`, the README and SARIF help."""
+        """ruff-style Markdown: feeds `memlint explain`, the rule pages of the documentation and SARIF help."""
         return (
             f"# {cls.name} ({cls.code})\n\n"
             f"Severity: {cls.severity.value}. Fix: {(cls.fix_applicability.value if cls.fix_applicability else 'none')}.\n\n"

@@ -1,4 +1,4 @@
--- Checks a Neovim snippet of the README by hand (Neovim is not a test dependency):
+-- Checks a Neovim snippet of docs/editors.md by hand (Neovim is not a test dependency):
 --   cd PROJECT && CHECK_OUT=/tmp/out.txt nvim --headless -u SNIPPET.lua -c "luafile tests/editors/nvim_check.lua" train.py
 -- with a train.py that holds a finding. Writes to $CHECK_OUT the diagnostics, the hover
 -- of the first one and the code actions offered there; works on Neovim 0.7 to 0.11.
