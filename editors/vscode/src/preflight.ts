@@ -1,0 +1,66 @@
+// Before the language client starts the server, start it once with stdin
+// closed: a working `memlint server` reads end-of-file and exits 0 at once,
+// a broken one says why on stderr. This turns "the interpreter is missing",
+// "memlint is not installed there" and "its `server` extra is missing" into one
+// clear line, instead of the language client's generic "couldn't create
+// connection to server" notifications.
+import { spawn } from "child_process";
+import { commandLine, ServerCommand } from "./command";
+
+/** A server that has not exited by then is taken as working (it did start). */
+export const PREFLIGHT_TIMEOUT_MS = 20_000;
+
+export type Preflight = { ok: true } | { ok: false; message: string; stderr: string };
+
+export function preflight(command: ServerCommand, cwd: string | undefined, timeoutMs = PREFLIGHT_TIMEOUT_MS): Promise<Preflight> {
+  return new Promise((resolve) => {
+    const child = spawn(command.command, command.args, { cwd, stdio: ["ignore", "ignore", "pipe"], windowsHide: true });
+    let stderr = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill();
+      resolve({ ok: true });
+    }, timeoutMs);
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      resolve({ ok: false, message: notStarted(command, error), stderr });
+    });
+    // After the timeout has resolved, this later answer is ignored.
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve(code === 0 ? { ok: true } : { ok: false, message: failed(command, stderr, code, signal), stderr });
+    });
+  });
+}
+
+const INSTALL = 'pip install "memlint-torch[server]"';
+
+function notStarted(command: ServerCommand, error: NodeJS.ErrnoException): string {
+  if (error.code === "ENOENT") {
+    switch (command.source) {
+      case "setting":
+        return `memlint: the interpreter set in memlint.interpreter was not found: ${command.command}`;
+      case "python-extension":
+        return `memlint: the Python interpreter selected in the Python extension was not found: ${command.command}`;
+      case "path":
+        return `memlint: the memlint command was not found on PATH; ${INSTALL} in your environment, or set memlint.interpreter to a Python that has it.`;
+    }
+  }
+  return `memlint: could not run ${command.command}: ${error.message}`;
+}
+
+function failed(command: ServerCommand, stderr: string, code: number | null, signal: NodeJS.Signals | null): string {
+  const python = command.source === "path" ? undefined : command.command;
+  if (python !== undefined && /No module named memlint\b/.test(stderr)) {
+    return `memlint: memlint is not installed for ${python}; run: ${JSON.stringify(python)} -m ${INSTALL}`;
+  }
+  const lines = stderr.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+  const last = lines.at(-1);
+  const where = python === undefined ? "" : ` (interpreter: ${python})`;
+  if (last !== undefined) {
+    return `${last.startsWith("memlint:") ? last : `memlint: ${last}`}${where}`;
+  }
+  const status = code !== null ? `exited with code ${code}` : `was ended by ${signal}`;
+  return `memlint: ${commandLine(command)} ${status}`;
+}
