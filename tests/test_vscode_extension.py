@@ -51,7 +51,14 @@ def test_extension_tests_pass_and_it_packages_into_a_vsix(tmp_path: Path) -> Non
     assert manifest["main"] == "./out/src/extension.js"
     assert manifest["version"] == __version__, "editors/vscode/package.json's version follows memlint's"
     assert {"extension/out/src/extension.js", "extension/out/src/preflight.js", "extension/readme.md"} <= names
-    assert not [name for name in names if name.startswith(("extension/src/", "extension/test/", "extension/out/test/"))]
+    # Only what runs: no sources, tests, source maps or npm cache.
+    shipped = {"extension/package.json", "extension/readme.md"}
+    extra = [
+        name for name in names
+        if name.startswith("extension/") and name not in shipped and not name.startswith("extension/node_modules/")
+        and not (name.startswith("extension/out/src/") and name.endswith(".js"))
+    ]
+    assert extra == []
     # The language client the extension loads at run time resolves inside the package itself.
     entry = tmp_path / "unpacked" / "extension" / "out" / "src"
     resolved = subprocess.run(

@@ -34,7 +34,8 @@ export function preflight(command: ServerCommand, cwd: string | undefined, timeo
   });
 }
 
-const INSTALL = 'pip install "memlint-torch[server]"';
+// memlint is installed from its repository (the name `memlint` on PyPI is another project).
+const INSTALL = 'pip install "memlint-torch[server] @ git+https://github.com/memlint/memlint"';
 
 function notStarted(command: ServerCommand, error: NodeJS.ErrnoException): string {
   if (error.code === "ENOENT") {
@@ -44,7 +45,7 @@ function notStarted(command: ServerCommand, error: NodeJS.ErrnoException): strin
       case "python-extension":
         return `memlint: the Python interpreter selected in the Python extension was not found: ${command.command}`;
       case "path":
-        return `memlint: the memlint command was not found on PATH; ${INSTALL} in your environment, or set memlint.interpreter to a Python that has it.`;
+        return `memlint: the memlint command was not found on PATH; install it with ${INSTALL}, or set memlint.interpreter to a Python that has it.`;
     }
   }
   return `memlint: could not run ${command.command}: ${error.message}`;

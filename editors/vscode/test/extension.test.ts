@@ -174,7 +174,7 @@ describe("a server that cannot start is one clear line", { skip: !posix && "shel
   test("no interpreter and no memlint on PATH", async () => {
     process.env.PATH = path.join(scratch, "empty-bin");
     await activate();
-    assert.match(oneError(), /^memlint: the memlint command was not found on PATH; pip install "memlint-torch\[server\]"/);
+    assert.match(oneError(), /^memlint: the memlint command was not found on PATH; install it with pip install "memlint-torch\[server\] @ git\+https:\/\/github.com\/memlint\/memlint", or set memlint.interpreter/);
   });
 
   test("the server's own error line, with the interpreter it came from", async () => {
@@ -233,7 +233,7 @@ describe("with the real memlint", { skip: (!posix || !realPython) && "set MEMLIN
     const bare = script(`exec "${realPython}" -I -S "$@"`);
     window.settings = { "memlint.interpreter": bare };
     await activate();
-    assert.deepEqual(window.errors, [`memlint: memlint is not installed for ${bare}; run: "${bare}" -m pip install "memlint-torch[server]"`]);
+    assert.deepEqual(window.errors, [`memlint: memlint is not installed for ${bare}; run: "${bare}" -m pip install "memlint-torch[server] @ git+https://github.com/memlint/memlint"`]);
     assert.equal(window.clients.length, 0);
   });
 
