@@ -30,7 +30,8 @@ def npm_or_skip() -> str:
 
 
 def run(command: list[str], env: dict[str, str]) -> None:
-    done = subprocess.run(command, cwd=EXTENSION, env=env, capture_output=True, text=True)
+    # The timeout only keeps a stalled download from hanging the suite; a build takes about a minute.
+    done = subprocess.run(command, cwd=EXTENSION, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
 
 

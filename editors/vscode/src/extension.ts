@@ -21,6 +21,9 @@ const SOURCES: Record<ServerCommand["source"], string> = {
   path: "memlint from PATH",
 };
 
+/** The settings the server's command depends on (the language client follows memlint.trace.server itself). */
+const RESTART_ON = ["memlint.enable", "memlint.interpreter", "memlint.args"];
+
 export function readSettings(): Settings {
   const config = vscode.workspace.getConfiguration("memlint");
   const args = config.get<unknown>("args", []);
@@ -132,7 +135,7 @@ export function activate(context: vscode.ExtensionContext): MemlintApi {
     vscode.commands.registerCommand("memlint.restart", () => current.restart()),
     vscode.commands.registerCommand("memlint.showOutput", () => output.show()),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration("memlint")) {
+      if (RESTART_ON.some((setting) => event.affectsConfiguration(setting))) {
         void current.restart();
       }
     }),

@@ -114,12 +114,13 @@ describe("the server command", { skip: !posix && "shell scripts stand in for int
 });
 
 describe("restarts", { skip: !posix && "shell scripts stand in for interpreters" }, () => {
-  test("a change of memlint's settings restarts the server with the new command; other settings do not", async () => {
+  test("a change of the server's settings restarts it with the new command; other settings do not", async () => {
     const first = script("exit 0");
     const second = script("exit 0");
     window.settings = { "memlint.interpreter": first };
     const api = await activate();
     window.changeSettings({ "editor.fontSize": 20 });
+    window.changeSettings({ "memlint.trace.server": "verbose" });
     await api.idle();
     assert.equal(window.clients.length, 1);
     window.changeSettings({ "memlint.interpreter": second, "memlint.args": ["-x"] });
