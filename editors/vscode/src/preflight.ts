@@ -18,18 +18,22 @@ export function preflight(command: ServerCommand, cwd: string | undefined, timeo
     let stderr = "";
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk: string) => (stderr += chunk));
+    let gaveUp = false;
     const timer = setTimeout(() => {
-      child.kill();
-      resolve({ ok: true });
+      // Resolved on `exit`, not `close`: a grandchild may hold stderr open.
+      gaveUp = true;
+      child.once("exit", () => resolve({ ok: true }));
+      child.kill("SIGKILL");
     }, timeoutMs);
     child.on("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       resolve({ ok: false, message: notStarted(command, error), stderr });
     });
-    // After the timeout has resolved, this later answer is ignored.
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      resolve(code === 0 ? { ok: true } : { ok: false, message: failed(command, stderr, code, signal), stderr });
+      if (!gaveUp) {
+        resolve(code === 0 ? { ok: true } : { ok: false, message: failed(command, stderr, code, signal), stderr });
+      }
     });
   });
 }
