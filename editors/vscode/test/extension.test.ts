@@ -5,7 +5,7 @@
 import "./fakes";
 import { after, beforeEach, describe, test } from "node:test";
 import * as assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -178,12 +178,20 @@ describe("a server that cannot start is one clear line", { skip: !posix && "shel
     assert.match(oneError(), /^memlint: the memlint command was not found on PATH; install it with pip install "memlint-torch\[server\] @ git\+https:\/\/github.com\/memlint\/memlint", or set memlint.interpreter/);
   });
 
-  test("the server's own error line, with the interpreter it came from", async () => {
-    const python = script('echo "Usage: memlint server" >&2\necho "Error: No such option: --bogus" >&2\nexit 2');
-    window.settings = { "memlint.interpreter": python, "memlint.args": ["--bogus"] };
+  test("memlint from PATH that cannot start: its own last line", async () => {
+    const memlint = script('echo "Usage: memlint server" >&2\necho "Error: No such option: --bogus" >&2\nexit 2', "memlint");
+    process.env.PATH = `${path.dirname(memlint)}${path.delimiter}${originalPath}`;
+    window.settings = { "memlint.args": ["--bogus"] };
     await activate();
-    assert.equal(oneError(), `memlint: Error: No such option: --bogus (interpreter: ${python})`);
+    assert.equal(oneError(), "memlint: Error: No such option: --bogus");
     assert.ok(window.output.includes("Usage: memlint server\nError: No such option: --bogus\n"), "the whole stderr is in the output");
+  });
+
+  test("an interpreter that fails: its last line, and which interpreter", async () => {
+    const python = script('echo "Fatal Python error: init_fs_encoding: failed to get the Python codec" >&2\nexit 1');
+    window.settings = { "memlint.interpreter": python };
+    await activate();
+    assert.equal(oneError(), `memlint: Fatal Python error: init_fs_encoding: failed to get the Python codec (interpreter: ${python})`);
   });
 });
 
@@ -229,25 +237,46 @@ describe("with the real memlint", { skip: (!posix || !realPython) && "set MEMLIN
     }
   });
 
+  const install = 'pip install "memlint-torch[server] @ git+https://github.com/memlint/memlint"';
+
   test("an interpreter without memlint", async () => {
     // -I -S: no site-packages and no PYTHONPATH, so this Python cannot import memlint.
     const bare = script(`exec "${realPython}" -I -S "$@"`);
     window.settings = { "memlint.interpreter": bare };
     await activate();
-    assert.deepEqual(window.errors, [`memlint: memlint is not installed for ${bare}; run: "${bare}" -m pip install "memlint-torch[server] @ git+https://github.com/memlint/memlint"`]);
+    assert.deepEqual(window.errors, [`memlint: memlint is not installed for ${bare}; run: "${bare}" -m ${install}`]);
     assert.equal(window.clients.length, 0);
   });
 
-  test("memlint without its server extra", async () => {
-    // This Python cannot import pygls: memlint itself says what to install.
-    const noPygls = script(
-      `exec "${realPython}" -c 'import runpy, sys; sys.modules["pygls"] = None; sys.argv = ["memlint", *sys.argv[3:]]; runpy.run_module("memlint", run_name="__main__")' "$@"`,
-    );
+  test("an interpreter with memlint but not its server extra", async () => {
+    // -S and PYTHONPATH: memlint's own folder only, so this Python has memlint and no pygls.
+    const root = execFileSync(realPython!, ["-c", "import memlint, os; print(os.path.dirname(os.path.dirname(memlint.__file__)))"], {
+      encoding: "utf8",
+    }).trim();
+    const noPygls = script(`PYTHONPATH="${root}" exec "${realPython}" -S "$@"`);
     window.settings = { "memlint.interpreter": noPygls };
     await activate();
-    assert.deepEqual(window.errors, [
-      `memlint: error: the language server needs pygls: pip install "memlint-torch[server]" (interpreter: ${noPygls})`,
-    ]);
+    assert.deepEqual(window.errors, [`memlint: memlint's language server needs its server extra for ${noPygls}; run: "${noPygls}" -m ${install}`]);
+    assert.equal(window.clients.length, 0);
+  });
+
+  test("memlint from PATH starts once to be checked, then for the client", async () => {
+    const memlint = script(`exec "${realPython}" -m memlint "$@"`, "memlint");
+    process.env.PATH = `${path.dirname(memlint)}${path.delimiter}${originalPath}`;
+    await activate();
+    assert.deepEqual(window.errors, []);
+    assert.deepEqual(window.clients.map((c) => [c.serverOptions.command, c.serverOptions.args, c.state]), [["memlint", ["server"], "running"]]);
+  });
+
+  test("memlint from PATH without its server extra: memlint's own line", async () => {
+    // This memlint's Python cannot import pygls: memlint itself says what to install.
+    const memlint = script(
+      `exec "${realPython}" -c 'import runpy, sys; sys.modules["pygls"] = None; sys.argv = ["memlint", *sys.argv[1:]]; runpy.run_module("memlint", run_name="__main__")' "$@"`,
+      "memlint",
+    );
+    process.env.PATH = `${path.dirname(memlint)}${path.delimiter}${originalPath}`;
+    await activate();
+    assert.deepEqual(window.errors, ['memlint: error: the language server needs pygls: pip install "memlint-torch[server]"']);
     assert.equal(window.clients.length, 0);
   });
 });

@@ -24,8 +24,10 @@ test("a server still running when the check gives up counts as started, and is e
   assert.throws(() => process.kill(pid, 0), /ESRCH/, "the waiting server was stopped");
 });
 
-test("a server that dies silently is named with its command line", { skip: !posix }, async () => {
-  const python = script("dies", "kill -9 $$");
-  const result = await preflight({ command: python, args: ["-m", "memlint", "server"], source: "setting" }, scratch);
-  assert.deepEqual(result, { ok: false, message: `memlint: ${python} -m memlint server was ended by SIGKILL`, stderr: "" });
+test("a check that dies without a word is named", { skip: !posix }, async () => {
+  const dies = script("dies", "kill -9 $$");
+  const server = await preflight({ command: dies, args: ["server"], source: "path" }, scratch);
+  assert.deepEqual(server, { ok: false, message: `memlint: ${dies} server was ended by SIGKILL`, stderr: "" });
+  const python = await preflight({ command: dies, args: ["-m", "memlint", "server"], source: "setting" }, scratch);
+  assert.deepEqual(python, { ok: false, message: `memlint: ${dies} (checking for memlint) was ended by SIGKILL`, stderr: "" });
 });
