@@ -1,5 +1,5 @@
 // Activation, with `vscode` and the language client faked (./fakes) and the
-// server commands real: small scripts stand in for a working or broken server,
+// commands real: small scripts stand in for working or broken interpreters and servers,
 // and with MEMLINT_TEST_PYTHON (a Python that has memlint and its `server`
 // extra; the project's pytest sets it) the real `memlint server`.
 import "./fakes";
