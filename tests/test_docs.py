@@ -49,6 +49,9 @@ SKIPPED_PREFIXES = {
     "memlint estimate": "runs a training step on fake tensors (torch)",
     "memlint server": "a language server, waits for a client (tests/test_server.py drives it)",
     "memlint --diff-base": "needs a git history with a merge base",
+    "code ": "VS Code's command line (not on the test machine)",
+    "npm ": "builds the VS Code extension: tests/test_vscode_extension.py runs it",
+    "npx ": "builds the VS Code extension: tests/test_vscode_extension.py runs it",
 }
 
 
