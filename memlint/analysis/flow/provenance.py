@@ -50,6 +50,8 @@ from memlint.analysis.syntax.tree import iter_children
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from memlint.analysis.syntax.imports import Imports
+
     from memlint.analysis.context import FileContext
     from memlint.analysis.syntax.scopes import Binding, Scope
 
@@ -585,21 +587,30 @@ class Provenance:
         """The constructor call (`Meter()`) of a class of another file of the project that made every
         value `expr` (a name, or `self.<attr>`) may hold at `at`; None when the file does not show one."""
         project = self.model.project
-        if isinstance(expr, cst.Name):
-            bindings = self.reaching_bindings(self.model.scope_of(at), expr.value, at) or self.model.bindings(
-                self.model.module, expr.value
-            )
-            values = [b.value for b in bindings]
-        elif isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
-            values = self.self_attribute_values.get(expr.attr.value, [])
-        else:
-            return None
+        values = self.held_values(expr, at)
         calls = [v for v in values if type(v) is cst.Call and type(v.func) in (cst.Name, cst.Attribute)]
         if not calls or len(calls) != len(values):
             return None
         made = [v for v in calls if project.constructed(v) is not None]
         names = {dotted(v.func) for v in made}
         return made[0] if len(made) == len(values) and len(names) == 1 else None
+
+    def held_values(self, expr: cst.BaseExpression, at: cst.CSTNode) -> list[cst.BaseExpression]:
+        """The expressions whose values `expr` may hold at `at`, as far as this file shows: a name's
+        bindings, `self.<attr>`'s assignments, and an element of a container built from such
+        expressions (`metrics[k]` of `{n: Meter() for n in names}`, `defaultdict(Meter)`, a list
+        of them); [] where it does not show them."""
+        if type(expr) is cst.Name:
+            bindings = self.reaching_bindings(self.model.scope_of(at), expr.value, at) or self.model.bindings(
+                self.model.module, expr.value
+            )
+            return [b.value for b in bindings if b.value is not None] if all(b.value is not None for b in bindings) else []
+        if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
+            return self.self_attribute_values.get(expr.attr.value, [])
+        if type(expr) is cst.Subscript:
+            elements = [_element_values(v, self.model.imports) for v in self.held_values(expr.value, at)]
+            return [e for values in elements for e in values] if elements and all(elements) else []
+        return []
 
     @cached_property
     def self_attribute_values(self) -> dict[str, list[cst.BaseExpression]]:
@@ -1027,3 +1038,29 @@ def differentiated_names(expr: cst.BaseExpression) -> list[str]:
 
 def _accelerator_like(name: str) -> bool:
     return bool(re.search(r"accelerator|fabric|engine|scaler|amp|trainer|strategy|deepspeed", name, re.I))
+
+
+def _element_values(container: cst.BaseExpression, imports: "Imports") -> list[cst.BaseExpression]:
+    """What the elements of a container built by `container` are built from (its values, for a
+    mapping); [] where that is not shown."""
+    kind = type(container)
+    if kind is cst.DictComp:
+        return [container.value]
+    if kind in (cst.ListComp, cst.SetComp, cst.GeneratorExp):
+        return [container.elt]
+    if kind is cst.Dict:
+        return [e.value for e in container.elements if type(e) is cst.DictElement]
+    if kind in (cst.List, cst.Tuple, cst.Set):
+        return [e.value for e in container.elements if type(e) is cst.Element]
+    if kind is not cst.Call or len(container.args) != 1:
+        return []
+    made = (imports.resolve(container.func) or "").rpartition(".")[2]
+    arg = container.args[0].value
+    if made == "defaultdict":
+        return [cst.Call(func=arg)]  # `defaultdict(Meter)`: each value made by `Meter()`
+    if made in ("dict", "OrderedDict") and type(arg) in (cst.GeneratorExp, cst.ListComp):
+        pair = arg.elt  # `dict((n, Meter()) for n in names)`
+        return [pair.elements[1].value] if type(pair) is cst.Tuple and len(pair.elements) == 2 else []
+    if made in ("list", "tuple"):
+        return _element_values(arg, imports)
+    return []

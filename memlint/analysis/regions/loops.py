@@ -618,13 +618,12 @@ class Loops:
         return None
 
     def _instance_class(self, receiver: cst.BaseExpression, at: cst.CSTNode) -> cst.ClassDef | None:
-        """The class of this file that made `receiver` (`meter = Meter()`, `self.meter = Meter()`)."""
+        """The class of this file that made `receiver` (`meter = Meter()`, `self.meter = Meter()`,
+        `meters[k]` of `{k: Meter() for k in keys}`)."""
         if isinstance(receiver, cst.Name):
             values = self._made_by(receiver, at)
-        elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
-            values = self.provenance.self_attribute_values.get(receiver.attr.value, [])
-        else:
-            return None
+        else:  # `self.meter`, `meters[name]` of a container of meters
+            values = self.provenance.held_values(receiver, at)
         classes = self._classes
         made = {
             classes[v.func.value]
