@@ -149,3 +149,22 @@ PASS_THROUGH_FUNCTIONS = {"functools.reduce", "operator.add", "operator.iadd", "
 # `optimizer.step(closure)` returns `closure()` (the LBFGS and line-search idiom); the position
 # of the callable among the arguments, and its keyword.
 RUNS_ITS_ARGUMENT = {"step": (0, "closure")}
+
+
+# -- Loading checkpoints ---------------------------------------------------------------------
+# Functions that read a checkpoint with `torch.load` and hand it their `map_location` (None by
+# default: every tensor goes back to the device it was saved from): the positions of the file
+# argument and of `map_location` among the positional arguments.
+CHECKPOINT_LOADS = {
+    "torch.load": (0, 1),
+    "torch.serialization.load": (0, 1),
+    # mmcv 1.x, mmcv/runner/checkpoint.py: `load_checkpoint(model, filename, map_location=None, strict=False,
+    # logger=None, revise_keys=...)` and `_load_checkpoint(filename, map_location=None, logger=None)`
+    "mmcv.runner.load_checkpoint": (1, 2),
+    "mmcv.runner.checkpoint.load_checkpoint": (1, 2),
+    "mmcv.runner.checkpoint._load_checkpoint": (0, 1),
+    # mmengine 0.x, mmengine/runner/checkpoint.py: the same two functions, the same signatures
+    "mmengine.runner.load_checkpoint": (1, 2),
+    "mmengine.runner.checkpoint.load_checkpoint": (1, 2),
+    "mmengine.runner.checkpoint._load_checkpoint": (0, 1),
+}

@@ -4,6 +4,7 @@ import re
 
 import libcst as cst
 
+from memlint.analysis.library import CHECKPOINT_LOADS
 from memlint.analysis.syntax.expressions import call_arg, code, method_name
 from memlint.analysis.facts.checkpoints import loads_cpu_saved_file, per_rank_file, saves_from_cpu
 from memlint.patterns import is_test_path
@@ -11,7 +12,7 @@ from memlint.analysis.facts.ranks import runs_in_several_processes, runs_on_rank
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 
-TORCH_LOAD = {"torch.load", "torch.serialization.load"}
+TORCH_LOAD = {"torch.load", "torch.serialization.load"}  # the others of CHECKPOINT_LOADS load checkpoints by name
 # What a checkpoint (model, optimizer, training state) is called: in the path, the
 # name it is loaded into, or the function that loads it.
 _CHECKPOINT = re.compile(
@@ -71,26 +72,30 @@ optimizer.load_state_dict(checkpoint["optimizer"])
 
     def visit_Call(self, node: cst.Call) -> None:
         model = self.model
-        if model.imports.resolve(node.func) not in TORCH_LOAD or not node.args:
+        resolved = model.imports.resolve(node.func) or ""
+        where = CHECKPOINT_LOADS.get(resolved)
+        if where is None or len(node.args) <= where[0]:
             return
-        if call_arg(node, 1, "map_location") is not None or any(a.star for a in node.args):
+        if call_arg(node, where[1], "map_location") is not None or any(a.star for a in node.args):
             return  # given (even `None`), or maybe in `**kwargs`
         if is_test_path(model.path) or self._xla():
             return
-        reason = self._checkpoint_reason(node)
-        if reason is None or (reason != "a state dict" and self._saved_here(node)):
+        source = node.args[where[0]].value  # the file
+        reason = self._checkpoint_reason(node, source) if resolved in TORCH_LOAD else "a checkpoint"
+        if reason is None or (reason != "a state dict" and self._saved_here(node, source)):
             return
         rank_zero = runs_on_rank_zero_only(model, node)
         if (rank_zero and saves_from_cpu(model)) or loads_cpu_saved_file(model, node):
             return  # what this file saved from the CPU (on rank 0, or by its file name): it lands on the CPU
         # Read on rank 0 only, a file this process has just written, or a program of one process:
         # not another rank's checkpoint.
-        own = rank_zero or self._saved_here(node) or per_rank_file(model, node) or not runs_in_several_processes(model)
+        own = rank_zero or self._saved_here(node, source) or per_rank_file(model, node) or not runs_in_several_processes(model)
+        loader = "torch.load" if resolved in TORCH_LOAD else code(node.func)
         if own:
-            message = f"`torch.load` of {reason} without `map_location` puts every tensor back on the device it was saved from"
+            message = f"`{loader}` of {reason} without `map_location` puts every tensor back on the device it was saved from"
             hint = 'pass `map_location="cpu"`; a GPU-saved state dict otherwise sits on the GPU next to the model (timm issue 72)'
         else:
-            message = f"`torch.load` of {reason} without `map_location` makes every rank load it onto the device rank 0 saved it from"
+            message = f"`{loader}` of {reason} without `map_location` makes every rank load it onto the device rank 0 saved it from"
             hint = 'pass `map_location="cpu"` (or the device of this rank); otherwise every rank fills `cuda:0` (pytorch issue 7415)'
 
         fix = FixSpec(
@@ -100,11 +105,10 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         )
         self.report(node, message, hint, fix=fix)
 
-    def _checkpoint_reason(self, call: cst.Call) -> str | None:
+    def _checkpoint_reason(self, call: cst.Call, source: cst.BaseExpression) -> str | None:
         """Why this load is a checkpoint, in words; None when it does not look like one."""
         model = self.model
         tree = model.tree
-        source = call.args[0].value
         texts = [code(source)]
         target = None
         parent = tree.parent_of(call)
@@ -138,12 +142,12 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         base = self.model.path.replace("\\", "/").rsplit("/", 1)[-1]
         return "xla" in base.lower() or any(v.startswith("torch_xla") for v in self.model.imports.aliases.values())
 
-    def _saved_here(self, call: cst.Call) -> bool:
+    def _saved_here(self, call: cst.Call, source: cst.BaseExpression) -> bool:
         """Read back a scratch file this function has just written (`torch.save(x, p)` ...
         `torch.load(p)`, not into a model): its own tensors, on the devices it means them to be."""
         model = self.model
         tree = model.tree
-        path = code(call.args[0].value)
+        path = code(source)
         for save in tree.descendants(model.scope_of(call), cst.Call):
             if tree.order[id(save)] >= tree.order[id(call)]:
                 break
