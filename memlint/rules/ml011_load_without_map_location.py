@@ -74,6 +74,12 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         model = self.model
         resolved = model.imports.resolve(node.func) or ""
         where = CHECKPOINT_LOADS.get(resolved)
+        loader = model.project.function(node) if where is None and "load" in resolved.lower() else None
+        if loader is not None and loader.get("loads"):  # a loader of another file of the project
+            source = model.project.argument(loader, node, loader["loads"][0])
+            if source is None or model.project.argument(loader, node, loader["loads"][1]) is not None:
+                return
+            where = (next(i for i, a in enumerate(node.args) if a.value is source), -1)
         if where is None or len(node.args) <= where[0]:
             return
         if call_arg(node, where[1], "map_location") is not None or any(a.star for a in node.args):
@@ -90,12 +96,12 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         # Read on rank 0 only, a file this process has just written, or a program of one process:
         # not another rank's checkpoint.
         own = rank_zero or self._saved_here(node, source) or per_rank_file(model, node) or not runs_in_several_processes(model)
-        loader = "torch.load" if resolved in TORCH_LOAD else code(node.func)
+        name = "torch.load" if resolved in TORCH_LOAD else code(node.func)
         if own:
-            message = f"`{loader}` of {reason} without `map_location` puts every tensor back on the device it was saved from"
+            message = f"`{name}` of {reason} without `map_location` puts every tensor back on the device it was saved from"
             hint = 'pass `map_location="cpu"`; a GPU-saved state dict otherwise sits on the GPU next to the model (timm issue 72)'
         else:
-            message = f"`{loader}` of {reason} without `map_location` makes every rank load it onto the device rank 0 saved it from"
+            message = f"`{name}` of {reason} without `map_location` makes every rank load it onto the device rank 0 saved it from"
             hint = 'pass `map_location="cpu"` (or the device of this rank); otherwise every rank fills `cuda:0` (pytorch issue 7415)'
 
         fix = FixSpec(

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import code, literal_parts, names_in, root_name, target_names
+from memlint.analysis.syntax.expressions import call_arg, code, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.library import BUILTINS, TENSOR_METHODS, named_like_loss
+from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS, named_like_loss
 from memlint.analysis.flow.values import NO, YES, Value, join
 from memlint.analysis.regions.grad import Grad
 
@@ -486,6 +486,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry["runs"] = [run.func.value]
         if model.grad.declared_entry(func) is Grad.OFF:
             entry["grad"] = "off"
+        loads = _checkpoint_load(model, func)
+        if loads:
+            entry["loads"] = loads
         if entry:
             entry["params"] = params
         found[summaries.name(func)] = entry
@@ -508,6 +511,27 @@ def _returns_a_value(model: "FileContext", func: cst.FunctionDef) -> bool:
         if model.scope_of(ret) is func:
             return True
     return False
+
+
+def _checkpoint_load(model: "FileContext", func: cst.FunctionDef) -> list[str]:
+    """[the file parameter, the `map_location` parameter] of a function that hands both of its
+    parameters to `torch.load`, the second defaulting to None (`def load_ckpt(path, map_location=None)`):
+    its callers load to the saved device unless they pass one."""
+    if "load" not in func.name.value.lower():
+        return []
+    defaults = {p.name.value: p.default for p in [*func.params.params, *func.params.kwonly_params]}
+    for call in model.tree.descendants(func.body, cst.Call):
+        if (model.imports.resolve(call.func) or "") not in CHECKPOINT_LOADS or not call.args:
+            continue
+        where = CHECKPOINT_LOADS[model.imports.resolve(call.func) or ""]
+        source = call_arg(call, where[0], "f")
+        location = call_arg(call, where[1], "map_location")
+        if source is None or location is None or type(source.value) is not cst.Name or type(location.value) is not cst.Name:
+            continue
+        default = defaults.get(location.value.value, cst.Integer("0"))
+        if source.value.value in defaults and type(default) is cst.Name and default.value == "None":
+            return [source.value.value, location.value.value]
+    return []
 
 
 def _step_methods(model: "FileContext", cls: cst.ClassDef) -> dict[str, list[Any]]:
