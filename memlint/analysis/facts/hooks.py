@@ -265,8 +265,9 @@ def _removes(tree, region: cst.CSTNode, names: list[str]) -> bool:
 
 # -- across files: the project summary's part (memlint/analysis/project.py) ----------------
 def exported_hook_registrations(model: "SemanticModel") -> dict[str, list[Any]]:
-    """Top-level functions of this file that register a module hook on a module they are handed
-    (the argument, or a submodule of it) and neither remove the handle nor hand it back:
+    """Top-level functions of this file (and classes, by their constructor) that register a module
+    hook on a module they are handed (the argument, or a submodule of it) and neither remove the
+    handle nor hand it back:
     name -> [the registering method, where (`helpers.py:12`)]. Each call registers one more hook
     for good; another file that calls one on every step is told so (ML008)."""
     found: dict[str, list[Any]] = {}
@@ -275,14 +276,21 @@ def exported_hook_registrations(model: "SemanticModel") -> dict[str, list[Any]]:
         if method_name(call) not in MODULE_HOOK_METHODS or not call.args:
             continue
         func = model.scope_of(call)
-        if not isinstance(func, cst.FunctionDef) or model.tree.parent_of(func) is not model.module:
+        if not isinstance(func, cst.FunctionDef):
             continue
-        if func.name.value in found or not _on_a_parameter(model, call, func):
+        cls = model.enclosing_class(func)
+        if model.tree.parent_of(func) is model.module:
+            name = func.name.value
+        elif cls is not None and func.name.value == "__init__" and model.tree.parent_of(cls) is model.module:
+            name = cls.name.value  # `Probe(model)`: its constructor registers the hook
+        else:
+            continue
+        if name in found or not _on_a_parameter(model, call, func):
             continue
         handles = handles or Handles(model)
         if handles.fate(call, func).kind in (DISCARDED, UNREMOVED):
             where = f"{os.path.basename(model.path)}:{model.range_of(call).start.line}"
-            found[func.name.value] = [method_name(call), where]
+            found[name] = [method_name(call), where]
     return found
 
 
