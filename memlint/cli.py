@@ -85,7 +85,7 @@ def use_color(no_color: bool, stream=None) -> bool:
     return not no_color and "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
 
 
-def _settings(config: str | None, select, ignore, extend_select, paths: list[str]) -> Settings:
+def _settings(config: str | None, select, ignore, extend_select, paths: list[str], preview: bool = False) -> Settings:
     start = Path(paths[0]) if paths else Path.cwd()
     start = start if start.is_dir() else start.parent
     return load_settings(
@@ -94,6 +94,7 @@ def _settings(config: str | None, select, ignore, extend_select, paths: list[str
         select=split_option(select) or None,
         ignore=split_option(ignore),
         extend_select=split_option(extend_select),
+        preview=preview,
     )
 
 
@@ -115,6 +116,12 @@ def error_line(message: str) -> None:
     help="Output format: text, concise (one line a finding), json, github, sarif, gitlab or rdjson.",
 )
 @click.option("--show-source", is_flag=True, help="Show the flagged code under each finding (text and concise).")
+@click.option(
+    "--preview",
+    is_flag=True,
+    help="Also show findings that rest on a guess about code out of sight (a callee named like a loss, "
+    "a meter whose class is not in the project); config: `preview = true`.",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings, nothing else.")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
@@ -161,6 +168,7 @@ def lint(
     extend_select: tuple[str, ...],
     output_format: str,
     show_source: bool,
+    preview: bool,
     exit_zero: bool,
     quiet: bool,
     statistics: bool,
@@ -190,7 +198,7 @@ def lint(
         sys.exit(EXIT_ERROR)
     targets = [p for p in paths if p != "-"] or ([] if read_stdin else ["."])
     try:
-        settings = _settings(config, select, ignore, extend_select, targets or [stdin_filename or "."])
+        settings = _settings(config, select, ignore, extend_select, targets or [stdin_filename or "."], preview)
     except ConfigError as exc:
         error_line(str(exc))
         sys.exit(EXIT_ERROR)
@@ -251,6 +259,12 @@ def lint(
 
             for line in fix_summary(fixes.applied):
                 click.echo(line, err=output_format not in HUMAN_FORMATS and output_file is None)
+    if run.hidden and not quiet:
+        click.echo(
+            f"memlint: {run.hidden} more finding{'s rest' if run.hidden > 1 else ' rests'} on guesses about code out of "
+            "sight; `--preview` shows them",
+            err=True,
+        )
     if found.missing:
         exit_code = EXIT_ERROR
     sys.exit(EXIT_CLEAN if exit_zero and exit_code == EXIT_FINDINGS else exit_code)

@@ -23,6 +23,7 @@ DEFAULT_EXCLUDE = [
 DEFAULT_INCLUDE = ["*.py", "*.pyi", "*.ipynb"]
 KNOWN_KEYS = {
     "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude", "include", "extend-include",
+    "preview",
 }
 
 
@@ -38,6 +39,9 @@ class Settings:
     include: list[str] = field(default_factory=lambda: list(DEFAULT_INCLUDE))  # files a directory walk lints
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
+    # show findings that rest on a guess about code out of sight (a callee named like a loss, a
+    # meter whose class is not in the project), like ruff's preview
+    preview: bool = False
 
     def fingerprint(self) -> str:
         """What the cache must key on besides file content and version."""
@@ -128,6 +132,13 @@ def _list(table: dict[str, Any], key: str, path: Path) -> list[str] | None:
     return value
 
 
+def _flag(table: dict[str, Any], key: str, where: str) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where}: `{key}` must be true or false")
+    return value
+
+
 def split_option(values: Iterable[str]) -> list[str]:
     """`--select ML001,ML002 --select ML003` -> [ML001, ML002, ML003]."""
     return [part for value in values for part in value.split(",") if part.strip()]
@@ -141,6 +152,7 @@ def load_settings(
     ignore: list[str] | None = None,
     extend_select: list[str] | None = None,
     isolated: bool = False,
+    preview: bool = False,
 ) -> Settings:
     path = None if isolated else (config_file or find_pyproject(start or Path.cwd()))
     if config_file is not None and not config_file.is_file():
@@ -187,4 +199,5 @@ def load_settings(
         include=include,
         root=root if root.is_dir() else root.parent,
         config_file=path,
+        preview=preview or _flag(table, "preview", where),
     )

@@ -680,14 +680,15 @@ class _Reported:
     (ML003 for a function only called without grad elsewhere); and, with
     --diff-base, only findings on changed lines."""
 
-    def __init__(self, index, fixable: Callable[[Finding], bool] | None) -> None:
+    def __init__(self, index, fixable: Callable[[Finding], bool] | None, preview: bool = True) -> None:
         self.index = index
         self.fixable = fixable
+        self.preview = preview
 
     def __call__(self, finding: Finding) -> bool:
         if self.fixable is not None and not self.fixable(finding):
             return False
-        return self.index is None or bool(self.index.adjust([finding]))
+        return self.index is None or bool(self.index.adjust([finding], self.preview))
 
 
 def fix_files(
@@ -711,7 +712,7 @@ def fix_files(
 
     linted = lint_files(paths, settings, cache, workers)
     index = getattr(linted, "index", None)
-    wanted = _Reported(index, fixable)
+    wanted = _Reported(index, fixable, settings.preview)
     targets = sorted({f.filename for f in linted.findings if is_applicable(f.fix, unsafe) and wanted(f)})
     todo = [(path, settings.codes_for(path), unsafe, write, index.facts_for(path) if index else {}) for path in targets]
 
@@ -742,7 +743,7 @@ def fix_files(
         outcome = fixed.get(path)
         if outcome is None:
             continue
-        run.findings.extend(index.adjust(outcome.findings) if index is not None else outcome.findings)
+        run.findings.extend(index.adjust(outcome.findings, settings.preview) if index is not None else outcome.findings)
         run.errors.extend(outcome.errors)
         run.applied.extend(outcome.applied)
         run.rejected.extend(outcome.rejected)

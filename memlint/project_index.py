@@ -384,8 +384,10 @@ class ProjectIndex:
         hint = finding.hint or ""
         for text in finding.extra["assumptions"]:
             hint = hint.replace(text, "")
-        return replace(finding, hint=hint + "".join(f" ({fact})" for fact in facts))
-    def adjust(self, findings: list[Finding]) -> list[Finding]:
+        return replace(finding, hint=hint + "".join(f" ({fact})" for fact in facts), extra={**finding.extra, "assumptions": []})
+    def adjust(self, findings: list[Finding], preview: bool = True) -> list[Finding]:
+        """The findings as the whole project shows them; without `preview`, less those that still
+        rest on a guess about code out of sight (`hidden` says which)."""
         adjusted = []
         for finding in findings:
             if finding.code == "ML001" and finding.extra.get("sources"):
@@ -411,7 +413,13 @@ class ProjectIndex:
                 if self.only_called_without_grad(finding.filename, finding.extra["function"]):
                     continue
             adjusted.append(finding)
-        return adjusted
+        return adjusted if preview else [f for f in adjusted if not hidden(f)]
+
+
+def hidden(finding: Finding) -> bool:
+    """Does the finding rest on a guess about code that neither the project nor the library table
+    shows (shown with `--preview` only)?"""
+    return bool(finding.extra.get("assumptions"))
 
 
 def _guessed(name: str) -> bool:

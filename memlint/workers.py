@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Iterator, TypeVar
 from memlint.config import Settings
 from memlint.models import FileError, Finding, LintResult
 from memlint.cache import Cache, content_key, facts_digest
-from memlint.project_index import ProjectIndex
+from memlint.project_index import ProjectIndex, hidden
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -68,6 +68,7 @@ class RunResult:
     errors: list[FileError] = field(default_factory=list)
     files: int = 0
     index: ProjectIndex | None = None  # what --fix needs to fix only what lint reports
+    hidden: int = 0  # findings that rest on guesses, not shown without --preview
 
 
 def lint_files(
@@ -134,7 +135,9 @@ def lint_files(
         + index.hooks_registered_per_step()
         if f.code in settings.codes_for(f.filename)
     ]
-    run.findings = sorted(index.adjust(run.findings), key=Finding.sort_key)
+    adjusted = index.adjust(run.findings)
+    run.findings = sorted(adjusted if settings.preview else [f for f in adjusted if not hidden(f)], key=Finding.sort_key)
+    run.hidden = len(adjusted) - len(run.findings)
     run.index = index
     return run
 

@@ -315,6 +315,45 @@ def test_a_name_decides_nothing_where_the_project_defines_it(tmp_path: Path) -> 
     defined = lint(tmp_path, "--no-cache")
     assert [(f["filename"], f["location"]["row"]) for f in defined] == [(os.path.join(".", "train.py"), 10)]
     os.rename(tmp_path / "rewards.py", tmp_path / "elsewhere.txt")  # out of sight: names are all there is
-    guessed = lint(tmp_path, "--no-cache")
+    assert lint(tmp_path, "--no-cache") == []  # a guess: shown with --preview only
+    guessed = lint(tmp_path, "--no-cache", "--preview")
     assert [f["location"]["row"] for f in guessed] == [19]
     assert "assumed from its name" in guessed[0]["hint"]
+
+
+GUESSED = """\
+from helpers import compute_loss
+
+
+def train(model, loader, optimizer):
+    history = []
+    for x, y in loader:
+        out = model(x)
+        out.sum().backward()
+        optimizer.step()
+        history.append(compute_loss(out, y))
+    return history
+"""
+
+
+def test_a_finding_that_rests_on_a_guess_is_shown_with_preview_only(tmp_path: Path) -> None:
+    """`compute_loss` is defined nowhere in the project: that it returns a loss with history is a
+    guess from its name. A default run hides the finding and says so; `--preview` (or
+    `preview = true`) shows it with what was assumed; a definition in the project decides."""
+    (tmp_path / "train.py").write_text(GUESSED)
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        quiet = CliRunner().invoke(main, ["--no-cache", "."], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    assert quiet.exit_code == 0 and "All checks passed" in quiet.stdout
+    assert "1 more finding rests on guesses about code out of sight; `--preview` shows them" in quiet.stderr
+    [shown] = lint(tmp_path, "--no-cache", "--preview")
+    assert shown["code"] == "ML001" and "assumed from its name" in shown["hint"]
+    (tmp_path / "pyproject.toml").write_text("[tool.memlint]\npreview = true\n")
+    assert [f["code"] for f in lint(tmp_path, "--no-cache")] == ["ML001"]
+    (tmp_path / "helpers.py").write_text("def compute_loss(out, y):\n    return (out - y).pow(2).mean()\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.memlint]\n")
+    [found] = lint(tmp_path, "--no-cache")
+    assert "assumed" not in found["hint"] and "helpers.py" in found["hint"]

@@ -44,7 +44,7 @@ class Project:
         return True
 
     def adjust(self, findings: list[Finding]) -> list[Finding]:
-        return self.index.adjust(findings)
+        return self.index.adjust(findings, self.settings.preview)
 
 
 def scan_summaries(settings: Settings) -> dict[str, dict[str, Any]]:

@@ -167,10 +167,15 @@ class Summaries:
         external = model.provenance.project_callee(call, at)
         if external is not None:  # defined in another file of the project: where its facts come from
             value = model.project.returned(external, element)
-            if value.history == NO:
-                return None
-            returned = f" `{value.where}`" if value.where else " a value with autograd history"
-            return f"`{code(expr)}` <- `{code(call.func)}()` returns{returned} ({external.get('file', 'another file')})"
+            where = external.get("file", "another file")
+            if value.history != NO:
+                returned = f" `{value.where}`" if value.where else " a value with autograd history"
+                return f"`{code(expr)}` <- `{code(call.func)}()` returns{returned} ({where})"
+            for param in value.passes:  # what it is handed, through
+                arg = model.project.argument(external, call, param)
+                if arg is not None and model.provenance.carries_history(arg, at):
+                    return f"`{code(expr)}` <- `{code(call.func)}()` returns what it makes of `{code(arg)}` ({where})"
+            return None
         for func in model.local_callees(call):
             returns = self.returns(func)
             if returns is None:
