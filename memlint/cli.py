@@ -1,4 +1,4 @@
-"""Command line: `memlint [lint] PATHS`, `memlint rules`, `memlint explain CODE`.
+"""Command line: `memlint [lint|check] PATHS`, `memlint rules`, `memlint explain|rule CODE`.
 
 Exit codes follow ruff: 0 no findings, 1 findings, 2 usage, configuration or
 internal error.
@@ -48,10 +48,21 @@ class DefaultGroup(click.Group):
     Every command ends like ruff's: Ctrl-C exits 130 and SIGTERM 143 (click would say
     `Aborted!` and exit 1), and an unexpected exception is one line and exit 2, never a traceback."""
 
+    # ruff's names beside memlint's own: `memlint check .`, `memlint rule ML001`
+    ALIASES = {"check": "lint", "rule": "explain"}
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
+        known = (*self.commands, *self.ALIASES, "--help", "-h", "--version")
+        if not args or args[0] not in known:
             args = ["lint", *args]
         return super().parse_args(ctx, args)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return super().get_command(ctx, self.ALIASES.get(cmd_name, cmd_name))
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        _, command, rest = super().resolve_command(ctx, args)
+        return (command.name if command else None), command, rest
 
     def invoke(self, ctx: click.Context):
         main_thread = threading.current_thread() is threading.main_thread()
@@ -64,6 +75,12 @@ class DefaultGroup(click.Group):
         except Terminated as stop:
             click.echo("memlint: terminated", err=True)
             sys.exit(128 + stop.signum)
+        except BrokenPipeError:
+            # `memlint rules | head -1`: the reader has all it wanted. Point stdout at /dev/null so
+            # that the interpreter's final flush does not fail again, and exit quietly, as ruff does.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(EXIT_CLEAN)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 2
@@ -101,7 +118,7 @@ def error_line(message: str) -> None:
     click.echo(f"memlint: error: {message}", err=True)
 
 
-@main.command("lint")
+@main.command("lint", short_help="Lint files and directories (alias: check).")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--select", multiple=True, help="Rule codes or names to enable (comma-separated; ALL for every rule).")
 @click.option("--ignore", multiple=True, help="Rule codes or names to disable.")
@@ -180,7 +197,7 @@ def lint(
     jobs: int | None = None,
     stdin_filename: str | None = None,
 ) -> None:
-    """Lint PATHS (files or directories; default: the current directory)."""
+    """Lint PATHS (files or directories; default: the current directory). Alias: `check`."""
     if output_format not in formats.names():
         error_line(f"unknown format {output_format!r} (choose from {', '.join(formats.names())})")
         sys.exit(EXIT_ERROR)
@@ -202,7 +219,7 @@ def lint(
         click.echo(f"memlint: warning: {warning}", err=True)
     if force_exclude:
         found.files = [path for path in found.files if not is_excluded(path, settings.exclude, settings.root)]
-    if not found.files and not found.missing:  # ruff's warning; nothing to lint is not an error (exit 0)
+    if not found.files and not found.missing and not read_stdin:  # ruff's warning; nothing to lint is not an error (exit 0)
         click.echo("memlint: warning: No Python files found under the given path(s)", err=True)
     if show_files:
         for path in sorted(found.files):
@@ -342,10 +359,10 @@ def rule_table_markdown() -> str:
     return "\n".join(lines)
 
 
-@main.command("explain")
+@main.command("explain", short_help="Print a rule's documentation (alias: rule).")
 @click.argument("rule")
 def explain(rule: str) -> None:
-    """Print a rule's documentation (by code or name)."""
+    """Print a rule's documentation (by code or name). Alias: `rule`."""
     from memlint.rules import lookup, lookup_file_problem
 
     found = lookup(rule) or lookup_file_problem(rule)

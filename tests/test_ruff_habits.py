@@ -1,0 +1,67 @@
+"""What ruff users type and expect, run as they would run it: the real `memlint` command in a
+subprocess (aliases, closed pipes, standard input, suppression comments, --add-noqa, ...)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from samples import LEAKY_TRAIN
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+MEMLINT = [sys.executable, "-m", "memlint"]
+
+
+def memlint(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*MEMLINT, *args], cwd=cwd, env=ENV, input=stdin, capture_output=True, text=True)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "train.py").write_text(LEAKY_TRAIN)
+    return tmp_path
+
+
+def test_check_is_lint_and_rule_is_explain(project: Path) -> None:
+    checked = memlint("check", "--no-cache", ".", cwd=project)
+    linted = memlint("lint", "--no-cache", ".", cwd=project)
+    assert checked.returncode == linted.returncode == 1
+    assert checked.stdout == linted.stdout
+    assert "train.py:10:9: ML001" in checked.stdout
+    rule = memlint("rule", "ML001", cwd=project)
+    assert rule.returncode == 0
+    assert rule.stdout == memlint("explain", "ML001", cwd=project).stdout
+    assert rule.stdout.startswith("# retained-graph (ML001)")
+    listing = memlint("--help", cwd=project).stdout
+    assert "alias: check" in listing and "alias: rule" in listing
+
+
+def test_rules_into_head_exits_0_quietly(tmp_path: Path) -> None:
+    """A real shell pipe: `head -1` closes it after one line; with pipefail memlint's status shows."""
+    command = " ".join(MEMLINT) + " rules | head -1"
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=tmp_path, env=ENV, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ML001")
+    assert done.stderr == ""
+
+
+def test_a_pipe_closed_before_any_output_exits_0_quietly(project: Path) -> None:
+    """The reader goes away before memlint writes a byte: every write fails, even the last flush."""
+    for args in (["rules"], ["lint", "--no-cache", "."]):
+        process = subprocess.Popen([*MEMLINT, *args], cwd=project, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        process.stdout.close()
+        stderr = process.stderr.read().decode()
+        assert process.wait() == 0, stderr
+        assert "Error" not in stderr and "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("args", [["-"], ["--stdin-filename", "train.py"], ["--stdin-filename", "train.py", "-"]])
+def test_standard_input_has_no_spurious_warning(tmp_path: Path, args: list[str]) -> None:
+    done = memlint("--no-cache", *args, cwd=tmp_path, stdin=LEAKY_TRAIN)
+    assert done.returncode == 1
+    assert "ML001" in done.stdout
+    assert done.stderr == ""
