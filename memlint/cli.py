@@ -255,7 +255,7 @@ def lint(
     if fixes is not None and (diff or fix_only):
         from memlint.fixes import report_fixes
 
-        exit_code = report_fixes(fixes, diff, show_fixes, quiet, output_format in HUMAN_FORMATS)
+        exit_code = report_fixes(fixes, diff, show_fixes, quiet, output_format in HUMAN_FORMATS, unsafe_fixes)
     else:
         if fixes is not None:
             from memlint.fixes import report_rejected
@@ -268,6 +268,13 @@ def lint(
 
             for line in fix_summary(fixes.applied):
                 click.echo(line, err=output_format not in HUMAN_FORMATS and output_file is None)
+        if fixes is not None and not unsafe_fixes and not quiet:
+            from memlint.fixes import hidden_fixes
+
+            if hidden := hidden_fixes(run.findings):  # text output says it in its summary; others on stderr
+                hint = f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with the `--unsafe-fixes` option."
+                if output_format not in HUMAN_FORMATS or output_file is not None:
+                    click.echo(f"memlint: {hint}", err=True)
     if found.missing:
         exit_code = EXIT_ERROR
     sys.exit(EXIT_CLEAN if exit_zero and exit_code == EXIT_FINDINGS else exit_code)

@@ -65,3 +65,33 @@ def test_standard_input_has_no_spurious_warning(tmp_path: Path, args: list[str])
     assert done.returncode == 1
     assert "ML001" in done.stdout
     assert done.stderr == ""
+
+
+ANOMALY = "import torch\n\ntorch.autograd.set_detect_anomaly(True)\n"  # ML009: an unsafe fix only
+
+
+def test_diff_and_fix_say_how_many_unsafe_fixes_wait(tmp_path: Path) -> None:
+    (tmp_path / "anomaly.py").write_text(ANOMALY)
+    diff = memlint("--no-cache", "--diff", "anomaly.py", cwd=tmp_path)
+    assert diff.returncode == 0 and diff.stdout == ""
+    assert diff.stderr == "No findings would be fixed (1 fix available with `--unsafe-fixes`).\n"
+    unsafe = memlint("--no-cache", "--diff", "--unsafe-fixes", "anomaly.py", cwd=tmp_path)
+    assert unsafe.returncode == 1 and "+torch.autograd.set_detect_anomaly(False)" in unsafe.stdout
+    assert unsafe.stderr == "Would fix 1 finding.\n"
+    fixed = memlint("--no-cache", "--fix", "anomaly.py", cwd=tmp_path)
+    assert fixed.returncode == 1
+    assert "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option)." in fixed.stdout
+    as_json = memlint("--no-cache", "--fix", "--format", "json", "anomaly.py", cwd=tmp_path)
+    assert as_json.stderr == "memlint: 1 hidden fix can be enabled with the `--unsafe-fixes` option.\n"
+    assert (tmp_path / "anomaly.py").read_text() == ANOMALY  # unsafe: never applied without the option
+
+
+def test_a_display_only_fix_does_not_repeat_its_help_line(tmp_path: Path) -> None:
+    source = ROOT / "test_cases" / "ML004_empty_cache_per_step" / "bad_empty_cache_every_step.py"
+    (tmp_path / "step.py").write_text(source.read_text())
+    done = memlint("--no-cache", "step.py", cwd=tmp_path)
+    assert done.returncode == 1
+    finding, help_line, *summary = done.stdout.splitlines()
+    assert " ML004 [empty-cache-per-step] " in finding and help_line.startswith("    help: remove it")
+    assert summary[0].startswith("Found 1 finding")
+    assert "display-only" not in done.stdout
