@@ -153,6 +153,11 @@ def error_line(message: str) -> None:
     help="Apply `exclude` to files named on the command line too (for pre-commit, which names every file).",
 )
 @click.option("--show-files", is_flag=True, help="List the files that would be linted, one a line, and exit.")
+@click.option(
+    "--show-settings",
+    is_flag=True,
+    help="Print the settings that apply to the first file (configuration file, rules, excludes) and exit.",
+)
 @click.option("--fix", is_flag=True, help="Apply safe fixes, then report the findings that remain.")
 @click.option("--unsafe-fixes", is_flag=True, help="Apply unsafe fixes too (with --fix, --fix-only or --diff).")
 @click.option("--fix-only", is_flag=True, help="Apply fixes and report only what was fixed (exit 0 unless errors).")
@@ -189,6 +194,7 @@ def lint(
     diff_base: str | None,
     force_exclude: bool,
     show_files: bool = False,
+    show_settings: bool = False,
     fix: bool = False,
     unsafe_fixes: bool = False,
     fix_only: bool = False,
@@ -221,6 +227,11 @@ def lint(
         found.files = [path for path in found.files if not is_excluded(path, settings.exclude, settings.root)]
     if not found.files and not found.missing and not read_stdin:  # ruff's warning; nothing to lint is not an error (exit 0)
         click.echo("memlint: warning: No Python files found under the given path(s)", err=True)
+    if show_settings:  # ruff's: the first file linted, else the path as given
+        first = sorted(found.files)[0] if found.files else (targets or [stdin_filename or "."])[0]
+        for line in settings.describe(first):
+            click.echo(line)
+        sys.exit(EXIT_ERROR if found.missing else EXIT_CLEAN)
     if show_files:
         for path in sorted(found.files):
             click.echo(path)

@@ -44,6 +44,20 @@ class Settings:
         ignores = sorted((k, sorted(v)) for k, v in self.per_file_ignores.items())
         return repr((sorted(self.codes), ignores))
 
+    def describe(self, path: str) -> list[str]:
+        """`--show-settings`: the settings that apply to `path`, one `key = value` a line (ruff's habit)."""
+        return [
+            f"Resolved settings for: {path!r}",
+            f"Settings path: {str(self.config_file) if self.config_file else 'none (defaults)'!r}",
+            "",
+            f"root = {str(self.root)!r}",
+            f"select = {self.codes!r}",
+            f"per-file-ignores = {self.per_file_ignores!r}",
+            f"exclude = {self.exclude!r}",
+            f"include = {self.include!r}",
+            f"codes for this file = {self.codes_for(path)!r}",
+        ]
+
     def codes_for(self, path: str) -> list[str]:
         ignored: set[str] = set()
         for pattern, codes in self.per_file_ignores.items():

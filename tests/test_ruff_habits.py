@@ -95,3 +95,22 @@ def test_a_display_only_fix_does_not_repeat_its_help_line(tmp_path: Path) -> Non
     assert " ML004 [empty-cache-per-step] " in finding and help_line.startswith("    help: remove it")
     assert summary[0].startswith("Found 1 finding")
     assert "display-only" not in done.stdout
+
+
+def test_show_settings_prints_what_applies_to_the_file(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.memlint]\nignore = ["ML004"]\nper-file-ignores = {"tests/*" = ["ML001"]}\nextend-exclude = ["generated"]\n'
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_train.py").write_text(LEAKY_TRAIN)
+    done = memlint("--show-settings", "tests", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Resolved settings for: 'tests/test_train.py'"
+    assert lines[1] == f"Settings path: {str(tmp_path / 'pyproject.toml')!r}"
+    settings = dict(line.split(" = ", 1) for line in lines[3:])
+    assert "'ML004'" not in settings["select"] and "'ML001'" in settings["select"]
+    assert "'ML001'" not in settings["codes for this file"] and "'ML002'" in settings["codes for this file"]
+    assert settings["exclude"].endswith("'generated']")
+    assert settings["per-file-ignores"] == "{'tests/*': ['ML001']}"
+    assert "No Python files" not in done.stderr
