@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from memlint.patterns import matches_any
-from memlint.rules.catalog import FILE_CODES, RULE_CODES, file_problem_code, rule_code
+from memlint.rules.catalog import FILE_CODES, OPT_IN_CODES, RULE_CODES, file_problem_code, rule_code
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -106,7 +106,7 @@ def read_table(path: Path) -> dict[str, Any]:
     return table
 
 
-ALL_CODES = frozenset(RULE_CODES) | FILE_CODES
+ALL_CODES = frozenset(RULE_CODES) | FILE_CODES | OPT_IN_CODES
 
 
 def resolve_codes(selectors: Iterable[str], where: str) -> set[str]:
@@ -118,8 +118,7 @@ def resolve_codes(selectors: Iterable[str], where: str) -> set[str]:
         if not selector:
             continue
         if selector.upper() == "ALL":
-            codes.update(RULE_CODES)
-            codes |= FILE_CODES
+            codes |= ALL_CODES
         elif (problem := file_problem_code(selector)) is not None:
             codes.add(problem)
         elif (code := rule_code(selector)) is not None:
@@ -164,7 +163,7 @@ def load_settings(
 
     base = _list(table, "select", path) if path else None
     chosen = resolve_codes(select, "--select") if select else (
-        resolve_codes(base, where) if base is not None else resolve_codes(["ALL"], where)
+        resolve_codes(base, where) if base is not None else resolve_codes(["ALL"], where) - OPT_IN_CODES
     )
     chosen |= FILE_CODES  # a file that does not parse or cannot be read is always reported
     if path:

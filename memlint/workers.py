@@ -127,6 +127,7 @@ def lint_files(
         + index.eval_calls_of_project_models()
         + index.hooks_registered_per_step()
         if f.code in settings.codes_for(f.filename)
+        and f.code not in index.summaries.get(f.filename, {}).get("file_noqa", ())  # `# memlint: noqa: CODE`
     ]
     run.findings = sorted(index.adjust(run.findings), key=Finding.sort_key)
     run.index = index

@@ -114,3 +114,77 @@ def test_show_settings_prints_what_applies_to_the_file(tmp_path: Path) -> None:
     assert settings["exclude"].endswith("'generated']")
     assert settings["per-file-ignores"] == "{'tests/*': ['ML001']}"
     assert "No Python files" not in done.stderr
+
+
+def findings(done: subprocess.CompletedProcess[str]) -> list[tuple[str, str, int]]:
+    import json
+
+    assert done.returncode in (0, 1), done.stderr
+    return [(Path(f["filename"]).name, f["code"], f["location"]["row"]) for f in json.loads(done.stdout)]
+
+
+@pytest.mark.parametrize(
+    ("comment", "left"),
+    [
+        ("# memlint: noqa", []),
+        ("# memlint: noqa: ML001", []),
+        ("# memlint: noqa: retained-graph, ML004", []),
+        ("  #memlint:NOQA:ml001", []),
+        ("# memlint: noqa: ML004", [("train.py", "ML001", 11)]),  # another rule: ML001 stays
+        ("x = 1  # memlint: noqa", [("train.py", "ML001", 11)]),  # not on a line of its own: not file-level
+    ],
+)
+def test_file_level_noqa(project: Path, comment: str, left: list) -> None:
+    (project / "train.py").write_text(comment + "\n" + LEAKY_TRAIN)
+    assert findings(memlint("--no-cache", "--format", "json", ".", cwd=project)) == left
+
+
+def test_file_level_noqa_keeps_the_syntax_error(tmp_path: Path) -> None:
+    (tmp_path / "broken.py").write_text("# memlint: noqa\nx = (\n")
+    assert findings(memlint("--no-cache", "--format", "json", ".", cwd=tmp_path)) == [("broken.py", "ML000", 2)]
+
+
+ENV_HELPER = 'import os\n\n\ndef set_alloc_conf():\n    os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segments:True"{comment}\n'
+ALLOC_ENTRY = "import torch\n\nfrom envhelp import set_alloc_conf\n\n\ndef main():\n    model = torch.nn.Linear(4, 4).cuda()\n    set_alloc_conf()\n"
+
+
+def test_file_level_noqa_covers_what_another_file_shows(tmp_path: Path) -> None:
+    """ML010 in envhelp.py comes from train.py's calls (the project pass), not from envhelp.py alone."""
+    (tmp_path / "train.py").write_text(ALLOC_ENTRY)
+    (tmp_path / "envhelp.py").write_text(ENV_HELPER.format(comment=""))
+    assert ("envhelp.py", "ML010", 5) in findings(memlint("--no-cache", "--format", "json", ".", cwd=tmp_path))
+    (tmp_path / "envhelp.py").write_text("# memlint: noqa: ML010\n" + ENV_HELPER.format(comment=""))
+    assert findings(memlint("--no-cache", "--format", "json", ".", cwd=tmp_path)) == []
+
+
+UNUSED = LEAKY_TRAIN.replace("losses.append(loss)", "losses.append(loss)  # noqa: ML001").replace(
+    "opt.step()", "opt.step()  # noqa: E501, ML001"
+).replace("loss.backward()", "loss.backward()  # memlint: ignore[retained-graph]").replace(
+    "return losses", "return losses  # noqa: ML004"
+)
+
+
+def test_unused_suppressions_are_off_by_default_like_ruffs_ruf100(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(UNUSED)
+    assert findings(memlint("--no-cache", "--format", "json", ".", cwd=tmp_path)) == []
+    selected = findings(memlint("--no-cache", "--format", "json", "--extend-select", "ML100", ".", cwd=tmp_path))
+    # used (row 10), unused (rows 8, 9 and 11); ML004's rule ran and found nothing there either
+    assert selected == [("train.py", "ML100", 8), ("train.py", "ML100", 9), ("train.py", "ML100", 11)]
+    assert findings(memlint("--no-cache", "--format", "json", "--select", "ALL", ".", cwd=tmp_path)) == selected
+    only_some = memlint("--no-cache", "--format", "json", "--select", "ML001,ML100", ".", cwd=tmp_path)
+    assert findings(only_some) == selected[:2]  # ML004 did not run: its comment is not judged
+
+
+def test_the_unused_suppression_fix_removes_the_code_or_the_comment(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(UNUSED)
+    done = memlint("--no-cache", "--extend-select", "ML100", "--fix", ".", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    expected = UNUSED.replace("opt.step()  # noqa: E501, ML001", "opt.step()  # noqa: E501")
+    expected = expected.replace("loss.backward()  # memlint: ignore[retained-graph]", "loss.backward()")
+    assert (tmp_path / "train.py").read_text() == expected.replace("return losses  # noqa: ML004", "return losses")
+
+
+def test_a_suppression_used_by_the_project_pass_is_not_unused(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(ALLOC_ENTRY)
+    (tmp_path / "envhelp.py").write_text(ENV_HELPER.format(comment="  # noqa: ML010"))
+    assert findings(memlint("--no-cache", "--format", "json", "--extend-select", "ML100", ".", cwd=tmp_path)) == []
