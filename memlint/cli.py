@@ -164,6 +164,11 @@ def error_line(message: str) -> None:
 @click.option("--diff", is_flag=True, help="Print a unified diff of what --fix would change; write nothing (exit 1 if any).")
 @click.option("--show-fixes", is_flag=True, help="List the findings that were fixed.")
 @click.option(
+    "--add-noqa",
+    is_flag=True,
+    help="Add `# noqa: CODE` to each line with a finding (files that would not parse are not written); exit 0.",
+)
+@click.option(
     "-j",
     "--jobs",
     type=click.IntRange(min=1),
@@ -200,6 +205,7 @@ def lint(
     fix_only: bool = False,
     diff: bool = False,
     show_fixes: bool = False,
+    add_noqa: bool = False,
     jobs: int | None = None,
     stdin_filename: str | None = None,
 ) -> None:
@@ -208,8 +214,11 @@ def lint(
         error_line(f"unknown format {output_format!r} (choose from {', '.join(formats.names())})")
         sys.exit(EXIT_ERROR)
     read_stdin = "-" in paths or (stdin_filename is not None and not paths)
-    if read_stdin and (fix or fix_only or diff):
-        error_line("--fix, --fix-only and --diff work on files, not on standard input")
+    if read_stdin and (fix or fix_only or diff or add_noqa):
+        error_line("--fix, --fix-only, --diff and --add-noqa work on files, not on standard input")
+        sys.exit(EXIT_ERROR)
+    if add_noqa and (fix or fix_only or diff):
+        error_line("--add-noqa cannot be combined with --fix, --fix-only or --diff")
         sys.exit(EXIT_ERROR)
     targets = [p for p in paths if p != "-"] or ([] if read_stdin else ["."])
     try:
@@ -263,6 +272,8 @@ def lint(
         run = lint_files(found.files, settings, cache, jobs, progress, stdin)
     if changed is not None:  # keep what the change introduced; a file that no longer parses always counts
         run.findings = [f for f in run.findings if f.code in FILE_CODES or changed.touches(f)]
+    if add_noqa:
+        sys.exit(_add_noqa(run, bool(found.missing)))
     if fixes is not None and (diff or fix_only):
         from memlint.fixes import report_fixes
 
@@ -289,6 +300,19 @@ def lint(
     if found.missing:
         exit_code = EXIT_ERROR
     sys.exit(EXIT_CLEAN if exit_zero and exit_code == EXIT_FINDINGS else exit_code)
+
+
+def _add_noqa(run: RunResult, missing: bool) -> int:
+    """`--add-noqa`: suppress what was found; ruff's exit code (0 unless something went wrong)."""
+    from memlint.add_noqa import add_noqa_comments
+    from memlint.formats import print_errors
+
+    print_errors(run.errors)
+    added = add_noqa_comments(run.findings)
+    for warning in added.warnings:
+        click.echo(f"memlint: warning: {warning}", err=True)
+    click.echo(f"Added {added.count} noqa directive{'s' if added.count != 1 else ''}.", err=True)
+    return EXIT_ERROR if missing or any(not e.note for e in run.errors) else EXIT_CLEAN
 
 
 def _lint_stdin(name: str, settings: Settings):

@@ -188,3 +188,52 @@ def test_a_suppression_used_by_the_project_pass_is_not_unused(tmp_path: Path) ->
     (tmp_path / "train.py").write_text(ALLOC_ENTRY)
     (tmp_path / "envhelp.py").write_text(ENV_HELPER.format(comment="  # noqa: ML010"))
     assert findings(memlint("--no-cache", "--format", "json", "--extend-select", "ML100", ".", cwd=tmp_path)) == []
+
+
+NOTEBOOK = ROOT / "tests" / "notebooks" / "train.ipynb"
+
+
+def test_add_noqa_suppresses_every_finding_in_place(tmp_path: Path) -> None:
+    kept = "losses.append(loss)"
+    (tmp_path / "other_tool.py").write_text(LEAKY_TRAIN.replace(kept, kept + "  # noqa: E501"))
+    (tmp_path / "continued.py").write_text(LEAKY_TRAIN.replace(kept, "losses.append(loss  \\\n  )"))
+    (tmp_path / "train.ipynb").write_bytes(NOTEBOOK.read_bytes())
+    before = memlint("--no-cache", "--format", "json", ".", cwd=tmp_path)
+    assert len(findings(before)) == 3
+    done = memlint("--no-cache", "--add-noqa", ".", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout == ""
+    assert done.stderr == "Added 3 noqa directives.\n"
+    assert memlint("--no-cache", ".", cwd=tmp_path).returncode == 0
+    assert (tmp_path / "other_tool.py").read_text() == LEAKY_TRAIN.replace(kept, kept + "  # noqa: E501, ML001")
+    # the first line ends in a backslash: the comment goes on the finding's last line
+    assert (tmp_path / "continued.py").read_text() == LEAKY_TRAIN.replace(kept, "losses.append(loss  \\\n  )  # noqa: ML001")
+    cell = (tmp_path / "train.ipynb").read_text()
+    assert cell == NOTEBOOK.read_text().replace('"    losses.append(loss)\\n"', '"    losses.append(loss)  # noqa: ML001\\n"')
+    again = memlint("--no-cache", "--add-noqa", ".", cwd=tmp_path)
+    assert again.returncode == 0 and again.stderr == "Added 0 noqa directives.\n"
+
+
+def test_add_noqa_never_writes_a_file_that_would_not_parse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Defence in depth: should a comment ever break the code, the file is left as it was."""
+    import memlint.add_noqa as module
+    from memlint.engine import lint_path
+
+    path = tmp_path / "train.py"
+    path.write_text(LEAKY_TRAIN)
+    found = lint_path(str(path), ["ML001"]).findings
+    monkeypatch.setattr(module, "add_noqa", lambda line, code: line + " (")
+    added = module.add_noqa_comments(found)
+    assert added.count == 0 and path.read_text() == LEAKY_TRAIN
+    [warning] = added.warnings
+    assert warning.startswith(f"{path}: not written: with the comments it would not parse")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--add-noqa", "--fix", "."], "--add-noqa cannot be combined with --fix, --fix-only or --diff"),
+    (["--add-noqa", "-"], "--fix, --fix-only, --diff and --add-noqa work on files, not on standard input"),
+])
+def test_add_noqa_refuses_what_it_cannot_do_in_one_line(project: Path, args: list[str], message: str) -> None:
+    done = memlint("--no-cache", *args, cwd=project, stdin="")
+    assert done.returncode == 2
+    assert done.stderr == f"memlint: error: {message}\n"
+    assert (project / "train.py").read_text() == LEAKY_TRAIN
