@@ -209,7 +209,12 @@ def lint(
     jobs: int | None = None,
     stdin_filename: str | None = None,
 ) -> None:
-    """Lint PATHS (files or directories; default: the current directory). Alias: `check`."""
+    """Lint PATHS (files or directories; default: the current directory). Alias: `check`.
+
+    \b
+    Suppress a finding with `# noqa: ML001` on its line, rules for a whole file with
+    `# memlint: noqa: ML001` on a line of its own (`# memlint: noqa`: every rule).
+    `--extend-select ML100` reports suppressions that suppress nothing."""
     if output_format not in formats.names():
         error_line(f"unknown format {output_format!r} (choose from {', '.join(formats.names())})")
         sys.exit(EXIT_ERROR)
