@@ -11,6 +11,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -55,7 +56,10 @@ class DefaultGroup(click.Group):
         known = (*self.commands, *self.ALIASES, "--help", "-h", "--version")
         if not args or args[0] not in known:
             args = ["lint", *args]
-        return super().parse_args(ctx, args)
+        try:  # `memlint --help | head -1`: the help is printed while parsing
+            return super().parse_args(ctx, args)
+        except BrokenPipeError:
+            _closed_pipe_exit()
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         return super().get_command(ctx, self.ALIASES.get(cmd_name, cmd_name))
@@ -76,11 +80,7 @@ class DefaultGroup(click.Group):
             click.echo("memlint: terminated", err=True)
             sys.exit(128 + stop.signum)
         except BrokenPipeError:
-            # `memlint rules | head -1`: the reader has all it wanted. Point stdout at /dev/null so
-            # that the interpreter's final flush does not fail again, and exit quietly, as ruff does.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(EXIT_CLEAN)
+            _closed_pipe_exit()
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 2
@@ -89,6 +89,14 @@ class DefaultGroup(click.Group):
         finally:
             if main_thread:
                 signal.signal(signal.SIGTERM, previous)
+
+
+def _closed_pipe_exit() -> NoReturn:
+    """`memlint rules | head -1`: the reader has all it wanted. Point stdout at /dev/null so that
+    the interpreter's final flush does not fail again, and exit quietly with 0, as ruff does."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(EXIT_CLEAN)
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -51,7 +51,7 @@ def test_rules_into_head_exits_0_quietly(tmp_path: Path) -> None:
 
 def test_a_pipe_closed_before_any_output_exits_0_quietly(project: Path) -> None:
     """The reader goes away before memlint writes a byte: every write fails, even the last flush."""
-    for args in (["rules"], ["lint", "--no-cache", "."]):
+    for args in (["rules"], ["lint", "--no-cache", "."], ["rule", "ML001"], ["--help"], ["--version"]):
         process = subprocess.Popen([*MEMLINT, *args], cwd=project, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         process.stdout.close()
         stderr = process.stderr.read().decode()
