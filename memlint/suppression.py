@@ -35,6 +35,8 @@ def _codes(group: str | None) -> set[str] | None:
 def file_exemptions(text: str) -> set[str]:
     """The codes and names a file-level `# memlint: noqa[: CODES]` turns off in this file
     ({EVERY_RULE} for a bare one; empty without one)."""
+    if not any(needle in text for needle in ("noqa", "NOQA", "Noqa")):  # 2 us a MB; the regex: 30 ms
+        return set()
     exempt: set[str] = set()
     for match in _FILE_NOQA.finditer(text):
         exempt |= _codes(match.group("codes")) or {EVERY_RULE}
