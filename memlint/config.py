@@ -61,7 +61,7 @@ class Settings:
     def codes_for(self, path: str) -> list[str]:
         ignored: set[str] = set()
         for pattern, codes in self.per_file_ignores.items():
-            if matches_any(path, [pattern], self.root):
+            if matches_any(path, [pattern], self.root, contents=True):  # `tests/*`: what lies below too
                 ignored.update(codes)
         return [c for c in self.codes if c not in ignored]
 

@@ -192,7 +192,7 @@ def _walk(
         dirnames[:] = kept
         for name in sorted(filenames):
             path = os.path.join(directory, name)
-            if not (any(fnmatch.fnmatch(name, p) for p in by_name) or (by_path and matches_any(path, by_path, root, contents=False))):
+            if not (any(fnmatch.fnmatch(name, p) for p in by_name) or (by_path and matches_any(path, by_path, root))):
                 continue
             if matches_any(path, exclude, root) or gitignore.ignored(path, False):
                 continue

@@ -35,7 +35,7 @@ from memlint.rules import BY_CODE, FILE_CODES, SYNTAX_ERROR, UNREADABLE, UNUSED_
 from memlint.rules.catalog import RULES
 from memlint.rules.base import FixSpec, Report, Rule
 from memlint.screen import needs_tree
-from memlint.suppression import EVERY_RULE, file_exemptions, is_suppressed, recording, skips_file
+from memlint.suppression import EVERY_RULE, file_exemptions, is_recording, is_suppressed, recording, skips_file
 from memlint.unused_noqa import unused_noqa
 
 if TYPE_CHECKING:
@@ -401,7 +401,8 @@ def _analyse(
         summary = {}
     finally:
         guard.current = None
-    if parser is not None and parser.statements is not None:
+    if parser is not None and parser.statements is not None and not is_recording():
+        # (ML100 needs every suppression consulted: the statements' kept findings would skip theirs)
         findings, errors = parser.statements.findings(model, text, path, rules, guard)
     else:
         findings, errors = _run_rules(model, text, path, rules, guard)

@@ -13,12 +13,14 @@ from pathlib import Path
 import pathspec
 
 
-def matches_any(path: str, patterns: list[str], root: Path, contents: bool = True) -> bool:
+def matches_any(path: str, patterns: list[str], root: Path, contents: bool = False) -> bool:
     """Does a pattern match `path`? Each pattern is a gitignore-style glob (pathspec's, git's own
     rules: `*` stays within a directory, `**` crosses them): one without `/` matches a base name
     anywhere, one with `/` the path relative to `root` (an absolute one, the absolute path).
     `contents`: a pattern that matches a directory also matches what lies below it, as in
-    `.gitignore` (`exclude`, `per-file-ignores`); `include` names files themselves."""
+    `.gitignore` (`per-file-ignores`). Without it only the path itself counts: a directory walk
+    prunes an excluded directory, and a directory named on the command line is linted although
+    it lies in an excluded one (as in ruff; `--force-exclude` asks about each parent)."""
     absolute = os.path.abspath(path)
     try:
         relative = os.path.relpath(absolute, root).replace(os.sep, "/")

@@ -62,6 +62,10 @@ def is_suppressed(lines: list[str], start_row: int, end_row: int, code: str, nam
     return False
 
 
+def is_recording() -> bool:
+    return _USED.get() is not None
+
+
 @contextmanager
 def recording() -> Iterator[set[tuple[str, str]]]:
     """Collect, while linting one file, the (line, code or name) of each suppression that applied."""
