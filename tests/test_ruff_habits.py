@@ -237,3 +237,23 @@ def test_add_noqa_refuses_what_it_cannot_do_in_one_line(project: Path, args: lis
     assert done.returncode == 2
     assert done.stderr == f"memlint: error: {message}\n"
     assert (project / "train.py").read_text() == LEAKY_TRAIN
+
+
+def test_editor_relints_judge_suppressions_like_a_full_lint(tmp_path: Path) -> None:
+    """The language server re-lints an edited buffer through its incremental parser, which keeps
+    the findings of unchanged statements: file-level noqa and ML100 must come out the same."""
+    from memlint.config import load_settings
+    from memlint.engine import lint_text
+    from memlint.server.incremental import IncrementalParser
+
+    settings = load_settings(isolated=True, extend_select=["ML100"])
+    path = str(tmp_path / "train.py")
+    first = UNUSED + "\n\ndef other():\n    return 1\n"
+    edited = first.replace("return 1", "return 2")
+    parser = IncrementalParser()
+    for text in (first, edited, "# memlint: noqa: ML100\n" + edited):
+        through = lint_text(path, text, settings, parser=parser)
+        plain = lint_text(path, text, settings)
+        assert through.findings == plain.findings and not through.errors
+    assert [f.code for f in lint_text(path, edited, settings, parser=parser).findings] == ["ML100"] * 3
+    assert lint_text(path, "# memlint: noqa: ML100\n" + edited, settings, parser=parser).findings == []
