@@ -64,10 +64,6 @@ class DefaultGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         return super().get_command(ctx, self.ALIASES.get(cmd_name, cmd_name))
 
-    def resolve_command(self, ctx: click.Context, args: list[str]):
-        _, command, rest = super().resolve_command(ctx, args)
-        return (command.name if command else None), command, rest
-
     def invoke(self, ctx: click.Context):
         main_thread = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
