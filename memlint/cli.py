@@ -1,4 +1,4 @@
-"""Command line: `memlint [lint] PATHS`, `memlint rules`, `memlint explain CODE`.
+"""Command line: `memlint [lint|check] PATHS`, `memlint rules`, `memlint explain|rule CODE`.
 
 Exit codes follow ruff: 0 no findings, 1 findings, 2 usage, configuration or
 internal error.
@@ -11,6 +11,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -48,10 +49,20 @@ class DefaultGroup(click.Group):
     Every command ends like ruff's: Ctrl-C exits 130 and SIGTERM 143 (click would say
     `Aborted!` and exit 1), and an unexpected exception is one line and exit 2, never a traceback."""
 
+    # ruff's names beside memlint's own: `memlint check .`, `memlint rule ML001`
+    ALIASES = {"check": "lint", "rule": "explain"}
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
+        known = (*self.commands, *self.ALIASES, "--help", "-h", "--version")
+        if not args or args[0] not in known:
             args = ["lint", *args]
-        return super().parse_args(ctx, args)
+        try:  # `memlint --help | head -1`: the help is printed while parsing
+            return super().parse_args(ctx, args)
+        except BrokenPipeError:
+            _closed_pipe_exit()
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return super().get_command(ctx, self.ALIASES.get(cmd_name, cmd_name))
 
     def invoke(self, ctx: click.Context):
         main_thread = threading.current_thread() is threading.main_thread()
@@ -64,6 +75,8 @@ class DefaultGroup(click.Group):
         except Terminated as stop:
             click.echo("memlint: terminated", err=True)
             sys.exit(128 + stop.signum)
+        except BrokenPipeError:
+            _closed_pipe_exit()
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 2
@@ -72,6 +85,14 @@ class DefaultGroup(click.Group):
         finally:
             if main_thread:
                 signal.signal(signal.SIGTERM, previous)
+
+
+def _closed_pipe_exit() -> NoReturn:
+    """`memlint rules | head -1`: the reader has all it wanted. Point stdout at /dev/null so that
+    the interpreter's final flush does not fail again, and exit quietly with 0, as ruff does."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(EXIT_CLEAN)
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -102,7 +123,7 @@ def error_line(message: str) -> None:
     click.echo(f"memlint: error: {message}", err=True)
 
 
-@main.command("lint")
+@main.command("lint", short_help="Lint files and directories (alias: check).")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--select", multiple=True, help="Rule codes or names to enable (comma-separated; ALL for every rule).")
 @click.option("--ignore", multiple=True, help="Rule codes or names to disable.")
@@ -143,11 +164,21 @@ def error_line(message: str) -> None:
     help="Apply `exclude` to files named on the command line too (for pre-commit, which names every file).",
 )
 @click.option("--show-files", is_flag=True, help="List the files that would be linted, one a line, and exit.")
+@click.option(
+    "--show-settings",
+    is_flag=True,
+    help="Print the settings that apply to the first file (configuration file, rules, excludes) and exit.",
+)
 @click.option("--fix", is_flag=True, help="Apply safe fixes, then report the findings that remain.")
 @click.option("--unsafe-fixes", is_flag=True, help="Apply unsafe fixes too (with --fix, --fix-only or --diff).")
 @click.option("--fix-only", is_flag=True, help="Apply fixes and report only what was fixed (exit 0 unless errors).")
 @click.option("--diff", is_flag=True, help="Print a unified diff of what --fix would change; write nothing (exit 1 if any).")
 @click.option("--show-fixes", is_flag=True, help="List the findings that were fixed.")
+@click.option(
+    "--add-noqa",
+    is_flag=True,
+    help="Add `# noqa: CODE` to each line with a finding (files that would not parse are not written); exit 0.",
+)
 @click.option(
     "-j",
     "--jobs",
@@ -180,21 +211,31 @@ def lint(
     diff_base: str | None,
     force_exclude: bool,
     show_files: bool = False,
+    show_settings: bool = False,
     fix: bool = False,
     unsafe_fixes: bool = False,
     fix_only: bool = False,
     diff: bool = False,
     show_fixes: bool = False,
+    add_noqa: bool = False,
     jobs: int | None = None,
     stdin_filename: str | None = None,
 ) -> None:
-    """Lint PATHS (files or directories; default: the current directory)."""
+    """Lint PATHS (files or directories; default: the current directory). Alias: `check`.
+
+    \b
+    Suppress a finding with `# noqa: ML001` on its line, rules for a whole file with
+    `# memlint: noqa: ML001` on a line of its own (`# memlint: noqa`: every rule).
+    `--extend-select ML100` reports suppressions that suppress nothing."""
     if output_format not in formats.names():
         error_line(f"unknown format {output_format!r} (choose from {', '.join(formats.names())})")
         sys.exit(EXIT_ERROR)
     read_stdin = "-" in paths or (stdin_filename is not None and not paths)
-    if read_stdin and (fix or fix_only or diff):
-        error_line("--fix, --fix-only and --diff work on files, not on standard input")
+    if read_stdin and (fix or fix_only or diff or add_noqa):
+        error_line("--fix, --fix-only, --diff and --add-noqa work on files, not on standard input")
+        sys.exit(EXIT_ERROR)
+    if add_noqa and (fix or fix_only or diff):
+        error_line("--add-noqa cannot be combined with --fix, --fix-only or --diff")
         sys.exit(EXIT_ERROR)
     targets = [p for p in paths if p != "-"] or ([] if read_stdin else ["."])
     try:
@@ -210,8 +251,13 @@ def lint(
         click.echo(f"memlint: warning: {warning}", err=True)
     if force_exclude:
         found.files = [path for path in found.files if not is_excluded(path, settings.exclude, settings.root)]
-    if not found.files and not found.missing:  # ruff's warning; nothing to lint is not an error (exit 0)
+    if not found.files and not found.missing and not read_stdin:  # ruff's warning; nothing to lint is not an error (exit 0)
         click.echo("memlint: warning: No Python files found under the given path(s)", err=True)
+    if show_settings:  # ruff's: the first file linted, else the path as given
+        first = sorted(found.files)[0] if found.files else (targets or [stdin_filename or "."])[0]
+        for line in settings.describe(first):
+            click.echo(line)
+        sys.exit(EXIT_ERROR if found.missing else EXIT_CLEAN)
     if show_files:
         for path in sorted(found.files):
             click.echo(path)
@@ -243,10 +289,12 @@ def lint(
         run = lint_files(found.files, settings, cache, jobs, progress, stdin)
     if changed is not None:  # keep what the change introduced; a file that no longer parses always counts
         run.findings = [f for f in run.findings if f.code in FILE_CODES or changed.touches(f)]
+    if add_noqa:
+        sys.exit(_add_noqa(run, bool(found.missing)))
     if fixes is not None and (diff or fix_only):
         from memlint.fixes import report_fixes
 
-        exit_code = report_fixes(fixes, diff, show_fixes, quiet, output_format in HUMAN_FORMATS)
+        exit_code = report_fixes(fixes, diff, show_fixes, quiet, output_format in HUMAN_FORMATS, unsafe_fixes)
     else:
         if fixes is not None:
             from memlint.fixes import report_rejected
@@ -259,6 +307,13 @@ def lint(
 
             for line in fix_summary(fixes.applied):
                 click.echo(line, err=output_format not in HUMAN_FORMATS and output_file is None)
+        if fixes is not None and not unsafe_fixes and not quiet:
+            from memlint.fixes import hidden_fixes
+
+            if hidden := hidden_fixes(run.findings):  # text output says it in its summary; others on stderr
+                hint = f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with the `--unsafe-fixes` option."
+                if output_format not in HUMAN_FORMATS or output_file is not None:
+                    click.echo(f"memlint: {hint}", err=True)
     if run.hidden and not quiet:
         click.echo(
             f"memlint: {run.hidden} more finding{'s rest' if run.hidden > 1 else ' rests'} on guesses about code out of "
@@ -268,6 +323,19 @@ def lint(
     if found.missing:
         exit_code = EXIT_ERROR
     sys.exit(EXIT_CLEAN if exit_zero and exit_code == EXIT_FINDINGS else exit_code)
+
+
+def _add_noqa(run: RunResult, missing: bool) -> int:
+    """`--add-noqa`: suppress what was found; ruff's exit code (0 unless something went wrong)."""
+    from memlint.add_noqa import add_noqa_comments
+    from memlint.formats import print_errors
+
+    print_errors(run.errors)
+    added = add_noqa_comments(run.findings)
+    for warning in added.warnings:
+        click.echo(f"memlint: warning: {warning}", err=True)
+    click.echo(f"Added {added.count} noqa directive{'s' if added.count != 1 else ''}.", err=True)
+    return EXIT_ERROR if missing or any(not e.note for e in run.errors) else EXIT_CLEAN
 
 
 def _lint_stdin(name: str, settings: Settings):
@@ -356,10 +424,10 @@ def rule_table_markdown() -> str:
     return "\n".join(lines)
 
 
-@main.command("explain")
+@main.command("explain", short_help="Print a rule's documentation (alias: rule).")
 @click.argument("rule")
 def explain(rule: str) -> None:
-    """Print a rule's documentation (by code or name)."""
+    """Print a rule's documentation (by code or name). Alias: `rule`."""
     from memlint.rules import lookup, lookup_file_problem
 
     found = lookup(rule) or lookup_file_problem(rule)

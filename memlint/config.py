@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from memlint.patterns import matches_any
-from memlint.rules.catalog import FILE_CODES, RULE_CODES, file_problem_code, rule_code
+from memlint.rules.catalog import FILE_CODES, OPT_IN_CODES, RULE_CODES, file_problem_code, rule_code
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -48,10 +48,24 @@ class Settings:
         ignores = sorted((k, sorted(v)) for k, v in self.per_file_ignores.items())
         return repr((sorted(self.codes), ignores))
 
+    def describe(self, path: str) -> list[str]:
+        """`--show-settings`: the settings that apply to `path`, one `key = value` a line (ruff's habit)."""
+        return [
+            f"Resolved settings for: {path!r}",
+            f"Settings path: {str(self.config_file) if self.config_file else 'none (defaults)'!r}",
+            "",
+            f"root = {str(self.root)!r}",
+            f"select = {self.codes!r}",
+            f"per-file-ignores = {self.per_file_ignores!r}",
+            f"exclude = {self.exclude!r}",
+            f"include = {self.include!r}",
+            f"codes for this file = {self.codes_for(path)!r}",
+        ]
+
     def codes_for(self, path: str) -> list[str]:
         ignored: set[str] = set()
         for pattern, codes in self.per_file_ignores.items():
-            if matches_any(path, [pattern], self.root):
+            if matches_any(path, [pattern], self.root, contents=True):  # `tests/*`: what lies below too
                 ignored.update(codes)
         return [c for c in self.codes if c not in ignored]
 
@@ -96,7 +110,7 @@ def read_table(path: Path) -> dict[str, Any]:
     return table
 
 
-ALL_CODES = frozenset(RULE_CODES) | FILE_CODES
+ALL_CODES = frozenset(RULE_CODES) | FILE_CODES | OPT_IN_CODES
 
 
 def resolve_codes(selectors: Iterable[str], where: str) -> set[str]:
@@ -108,8 +122,7 @@ def resolve_codes(selectors: Iterable[str], where: str) -> set[str]:
         if not selector:
             continue
         if selector.upper() == "ALL":
-            codes.update(RULE_CODES)
-            codes |= FILE_CODES
+            codes |= ALL_CODES
         elif (problem := file_problem_code(selector)) is not None:
             codes.add(problem)
         elif (code := rule_code(selector)) is not None:
@@ -162,7 +175,7 @@ def load_settings(
 
     base = _list(table, "select", path) if path else None
     chosen = resolve_codes(select, "--select") if select else (
-        resolve_codes(base, where) if base is not None else resolve_codes(["ALL"], where)
+        resolve_codes(base, where) if base is not None else resolve_codes(["ALL"], where) - OPT_IN_CODES
     )
     chosen |= FILE_CODES  # a file that does not parse or cannot be read is always reported
     if path:

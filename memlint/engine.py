@@ -32,10 +32,12 @@ from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, LintResult, Position, Severity, describe
 from memlint.notebook import Notebook, NotebookError, is_notebook, parse_notebook
 from memlint.parsing import parse_module, python_ast
-from memlint.rules import BY_CODE, SYNTAX_ERROR, UNREADABLE
+from memlint.rules import BY_CODE, FILE_CODES, SYNTAX_ERROR, UNREADABLE, UNUSED_NOQA
+from memlint.rules.catalog import RULES
 from memlint.rules.base import FixSpec, Report, Rule
 from memlint.screen import needs_tree
-from memlint.suppression import is_suppressed, skips_file
+from memlint.suppression import EVERY_RULE, file_exemptions, is_recording, is_suppressed, recording, skips_file
+from memlint.unused_noqa import unused_noqa
 
 if TYPE_CHECKING:
     from memlint.config import Settings
@@ -269,7 +271,37 @@ def lint_source(
 def _lint_text(
     text: str, path: str, codes: Sequence[str], parser: Parser | None = None, project: ProjectFacts | None = None
 ) -> tuple[list[Finding], list[FileError], dict]:
-    """Findings, errors and the file's summary for the project index."""
+    """Findings, errors and the file's summary for the project index, with the file's own
+    `# memlint: noqa[: CODES]` applied and, where selected, its unused suppressions (ML100)."""
+    exempt = file_exemptions(text)
+    if exempt:
+        codes = [c for c in codes if not _exempt(c, exempt)]
+    if UNUSED_NOQA[0] not in codes or "#" not in text:
+        findings, errors, summary = _lint_rules(text, path, codes, parser, project)
+    else:
+        with recording() as used:
+            findings, errors, summary = _lint_rules(text, path, codes, parser, project)
+        if not errors and not any(f.code in FILE_CODES for f in findings):  # the rules ran in full
+            findings = sorted(findings + unused_noqa(text, path, codes, used), key=Finding.sort_key)
+    if exempt and summary:  # the project's findings in this file too (workers.py)
+        summary = {**summary, "file_noqa": sorted(CODE_NAMES.keys() - set(codes))}
+    return findings, errors, summary
+
+
+CODE_NAMES = {code: name for code, name, *_ in RULES} | {UNUSED_NOQA[0]: UNUSED_NOQA[1]}
+
+
+def _exempt(code: str, exempt: set[str]) -> bool:
+    """Does a file-level `# memlint: noqa` turn `code` off? A bare one turns off every rule and
+    ML100 but, as in ruff, not the report of a file that does not parse or cannot be read."""
+    if EVERY_RULE in exempt:
+        return code not in FILE_CODES
+    return code in exempt or CODE_NAMES.get(code, "").upper() in exempt
+
+
+def _lint_rules(
+    text: str, path: str, codes: Sequence[str], parser: Parser | None = None, project: ProjectFacts | None = None
+) -> tuple[list[Finding], list[FileError], dict]:
     if skips_file(text):
         return [], [], {}
     if "\0" in text:  # Python refuses the whole file, LibCST would parse it: point at the byte
@@ -386,7 +418,8 @@ def _analyse(
         summary = {}
     finally:
         guard.current = None
-    if parser is not None and parser.statements is not None:
+    if parser is not None and parser.statements is not None and not is_recording():
+        # (ML100 needs every suppression consulted: the statements' kept findings would skip theirs)
         findings, errors = parser.statements.findings(model, text, path, rules, guard)
     else:
         findings, errors = _run_rules(model, text, path, rules, guard)

@@ -820,8 +820,11 @@ def report_rejected(run: FixRun) -> None:
         click.echo(f"memlint: warning: {path}: fixes still apply after {MAX_ROUNDS} rounds; run again", err=True)
 
 
-def report_fixes(run: FixRun, diff: bool, show_fixes: bool, quiet: bool, text_format: bool = True) -> int:
-    """Output of `--diff` and `--fix-only` (the findings that remain are not reported); the exit code."""
+def report_fixes(
+    run: FixRun, diff: bool, show_fixes: bool, quiet: bool, text_format: bool = True, unsafe: bool = False
+) -> int:
+    """Output of `--diff` and `--fix-only` (the findings that remain are not reported); the exit code.
+    Without `unsafe`, says how many unsafe fixes `--unsafe-fixes` would add, as ruff does."""
     import sys
 
     import click
@@ -832,12 +835,15 @@ def report_fixes(run: FixRun, diff: bool, show_fixes: bool, quiet: bool, text_fo
     report_rejected(run)
     count = len(run.applied)
     noun = "finding" if count == 1 else "findings"
+    hidden = 0 if unsafe else hidden_fixes(run.findings)
+    fixes = f"{hidden} {'more ' if count else ''}fix{'es' if hidden != 1 else ''}"
+    more = f" ({fixes} available with `--unsafe-fixes`)" if hidden else ""
     if diff:
         for result in run.changed:
             sys.stdout.write(file_diff(result))
         sys.stdout.flush()
         if not quiet:
-            click.echo(f"Would fix {count} {noun}." if count else "No findings would be fixed.", err=True)
+            click.echo(f"Would fix {count} {noun}{more}." if count else f"No findings would be fixed{more}.", err=True)
         if run.errors:
             return 2
         return 1 if run.changed else 0
@@ -845,5 +851,10 @@ def report_fixes(run: FixRun, diff: bool, show_fixes: bool, quiet: bool, text_fo
         for line in fix_summary(run.applied):
             click.echo(line, err=not text_format)
     elif not quiet:
-        click.echo(f"Fixed {count} {noun}." if count else "No findings fixed.", err=not text_format)
+        click.echo(f"Fixed {count} {noun}{more}." if count else f"No findings fixed{more}.", err=not text_format)
     return 2 if run.errors else 0
+
+
+def hidden_fixes(findings: Iterable[Finding]) -> int:
+    """The findings left with an unsafe fix that `--unsafe-fixes` would apply (a run without it)."""
+    return sum(1 for f in findings if f.fix and f.fix.applicability is Applicability.UNSAFE and f.fix.edits)

@@ -6,49 +6,58 @@ Below both `config` (per-file ignores) and `discovery` (excludes), which ask it.
 
 from __future__ import annotations
 
-import fnmatch
 import os
-import re
+from functools import lru_cache
 from pathlib import Path
 
+import pathspec
 
-def matches_any(path: str, patterns: list[str], root: Path) -> bool:
-    """ruff-style: a pattern matches the path relative to `root`, or its base name."""
+
+def matches_any(path: str, patterns: list[str], root: Path, contents: bool = False) -> bool:
+    """Does a pattern match `path`? Each pattern is a gitignore-style glob (pathspec's, git's own
+    rules: `*` stays within a directory, `**` crosses them): one without `/` matches a base name
+    anywhere, one with `/` the path relative to `root` (an absolute one, the absolute path).
+    `contents`: a pattern that matches a directory also matches what lies below it, as in
+    `.gitignore` (`per-file-ignores`). Without it only the path itself counts: a directory walk
+    prunes an excluded directory, and a directory named on the command line is linted although
+    it lies in an excluded one (as in ruff; `--force-exclude` asks about each parent)."""
     absolute = os.path.abspath(path)
     try:
         relative = os.path.relpath(absolute, root).replace(os.sep, "/")
-    except ValueError:
-        relative = absolute
-    name = os.path.basename(absolute.rstrip(os.sep))
+    except ValueError:  # another drive
+        relative = None
+    if relative is not None and (relative == ".." or relative.startswith("../")):
+        relative = None  # outside the project: its parents' names are not the project's to match
     for pattern in patterns:
-        p = pattern.rstrip("/")
-        if fnmatch.fnmatch(name, p) or fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(absolute, p):
-            return True
-        if "**" in p and _glob_regex(p).fullmatch(relative):
+        pattern = pattern.rstrip("/")  # `build/` is `build`: the walk asks about a directory by its name
+        if not pattern:
+            continue
+        if os.path.isabs(pattern):
+            if _spec(pattern.lstrip("/")).match_file(absolute.replace(os.sep, "/").lstrip("/")):
+                return True
+            continue
+        if relative is None:
+            if "/" not in pattern and _spec(pattern).match_file(os.path.basename(absolute)):
+                return True
+            continue
+        if _matches(pattern, relative, contents):
             return True
     return False
 
 
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out = ""
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out += "(?:.*/)?"
-            i += 3
-        elif pattern.startswith("**", i):
-            out += ".*"
-            i += 2
-        elif pattern[i] == "*":
-            out += "[^/]*"
-            i += 1
-        elif pattern[i] == "?":
-            out += "[^/]"
-            i += 1
-        else:
-            out += re.escape(pattern[i])
-            i += 1
-    return re.compile(out)
+def _matches(pattern: str, relative: str, contents: bool) -> bool:
+    spec = _spec(pattern)
+    if contents:
+        return spec.match_file(relative)
+    # pathspec's regex ends in an optional `/` group (`ps_d`) where it matched a directory above the path
+    match = spec.patterns[0].regex.match(relative)
+    return match is not None and not ("ps_d" in match.re.groupindex and match.group("ps_d"))
+
+
+@lru_cache(maxsize=1024)
+def _spec(pattern: str) -> pathspec.PathSpec:
+    """One pattern, compiled once (discovery asks about every file and directory of a tree)."""
+    return pathspec.GitIgnoreSpec.from_lines([pattern])
 
 
 def is_test_path(path: str) -> bool:

@@ -134,6 +134,7 @@ def lint_files(
         + index.eval_calls_of_project_models()
         + index.hooks_registered_per_step()
         if f.code in settings.codes_for(f.filename)
+        and f.code not in index.summaries.get(f.filename, {}).get("file_noqa", ())  # `# memlint: noqa: CODE`
     ]
     adjusted = index.adjust(run.findings)
     run.findings = sorted(adjusted if settings.preview else [f for f in adjusted if not hidden(f)], key=Finding.sort_key)

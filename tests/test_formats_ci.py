@@ -211,7 +211,7 @@ def test_sarif_validates_with_results(tmp_path: Path, sarif_validator) -> None:
     driver = run["tool"]["driver"]
     assert driver["name"] == "memlint" and driver["version"] and driver["informationUri"].startswith("https://")
     ids = [rule["id"] for rule in driver["rules"]]
-    assert set(ids) == {"ML000", "ML900"} | {rule.code for rule in ALL_RULES}
+    assert set(ids) == {"ML000", "ML900", "ML100"} | {rule.code for rule in ALL_RULES}
     for rule in ALL_RULES:
         entry = driver["rules"][ids.index(rule.code)]
         assert entry["name"] == rule.name
@@ -253,7 +253,7 @@ def test_sarif_validates_with_no_results(tmp_path: Path, sarif_validator) -> Non
     log = sarif_of(tmp_path, "clean.py")
     sarif_validator.validate(log)
     assert log["runs"][0]["results"] == []
-    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == len(ALL_RULES) + 2  # and ML000, ML900
+    assert len(log["runs"][0]["tool"]["driver"]["rules"]) == len(ALL_RULES) + 3  # and ML000, ML900, ML100
 
 
 def test_sarif_uri_is_repository_relative_and_percent_encoded(tmp_path: Path, sarif_validator) -> None:

@@ -114,6 +114,16 @@ def test_readme_snippet_runs_the_lint_hook_from_main(hook_repo: Path, project) -
     assert (project[0] / "train.py").read_text(encoding="utf-8") == LEAKY_TRAIN  # linting changes nothing
 
 
+def test_lint_hook_prints_one_line_a_finding(hook_repo: Path, project) -> None:
+    """pre-commit output is read in a terminal scroll: ruff's concise form, no help or fix lines."""
+    done = try_repo(hook_repo, project, "memlint")
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    [finding] = [line for line in output.splitlines() if "ML001" in line]
+    assert finding.startswith("train.py:10:9: ML001 [*] [retained-graph]"), output
+    assert "help:" not in output and "fix (" not in output, output
+
+
 def test_fix_hook_rewrites_the_file_then_a_second_run_passes(hook_repo: Path, project) -> None:
     work, _ = project
     done = try_repo(hook_repo, project, "memlint-fix")

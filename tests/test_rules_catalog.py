@@ -8,7 +8,16 @@ import sys
 from pathlib import Path
 
 from memlint.rules import ALL_RULES, FILE_PROBLEMS
-from memlint.rules.catalog import FILE_CODES, RULES, SYNTAX_ERROR, UNREADABLE, file_problem_code, rule_code
+from memlint.rules.catalog import (
+    FILE_CODES,
+    OPT_IN_CODES,
+    RULES,
+    SYNTAX_ERROR,
+    UNREADABLE,
+    UNUSED_NOQA,
+    file_problem_code,
+    rule_code,
+)
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "memlint" / "rules"
 
@@ -16,14 +25,15 @@ RULES_DIR = Path(__file__).resolve().parent.parent / "memlint" / "rules"
 def test_catalog_matches_the_rule_classes() -> None:
     assert [(r.code, r.name, r.__module__.rsplit(".", 1)[1], r.__name__) for r in ALL_RULES] == list(RULES)
     assert sorted(p.stem for p in RULES_DIR.glob("ml[0-9]*.py")) == sorted(module for *_, module, _ in RULES)
-    assert [(p.code, p.name) for p in FILE_PROBLEMS] == [SYNTAX_ERROR, UNREADABLE]
-    assert FILE_CODES == {p.code for p in FILE_PROBLEMS}
+    assert [(p.code, p.name) for p in FILE_PROBLEMS] == [SYNTAX_ERROR, UNREADABLE, UNUSED_NOQA]
+    assert FILE_CODES | OPT_IN_CODES == {p.code for p in FILE_PROBLEMS}
 
 
 def test_selectors_by_code_or_name() -> None:
     assert rule_code("ml001") == rule_code("Retained-Graph") == "ML001"
     assert rule_code("ML000") is None and rule_code("nope") is None
     assert file_problem_code("syntax-error") == file_problem_code("ml000") == "ML000"
+    assert file_problem_code("unused-noqa") == file_problem_code("ml100") == "ML100"
     assert file_problem_code("ML001") is None
 
 

@@ -34,7 +34,7 @@ def write(report: Report, stream: TextIO, concise: bool = False) -> None:
             continue
         if f.hint:
             stream.write(f"    {style('help', fg='cyan', bold=True)}: {f.hint}\n")
-        if f.fix:
+        if f.fix and not _repeats_hint(f):
             _fix(f, stream, style, sources)
     if report.quiet:
         return
@@ -50,11 +50,12 @@ def write(report: Report, stream: TextIO, concise: bool = False) -> None:
         stream.write(f"Found {count} {noun} ({errors} error{'s' if errors != 1 else ''}, {count - errors} warning{'s' if count - errors != 1 else ''}).\n")
         safe = sum(1 for f in report.findings if f.fix and f.fix.applicability is Applicability.SAFE and f.fix.edits)
         unsafe = sum(1 for f in report.findings if f.fix and f.fix.applicability is Applicability.UNSAFE and f.fix.edits)
+        hidden = f"{unsafe} hidden fix{'es' if unsafe != 1 else ''} can be enabled with the `--unsafe-fixes` option"
         if safe:
             stream.write(f"[*] {safe} fixable with the `--fix` option")
-            stream.write(f" ({unsafe} more with `--unsafe-fixes`).\n" if unsafe else ".\n")
+            stream.write(f" ({hidden}).\n" if unsafe else ".\n")
         elif unsafe:
-            stream.write(f"{unsafe} fixable with the `--fix --unsafe-fixes` options.\n")
+            stream.write(f"No fixes available ({hidden}).\n")
 
 
 def where(sources: Sources, filename: str, position: Position) -> str:
@@ -97,6 +98,12 @@ def code_frame(sources: Sources, f, mark: Callable[[str], str]) -> list[str]:
         out.append(f"{' ' * width} : ...")
     out.append(gutter)
     return out
+
+
+def _repeats_hint(f) -> bool:
+    """A display-only fix whose message is the help line again (capitalised): printed once."""
+    fix = f.fix
+    return fix.applicability is Applicability.DISPLAY_ONLY and not fix.edits and fix.message.lower() == (f.hint or "").lower()
 
 
 def _fix(f, stream: TextIO, style, sources: Sources) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from memlint.rules.catalog import FILE_CODES, RULES, SYNTAX_ERROR, UNREADABLE
+from memlint.rules.catalog import FILE_CODES, RULES, SYNTAX_ERROR, UNREADABLE, UNUSED_NOQA
 
 if TYPE_CHECKING:
     from memlint.rules.base import FileProblem, Rule
@@ -20,10 +20,11 @@ if TYPE_CHECKING:
     BY_NAME: dict[str, type[Rule]]
     FILE_PROBLEMS: tuple[FileProblem, ...]
 
-__all__ = ["ALL_RULES", "BY_CODE", "BY_NAME", "FILE_CODES", "FILE_PROBLEMS", "SYNTAX_ERROR", "UNREADABLE"]
+__all__ = ["ALL_RULES", "BY_CODE", "BY_NAME", "FILE_CODES", "FILE_PROBLEMS", "SYNTAX_ERROR", "UNREADABLE", "UNUSED_NOQA"]
 
 
 def _load() -> dict[str, Any]:
+    from memlint.models import Applicability, Severity
     from memlint.rules.base import FileProblem
 
     rules = tuple(getattr(importlib.import_module(f"memlint.rules.{module}"), cls) for *_, module, cls in RULES)
@@ -46,6 +47,23 @@ def _load() -> dict[str, Any]:
             ),
             why="None of the other rules ran on this file, so its leaks (if any) are not reported.",
             use_instead="Make the file readable, save it as UTF-8 (or declare its encoding), or exclude it.",
+        ),
+        FileProblem(
+            *UNUSED_NOQA,
+            summary="A suppression comment names a memlint rule that reports nothing there",
+            what=(
+                "Reports a memlint code or rule name in a `# noqa: ...` or `# memlint: ignore[...]` comment that "
+                "suppressed no finding on its line, as ruff's RUF100 does. Off by default: select it "
+                "(`--extend-select ML100`, or `ML100` in `extend-select`). Only rules that ran on the file are "
+                "judged; a bare `# noqa` and other tools' codes are left alone."
+            ),
+            why=(
+                "A comment that suppresses nothing hides the next real finding on that line, and misleads the "
+                "reader into thinking the line leaks."
+            ),
+            use_instead="Remove the code from the comment (the safe fix, `--fix`), or the whole comment when it lists nothing else.",
+            severity=Severity.WARNING,
+            fix_applicability=Applicability.SAFE,
         ),
     )
     return {

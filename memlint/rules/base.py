@@ -125,7 +125,8 @@ class FileProblem:
 
     def documentation(self) -> str:
         return (
-            f"# {self.name} ({self.code})\n\nSeverity: {self.severity.value}. Fix: none.\n\n"
+            f"# {self.name} ({self.code})\n\nSeverity: {self.severity.value}. "
+            f"Fix: {self.fix_applicability.value if self.fix_applicability else 'none'}.\n\n"
             f"## What it does\n{self.what}\n\n## Why is this bad?\n{self.why}\n\n## Use instead\n{self.use_instead}\n"
         )
 

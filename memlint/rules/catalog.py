@@ -38,6 +38,10 @@ RULE_CODES: tuple[str, ...] = tuple(code for code, *_ in RULES)
 SYNTAX_ERROR = ("ML000", "syntax-error")
 UNREADABLE = ("ML900", "unreadable-file")
 FILE_CODES = {SYNTAX_ERROR[0], UNREADABLE[0]}
+# About the suppression comments themselves (ruff's RUF100): checked by the engine after the
+# rules, not a rule class. Off unless selected (by code, name, `ALL` or a prefix), as in ruff.
+UNUSED_NOQA = ("ML100", "unused-noqa")
+OPT_IN_CODES = {UNUSED_NOQA[0]}
 
 
 def rule_code(selector: str) -> str | None:
@@ -46,5 +50,6 @@ def rule_code(selector: str) -> str | None:
 
 
 def file_problem_code(selector: str) -> str | None:
-    """ML000 or ML900 when `selector` names them (by code or name)."""
-    return next((c for c, n in (SYNTAX_ERROR, UNREADABLE) if selector.upper() == c or selector.lower() == n), None)
+    """ML000, ML900 or ML100 when `selector` names them (by code or name)."""
+    problems = (SYNTAX_ERROR, UNREADABLE, UNUSED_NOQA)
+    return next((c for c, n in problems if selector.upper() == c or selector.lower() == n), None)
