@@ -25,7 +25,7 @@ import yaml
 from memlint.cli import main
 from memlint.formats.common import DOCUMENTATION_URL, rule_help_uri
 from memlint.rules import documentation
-from memlint.rules.catalog import FILE_CODES, RULES, SYNTAX_ERROR, UNREADABLE
+from memlint.rules.catalog import FILE_CODES, RULES, SYNTAX_ERROR, UNREADABLE, UNUSED_NOQA
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -66,7 +66,7 @@ def _rule_pages_hook() -> ModuleType:
 def test_every_rule_has_its_page_at_the_linked_address() -> None:
     hook = _rule_pages_hook()
     pages = hook.pages()
-    codes = [(code, name) for code, name, *_ in RULES] + [SYNTAX_ERROR, UNREADABLE]
+    codes = [(code, name) for code, name, *_ in RULES] + [SYNTAX_ERROR, UNREADABLE, UNUSED_NOQA]
     assert {code for code, _ in codes} >= FILE_CODES
     for code, name in codes:
         page = pages[f"rules/{name}.md"]
@@ -88,7 +88,9 @@ def test_the_rule_pages_are_in_the_navigation() -> None:
     config = hook.on_config(config)
     [section] = [entry[hook.RULES_SECTION] for entry in config["nav"] if hook.RULES_SECTION in entry]
     listed = {next(iter(entry.values())) for entry in section if isinstance(entry, dict)}
-    assert listed == {f"rules/{name}.md" for _, name, *_ in RULES} | {f"rules/{SYNTAX_ERROR[1]}.md", f"rules/{UNREADABLE[1]}.md"}
+    assert listed == {f"rules/{name}.md" for _, name, *_ in RULES} | {
+        f"rules/{SYNTAX_ERROR[1]}.md", f"rules/{UNREADABLE[1]}.md", f"rules/{UNUSED_NOQA[1]}.md"
+    }
 
 
 def test_readme_is_short_and_ci_runs_its_test_command_verbatim() -> None:

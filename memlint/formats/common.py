@@ -10,7 +10,7 @@ from pathlib import Path
 
 from memlint.models import Finding, Position, Severity
 from memlint.notebook import Notebook, NotebookError, is_notebook, read_notebook
-from memlint.rules.catalog import RULES, SYNTAX_ERROR, UNREADABLE
+from memlint.rules.catalog import RULES, SYNTAX_ERROR, UNREADABLE, UNUSED_NOQA
 
 TOOL_NAME = "memlint"
 INFORMATION_URI = "https://github.com/memlint/memlint"
@@ -24,7 +24,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what the parser counts as a line brea
 def rule_help_uri(code: str) -> str:
     """Where a rule's documentation lives (SARIF `helpUri`, the language server's `codeDescription`):
     its page of the documentation site, which is generated from the text `memlint explain` prints."""
-    names = {rule_code: name for rule_code, name, *_ in (*RULES, SYNTAX_ERROR, UNREADABLE)}
+    names = {rule_code: name for rule_code, name, *_ in (*RULES, SYNTAX_ERROR, UNREADABLE, UNUSED_NOQA)}
     name = names.get(code)
     return f"{DOCUMENTATION_URL}rules/{name}/" if name else f"{DOCUMENTATION_URL}rules/"
 
