@@ -91,6 +91,11 @@ def named_like_loss(name: str) -> bool:
     return bool(_LOSS_NAMES.search(name))
 
 
+# Methods of a module that run its forward: `model.predict_step(batch)` is a model run like
+# `model(batch)` (Lightning's `LightningModule.predict_step` returns `self(batch)` unless
+# overridden: lightning/pytorch/core/module.py, 2.x).
+MODULE_RUN_METHODS = frozenset({"forward", "predict_step"})
+
 # Names of variables and attributes that, where nothing in the project says what they hold, are
 # assumed to hold a module (`model(x)`, `self.encoder(x)` run a forward).
 _MODULE_NAMES = re.compile(

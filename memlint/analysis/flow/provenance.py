@@ -35,6 +35,7 @@ from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import (
     DTYPES,
     INTEGER_DTYPES,
+    MODULE_RUN_METHODS,
     NON_MODEL_FACTORIES,
     NUMBER_METHODS,
     PASS_THROUGH_FUNCTIONS,
@@ -261,7 +262,7 @@ class Provenance:
             return bool(named_like_module(last) or named_like_module(last.rstrip("s")))
         if isinstance(func, cst.Attribute):
             attr = func.attr.value
-            if attr == "forward":
+            if attr in MODULE_RUN_METHODS:
                 return True
             if root_name(func) == "self" and isinstance(func.value, cst.Name):
                 return attr in self._module_attributes or bool(named_like_module(attr))
