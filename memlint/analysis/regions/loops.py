@@ -183,10 +183,24 @@ class Loops:
         return base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py" or "/tests/" in f"/{path}"
 
     def iterates_batches(self, loop: cst.CSTNode) -> bool:
-        if not isinstance(loop, cst.For):
+        if not isinstance(loop, cst.For) or self._iterates_a_mapping(loop):
             return False
         text = code(loop.iter)
         return bool(_BATCHES.search(text) or _EVAL_LOADER.search(text))
+
+    def _iterates_a_mapping(self, loop: cst.For) -> bool:
+        """`for task in data: ... data[task] ...`, `for k, v in data.items()`: the entries of one
+        mapping (the tasks of one batch), whatever the mapping is called."""
+        if type(loop.iter) is cst.Call and method_name(loop.iter) in ("items", "keys", "values") and not loop.iter.args:
+            return True
+        if type(loop.target) is not cst.Name or type(loop.iter) not in (cst.Name, cst.Attribute):
+            return False
+        held, key = code(loop.iter), loop.target.value
+        return any(
+            code(sub.value) == held and len(sub.slice) == 1 and type(sub.slice[0].slice) is cst.Index
+            and type(sub.slice[0].slice.value) is cst.Name and sub.slice[0].slice.value.value == key
+            for sub in self.model.tree.descendants(loop.body, cst.Subscript)
+        )
 
     def is_step_loop(self, loop: cst.CSTNode) -> bool:
         """Does one iteration of `loop` process one batch or step (not one layer
