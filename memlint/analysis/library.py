@@ -77,6 +77,14 @@ NUMBER_METHODS: dict[str, frozenset[str]] = {
     "pyro.infer.svi.SVI": frozenset({"step", "evaluate_loss"}),
 }
 
+# Methods of library classes that keep an argument on the object beyond the call (the argument's
+# position): handed a tensor with history, they keep its graph. timm's `AverageMeter.update(val,
+# n=1)` does `self.val = val; self.sum += val * n` (timm/utils/metrics.py, 0.9 to 1.0).
+KEEPS_ARGUMENT: dict[str, int] = {
+    "timm.utils.AverageMeter.update": 0,
+    "timm.utils.metrics.AverageMeter.update": 0,
+}
+
 # Factories whose result is a tokenizer, processor or feature extractor: calling one encodes
 # text or images, it runs no model.
 NON_MODEL_FACTORIES = ("Tokenizer", "Processor", "FeatureExtractor", "ImageProcessor")
