@@ -99,10 +99,10 @@ def named_like_loss(name: str) -> bool:
     return bool(_LOSS_NAMES.search(name))
 
 
-# Methods of a module that run its forward: `model.predict_step(batch)` is a model run like
-# `model(batch)` (Lightning's `LightningModule.predict_step` returns `self(batch)` unless
-# overridden: lightning/pytorch/core/module.py, 2.x).
-MODULE_RUN_METHODS = frozenset({"forward", "predict_step"})
+# Methods of a module that run its forward: `model.forward(x)` is a model run like `model(x)`.
+# (Lightning's `predict_step` does too, but Lightning's own strategies call it under its
+# no-grad predict loop, where a method of that name says nothing of the grad mode.)
+MODULE_RUN_METHODS = frozenset({"forward"})
 
 # Names of variables and attributes that, where nothing in the project says what they hold, are
 # assumed to hold a module (`model(x)`, `self.encoder(x)` run a forward).

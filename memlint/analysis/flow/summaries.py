@@ -358,6 +358,10 @@ class Summaries:
             for kind in (cst.Assign, cst.AugAssign, cst.AnnAssign)
             for node in model.tree.descendants(func.body, kind)
             if model.scope_of(node) is func and node.value is not None
+        ] + [  # `for name, value in metrics.items()`: the loop's names hold the entries of what it iterates
+            (loop.iter, set(names_in(loop.iter)), target_names(loop.target))
+            for loop in model.tree.descendants(func.body, cst.For)
+            if model.scope_of(loop) is func
         ]
         reads = model.provenance.reads_with_history
         read: dict[tuple[int, str], bool] = {}
