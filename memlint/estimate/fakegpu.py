@@ -16,7 +16,9 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   `empty_cache`, seeds do nothing; the memory statistics answer from the tracker.
 * CUDA autocast is emulated (`autocast`).
 * `torch.utils.swap_tensors`: `Module.to()` swaps fake parameters, which
-  FakeTensorMode holds weak references to; the swap falls back to `.data =`.
+  FakeTensorMode holds weak references to, and swaps a shared (tied) parameter once
+  per module that holds it; between fake tensors the swap is `.data =`, which keeps
+  the parameter object (and so the tie and the optimizer's reference).
 * `DataLoader`: num_workers=0 and pin_memory=False (workers and the pinning
   thread would run outside the fake mode, which is per thread).
 * `copy.deepcopy` of a fake tensor clones it (the real one copies storage bytes).
@@ -53,7 +55,6 @@ from __future__ import annotations
 import contextlib
 import types
 from types import FunctionType
-import weakref
 
 import torch
 import torch._dynamo  # noqa: F401 - before Tensor is patched: dynamo checks signatures at import
@@ -65,7 +66,7 @@ import torch.utils.data
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
 
-from memlint.estimate import autocast
+from memlint.estimate import autocast, scalars
 from memlint.estimate.tracker import GPU, Category, StepTracker
 
 CPU = torch.device("cpu")
@@ -307,13 +308,56 @@ class FakeGPU:
         original_swap = torch.utils.swap_tensors
 
         def swap_tensors(t1, t2):
-            if isinstance(t1, FakeTensor) and weakref.getweakrefs(t1):
+            # Either side may be weakly referenced (the fake mode's memo, the tracker) and a
+            # shared parameter is visited once per module that holds it, the second time with
+            # an alias of itself: swapping refuses both, `.data =` keeps the one object.
+            if isinstance(t1, FakeTensor) and isinstance(t2, FakeTensor):
                 with torch.no_grad():
                     t1.data = t2
                 return None
             return original_swap(t1, t2)
 
         self._patch(torch.utils, "swap_tensors", swap_tensors)
+        self._patch_python_values(tracker)
+        fake_mode = self.fake_mode
+        parameter_new = torch.nn.Parameter.__new__
+
+        def new_parameter(cls, data=None, requires_grad=True):
+            # Small host tensors are real (tracker); a parameter made of one is made fake, as
+            # large ones are: `.to("cuda")` then keeps the parameter object (tied weights, the
+            # optimizer's reference), which a real parameter given a fake value would not.
+            if type(data) is torch.Tensor and data.device.type == "cpu":
+                data = fake_mode.from_tensor(data)
+            return parameter_new(cls, data, requires_grad)
+
+        self._patch(torch.nn.Parameter, "__new__", new_parameter)
+
+    def _patch_python_values(self, tracker: StepTracker) -> None:
+        """A fake value asked for as a Python value says how (`scalars`); formatting one works."""
+
+        def asking(kind: str, original):
+            def method(t, *args):
+                saved, tracker.scalar_use = tracker.scalar_use, kind
+                try:
+                    return original(t, *args)
+                finally:
+                    tracker.scalar_use = saved
+            return method
+
+        for name, kind in (("item", scalars.VALUE), ("__int__", scalars.VALUE), ("__float__", scalars.VALUE),
+                           ("__index__", scalars.INDEX), ("__bool__", scalars.TRUTH)):
+            self._patch(FakeTensor, name, asking(kind, getattr(torch.Tensor, name)))
+        plain_format = torch.Tensor.__format__
+        as_format = asking(scalars.FORMAT, torch.Tensor.item)
+
+        def format_value(t, spec: str) -> str:
+            # Tensor.__format__ formats `item()` only for exact `Tensor`s; a fake one fell through
+            # to object.__format__, which refuses any format spec (`f"{loss:.4f}"`).
+            if t.dim() == 0:
+                return format(as_format(t), spec)
+            return plain_format(t, spec)
+
+        self._patch(FakeTensor, "__format__", format_value)
 
     def _patch_cuda(self) -> None:
         cuda = torch.cuda

@@ -12,6 +12,7 @@ import traceback
 import torch
 
 from memlint.estimate.fakegpu import FakeGPU
+from memlint.estimate.scalars import FakeValueNeeded
 from memlint.estimate.sizes import DEFAULT_GPU
 from memlint.estimate.summary import summarize, workspace_for
 from memlint.estimate.tracker import StepTracker, user_site
@@ -25,10 +26,16 @@ def why(exc: BaseException) -> str:
     """One line: where the program stopped and why fake tensors could not go on."""
     site = user_site(traceback.extract_tb(exc.__traceback__)) or "?"
     name = type(exc).__name__
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else name
-    if len(text) > 160:
-        text = text[:157] + "..."
-    if name == "DataDependentOutputException":
+    text = _first_line(exc)
+    cause = exc.__cause__ or (None if exc.__suppress_context__ else exc.__context__)
+    if cause is not None and not isinstance(exc, FakeValueNeeded):
+        # A wrapper's message ("_apply(): Couldn't swap Linear.weight") does not say why: its cause does.
+        text = f"{text} (because {type(cause).__name__}: {_first_line(cause)})"
+    if len(text) > 200 and not isinstance(exc, FakeValueNeeded):
+        text = text[:197] + "..."
+    if isinstance(exc, FakeValueNeeded):
+        reason = text
+    elif name == "DataDependentOutputException":
         reason = f"a value computed from the data is needed ({text}); fake tensors have no data"
     elif name == "DynamicOutputShapeException":
         reason = f"an output's shape depends on the data ({text}); fake tensors have no data"
@@ -39,6 +46,11 @@ def why(exc: BaseException) -> str:
     else:
         reason = f"{name}: {text}"
     return f"{site}: cannot run fake: {reason}"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _loss(out):
@@ -170,6 +182,8 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
                         workspace_for(gpu[0], record.matmuls),
                         {"target": target, "gpu": gpu[0], "capacity": gpu[1], "steps_run": record.steps,
                          "item_placeholders": record.items, "item_site": record.item_site,
+                         "scalar_uses": [{"kind": u.kind, "site": u.site, "count": u.count, "answer": u.answer}
+                                         for u in record.scalar_uses.values()],
                          "stopped": stopped, "file": location[0], "line": location[1], "whatif": whatif,
                          "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__})
     return summary

@@ -1,0 +1,143 @@
+"""`memlint estimate` on small programs written the way public training scripts are: tied
+weights, batches drawn with `torch.randint(len(data) - block, ...)`, a formatted loss, the
+device-generic API, and the cases where it must refuse rather than guess."""
+
+from __future__ import annotations
+
+import json
+import os
+import runpy
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from memlint.estimate import scalars  # noqa: E402
+from memlint.estimate.fakegpu import FakeGPU  # noqa: E402
+from memlint.estimate.tracker import StepTracker  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# A GPT-2-shaped model with the embedding tied to the output layer, trained nanoGPT's way.
+GPT = '''
+import torch, torch.nn as nn
+from torch.nn import functional as F
+
+V, D, T, BATCH = 96, 32, 16, 8
+
+class GPT(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.transformer = nn.ModuleDict(dict(
+            wte=nn.Embedding(V, D), wpe=nn.Embedding(T, D),
+            h=nn.ModuleList([nn.Sequential(nn.LayerNorm(D), nn.Linear(D, 4 * D), nn.GELU(), nn.Linear(4 * D, D))
+                             for _ in range(2)])))
+        self.lm_head = nn.Linear(D, V, bias=False)
+        self.transformer.wte.weight = self.lm_head.weight  # tied
+
+    def forward(self, idx, targets=None):
+        pos = torch.arange(idx.shape[1], device=idx.device)
+        x = self.transformer.wte(idx) + self.transformer.wpe(pos)
+        for block in self.transformer.h:
+            x = x + block(x)
+        logits = self.lm_head(x)
+        loss = None if targets is None else F.cross_entropy(logits.view(-1, V), targets.view(-1))
+        return logits, loss
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+data = torch.randint(0, V, (5000,))
+
+def get_batch():
+    ix = torch.randint(len(data) - T, (BATCH,){index_device})
+    x = torch.stack([data[i:i + T] for i in ix])
+    y = torch.stack([data[i + 1:i + 1 + T] for i in ix])
+    return x.to(device), y.to(device)
+
+model = GPT().to(device)
+opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+for it in range(5):
+    x, y = get_batch()
+    logits, loss = model(x, y)
+    loss.backward()
+    opt.step()
+    opt.zero_grad(set_to_none=True)
+    print(f"step {it}: loss {loss:.4f}")
+'''
+
+
+def _round(n: int) -> int:
+    return -(-n // 512) * 512
+
+
+def _estimate(tmp_path, source: str, *options: str) -> subprocess.CompletedProcess:
+    (tmp_path / "train.py").write_text(textwrap.dedent(source))
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "memlint", "estimate", *options, "--", sys.executable, "train.py"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_tied_gpt_with_host_indices_runs_unmodified(tmp_path):
+    done = _estimate(tmp_path, GPT.replace("{index_device}", ""), "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    data = json.loads(done.stdout)
+    assert data["steps_run"] == 2 and not data["stopped"]
+    v, d, t, batch = 96, 32, 16, 8
+    block = 2 * _round(d * 4) + _round(d * 4 * d * 4) + _round(4 * d * 4) + _round(4 * d * d * 4) + _round(d * 4)
+    # The tied matrix once (not once per module that holds it), the position table, two blocks.
+    assert data["breakdown"]["parameters"] == _round(v * d * 4) + _round(t * d * 4) + 2 * block
+    # The batch has its real rows: indices drawn on the host are real, so the slices are T long.
+    assert data["breakdown"]["inputs (batch)"] == 2 * _round(batch * t * 8)
+    # The formatted loss is the only fake value read, and it is listed with how it was read.
+    uses = data["scalar_uses"]
+    assert [(u["kind"], u["site"].rsplit(":", 1)[1]) for u in uses] == [
+        ("format", str(GPT.splitlines().index('    print(f"step {it}: loss {loss:.4f}")') + 1))]
+
+
+def test_a_gpu_value_as_a_slice_bound_stops_with_one_line(tmp_path):
+    done = _estimate(tmp_path, GPT.replace("{index_device}", ", device=device"))
+    assert done.returncode == 2, done.stdout + done.stderr
+    line = GPT.splitlines().index("    x = torch.stack([data[i:i + T] for i in ix])") + 1
+    assert f"train.py:{line}: cannot run fake: a value computed on the GPU is used as an index" in done.stdout
+    assert "no training step ran fake" in done.stdout and "Traceback" not in done.stdout + done.stderr
+
+
+def _run_fake(tmp_path, source: str) -> StepTracker:
+    path = tmp_path / "prog.py"
+    path.write_text(textwrap.dedent(source))
+    tracker = StepTracker()
+    with FakeGPU(tracker):
+        tracker.start_training()
+        runpy.run_path(str(path), run_name="__main__")
+    return tracker
+
+
+def test_a_gpu_value_deciding_an_if_stops(tmp_path):
+    with pytest.raises(scalars.FakeValueNeeded, match="decides an `if`"):
+        _run_fake(tmp_path, """
+            import torch
+            loss = torch.nn.Linear(4, 1).cuda()(torch.randn(2, 4, device="cuda")).mean()
+            if loss > 0:
+                print("positive")
+        """)
+
+
+def test_host_values_are_real_and_gpu_values_are_listed(tmp_path, capsys):
+    tracker = _run_fake(tmp_path, """
+        import torch
+        torch.manual_seed(0)
+        n = torch.randint(10, 20, (1,)).item()
+        mask = torch.arange(n) % 2 == 0
+        kept = torch.arange(n)[mask]                  # data-dependent shape, on real host data
+        losses = torch.zeros(3)
+        losses[0] = 6.0
+        gpu = torch.ones(3, device="cuda").sum()
+        print(n, kept.numel(), float(losses.mean()), f"{gpu:.2f}", int(gpu.item()))
+    """)
+    torch.manual_seed(0)
+    n = torch.randint(10, 20, (1,)).item()
+    assert capsys.readouterr().out.split() == [str(n), str((n + 1) // 2), "2.0", "1.00", "1"]
+    kinds = sorted((u.kind, u.count) for u in tracker.record.scalar_uses.values())
+    assert kinds == [("format", 1), ("value", 1)]
