@@ -141,3 +141,50 @@ def test_host_values_are_real_and_gpu_values_are_listed(tmp_path, capsys):
     assert capsys.readouterr().out.split() == [str(n), str((n + 1) // 2), "2.0", "1.00", "1"]
     kinds = sorted((u.kind, u.count) for u in tracker.record.scalar_uses.values())
     assert kinds == [("format", 1), ("value", 1)]
+
+
+# The device-generic start of pytorch/examples' ImageNet script, and the torch.cuda queries
+# of training scripts that size themselves from the GPU they find.
+DEVICE_QUERIES = """
+    import torch
+    if torch.accelerator.is_available():
+        device = torch.accelerator.current_accelerator()
+        torch.accelerator.set_device_index(0)
+    else:
+        device = torch.device("cpu")
+    with torch.accelerator.device_index(0):
+        model = torch.nn.Linear(64, 64).to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    with torch.cuda.stream(torch.cuda.Stream()):
+        model(torch.randn(8, 64, device=device)).sum().backward()
+    opt.step()
+    end.record()
+    torch.accelerator.synchronize()
+    found = (device.type, torch.accelerator.device_count(), torch.cuda.device_count(),
+             torch.cuda.get_device_properties(0).total_memory, torch.accelerator.memory_allocated() > 0,
+             torch.cuda.memory_stats()["allocated_bytes.all.peak"] > 0, start.elapsed_time(end))
+"""
+
+
+@pytest.mark.parametrize("cuda_build", [False, True])
+def test_accelerator_and_cuda_queries_answer_as_the_gpu(tmp_path, monkeypatch, cuda_build):
+    if cuda_build:
+        # A CUDA build of torch with no visible GPU: what reaches the runtime fails. Simulated on
+        # the CPU build: the fake GPU must answer without calling any of these.
+        def no_device(*args, **kwargs):
+            raise RuntimeError("CUDA error: no CUDA-capable device is detected")
+
+        monkeypatch.setattr(torch.backends.cuda, "is_built", lambda: True)
+        for name in dir(torch._C):
+            if name.startswith("_accelerator_"):
+                monkeypatch.setattr(torch._C, name, no_device)
+        monkeypatch.setattr(torch._C, "_cuda_getDeviceCount", no_device, raising=False)
+    path = tmp_path / "prog.py"
+    path.write_text(textwrap.dedent(DEVICE_QUERIES))
+    original = torch.accelerator.set_device_index, torch.cuda.Event
+    with FakeGPU(StepTracker(), "NVIDIA A100-SXM4-40GB", 40 << 30):
+        found = runpy.run_path(str(path))["found"]
+    assert found == ("cuda", 1, 1, 40 << 30, True, True, 0.0)
+    assert (torch.accelerator.set_device_index, torch.cuda.Event) == original  # restored

@@ -10,10 +10,12 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   on the GPU, and a request for the CPU of a GPU tensor into an unmarked copy.
   `FakeTensor.device`/`.is_cuda`/`.get_device()` answer `cuda:0` for marked
   tensors, so `torch.zeros(n, device=x.device)` lands on the GPU too.
-* `torch.cuda`: `is_available()` is True (the program takes its GPU path; here
-  it would otherwise be False and the program would train on the CPU, with CPU
-  autocast), one device of the chosen GPU's name and memory; `synchronize`,
-  `empty_cache`, seeds do nothing; the memory statistics answer from the tracker.
+* `torch.cuda` and `torch.accelerator`: `is_available()` is True (the program takes
+  its GPU path; here it would otherwise be False and the program would train on the
+  CPU, with CPU autocast), one device of the chosen GPU's name and memory;
+  `synchronize`, `empty_cache`, seeds, `set_device(_index)` do nothing; one stream,
+  events that time 0 ms; the memory statistics answer from the tracker. Replaced on
+  every build, so a CPU build and a CUDA build with no visible GPU take the same path.
 * CUDA autocast is emulated (`autocast`).
 * `torch.utils.swap_tensors`: `Module.to()` swaps fake parameters, which
   FakeTensorMode holds weak references to, and swaps a shared (tied) parameter once
@@ -384,8 +386,96 @@ class FakeGPU:
         }.items():
             self._patch(cuda, name, value)
         self._patch(torch.cuda.graphs, "is_current_stream_capturing", lambda: False)
+        stream = _Stream()
+        for name, value in {
+            "current_stream": lambda *a, **k: stream, "default_stream": lambda *a, **k: stream,
+            "Stream": _Stream, "Event": _Event, "stream": lambda *a, **k: contextlib.nullcontext(),
+            "memory_stats": lambda *a, **k: self.stats(), "get_arch_list": lambda: ["sm_90"],
+            "is_tf32_supported": lambda: True,
+        }.items():
+            self._patch(cuda, name, value)
+        self._patch_accelerator(props)
         if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
             self._patch(torch._C, "_cuda_clearCublasWorkspaces", nothing)
+
+
+    def _patch_accelerator(self, props) -> None:
+        # The device-generic API answers for the one fake GPU. Every call is replaced, on any build:
+        # on a CPU build there is no accelerator at all, and on a CUDA build with no visible GPU
+        # `set_device_index` and friends reach the driver ("no CUDA-capable device is detected").
+        accelerator = getattr(torch, "accelerator", None)
+        if accelerator is None:  # torch < 2.6
+            return
+        nothing = lambda *a, **k: None  # noqa: E731
+        capability = {"major": props.major, "minor": props.minor}
+        for name, value in {
+            "is_available": lambda: True, "current_accelerator": lambda check_available=False: torch.device("cuda"),
+            "device_count": lambda: 1, "current_device_index": lambda: 0, "current_device_idx": lambda: 0,
+            "set_device_index": nothing, "set_device_idx": nothing,
+            "device_index": lambda device, /: contextlib.nullcontext(),
+            "synchronize": nothing, "empty_cache": nothing, "empty_host_cache": nothing,
+            "get_device_capability": lambda *a: capability,
+            "current_stream": lambda *a: _Stream(), "set_stream": nothing,
+            "memory_allocated": lambda *a: self.current(), "max_memory_allocated": lambda *a: self.peak(),
+            "memory_reserved": lambda *a: self.current(), "max_memory_reserved": lambda *a: self.peak(),
+            "memory_stats": lambda *a: self.stats(), "get_memory_info": lambda *a: (self.total - self.current(), self.total),
+            "reset_peak_memory_stats": nothing, "reset_accumulated_memory_stats": nothing,
+        }.items():
+            self._patch(accelerator, name, value)
+
+    def stats(self) -> dict[str, int]:
+        """The keys of `torch.cuda.memory_stats()` that programs read, from the tracker."""
+        return {"allocated_bytes.all.current": self.current(), "allocated_bytes.all.peak": self.peak(),
+                "reserved_bytes.all.current": self.current(), "reserved_bytes.all.peak": self.peak(),
+                "active_bytes.all.current": self.current(), "active_bytes.all.peak": self.peak(),
+                "num_alloc_retries": 0, "num_ooms": 0}
+
+
+class _Stream:
+    """A CUDA stream of the fake GPU: one stream, every operation already done."""
+
+    cuda_stream = 0
+    priority = 0
+
+    def __init__(self, *args, **kwargs) -> None:
+        self.device = torch.device("cuda", 0)
+
+    def is_capturing(self) -> bool:  # the optimizers' graph-capture check
+        return False
+
+    def wait_stream(self, other) -> None:
+        pass
+
+    def wait_event(self, event) -> None:
+        pass
+
+    def record_event(self, event=None):
+        return event or _Event()
+
+    def synchronize(self) -> None:
+        pass
+
+    def query(self) -> bool:
+        return True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
+class _Event(_Stream):
+    """A CUDA event of the fake GPU: timings are 0 ms (a fake run measures no time)."""
+
+    def record(self, stream=None) -> None:
+        pass
+
+    def wait(self, stream=None) -> None:
+        pass
+
+    def elapsed_time(self, end) -> float:
+        return 0.0
 
 
 class _SGDInstead(torch.optim.SGD):
