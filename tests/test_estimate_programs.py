@@ -188,3 +188,78 @@ def test_accelerator_and_cuda_queries_answer_as_the_gpu(tmp_path, monkeypatch, c
         found = runpy.run_path(str(path))["found"]
     assert found == ("cuda", 1, 1, 40 << 30, True, True, 0.0)
     assert (torch.accelerator.set_device_index, torch.cuda.Event) == original  # restored
+
+
+FACTORIES = '''
+import torch
+from torch.nn import functional as F
+
+class Net(torch.nn.Module):
+    def __init__(self, with_loss=True):
+        super().__init__()
+        self.body = torch.nn.Linear(64, 512)
+        self.with_loss = with_loss
+
+    def forward(self, x, y):
+        logits = self.body(x)
+        return (logits, F.cross_entropy(logits, y)) if self.with_loss else logits
+
+def parts(with_loss=True):
+    model = Net(with_loss).cuda()
+    batch = (torch.randn(32, 64, device="cuda"), torch.randint(0, 512, (32,), device="cuda"))
+    return model, torch.optim.SGD(model.parameters(), lr=0.1), batch
+
+def pair():                       # nanoGPT's (logits, loss)
+    return parts()
+
+def explicit():
+    return (*parts(), lambda out, batch: out[1])
+
+def logits_only():
+    return parts(False)
+
+def bad_loss_fn():
+    return (*parts(False), lambda out, batch: out)
+'''
+
+
+@pytest.fixture
+def factories(tmp_path, monkeypatch):
+    name = f"factories_{abs(hash(str(tmp_path))) % 10**8}"
+    (tmp_path / f"{name}.py").write_text(FACTORIES)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield name
+    sys.modules.pop(name, None)
+
+
+def test_factory_contract_finds_the_loss_of_a_tuple(factories):
+    from memlint.estimate import predict
+
+    pair = predict.predict_factory(f"{factories}:pair", eval_step=False)
+    explicit = predict.predict_factory(f"{factories}:explicit", eval_step=False)
+    # The loss is cross_entropy's, not logits.sum(): its log-probabilities (32 x 512 fp32) are kept.
+    assert pair["phases"] == explicit["phases"] and pair["peak_allocated"] == explicit["peak_allocated"]
+    assert pair["steps_run"] == 2 and not pair["stopped"]
+
+
+@pytest.mark.parametrize("factory, message", [
+    ("logits_only", "the model returned a tensor of shape (32, 512), in which no loss can be found"),
+    ("bad_loss_fn", "loss_fn(out, batch) returned a tensor of shape (32, 512), not a one-element"),
+])
+def test_factory_contract_refuses_to_guess(factories, factory, message):
+    from click.testing import CliRunner
+
+    from memlint.cli import main
+
+    outcome = CliRunner().invoke(main, ["estimate", f"{factories}:{factory}"])
+    assert outcome.exit_code == 2 and message in outcome.output and outcome.output.count("\n") == 1
+
+
+def test_the_factory_contract_is_in_the_help():
+    from click.testing import CliRunner
+
+    from memlint.cli import main
+
+    text = CliRunner().invoke(main, ["estimate", "--help"]).output
+    assert "loss = loss_fn(out, batch)" in text and "(logits, loss)" in text and "not a guess" in text

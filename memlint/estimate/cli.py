@@ -28,7 +28,28 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_ERROR)
 
 
-@click.command("estimate", cls=_EstimateCommand)
+FACTORY_CONTRACT = """\b
+The factory form: TARGET names a function that takes no arguments and returns
+(model, optimizer, batch) or (model, optimizer, batch, loss_fn), a dict with
+those keys, a step function, or {"train": fn, "eval": fn}. One training step:
+  out = model(**batch) (a dict), model(*batch) (a tuple or list), else model(batch)
+  loss = loss_fn(out, batch) if a loss_fn is given, else the loss found in out:
+    out itself if it is a one-element tensor; out.loss or out["loss"];
+    the one one-element tensor of a tuple or list, e.g. (logits, loss)
+  loss.backward(); optimizer.step(); optimizer.zero_grad(set_to_none=True)
+Any other output is an error, not a guess: give a loss_fn. The evaluation
+step runs model(...) once under model.eval() and torch.no_grad()."""
+
+HELP = f"""Predict the peak GPU memory of a training step, without a GPU.
+
+TARGET is module:function (the factory form, below); or give the training command
+after `--` (python train.py ..., python -m pkg.train), run as it is.
+
+{FACTORY_CONTRACT}
+"""
+
+
+@click.command("estimate", cls=_EstimateCommand, help=HELP)
 @click.argument("target", required=False)
 @click.option("--gpu", "gpu_name", help=f"GPU to fit: {', '.join(sizes.GPUS)}.")
 @click.option("--budget", help="Memory to fit instead of a GPU, e.g. 80GiB, 24GB.")
@@ -44,11 +65,6 @@ def _fail(message: str) -> None:
 @click.pass_context
 def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budget: str | None, steps: int,
              no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None, timeout: float) -> None:
-    """Predict the peak GPU memory of a training step, without a GPU.
-
-    TARGET is module:function returning (model, optimizer, batch[, loss_fn]) or a step
-    function; or give the training command after `--` (python train.py ..., python -m pkg.train).
-    """
     argv = ctx.meta.get("memlint.command")
     if bool(target) == bool(argv):
         _fail("give module:function, or a command after `--` (e.g. memlint estimate -- python train.py)")

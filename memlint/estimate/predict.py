@@ -53,17 +53,38 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def _loss(out):
-    if isinstance(out, torch.Tensor):
-        return out if out.numel() == 1 else out.sum()
-    loss = getattr(out, "loss", None)
-    if isinstance(out, dict) and "loss" in out:
-        loss = out["loss"]
-    if isinstance(loss, torch.Tensor):
+def _describe(value) -> str:
+    if isinstance(value, torch.Tensor):
+        return f"a tensor of shape {tuple(value.shape)}"
+    if isinstance(value, (tuple, list)):
+        return f"a {type(value).__name__} of ({', '.join(_describe(v) for v in value)})"
+    return f"a {type(value).__name__}"
+
+
+def _scalar(value) -> bool:
+    return isinstance(value, torch.Tensor) and value.numel() == 1 and value.is_floating_point()
+
+
+def _loss(out, batch, loss_fn):
+    """The step's loss by the factory contract (`cli.FACTORY_CONTRACT`), or CannotRunFake."""
+    if loss_fn is not None:
+        loss = loss_fn(out, batch)
+        if not _scalar(loss):
+            raise CannotRunFake(f"loss_fn(out, batch) returned {_describe(loss)}, not a one-element "
+                                "floating-point tensor")
         return loss
-    if isinstance(out, (tuple, list)) and out:
-        return _loss(out[0])
-    raise TypeError("the model's output has no loss: return a loss_fn as the factory's 4th item")
+    if _scalar(out):
+        return out
+    loss = out.get("loss") if isinstance(out, dict) else getattr(out, "loss", None)
+    if _scalar(loss):
+        return loss
+    if isinstance(out, (tuple, list)):
+        scalars = [v for v in out if _scalar(v)]
+        if len(scalars) == 1:
+            return scalars[0]
+    raise CannotRunFake(f"the model returned {_describe(out)}, in which no loss can be found (a one-element tensor, "
+                        "out.loss, out['loss'] or the one one-element tensor of a tuple): give loss_fn(out, batch) "
+                        "as the factory's 4th item")
 
 
 def _call(model, batch):
@@ -105,7 +126,7 @@ def step_functions(made, batch_size: int | None = None):
 
     def train():
         out = _call(model, batch)
-        loss = loss_fn(out, batch) if loss_fn is not None else _loss(out)
+        loss = _loss(out, batch, loss_fn)
         loss.backward()
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
