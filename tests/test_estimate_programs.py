@@ -56,9 +56,29 @@ def get_batch():
     y = torch.stack([data[i + 1:i + 1 + T] for i in ix])
     return x.to(device), y.to(device)
 
+@torch.no_grad()
+def estimate_loss():                # nanoGPT's: 2 x 200 evaluation batches
+    out = {}
+    model.eval()
+    for split in ("train", "val"):
+        losses = torch.zeros(200)
+        for k in range(200):
+            x, y = get_batch()
+            _, loss = model(x, y)
+            losses[k] = loss.item()
+        out[split] = losses.mean()
+    model.train()
+    return out
+
 model = GPT().to(device)
 opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+best = 1e9
 for it in range(5):
+    if it % 100 == 0:
+        losses = estimate_loss()
+        if losses["val"] < best:    # real: the host tensor of the losses
+            best = losses["val"]
+        print(f"val {losses['val']:.4f}")
     x, y = get_batch()
     logits, loss = model(x, y)
     loss.backward()
@@ -90,10 +110,14 @@ def test_tied_gpt_with_host_indices_runs_unmodified(tmp_path):
     assert data["breakdown"]["parameters"] == _round(v * d * 4) + _round(t * d * 4) + 2 * block
     # The batch has its real rows: indices drawn on the host are real, so the slices are T long.
     assert data["breakdown"]["inputs (batch)"] == 2 * _round(batch * t * 8)
-    # The formatted loss is the only fake value read, and it is listed with how it was read.
-    uses = data["scalar_uses"]
-    assert [(u["kind"], u["site"].rsplit(":", 1)[1]) for u in uses] == [
-        ("format", str(GPT.splitlines().index('    print(f"step {it}: loss {loss:.4f}")') + 1))]
+    # The fake values read, and how: the evaluation's losses as numbers, the training loss formatted.
+    lines = GPT.splitlines()
+    uses = [(u["kind"], int(u["site"].rsplit(":", 1)[1]), u["count"]) for u in data["scalar_uses"]]
+    assert uses == [("value", lines.index("            losses[k] = loss.item()") + 1, 400),
+                    ("format", lines.index('    print(f"step {it}: loss {loss:.4f}")') + 1, 1)]
+    # The evaluation: 3 forwards run, the other 397 answered from the last; its peak on its own line.
+    assert (data["eval_forwards"], data["eval_skipped"]) == (3, 397) and data["eval_peak"] > 0
+    assert data["modules"][0]["forward_growth"] > 0  # the training forward's, not the evaluation's
 
 
 def test_a_gpu_value_as_a_slice_bound_stops_with_one_line(tmp_path):
@@ -263,3 +287,47 @@ def test_the_factory_contract_is_in_the_help():
 
     text = CliRunner().invoke(main, ["estimate", "--help"]).output
     assert "loss = loss_fn(out, batch)" in text and "(logits, loss)" in text and "not a guess" in text
+
+
+SANITY = '''
+import torch
+
+def empty_batch():                 # the batch a slice bound of 1 made: (64, 0)
+    model = torch.nn.Sequential(torch.nn.Embedding(100, 64), torch.nn.Linear(64, 100)).cuda()
+    return (model, torch.optim.AdamW(model.parameters()), torch.randint(0, 100, (64, 0), device="cuda"),
+            lambda out, batch: out.float().mean())
+
+class Weights(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.zeros(2048, 2048))
+
+    def forward(self, x):
+        return self.w.sum() + x.sum()   # keeps nothing for backward: not a real forward
+
+def no_activations():
+    model = Weights().cuda()
+    return model, torch.optim.SGD(model.parameters(), lr=0.1), torch.zeros(4, device="cuda")
+'''
+
+
+@pytest.mark.parametrize("factory, why", [
+    ("empty_batch", "refused: the model was called with an input of shape (64, 0) at "),
+    ("no_activations", "refused: the training forward kept 1.5 KiB of activations for 16.0 MiB of parameters"),
+])
+def test_implausible_runs_are_refused(tmp_path, monkeypatch, factory, why):
+    from click.testing import CliRunner
+
+    from memlint.cli import main
+
+    name = f"sanity_{abs(hash(str(tmp_path))) % 10**8}"
+    (tmp_path / f"{name}.py").write_text(SANITY)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        outcome = CliRunner().invoke(main, ["estimate", f"{name}:{factory}", "--gpu", "h100"])
+    finally:
+        sys.modules.pop(name, None)
+    assert outcome.exit_code == 2, outcome.output
+    last = outcome.output.splitlines()[-1]
+    assert last.startswith(why) and "fits" not in outcome.output

@@ -50,6 +50,8 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `GradScaler` always steps (it would read `found_inf.item()`).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
+* An evaluation loop (forwards with gradients off of a module that trains) runs
+  `EVAL_BATCHES` forwards per input shape; the rest answer the last output.
 """
 
 from __future__ import annotations
@@ -67,9 +69,13 @@ import torch.utils.checkpoint as checkpoint
 import torch.utils.data
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
+from torch.utils._pytree import tree_flatten
 
 from memlint.estimate import autocast, scalars
-from memlint.estimate.tracker import GPU, Category, StepTracker
+from memlint.estimate.tracker import GPU, Category, StepTracker, is_evaluation
+
+# Forwards an evaluation loop runs on one input shape before the next ones answer the last output.
+EVAL_BATCHES = 3
 
 CPU = torch.device("cpu")
 
@@ -254,6 +260,7 @@ class FakeGPU:
             for name in ("Adam", "AdamW"):
                 self._patch(torch.optim, name, _SGDInstead)
         self._patch(torch, "compile", _no_compile)
+        self._bound_evaluation(tracker)
         self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
         self._patch(torch.amp.GradScaler, "_maybe_opt_step", _always_step)
         original_clear = torch.clear_autocast_cache
@@ -398,6 +405,42 @@ class FakeGPU:
         if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
             self._patch(torch._C, "_cuda_clearCublasWorkspaces", nothing)
 
+
+    def _bound_evaluation(self, tracker: StepTracker) -> None:
+        # An evaluation loop (nanoGPT's estimate_loss: 2 x 200 batches before step 1) would take
+        # minutes of fake forwards that repeat one another. After EVAL_BATCHES forwards of one
+        # module on inputs of one shape, the next ones answer the last output: what they would
+        # allocate and free is what the ones run did, and the loop's host side still runs.
+        module_call = torch.nn.Module.__call__
+        state = {"depth": 0, "key": None, "runs": 0, "last": None}
+
+        def call(module, *args, **kwargs):
+            if state["depth"] or not is_evaluation(module):
+                if not state["depth"]:
+                    state.update(key=None, runs=0, last=None)  # a training forward ends the loop
+                return self._nested(module_call, state, module, args, kwargs)
+            shapes = tuple(tuple(t.shape) if isinstance(t, torch.Tensor) else type(t)
+                           for t in tree_flatten((args, kwargs))[0])
+            key = (id(module), module.training, shapes)
+            if key == state["key"] and state["runs"] >= EVAL_BATCHES:
+                tracker.record.eval_skipped += 1
+                return state["last"]
+            if key != state["key"]:
+                state.update(key=key, runs=0)
+            state["runs"] += 1
+            tracker.record.eval_forwards += 1
+            state["last"] = self._nested(module_call, state, module, args, kwargs)
+            return state["last"]
+
+        self._patch(torch.nn.Module, "__call__", call)
+
+    @staticmethod
+    def _nested(module_call, state: dict, module, args: tuple, kwargs: dict):
+        state["depth"] += 1
+        try:
+            return module_call(module, *args, **kwargs)
+        finally:
+            state["depth"] -= 1
 
     def _patch_accelerator(self, props) -> None:
         # The device-generic API answers for the one fake GPU. Every call is replaced, on any build:

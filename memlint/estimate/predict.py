@@ -205,6 +205,7 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
                          "item_placeholders": record.items, "item_site": record.item_site,
                          "scalar_uses": [{"kind": u.kind, "site": u.site, "count": u.count, "answer": u.answer}
                                          for u in record.scalar_uses.values()],
-                         "stopped": stopped, "file": location[0], "line": location[1], "whatif": whatif,
+                         "stopped": stopped, "empty_input": record.empty_input,
+                         "eval_forwards": record.eval_forwards, "eval_skipped": record.eval_skipped, "file": location[0], "line": location[1], "whatif": whatif,
                          "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__})
     return summary

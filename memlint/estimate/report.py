@@ -11,10 +11,34 @@ from memlint.estimate.sizes import human
 RULE = "MLE001"
 
 
+# A training forward keeps at least the inputs of its matmuls for backward: 512 B a tensor on
+# the GPU, kilobytes for any real layer. Less than both bounds means the step that ran was not
+# the program's (an empty batch, a slice cut short), and its "fits" would be wrong.
+ACTIVATIONS_FLOOR = 64 * 1024
+ACTIVATIONS_PER_PARAMETER_BYTE = 1 / 10_000
+
+
+def refusal(result: dict) -> str:
+    """Why the run cannot be right, or ''."""
+    if result.get("empty_input"):
+        return (f"refused: the model was called with an input of shape {result['empty_input']} (a zero-sized "
+                "dimension); a run on an empty batch says nothing of the real one")
+    params = result["breakdown"].get("parameters", 0)
+    activations = result.get("training_activations", ACTIVATIONS_FLOOR)
+    if result["steps_run"] and activations < min(ACTIVATIONS_FLOOR, params * ACTIVATIONS_PER_PARAMETER_BYTE):
+        return (f"refused: the training forward kept {human(activations)} of activations for {human(params)} of "
+                "parameters, below any plausible size (64 KiB and 1/10,000 of the parameters): the step that "
+                "ran cannot be the program's")
+    return ""
+
+
 def verdict(result: dict, budget: int | None) -> tuple[int, str]:
     """(exit code, sentence). The gate compares the predicted reserved peak: what the
     caching allocator must get from the driver, which is what runs out first."""
     need = max(result["peak_reserved"], result["peak_allocated"])
+    refused = refusal(result)
+    if refused:
+        return 2, refused
     if result.get("stopped") and not result["steps_run"]:
         if budget is not None and need > budget:
             return 1, f"does not fit even before the first step: {human(need)} > {human(budget)}"
@@ -60,15 +84,15 @@ def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
                    f"(first at {result['item_site']})")
     code, sentence = verdict(result, budget)
     if sentence:
-        out.append(f"{budget_label}: {sentence}" if budget is not None else sentence)
+        out.append(f"{budget_label}: {sentence}" if budget is not None and code != 2 else sentence)
     return out
 
 
 def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_label: str = "budget") -> int:
     code, sentence = verdict(result, budget)
     if fmt == "json":
-        json.dump({**result, "budget": budget, "fits": None if budget is None else code == 0, "exit": code},
-                  stream, indent=2)
+        json.dump({**result, "budget": budget, "fits": None if budget is None else code == 0, "exit": code,
+                   "refused": refusal(result)}, stream, indent=2)
         stream.write("\n")
     elif fmt == "github":
         from memlint.formats.github import command
@@ -77,9 +101,10 @@ def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_lab
             stream.write(line + "\n")
         if result.get("stopped"):
             stream.write(command("warning", result["stopped"], title="memlint estimate") + "\n")
-        if code == 1:
-            stream.write(command("error", f"{budget_label}: {sentence}", file=result.get("file") or None,
-                                 line=result.get("line") or None, title="memlint estimate") + "\n")
+        if code == 1 or refusal(result):
+            stream.write(command("error", f"{budget_label}: {sentence}" if code == 1 else sentence,
+                                 file=result.get("file") or None, line=result.get("line") or None,
+                                 title="memlint estimate") + "\n")
     elif fmt == "sarif":
         json.dump(_sarif(result, code, sentence, budget_label), stream, indent=2)
         stream.write("\n")

@@ -22,6 +22,7 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
     best = {"allocated": -1}
     best_eval = {"allocated": -1, "totals": {}}
     per_phase: dict[str, int] = {}
+    activations = 0  # the most the training steps' forwards held at once (the sanity check's)
     final = _final_categories(events)
     if workspace:
         model.malloc(-1, workspace)
@@ -37,6 +38,8 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
         totals[category] = totals.get(category, 0) + nbytes
         label = phases[phase]
         per_phase[label] = max(per_phase.get(label, 0), model.allocated)
+        if label.startswith("step "):
+            activations = max(activations, totals["Activation"])
         if label == "eval":
             if model.allocated > best_eval["allocated"]:
                 best_eval = {"allocated": model.allocated, "totals": dict(totals)}
@@ -60,6 +63,7 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
         "eval_peak": per_phase.get("eval"),
         "eval_breakdown": _breakdown(best_eval, workspace) if best_eval["allocated"] > 0 else {},
         "modules": modules,
+        "training_activations": activations,
         **extra,
     }
 

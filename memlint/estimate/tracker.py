@@ -34,8 +34,7 @@ from functools import partial
 
 import torch
 from torch._guards import active_fake_mode
-from torch._subclasses.fake_tensor import (DataDependentOutputException, DynamicOutputShapeException, FakeTensor,
-                                           unset_fake_temporarily)
+from torch._subclasses.fake_tensor import FakeTensor, unset_fake_temporarily
 from torch.distributed._tools.common_utils import get_untyped_storages
 from torch.distributed._tools.mem_tracker import MemTracker, _ModState, _RefType, _UpdateType
 from torch.distributed.tensor import DTensor
@@ -95,6 +94,9 @@ class Record:
     item_site: str = ""
     scalar_uses: dict = field(default_factory=dict)  # (kind, site) -> scalars.ScalarUse
     matmuls: bool = False
+    empty_input: str = ""  # the first model input with a zero-sized dimension: shape and where
+    eval_forwards: int = 0  # evaluation forwards run, and answered from the last one (fakegpu)
+    eval_skipped: int = 0
 
 
 _PLUMBING = ("/memlint/estimate/", "/torch/utils/_python_dispatch.py", "/torch/_subclasses/", "/torch/overrides.py",
@@ -127,6 +129,14 @@ _MATMUL_OPS = {"mm", "bmm", "addmm", "baddbmm", "convolution", "_scaled_dot_prod
                "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention"}
 
 
+def is_evaluation(module: torch.nn.Module) -> bool:
+    """An evaluation forward: gradients off for a module that trains. A frozen module run under
+    no_grad inside a training step (a VAE encoder, a teacher) is not one."""
+    if torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
+        return False
+    return any(p.requires_grad for p in module.parameters())
+
+
 def _device_type(device) -> str:
     try:
         return torch.device(device).type
@@ -149,6 +159,7 @@ class StepTracker(MemTracker):
         self._backward_seen = False  # this step's backward ran: what follows (clipping) belongs to it
         self._step_hook = None
         self.scalar_use: str | None = None  # set by fakegpu while a Tensor method asks for a Python value
+        self._eval_from_program = False  # the eval phase began at the program's own no-grad forward
         self._new_phase()
 
     # -- the GPU -------------------------------------------------------------------------
@@ -265,11 +276,21 @@ class StepTracker(MemTracker):
     def _pre_fw_hook(self, module, inputs) -> None:
         root = set(self._mod_tracker.parents) - {self._mod_tracker.get_known_fqn(module)} == {"Global"}
         if root and not self._mod_tracker.is_bw:
-            if module in self.memory_tracking:  # the root's next forward without an optimizer step
+            evaluating = is_evaluation(module)
+            if evaluating or self.phase_name == "eval" and self._eval_from_program:
+                # An evaluation's forward, or the first training forward after one: the module
+                # statistics kept are the training forward's.
+                self.reset_mod_stats()
+                if self.phase_name != "eval" or self._eval_from_program:
+                    self.phase_name = "eval" if evaluating else "train"
+                    self._eval_from_program = evaluating
+            elif module in self.memory_tracking:  # the root's next forward without an optimizer step
                 self._keep_modules()
             if self.phase_name == "setup":
                 self.phase_name = "train"
             for t in tree_flatten((inputs,))[0]:
+                if isinstance(t, torch.Tensor) and 0 in t.shape and not self.record.empty_input:
+                    self.record.empty_input = f"{tuple(t.shape)} at {user_site() or '?'}"
                 if isinstance(t, torch.Tensor) and self.on_gpu(t):
                     winfo = self._WINFO.get(t.untyped_storage(), (None, None))[0]
                     if winfo is not None and winfo.reftype in (Category.ACT, Category.OTH):
@@ -309,8 +330,16 @@ class StepTracker(MemTracker):
             gpu = any(self.on_gpu(t) for t in tensors)
         self.inside += 1
         try:
-            res = self._host(func, args, kwargs, tensors) if not gpu and self._host_inputs(tensors, kwargs) else \
-                func(*args, **kwargs)
+            if not gpu and self._host_inputs(tensors, kwargs):
+                res = self._host(func, args, kwargs, tensors)
+            else:
+                if any(type(t) is torch.Tensor for t in tensors):
+                    # Made fake here rather than by the fake mode's own path for real inputs,
+                    # which is several times slower (a real batch copied to the GPU every step).
+                    mode = active_fake_mode()
+                    args, kwargs = tree_map_only(
+                        torch.Tensor, lambda t: mode.from_tensor(t) if type(t) is torch.Tensor else t, (args, kwargs))
+                res = func(*args, **kwargs)
         finally:
             self.inside -= 1
         # torch < 2.12 has no `_fake_mode_on_entry` (it tracks every op it sees).
@@ -337,13 +366,10 @@ class StepTracker(MemTracker):
 
     @staticmethod
     def _host(func, args: tuple, kwargs: dict, tensors: list):
-        """The op on real data when its outputs are small; else its fake result. The fake run
-        comes first: it gives the output sizes without computing anything."""
-        try:
+        """The op on real data: one on small real inputs directly; a factory (no inputs) when its
+        outputs are small, else its fake result (the fake run gives the sizes, computing nothing)."""
+        if not tensors:
             res = func(*args, **kwargs)
-        except (DataDependentOutputException, DynamicOutputShapeException):
-            pass  # nonzero, unique, masked_select of a real host tensor: the real op knows its size
-        else:
             if sum(t.numel() for t in tree_flatten(res)[0] if isinstance(t, torch.Tensor)) > HOST_LIMIT:
                 return res
         with unset_fake_temporarily():
