@@ -331,3 +331,17 @@ def test_implausible_runs_are_refused(tmp_path, monkeypatch, factory, why):
     assert outcome.exit_code == 2, outcome.output
     last = outcome.output.splitlines()[-1]
     assert last.startswith(why) and "fits" not in outcome.output
+
+
+def test_plot_option_writes_the_picture_or_says_why_not(factories, tmp_path):
+    pytest.importorskip("matplotlib")
+    from click.testing import CliRunner
+
+    from memlint.cli import main
+
+    picture = tmp_path / "fit.png"
+    outcome = CliRunner().invoke(main, ["estimate", f"{factories}:pair", "--budget", "1GiB", "--plot", str(picture)])
+    assert outcome.exit_code == 0, outcome.output
+    assert picture.read_bytes()[:4] == b"\x89PNG"
+    outcome = CliRunner().invoke(main, ["estimate", f"{factories}:pair", "--plot", str(tmp_path / "no" / "x.png")])
+    assert outcome.exit_code == 2 and outcome.output == f"memlint estimate: cannot write {tmp_path / 'no' / 'x.png'}: no such folder\n"

@@ -3,6 +3,8 @@ training step fit? Exit 0 fits (or no budget), 1 does not fit, 2 error."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import sys
 
 import click
@@ -62,9 +64,12 @@ after `--` (python train.py ..., python -m pkg.train), run as it is.
               "the factory's batch).")
 @click.option("--optimizer", type=click.Choice(["sgd"]), help="What if: plain SGD in place of Adam/AdamW (no state).")
 @click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds the command form may run.")
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), help="Draw a stacked bar per phase and "
+              "category, with the GPU's limit, to this image file (needs matplotlib).")
 @click.pass_context
 def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budget: str | None, steps: int,
-             no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None, timeout: float) -> None:
+             no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None, timeout: float,
+             plot_file: str | None) -> None:
     argv = ctx.meta.get("memlint.command")
     if bool(target) == bool(argv):
         _fail("give module:function, or a command after `--` (e.g. memlint estimate -- python train.py)")
@@ -74,6 +79,10 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
     except ValueError as exc:
         _fail(str(exc))
     label = f"--budget {budget}" if budget else (gpu[0] if gpu else "budget")
+    if plot_file and importlib.util.find_spec("matplotlib") is None:
+        _fail('--plot needs matplotlib: pip install "memlint-torch[estimate]"')
+    if plot_file and not os.path.isdir(os.path.dirname(os.path.abspath(plot_file))):
+        _fail(f"cannot write {plot_file}: no such folder")  # said before the run, not after it
     from memlint.estimate import report
 
     device = gpu or (sizes.DEFAULT_GPU[0], limit or sizes.DEFAULT_GPU[1])
@@ -96,4 +105,12 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
                                              batch_size=batch_size, optimizer=optimizer)
         except predict.CannotRunFake as exc:
             _fail(str(exc))
-    sys.exit(report.write(result, output_format, sys.stdout, limit, label))
+    code = report.write(result, output_format, sys.stdout, limit, label)
+    if plot_file:
+        from memlint.estimate import plot
+
+        try:
+            plot.draw(result, plot_file, limit, label)
+        except OSError as exc:
+            _fail(f"cannot write {plot_file}: {exc.strerror or exc}")
+    sys.exit(code)

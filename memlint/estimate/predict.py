@@ -14,7 +14,7 @@ import torch
 from memlint.estimate.fakegpu import FakeGPU
 from memlint.estimate.scalars import FakeValueNeeded
 from memlint.estimate.sizes import DEFAULT_GPU
-from memlint.estimate.summary import summarize, workspace_for
+from memlint.estimate.summary import summarize, top_modules, workspace_for
 from memlint.estimate.tracker import StepTracker, user_site
 
 
@@ -194,12 +194,9 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
     record = tracker.record
     if tracker._mod_tracker is not None and record.steps < 1 and not record.modules:
         tracker._keep_modules()
-    modules = []
-    for use in sorted(record.modules.get(1, []), key=lambda u: -u.forward_growth):
-        if use.name.count(".") == 1:
-            modules.append({"module": use.name, "parameters": use.params, "forward_growth": use.forward_growth,
-                            "local_peak": use.local_peak})
-    summary = summarize(record.events, [p.label() for p in record.phases], modules[:6],
+    modules = top_modules([{"module": use.name, "parameters": use.params, "forward_growth": use.forward_growth,
+                            "local_peak": use.local_peak} for use in record.modules.get(1, [])])
+    summary = summarize(record.events, [p.label() for p in record.phases], modules,
                         workspace_for(gpu[0], record.matmuls),
                         {"target": target, "gpu": gpu[0], "capacity": gpu[1], "steps_run": record.steps,
                          "item_placeholders": record.items, "item_site": record.item_site,
