@@ -328,15 +328,17 @@ class StepTracker(MemTracker):
             gpu = self.placing
         else:
             gpu = any(self.on_gpu(t) for t in tensors)
+        mode = active_fake_mode()
         self.inside += 1
         try:
-            if not gpu and self._host_inputs(tensors, kwargs):
+            if mode is None:  # a real run, tracked the same way (the tests' reference)
+                res = func(*args, **kwargs)
+            elif not gpu and self._host_inputs(tensors, kwargs):
                 res = self._host(func, args, kwargs, tensors)
             else:
                 if any(type(t) is torch.Tensor for t in tensors):
                     # Made fake here rather than by the fake mode's own path for real inputs,
                     # which is several times slower (a real batch copied to the GPU every step).
-                    mode = active_fake_mode()
                     args, kwargs = tree_map_only(
                         torch.Tensor, lambda t: mode.from_tensor(t) if type(t) is torch.Tensor else t, (args, kwargs))
                 res = func(*args, **kwargs)
