@@ -313,7 +313,7 @@ def no_activations():
 
 @pytest.mark.parametrize("factory, why", [
     ("empty_batch", "refused: the model was called with an input of shape (64, 0) at "),
-    ("no_activations", "refused: the training forward kept 1.5 KiB of activations for 16.0 MiB of parameters"),
+    ("no_activations", "refused: the training forward kept 0.001 MiB of activations for 16.0 MiB of parameters"),
 ])
 def test_implausible_runs_are_refused(tmp_path, monkeypatch, factory, why):
     from click.testing import CliRunner
@@ -345,3 +345,17 @@ def test_plot_option_writes_the_picture_or_says_why_not(factories, tmp_path):
     assert picture.read_bytes()[:4] == b"\x89PNG"
     outcome = CliRunner().invoke(main, ["estimate", f"{factories}:pair", "--plot", str(tmp_path / "no" / "x.png")])
     assert outcome.exit_code == 2 and outcome.output == f"memlint estimate: cannot write {tmp_path / 'no' / 'x.png'}: no such folder\n"
+
+
+def test_a_wrapped_failure_names_its_cause():
+    from memlint.estimate import predict
+
+    try:
+        try:
+            raise RuntimeError("Cannot swap t2 because it has weakref associated with it")
+        except RuntimeError as inner:
+            raise RuntimeError("_apply(): Couldn't swap Linear.weight") from inner
+    except RuntimeError as exc:
+        line = predict.why(exc)
+    assert line.endswith("cannot run fake: RuntimeError: _apply(): Couldn't swap Linear.weight (because "
+                         "RuntimeError: Cannot swap t2 because it has weakref associated with it)")

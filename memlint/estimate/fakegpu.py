@@ -72,7 +72,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_flatten
 
 from memlint.estimate import autocast, scalars
-from memlint.estimate.tracker import GPU, Category, StepTracker, is_evaluation
+from memlint.estimate.tracker import GPU, HOST_LIMIT, Category, StepTracker, is_evaluation
 
 # Forwards an evaluation loop runs on one input shape before the next ones answer the last output.
 EVAL_BATCHES = 3
@@ -93,11 +93,42 @@ def _target(device) -> str | None:
     return None
 
 
+# Calls that place tensors or that the device rules rewrite: never run as plain host calls.
+_DEVICE_FUNCTIONS = {torch.Tensor.to, torch.Tensor.cuda, torch.Tensor.cpu, torch.Tensor.pin_memory,
+                     F.scaled_dot_product_attention, torch.dropout}
+
 _DISPATCH_CHECKS = ("has_torch_function", "has_torch_function_unary", "has_torch_function_variadic")
 
 
 def _python_level(func) -> bool:
     return isinstance(func, FunctionType) and func.__module__ == F.__name__
+
+
+def _real_host_call(args: tuple, kwargs: dict) -> bool:
+    """A call on small real host tensors only, which runs as it is, with no mode at all: a
+    program's host side (nanoGPT's get_batch slices each row with a real index, 400 batches of
+    evaluation) makes hundreds of thousands of such calls. The tracker would run them for real
+    too (`tracker.HOST_LIMIT`), after looking at each through the dispatcher, far more slowly."""
+    if "device" in kwargs:
+        return False
+    total, found = 0, False
+    for item in _leaves((*args, *kwargs.values())):
+        if isinstance(item, torch.Tensor):
+            if type(item) is not torch.Tensor or item.device.type != "cpu":
+                return False
+            found, total = True, total + item.numel()
+    return found and total <= HOST_LIMIT
+
+
+def _leaves(values, depth: int = 3):
+    """The arguments, with lists, tuples and slices opened (`x[i:j, k]`: a tuple of a slice)."""
+    for value in values:
+        if depth and isinstance(value, (list, tuple)):
+            yield from _leaves(value, depth - 1)
+        elif depth and isinstance(value, slice):
+            yield from _leaves((value.start, value.stop, value.step), depth - 1)
+        else:
+            yield value
 
 
 class _Devices(TorchFunctionMode):
@@ -107,6 +138,9 @@ class _Devices(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = dict(kwargs or {})
+        if func not in _DEVICE_FUNCTIONS and _real_host_call(args, kwargs):
+            with torch._C._DisableTorchDispatch():  # the tracker and the fake mode: see `_real_host_call`
+                return func(*args, **kwargs)
         if func is torch.Tensor.to:
             return self._to(args[0], args[1:], kwargs)
         if func is torch.Tensor.cuda:

@@ -319,6 +319,9 @@ class StepTracker(MemTracker):
         kwargs = kwargs or {}
         if func is torch.ops.aten._local_scalar_dense.default and isinstance(args[0], FakeTensor):
             return self._placeholder(args[0])
+        if func is torch.ops.aten.lift_fresh.default and type(args[0]) is torch.Tensor and self.placing is None \
+                and args[0].numel() <= HOST_LIMIT and active_fake_mode() is not None:
+            return args[0]  # torch.tensor(...), torch.from_numpy(...) of small host data: the real tensor
         if any(t is DTensor for t in types):
             return NotImplemented
         if func.__name__.split(".")[0] in _MATMUL_OPS:
@@ -344,6 +347,10 @@ class StepTracker(MemTracker):
                 res = func(*args, **kwargs)
         finally:
             self.inside -= 1
+        if mode is not None and not gpu:
+            # Host memory is not predicted: leaving its ops untracked keeps a program's host side
+            # (nanoGPT's get_batch: a slice per row, 400 batches of evaluation) fast.
+            return res
         # torch < 2.12 has no `_fake_mode_on_entry` (it tracks every op it sees).
         if active_fake_mode() is getattr(self, "_fake_mode_on_entry", active_fake_mode()):
             if self.in_optimizer_math():  # the state proper becomes OPT in MemTracker's post-step hook
