@@ -359,3 +359,24 @@ def test_a_wrapped_failure_names_its_cause():
         line = predict.why(exc)
     assert line.endswith("cannot run fake: RuntimeError: _apply(): Couldn't swap Linear.weight (because "
                          "RuntimeError: Cannot swap t2 because it has weakref associated with it)")
+
+
+def test_snapshot_loads_in_memory_viz_and_replays_to_the_prediction(factories, tmp_path):
+    import pickle
+
+    from torch.cuda import _memory_viz
+
+    from memlint.estimate import predict
+
+    path = tmp_path / "snapshot.pickle"
+    result = predict.predict_factory(f"{factories}:pair", snapshot_file=str(path))
+    data = pickle.loads(path.read_bytes())
+    assert "total_reserved" in _memory_viz.segsum(data) and "<html" in _memory_viz.trace_plot(data).lower()
+    assert sum(s["total_size"] for s in data["segments"]) == result["peak_reserved"]
+    live, peak = 0, 0
+    for event in data["device_traces"][0]:
+        live += {"alloc": event["size"], "free_completed": -event["size"]}.get(event["action"], 0)
+        peak = max(peak, live)
+    assert peak == max(result["peak_allocated"], result["eval_peak"] or 0)
+    names = {f["name"] for e in data["device_traces"][0] for f in e["frames"]}
+    assert "step 1 forward: activations" in names and "cuBLAS workspace (assumed)" in names

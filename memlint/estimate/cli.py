@@ -66,10 +66,12 @@ after `--` (python train.py ..., python -m pkg.train), run as it is.
 @click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds the command form may run.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), help="Draw a stacked bar per phase and "
               "category, with the GPU's limit, to this image file (needs matplotlib).")
+@click.option("--snapshot", "snapshot_file", type=click.Path(dir_okay=False), help="Write the predicted "
+              "allocations as a torch.cuda.memory._snapshot() pickle, for https://pytorch.org/memory_viz.")
 @click.pass_context
 def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budget: str | None, steps: int,
              no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None, timeout: float,
-             plot_file: str | None) -> None:
+             plot_file: str | None, snapshot_file: str | None) -> None:
     argv = ctx.meta.get("memlint.command")
     if bool(target) == bool(argv):
         _fail("give module:function, or a command after `--` (e.g. memlint estimate -- python train.py)")
@@ -81,8 +83,9 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
     label = f"--budget {budget}" if budget else (gpu[0] if gpu else "budget")
     if plot_file and importlib.util.find_spec("matplotlib") is None:
         _fail('--plot needs matplotlib: pip install "memlint-torch[estimate]"')
-    if plot_file and not os.path.isdir(os.path.dirname(os.path.abspath(plot_file))):
-        _fail(f"cannot write {plot_file}: no such folder")  # said before the run, not after it
+    for path in (plot_file, snapshot_file):
+        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            _fail(f"cannot write {path}: no such folder")  # said before the run, not after it
     from memlint.estimate import report
 
     device = gpu or (sizes.DEFAULT_GPU[0], limit or sizes.DEFAULT_GPU[1])
@@ -90,7 +93,7 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         from memlint.estimate import program
 
         try:
-            result = program.run(argv, device, steps, timeout, batch_size, optimizer)
+            result = program.run(argv, device, steps, timeout, batch_size, optimizer, snapshot_file)
         except program.ProgramFailed as exc:
             _fail(str(exc))
     else:
@@ -102,7 +105,8 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
             _fail('needs torch: pip install "memlint[estimate]"')
         try:
             result = predict.predict_factory(target, steps=steps, gpu=device, eval_step=not no_eval,
-                                             batch_size=batch_size, optimizer=optimizer)
+                                             batch_size=batch_size, optimizer=optimizer,
+                                             snapshot_file=snapshot_file)
         except predict.CannotRunFake as exc:
             _fail(str(exc))
     code = report.write(result, output_format, sys.stdout, limit, label)

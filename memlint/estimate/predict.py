@@ -11,6 +11,7 @@ import traceback
 
 import torch
 
+from memlint.estimate import snapshot
 from memlint.estimate.fakegpu import FakeGPU
 from memlint.estimate.scalars import FakeValueNeeded
 from memlint.estimate.sizes import DEFAULT_GPU
@@ -151,7 +152,8 @@ def factory_location(spec: str) -> tuple[str, int]:
 
 
 def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GPU, eval_step: bool = True,
-                    batch_size: int | None = None, optimizer: str | None = None) -> dict:
+                    batch_size: int | None = None, optimizer: str | None = None,
+                    snapshot_file: str | None = None) -> dict:
     """Import `module:function`, call it under the fake GPU and run its steps."""
     module_name, _, name = spec.partition(":")
     if not module_name or not name:
@@ -181,7 +183,8 @@ def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GP
             raise
         except Exception as exc:  # noqa: BLE001 - the program's failure under fake tensors: one line
             stopped = why(exc)
-    return finish(tracker, gpu, started, stopped, factory_location(spec), spec, _whatif(batch_size, optimizer))
+    return finish(tracker, gpu, started, stopped, factory_location(spec), spec, _whatif(batch_size, optimizer),
+                  snapshot_file)
 
 
 def _whatif(batch_size: int | None, optimizer: str | None) -> str:
@@ -190,14 +193,17 @@ def _whatif(batch_size: int | None, optimizer: str | None) -> str:
 
 
 def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: str,
-           location: tuple[str, int], target: str, whatif: str = "") -> dict:
+           location: tuple[str, int], target: str, whatif: str = "", snapshot_file: str | None = None) -> dict:
     record = tracker.record
+    labels = [p.label() for p in record.phases]
+    workspace = workspace_for(gpu[0], record.matmuls)
+    if snapshot_file:
+        snapshot.write(snapshot.build(record.events, labels, workspace), snapshot_file)
     if tracker._mod_tracker is not None and record.steps < 1 and not record.modules:
         tracker._keep_modules()
     modules = top_modules([{"module": use.name, "parameters": use.params, "forward_growth": use.forward_growth,
                             "local_peak": use.local_peak} for use in record.modules.get(1, [])])
-    summary = summarize(record.events, [p.label() for p in record.phases], modules,
-                        workspace_for(gpu[0], record.matmuls),
+    summary = summarize(record.events, labels, modules, workspace,
                         {"target": target, "gpu": gpu[0], "capacity": gpu[1], "steps_run": record.steps,
                          "item_placeholders": record.items, "item_site": record.item_site,
                          "scalar_uses": [{"kind": u.kind, "site": u.site, "count": u.count, "answer": u.answer}

@@ -24,7 +24,7 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
     per_phase: dict[str, int] = {}
     phase_totals: dict[str, dict] = {}
     activations = 0  # the most the training steps' forwards held at once (the sanity check's)
-    final = _final_categories(events)
+    final = final_categories(events)
     if workspace:
         model.malloc(-1, workspace)
     for index, (sign, key, nbytes, category, phase) in enumerate(events):
@@ -84,7 +84,7 @@ def _breakdown(best: dict, workspace: int) -> dict[str, int]:
     return breakdown
 
 
-def _final_categories(events: list) -> dict[int, str]:
+def final_categories(events: list) -> dict[int, str]:
     """For each allocation (its index), the category it ends up in: a tensor is known for
     what it is only later (a gradient is a backward temporary until its hook runs, Adam's
     state an optimizer-step allocation until the step returns), and it is that all along."""
