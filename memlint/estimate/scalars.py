@@ -19,6 +19,7 @@ answered False and listed: stopping there would refuse every run of those librar
 from __future__ import annotations
 
 import dis
+import functools
 import sys
 from dataclasses import dataclass
 
@@ -53,13 +54,13 @@ class ScalarUse:
 def subscripting(frame) -> bool:
     """Whether `frame` (the program's innermost frame) is indexing or slicing right now: a
     fake 0-d tensor read there is a slice bound or an index."""
-    if frame is None:
-        return False
-    code, offset = frame.f_code, frame.f_lasti
-    for instruction in dis.get_instructions(code):
-        if instruction.offset == offset:
-            return instruction.opname in _SUBSCRIPT_OPS
-    return False
+    return frame is not None and _opname(frame.f_code, frame.f_lasti) in _SUBSCRIPT_OPS
+
+
+@functools.lru_cache(maxsize=1024)
+def _opname(code, offset: int) -> str:
+    """The instruction at `offset` of `code` (a loop reads the same one many times)."""
+    return next((i.opname for i in dis.get_instructions(code) if i.offset == offset), "")
 
 
 def user_frame(is_plumbing) -> object:
