@@ -54,8 +54,8 @@ def test_notes_on_fake_values_and_on_an_untested_torch():
     out = io.StringIO()
     report.write(_result(300 * MIB, scalar_uses=uses, torch="2.1.0"), "text", out, None)
     lines = out.getvalue().splitlines()
-    assert "note: 400 fake value(s) became a Python number, answered 1.0: train.py:9 (400x)" in lines
-    assert "note: 2 fake value(s) was formatted, answered 1.0: train.py:30 (2x)" in lines
+    assert "note: 400 fake value(s) read as a Python number, answered 1.0: train.py:9 (400x)" in lines
+    assert "note: 2 fake value(s) formatted, answered 1.0: train.py:30 (2x)" in lines
     assert any(line.startswith("note: torch 2.1 is not one memlint estimate was tested on") for line in lines)
     out = io.StringIO()
     report.write(_result(300 * MIB), "text", out, None)

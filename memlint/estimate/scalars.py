@@ -26,7 +26,7 @@ from dataclasses import dataclass
 VALUE, FORMAT, INDEX, TRUTH = "value", "format", "index", "truth"
 
 # How each use is answered and named in the report.
-DESCRIPTION = {VALUE: "became a Python number", FORMAT: "was formatted", TRUTH: "decided a condition (library code)"}
+DESCRIPTION = {VALUE: "read as a Python number", FORMAT: "formatted", TRUTH: "deciding a condition in library code"}
 
 _SUBSCRIPT_OPS = {"BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BUILD_SLICE", "BINARY_SLICE", "STORE_SLICE"}
 
