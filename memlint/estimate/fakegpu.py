@@ -50,6 +50,10 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `GradScaler` always steps (it would read `found_inf.item()`).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
+* Calls on small real host tensors run as they are, with no mode (the tracker
+  keeps such tensors real); `nn.Parameter` of a real host tensor makes it fake.
+* A fake tensor read as a Python value (`item`, `int`, `float`, `bool`,
+  `__index__`, formatting) tells the tracker how it is read (`scalars`).
 * An evaluation loop (forwards with gradients off of a module that trains) runs
   `EVAL_BATCHES` forwards per input shape; the rest answer the last output.
 """

@@ -121,7 +121,7 @@ def user_site(stack=None) -> str:
     return ""
 
 
-# Largest output (elements, all outputs of one op) computed on real data on the host: indices,
+# The most elements a host op computes on real data (its inputs; a factory's outputs): indices,
 # token ids, masks, counters, a small dataset. Larger ones stay fake (a batch of images, weights).
 HOST_LIMIT = 1 << 20
 
@@ -278,11 +278,12 @@ class StepTracker(MemTracker):
         root = set(self._mod_tracker.parents) - {self._mod_tracker.get_known_fqn(module)} == {"Global"}
         if root and not self._mod_tracker.is_bw:
             evaluating = is_evaluation(module)
-            if evaluating or self.phase_name == "eval" and self._eval_from_program:
-                # An evaluation's forward, or the first training forward after one: the module
-                # statistics kept are the training forward's.
+            factory_eval = self.phase_name == "eval" and not self._eval_from_program  # start_eval's phase stays
+            if evaluating or self._eval_from_program:
+                # An evaluation's forward of the program, or the training forward after one: the module
+                # statistics reported are a training forward's, so the evaluation's are dropped.
                 self.reset_mod_stats()
-                if self.phase_name != "eval" or self._eval_from_program:
+                if not factory_eval:
                     self.phase_name = "eval" if evaluating else "train"
                     self._eval_from_program = evaluating
             elif module in self.memory_tracking:  # the root's next forward without an optimizer step
