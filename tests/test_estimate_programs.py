@@ -380,3 +380,18 @@ def test_snapshot_loads_in_memory_viz_and_replays_to_the_prediction(factories, t
     assert peak == max(result["peak_allocated"], result["eval_peak"] or 0)
     names = {f["name"] for e in data["device_traces"][0] for f in e["frames"]}
     assert "step 1 forward: activations" in names and "cuBLAS workspace (assumed)" in names
+
+
+def test_an_evaluation_loop_through_a_frozen_encoder_is_bounded_too(tmp_path):
+    tracker = _run_fake(tmp_path, """
+        import torch
+        encoder = torch.nn.Linear(32, 32).cuda().requires_grad_(False)   # frozen: not an evaluation
+        model = torch.nn.Linear(32, 4).cuda()
+        with torch.no_grad():
+            for _ in range(50):
+                model(encoder(torch.randn(8, 32).cuda()))
+        model(encoder(torch.randn(8, 32).cuda())).sum().backward()
+        with torch.no_grad():
+            model(torch.randn(8, 32).cuda())                               # a new loop after training
+    """)
+    assert (tracker.record.eval_forwards, tracker.record.eval_skipped) == (4, 47)

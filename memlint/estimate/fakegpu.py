@@ -454,7 +454,7 @@ class FakeGPU:
 
         def call(module, *args, **kwargs):
             if state["depth"] or not is_evaluation(module):
-                if not state["depth"]:
+                if not state["depth"] and torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
                     state.update(key=None, runs=0, last=None)  # a training forward ends the loop
                 return self._nested(module_call, state, module, args, kwargs)
             shapes = tuple(tuple(t.shape) if isinstance(t, torch.Tensor) else type(t)
