@@ -63,7 +63,7 @@ def amp_eval():
 
 def triple():
     model, opt, _, _ = make()
-    return model, opt, torch.randn(64, 256, device=next(model.parameters()).device)
+    return model, opt, torch.randn(64, 256, device=next(model.parameters()).device), lambda out, batch: out.sum()
 
 def data_dependent():
     model, opt, step, _ = make()

@@ -62,8 +62,16 @@ class Allocator:
     _live: dict[int, _Block] = field(default_factory=dict)
     _address: int = 0
     _order: itertools.count = field(default_factory=itertools.count)
+    trace: list | None = None  # when a list: memory_viz's trace entries, in order (`snapshot`)
+    segments: list = field(default_factory=list)  # the first block of each segment, in order
 
-    def malloc(self, key: int, nbytes: int) -> None:
+    def _event(self, action: str, block: "_Block", size: int, note: str = "") -> None:
+        if self.trace is not None:
+            frames = [{"filename": "memlint estimate (predicted)", "line": 0, "name": note}] if note else []
+            self.trace.append({"action": action, "addr": block.start, "size": size, "stream": 0, "frames": frames,
+                               "time_us": len(self.trace)})
+
+    def malloc(self, key: int, nbytes: int, note: str = "") -> None:
         size = round_size(nbytes)
         small = size <= SMALL_SIZE
         pool = self._pools[small]
@@ -76,6 +84,8 @@ class Allocator:
             self._address += grown
             self.reserved += grown
             self.peak_reserved = max(self.peak_reserved, self.reserved)
+            self.segments.append(block)
+            self._event("segment_alloc", block, grown)
         rest = block.size - size
         if (rest >= MIN_BLOCK) if small else (rest > SMALL_SIZE):
             tail = _Block(block.start + size, rest, small, True, block, block.next)
@@ -85,6 +95,7 @@ class Allocator:
             self._insert(tail)
         block.free = False
         self._live[key] = block
+        self._event("alloc", block, block.size, note)
         self.allocated += block.size
         self.peak_allocated = max(self.peak_allocated, self.allocated)
 
@@ -93,6 +104,8 @@ class Allocator:
         if block is None:
             return
         self.allocated -= block.size
+        self._event("free_requested", block, block.size)
+        self._event("free_completed", block, block.size)
         block.free = True
         for neighbour in (block.prev, block.next):
             if neighbour is not None and neighbour.free:

@@ -37,7 +37,8 @@ def install() -> None:
             return
         state["written"] = True
         result = predict.finish(tracker, gpu, started, stopped, (cfg.get("file", ""), cfg.get("line", 0)),
-                                " ".join(cfg["argv"]), predict._whatif(cfg.get("batch_size"), cfg.get("optimizer")))
+                                " ".join(cfg["argv"]), predict._whatif(cfg.get("batch_size"), cfg.get("optimizer")),
+                                cfg.get("snapshot"))
         with open(cfg["result"], "w", encoding="utf-8") as out:
             json.dump(result, out)
 

@@ -3,6 +3,8 @@ training step fit? Exit 0 fits (or no budget), 1 does not fit, 2 error."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import sys
 
 import click
@@ -28,7 +30,28 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_ERROR)
 
 
-@click.command("estimate", cls=_EstimateCommand)
+FACTORY_CONTRACT = """\b
+The factory form: TARGET names a function that takes no arguments and returns
+(model, optimizer, batch) or (model, optimizer, batch, loss_fn), a dict with
+those keys, a step function, or {"train": fn, "eval": fn}. One training step:
+  out = model(**batch) (a dict), model(*batch) (a tuple or list), else model(batch)
+  loss = loss_fn(out, batch) if a loss_fn is given, else the loss found in out:
+    out itself if it is a one-element tensor; out.loss or out["loss"];
+    the one one-element tensor of a tuple or list, e.g. (logits, loss)
+  loss.backward(); optimizer.step(); optimizer.zero_grad(set_to_none=True)
+Any other output is an error, not a guess: give a loss_fn. The evaluation
+step runs model(...) once under model.eval() and torch.no_grad()."""
+
+HELP = f"""Predict the peak GPU memory of a training step, without a GPU.
+
+TARGET is module:function (the factory form, below); or give the training command
+after `--` (python train.py ..., python -m pkg.train), run as it is.
+
+{FACTORY_CONTRACT}
+"""
+
+
+@click.command("estimate", cls=_EstimateCommand, help=HELP)
 @click.argument("target", required=False)
 @click.option("--gpu", "gpu_name", help=f"GPU to fit: {', '.join(sizes.GPUS)}.")
 @click.option("--budget", help="Memory to fit instead of a GPU, e.g. 80GiB, 24GB.")
@@ -41,14 +64,14 @@ def _fail(message: str) -> None:
               "the factory's batch).")
 @click.option("--optimizer", type=click.Choice(["sgd"]), help="What if: plain SGD in place of Adam/AdamW (no state).")
 @click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds the command form may run.")
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), help="Draw a stacked bar per phase and "
+              "category, with the GPU's limit, to this image file (needs matplotlib).")
+@click.option("--snapshot", "snapshot_file", type=click.Path(dir_okay=False), help="Write the predicted "
+              "allocations as a torch.cuda.memory._snapshot() pickle, for https://pytorch.org/memory_viz.")
 @click.pass_context
 def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budget: str | None, steps: int,
-             no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None, timeout: float) -> None:
-    """Predict the peak GPU memory of a training step, without a GPU.
-
-    TARGET is module:function returning (model, optimizer, batch[, loss_fn]) or a step
-    function; or give the training command after `--` (python train.py ..., python -m pkg.train).
-    """
+             no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None, timeout: float,
+             plot_file: str | None, snapshot_file: str | None) -> None:
     argv = ctx.meta.get("memlint.command")
     if bool(target) == bool(argv):
         _fail("give module:function, or a command after `--` (e.g. memlint estimate -- python train.py)")
@@ -58,6 +81,11 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
     except ValueError as exc:
         _fail(str(exc))
     label = f"--budget {budget}" if budget else (gpu[0] if gpu else "budget")
+    if plot_file and importlib.util.find_spec("matplotlib") is None:
+        _fail('--plot needs matplotlib: pip install "memlint-torch[estimate]"')
+    for path in (plot_file, snapshot_file):
+        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            _fail(f"cannot write {path}: no such folder")  # said before the run, not after it
     from memlint.estimate import report
 
     device = gpu or (sizes.DEFAULT_GPU[0], limit or sizes.DEFAULT_GPU[1])
@@ -65,7 +93,7 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         from memlint.estimate import program
 
         try:
-            result = program.run(argv, device, steps, timeout, batch_size, optimizer)
+            result = program.run(argv, device, steps, timeout, batch_size, optimizer, snapshot_file)
         except program.ProgramFailed as exc:
             _fail(str(exc))
     else:
@@ -77,7 +105,16 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
             _fail('needs torch: pip install "memlint[estimate]"')
         try:
             result = predict.predict_factory(target, steps=steps, gpu=device, eval_step=not no_eval,
-                                             batch_size=batch_size, optimizer=optimizer)
+                                             batch_size=batch_size, optimizer=optimizer,
+                                             snapshot_file=snapshot_file)
         except predict.CannotRunFake as exc:
             _fail(str(exc))
-    sys.exit(report.write(result, output_format, sys.stdout, limit, label))
+    code = report.write(result, output_format, sys.stdout, limit, label)
+    if plot_file:
+        from memlint.estimate import plot
+
+        try:
+            plot.draw(result, plot_file, limit, label)
+        except OSError as exc:
+            _fail(f"cannot write {plot_file}: {exc.strerror or exc}")
+    sys.exit(code)

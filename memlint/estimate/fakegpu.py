@@ -10,13 +10,17 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   on the GPU, and a request for the CPU of a GPU tensor into an unmarked copy.
   `FakeTensor.device`/`.is_cuda`/`.get_device()` answer `cuda:0` for marked
   tensors, so `torch.zeros(n, device=x.device)` lands on the GPU too.
-* `torch.cuda`: `is_available()` is True (the program takes its GPU path; here
-  it would otherwise be False and the program would train on the CPU, with CPU
-  autocast), one device of the chosen GPU's name and memory; `synchronize`,
-  `empty_cache`, seeds do nothing; the memory statistics answer from the tracker.
+* `torch.cuda` and `torch.accelerator`: `is_available()` is True (the program takes
+  its GPU path; here it would otherwise be False and the program would train on the
+  CPU, with CPU autocast), one device of the chosen GPU's name and memory;
+  `synchronize`, `empty_cache`, seeds, `set_device(_index)` do nothing; one stream,
+  events that time 0 ms; the memory statistics answer from the tracker. Replaced on
+  every build, so a CPU build and a CUDA build with no visible GPU take the same path.
 * CUDA autocast is emulated (`autocast`).
 * `torch.utils.swap_tensors`: `Module.to()` swaps fake parameters, which
-  FakeTensorMode holds weak references to; the swap falls back to `.data =`.
+  FakeTensorMode holds weak references to, and swaps a shared (tied) parameter once
+  per module that holds it; between fake tensors the swap is `.data =`, which keeps
+  the parameter object (and so the tie and the optimizer's reference).
 * `DataLoader`: num_workers=0 and pin_memory=False (workers and the pinning
   thread would run outside the fake mode, which is per thread).
 * `copy.deepcopy` of a fake tensor clones it (the real one copies storage bytes).
@@ -46,6 +50,12 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `GradScaler` always steps (it would read `found_inf.item()`).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
+* Calls on small real host tensors run as they are, with no mode (the tracker
+  keeps such tensors real); `nn.Parameter` of a real host tensor makes it fake.
+* A fake tensor read as a Python value (`item`, `int`, `float`, `bool`,
+  `__index__`, formatting) tells the tracker how it is read (`scalars`).
+* An evaluation loop (forwards with gradients off of a module that trains) runs
+  `EVAL_BATCHES` forwards per input shape; the rest answer the last output.
 """
 
 from __future__ import annotations
@@ -53,7 +63,6 @@ from __future__ import annotations
 import contextlib
 import types
 from types import FunctionType
-import weakref
 
 import torch
 import torch._dynamo  # noqa: F401 - before Tensor is patched: dynamo checks signatures at import
@@ -64,9 +73,13 @@ import torch.utils.checkpoint as checkpoint
 import torch.utils.data
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
+from torch.utils._pytree import tree_flatten
 
-from memlint.estimate import autocast
-from memlint.estimate.tracker import GPU, Category, StepTracker
+from memlint.estimate import autocast, scalars
+from memlint.estimate.tracker import GPU, HOST_LIMIT, Category, StepTracker, is_evaluation
+
+# Forwards an evaluation loop runs on one input shape before the next ones answer the last output.
+EVAL_BATCHES = 3
 
 CPU = torch.device("cpu")
 
@@ -84,11 +97,42 @@ def _target(device) -> str | None:
     return None
 
 
+# Calls that place tensors or that the device rules rewrite: never run as plain host calls.
+_DEVICE_FUNCTIONS = {torch.Tensor.to, torch.Tensor.cuda, torch.Tensor.cpu, torch.Tensor.pin_memory,
+                     F.scaled_dot_product_attention, torch.dropout}
+
 _DISPATCH_CHECKS = ("has_torch_function", "has_torch_function_unary", "has_torch_function_variadic")
 
 
 def _python_level(func) -> bool:
     return isinstance(func, FunctionType) and func.__module__ == F.__name__
+
+
+def _real_host_call(args: tuple, kwargs: dict) -> bool:
+    """A call on small real host tensors only, which runs as it is, with no mode at all: a
+    program's host side (nanoGPT's get_batch slices each row with a real index, 400 batches of
+    evaluation) makes hundreds of thousands of such calls. The tracker would run them for real
+    too (`tracker.HOST_LIMIT`), after looking at each through the dispatcher, far more slowly."""
+    if "device" in kwargs:
+        return False
+    total, found = 0, False
+    for item in _leaves((*args, *kwargs.values())):
+        if isinstance(item, torch.Tensor):
+            if type(item) is not torch.Tensor or item.device.type != "cpu":
+                return False
+            found, total = True, total + item.numel()
+    return found and total <= HOST_LIMIT
+
+
+def _leaves(values, depth: int = 3):
+    """The arguments, with lists, tuples and slices opened (`x[i:j, k]`: a tuple of a slice)."""
+    for value in values:
+        if depth and isinstance(value, (list, tuple)):
+            yield from _leaves(value, depth - 1)
+        elif depth and isinstance(value, slice):
+            yield from _leaves((value.start, value.stop, value.step), depth - 1)
+        else:
+            yield value
 
 
 class _Devices(TorchFunctionMode):
@@ -98,6 +142,9 @@ class _Devices(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = dict(kwargs or {})
+        if func not in _DEVICE_FUNCTIONS and _real_host_call(args, kwargs):
+            with torch._C._DisableTorchDispatch():  # the tracker and the fake mode: see `_real_host_call`
+                return func(*args, **kwargs)
         if func is torch.Tensor.to:
             return self._to(args[0], args[1:], kwargs)
         if func is torch.Tensor.cuda:
@@ -251,6 +298,7 @@ class FakeGPU:
             for name in ("Adam", "AdamW"):
                 self._patch(torch.optim, name, _SGDInstead)
         self._patch(torch, "compile", _no_compile)
+        self._bound_evaluation(tracker)
         self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
         self._patch(torch.amp.GradScaler, "_maybe_opt_step", _always_step)
         original_clear = torch.clear_autocast_cache
@@ -307,13 +355,56 @@ class FakeGPU:
         original_swap = torch.utils.swap_tensors
 
         def swap_tensors(t1, t2):
-            if isinstance(t1, FakeTensor) and weakref.getweakrefs(t1):
+            # Either side may be weakly referenced (the fake mode's memo, the tracker) and a
+            # shared parameter is visited once per module that holds it, the second time with
+            # an alias of itself: swapping refuses both, `.data =` keeps the one object.
+            if isinstance(t1, FakeTensor) and isinstance(t2, FakeTensor):
                 with torch.no_grad():
                     t1.data = t2
                 return None
             return original_swap(t1, t2)
 
         self._patch(torch.utils, "swap_tensors", swap_tensors)
+        self._patch_python_values(tracker)
+        fake_mode = self.fake_mode
+        parameter_new = torch.nn.Parameter.__new__
+
+        def new_parameter(cls, data=None, requires_grad=True):
+            # Small host tensors are real (tracker); a parameter made of one is made fake, as
+            # large ones are: `.to("cuda")` then keeps the parameter object (tied weights, the
+            # optimizer's reference), which a real parameter given a fake value would not.
+            if type(data) is torch.Tensor and data.device.type == "cpu":
+                data = fake_mode.from_tensor(data)
+            return parameter_new(cls, data, requires_grad)
+
+        self._patch(torch.nn.Parameter, "__new__", new_parameter)
+
+    def _patch_python_values(self, tracker: StepTracker) -> None:
+        """A fake value asked for as a Python value says how (`scalars`); formatting one works."""
+
+        def asking(kind: str, original):
+            def method(t, *args):
+                saved, tracker.scalar_use = tracker.scalar_use, kind
+                try:
+                    return original(t, *args)
+                finally:
+                    tracker.scalar_use = saved
+            return method
+
+        for name, kind in (("item", scalars.VALUE), ("__int__", scalars.VALUE), ("__float__", scalars.VALUE),
+                           ("__index__", scalars.INDEX), ("__bool__", scalars.TRUTH)):
+            self._patch(FakeTensor, name, asking(kind, getattr(torch.Tensor, name)))
+        plain_format = torch.Tensor.__format__
+        as_format = asking(scalars.FORMAT, torch.Tensor.item)
+
+        def format_value(t, spec: str) -> str:
+            # Tensor.__format__ formats `item()` only for exact `Tensor`s; a fake one fell through
+            # to object.__format__, which refuses any format spec (`f"{loss:.4f}"`).
+            if t.dim() == 0:
+                return format(as_format(t), spec)
+            return plain_format(t, spec)
+
+        self._patch(FakeTensor, "__format__", format_value)
 
     def _patch_cuda(self) -> None:
         cuda = torch.cuda
@@ -340,8 +431,132 @@ class FakeGPU:
         }.items():
             self._patch(cuda, name, value)
         self._patch(torch.cuda.graphs, "is_current_stream_capturing", lambda: False)
+        stream = _Stream()
+        for name, value in {
+            "current_stream": lambda *a, **k: stream, "default_stream": lambda *a, **k: stream,
+            "Stream": _Stream, "Event": _Event, "stream": lambda *a, **k: contextlib.nullcontext(),
+            "memory_stats": lambda *a, **k: self.stats(), "get_arch_list": lambda: ["sm_90"],
+            "is_tf32_supported": lambda: True,
+        }.items():
+            self._patch(cuda, name, value)
+        self._patch_accelerator(props)
         if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
             self._patch(torch._C, "_cuda_clearCublasWorkspaces", nothing)
+
+
+    def _bound_evaluation(self, tracker: StepTracker) -> None:
+        # An evaluation loop (nanoGPT's estimate_loss: 2 x 200 batches before step 1) would take
+        # minutes of fake forwards that repeat one another. After EVAL_BATCHES forwards of one
+        # module on inputs of one shape, the next ones answer the last output: what they would
+        # allocate and free is what the ones run did, and the loop's host side still runs.
+        module_call = torch.nn.Module.__call__
+        state = {"depth": 0, "key": None, "runs": 0, "last": None}
+
+        def call(module, *args, **kwargs):
+            if state["depth"] or not is_evaluation(module):
+                if not state["depth"] and torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
+                    state.update(key=None, runs=0, last=None)  # a training forward ends the loop
+                return self._nested(module_call, state, module, args, kwargs)
+            shapes = tuple(tuple(t.shape) if isinstance(t, torch.Tensor) else type(t)
+                           for t in tree_flatten((args, kwargs))[0])
+            key = (id(module), module.training, shapes)
+            if key == state["key"] and state["runs"] >= EVAL_BATCHES:
+                tracker.record.eval_skipped += 1
+                return state["last"]
+            if key != state["key"]:
+                state.update(key=key, runs=0)
+            state["runs"] += 1
+            tracker.record.eval_forwards += 1
+            state["last"] = self._nested(module_call, state, module, args, kwargs)
+            return state["last"]
+
+        self._patch(torch.nn.Module, "__call__", call)
+
+    @staticmethod
+    def _nested(module_call, state: dict, module, args: tuple, kwargs: dict):
+        state["depth"] += 1
+        try:
+            return module_call(module, *args, **kwargs)
+        finally:
+            state["depth"] -= 1
+
+    def _patch_accelerator(self, props) -> None:
+        # The device-generic API answers for the one fake GPU. Every call is replaced, on any build:
+        # on a CPU build there is no accelerator at all, and on a CUDA build with no visible GPU
+        # `set_device_index` and friends reach the driver ("no CUDA-capable device is detected").
+        accelerator = getattr(torch, "accelerator", None)
+        if accelerator is None:  # torch < 2.6
+            return
+        nothing = lambda *a, **k: None  # noqa: E731
+        capability = {"major": props.major, "minor": props.minor}
+        for name, value in {
+            "is_available": lambda: True, "current_accelerator": lambda check_available=False: torch.device("cuda"),
+            "device_count": lambda: 1, "current_device_index": lambda: 0, "current_device_idx": lambda: 0,
+            "set_device_index": nothing, "set_device_idx": nothing,
+            "device_index": lambda device, /: contextlib.nullcontext(),
+            "synchronize": nothing, "empty_cache": nothing, "empty_host_cache": nothing,
+            "get_device_capability": lambda *a: capability,
+            "current_stream": lambda *a: _Stream(), "set_stream": nothing,
+            "memory_allocated": lambda *a: self.current(), "max_memory_allocated": lambda *a: self.peak(),
+            "memory_reserved": lambda *a: self.current(), "max_memory_reserved": lambda *a: self.peak(),
+            "memory_stats": lambda *a: self.stats(), "get_memory_info": lambda *a: (self.total - self.current(), self.total),
+            "reset_peak_memory_stats": nothing, "reset_accumulated_memory_stats": nothing,
+        }.items():
+            self._patch(accelerator, name, value)
+
+    def stats(self) -> dict[str, int]:
+        """The keys of `torch.cuda.memory_stats()` that programs read, from the tracker."""
+        return {"allocated_bytes.all.current": self.current(), "allocated_bytes.all.peak": self.peak(),
+                "reserved_bytes.all.current": self.current(), "reserved_bytes.all.peak": self.peak(),
+                "active_bytes.all.current": self.current(), "active_bytes.all.peak": self.peak(),
+                "num_alloc_retries": 0, "num_ooms": 0}
+
+
+class _Stream:
+    """A CUDA stream of the fake GPU: one stream, every operation already done."""
+
+    cuda_stream = 0
+    priority = 0
+
+    def __init__(self, *args, **kwargs) -> None:
+        self.device = torch.device("cuda", 0)
+
+    def is_capturing(self) -> bool:  # the optimizers' graph-capture check
+        return False
+
+    def wait_stream(self, other) -> None:
+        pass
+
+    def wait_event(self, event) -> None:
+        pass
+
+    def record_event(self, event=None):
+        return event or _Event()
+
+    def synchronize(self) -> None:
+        pass
+
+    def query(self) -> bool:
+        return True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
+class _Event(_Stream):
+    """A CUDA event of the fake GPU: timings are 0 ms (a fake run measures no time)."""
+
+    def record(self, stream=None) -> None:
+        pass
+
+    def wait(self, stream=None) -> None:
+        pass
+
+    def elapsed_time(self, end) -> float:
+        return 0.0
 
 
 class _SGDInstead(torch.optim.SGD):

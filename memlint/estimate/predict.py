@@ -11,9 +11,11 @@ import traceback
 
 import torch
 
+from memlint.estimate import snapshot
 from memlint.estimate.fakegpu import FakeGPU
+from memlint.estimate.scalars import FakeValueNeeded
 from memlint.estimate.sizes import DEFAULT_GPU
-from memlint.estimate.summary import summarize, workspace_for
+from memlint.estimate.summary import summarize, top_modules, workspace_for
 from memlint.estimate.tracker import StepTracker, user_site
 
 
@@ -25,10 +27,16 @@ def why(exc: BaseException) -> str:
     """One line: where the program stopped and why fake tensors could not go on."""
     site = user_site(traceback.extract_tb(exc.__traceback__)) or "?"
     name = type(exc).__name__
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else name
-    if len(text) > 160:
-        text = text[:157] + "..."
-    if name == "DataDependentOutputException":
+    text = _first_line(exc)
+    cause = exc.__cause__ or (None if exc.__suppress_context__ else exc.__context__)
+    if cause is not None and not isinstance(exc, FakeValueNeeded):
+        # A wrapper's message ("_apply(): Couldn't swap Linear.weight") does not say why: its cause does.
+        text = f"{text} (because {type(cause).__name__}: {_first_line(cause)})"
+    if len(text) > 200 and not isinstance(exc, FakeValueNeeded):
+        text = text[:197] + "..."
+    if isinstance(exc, FakeValueNeeded):
+        reason = text
+    elif name == "DataDependentOutputException":
         reason = f"a value computed from the data is needed ({text}); fake tensors have no data"
     elif name == "DynamicOutputShapeException":
         reason = f"an output's shape depends on the data ({text}); fake tensors have no data"
@@ -41,17 +49,43 @@ def why(exc: BaseException) -> str:
     return f"{site}: cannot run fake: {reason}"
 
 
-def _loss(out):
-    if isinstance(out, torch.Tensor):
-        return out if out.numel() == 1 else out.sum()
-    loss = getattr(out, "loss", None)
-    if isinstance(out, dict) and "loss" in out:
-        loss = out["loss"]
-    if isinstance(loss, torch.Tensor):
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _describe(value) -> str:
+    if isinstance(value, torch.Tensor):
+        return f"a tensor of shape {tuple(value.shape)}"
+    if isinstance(value, (tuple, list)):
+        return f"a {type(value).__name__} of ({', '.join(_describe(v) for v in value)})"
+    return f"a {type(value).__name__}"
+
+
+def _scalar(value) -> bool:
+    return isinstance(value, torch.Tensor) and value.numel() == 1 and value.is_floating_point()
+
+
+def _loss(out, batch, loss_fn):
+    """The step's loss by the factory contract (`cli.FACTORY_CONTRACT`), or CannotRunFake."""
+    if loss_fn is not None:
+        loss = loss_fn(out, batch)
+        if not _scalar(loss):
+            raise CannotRunFake(f"loss_fn(out, batch) returned {_describe(loss)}, not a one-element "
+                                "floating-point tensor")
         return loss
-    if isinstance(out, (tuple, list)) and out:
-        return _loss(out[0])
-    raise TypeError("the model's output has no loss: return a loss_fn as the factory's 4th item")
+    if _scalar(out):
+        return out
+    loss = out.get("loss") if isinstance(out, dict) else getattr(out, "loss", None)
+    if _scalar(loss):
+        return loss
+    if isinstance(out, (tuple, list)):
+        scalars = [v for v in out if _scalar(v)]
+        if len(scalars) == 1:
+            return scalars[0]
+    raise CannotRunFake(f"the model returned {_describe(out)}, in which no loss can be found (a one-element tensor, "
+                        "out.loss, out['loss'] or the one one-element tensor of a tuple): give loss_fn(out, batch) "
+                        "as the factory's 4th item")
 
 
 def _call(model, batch):
@@ -93,7 +127,7 @@ def step_functions(made, batch_size: int | None = None):
 
     def train():
         out = _call(model, batch)
-        loss = loss_fn(out, batch) if loss_fn is not None else _loss(out)
+        loss = _loss(out, batch, loss_fn)
         loss.backward()
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
@@ -118,7 +152,8 @@ def factory_location(spec: str) -> tuple[str, int]:
 
 
 def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GPU, eval_step: bool = True,
-                    batch_size: int | None = None, optimizer: str | None = None) -> dict:
+                    batch_size: int | None = None, optimizer: str | None = None,
+                    snapshot_file: str | None = None) -> dict:
     """Import `module:function`, call it under the fake GPU and run its steps."""
     module_name, _, name = spec.partition(":")
     if not module_name or not name:
@@ -148,7 +183,8 @@ def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GP
             raise
         except Exception as exc:  # noqa: BLE001 - the program's failure under fake tensors: one line
             stopped = why(exc)
-    return finish(tracker, gpu, started, stopped, factory_location(spec), spec, _whatif(batch_size, optimizer))
+    return finish(tracker, gpu, started, stopped, factory_location(spec), spec, _whatif(batch_size, optimizer),
+                  snapshot_file)
 
 
 def _whatif(batch_size: int | None, optimizer: str | None) -> str:
@@ -157,19 +193,22 @@ def _whatif(batch_size: int | None, optimizer: str | None) -> str:
 
 
 def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: str,
-           location: tuple[str, int], target: str, whatif: str = "") -> dict:
+           location: tuple[str, int], target: str, whatif: str = "", snapshot_file: str | None = None) -> dict:
     record = tracker.record
+    labels = [p.label() for p in record.phases]
+    workspace = workspace_for(gpu[0], record.matmuls)
+    if snapshot_file:
+        snapshot.write(snapshot.build(record.events, labels, workspace), snapshot_file)
     if tracker._mod_tracker is not None and record.steps < 1 and not record.modules:
         tracker._keep_modules()
-    modules = []
-    for use in sorted(record.modules.get(1, []), key=lambda u: -u.forward_growth):
-        if use.name.count(".") == 1:
-            modules.append({"module": use.name, "parameters": use.params, "forward_growth": use.forward_growth,
-                            "local_peak": use.local_peak})
-    summary = summarize(record.events, [p.label() for p in record.phases], modules[:6],
-                        workspace_for(gpu[0], record.matmuls),
+    modules = top_modules([{"module": use.name, "parameters": use.params, "forward_growth": use.forward_growth,
+                            "local_peak": use.local_peak} for use in record.modules.get(1, [])])
+    summary = summarize(record.events, labels, modules, workspace,
                         {"target": target, "gpu": gpu[0], "capacity": gpu[1], "steps_run": record.steps,
                          "item_placeholders": record.items, "item_site": record.item_site,
-                         "stopped": stopped, "file": location[0], "line": location[1], "whatif": whatif,
+                         "scalar_uses": [{"kind": u.kind, "site": u.site, "count": u.count, "answer": u.answer}
+                                         for u in record.scalar_uses.values()],
+                         "stopped": stopped, "empty_input": record.empty_input,
+                         "eval_forwards": record.eval_forwards, "eval_skipped": record.eval_skipped, "file": location[0], "line": location[1], "whatif": whatif,
                          "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__})
     return summary

@@ -23,7 +23,7 @@ class ProgramFailed(Exception):
 
 
 def run(argv: list[str], gpu: tuple[str, int], steps: int, timeout: float, batch_size: int | None = None,
-        optimizer: str | None = None) -> dict:
+        optimizer: str | None = None, snapshot_file: str | None = None) -> dict:
     workdir = tempfile.mkdtemp(prefix="memlint-estimate-")
     try:
         verify_command.write_sitecustomize(workdir, installer="memlint.estimate.bootstrap")
@@ -31,7 +31,8 @@ def run(argv: list[str], gpu: tuple[str, int], steps: int, timeout: float, batch
         config = os.path.join(workdir, "config.json")
         with open(config, "w", encoding="utf-8") as handle:
             json.dump({"argv": argv, "gpu": gpu[0], "capacity": gpu[1], "steps": steps, "result": result_path,
-                       "batch_size": batch_size, "optimizer": optimizer},
+                       "batch_size": batch_size, "optimizer": optimizer,
+                       "snapshot": os.path.abspath(snapshot_file) if snapshot_file else None},
                       handle)
         token = secrets.token_hex(8)
         # verify's environment (PYTHONPATH first, the run's token); no manifest: verify's hook stays off.

@@ -6,15 +6,49 @@ import json
 from typing import TextIO
 
 from memlint import __version__
-from memlint.estimate.sizes import human
+from memlint.estimate import TESTED_TORCH
+from memlint.estimate.scalars import DESCRIPTION
+from memlint.estimate.sizes import in_unit, unit_for
 
 RULE = "MLE001"
+
+
+# A training forward keeps at least the inputs of its matmuls for backward: 512 B a tensor on
+# the GPU, kilobytes for any real layer. Less than both bounds means the step that ran was not
+# the program's (an empty batch, a slice cut short), and its "fits" would be wrong.
+ACTIVATIONS_FLOOR = 64 * 1024
+ACTIVATIONS_PER_PARAMETER_BYTE = 1 / 10_000
+
+
+def _size(result: dict):
+    """The report's one size format (the budget's too), its unit chosen by the prediction."""
+    unit = unit_for(max(result["peak_reserved"], result["peak_allocated"]))
+    return lambda n: in_unit(n, unit)
+
+
+def refusal(result: dict) -> str:
+    """Why the run cannot be right, or ''."""
+    human = _size(result)
+    if result.get("empty_input"):
+        return (f"refused: the model was called with an input of shape {result['empty_input']} (a zero-sized "
+                "dimension); a run on an empty batch says nothing of the real one")
+    params = result["breakdown"].get("parameters", 0)
+    activations = result.get("training_activations", ACTIVATIONS_FLOOR)
+    if result["steps_run"] and activations < min(ACTIVATIONS_FLOOR, params * ACTIVATIONS_PER_PARAMETER_BYTE):
+        return (f"refused: the training forward kept {human(activations)} of activations for {human(params)} of "
+                "parameters, below any plausible size (64 KiB and 1/10,000 of the parameters): the step that "
+                "ran cannot be the program's")
+    return ""
 
 
 def verdict(result: dict, budget: int | None) -> tuple[int, str]:
     """(exit code, sentence). The gate compares the predicted reserved peak: what the
     caching allocator must get from the driver, which is what runs out first."""
     need = max(result["peak_reserved"], result["peak_allocated"])
+    human = _size(result)
+    refused = refusal(result)
+    if refused:
+        return 2, refused
     if result.get("stopped") and not result["steps_run"]:
         if budget is not None and need > budget:
             return 1, f"does not fit even before the first step: {human(need)} > {human(budget)}"
@@ -28,6 +62,7 @@ def verdict(result: dict, budget: int | None) -> tuple[int, str]:
 
 
 def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
+    human = _size(result)
     whatif = f", what if {result['whatif']}" if result.get("whatif") else ""
     out = [f"memlint estimate {result['target']} (torch {result['torch']}, fake tensors, "
            f"{result['steps_run']} optimizer steps, {result['seconds']:.1f} s{whatif})"]
@@ -42,7 +77,11 @@ def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
     for name, value in result["breakdown"].items():
         out.append(f"  {name:<28}{human(value):>12}")
     if result.get("eval_peak"):
-        out.append(f"eval step peak allocated  {human(result['eval_peak']):>12}   the evaluation step, at its peak:")
+        what = "the evaluation step"
+        if result.get("eval_skipped"):
+            what = (f"the evaluation: {result['eval_forwards']} forwards run, {result['eval_skipped']} more "
+                    "answered from the last")
+        out.append(f"eval step peak allocated  {human(result['eval_peak']):>12}   {what}, at its peak:")
         for name, value in result.get("eval_breakdown", {}).items():
             out.append(f"  {name:<28}{human(value):>12}")
     steps = result.get("steps", {})
@@ -55,20 +94,36 @@ def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
         out.append("top modules (step 1 forward: memory their forward leaves allocated, parameters):")
         for use in result["modules"][:5]:
             out.append(f"  {use['module']:<28}{human(use['forward_growth']):>12}  params {human(use['parameters'])}")
-    if result.get("item_placeholders"):
-        out.append(f"note: {result['item_placeholders']} .item() calls on fake values answered 1 / 1.0 / False "
-                   f"(first at {result['item_site']})")
+    out.extend(_value_notes(result))
+    version = ".".join(str(result.get("torch", "")).split("+")[0].split(".")[:2])
+    if version and version not in TESTED_TORCH:
+        out.append(f"note: torch {version} is not one memlint estimate was tested on ({', '.join(TESTED_TORCH)}); "
+                   "it rests on private torch APIs, so check a number that matters on a GPU")
     code, sentence = verdict(result, budget)
     if sentence:
-        out.append(f"{budget_label}: {sentence}" if budget is not None else sentence)
+        out.append(f"{budget_label}: {sentence}" if budget is not None and code != 2 else sentence)
+    return out
+
+
+def _value_notes(result: dict) -> list[str]:
+    """Where fake values became Python values, and how they were answered (at most 3 sites a kind)."""
+    out = []
+    for kind, description in DESCRIPTION.items():
+        uses = [u for u in result.get("scalar_uses", []) if u["kind"] == kind]
+        if not uses:
+            continue
+        count = sum(u["count"] for u in uses)
+        answers = " / ".join(sorted({repr(u["answer"]) for u in uses}))
+        sites = ", ".join(f"{u['site']} ({u['count']}x)" for u in uses[:3]) + (", ..." if len(uses) > 3 else "")
+        out.append(f"note: {count} fake value(s) {description}, answered {answers}: {sites}")
     return out
 
 
 def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_label: str = "budget") -> int:
     code, sentence = verdict(result, budget)
     if fmt == "json":
-        json.dump({**result, "budget": budget, "fits": None if budget is None else code == 0, "exit": code},
-                  stream, indent=2)
+        json.dump({**result, "budget": budget, "fits": None if budget is None else code == 0, "exit": code,
+                   "refused": refusal(result)}, stream, indent=2)
         stream.write("\n")
     elif fmt == "github":
         from memlint.formats.github import command
@@ -77,9 +132,10 @@ def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_lab
             stream.write(line + "\n")
         if result.get("stopped"):
             stream.write(command("warning", result["stopped"], title="memlint estimate") + "\n")
-        if code == 1:
-            stream.write(command("error", f"{budget_label}: {sentence}", file=result.get("file") or None,
-                                 line=result.get("line") or None, title="memlint estimate") + "\n")
+        if code == 1 or refusal(result):
+            stream.write(command("error", f"{budget_label}: {sentence}" if code == 1 else sentence,
+                                 file=result.get("file") or None, line=result.get("line") or None,
+                                 title="memlint estimate") + "\n")
     elif fmt == "sarif":
         json.dump(_sarif(result, code, sentence, budget_label), stream, indent=2)
         stream.write("\n")

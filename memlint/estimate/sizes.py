@@ -50,14 +50,19 @@ def gpu(name: str) -> tuple[str, int]:
     return GPUS[key]
 
 
-def human(n: float) -> str:
-    """Bytes for people: MiB below 10 GiB, GiB above (binary units, as nvidia-smi)."""
-    sign = "-" if n < 0 else ""
-    n = abs(n)
-    if n >= 10 * GIB:
-        return f"{sign}{n / GIB:,.2f} GiB"
-    if n >= MIB:
-        return f"{sign}{n / MIB:,.1f} MiB"
-    if n >= KIB:
-        return f"{sign}{n / KIB:,.1f} KiB"
-    return f"{sign}{int(n)} B"
+def unit_for(largest: float) -> tuple[str, int]:
+    """The one unit of a report: GiB when its largest prediction is 1 GiB or more, else MiB
+    (binary units, as nvidia-smi)."""
+    return ("GiB", GIB) if largest >= GIB else ("MiB", MIB)
+
+
+def in_unit(n: float, unit: tuple[str, int]) -> str:
+    """`n` bytes in `unit`: 2 decimals for GiB, 1 for MiB, 3 under 0.1 of the unit."""
+    name, size = unit
+    value = n / size
+    if n == 0:
+        return f"0 {name}"
+    if abs(value) < 0.001:
+        return f"{'-' if value < 0 else ''}<0.001 {name}"
+    decimals = 3 if abs(value) < 0.1 else (2 if name == "GiB" else 1)
+    return f"{value:,.{decimals}f} {name}"

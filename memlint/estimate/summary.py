@@ -22,7 +22,9 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
     best = {"allocated": -1}
     best_eval = {"allocated": -1, "totals": {}}
     per_phase: dict[str, int] = {}
-    final = _final_categories(events)
+    phase_totals: dict[str, dict] = {}
+    activations = 0  # the most the training steps' forwards held at once (the sanity check's)
+    final = final_categories(events)
     if workspace:
         model.malloc(-1, workspace)
     for index, (sign, key, nbytes, category, phase) in enumerate(events):
@@ -36,7 +38,11 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
         live_cat[key] = category
         totals[category] = totals.get(category, 0) + nbytes
         label = phases[phase]
-        per_phase[label] = max(per_phase.get(label, 0), model.allocated)
+        if model.allocated > per_phase.get(label, -1):
+            per_phase[label] = model.allocated
+            phase_totals[label] = dict(totals)
+        if label.startswith("step "):
+            activations = max(activations, totals["Activation"])
         if label == "eval":
             if model.allocated > best_eval["allocated"]:
                 best_eval = {"allocated": model.allocated, "totals": dict(totals)}
@@ -56,10 +62,13 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
         "peak_phase": best["phase"],
         "breakdown": breakdown,
         "phases": per_phase,
+        "phase_breakdown": {label: _breakdown({"allocated": per_phase[label], "totals": phase_totals[label]}, workspace)
+                            for label in per_phase},
         "steps": steps,
         "eval_peak": per_phase.get("eval"),
         "eval_breakdown": _breakdown(best_eval, workspace) if best_eval["allocated"] > 0 else {},
         "modules": modules,
+        "training_activations": activations,
         **extra,
     }
 
@@ -75,7 +84,7 @@ def _breakdown(best: dict, workspace: int) -> dict[str, int]:
     return breakdown
 
 
-def _final_categories(events: list) -> dict[int, str]:
+def final_categories(events: list) -> dict[int, str]:
     """For each allocation (its index), the category it ends up in: a tensor is known for
     what it is only later (a gradient is a backward temporary until its hook runs, Adam's
     state an optimizer-step allocation until the step returns), and it is that all along."""
@@ -89,6 +98,33 @@ def _final_categories(events: list) -> dict[int, str]:
         elif key in open_at:
             final[open_at[key]] = category
     return final
+
+
+def top_modules(uses: list[dict], limit: int = 6) -> list[dict]:
+    """The modules to list, at the depth where the memory sits. `uses`: every module whose forward
+    ran (dicts with "module", a dotted name from the root, and "forward_growth"). Containers that
+    are never called (`nn.ModuleDict`, `nn.ModuleList`) have no entry: their members stand in their
+    place. One entry holding most of the memory is replaced by its own members."""
+    by_name = {u["module"]: u for u in uses}
+    root = min(by_name, key=lambda n: n.count("."), default=None)
+    if root is None:
+        return []
+
+    def members(name: str) -> list[dict]:
+        """The topmost recorded modules below `name`."""
+        below = [n for n in by_name if n.startswith(name + ".")]
+        return [by_name[n] for n in below
+                if not any(n.startswith(other + ".") for other in below if other != n)]
+
+    shown = members(root)
+    for _ in range(8):  # a chain of wrappers (Sequential in Sequential) is descended a few levels at most
+        total = sum(max(u["forward_growth"], 0) for u in shown)
+        biggest = max(shown, key=lambda u: u["forward_growth"], default=None)
+        inner = members(biggest["module"]) if biggest else []
+        if not inner or total <= 0 or biggest["forward_growth"] <= total / 2:
+            break
+        shown = [u for u in shown if u is not biggest] + inner
+    return sorted(shown, key=lambda u: -u["forward_growth"])[:limit]
 
 
 def workspace_for(gpu_label: str, matmuls: bool) -> int:

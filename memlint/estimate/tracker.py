@@ -11,9 +11,13 @@ taught what a fake run on a CPU-only machine needs.
 * Which phase (forward, backward, optimizer step) of which step each
   allocation happened in, and every allocation and free on the GPU, in
   order, for the allocator model (`allocator.replay`).
-* `.item()` on a fake value answers a placeholder (1, 1.0, False) and records
-  where: the value of a loss or a metric does not change the memory a
-  step takes, and stopping there would lose the second optimizer step.
+* Host tensors stay real where they can: an op whose tensor inputs are all real
+  host tensors, that places nothing on the GPU and whose outputs are small
+  (`HOST_LIMIT` elements) runs on real data, so indices drawn on the CPU
+  (`torch.randint(len(data) - block, (batch,))`), step counters and metrics
+  have their real values, and control flow and shapes follow the program.
+* A fake value read as a Python value answers a placeholder or stops the run,
+  by how it is used (`scalars`), and every use is recorded with where.
 * `MemTracker` hooks the gradient of frozen parameters too, which torch refuses:
   only parameters that require grad are hooked.
 * `MemTracker` refuses a root module's second forward without a reset: the
@@ -30,12 +34,15 @@ from functools import partial
 
 import torch
 from torch._guards import active_fake_mode
+from torch._subclasses.fake_tensor import FakeTensor, unset_fake_temporarily
 from torch.distributed._tools.common_utils import get_untyped_storages
 from torch.distributed._tools.mem_tracker import MemTracker, _ModState, _RefType, _UpdateType
 from torch.distributed.tensor import DTensor
 from torch.optim.optimizer import register_optimizer_step_post_hook
 from torch.utils._pytree import tree_flatten, tree_map_only
 from torch.utils.weak import WeakIdKeyDictionary
+
+from memlint.estimate import scalars
 
 GPU = torch.device("cuda", 0)
 _TORCH_DIR = os.path.dirname(torch.__file__)
@@ -83,9 +90,13 @@ class Record:
     phases: list[Phase] = field(default_factory=list)
     modules: dict[int, list[ModuleUse]] = field(default_factory=dict)  # step -> modules of that step
     steps: int = 0
-    items: int = 0
+    items: int = 0  # fake values the program's own code read as Python values
     item_site: str = ""
+    scalar_uses: dict = field(default_factory=dict)  # (kind, site) -> scalars.ScalarUse
     matmuls: bool = False
+    empty_input: str = ""  # the first model input with a zero-sized dimension: shape and where
+    eval_forwards: int = 0  # evaluation forwards run, and answered from the last one (fakegpu)
+    eval_skipped: int = 0
 
 
 _PLUMBING = ("/memlint/estimate/", "/torch/utils/_python_dispatch.py", "/torch/_subclasses/", "/torch/overrides.py",
@@ -96,14 +107,8 @@ def _library(filename: str) -> bool:
     return filename.startswith(_TORCH_DIR) or "/site-packages/" in filename or filename.startswith(sys.base_prefix)
 
 
-def caller_is_user() -> bool:
-    """Whether the op was called by the program rather than by torch or an installed library
-    (Adam reads its step counter, a Trainer its loss): only the program's own calls are noted."""
-    for frame in reversed(traceback.extract_stack()):
-        if any(part in frame.filename for part in _PLUMBING):
-            continue
-        return not _library(frame.filename)
-    return False
+def _plumbing(filename: str) -> bool:
+    return any(part in filename for part in _PLUMBING)
 
 
 def user_site(stack=None) -> str:
@@ -116,8 +121,27 @@ def user_site(stack=None) -> str:
     return ""
 
 
+# The most elements a host op computes on real data (its inputs; a factory's outputs): indices,
+# token ids, masks, counters, a small dataset. Larger ones stay fake (a batch of images, weights).
+HOST_LIMIT = 1 << 20
+
 _MATMUL_OPS = {"mm", "bmm", "addmm", "baddbmm", "convolution", "_scaled_dot_product_flash_attention",
                "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention"}
+
+
+def is_evaluation(module: torch.nn.Module) -> bool:
+    """An evaluation forward: gradients off for a module that trains. A frozen module run under
+    no_grad inside a training step (a VAE encoder, a teacher) is not one."""
+    if torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
+        return False
+    return any(p.requires_grad for p in module.parameters())
+
+
+def _device_type(device) -> str:
+    try:
+        return torch.device(device).type
+    except (RuntimeError, TypeError):
+        return "?"
 
 
 class StepTracker(MemTracker):
@@ -134,6 +158,9 @@ class StepTracker(MemTracker):
         self._on_step = on_step
         self._backward_seen = False  # this step's backward ran: what follows (clipping) belongs to it
         self._step_hook = None
+        self.scalar_use: str | None = None  # set by fakegpu while a Tensor method asks for a Python value
+        self._eval_from_program = False  # the eval phase began at the program's own no-grad forward
+        self._stats_by_name: dict = {}  # module name -> its statistics, for `_update_peak_stats`
         self._new_phase()
 
     # -- the GPU -------------------------------------------------------------------------
@@ -250,16 +277,51 @@ class StepTracker(MemTracker):
     def _pre_fw_hook(self, module, inputs) -> None:
         root = set(self._mod_tracker.parents) - {self._mod_tracker.get_known_fqn(module)} == {"Global"}
         if root and not self._mod_tracker.is_bw:
-            if module in self.memory_tracking:  # the root's next forward without an optimizer step
+            evaluating = is_evaluation(module)
+            factory_eval = self.phase_name == "eval" and not self._eval_from_program  # start_eval's phase stays
+            if evaluating or self._eval_from_program:
+                # An evaluation's forward of the program, or the training forward after one: the module
+                # statistics reported are a training forward's, so the evaluation's are dropped.
+                self.reset_mod_stats()
+                if not factory_eval:
+                    self.phase_name = "eval" if evaluating else "train"
+                    self._eval_from_program = evaluating
+            elif module in self.memory_tracking:  # the root's next forward without an optimizer step
                 self._keep_modules()
             if self.phase_name == "setup":
                 self.phase_name = "train"
             for t in tree_flatten((inputs,))[0]:
+                if isinstance(t, torch.Tensor) and 0 in t.shape and not self.record.empty_input:
+                    self.record.empty_input = f"{tuple(t.shape)} at {user_site() or '?'}"
                 if isinstance(t, torch.Tensor) and self.on_gpu(t):
                     winfo = self._WINFO.get(t.untyped_storage(), (None, None))[0]
                     if winfo is not None and winfo.reftype in (Category.ACT, Category.OTH):
                         self.retag(t, Category.INPUT)
         super()._pre_fw_hook(module, inputs)
+        stats = self.memory_tracking.get(module)
+        if stats is not None:
+            self._stats_by_name[stats.mod_fqn] = stats
+
+    def reset_mod_stats(self) -> None:
+        super().reset_mod_stats()
+        self._stats_by_name.clear()
+
+    def _update_peak_stats(self, peak_state) -> None:
+        # MemTracker's, visiting the modules running now (`parents`) rather than every module
+        # tracked so far, after every op: with a GPT-2's 150 modules most of a fake step's time.
+        snap = self._curr_mem_snap
+        for name in self._mod_tracker.parents:
+            stats = self._stats_by_name.get(name)
+            if stats is None or peak_state not in stats.snapshots:
+                continue
+            for dev, dev_snap in snap.items():
+                if stats.local_peak.get(dev, 0) < dev_snap["Total"]:
+                    stats.local_peak[dev] = dev_snap["Total"]
+                    stats.snapshots[peak_state][-1][dev] = dict(dev_snap)
+        for dev, dev_snap in snap.items():
+            if self._peak_mem.get(dev, 0) < dev_snap["Total"]:
+                self._peak_mem[dev] = dev_snap["Total"]
+                self._peak_mem_snap[dev] = dict(dev_snap)
 
     def _track_module_params_and_buffers(self, module, install_grad_hooks: bool = True):
         # MemTracker hooks every parameter, and `register_hook` refuses a frozen one (LoRA's base
@@ -281,21 +343,40 @@ class StepTracker(MemTracker):
         # MemTracker's, with the GPU marks, the placeholder for `.item()`, and `inside` set
         # while the fake mode runs the op: its device propagation must see the CPU device.
         kwargs = kwargs or {}
-        if func is torch.ops.aten._local_scalar_dense.default:
+        if func is torch.ops.aten._local_scalar_dense.default and isinstance(args[0], FakeTensor):
             return self._placeholder(args[0])
+        if func is torch.ops.aten.lift_fresh.default and type(args[0]) is torch.Tensor and self.placing is None \
+                and args[0].numel() <= HOST_LIMIT and active_fake_mode() is not None:
+            return args[0]  # torch.tensor(...), torch.from_numpy(...) of small host data: the real tensor
         if any(t is DTensor for t in types):
             return NotImplemented
         if func.__name__.split(".")[0] in _MATMUL_OPS:
             self.record.matmuls = True
+        tensors = [t for t in tree_flatten((args, kwargs))[0] if isinstance(t, torch.Tensor)]
         if self.placing is not None:
             gpu = self.placing
         else:
-            gpu = any(self.on_gpu(t) for t in tree_flatten((args, kwargs))[0] if isinstance(t, torch.Tensor))
+            gpu = any(self.on_gpu(t) for t in tensors)
+        mode = active_fake_mode()
         self.inside += 1
         try:
-            res = func(*args, **kwargs)
+            if mode is None:  # a real run, tracked the same way (the tests' reference)
+                res = func(*args, **kwargs)
+            elif not gpu and self._host_inputs(tensors, kwargs):
+                res = self._host(func, args, kwargs, tensors)
+            else:
+                if any(type(t) is torch.Tensor for t in tensors):
+                    # Made fake here rather than by the fake mode's own path for real inputs,
+                    # which is several times slower (a real batch copied to the GPU every step).
+                    args, kwargs = tree_map_only(
+                        torch.Tensor, lambda t: mode.from_tensor(t) if type(t) is torch.Tensor else t, (args, kwargs))
+                res = func(*args, **kwargs)
         finally:
             self.inside -= 1
+        if mode is not None and not gpu:
+            # Host memory is not predicted: leaving its ops untracked keeps a program's host side
+            # (nanoGPT's get_batch: a slice per row, 400 batches of evaluation) fast.
+            return res
         # torch < 2.12 has no `_fake_mode_on_entry` (it tracks every op it sees).
         if active_fake_mode() is getattr(self, "_fake_mode_on_entry", active_fake_mode()):
             if self.in_optimizer_math():  # the state proper becomes OPT in MemTracker's post-step hook
@@ -310,13 +391,47 @@ class StepTracker(MemTracker):
             self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
         return res
 
+    @staticmethod
+    def _host_inputs(tensors: list, kwargs: dict) -> bool:
+        """Real host tensors only (none, for a factory), nothing asked of another device."""
+        if "device" in kwargs and _device_type(kwargs["device"]) != "cpu":
+            return False
+        return all(type(t) in (torch.Tensor, torch.nn.Parameter) and t.device.type == "cpu" for t in tensors) and \
+            sum(t.numel() for t in tensors) <= HOST_LIMIT
+
+    @staticmethod
+    def _host(func, args: tuple, kwargs: dict, tensors: list):
+        """The op on real data: one on small real inputs directly; a factory (no inputs) when its
+        outputs are small, else its fake result (the fake run gives the sizes, computing nothing)."""
+        if not tensors:
+            res = func(*args, **kwargs)
+            if sum(t.numel() for t in tree_flatten(res)[0] if isinstance(t, torch.Tensor)) > HOST_LIMIT:
+                return res
+        with unset_fake_temporarily():
+            return func(*args, **kwargs)
+
     def _placeholder(self, t: torch.Tensor):
-        if caller_is_user():
-            self.record.items += 1
-            if not self.record.item_site:
-                self.record.item_site = user_site()
-        # 1 rather than 0: Adam divides by `1 - beta ** step.item()`; False for a flag:
-        # `if torch.isnan(loss): continue` must not skip the step.
+        """A fake value read as a Python value: a placeholder, or a stop (`scalars`)."""
+        frame = scalars.user_frame(_plumbing)
+        user = frame is not None and not _library(frame.f_code.co_filename)
+        kind = self.scalar_use or scalars.VALUE
+        if user and scalars.subscripting(frame):
+            kind = scalars.INDEX
+        if kind == scalars.INDEX or kind == scalars.TRUTH and user:
+            raise scalars.FakeValueNeeded(scalars.stop_message(kind))
+        # 1 rather than 0: Adam divides by `1 - beta ** step.item()` (a capturable step on the GPU);
+        # False for a condition in a library: `if torch.isnan(loss): continue` must not skip the step.
         if t.dtype.is_floating_point or t.dtype.is_complex:
-            return 1.0
-        return False if t.dtype == torch.bool else 1
+            answer = 1.0
+        else:
+            answer = False if t.dtype == torch.bool or kind == scalars.TRUTH else 1
+        site = f"{frame.f_code.co_filename}:{frame.f_lineno}" if frame is not None else "?"
+        if user:
+            self.record.items += 1
+            self.record.item_site = self.record.item_site or site
+        use = self.record.scalar_uses.get((kind, site))
+        if use is None:
+            self.record.scalar_uses[(kind, site)] = scalars.ScalarUse(kind, site, answer)
+        else:
+            use.count += 1
+        return answer

@@ -1,0 +1,73 @@
+"""Where a fake value has to become a Python value, and what the fake run does then.
+
+A fake tensor has shapes and no data. Host tensors made from real inputs stay real
+(`tracker`), so most Python values a program reads are real; the rest come from the
+emulated GPU. How such a value is used decides whether the run may go on:
+
+* as a number (`.item()`, `float()`, `int()`) or in formatting (`f"{loss:.4f}"`):
+  answered by a placeholder (1, 1.0, False) and listed in the report. A loss or a
+  metric printed or logged does not change the memory of the next step.
+* as an index, a slice bound or a size (`__index__`, `data[i:j]` with a tensor bound),
+  or to decide an `if`/`while` in the program's own code: the run stops with one line.
+  Guessing there changes shapes or what runs, and the prediction would be silently wrong
+  (a slice bound of 1 made a batch of shape (64, 0) that "fitted").
+
+Truth values asked by installed libraries (a trainer's NaN filter, a scheduler) are
+answered False and listed: stopping there would refuse every run of those libraries.
+"""
+
+from __future__ import annotations
+
+import dis
+import functools
+import sys
+from dataclasses import dataclass
+
+VALUE, FORMAT, INDEX, TRUTH = "value", "format", "index", "truth"
+
+# How each use is answered and named in the report.
+DESCRIPTION = {VALUE: "read as a Python number", FORMAT: "formatted", TRUTH: "deciding a condition in library code"}
+
+_SUBSCRIPT_OPS = {"BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BUILD_SLICE", "BINARY_SLICE", "STORE_SLICE"}
+
+
+class FakeValueNeeded(RuntimeError):
+    """The program needs the data of a fake tensor to decide a shape or its control flow."""
+
+
+def stop_message(kind: str) -> str:
+    if kind == INDEX:
+        return ("a value computed on the GPU is used as an index, a slice bound or a size, which decides "
+                "shapes; fake tensors have no data (compute it on the host, from real Python or CPU values)")
+    return ("a value computed on the GPU decides an `if` or a `while` of the program; fake tensors have no "
+            "data and a guess would change what runs")
+
+
+@dataclass
+class ScalarUse:
+    kind: str
+    site: str
+    answer: object
+    count: int = 1
+
+
+def subscripting(frame) -> bool:
+    """Whether `frame` (the program's innermost frame) is indexing or slicing right now: a
+    fake 0-d tensor read there is a slice bound or an index."""
+    return frame is not None and _opname(frame.f_code, frame.f_lasti) in _SUBSCRIPT_OPS
+
+
+@functools.lru_cache(maxsize=1024)
+def _opname(code, offset: int) -> str:
+    """The instruction at `offset` of `code` (a loop reads the same one many times)."""
+    return next((i.opname for i in dis.get_instructions(code) if i.offset == offset), "")
+
+
+def user_frame(is_plumbing) -> object:
+    """The innermost frame that `is_plumbing(filename)` does not reject, or None."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if not is_plumbing(frame.f_code.co_filename):
+            return frame
+        frame = frame.f_back
+    return None

@@ -1,0 +1,397 @@
+"""`memlint estimate` on small programs written the way public training scripts are: tied
+weights, batches drawn with `torch.randint(len(data) - block, ...)`, a formatted loss, the
+device-generic API, and the cases where it must refuse rather than guess."""
+
+from __future__ import annotations
+
+import json
+import os
+import runpy
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from memlint.estimate import scalars  # noqa: E402
+from memlint.estimate.fakegpu import FakeGPU  # noqa: E402
+from memlint.estimate.tracker import StepTracker  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# A GPT-2-shaped model with the embedding tied to the output layer, trained nanoGPT's way.
+GPT = '''
+import torch, torch.nn as nn
+from torch.nn import functional as F
+
+V, D, T, BATCH = 96, 32, 16, 8
+
+class GPT(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.transformer = nn.ModuleDict(dict(
+            wte=nn.Embedding(V, D), wpe=nn.Embedding(T, D),
+            h=nn.ModuleList([nn.Sequential(nn.LayerNorm(D), nn.Linear(D, 4 * D), nn.GELU(), nn.Linear(4 * D, D))
+                             for _ in range(2)])))
+        self.lm_head = nn.Linear(D, V, bias=False)
+        self.transformer.wte.weight = self.lm_head.weight  # tied
+
+    def forward(self, idx, targets=None):
+        pos = torch.arange(idx.shape[1], device=idx.device)
+        x = self.transformer.wte(idx) + self.transformer.wpe(pos)
+        for block in self.transformer.h:
+            x = x + block(x)
+        logits = self.lm_head(x)
+        loss = None if targets is None else F.cross_entropy(logits.view(-1, V), targets.view(-1))
+        return logits, loss
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+data = torch.randint(0, V, (5000,))
+
+def get_batch():
+    ix = torch.randint(len(data) - T, (BATCH,){index_device})
+    x = torch.stack([data[i:i + T] for i in ix])
+    y = torch.stack([data[i + 1:i + 1 + T] for i in ix])
+    return x.to(device), y.to(device)
+
+@torch.no_grad()
+def estimate_loss():                # nanoGPT's: 2 x 200 evaluation batches
+    out = {}
+    model.eval()
+    for split in ("train", "val"):
+        losses = torch.zeros(200)
+        for k in range(200):
+            x, y = get_batch()
+            _, loss = model(x, y)
+            losses[k] = loss.item()
+        out[split] = losses.mean()
+    model.train()
+    return out
+
+model = GPT().to(device)
+opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+best = 1e9
+for it in range(5):
+    if it % 100 == 0:
+        losses = estimate_loss()
+        if losses["val"] < best:    # real: the host tensor of the losses
+            best = losses["val"]
+        print(f"val {losses['val']:.4f}")
+    x, y = get_batch()
+    logits, loss = model(x, y)
+    loss.backward()
+    opt.step()
+    opt.zero_grad(set_to_none=True)
+    print(f"step {it}: loss {loss:.4f}")
+'''
+
+
+def _round(n: int) -> int:
+    return -(-n // 512) * 512
+
+
+def _estimate(tmp_path, source: str, *options: str) -> subprocess.CompletedProcess:
+    (tmp_path / "train.py").write_text(textwrap.dedent(source))
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "memlint", "estimate", *options, "--", sys.executable, "train.py"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_tied_gpt_with_host_indices_runs_unmodified(tmp_path):
+    done = _estimate(tmp_path, GPT.replace("{index_device}", ""), "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    data = json.loads(done.stdout)
+    assert data["steps_run"] == 2 and not data["stopped"]
+    v, d, t, batch = 96, 32, 16, 8
+    block = 2 * _round(d * 4) + _round(d * 4 * d * 4) + _round(4 * d * 4) + _round(4 * d * d * 4) + _round(d * 4)
+    # The tied matrix once (not once per module that holds it), the position table, two blocks.
+    assert data["breakdown"]["parameters"] == _round(v * d * 4) + _round(t * d * 4) + 2 * block
+    # The batch has its real rows: indices drawn on the host are real, so the slices are T long.
+    assert data["breakdown"]["inputs (batch)"] == 2 * _round(batch * t * 8)
+    # The fake values read, and how: the evaluation's losses as numbers, the training loss formatted.
+    lines = GPT.splitlines()
+    uses = [(u["kind"], int(u["site"].rsplit(":", 1)[1]), u["count"]) for u in data["scalar_uses"]]
+    assert uses == [("value", lines.index("            losses[k] = loss.item()") + 1, 400),
+                    ("format", lines.index('    print(f"step {it}: loss {loss:.4f}")') + 1, 1)]
+    # The evaluation: 3 forwards run, the other 397 answered from the last; its peak on its own line.
+    assert (data["eval_forwards"], data["eval_skipped"]) == (3, 397) and data["eval_peak"] > 0
+    assert data["modules"][0]["forward_growth"] > 0  # the training forward's, not the evaluation's
+
+
+def test_a_gpu_value_as_a_slice_bound_stops_with_one_line(tmp_path):
+    done = _estimate(tmp_path, GPT.replace("{index_device}", ", device=device"))
+    assert done.returncode == 2, done.stdout + done.stderr
+    line = GPT.splitlines().index("    x = torch.stack([data[i:i + T] for i in ix])") + 1
+    assert f"train.py:{line}: cannot run fake: a value computed on the GPU is used as an index" in done.stdout
+    assert "no training step ran fake" in done.stdout and "Traceback" not in done.stdout + done.stderr
+
+
+def _run_fake(tmp_path, source: str) -> StepTracker:
+    path = tmp_path / "prog.py"
+    path.write_text(textwrap.dedent(source))
+    tracker = StepTracker()
+    with FakeGPU(tracker):
+        tracker.start_training()
+        runpy.run_path(str(path), run_name="__main__")
+    return tracker
+
+
+def test_a_gpu_value_deciding_an_if_stops(tmp_path):
+    with pytest.raises(scalars.FakeValueNeeded, match="decides an `if`"):
+        _run_fake(tmp_path, """
+            import torch
+            loss = torch.nn.Linear(4, 1).cuda()(torch.randn(2, 4, device="cuda")).mean()
+            if loss > 0:
+                print("positive")
+        """)
+
+
+def test_host_values_are_real_and_gpu_values_are_listed(tmp_path, capsys):
+    tracker = _run_fake(tmp_path, """
+        import torch
+        torch.manual_seed(0)
+        n = torch.randint(10, 20, (1,)).item()
+        mask = torch.arange(n) % 2 == 0
+        kept = torch.arange(n)[mask]                  # data-dependent shape, on real host data
+        losses = torch.zeros(3)
+        losses[0] = 6.0
+        gpu = torch.ones(3, device="cuda").sum()
+        print(n, kept.numel(), float(losses.mean()), f"{gpu:.2f}", int(gpu.item()))
+    """)
+    torch.manual_seed(0)
+    n = torch.randint(10, 20, (1,)).item()
+    assert capsys.readouterr().out.split() == [str(n), str((n + 1) // 2), "2.0", "1.00", "1"]
+    kinds = sorted((u.kind, u.count) for u in tracker.record.scalar_uses.values())
+    assert kinds == [("format", 1), ("value", 1)]
+
+
+# The device-generic start of pytorch/examples' ImageNet script, and the torch.cuda queries
+# of training scripts that size themselves from the GPU they find.
+DEVICE_QUERIES = """
+    import torch
+    if torch.accelerator.is_available():
+        device = torch.accelerator.current_accelerator()
+        torch.accelerator.set_device_index(0)
+    else:
+        device = torch.device("cpu")
+    with torch.accelerator.device_index(0):
+        model = torch.nn.Linear(64, 64).to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    with torch.cuda.stream(torch.cuda.Stream()):
+        model(torch.randn(8, 64, device=device)).sum().backward()
+    opt.step()
+    end.record()
+    torch.accelerator.synchronize()
+    found = (device.type, torch.accelerator.device_count(), torch.cuda.device_count(),
+             torch.cuda.get_device_properties(0).total_memory, torch.accelerator.memory_allocated() > 0,
+             torch.cuda.memory_stats()["allocated_bytes.all.peak"] > 0, start.elapsed_time(end))
+"""
+
+
+@pytest.mark.parametrize("cuda_build", [False, True])
+def test_accelerator_and_cuda_queries_answer_as_the_gpu(tmp_path, monkeypatch, cuda_build):
+    if cuda_build:
+        # A CUDA build of torch with no visible GPU: what reaches the runtime fails. Simulated on
+        # the CPU build: the fake GPU must answer without calling any of these.
+        def no_device(*args, **kwargs):
+            raise RuntimeError("CUDA error: no CUDA-capable device is detected")
+
+        monkeypatch.setattr(torch.backends.cuda, "is_built", lambda: True)
+        for name in dir(torch._C):
+            if name.startswith("_accelerator_"):
+                monkeypatch.setattr(torch._C, name, no_device)
+        monkeypatch.setattr(torch._C, "_cuda_getDeviceCount", no_device, raising=False)
+    path = tmp_path / "prog.py"
+    path.write_text(textwrap.dedent(DEVICE_QUERIES))
+    original = torch.accelerator.set_device_index, torch.cuda.Event
+    with FakeGPU(StepTracker(), "NVIDIA A100-SXM4-40GB", 40 << 30):
+        found = runpy.run_path(str(path))["found"]
+    assert found == ("cuda", 1, 1, 40 << 30, True, True, 0.0)
+    assert (torch.accelerator.set_device_index, torch.cuda.Event) == original  # restored
+
+
+FACTORIES = '''
+import torch
+from torch.nn import functional as F
+
+class Net(torch.nn.Module):
+    def __init__(self, with_loss=True):
+        super().__init__()
+        self.body = torch.nn.Linear(64, 512)
+        self.with_loss = with_loss
+
+    def forward(self, x, y):
+        logits = self.body(x)
+        return (logits, F.cross_entropy(logits, y)) if self.with_loss else logits
+
+def parts(with_loss=True):
+    model = Net(with_loss).cuda()
+    batch = (torch.randn(32, 64, device="cuda"), torch.randint(0, 512, (32,), device="cuda"))
+    return model, torch.optim.SGD(model.parameters(), lr=0.1), batch
+
+def pair():                       # nanoGPT's (logits, loss)
+    return parts()
+
+def explicit():
+    return (*parts(), lambda out, batch: out[1])
+
+def logits_only():
+    return parts(False)
+
+def bad_loss_fn():
+    return (*parts(False), lambda out, batch: out)
+'''
+
+
+@pytest.fixture
+def factories(tmp_path, monkeypatch):
+    name = f"factories_{abs(hash(str(tmp_path))) % 10**8}"
+    (tmp_path / f"{name}.py").write_text(FACTORIES)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield name
+    sys.modules.pop(name, None)
+
+
+def test_factory_contract_finds_the_loss_of_a_tuple(factories):
+    from memlint.estimate import predict
+
+    pair = predict.predict_factory(f"{factories}:pair", eval_step=False)
+    explicit = predict.predict_factory(f"{factories}:explicit", eval_step=False)
+    # The loss is cross_entropy's, not logits.sum(): its log-probabilities (32 x 512 fp32) are kept.
+    assert pair["phases"] == explicit["phases"] and pair["peak_allocated"] == explicit["peak_allocated"]
+    assert pair["steps_run"] == 2 and not pair["stopped"]
+
+
+@pytest.mark.parametrize("factory, message", [
+    ("logits_only", "the model returned a tensor of shape (32, 512), in which no loss can be found"),
+    ("bad_loss_fn", "loss_fn(out, batch) returned a tensor of shape (32, 512), not a one-element"),
+])
+def test_factory_contract_refuses_to_guess(factories, factory, message):
+    from click.testing import CliRunner
+
+    from memlint.cli import main
+
+    outcome = CliRunner().invoke(main, ["estimate", f"{factories}:{factory}"])
+    assert outcome.exit_code == 2 and message in outcome.output and outcome.output.count("\n") == 1
+
+
+def test_the_factory_contract_is_in_the_help():
+    from click.testing import CliRunner
+
+    from memlint.cli import main
+
+    text = CliRunner().invoke(main, ["estimate", "--help"]).output
+    assert "loss = loss_fn(out, batch)" in text and "(logits, loss)" in text and "not a guess" in text
+
+
+SANITY = '''
+import torch
+
+def empty_batch():                 # the batch a slice bound of 1 made: (64, 0)
+    model = torch.nn.Sequential(torch.nn.Embedding(100, 64), torch.nn.Linear(64, 100)).cuda()
+    return (model, torch.optim.AdamW(model.parameters()), torch.randint(0, 100, (64, 0), device="cuda"),
+            lambda out, batch: out.float().mean())
+
+class Weights(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.zeros(2048, 2048))
+
+    def forward(self, x):
+        return self.w.sum() + x.sum()   # keeps nothing for backward: not a real forward
+
+def no_activations():
+    model = Weights().cuda()
+    return model, torch.optim.SGD(model.parameters(), lr=0.1), torch.zeros(4, device="cuda")
+'''
+
+
+@pytest.mark.parametrize("factory, why", [
+    ("empty_batch", "refused: the model was called with an input of shape (64, 0) at "),
+    ("no_activations", "refused: the training forward kept 0.001 MiB of activations for 16.0 MiB of parameters"),
+])
+def test_implausible_runs_are_refused(tmp_path, monkeypatch, factory, why):
+    from click.testing import CliRunner
+
+    from memlint.cli import main
+
+    name = f"sanity_{abs(hash(str(tmp_path))) % 10**8}"
+    (tmp_path / f"{name}.py").write_text(SANITY)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        outcome = CliRunner().invoke(main, ["estimate", f"{name}:{factory}", "--gpu", "h100"])
+    finally:
+        sys.modules.pop(name, None)
+    assert outcome.exit_code == 2, outcome.output
+    last = outcome.output.splitlines()[-1]
+    assert last.startswith(why) and "fits" not in outcome.output
+
+
+def test_plot_option_writes_the_picture_or_says_why_not(factories, tmp_path):
+    pytest.importorskip("matplotlib")
+    from click.testing import CliRunner
+
+    from memlint.cli import main
+
+    picture = tmp_path / "fit.png"
+    outcome = CliRunner().invoke(main, ["estimate", f"{factories}:pair", "--budget", "1GiB", "--plot", str(picture)])
+    assert outcome.exit_code == 0, outcome.output
+    assert picture.read_bytes()[:4] == b"\x89PNG"
+    outcome = CliRunner().invoke(main, ["estimate", f"{factories}:pair", "--plot", str(tmp_path / "no" / "x.png")])
+    assert outcome.exit_code == 2 and outcome.output == f"memlint estimate: cannot write {tmp_path / 'no' / 'x.png'}: no such folder\n"
+
+
+def test_a_wrapped_failure_names_its_cause():
+    from memlint.estimate import predict
+
+    try:
+        try:
+            raise RuntimeError("Cannot swap t2 because it has weakref associated with it")
+        except RuntimeError as inner:
+            raise RuntimeError("_apply(): Couldn't swap Linear.weight") from inner
+    except RuntimeError as exc:
+        line = predict.why(exc)
+    assert line.endswith("cannot run fake: RuntimeError: _apply(): Couldn't swap Linear.weight (because "
+                         "RuntimeError: Cannot swap t2 because it has weakref associated with it)")
+
+
+def test_snapshot_loads_in_memory_viz_and_replays_to_the_prediction(factories, tmp_path):
+    import pickle
+
+    from torch.cuda import _memory_viz
+
+    from memlint.estimate import predict
+
+    path = tmp_path / "snapshot.pickle"
+    result = predict.predict_factory(f"{factories}:pair", snapshot_file=str(path))
+    data = pickle.loads(path.read_bytes())
+    assert "total_reserved" in _memory_viz.segsum(data) and "<html" in _memory_viz.trace_plot(data).lower()
+    assert sum(s["total_size"] for s in data["segments"]) == result["peak_reserved"]
+    live, peak = 0, 0
+    for event in data["device_traces"][0]:
+        live += {"alloc": event["size"], "free_completed": -event["size"]}.get(event["action"], 0)
+        peak = max(peak, live)
+    assert peak == max(result["peak_allocated"], result["eval_peak"] or 0)
+    names = {f["name"] for e in data["device_traces"][0] for f in e["frames"]}
+    assert "step 1 forward: activations" in names and "cuBLAS workspace (assumed)" in names
+
+
+def test_an_evaluation_loop_through_a_frozen_encoder_is_bounded_too(tmp_path):
+    tracker = _run_fake(tmp_path, """
+        import torch
+        encoder = torch.nn.Linear(32, 32).cuda().requires_grad_(False)   # frozen: not an evaluation
+        model = torch.nn.Linear(32, 4).cuda()
+        with torch.no_grad():
+            for _ in range(50):
+                model(encoder(torch.randn(8, 32).cuda()))
+        model(encoder(torch.randn(8, 32).cuda())).sum().backward()
+        with torch.no_grad():
+            model(torch.randn(8, 32).cuda())                               # a new loop after training
+    """)
+    assert (tracker.record.eval_forwards, tracker.record.eval_skipped) == (4, 47)
