@@ -71,3 +71,23 @@ def git_env(home: Path, **extra: str) -> dict[str, str]:
         **extra,
     )
     return env
+
+# A helper of another file returns the output of the model it is handed (`suffix=""`) or detaches
+# it (`suffix=".detach()"`); the trainer keeps what it returns.
+REWARDS = """\
+def get_reward(model, batch):
+    return model(batch){suffix}
+"""
+POLICY_TRAIN = """\
+from pkg.rewards import get_reward
+
+
+def train(policy, loader, optimizer):
+    rewards = []
+    for batch in loader:
+        reward = get_reward(policy, batch)
+        policy.loss(batch).backward()
+        optimizer.step()
+        rewards.append(reward)
+    return rewards
+"""

@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 from click.testing import CliRunner
-from samples import LEAKY_OPS, LEAKY_OPS_FIXED
+from samples import LEAKY_OPS, LEAKY_OPS_FIXED, POLICY_TRAIN, REWARDS
 
 from memlint.cli import main
 
@@ -258,23 +258,6 @@ def test_per_step_call_to_a_function_of_another_file_that_keeps_its_argument(tmp
     assert ml001_rows(lint(tmp_path, "--no-cache")) == {}
 
 
-REWARDS = """\
-def get_reward(model, batch):
-    return model(batch){suffix}
-"""
-POLICY_TRAIN = """\
-from pkg.rewards import get_reward
-
-
-def train(policy, loader, optimizer):
-    rewards = []
-    for batch in loader:
-        reward = get_reward(policy, batch)
-        policy.loss(batch).backward()
-        optimizer.step()
-        rewards.append(reward)
-    return rewards
-"""
 
 
 def reward_project(root: Path, suffix: str) -> Path:

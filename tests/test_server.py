@@ -18,7 +18,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-from samples import LEAKY_OPS, LEAKY_OPS_FIXED
+from samples import LEAKY_OPS, LEAKY_OPS_FIXED, POLICY_TRAIN, REWARDS
 
 from memlint.config import load_settings
 from memlint.engine import lint_source
@@ -297,23 +297,6 @@ async def test_a_dependency_change_updates_the_open_dependent(client: LanguageCl
     assert "ContextMatmul" not in found.message
 
 
-REWARDS = """\
-def get_reward(model, batch):
-    return model(batch){suffix}
-"""
-POLICY_TRAIN = """\
-from pkg.rewards import get_reward
-
-
-def train(policy, loader, optimizer):
-    rewards = []
-    for batch in loader:
-        reward = get_reward(policy, batch)
-        policy.loss(batch).backward()
-        optimizer.step()
-        rewards.append(reward)
-    return rewards
-"""
 
 
 @pytest.mark.asyncio
