@@ -126,7 +126,7 @@ def lint_files(
         run.findings.extend(result.findings)
         run.errors.extend(result.errors)
     if extra:
-        index = ProjectIndex({p: r.summary for p, r in results.items() if r.summary}, settings.root)
+        index = _index(results, settings)
     run.findings += [
         f
         for f in index.late_alloc_settings()
@@ -155,8 +155,7 @@ def _with_project_facts(
     rounds go on while some file's facts change, at most `PROJECT_ROUNDS`. Results are cached by
     the file's content and the facts it read."""
     used: dict[str, str] = {}  # path -> digest of the facts its results were made with ("": none)
-    # every file is there, so that a definition in a file without a summary is found
-    index = ProjectIndex({p: r.summary or {} for p, r in results.items()}, settings.root)
+    index = _index(results, settings)
     # files that no rule needed to read (no needle of any rule in them) but whose definitions other
     # files call: their summaries first (they keep the results of the first phase: no rule applies)
     unread = sorted(
@@ -172,7 +171,7 @@ def _with_project_facts(
             results[result.path] = result
             if cache is not None and result.cache_key is not None:
                 cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
-        index = ProjectIndex({p: r.summary for p, r in results.items() if r.summary}, settings.root)
+        index = _index(results, settings)
     for _ in range(PROJECT_ROUNDS):
         todo: list[tuple[str, list[str], dict]] = []
         for path, result in results.items():
@@ -198,8 +197,14 @@ def _with_project_facts(
             digest = used[result.path]
             if cache is not None and result.cache_key is not None and digest:
                 cache.put(result.path, f"{result.cache_key}:{digest}", result.findings, result.errors, result.summary, slot="project")
-        index = ProjectIndex({p: r.summary for p, r in results.items() if r.summary}, settings.root)
+        index = _index(results, settings)
     return index
+
+
+def _index(results: dict[str, LintResult], settings: Settings) -> ProjectIndex:
+    """The project index of `results`; every file is in it, so that a definition in a file without
+    a summary (no rule needed to read it) is still found."""
+    return ProjectIndex({p: r.summary or {} for p, r in results.items()}, settings.root)
 
 
 def _keep_questions(result: LintResult, before: LintResult) -> None:
