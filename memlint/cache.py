@@ -64,8 +64,8 @@ class Cache:
             self.entries = {}
 
     def get(self, path: str, key: str, slot: str = "") -> tuple[list[Finding], list[FileError], dict] | None:
-        """Findings, errors and project-index summary of an unchanged file (`slot` "project": of its
-        analysis with the facts of the project's other files, `key` naming those too)."""
+        """Findings, errors and project-index summary of an unchanged file (`slot`: of its analysis in
+        a round of the project's second phase, with the facts of other files that `key` names too)."""
         entry = self.entries.get(os.path.abspath(path) + _slot(slot))
         try:
             if not entry or entry.get("key") != key:

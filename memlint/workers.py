@@ -172,7 +172,8 @@ def _with_project_facts(
             if cache is not None and result.cache_key is not None:
                 cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
         index = _index(results, settings)
-    for _ in range(PROJECT_ROUNDS):
+    for round_ in range(PROJECT_ROUNDS):
+        slot = f"project-{round_}"  # a file read again in two rounds keeps both results (warm runs repeat the rounds)
         todo: list[tuple[str, list[str], dict]] = []
         for path, result in results.items():
             facts = index.facts_for(path) if result.summary else {}
@@ -182,7 +183,7 @@ def _with_project_facts(
             used[path] = digest
             codes = settings.codes_for(path)
             key = keys.get(path) if cache is not None and digest else None
-            hit = cache.get(path, f"{key}:{digest}", slot="project") if key else None
+            hit = cache.get(path, f"{key}:{digest}", slot=slot) if key else None
             if hit is not None:
                 results[path] = LintResult(path, hit[0], hit[1], summary=hit[2])
             elif digest:
@@ -196,7 +197,7 @@ def _with_project_facts(
             results[result.path] = result
             digest = used[result.path]
             if cache is not None and result.cache_key is not None and digest:
-                cache.put(result.path, f"{result.cache_key}:{digest}", result.findings, result.errors, result.summary, slot="project")
+                cache.put(result.path, f"{result.cache_key}:{digest}", result.findings, result.errors, result.summary, slot=slot)
         index = _index(results, settings)
     return index
 
