@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +36,23 @@ def package_module_name(path: str) -> str | None:
     (the name Python imports it by, whatever folder was linted); None for a file in no package."""
     folder, name = os.path.split(os.path.abspath(path))
     parts = [] if name == "__init__.py" else [name[: -len(".py")] if name.endswith(".py") else name]
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
+    while _is_package(folder):
         folder, package = os.path.split(folder)
         parts.insert(0, package)
         if not package:
             break
     return ".".join(parts) if len(parts) > 1 or name == "__init__.py" else None
+
+
+@lru_cache(maxsize=4096)
+def _is_package(folder: str) -> bool:
+    """(Asked for every file of every round of a run: once per folder; `lint_files` forgets the
+    answers at its start, so that a long-lived server sees a package made meanwhile.)"""
+    return os.path.isfile(os.path.join(folder, "__init__.py"))
+
+
+def forget_packages() -> None:
+    _is_package.cache_clear()
 
 
 class ProjectIndex:

@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Iterator, TypeVar
 from memlint.config import Settings
 from memlint.models import FileError, Finding, LintResult
 from memlint.cache import Cache, content_key, facts_digest
-from memlint.project_index import ProjectIndex, hidden
+from memlint.project_index import ProjectIndex, forget_packages, hidden
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -80,6 +80,7 @@ def lint_files(
     extra: Iterable[LintResult] = (),
 ) -> RunResult:
     """Lint `paths` (and add `extra`, results linted already: standard input)."""
+    forget_packages()
     run = RunResult(files=len(paths))
     extra = list(extra)
     results: dict[str, LintResult] = {}
