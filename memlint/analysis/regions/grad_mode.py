@@ -64,6 +64,7 @@ class GradMode:
         self._callers_off: set[int] | None = None
         self._bare_calls: dict[int, list[tuple[int, Grad]]] | None = None
         self._callers_done = False
+        self._entering: set[int] = set()  # id(function) of the context managers `_own_context_manager` is reading
 
     # -- what a single expression does to grad mode -------------------------
     def effect(self, expr: cst.BaseExpression) -> Grad | None:
@@ -103,9 +104,13 @@ class GradMode:
             decorated = any(
                 (self.imports.resolve(d.decorator) or "").endswith("contextmanager") for d in func.decorators
             )
-            if not decorated or self.scopes.enclosing_class(func) is not None:
-                continue
-            modes = {self._mode_around(y, func) for y in self.scopes.tree.descendants(func.body, cst.Yield)}
+            if not decorated or self.scopes.enclosing_class(func) is not None or id(func) in self._entering:
+                continue  # (one that yields inside a `with` on itself is asked once, not forever)
+            self._entering.add(id(func))
+            try:
+                modes = {self._mode_around(y, func) for y in self.scopes.tree.descendants(func.body, cst.Yield)}
+            finally:
+                self._entering.discard(id(func))
             if len(modes) == 1 and None not in modes:
                 return modes.pop()
         return None
