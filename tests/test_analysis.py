@@ -36,6 +36,29 @@ def statement(model: SemanticModel, text: str) -> cst.CSTNode:
 # -- imports -----------------------------------------------------------------
 
 
+def test_a_context_manager_that_enters_itself_sets_no_grad_mode() -> None:
+    """TensorFlow-slim's nesting scope helpers: a `@contextmanager` that yields inside a `with`
+    on itself. What it sets is read once (it recursed without end), and it sets nothing."""
+    model = model_of(
+        """
+        import contextlib
+
+        @contextlib.contextmanager
+        def arg_scope(depth):
+            if depth:
+                with arg_scope(depth - 1):
+                    yield
+            else:
+                yield
+
+        def run(model, x):
+            with arg_scope(2):
+                return model(x)
+        """
+    )
+    assert model.grad.effect(call_named(model, "arg_scope(2)")) is None
+
+
 def test_imports_resolve_aliases() -> None:
     model = model_of(
         """
