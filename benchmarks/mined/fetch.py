@@ -32,11 +32,13 @@ SUFFIXES = (".py", ".ipynb")
 
 
 def load_bugs() -> list[dict]:
-    """Every bug of every manifest (manifest_a.json, manifest_b.json, ...), in file order."""
-    bugs = []
+    """Every bug of every manifest (manifest_a.json, manifest_b.json, ...), in file order, each fixed file once."""
+    bugs: dict[tuple[str, str, str], dict] = {}
     for manifest in sorted(HERE.glob("manifest_*.json")):
-        bugs.extend(json.loads(manifest.read_text(encoding="utf-8"))["bugs"])
-    return bugs
+        for bug in json.loads(manifest.read_text(encoding="utf-8"))["bugs"]:
+            # the two manifests are mined apart: a fix both found counts once
+            bugs.setdefault((bug["repo"], bug["fix"], bug["path"]), bug)
+    return list(bugs.values())
 
 
 def tree(repo: str, commit: str) -> Path:
