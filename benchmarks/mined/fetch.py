@@ -18,7 +18,7 @@ import argparse
 import json
 import subprocess
 import sys
-import tarfile
+import shutil
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -47,24 +47,39 @@ def tree(repo: str, commit: str) -> Path:
 
 
 def materialise(gitdir: Path, commit: str, target: Path) -> str | None:
-    """Write the Python files of `commit` under `target`; return why not, or None."""
-    # the whole archive streams through and only Python files are kept: a pathspec that matches
-    # nothing (a repository without notebooks) would make `git archive` fail
-    archive = subprocess.Popen(
-        ["git", "--git-dir", str(gitdir), "archive", "--format=tar", commit],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    """Write the Python files of `commit` under `target`; return why not, or None.
+
+    Blobs are read with `git cat-file --batch`: a snapshot may lack some objects
+    (large files), and a missing blob is skipped instead of failing the tree.
+    """
+    git = ["git", "--git-dir", str(gitdir)]
+    listing = subprocess.run([*git, "ls-tree", "-r", "-z", commit], capture_output=True)
+    if listing.returncode != 0:
+        return listing.stderr.decode(errors="replace").strip().splitlines()[-1:][0] if listing.stderr else "ls-tree failed"
+    blobs = []
+    for entry in listing.stdout.split(b"\0"):
+        meta, _, name = entry.partition(b"\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == b"blob" and name.decode(errors="replace").endswith(SUFFIXES):
+            blobs.append((parts[2], name.decode(errors="replace")))
+    request = b"".join(sha + b"\n" for sha, _ in blobs)
+    done = subprocess.run([*git, "cat-file", "--batch"], input=request, capture_output=True)
     partial = target.with_name(target.name + ".partial")
-    assert archive.stdout is not None
-    with tarfile.open(fileobj=archive.stdout, mode="r|") as stream:
-        for member in stream:
-            if member.isfile() and member.name.endswith(SUFFIXES):
-                stream.extract(member, partial, filter="data")
-    error = archive.stderr.read().decode(errors="replace").strip() if archive.stderr else ""
-    if archive.wait() != 0:
-        return error.splitlines()[-1] if error else "git archive failed"
-    partial.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    out, at = done.stdout, 0
+    for _, name in blobs:
+        header_end = out.index(b"\n", at)
+        header = out[at:header_end].split()
+        at = header_end + 1
+        if len(header) < 3 or header[1] != b"blob":  # "<sha> missing"
+            continue
+        size = int(header[2])
+        path = (partial / name).resolve()
+        if partial.resolve() in path.parents:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(out[at : at + size])
+        at += size + 1
     partial.rename(target)
     return None
 
