@@ -41,19 +41,37 @@ from real_bugs import run as real  # noqa: E402
 RESULTS = HERE.parent / "results"
 
 
-def lint_trees(roots: list[Path], jobs: int) -> tuple[dict[Path, dict[str, list[dict]]], dict[Path, str]]:
-    """Findings of every tree (each linted as its own project), and why a tree could not be linted."""
+def lint_tree(root: Path, cache: Path | None) -> tuple[dict[str, list[dict]], float]:
+    """Findings of one tree (linted as its own project) and the seconds it took, from `cache` when it holds them."""
+    stored = cache / root.parent.name / f"{root.name}.json" if cache else None
+    if stored and stored.is_file():
+        saved = json.loads(stored.read_text(encoding="utf-8"))
+        return saved["findings"], saved["seconds"]
+    started = time.perf_counter()
+    findings = real.lint(root)
+    seconds = time.perf_counter() - started
+    if stored:
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        stored.write_text(json.dumps({"seconds": seconds, "findings": findings}), encoding="utf-8")
+    return findings, seconds
+
+
+def lint_trees(
+    roots: list[Path], jobs: int, cache: Path | None
+) -> tuple[dict[Path, dict[str, list[dict]]], dict[Path, float], dict[Path, str]]:
+    """Findings and seconds of every tree, and why a tree could not be linted."""
     findings: dict[Path, dict[str, list[dict]]] = {}
+    seconds: dict[Path, float] = {}
     failures: dict[Path, str] = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(real.lint, root): root for root in roots}
+        futures = {pool.submit(lint_tree, root, cache): root for root in roots}
         for future in concurrent.futures.as_completed(futures):
             root = futures[future]
             try:
-                findings[root] = future.result()
+                findings[root], seconds[root] = future.result()
             except SystemExit as failure:
                 failures[root] = str(failure)
-    return findings, failures
+    return findings, seconds, failures
 
 
 def score_bug(bug: dict, before: dict[str, list[dict]], after: dict[str, list[dict]]) -> dict:
@@ -126,13 +144,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--label", required=True, help="names the results file: benchmarks/results/mined_<label>.json")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="trees linted at once")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep each tree's findings under src/findings/<label>/ and reuse them on a later run with the same label"
+        " (only while memlint is unchanged: a new memlint needs a new label)",
+    )
     args = parser.parse_args()
     bugs = [bug for bug in load_bugs() if (tree(bug["repo"], bug["before"]) / bug["path"]).is_file()]
     if not bugs:
         raise SystemExit(f"no sources in {SRC}: run benchmarks/mined/fetch.py first")
     roots = sorted({tree(bug["repo"], commit) for bug in bugs for commit in (bug["before"], bug["fix"])})
     started = time.perf_counter()
-    findings, failures = lint_trees(roots, args.jobs)
+    findings, tree_seconds, failures = lint_trees(roots, args.jobs, SRC / "findings" / args.label if args.reuse else None)
     seconds = time.perf_counter() - started
     for root, why in sorted(failures.items()):
         print(f"not linted: {root.relative_to(SRC)}: {why}", file=sys.stderr)
@@ -153,7 +177,10 @@ def main() -> None:
                 print(f"dev missed: {bug['id']} {bug['rule']} line {line['line']}{other}")
         for f in bug["findings_on_fixed_lines"]:
             print(f"dev on a fixed line: {bug['id']} line {f['row']} {f['code']} {f['message'][:100]}")
-    print(f"{len(roots)} trees linted in {seconds:.0f} s with {args.jobs} jobs; {len(failures)} failed")
+    print(
+        f"{len(roots)} trees linted in {seconds:.0f} s with {args.jobs} jobs ({sum(tree_seconds.values()):.0f} s of"
+        f" tree runs, reused ones included); {len(failures)} failed"
+    )
     summary = {
         "label": args.label,
         "memlint_commit": real.memlint_commit(),
@@ -161,6 +188,7 @@ def main() -> None:
         "trees": len(roots),
         "trees_failed": len(failures),
         "lint_seconds": round(seconds, 1),
+        "tree_seconds": round(sum(tree_seconds.values()), 1),
         "jobs": args.jobs,
         "halves": halves,
         "dev_bugs": [bug for bug in results if bug["half"] == "dev"],
