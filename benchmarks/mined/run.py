@@ -25,6 +25,7 @@ import argparse
 import collections
 import concurrent.futures
 import datetime
+import hashlib
 import json
 import os
 import sys
@@ -185,6 +186,14 @@ def main() -> None:
         "label": args.label,
         "memlint_commit": real.memlint_commit(),
         "date": datetime.date.today().isoformat(),
+        # which manifests, at which content, the figures are of
+        "manifests": {
+            manifest.name: {
+                "bugs": len(json.loads(manifest.read_text(encoding="utf-8"))["bugs"]),
+                "sha1": hashlib.sha1(manifest.read_bytes()).hexdigest(),
+            }
+            for manifest in sorted(HERE.glob("manifest_*.json"))
+        },
         "trees": len(roots),
         "trees_failed": len(failures),
         "lint_seconds": round(seconds, 1),
