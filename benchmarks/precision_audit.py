@@ -80,7 +80,10 @@ def checkout(name: str, repo: str, commit: str, mirrors: Path, clone: bool) -> P
     gitdir = git_dir(repo, mirrors, clone)
     if gitdir is None:
         return None
-    archive = subprocess.run(["git", "--git-dir", str(gitdir), "archive", commit], capture_output=True)
+    # only the sources: a mirror may lack the blobs of large data files, which would fail the archive
+    archive = subprocess.run(
+        ["git", "--git-dir", str(gitdir), "archive", commit, "--", "*.py", "*.ipynb"], capture_output=True
+    )
     if archive.returncode != 0:
         return None
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
