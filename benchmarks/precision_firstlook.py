@@ -41,7 +41,8 @@ RESULTS = HERE / "results"
 VERDICTS = RESULTS / "precision_firstlook_verdicts.json"
 
 # name: (GitHub repository, commit); chosen for spread (detection, segmentation, speech, RL,
-# graphs, diffusion, LLM fine-tuning, self-supervised, time series, GANs), 20 to 420 Python files each
+# graphs, diffusion, LLM fine-tuning, self-supervised, time series, GANs, CLIP, video, TTS),
+# 23 to 416 Python files each
 CODEBASES = {
     "detr": ("facebookresearch/detr", "29901c51d7fe8712168b8d0d64351170bc0f83e0"),
     "YOLOX": ("Megvii-BaseDetection/YOLOX", "6ddff4824372906469a7fae2dc3206c7aa4bbaee"),
@@ -63,6 +64,12 @@ CODEBASES = {
     "lightly": ("lightly-ai/lightly", "e8d317fc5a87f4387a85a35e689869039ec249ee"),
     "Time-Series-Library": ("thuml/Time-Series-Library", "4e938a1767106324dd753b2a44832bf870a0252e"),
     "stylegan2-ada-pytorch": ("NVlabs/stylegan2-ada-pytorch", "d72cc7d041b42ec8e806021a205ed9349f87c6a4"),
+    "open_clip": ("mlfoundations/open_clip", "89fb801f1e6087880e951fc8354b8a2077b79c6d"),
+    "SlowFast": ("facebookresearch/SlowFast", "287ec0076846560f44a9327e931a5a2360240533"),
+    "yolov7": ("WongKinYiu/yolov7", "a207844b1ce82d204ab36d87d496728d3d2348e7"),
+    "torchdrug": ("DeepGraphLearning/torchdrug", "6066fbd82360abb5f270cba1eca560af01b8cc90"),
+    "score_sde_pytorch": ("yang-song/score_sde_pytorch", "cb1f359f4aadf0ff9a5e122fe8fffc9451fd6e44"),
+    "mozilla-TTS": ("mozilla/TTS", "e9e07844b77a43fb0864354791fb4cf72ffded11"),
 }
 
 
