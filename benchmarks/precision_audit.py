@@ -72,6 +72,24 @@ def git_dir(repo: str, mirrors: Path, clone: bool) -> Path | None:
     return None
 
 
+def stored_sources(gitdir: Path, commit: str) -> list[str]:
+    """The `.py` and `.ipynb` paths at `commit` whose contents the git directory holds: a mirror may
+    lack the blobs of large files (a notebook with its outputs, a PDF), which would fail the archive."""
+    listing = subprocess.run(
+        ["git", "--git-dir", str(gitdir), "ls-tree", "-r", "-z", commit], capture_output=True, text=True
+    )
+    entries = [line.split("\t", 1) for line in listing.stdout.split("\0") if line]
+    wanted = [(meta.split()[2], path) for meta, path in entries if path.endswith((".py", ".ipynb"))]
+    present = subprocess.run(
+        ["git", "--git-dir", str(gitdir), "cat-file", "--batch-check=%(objectname) %(objecttype)"],
+        input="".join(f"{blob}\n" for blob, _ in wanted),
+        capture_output=True,
+        text=True,
+    )
+    held = {line.split()[0] for line in present.stdout.splitlines() if line.endswith(" blob")}
+    return [path for blob, path in wanted if blob in held]
+
+
 def checkout(name: str, repo: str, commit: str, mirrors: Path, clone: bool) -> Path | None:
     """The code base's Python files at `commit`, under SRC/name (extracted once)."""
     target = SRC / name
@@ -80,8 +98,9 @@ def checkout(name: str, repo: str, commit: str, mirrors: Path, clone: bool) -> P
     gitdir = git_dir(repo, mirrors, clone)
     if gitdir is None:
         return None
-    archive = subprocess.run(["git", "--git-dir", str(gitdir), "archive", commit], capture_output=True)
-    if archive.returncode != 0:
+    paths = stored_sources(gitdir, commit)
+    archive = subprocess.run(["git", "--git-dir", str(gitdir), "archive", commit, "--", *paths], capture_output=True)
+    if not paths or archive.returncode != 0:
         return None
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         members = [m for m in tar.getmembers() if m.isfile() and m.name.endswith((".py", ".ipynb"))]

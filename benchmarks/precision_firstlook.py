@@ -1,0 +1,196 @@
+"""First-look precision: code bases no rule was tuned on, audited before any change is made for them.
+
+    python benchmarks/precision_firstlook.py --label baseline [--memlint DIR] [--mirrors DIR] [--clone] [--only NAME ...]
+
+Each round audits code bases that were never audited before (none of them is in
+benchmarks/precision_audit.py's CODEBASES, in benchmarks/corpus_findings.py's
+PACKAGES or a repository of benchmarks/real_bugs/manifest.json), so the figure
+says what a user who has never been looked at sees. Each code base is checked out
+at its pinned commit (from a git mirror `<mirrors>/<owner>+<name>/repo`, or with
+`--clone` from GitHub) into the git-ignored benchmarks/precision_audit_src/firstlook/
+and linted whole, as one project, with every rule, in one process (`-j 1`, cold).
+`--memlint DIR` picks the memlint source tree that lints (by default this
+checkout's), so two trees can be measured on the same code.
+
+Every finding, with its context, goes to benchmarks/precision_audit_src/firstlook/findings_<label>.md
+for reading. The verdicts are in benchmarks/results/precision_firstlook_verdicts.json, one per
+finding (code base, path, line, rule): `true`, `defensible` or `false` with a reason (the
+same scale as precision_audit.py), and `fix_on_non_tensor: true` where the finding offers a fix
+(safe or unsafe) on a value the code does not show to be a tensor. The script prints per rule
+how many are true, defensible, false and unread, and how many fixes are offered on values
+not known to be tensors, and writes benchmarks/results/precision_firstlook_<label>.json.
+No third-party code is committed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from precision_audit import SRC, checkout, context, key  # noqa: E402  (a sibling script, not a package)
+
+SRC_NAME = "firstlook"  # under precision_audit.py's git-ignored source folder
+RESULTS = HERE / "results"
+VERDICTS = RESULTS / "precision_firstlook_verdicts.json"
+
+# name: (GitHub repository, commit); chosen for spread (detection, segmentation, speech, RL,
+# graphs, diffusion, LLM fine-tuning, self-supervised, time series, GANs, CLIP, video, TTS),
+# 23 to 416 Python files each
+CODEBASES = {
+    "detr": ("facebookresearch/detr", "29901c51d7fe8712168b8d0d64351170bc0f83e0"),
+    "YOLOX": ("Megvii-BaseDetection/YOLOX", "6ddff4824372906469a7fae2dc3206c7aa4bbaee"),
+    "segmentation_models.pytorch": (
+        "qubvel-org/segmentation_models.pytorch",
+        "5006616357631a48c7c8e11977cf5abb00803590",
+    ),
+    "asteroid": ("asteroid-team/asteroid", "92c8d83a9dbe7c3afd1cd097e31254e0b4f82881"),
+    "demucs": ("facebookresearch/demucs", "e976d93ecc3865e5757426930257e200846a520a"),
+    "ElegantRL": ("AI4Finance-Foundation/ElegantRL", "7c64395ff4c2b53892fe6f9eaa3b58947136ffc1"),
+    "ogb": ("snap-stanford/ogb", "61e9784ca76edeaa6e259ba0f836099608ff0586"),
+    "pytorch_geometric_temporal": (
+        "benedekrozemberczki/pytorch_geometric_temporal",
+        "adefe44265ad8faf239fd6cf3b59b95ca3ee60aa",
+    ),
+    "guided-diffusion": ("openai/guided-diffusion", "22e0df8183507e13a7813f8d38d51b072ca1e67c"),
+    "LLaMA-Factory": ("hiyouga/LLaMA-Factory", "ff6d4d12eeb035d6ce06805a5733dd7b29f2ac30"),
+    "litgpt": ("Lightning-AI/litgpt", "26857050fe3ff627cd714fe92f5838f51a3d5efa"),
+    "lightly": ("lightly-ai/lightly", "e8d317fc5a87f4387a85a35e689869039ec249ee"),
+    "Time-Series-Library": ("thuml/Time-Series-Library", "4e938a1767106324dd753b2a44832bf870a0252e"),
+    "stylegan2-ada-pytorch": ("NVlabs/stylegan2-ada-pytorch", "d72cc7d041b42ec8e806021a205ed9349f87c6a4"),
+    "open_clip": ("mlfoundations/open_clip", "89fb801f1e6087880e951fc8354b8a2077b79c6d"),
+    "SlowFast": ("facebookresearch/SlowFast", "287ec0076846560f44a9327e931a5a2360240533"),
+    "yolov7": ("WongKinYiu/yolov7", "a207844b1ce82d204ab36d87d496728d3d2348e7"),
+    "torchdrug": ("DeepGraphLearning/torchdrug", "6066fbd82360abb5f270cba1eca560af01b8cc90"),
+    "score_sde_pytorch": ("yang-song/score_sde_pytorch", "cb1f359f4aadf0ff9a5e122fe8fffc9451fd6e44"),
+    "mozilla-TTS": ("mozilla/TTS", "e9e07844b77a43fb0864354791fb4cf72ffded11"),
+}
+
+
+def lint(root: Path, memlint: Path) -> tuple[list[dict], int]:
+    """Every finding of the memlint source tree `memlint` on the whole of `root`, cold, in one process;
+    and the number of files it linted."""
+    env = {**os.environ, "PYTHONPATH": str(memlint)}
+    command = [sys.executable, "-m", "memlint", "lint", "--no-cache", "--exit-zero", "--select", "ALL", "-j", "1"]
+    done = subprocess.run([*command, "--format", "json", "."], capture_output=True, text=True, cwd=root, env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"memlint failed on {root}: {done.stderr.strip()}")
+    files = subprocess.run([*command, "--show-files", "."], capture_output=True, text=True, cwd=root, env=env)
+    return json.loads(done.stdout or "[]"), len(files.stdout.splitlines())
+
+
+def audit(args: argparse.Namespace) -> tuple[dict[str, dict], list[dict]]:
+    """Lint every code base chosen; write the findings, with their context, for reading."""
+    findings, listing, audited = [], [], {}
+    for name, (repo, commit) in CODEBASES.items():
+        if args.only and name not in args.only:
+            continue
+        root = checkout(f"{SRC_NAME}/{name}", repo, commit, args.mirrors, args.clone)
+        if root is None:
+            print(f"{name}: no mirror of {repo} (use --mirrors or --clone)", file=sys.stderr)
+            continue
+        found, files = lint(root, args.memlint)
+        audited[name] = {"repository": repo, "commit": commit, "files": files, "findings": len(found)}
+        for f in found:
+            finding = {
+                "codebase": name,
+                "path": Path(f["filename"]).as_posix().removeprefix("./") + (f"#{f['cell']}" if f.get("cell") else ""),
+                "row": f["location"]["row"],
+                "code": f["code"],
+                "message": f["message"],
+                "fix": (f.get("fix") or {}).get("applicability"),
+            }
+            findings.append(finding)
+            fix = f" (fix: {finding['fix']})" if finding["fix"] else ""
+            listing.append(
+                f"## {key(name, finding)}{fix}\n{finding['message']}\n\n"
+                f"```\n{context(root, finding['path'], finding['row'])}\n```\n"
+            )
+    listing_path = SRC / SRC_NAME / f"findings_{args.label}.md"
+    listing_path.parent.mkdir(parents=True, exist_ok=True)
+    listing_path.write_text("\n".join(listing), encoding="utf-8")
+    return audited, findings
+
+
+def revision(memlint: Path) -> str:
+    """The commit of the memlint tree that linted, marked when its work tree differs from it."""
+    head = subprocess.run(["git", "-C", str(memlint), "rev-parse", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(memlint), "status", "--porcelain", "memlint"], capture_output=True, text=True)
+    return head.stdout.strip() + (" (modified)" if dirty.stdout.strip() else "")
+
+
+def tally(findings: list[dict]) -> dict[str, collections.Counter]:
+    """Join the verdicts to the findings (in place); count them per rule and in all."""
+    read = json.loads(VERDICTS.read_text(encoding="utf-8")) if VERDICTS.is_file() else {}
+    per_rule: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for f in findings:
+        verdict = read.get(key(f["codebase"], f), {})
+        f["verdict"] = verdict.get("verdict", "unread")
+        f["reason"] = verdict.get("reason", "")
+        per_rule[f["code"]][f["verdict"]] += 1
+        if f["fix"] in ("safe", "unsafe") and verdict.get("fix_on_non_tensor"):
+            per_rule[f["code"]]["fix_on_non_tensor"] += 1
+    per_rule["all"] = sum(per_rule.values(), collections.Counter())
+    return per_rule
+
+
+def report(per_rule: dict[str, collections.Counter]) -> None:
+    print("| rule | findings | true | defensible | false | unread | true + defensible | fixes on non-tensors |")
+    print("|---|---|---|---|---|---|---|---|")
+    for code, c in sorted(per_rule.items(), key=lambda item: (item[0] == "all", item[0])):
+        judged = c["true"] + c["defensible"] + c["false"]
+        share = f"{100 * (c['true'] + c['defensible']) / judged:.0f}%" if judged else "-"
+        total = judged + c["unread"]
+        print(
+            f"| {code} | {total} | {c['true']} | {c['defensible']} | {c['false']} | {c['unread']} | {share} "
+            f"| {c['fix_on_non_tensor']} |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--label", required=True, help="names the results file: precision_firstlook_<label>.json")
+    parser.add_argument("--memlint", type=Path, default=HERE.parent, help="the memlint source tree that lints")
+    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--clone", action="store_true", help="clone from GitHub what no mirror has")
+    parser.add_argument("--only", nargs="*", help="audit only these code bases (and write no results)")
+    parser.add_argument(
+        "--rejoin", action="store_true", help="lint nothing: join the verdicts to the findings of the label's results"
+    )
+    args = parser.parse_args()
+    results = RESULTS / f"precision_firstlook_{args.label}.json"
+    if args.rejoin:
+        previous = json.loads(results.read_text(encoding="utf-8"))
+        audited, findings, linter = previous["codebases"], previous["findings"], previous["memlint"]
+    else:
+        audited, findings = audit(args)
+        linter = revision(args.memlint)
+    per_rule = tally(findings)
+    files = sum(c["files"] for c in audited.values())
+    print(f"{len(audited)} code bases, {files} files linted, {len(findings)} findings")
+    report(per_rule)
+    if args.only:
+        return
+    results.write_text(
+        json.dumps(
+            {
+                "memlint": linter,
+                "codebases": audited,
+                "per_rule": {k: dict(v) for k, v in sorted(per_rule.items())},
+                "findings": findings,
+            },
+            indent=1,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+
+
+if __name__ == "__main__":
+    main()
