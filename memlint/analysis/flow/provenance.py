@@ -143,7 +143,6 @@ class Provenance:
         self.model = model
         self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
         self._module_calls: dict[int, tuple[cst.Call, bool]] = {}  # id(call) -> (call, is_module_call(call))
-        self._stores_by_scope: dict[int, dict[str, list[tuple[cst.CSTNode, cst.BaseExpression]]]] = {}
         # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
         # to return a value with history; switched off to ask whether a finding rests on that guess.
         self.trust_names = True
@@ -662,6 +661,8 @@ class Provenance:
         if key in guard:
             return False
         guard = guard | {key}
+        if self._checked_for_a_number(name, at):
+            return False  # `if isinstance(v, (int, float)): out[k] = v`: no tensor here
         bindings = self.reaching_bindings(scope, name, at)
         guarded = self._tensor_guarded_rebindings(bindings, name, at)
         for binding in bindings:
@@ -680,27 +681,7 @@ class Provenance:
             for binding in self.model.bindings(module, name):
                 if binding.value is not None and self._history(binding.value, module, binding.node, guard):
                     return True
-        order = self.model.tree.order
-        for statement, value in self._element_stores(scope).get(name, ()):
-            # `metrics["nll"] = nll.mean()` before `at`: the mapping holds it
-            if order[id(statement)] < order[id(at)] and self._history(value, scope, statement, guard):
-                return True
         return self._backwarded_value(name, scope, at)
-
-    def _element_stores(self, scope: "Scope") -> dict[str, list[tuple[cst.CSTNode, cst.BaseExpression]]]:
-        """name -> the statements of `scope` that put a value into the mapping it names
-        (`name[key] = value`), with the value (a list appended to is a store of its own: loops.py)."""
-        found = self._stores_by_scope.get(id(scope))
-        if found is not None:
-            return found
-        found = {}
-        tree = self.model.tree
-        for node in tree.descendants(scope, cst.Assign):
-            target = node.targets[0].target if len(node.targets) == 1 else None
-            if type(target) is cst.Subscript and type(target.value) is cst.Name and self.model.scope_of(node) is scope:
-                found.setdefault(target.value.value, []).append((node, node.value))
-        self._stores_by_scope[id(scope)] = found
-        return found
 
     def tensor_tested(self, test: cst.BaseExpression) -> str | None:
         """The name a tensor check tests (`isinstance(v, torch.Tensor)`, `torch.is_tensor(v)`)."""
@@ -714,6 +695,31 @@ class Provenance:
         types = test.args[1].value
         options = [e.value for e in types.elements] if type(types) is cst.Tuple else [types]
         if options and all((self.model.imports.resolve(o) or "").endswith("Tensor") for o in options):
+            return test.args[0].value.value
+        return None
+
+    def _checked_for_a_number(self, name: str, at: cst.CSTNode) -> bool:
+        """Is `at` in the body of `if isinstance(name, (int, float, ...))`? There `name` holds a
+        Python number (or string), not a tensor."""
+        child = at
+        for anc in self.model.tree.ancestors(at):
+            if isinstance(anc, (cst.FunctionDef, cst.Module)):
+                return False
+            if isinstance(anc, cst.If) and child is anc.body and self._number_tested(anc.test) == name:
+                return True
+            child = anc
+        return False
+
+    def _number_tested(self, test: cst.BaseExpression) -> str | None:
+        """The name `isinstance(name, int)` (or a tuple of number and string types) tests."""
+        if type(test) is not cst.Call or len(test.args) != 2 or type(test.args[0].value) is not cst.Name:
+            return None
+        if (self.model.imports.resolve(test.func) or "") != "isinstance":
+            return None
+        types = test.args[1].value
+        options = [e.value for e in types.elements] if type(types) is cst.Tuple else [types]
+        numbers = ("int", "float", "bool", "complex", "str", "numbers.Number", "numbers.Real", "numbers.Integral")
+        if options and all((self.model.imports.resolve(o) or "") in numbers for o in options):
             return test.args[0].value.value
         return None
 
@@ -913,7 +919,7 @@ class Provenance:
 
     def _device(self, expr: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         if isinstance(expr, cst.Name):
-            if _SCALAR_NAME.search(expr.value):
+            if _SCALAR_NAME.search(expr.value) or self._checked_for_a_number(expr.value, at):
                 return False
             if self._is_lightning_batch(expr.value, scope):
                 return True  # Lightning moves the batch to the device before the step
