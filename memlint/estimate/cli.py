@@ -40,10 +40,12 @@ def _fail(message: str) -> None:
 @click.option("--batch-size", type=click.IntRange(1), help="What if: this batch size (every DataLoader's, or "
               "the factory's batch).")
 @click.option("--optimizer", type=click.Choice(["sgd"]), help="What if: plain SGD in place of Adam/AdamW (no state).")
+@click.option("--world-size", type=click.IntRange(1), help="Predict one rank of a job of this many GPUs (DDP, FSDP), "
+              "with a fake process group: no GPUs needed. A `torchrun` command gives its own (nnodes x nproc-per-node).")
 @click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds the command form may run.")
 @click.pass_context
 def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budget: str | None, steps: int,
-             no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None, timeout: float) -> None:
+             no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None, world_size: int | None, timeout: float) -> None:
     """Predict the peak GPU memory of a training step, without a GPU.
 
     TARGET is module:function returning (model, optimizer, batch[, loss_fn]) or a step
@@ -65,7 +67,7 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         from memlint.estimate import program
 
         try:
-            result = program.run(argv, device, steps, timeout, batch_size, optimizer)
+            result = program.run(argv, device, steps, timeout, batch_size, optimizer, world_size)
         except program.ProgramFailed as exc:
             _fail(str(exc))
     else:
@@ -77,7 +79,7 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
             _fail('needs torch: pip install "memlint[estimate]"')
         try:
             result = predict.predict_factory(target, steps=steps, gpu=device, eval_step=not no_eval,
-                                             batch_size=batch_size, optimizer=optimizer)
+                                             batch_size=batch_size, optimizer=optimizer, world_size=world_size)
         except predict.CannotRunFake as exc:
             _fail(str(exc))
     sys.exit(report.write(result, output_format, sys.stdout, limit, label))

@@ -66,6 +66,7 @@ from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
 
 from memlint.estimate import autocast
+from memlint.estimate.distributed import FakeWorld, World, leave_world
 from memlint.estimate.tracker import GPU, Category, StepTracker
 
 CPU = torch.device("cpu")
@@ -106,6 +107,8 @@ class _Devices(TorchFunctionMode):
             return self._to(args[0], (), {"device": CPU})
         if func is torch.Tensor.pin_memory:
             return args[0]
+        if func is torch.device and len(args) == 1 and _target(args[0]) == "cuda" and isinstance(args[0], int):
+            return torch.device("cuda", args[0])  # an index is the accelerator's: none on a CPU build
         if func is F.scaled_dot_product_attention:
             args, kwargs = self._fused_attention(args, kwargs)
         if func is torch.dropout and self._on_gpu_arg(args):
@@ -209,8 +212,9 @@ class FakeGPU:
     """`with FakeGPU(tracker, name, total):` -- the fake run's world."""
 
     def __init__(self, tracker: StepTracker, name: str = "NVIDIA H100 80GB HBM3", total: int = 80 * 1024**3,
-                 batch_size: int | None = None, optimizer: str | None = None) -> None:
+                 batch_size: int | None = None, optimizer: str | None = None, world: World | None = None) -> None:
         self.tracker = tracker
+        self.world = world  # a rank of a distributed job (`distributed`), or one GPU
         self.batch_size = batch_size  # what-if: every DataLoader's batch size
         self.optimizer = optimizer  # what-if: "sgd" in place of Adam/AdamW
         self.name = name
@@ -264,6 +268,9 @@ class FakeGPU:
         self._stack.enter_context(tracker)
         devices = _Devices(tracker)
         self._patch_recomputation(devices)
+        if self.world is not None:
+            FakeWorld(self.world, tracker, devices).install(self._patch)
+            self._stack.callback(leave_world)
         self._stack.enter_context(devices)
         self._stack.callback(autocast.clear_cache)
         return self

@@ -12,6 +12,7 @@ import traceback
 import torch
 
 from memlint.estimate.fakegpu import FakeGPU
+from memlint.estimate.launch import World
 from memlint.estimate.sizes import DEFAULT_GPU
 from memlint.estimate.summary import summarize, workspace_for
 from memlint.estimate.tracker import StepTracker, user_site
@@ -118,8 +119,11 @@ def factory_location(spec: str) -> tuple[str, int]:
 
 
 def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GPU, eval_step: bool = True,
-                    batch_size: int | None = None, optimizer: str | None = None) -> dict:
-    """Import `module:function`, call it under the fake GPU and run its steps."""
+                    batch_size: int | None = None, optimizer: str | None = None,
+                    world_size: int | None = None) -> dict:
+    """Import `module:function`, call it under the fake GPU and run its steps (as rank 0 of
+    `world_size` under a fake process group: the factory wraps its model in DDP or FSDP)."""
+    world = World(world_size) if world_size else None
     module_name, _, name = spec.partition(":")
     if not module_name or not name:
         raise CannotRunFake(f"{spec}: expected module:function")
@@ -128,7 +132,7 @@ def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GP
     stopped = ""
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    with FakeGPU(tracker, *gpu, batch_size=batch_size, optimizer=optimizer):
+    with FakeGPU(tracker, *gpu, batch_size=batch_size, optimizer=optimizer, world=world):
         try:
             try:
                 module = importlib.import_module(module_name)
@@ -148,7 +152,7 @@ def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GP
             raise
         except Exception as exc:  # noqa: BLE001 - the program's failure under fake tensors: one line
             stopped = why(exc)
-    return finish(tracker, gpu, started, stopped, factory_location(spec), spec, _whatif(batch_size, optimizer))
+    return finish(tracker, gpu, started, stopped, factory_location(spec), spec, _whatif(batch_size, optimizer), world)
 
 
 def _whatif(batch_size: int | None, optimizer: str | None) -> str:
@@ -157,7 +161,7 @@ def _whatif(batch_size: int | None, optimizer: str | None) -> str:
 
 
 def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: str,
-           location: tuple[str, int], target: str, whatif: str = "") -> dict:
+           location: tuple[str, int], target: str, whatif: str = "", world: World | None = None) -> dict:
     record = tracker.record
     if tracker._mod_tracker is not None and record.steps < 1 and not record.modules:
         tracker._keep_modules()
@@ -171,5 +175,6 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
                         {"target": target, "gpu": gpu[0], "capacity": gpu[1], "steps_run": record.steps,
                          "item_placeholders": record.items, "item_site": record.item_site,
                          "stopped": stopped, "file": location[0], "line": location[1], "whatif": whatif,
-                         "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__})
+                         "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__,
+                         "world_size": world.size if world else 1, "rank": world.rank if world else 0})
     return summary

@@ -29,6 +29,8 @@ def verdict(result: dict, budget: int | None) -> tuple[int, str]:
 
 def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
     whatif = f", what if {result['whatif']}" if result.get("whatif") else ""
+    if result.get("world_size", 1) > 1:  # per rank: each GPU of the job holds this
+        whatif += f", rank {result.get('rank', 0)} of {result['world_size']} (fake process group)"
     out = [f"memlint estimate {result['target']} (torch {result['torch']}, fake tensors, "
            f"{result['steps_run']} optimizer steps, {result['seconds']:.1f} s{whatif})"]
     if result.get("stopped"):

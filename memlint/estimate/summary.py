@@ -8,10 +8,10 @@ from memlint.estimate.allocator import Allocator
 # of a stream and keeps it (torch >= 2.3 defaults: 4096 KiB x 8 on sm90,
 # 4096 KiB x 2 + 16 KiB x 8 on earlier GPUs; CUBLAS_WORKSPACE_CONFIG changes it).
 CUBLAS_WORKSPACE = {"sm90": 32 << 20, "other": (4096 << 10) * 2 + (16 << 10) * 8}
-CATEGORIES = ["Parameter", "Buffer", "Gradient", "Optstate", "Optimizer temporaries", "Input", "Activation", "Autocast cache", "Temp", "Other"]
+CATEGORIES = ["Parameter", "Buffer", "Gradient", "Optstate", "Optimizer temporaries", "Input", "Activation", "Autocast cache", "Temp", "Communication buffers", "Other"]
 LABELS = {"Parameter": "parameters", "Buffer": "buffers", "Gradient": "gradients", "Optstate": "optimizer state", "Optimizer temporaries": "optimizer-step temporaries",
           "Input": "inputs (batch)", "Activation": "activations", "Autocast cache": "autocast cast cache",
-          "Temp": "backward temporaries", "Other": "other"}
+          "Temp": "backward temporaries", "Communication buffers": "DDP gradient buckets", "Other": "other"}
 
 
 def summarize(events: list, phases: list[str], modules: list[dict], workspace: int, extra: dict) -> dict:

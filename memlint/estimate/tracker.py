@@ -53,6 +53,7 @@ class Category(_RefType):
     OTH = "Other"
     OPT_TMP = "Optimizer temporaries"
     CAST = "Autocast cache"
+    COMM = "Communication buffers"
     INPUT = "Input"
 
 
@@ -127,6 +128,7 @@ class StepTracker(MemTracker):
         self.gpu = WeakIdKeyDictionary()  # storage -> True: on the emulated GPU
         self.inside = 0  # > 0 while the fake mode runs an op
         self.placing: bool | None = None  # set by fakegpu around a call that names a device
+        self.category: Category | None = None  # set around a call whose allocations are one kind (DDP's buckets)
         self.record = Record()
         self.phase_name = "setup"
         self._phase_key: tuple[int, str] | None = None
@@ -298,7 +300,9 @@ class StepTracker(MemTracker):
             self.inside -= 1
         # torch < 2.12 has no `_fake_mode_on_entry` (it tracks every op it sees).
         if active_fake_mode() is getattr(self, "_fake_mode_on_entry", active_fake_mode()):
-            if self.in_optimizer_math():  # the state proper becomes OPT in MemTracker's post-step hook
+            if self.category is not None:
+                reftype = self.category
+            elif self.in_optimizer_math():  # the state proper becomes OPT in MemTracker's post-step hook
                 reftype = Category.OPT_TMP
             elif self._mod_tracker.is_bw and not self._in_ac:
                 reftype = Category.TEMP
