@@ -67,6 +67,7 @@ from torch.overrides import TorchFunctionMode
 
 from memlint.estimate import autocast
 from memlint.estimate.distributed import FakeWorld, World, leave_world
+from memlint.estimate.kernels import KernelSide
 from memlint.estimate.tracker import GPU, Category, StepTracker
 
 CPU = torch.device("cpu")
@@ -215,6 +216,7 @@ class FakeGPU:
                  batch_size: int | None = None, optimizer: str | None = None, world: World | None = None) -> None:
         self.tracker = tracker
         self.world = world  # a rank of a distributed job (`distributed`), or one GPU
+        tracker.kernel_side = KernelSide(tracker)  # cuDNN's workspaces and reserve space, read by the summary
         self.batch_size = batch_size  # what-if: every DataLoader's batch size
         self.optimizer = optimizer  # what-if: "sgd" in place of Adam/AdamW
         self.name = name
@@ -268,6 +270,8 @@ class FakeGPU:
         self._stack.enter_context(tracker)
         devices = _Devices(tracker)
         self._patch_recomputation(devices)
+        tracker.kernel_side.install()
+        self._stack.callback(tracker.kernel_side.remove)
         if self.world is not None:
             FakeWorld(self.world, tracker, devices).install(self._patch)
             self._stack.callback(leave_world)

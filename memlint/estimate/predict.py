@@ -163,6 +163,7 @@ def _whatif(batch_size: int | None, optimizer: str | None) -> str:
 def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: str,
            location: tuple[str, int], target: str, whatif: str = "", world: World | None = None) -> dict:
     record = tracker.record
+    kernel_side = getattr(tracker, "kernel_side", None)
     if tracker._mod_tracker is not None and record.steps < 1 and not record.modules:
         tracker._keep_modules()
     modules = []
@@ -176,5 +177,6 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
                          "item_placeholders": record.items, "item_site": record.item_site,
                          "stopped": stopped, "file": location[0], "line": location[1], "whatif": whatif,
                          "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__,
-                         "world_size": world.size if world else 1, "rank": world.rank if world else 0})
+                         "world_size": world.size if world else 1, "rank": world.rank if world else 0,
+                         "kernel_side": kernel_side.summary() if kernel_side else {}})
     return summary

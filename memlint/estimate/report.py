@@ -57,6 +57,7 @@ def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
         out.append("top modules (step 1 forward: memory their forward leaves allocated, parameters):")
         for use in result["modules"][:5]:
             out.append(f"  {use['module']:<28}{human(use['forward_growth']):>12}  params {human(use['parameters'])}")
+    out.extend(_kernel_lines(result.get("kernel_side") or {}))
     if result.get("item_placeholders"):
         out.append(f"note: {result['item_placeholders']} .item() calls on fake values answered 1 / 1.0 / False "
                    f"(first at {result['item_site']})")
@@ -64,6 +65,21 @@ def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
     if sentence:
         out.append(f"{budget_label}: {sentence}" if budget is not None else sentence)
     return out
+
+
+def _kernel_lines(kernel: dict) -> list[str]:
+    """cuDNN's memory beside the tensors: named, with the bound it puts above the peak."""
+    lines = []
+    if kernel.get("cudnn_conv_workspace"):
+        lines.append(f"  {'cuDNN conv workspace':<28}{'<= ' + human(kernel['cudnn_conv_workspace']):>12}   "
+                     "transient, during a convolution: add it if one runs at the peak")
+    if kernel.get("cudnn_benchmark"):
+        lines.append(f"  {'cudnn.benchmark autotuning':<28}{'unbounded':>12}   the first step tries algorithms "
+                     "whose workspaces do not follow the tensors' sizes (GiBs for a small layer): keep a margin")
+    if kernel.get("cudnn_rnn_reserve"):
+        lines.append(f"  {'cuDNN RNN reserve space':<28}{'~ ' + human(kernel['cudnn_rnn_reserve']):>12}   "
+                     f"kept by the fused {kernel.get('rnn', 'RNN')} for backward, in place of what the fake run keeps")
+    return ["kernel-side memory (cuDNN, beside the tensors):", *lines] if lines else []
 
 
 def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_label: str = "budget") -> int:
