@@ -170,4 +170,7 @@ def test_kernel_side_memory_is_named_and_bounded(factories):
     assert conv == {"cudnn_conv_workspace": 4 * 4 * 16 * 32 * 32 * 4, "cudnn_benchmark": True}
     rnn = _run(factories, "lstm", None)["kernel_side"]
     assert rnn == {"cudnn_rnn_reserve": 6 * 10 * 4 * 64 * 2 * 4, "rnn": "LSTM"}
-    assert _run(factories, "plain", None)["kernel_side"] == {}
+    plain = _run(factories, "plain", None)
+    assert plain["kernel_side"] == {}
+    # Two cuBLAS workspaces of 32 MiB on Hopper: the forward's thread and autograd's device thread.
+    assert plain["breakdown"]["cuBLAS workspace (assumed)"] == 2 * 32 * MIB

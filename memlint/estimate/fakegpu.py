@@ -351,6 +351,17 @@ class FakeGPU:
         }.items():
             self._patch(cuda, name, value)
         self._patch(torch.cuda.graphs, "is_current_stream_capturing", lambda: False)
+        parse_to = torch._C._nn._parse_to
+
+        def parse_index_as_gpu(*args, **kwargs):
+            # `module.to(local_rank)`: an index is the accelerator's, which a CPU build has none of.
+            if args and isinstance(args[0], int) and not isinstance(args[0], bool):
+                args = (torch.device("cuda", args[0]), *args[1:])
+            if isinstance(kwargs.get("device"), int):
+                kwargs["device"] = torch.device("cuda", kwargs["device"])
+            return parse_to(*args, **kwargs)
+
+        self._patch(torch._C._nn, "_parse_to", parse_index_as_gpu)
         if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
             self._patch(torch._C, "_cuda_clearCublasWorkspaces", nothing)
 

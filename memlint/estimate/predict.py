@@ -172,7 +172,7 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
             modules.append({"module": use.name, "parameters": use.params, "forward_growth": use.forward_growth,
                             "local_peak": use.local_peak})
     summary = summarize(record.events, [p.label() for p in record.phases], modules[:6],
-                        workspace_for(gpu[0], record.matmuls),
+                        workspace_for(gpu[0], record.matmuls, record.backward_matmuls),
                         {"target": target, "gpu": gpu[0], "capacity": gpu[1], "steps_run": record.steps,
                          "item_placeholders": record.items, "item_site": record.item_site,
                          "stopped": stopped, "file": location[0], "line": location[1], "whatif": whatif,

@@ -87,6 +87,7 @@ class Record:
     items: int = 0
     item_site: str = ""
     matmuls: bool = False
+    backward_matmuls: bool = False  # backward runs on autograd's device thread: a cuBLAS handle of its own
 
 
 _PLUMBING = ("/memlint/estimate/", "/torch/utils/_python_dispatch.py", "/torch/_subclasses/", "/torch/overrides.py",
@@ -289,6 +290,7 @@ class StepTracker(MemTracker):
             return NotImplemented
         if func.__name__.split(".")[0] in _MATMUL_OPS:
             self.record.matmuls = True
+            self.record.backward_matmuls = self.record.backward_matmuls or self._mod_tracker.is_bw
         if self.placing is not None:
             gpu = self.placing
         else:
