@@ -171,6 +171,19 @@ def main() -> None:
         "|---|---|---|---|---|---|---|---|",
         *dist,
         "",
+        "The 64-rank rows are predictions made without any GPU (`--world-size 64`, or `torchrun --nnodes 8 "
+        "--nproc-per-node 8`): DDP replicates, so its rank holds what one GPU holds plus the gradient buckets; FSDP "
+        "divides parameters, gradients and optimizer state by the world size and adds the all-gather buffers of the "
+        "units being computed.",
+        "",
+        "DDP's spread between ranks: on some ranks (which ones changes between runs: rank 1 of 2 in one, ranks 0 and 3 "
+        "of 4 in another) torch 2.11 keeps one block the size of all parameters, allocated in DDP's constructor "
+        "(`_ddp_init_helper`), alive through training; those ranks peak that much higher "
+        "(`estimate_ddp_peak_owners.txt`: the live blocks at each rank's peak, from CUDA memory snapshots). The "
+        "prediction is the other ranks'; budget the parameters' size once more for the worst rank. FSDP's reserved "
+        "memory is under-predicted: its all-gather and reduce-scatter streams keep blocks the one-stream allocator "
+        "model reuses.",
+        "",
         *kernel_lines(_load("estimate_kernels_gpu.json")),
     ]
     with open(os.path.join(ROOT, "docs", "estimate-accuracy.md"), "w", encoding="utf-8") as handle:

@@ -6,6 +6,8 @@ counts them) it writes torch.cuda.max_memory_allocated() / max_memory_reserved()
 $MEASURE_OUT (.rankN under torchrun) and ends the process. A program that ends before
 writes what it reached at exit, with the steps it ran. `reset_peak_memory_stats` is made a
 no-op (a benchmark script resets it between phases; the peak of the whole run is wanted).
+With MEASURE_HISTORY=1 it also records the allocation history and dumps a snapshot next to
+the numbers (.pickle), for peak_owners.py.
 """
 import os
 
@@ -21,6 +23,9 @@ if os.environ.get("MEASURE_OUT"):
     _target = int(os.environ.get("MEASURE_STEPS", "2"))
     _path = os.environ["MEASURE_OUT"] + (f".rank{os.environ['RANK']}" if "RANK" in os.environ else "")
     torch.cuda.reset_peak_memory_stats = lambda *a, **k: None
+    _history = os.environ.get("MEASURE_HISTORY") == "1" and "RANK" in os.environ  # not in torchrun's launcher
+    if _history:
+        torch.cuda.memory._record_memory_history(max_entries=200000, stacks="python")
 
     def _write(finished: bool) -> None:
         if _state["written"] or os.getpid() != _state["pid"] or not torch.cuda.is_initialized():
@@ -31,6 +36,8 @@ if os.environ.get("MEASURE_OUT"):
             json.dump({"allocated": torch.cuda.max_memory_allocated(), "reserved": torch.cuda.max_memory_reserved(),
                        "steps": _state["steps"], "reached_steps": finished, "rank": os.environ.get("RANK"),
                        "torch": torch.__version__, "gpu": torch.cuda.get_device_name()}, handle)
+        if _history:
+            torch.cuda.memory._dump_snapshot(_path + ".pickle")
 
     def _after_step(optimizer, args, kwargs) -> None:
         _state["steps"] += 1
