@@ -57,6 +57,12 @@ def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
         out.append("top modules (step 1 forward: memory their forward leaves allocated, parameters):")
         for use in result["modules"][:5]:
             out.append(f"  {use['module']:<28}{human(use['forward_growth']):>12}  params {human(use['parameters'])}")
+    buckets = result["breakdown"].get("DDP gradient buckets")
+    if buckets:
+        # DDP starts with all gradients in one bucket and rebuilds the buckets after the first step; on some
+        # ranks the first bucket outlives the rebuild (held by the first all-reduce's work until NCCL releases it).
+        out.append(f"  {'DDP first-step bucket':<28}{'<= ' + human(buckets):>12}   more on some ranks, where the "
+                   "first all-reduce still holds it (measured on 1 to 2 ranks of 4)")
     out.extend(_kernel_lines(result.get("kernel_side") or {}))
     if result.get("item_placeholders"):
         out.append(f"note: {result['item_placeholders']} .item() calls on fake values answered 1 / 1.0 / False "

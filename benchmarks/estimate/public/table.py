@@ -176,11 +176,13 @@ def main() -> None:
         "divides parameters, gradients and optimizer state by the world size and adds the all-gather buffers of the "
         "units being computed.",
         "",
-        "DDP's spread between ranks: on some ranks (which ones changes between runs: rank 1 of 2 in one, ranks 0 and 3 "
-        "of 4 in another) torch 2.11 keeps one block the size of all parameters, allocated in DDP's constructor "
-        "(`_ddp_init_helper`), alive through training; those ranks peak that much higher "
-        "(`estimate_ddp_peak_owners.txt`: the live blocks at each rank's peak, from CUDA memory snapshots). The "
-        "prediction is the other ranks'; budget the parameters' size once more for the worst rank. FSDP's reserved "
+        "DDP's spread between ranks: DDP starts with every gradient in one bucket (allocated in its constructor, "
+        "`_ddp_init_helper`) and rebuilds the buckets after the first step. On some ranks (which ones changes between "
+        "runs: rank 1 of 2 in one, ranks 0 and 3 of 4 in another) that first bucket is still alive at the peak, "
+        "most likely held by the first all-reduce's work until NCCL's watchdog thread releases it; those ranks peak "
+        "one gradient-size higher (`estimate_ddp_peak_owners.txt`: the live blocks at each rank's peak, from CUDA "
+        "memory snapshots). The prediction is the other ranks'; the report names the bucket size as the extra a rank "
+        "may hold. FSDP's reserved "
         "memory is under-predicted: its all-gather and reduce-scatter streams keep blocks the one-stream allocator "
         "model reuses.",
         "",
