@@ -8,21 +8,25 @@ What is patched while a `FakeWorld` is installed, and why (restored with the fak
   size asked for; collectives complete at once and move no data, which is what a fake
   tensor has anyway. Their outputs are allocated as the real ones are (all-gather and
   reduce-scatter buffers are the caller's tensors).
-* `torch.cuda.device_count` answers the ranks of one node, so `LOCAL_RANK`-indexed
-  device code and "needs N GPUs" checks pass; every `cuda:i` is the one emulated GPU.
+* `torch.cuda.device_count` (and `torch.accelerator.device_count`) answer the ranks of one
+  node, so `LOCAL_RANK`-indexed device code and "needs N GPUs" checks pass; every `cuda:i`
+  is the one emulated GPU.
 * DDP: the constructor's check that all ranks hold the same parameters reads data
-  (skipped); its reducer allocates the gradient buckets (one flat tensor per bucket,
-  `bucket_cap_mb`, 1 MiB first) in C++ with no device argument of ours, so the
-  constructor runs placing on the GPU; the built-in all-reduce of a fake work has no
-  result tensor, so an equivalent in-place hook (the bucket is reduced where it lies) is
-  registered; the bucket rebuild after the first step syncs bucket indices by value and
-  is skipped (the rebuilt buckets hold the same gradients in another order).
-* FSDP2 (`fully_shard`): its default mesh is a CUDA mesh (the accelerator of a CUDA build);
-  a `DeviceMesh` computes its coordinates from real integer tensors, so it is built
-  outside the fake mode; CUDA streams and events are the CPU's no-op ones (one stream: a
-  real GPU overlaps the next all-gather with compute, which `reshard_after_forward` and
-  prefetching bound; the buffers themselves are allocated as on the GPU).
-* FSDP1 (`FullyShardedDataParallel`): the same mesh, streams and the parameter check.
+  (skipped); its reducer allocates the gradient buckets in C++ with no device argument of
+  ours, so the constructor runs placing on the GPU (the buckets are their own category);
+  the built-in all-reduce of a fake work has no result tensor, so an equivalent in-place
+  hook (the bucket is reduced where it lies) is registered, and a program's own hook is
+  ignored; the bucket rebuild after the first step syncs bucket indices by value and is
+  skipped (DDP starts with one bucket of every gradient; the rebuilt ones hold the same
+  gradients, 25 MiB at a time, and the first is freed).
+* Device meshes (FSDP2's default one, `init_device_mesh`): a mesh is real integers whose
+  coordinates are computed from them, so it is built outside the fake mode, and a CPU mesh
+  (FSDP2's default on a CPU build of torch) is the emulated GPU's.
+* CUDA streams and events are the CPU's no-op ones: one stream. A real GPU overlaps the
+  next all-gather with compute, which FSDP bounds by its prefetching; the buffers
+  themselves are allocated as on the GPU. FSDP2 all-gathers and reduce-scatters in
+  backward hooks, which run with the device rules on (autograd runs them with no torch
+  function mode).
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ class FakeWorld:
         patch(dist, "init_process_group", init_process_group)
         patch(dist.distributed_c10d, "init_process_group", init_process_group)
         patch(torch.cuda, "device_count", lambda: world.per_node)
+        if hasattr(torch, "accelerator"):  # "needs N GPUs" checks written with the device-generic API
+            patch(torch.accelerator, "device_count", lambda: world.per_node)
         patch(dist, "_verify_params_across_processes", lambda *a, **k: None)
         for name, value in (("Stream", torch.cpu.Stream), ("Event", _Event), ("current_stream", _current_stream),
                             ("default_stream", _current_stream), ("stream", torch.cpu.stream)):
