@@ -106,6 +106,8 @@ def test_torchrun_commands_give_the_world_and_the_scripts_own_command():
         World(16, 0, 8), ["py", "-m", "pkg.train"])
     assert torchrun_world(["/venv/bin/python3", "-m", "torch.distributed.run", "--nproc-per-node", "2", "t.py"],
                           "py") == (World(2, 0, 2), ["/venv/bin/python3", "t.py"])
+    assert torchrun_world(["python", "-m", "torch.distributed.launch", "--nproc_per_node=2", "t.py", "--x"], "py") == (
+        World(2, 0, 2), ["python", "t.py", "--local-rank=0", "--x"])
     assert torchrun_world(["python", "train.py"], "py") is None
 
 

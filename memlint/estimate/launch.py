@@ -29,10 +29,11 @@ def torchrun_world(argv: list[str], python: str) -> tuple[World, list[str]] | No
     """(world, the script's own command) for `torchrun ...` / `python -m torch.distributed.run ...`;
     None for any other command. The world is nnodes x nproc-per-node; rank 0 is the one run."""
     launcher = os.path.basename(argv[0]) if argv else ""
+    legacy = False  # torch.distributed.launch passes --local-rank to the script unless --use-env
     if launcher in ("torchrun", "torchrun.exe"):
         rest = argv[1:]
     elif "python" in launcher and argv[1:3] in (["-m", "torch.distributed.run"], ["-m", "torch.distributed.launch"]):
-        python, rest = argv[0], argv[3:]
+        python, rest, legacy = argv[0], argv[3:], argv[2] == "torch.distributed.launch"
     else:
         return None
     options: dict[str, str] = {}
@@ -48,6 +49,8 @@ def torchrun_world(argv: list[str], python: str) -> tuple[World, list[str]] | No
     per_node = int(nproc) if nproc.isdigit() else 1  # "gpu" / "auto": as many as GPUs, unknown here
     nodes = options.get("nnodes", "1").split(":")[-1]  # "MIN:MAX": the most
     script = rest[index:]
+    if legacy and "use-env" not in options and script:
+        script = [script[0], "--local-rank=0", *script[1:]]
     if "no-python" in options:
         command = script
     elif "m" in options or "module" in options:
@@ -57,7 +60,7 @@ def torchrun_world(argv: list[str], python: str) -> tuple[World, list[str]] | No
     return World(per_node * (int(nodes) if nodes.isdigit() else 1), 0, per_node), command
 
 
-_FLAGS = ("standalone", "no-python", "module", "m", "run-path", "redirects-all", "tee-all")
+_FLAGS = ("standalone", "no-python", "module", "m", "run-path", "use-env")
 
 
 def torchrun_env(world: World) -> dict[str, str]:
