@@ -26,7 +26,7 @@ What is patched while a `FakeWorld` is installed, and why (restored with the fak
   next all-gather with compute, which FSDP bounds by its prefetching; the buffers
   themselves are allocated as on the GPU. FSDP2 all-gathers and reduce-scatters in
   backward hooks, which run with the device rules on (autograd runs them with no torch
-  function mode).
+  function mode). FSDP1 (`FullyShardedDataParallel`) runs with the same rules.
 """
 
 from __future__ import annotations
