@@ -194,6 +194,27 @@ def main() -> None:
         "model reuses.",
         "",
         *kernel_lines(_load("estimate_kernels_gpu.json")),
+        "## Reproducing",
+        "",
+        "```",
+        "python benchmarks/estimate/public/sources.py extract MIRRORS   # git mirrors of the manifest's repositories",
+        "python benchmarks/estimate/public/sources.py data",
+        "# on the GPU machine (the sources and the harness copied there):",
+        "python benchmarks/estimate/public/measure_gpu.py OUT.json --jobs 4        # and --gpus 2, --gpus 4",
+        "python benchmarks/estimate/measure_distributed.py gpu OUT.json 1 2 4",
+        "python benchmarks/estimate/kernel_probe.py OUT.json plain; python benchmarks/estimate/kernel_probe.py OUT.json benchmark",
+        "# here:",
+        "python benchmarks/estimate/public/predict.py benchmarks/results/estimate_public_predictions.json --timeout 60",
+        "python benchmarks/estimate/measure_distributed.py predict benchmarks/results/estimate_distributed_predictions.json",
+        "python benchmarks/estimate/public/table.py",
+        "```",
+        "",
+        "On this machine torchvision is PyPI's CUDA build next to a CPU-only torch; `predict.py` puts "
+        "`public/cpu_shim` on the path so that it imports (it skips torchvision's fake kernels for detection "
+        "operators, which no benchmark model uses). The DDP tutorial script writes `snapshot.pt` after an epoch "
+        "and resumes from it: remove it between runs (the 4-GPU GPU runs above found the one the 2-GPU run wrote; "
+        "its memory is a 20x1 Linear's).",
+        "",
     ]
     with open(os.path.join(ROOT, "docs", "estimate-accuracy.md"), "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines))
