@@ -60,6 +60,7 @@ class Category(_RefType):
     OTH = "Other"
     OPT_TMP = "Optimizer temporaries"
     CAST = "Autocast cache"
+    COMM = "Communication buffers"
     INPUT = "Input"
 
 
@@ -97,6 +98,7 @@ class Record:
     empty_input: str = ""  # the first model input with a zero-sized dimension: shape and where
     eval_forwards: int = 0  # evaluation forwards run, and answered from the last one (fakegpu)
     eval_skipped: int = 0
+    backward_matmuls: bool = False  # backward runs on autograd's device thread: a cuBLAS handle of its own
 
 
 _PLUMBING = ("/memlint/estimate/", "/torch/utils/_python_dispatch.py", "/torch/_subclasses/", "/torch/overrides.py",
@@ -151,6 +153,7 @@ class StepTracker(MemTracker):
         self.gpu = WeakIdKeyDictionary()  # storage -> True: on the emulated GPU
         self.inside = 0  # > 0 while the fake mode runs an op
         self.placing: bool | None = None  # set by fakegpu around a call that names a device
+        self.category: Category | None = None  # set around a call whose allocations are one kind (DDP's buckets)
         self.record = Record()
         self.phase_name = "setup"
         self._phase_key: tuple[int, str] | None = None
@@ -352,6 +355,7 @@ class StepTracker(MemTracker):
             return NotImplemented
         if func.__name__.split(".")[0] in _MATMUL_OPS:
             self.record.matmuls = True
+            self.record.backward_matmuls = self.record.backward_matmuls or self._mod_tracker.is_bw
         tensors = [t for t in tree_flatten((args, kwargs))[0] if isinstance(t, torch.Tensor)]
         if self.placing is not None:
             gpu = self.placing
@@ -379,7 +383,9 @@ class StepTracker(MemTracker):
             return res
         # torch < 2.12 has no `_fake_mode_on_entry` (it tracks every op it sees).
         if active_fake_mode() is getattr(self, "_fake_mode_on_entry", active_fake_mode()):
-            if self.in_optimizer_math():  # the state proper becomes OPT in MemTracker's post-step hook
+            if self.category is not None:
+                reftype = self.category
+            elif self.in_optimizer_math():  # the state proper becomes OPT in MemTracker's post-step hook
                 reftype = Category.OPT_TMP
             elif self._mod_tracker.is_bw and not self._in_ac:
                 reftype = Category.TEMP
