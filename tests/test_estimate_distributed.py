@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -14,7 +15,7 @@ from memlint.estimate.launch import World, torchrun_world
 
 torch = pytest.importorskip("torch")
 
-from memlint.estimate import predict  # noqa: E402
+from memlint.estimate import predict, report  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MIB = 2**20
@@ -175,9 +176,13 @@ def test_a_torchrun_command_is_estimated_as_its_rank_0(tmp_path, options, world)
 
 
 def test_kernel_side_memory_is_named_and_bounded(factories):
-    conv = _run(factories, "convnet", None)["kernel_side"]
+    result = _run(factories, "convnet", None)
+    conv = result["kernel_side"]
     # 4x the largest convolution tensor: the first layer's output, 4 x 16 x 32 x 32 fp32.
     assert conv == {"cudnn_conv_workspace": 4 * 4 * 16 * 32 * 32 * 4, "cudnn_benchmark": True}
+    text = io.StringIO()
+    report.write(result, "text", text, None)
+    assert "cuDNN conv workspace" in text.getvalue() and "cudnn.benchmark autotuning" in text.getvalue()
     rnn = _run(factories, "lstm", None)["kernel_side"]
     assert rnn == {"cudnn_rnn_reserve": 6 * 10 * 4 * 64 * 2 * 4, "rnn": "LSTM"}
     plain = _run(factories, "plain", None)

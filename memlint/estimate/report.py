@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TextIO
 
 from memlint import __version__
@@ -102,7 +103,7 @@ def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
         # ranks the first bucket outlives the rebuild (held by the first all-reduce's work until NCCL releases it).
         out.append(f"  {'DDP first-step bucket':<28}{'<= ' + human(buckets):>12}   more on some ranks, where the "
                    "first all-reduce still holds it (measured on 1 to 2 ranks of 4)")
-    out.extend(_kernel_lines(result.get("kernel_side") or {}))
+    out.extend(_kernel_lines(result.get("kernel_side") or {}, human))
     out.extend(_value_notes(result))
     version = ".".join(str(result.get("torch", "")).split("+")[0].split(".")[:2])
     if version and version not in TESTED_TORCH:
@@ -128,8 +129,8 @@ def _value_notes(result: dict) -> list[str]:
     return out
 
 
-def _kernel_lines(kernel: dict) -> list[str]:
-    """cuDNN's memory beside the tensors: named, with the bound it puts above the peak."""
+def _kernel_lines(kernel: dict, human: Callable[[int], str]) -> list[str]:
+    """cuDNN's memory beside the tensors: named, with the bound it puts above the peak (sizes in the report's unit)."""
     lines = []
     if kernel.get("cudnn_conv_workspace"):
         lines.append(f"  {'cuDNN conv workspace':<28}{'<= ' + human(kernel['cudnn_conv_workspace']):>12}   "
