@@ -395,3 +395,24 @@ def test_an_evaluation_loop_through_a_frozen_encoder_is_bounded_too(tmp_path):
             model(torch.randn(8, 32).cuda())                               # a new loop after training
     """)
     assert (tracker.record.eval_forwards, tracker.record.eval_skipped) == (4, 47)
+
+
+def test_a_gan_trains_its_two_models_in_turn(tmp_path):
+    # DCGAN's loop: D on real data, G's forward, D on G's detached output (the root's second forward
+    # without an optimizer step drops the module statistics, G's among them), then D's backward.
+    tracker = _run_fake(tmp_path, """
+        import torch, torch.nn as nn
+        G = nn.Sequential(nn.ConvTranspose2d(8, 4, 4), nn.ReLU(), nn.ConvTranspose2d(4, 1, 4)).cuda()
+        D = nn.Sequential(nn.Conv2d(1, 4, 3), nn.Flatten(), nn.Linear(4 * 5 * 5, 1)).cuda()
+        opt_d, opt_g = torch.optim.Adam(D.parameters()), torch.optim.Adam(G.parameters())
+        for _ in range(2):
+            D.zero_grad()
+            D(torch.randn(2, 1, 7, 7, device="cuda")).mean().backward()
+            fake = G(torch.randn(2, 8, 1, 1, device="cuda"))
+            D(fake.detach()).mean().backward()
+            opt_d.step()
+            G.zero_grad()
+            D(fake).mean().backward()
+            opt_g.step()
+    """)
+    assert tracker.record.steps == 4

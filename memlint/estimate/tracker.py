@@ -309,6 +309,16 @@ class StepTracker(MemTracker):
         super().reset_mod_stats()
         self._stats_by_name.clear()
 
+    def _pre_bw_hook(self, module, args) -> None:
+        # A module whose statistics were dropped after its forward (a GAN: the discriminator's next
+        # forward drops the generator's, whose backward still comes) has none to add to.
+        if module is None or module in self.memory_tracking:
+            super()._pre_bw_hook(module, args)
+
+    def _post_bw_hook(self, module, args) -> None:
+        if module is None or module in self.memory_tracking:
+            super()._post_bw_hook(module, args)
+
     def _update_peak_stats(self, peak_state) -> None:
         # MemTracker's, visiting the modules running now (`parents`) rather than every module
         # tracked so far, after every op: with a GPT-2's 150 modules most of a fake step's time.
