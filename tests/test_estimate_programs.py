@@ -416,3 +416,22 @@ def test_a_gan_trains_its_two_models_in_turn(tmp_path):
             opt_g.step()
     """)
     assert tracker.record.steps == 4
+
+
+def test_a_data_set_held_as_one_large_host_tensor_is_read_one_real_sample_at_a_time(tmp_path):
+    # torchvision's MNIST: the whole file as one tensor (here 2M bytes, above the host limit), viewed,
+    # indexed per sample and handed to PIL through .numpy(): views compute nothing, so they stay real.
+    tracker = _run_fake(tmp_path, """
+        import numpy as np, torch
+        raw = np.full(2000 * 32 * 32, 7, dtype=np.uint8)
+        data = torch.from_numpy(raw).view(2000, 32, 32)
+        sample = data[5].numpy()
+        assert sample.shape == (32, 32) and sample[0, 0] == 7
+        model = torch.nn.Linear(32 * 32, 10).cuda()
+        opt = torch.optim.SGD(model.parameters())
+        for i in range(2):
+            x = torch.stack([torch.from_numpy(data[j].numpy()).float().flatten() for j in range(4)]).cuda()
+            model(x).sum().backward()
+            opt.step()
+    """)
+    assert tracker.record.steps == 2

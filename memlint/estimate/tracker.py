@@ -376,7 +376,7 @@ class StepTracker(MemTracker):
         try:
             if mode is None:  # a real run, tracked the same way (the tests' reference)
                 res = func(*args, **kwargs)
-            elif not gpu and self._host_inputs(tensors, kwargs):
+            elif not gpu and self._host_inputs(func, tensors, kwargs):
                 res = self._host(func, args, kwargs, tensors)
             else:
                 if any(type(t) is torch.Tensor for t in tensors):
@@ -408,12 +408,14 @@ class StepTracker(MemTracker):
         return res
 
     @staticmethod
-    def _host_inputs(tensors: list, kwargs: dict) -> bool:
-        """Real host tensors only (none, for a factory), nothing asked of another device."""
+    def _host_inputs(func, tensors: list, kwargs: dict) -> bool:
+        """Real host tensors only (none, for a factory), nothing asked of another device; small ones,
+        or any size for a view, which computes nothing (a data set held as one tensor, MNIST's, read
+        one sample at a time: `data[i].numpy()` needs the real sample)."""
         if "device" in kwargs and _device_type(kwargs["device"]) != "cpu":
             return False
         return all(type(t) in (torch.Tensor, torch.nn.Parameter) and t.device.type == "cpu" for t in tensors) and \
-            sum(t.numel() for t in tensors) <= HOST_LIMIT
+            (sum(t.numel() for t in tensors) <= HOST_LIMIT or getattr(func, "is_view", False))
 
     @staticmethod
     def _host(func, args: tuple, kwargs: dict, tensors: list):
