@@ -25,6 +25,11 @@ from measure_gpu import command, selected  # noqa: E402
 
 def predict_one(script: dict, config: dict, gpus: int, timeout: float) -> dict:
     argv, cwd, paths = command(script, config, gpus)
+    for name in script.get("writes", []):
+        # A file the script resumes from: the fake run's own save leaves a broken one (fake tensors
+        # cannot be pickled), which the next configuration would fail to load.
+        if os.path.exists(os.path.join(cwd, name)):
+            os.remove(os.path.join(cwd, name))
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env["PYTHONPATH"] = os.pathsep.join([ROOT, os.path.join(HERE, "cpu_shim"), *paths, env.get("PYTHONPATH", "")])
     started = time.perf_counter()
@@ -41,7 +46,8 @@ def predict_one(script: dict, config: dict, gpus: int, timeout: float) -> dict:
     except json.JSONDecodeError:
         result["error"] = (stderr.strip().splitlines() or ["no output"])[-1][:300]
         return result
-    keep = ("peak_allocated", "peak_reserved", "peak_phase", "steps_run", "stopped", "seconds", "breakdown", "world_size")
+    keep = ("peak_allocated", "peak_reserved", "peak_phase", "steps_run", "stopped", "seconds", "breakdown", "world_size",
+            "kernel_side")
     result.update({k: report[k] for k in keep if k in report})
     return result
 
