@@ -395,3 +395,43 @@ def test_an_evaluation_loop_through_a_frozen_encoder_is_bounded_too(tmp_path):
             model(torch.randn(8, 32).cuda())                               # a new loop after training
     """)
     assert (tracker.record.eval_forwards, tracker.record.eval_skipped) == (4, 47)
+
+
+def test_a_gan_trains_its_two_models_in_turn(tmp_path):
+    # DCGAN's loop: D on real data, G's forward, D on G's detached output (the root's second forward
+    # without an optimizer step drops the module statistics, G's among them), then D's backward.
+    tracker = _run_fake(tmp_path, """
+        import torch, torch.nn as nn
+        G = nn.Sequential(nn.ConvTranspose2d(8, 4, 4), nn.ReLU(), nn.ConvTranspose2d(4, 1, 4)).cuda()
+        D = nn.Sequential(nn.Conv2d(1, 4, 3), nn.Flatten(), nn.Linear(4 * 5 * 5, 1)).cuda()
+        opt_d, opt_g = torch.optim.Adam(D.parameters()), torch.optim.Adam(G.parameters())
+        for _ in range(2):
+            D.zero_grad()
+            D(torch.randn(2, 1, 7, 7, device="cuda")).mean().backward()
+            fake = G(torch.randn(2, 8, 1, 1, device="cuda"))
+            D(fake.detach()).mean().backward()
+            opt_d.step()
+            G.zero_grad()
+            D(fake).mean().backward()
+            opt_g.step()
+    """)
+    assert tracker.record.steps == 4
+
+
+def test_a_data_set_held_as_one_large_host_tensor_is_read_one_real_sample_at_a_time(tmp_path):
+    # torchvision's MNIST: the whole file as one tensor (here 2M bytes, above the host limit), viewed,
+    # indexed per sample and handed to PIL through .numpy(): views compute nothing, so they stay real.
+    tracker = _run_fake(tmp_path, """
+        import numpy as np, torch
+        raw = np.full(2000 * 32 * 32, 7, dtype=np.uint8)
+        data = torch.from_numpy(raw).view(2000, 32, 32)
+        sample = data[5].numpy()
+        assert sample.shape == (32, 32) and sample[0, 0] == 7
+        model = torch.nn.Linear(32 * 32, 10).cuda()
+        opt = torch.optim.SGD(model.parameters())
+        for i in range(2):
+            x = torch.stack([torch.from_numpy(data[j].numpy()).float().flatten() for j in range(4)]).cuda()
+            model(x).sum().backward()
+            opt.step()
+    """)
+    assert tracker.record.steps == 2

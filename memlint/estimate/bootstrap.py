@@ -26,10 +26,12 @@ def install() -> None:
         cfg = json.load(handle)
     from memlint.estimate import predict
     from memlint.estimate.fakegpu import FakeGPU
+    from memlint.estimate.launch import World
     from memlint.estimate.tracker import StepTracker
 
     started = time.perf_counter()
     gpu = (cfg["gpu"], cfg["capacity"])
+    world = World(*cfg["world"]) if cfg.get("world") else None
     state = {"written": False}
 
     def write(stopped: str) -> None:
@@ -38,7 +40,7 @@ def install() -> None:
         state["written"] = True
         result = predict.finish(tracker, gpu, started, stopped, (cfg.get("file", ""), cfg.get("line", 0)),
                                 " ".join(cfg["argv"]), predict._whatif(cfg.get("batch_size"), cfg.get("optimizer")),
-                                cfg.get("snapshot"))
+                                cfg.get("snapshot"), world)
         with open(cfg["result"], "w", encoding="utf-8") as out:
             json.dump(result, out)
 
@@ -53,7 +55,8 @@ def install() -> None:
         write(predict.why(value.with_traceback(tb)))
 
     tracker = StepTracker(on_step=on_step)
-    FakeGPU(tracker, *gpu, batch_size=cfg.get("batch_size"), optimizer=cfg.get("optimizer")).__enter__()  # for the rest of the process
+    FakeGPU(tracker, *gpu, batch_size=cfg.get("batch_size"), optimizer=cfg.get("optimizer"),
+            world=world).__enter__()  # for the rest of the process
     tracker.start_training()
     sys.excepthook = excepthook
     import atexit

@@ -63,6 +63,8 @@ after `--` (python train.py ..., python -m pkg.train), run as it is.
 @click.option("--batch-size", type=click.IntRange(1), help="What if: this batch size (every DataLoader's, or "
               "the factory's batch).")
 @click.option("--optimizer", type=click.Choice(["sgd"]), help="What if: plain SGD in place of Adam/AdamW (no state).")
+@click.option("--world-size", type=click.IntRange(1), help="Predict one rank of a job of this many GPUs (DDP, FSDP), "
+              "with a fake process group: no GPUs needed. A `torchrun` command gives its own (nnodes x nproc-per-node).")
 @click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds the command form may run.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), help="Draw a stacked bar per phase and "
               "category, with the GPU's limit, to this image file (needs matplotlib).")
@@ -70,8 +72,8 @@ after `--` (python train.py ..., python -m pkg.train), run as it is.
               "allocations as a torch.cuda.memory._snapshot() pickle, for https://pytorch.org/memory_viz.")
 @click.pass_context
 def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budget: str | None, steps: int,
-             no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None, timeout: float,
-             plot_file: str | None, snapshot_file: str | None) -> None:
+             no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None,
+             world_size: int | None, timeout: float, plot_file: str | None, snapshot_file: str | None) -> None:
     argv = ctx.meta.get("memlint.command")
     if bool(target) == bool(argv):
         _fail("give module:function, or a command after `--` (e.g. memlint estimate -- python train.py)")
@@ -93,7 +95,7 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         from memlint.estimate import program
 
         try:
-            result = program.run(argv, device, steps, timeout, batch_size, optimizer, snapshot_file)
+            result = program.run(argv, device, steps, timeout, batch_size, optimizer, snapshot_file, world_size)
         except program.ProgramFailed as exc:
             _fail(str(exc))
     else:
@@ -106,7 +108,7 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         try:
             result = predict.predict_factory(target, steps=steps, gpu=device, eval_step=not no_eval,
                                              batch_size=batch_size, optimizer=optimizer,
-                                             snapshot_file=snapshot_file)
+                                             snapshot_file=snapshot_file, world_size=world_size)
         except predict.CannotRunFake as exc:
             _fail(str(exc))
     code = report.write(result, output_format, sys.stdout, limit, label)

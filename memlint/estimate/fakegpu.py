@@ -76,6 +76,8 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_flatten
 
 from memlint.estimate import autocast, scalars
+from memlint.estimate.distributed import FakeWorld, World, leave_world
+from memlint.estimate.kernels import KernelSide
 from memlint.estimate.tracker import GPU, HOST_LIMIT, Category, StepTracker, is_evaluation
 
 # Forwards an evaluation loop runs on one input shape before the next ones answer the last output.
@@ -153,6 +155,8 @@ class _Devices(TorchFunctionMode):
             return self._to(args[0], (), {"device": CPU})
         if func is torch.Tensor.pin_memory:
             return args[0]
+        if func is torch.device and len(args) == 1 and _target(args[0]) == "cuda" and isinstance(args[0], int):
+            return torch.device("cuda", args[0])  # an index is the accelerator's: none on a CPU build
         if func is F.scaled_dot_product_attention:
             args, kwargs = self._fused_attention(args, kwargs)
         if func is torch.dropout and self._on_gpu_arg(args):
@@ -256,8 +260,10 @@ class FakeGPU:
     """`with FakeGPU(tracker, name, total):` -- the fake run's world."""
 
     def __init__(self, tracker: StepTracker, name: str = "NVIDIA H100 80GB HBM3", total: int = 80 * 1024**3,
-                 batch_size: int | None = None, optimizer: str | None = None) -> None:
+                 batch_size: int | None = None, optimizer: str | None = None, world: World | None = None) -> None:
         self.tracker = tracker
+        self.world = world  # a rank of a distributed job (`distributed`), or one GPU
+        tracker.kernel_side = KernelSide(tracker)  # cuDNN's workspaces and reserve space, read by the summary
         self.batch_size = batch_size  # what-if: every DataLoader's batch size
         self.optimizer = optimizer  # what-if: "sgd" in place of Adam/AdamW
         self.name = name
@@ -312,6 +318,11 @@ class FakeGPU:
         self._stack.enter_context(tracker)
         devices = _Devices(tracker)
         self._patch_recomputation(devices)
+        tracker.kernel_side.install()
+        self._stack.callback(tracker.kernel_side.remove)
+        if self.world is not None:
+            FakeWorld(self.world, tracker, devices).install(self._patch)
+            self._stack.callback(leave_world)
         self._stack.enter_context(devices)
         self._stack.callback(autocast.clear_cache)
         return self
@@ -440,6 +451,17 @@ class FakeGPU:
         }.items():
             self._patch(cuda, name, value)
         self._patch_accelerator(props)
+        parse_to = torch._C._nn._parse_to
+
+        def parse_index_as_gpu(*args, **kwargs):
+            # `module.to(local_rank)`: an index is the accelerator's, which a CPU build has none of.
+            if args and isinstance(args[0], int) and not isinstance(args[0], bool):
+                args = (torch.device("cuda", args[0]), *args[1:])
+            if isinstance(kwargs.get("device"), int):
+                kwargs["device"] = torch.device("cuda", kwargs["device"])
+            return parse_to(*args, **kwargs)
+
+        self._patch(torch._C._nn, "_parse_to", parse_index_as_gpu)
         if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
             self._patch(torch._C, "_cuda_clearCublasWorkspaces", nothing)
 

@@ -14,6 +14,7 @@ import torch
 from memlint.estimate import snapshot
 from memlint.estimate.fakegpu import FakeGPU
 from memlint.estimate.scalars import FakeValueNeeded
+from memlint.estimate.launch import World
 from memlint.estimate.sizes import DEFAULT_GPU
 from memlint.estimate.summary import summarize, top_modules, workspace_for
 from memlint.estimate.tracker import StepTracker, user_site
@@ -153,8 +154,10 @@ def factory_location(spec: str) -> tuple[str, int]:
 
 def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GPU, eval_step: bool = True,
                     batch_size: int | None = None, optimizer: str | None = None,
-                    snapshot_file: str | None = None) -> dict:
-    """Import `module:function`, call it under the fake GPU and run its steps."""
+                    snapshot_file: str | None = None, world_size: int | None = None) -> dict:
+    """Import `module:function`, call it under the fake GPU and run its steps (as rank 0 of
+    `world_size` under a fake process group: the factory wraps its model in DDP or FSDP)."""
+    world = World(world_size) if world_size else None
     module_name, _, name = spec.partition(":")
     if not module_name or not name:
         raise CannotRunFake(f"{spec}: expected module:function")
@@ -163,7 +166,7 @@ def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GP
     stopped = ""
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    with FakeGPU(tracker, *gpu, batch_size=batch_size, optimizer=optimizer):
+    with FakeGPU(tracker, *gpu, batch_size=batch_size, optimizer=optimizer, world=world):
         try:
             try:
                 module = importlib.import_module(module_name)
@@ -184,7 +187,7 @@ def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GP
         except Exception as exc:  # noqa: BLE001 - the program's failure under fake tensors: one line
             stopped = why(exc)
     return finish(tracker, gpu, started, stopped, factory_location(spec), spec, _whatif(batch_size, optimizer),
-                  snapshot_file)
+                  snapshot_file, world)
 
 
 def _whatif(batch_size: int | None, optimizer: str | None) -> str:
@@ -193,12 +196,14 @@ def _whatif(batch_size: int | None, optimizer: str | None) -> str:
 
 
 def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: str,
-           location: tuple[str, int], target: str, whatif: str = "", snapshot_file: str | None = None) -> dict:
+           location: tuple[str, int], target: str, whatif: str = "", snapshot_file: str | None = None,
+           world: World | None = None) -> dict:
     record = tracker.record
     labels = [p.label() for p in record.phases]
-    workspace = workspace_for(gpu[0], record.matmuls)
+    workspace = workspace_for(gpu[0], record.matmuls, record.backward_matmuls)
     if snapshot_file:
         snapshot.write(snapshot.build(record.events, labels, workspace), snapshot_file)
+    kernel_side = getattr(tracker, "kernel_side", None)
     if tracker._mod_tracker is not None and record.steps < 1 and not record.modules:
         tracker._keep_modules()
     modules = top_modules([{"module": use.name, "parameters": use.params, "forward_growth": use.forward_growth,
@@ -209,6 +214,9 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
                          "scalar_uses": [{"kind": u.kind, "site": u.site, "count": u.count, "answer": u.answer}
                                          for u in record.scalar_uses.values()],
                          "stopped": stopped, "empty_input": record.empty_input,
-                         "eval_forwards": record.eval_forwards, "eval_skipped": record.eval_skipped, "file": location[0], "line": location[1], "whatif": whatif,
-                         "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__})
+                         "eval_forwards": record.eval_forwards, "eval_skipped": record.eval_skipped,
+                         "file": location[0], "line": location[1], "whatif": whatif,
+                         "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__,
+                         "world_size": world.size if world else 1, "rank": world.rank if world else 0,
+                         "kernel_side": kernel_side.summary() if kernel_side else {}})
     return summary

@@ -9,6 +9,7 @@ import os
 import secrets
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -16,6 +17,7 @@ from memlint.verify import command as verify_command
 from memlint.verify.script_run import file_tail
 
 from memlint.estimate.bootstrap import CONFIG_ENV
+from memlint.estimate.launch import World, torchrun_env, torchrun_world
 
 
 class ProgramFailed(Exception):
@@ -23,7 +25,13 @@ class ProgramFailed(Exception):
 
 
 def run(argv: list[str], gpu: tuple[str, int], steps: int, timeout: float, batch_size: int | None = None,
-        optimizer: str | None = None, snapshot_file: str | None = None) -> dict:
+        optimizer: str | None = None, snapshot_file: str | None = None, world_size: int | None = None) -> dict:
+    world = None
+    launched = torchrun_world(argv, sys.executable)
+    if launched is not None:  # torchrun's ranks: its rank 0 is run, in this process tree
+        world, argv = launched
+    if world_size:
+        world = World(world_size, 0, world.per_node if world else 0)
     workdir = tempfile.mkdtemp(prefix="memlint-estimate-")
     try:
         verify_command.write_sitecustomize(workdir, installer="memlint.estimate.bootstrap")
@@ -32,13 +40,16 @@ def run(argv: list[str], gpu: tuple[str, int], steps: int, timeout: float, batch
         with open(config, "w", encoding="utf-8") as handle:
             json.dump({"argv": argv, "gpu": gpu[0], "capacity": gpu[1], "steps": steps, "result": result_path,
                        "batch_size": batch_size, "optimizer": optimizer,
-                       "snapshot": os.path.abspath(snapshot_file) if snapshot_file else None},
+                       "snapshot": os.path.abspath(snapshot_file) if snapshot_file else None,
+                       "world": [world.size, world.rank, world.local_size] if world else None},
                       handle)
         token = secrets.token_hex(8)
         # verify's environment (PYTHONPATH first, the run's token); no manifest: verify's hook stays off.
         env = verify_command.command_env(workdir, "", token, "cpu")
         env.pop(verify_command.MANIFEST_ENV, None)
         env[CONFIG_ENV] = config
+        if world is not None:
+            env.update(torchrun_env(world))
         output = os.path.join(workdir, "output.txt")
         started = time.monotonic()
         with open(output, "wb") as sink:

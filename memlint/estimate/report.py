@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TextIO
 
 from memlint import __version__
@@ -64,6 +65,8 @@ def verdict(result: dict, budget: int | None) -> tuple[int, str]:
 def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
     human = _size(result)
     whatif = f", what if {result['whatif']}" if result.get("whatif") else ""
+    if result.get("world_size", 1) > 1:  # per rank: each GPU of the job holds this
+        whatif += f", rank {result.get('rank', 0)} of {result['world_size']} (fake process group)"
     out = [f"memlint estimate {result['target']} (torch {result['torch']}, fake tensors, "
            f"{result['steps_run']} optimizer steps, {result['seconds']:.1f} s{whatif})"]
     if result.get("stopped"):
@@ -94,6 +97,13 @@ def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
         out.append("top modules (step 1 forward: memory their forward leaves allocated, parameters):")
         for use in result["modules"][:5]:
             out.append(f"  {use['module']:<28}{human(use['forward_growth']):>12}  params {human(use['parameters'])}")
+    buckets = result["breakdown"].get("DDP gradient buckets")
+    if buckets:
+        # DDP starts with all gradients in one bucket and rebuilds the buckets after the first step; on some
+        # ranks the first bucket outlives the rebuild (held by the first all-reduce's work until NCCL releases it).
+        out.append(f"  {'DDP first-step bucket':<28}{'<= ' + human(buckets):>12}   more on some ranks, where the "
+                   "first all-reduce still holds it (measured on 1 to 2 ranks of 4)")
+    out.extend(_kernel_lines(result.get("kernel_side") or {}, human))
     out.extend(_value_notes(result))
     version = ".".join(str(result.get("torch", "")).split("+")[0].split(".")[:2])
     if version and version not in TESTED_TORCH:
@@ -117,6 +127,21 @@ def _value_notes(result: dict) -> list[str]:
         sites = ", ".join(f"{u['site']} ({u['count']}x)" for u in uses[:3]) + (", ..." if len(uses) > 3 else "")
         out.append(f"note: {count} fake value(s) {description}, answered {answers}: {sites}")
     return out
+
+
+def _kernel_lines(kernel: dict, human: Callable[[int], str]) -> list[str]:
+    """cuDNN's memory beside the tensors: named, with the bound it puts above the peak (sizes in the report's unit)."""
+    lines = []
+    if kernel.get("cudnn_conv_workspace"):
+        lines.append(f"  {'cuDNN conv workspace':<28}{'<= ' + human(kernel['cudnn_conv_workspace']):>12}   "
+                     "transient, during a convolution: add it if one runs at the peak")
+    if kernel.get("cudnn_benchmark"):
+        lines.append(f"  {'cudnn.benchmark autotuning':<28}{'unbounded':>12}   the first step tries algorithms "
+                     "whose workspaces do not follow the tensors' sizes (GiBs for a small layer): keep a margin")
+    if kernel.get("cudnn_rnn_reserve"):
+        lines.append(f"  {'cuDNN RNN reserve space':<28}{'~ ' + human(kernel['cudnn_rnn_reserve']):>12}   "
+                     f"kept by the fused {kernel.get('rnn', 'RNN')} for backward, in place of what the fake run keeps")
+    return ["kernel-side memory (cuDNN, beside the tensors):", *lines] if lines else []
 
 
 def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_label: str = "budget") -> int:

@@ -60,6 +60,7 @@ class Category(_RefType):
     OTH = "Other"
     OPT_TMP = "Optimizer temporaries"
     CAST = "Autocast cache"
+    COMM = "Communication buffers"
     INPUT = "Input"
 
 
@@ -97,6 +98,7 @@ class Record:
     empty_input: str = ""  # the first model input with a zero-sized dimension: shape and where
     eval_forwards: int = 0  # evaluation forwards run, and answered from the last one (fakegpu)
     eval_skipped: int = 0
+    backward_matmuls: bool = False  # backward runs on autograd's device thread: a cuBLAS handle of its own
 
 
 _PLUMBING = ("/memlint/estimate/", "/torch/utils/_python_dispatch.py", "/torch/_subclasses/", "/torch/overrides.py",
@@ -151,6 +153,7 @@ class StepTracker(MemTracker):
         self.gpu = WeakIdKeyDictionary()  # storage -> True: on the emulated GPU
         self.inside = 0  # > 0 while the fake mode runs an op
         self.placing: bool | None = None  # set by fakegpu around a call that names a device
+        self.category: Category | None = None  # set around a call whose allocations are one kind (DDP's buckets)
         self.record = Record()
         self.phase_name = "setup"
         self._phase_key: tuple[int, str] | None = None
@@ -306,6 +309,16 @@ class StepTracker(MemTracker):
         super().reset_mod_stats()
         self._stats_by_name.clear()
 
+    def _pre_bw_hook(self, module, args) -> None:
+        # A module whose statistics were dropped after its forward (a GAN: the discriminator's next
+        # forward drops the generator's, whose backward still comes) has none to add to.
+        if module is None or module in self.memory_tracking:
+            super()._pre_bw_hook(module, args)
+
+    def _post_bw_hook(self, module, args) -> None:
+        if module is None or module in self.memory_tracking:
+            super()._post_bw_hook(module, args)
+
     def _update_peak_stats(self, peak_state) -> None:
         # MemTracker's, visiting the modules running now (`parents`) rather than every module
         # tracked so far, after every op: with a GPT-2's 150 modules most of a fake step's time.
@@ -352,6 +365,7 @@ class StepTracker(MemTracker):
             return NotImplemented
         if func.__name__.split(".")[0] in _MATMUL_OPS:
             self.record.matmuls = True
+            self.record.backward_matmuls = self.record.backward_matmuls or self._mod_tracker.is_bw
         tensors = [t for t in tree_flatten((args, kwargs))[0] if isinstance(t, torch.Tensor)]
         if self.placing is not None:
             gpu = self.placing
@@ -362,7 +376,7 @@ class StepTracker(MemTracker):
         try:
             if mode is None:  # a real run, tracked the same way (the tests' reference)
                 res = func(*args, **kwargs)
-            elif not gpu and self._host_inputs(tensors, kwargs):
+            elif not gpu and self._host_inputs(func, tensors, kwargs):
                 res = self._host(func, args, kwargs, tensors)
             else:
                 if any(type(t) is torch.Tensor for t in tensors):
@@ -379,7 +393,9 @@ class StepTracker(MemTracker):
             return res
         # torch < 2.12 has no `_fake_mode_on_entry` (it tracks every op it sees).
         if active_fake_mode() is getattr(self, "_fake_mode_on_entry", active_fake_mode()):
-            if self.in_optimizer_math():  # the state proper becomes OPT in MemTracker's post-step hook
+            if self.category is not None:
+                reftype = self.category
+            elif self.in_optimizer_math():  # the state proper becomes OPT in MemTracker's post-step hook
                 reftype = Category.OPT_TMP
             elif self._mod_tracker.is_bw and not self._in_ac:
                 reftype = Category.TEMP
@@ -392,12 +408,14 @@ class StepTracker(MemTracker):
         return res
 
     @staticmethod
-    def _host_inputs(tensors: list, kwargs: dict) -> bool:
-        """Real host tensors only (none, for a factory), nothing asked of another device."""
+    def _host_inputs(func, tensors: list, kwargs: dict) -> bool:
+        """Real host tensors only (none, for a factory), nothing asked of another device; small ones,
+        or any size for a view, which computes nothing (a data set held as one tensor, MNIST's, read
+        one sample at a time: `data[i].numpy()` needs the real sample)."""
         if "device" in kwargs and _device_type(kwargs["device"]) != "cpu":
             return False
         return all(type(t) in (torch.Tensor, torch.nn.Parameter) and t.device.type == "cpu" for t in tensors) and \
-            sum(t.numel() for t in tensors) <= HOST_LIMIT
+            (sum(t.numel() for t in tensors) <= HOST_LIMIT or getattr(func, "is_view", False))
 
     @staticmethod
     def _host(func, args: tuple, kwargs: dict, tensors: list):

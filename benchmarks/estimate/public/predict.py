@@ -1,0 +1,78 @@
+"""Predictions for the public benchmark: `memlint estimate --format json -- COMMAND` for
+each configuration of manifest.json, on this (CPU-only) machine, one at a time.
+
+    python predict.py OUT.json [--gpus N] [ID_PREFIX ...]
+
+The command is the one measure_gpu.py runs on the GPU, unchanged. cpu_shim/ is put on
+PYTHONPATH (see its docstring: only for a CUDA build of torchvision next to a CPU torch).
+Run `python sources.py data` first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, HERE)
+from measure_gpu import command, selected  # noqa: E402
+
+
+def predict_one(script: dict, config: dict, gpus: int, timeout: float) -> dict:
+    argv, cwd, paths = command(script, config, gpus)
+    for name in script.get("writes", []):
+        # A file the script resumes from: the fake run's own save leaves a broken one (fake tensors
+        # cannot be pickled), which the next configuration would fail to load.
+        if os.path.exists(os.path.join(cwd, name)):
+            os.remove(os.path.join(cwd, name))
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env["PYTHONPATH"] = os.pathsep.join([ROOT, os.path.join(HERE, "cpu_shim"), *paths, env.get("PYTHONPATH", "")])
+    started = time.perf_counter()
+    estimate = [sys.executable, "-m", "memlint", "estimate", "--format", "json", "--timeout", str(timeout), "--", *argv]
+    try:
+        proc = subprocess.run(estimate, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout + 30,
+                              stdin=subprocess.DEVNULL)
+        rc, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
+    except subprocess.TimeoutExpired:
+        rc, stdout, stderr = "timeout", "", ""
+    result = {"id": config["id"], "gpus": gpus, "exit": rc, "wall_seconds": round(time.perf_counter() - started, 1)}
+    try:
+        report = json.loads(stdout)
+    except json.JSONDecodeError:
+        result["error"] = (stderr.strip().splitlines() or ["no output"])[-1][:300]
+        return result
+    keep = ("peak_allocated", "peak_reserved", "peak_phase", "steps_run", "stopped", "seconds", "breakdown", "world_size",
+            "kernel_side")
+    result.update({k: report[k] for k in keep if k in report})
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("prefixes", nargs="*")
+    parser.add_argument("--gpus", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=120)
+    args = parser.parse_args()
+    results = []
+    for script, config in selected(args.gpus, args.prefixes):
+        result = predict_one(script, config, args.gpus, args.timeout)
+        results.append(result)
+        peak = (f"{result['peak_allocated'] / 2**20:.1f}/{result['peak_reserved'] / 2**20:.1f} MiB"
+                if "peak_allocated" in result else result.get("error", ""))
+        print(f"{config['id']:<28} exit={result['exit']} {result['wall_seconds']:>6}s {peak} "
+              f"{result.get('stopped', '')[:200]}", flush=True)
+    import torch
+
+    with open(args.out, "w", encoding="utf-8") as handle:
+        json.dump({"date": time.strftime("%Y-%m-%d"), "torch": torch.__version__, "machine": f"{os.cpu_count()} CPUs",
+                   "results": results}, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()

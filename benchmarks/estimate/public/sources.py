@@ -1,0 +1,115 @@
+"""The public scripts' sources and the synthetic data they read.
+
+    python sources.py extract MIRRORS   # each source at its pinned commit into src/ (git-ignored)
+    python sources.py data              # synthetic data where the scripts would download a data set
+
+`extract` reads git mirrors (MIRRORS/owner+name/repo, as fetched) at the commit of
+manifest.json; nothing of them is committed. `data` runs wherever the scripts run (the GPU
+machine has no network): random bytes in the files and formats the scripts read, so
+shapes and sizes are the real data's (MNIST's 60,000 28x28 images: the Lightning examples
+split exactly 55,000 / 5,000).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pickle
+import shutil
+import struct
+import subprocess
+import sys
+import tarfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, "src")
+
+
+def manifest() -> dict:
+    with open(os.path.join(HERE, "manifest.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def extract(mirrors: str) -> None:
+    for name, source in manifest()["sources"].items():
+        repo = os.path.join(mirrors, source["repo"].replace("/", "+"), "repo")
+        target = os.path.join(SRC, name)
+        shutil.rmtree(target, ignore_errors=True)
+        os.makedirs(target)
+        archive = subprocess.run(["git", "-C", repo, "archive", "--format=tar", source["commit"], *source["paths"]],
+                                 check=True, capture_output=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(target, filter="data")
+        print(f"{name}: {source['repo']}@{source['commit'][:12]} -> {os.path.relpath(target)}")
+
+
+def _idx(path: str, array: np.ndarray) -> None:
+    # MNIST's idx format: magic (0, 0, type 0x08 = ubyte, ndim), big-endian dims, bytes.
+    with open(path, "wb") as handle:
+        handle.write(bytes([0, 0, 8, array.ndim]) + struct.pack(f">{array.ndim}I", *array.shape))
+        handle.write(array.astype(np.uint8).tobytes())
+
+
+def _mnist(root: str) -> None:
+    raw = os.path.join(root, "MNIST", "raw")
+    if os.path.exists(os.path.join(raw, "t10k-labels-idx1-ubyte")):
+        return
+    os.makedirs(raw, exist_ok=True)
+    rng = np.random.default_rng(0)
+    for prefix, count in (("train", 60000), ("t10k", 10000)):
+        _idx(os.path.join(raw, f"{prefix}-images-idx3-ubyte"), rng.integers(0, 256, (count, 28, 28)))
+        _idx(os.path.join(raw, f"{prefix}-labels-idx1-ubyte"), rng.integers(0, 10, (count,)))
+
+
+def _link(target: str, link: str) -> None:
+    if not os.path.lexists(link):
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        os.symlink(target, link)
+
+
+def _wikitext2(folder: str, rng: np.random.Generator) -> None:
+    # WikiText-2's sizes (tokens with one <eos> per line, lines, a vocabulary of 33,278 with <eos>):
+    # the model's embedding and decoder are vocabulary-sized and the whole split sits on the GPU.
+    os.makedirs(folder, exist_ok=True)
+    vocab = np.array([f"w{i}" for i in range(33277)])
+    for split, tokens, lines in (("train", 2088628, 36718), ("valid", 217646, 3760), ("test", 245569, 4358)):
+        words = rng.choice(vocab, tokens - lines)
+        if split == "train":
+            words[:len(vocab)] = vocab  # every word at least once
+        with open(os.path.join(folder, f"{split}.txt"), "w", encoding="utf-8") as handle:
+            for line in np.array_split(words, lines):
+                handle.write(" ".join(line) + "\n")
+
+
+def data() -> None:
+    rng = np.random.default_rng(0)
+    chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
+    nanogpt = os.path.join(SRC, "nanogpt", "data", "shakespeare_char")
+    os.makedirs(nanogpt, exist_ok=True)
+    for split, tokens in (("train", 1_000_000), ("val", 100_000)):
+        rng.integers(0, len(chars), tokens).astype(np.uint16).tofile(os.path.join(nanogpt, f"{split}.bin"))
+    with open(os.path.join(nanogpt, "meta.pkl"), "wb") as handle:
+        pickle.dump({"vocab_size": len(chars), "itos": dict(enumerate(chars)),
+                     "stoi": {c: i for i, c in enumerate(chars)}}, handle)
+    with open(os.path.join(SRC, "mingpt", "projects", "chargpt", "input.txt"), "w", encoding="utf-8") as handle:
+        handle.write("".join(rng.choice(chars, 1_000_000)))
+    _wikitext2(os.path.join(SRC, "examples", "word_language_model", "data", "wikitext-2"), rng)
+    mnist = os.path.join(SRC, "examples", "data")
+    _mnist(mnist)
+    # The Lightning examples read MNIST under examples/Datasets and, through the demos' helper, ./data.
+    lightning = os.path.join(SRC, "lightning", "examples")
+    for place in ("Datasets", "pytorch/basics/data", "pytorch/domain_templates/data"):
+        _link(os.path.join(mnist, "MNIST"), os.path.join(lightning, place, "MNIST"))
+    print("synthetic data written under", os.path.relpath(SRC))
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["extract"] and len(sys.argv) == 3:
+        extract(sys.argv[2])
+    elif sys.argv[1:] == ["data"]:
+        data()
+    else:
+        sys.exit(__doc__)

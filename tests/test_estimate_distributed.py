@@ -1,0 +1,191 @@
+"""`memlint estimate` per rank (fake process group) and its kernel-side memory, on CPU."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from memlint.estimate.launch import World, torchrun_world
+
+torch = pytest.importorskip("torch")
+
+from memlint.estimate import predict, report  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MIB = 2**20
+
+# Parameters: 6 x Linear(512, 512) = 6.02 MiB in fp32; one bucket's worth of gradients each step.
+FACTORIES = '''
+import torch
+import torch.nn as nn
+
+def _model():
+    return nn.Sequential(*[nn.Linear(512, 512) for _ in range(6)]).cuda()
+
+def _step(model):
+    opt = torch.optim.Adam(model.parameters())
+    x = torch.randn(32, 512, device="cuda")
+    def step():
+        model(x).sum().backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+    return step
+
+def ddp():
+    torch.distributed.init_process_group("nccl")
+    return _step(nn.parallel.DistributedDataParallel(_model(), device_ids=[0]))
+
+def fsdp2():
+    from torch.distributed.fsdp import fully_shard
+    with torch.device("meta"):  # as FSDP2 is meant to be used: no rank holds the whole model
+        model = nn.Sequential(*[nn.Linear(512, 512) for _ in range(6)])
+    for layer in model:
+        fully_shard(layer)
+    fully_shard(model)
+    model.to_empty(device="cuda")
+    return _step(model)
+
+def fsdp1():
+    from torch.distributed.fsdp import FullyShardedDataParallel
+    from torch.distributed.fsdp.wrap import ModuleWrapPolicy
+    model = FullyShardedDataParallel(_model(), auto_wrap_policy=ModuleWrapPolicy({nn.Linear}), device_id=0)
+    return _step(model)
+
+def plain():
+    return _step(_model())
+
+def convnet():
+    torch.backends.cudnn.benchmark = True
+    model = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(), nn.Conv2d(16, 8, 3, padding=1)).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x = torch.randn(4, 3, 32, 32, device="cuda")
+    def step():
+        model(x).sum().backward()
+        opt.step()
+        opt.zero_grad()
+    return step
+
+def lstm():
+    model = nn.LSTM(32, 64, num_layers=2).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x = torch.randn(10, 4, 32, device="cuda")
+    def step():
+        model(x)[0].sum().backward()
+        opt.step()
+        opt.zero_grad()
+    return step
+'''
+PARAMS = 6 * (512 * 512 + 512) * 4
+
+
+@pytest.fixture
+def factories(tmp_path, monkeypatch):
+    name = f"dist_factories_{abs(hash(str(tmp_path))) % 10**8}"
+    (tmp_path / f"{name}.py").write_text(FACTORIES)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return name
+
+
+def _run(module: str, factory: str, world_size: int | None) -> dict:
+    result = predict.predict_factory(f"{module}:{factory}", eval_step=False, world_size=world_size)
+    assert not result["stopped"], result["stopped"]
+    assert result["steps_run"] == 2
+    return result
+
+
+def test_torchrun_commands_give_the_world_and_the_scripts_own_command():
+    assert torchrun_world(["torchrun", "--standalone", "--nproc-per-node=4", "train.py", "--lr", "1"], "py") == (
+        World(4, 0, 4), ["py", "train.py", "--lr", "1"])
+    assert torchrun_world(["torchrun", "--nnodes", "2", "--nproc_per_node", "8", "-m", "pkg.train"], "py") == (
+        World(16, 0, 8), ["py", "-m", "pkg.train"])
+    assert torchrun_world(["/venv/bin/python3", "-m", "torch.distributed.run", "--nproc-per-node", "2", "t.py"],
+                          "py") == (World(2, 0, 2), ["/venv/bin/python3", "t.py"])
+    assert torchrun_world(["python", "-m", "torch.distributed.launch", "--nproc_per_node=2", "t.py", "--x"], "py") == (
+        World(2, 0, 2), ["python", "t.py", "--local-rank=0", "--x"])
+    assert torchrun_world(["python", "train.py"], "py") is None
+
+
+def test_ddp_replicates_the_model_on_every_rank_and_adds_its_gradient_buckets(factories):
+    two, many, alone = (_run(factories, "ddp", n) for n in (2, 64, 1))
+    assert two["world_size"] == 2 and many["world_size"] == 64 and alone["world_size"] == 1
+    # Every rank holds the whole model, its gradients, Adam's state and the flat buckets DDP reduces.
+    assert two["peak_allocated"] == many["peak_allocated"]
+    buckets = two["breakdown"]["DDP gradient buckets"]
+    assert PARAMS <= buckets <= PARAMS + 6 * 2 * 512  # one flat copy of the gradients (512-byte rounding)
+    assert two["peak_allocated"] - _run(factories, "plain", None)["peak_allocated"] == buckets
+
+
+@pytest.mark.parametrize("fsdp", ["fsdp2", "fsdp1"])
+def test_fsdp_shards_parameters_gradients_and_optimizer_state_by_the_world_size(factories, fsdp):
+    two, many = (_run(factories, fsdp, n) for n in (2, 64))
+    plain = _run(factories, "plain", None)
+    # Adam's two moments of a 1/N shard (512 rows split evenly; FSDP1 flattens each unit first).
+    assert two["breakdown"]["optimizer state"] == pytest.approx(2 * PARAMS / 2, rel=0.01)
+    assert many["steps"]["2"] < two["steps"]["2"] < plain["steps"]["2"]
+    if fsdp == "fsdp2":  # built on the meta device: no rank ever holds the whole model, the peak is in training
+        assert many["breakdown"]["optimizer state"] == pytest.approx(2 * PARAMS / 64, rel=0.05)
+
+
+def test_world_size_is_in_the_text_report(factories):
+    from io import StringIO
+
+    from memlint.estimate import report
+
+    out = StringIO()
+    report.write(_run(factories, "fsdp2", 8), "text", out, None)
+    assert "rank 0 of 8 (fake process group)" in out.getvalue().splitlines()[0]
+
+
+TORCHRUN_SCRIPT = '''
+import os
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+
+torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
+dist.init_process_group("nccl")
+assert dist.get_world_size() == int(os.environ["WORLD_SIZE"]) and dist.get_rank() == 0
+model = nn.parallel.DistributedDataParallel(nn.Linear(256, 256).cuda(), device_ids=[int(os.environ["LOCAL_RANK"])])
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(3):
+    model(torch.randn(8, 256, device="cuda")).sum().backward()
+    opt.step()
+    opt.zero_grad()
+'''
+
+
+@pytest.mark.parametrize("options, world", [((), 4), (("--world-size", "64"), 64)])
+def test_a_torchrun_command_is_estimated_as_its_rank_0(tmp_path, options, world):
+    (tmp_path / "train.py").write_text(textwrap.dedent(TORCHRUN_SCRIPT))
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-m", "memlint", "estimate", "--format", "json", *options, "--",
+                           "torchrun", "--standalone", "--nproc-per-node", "4", "train.py"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["stopped"] == "" and data["steps_run"] == 2
+    assert data["world_size"] == world and data["rank"] == 0
+    assert data["breakdown"]["DDP gradient buckets"] == (256 * 256 + 256) * 4
+
+
+def test_kernel_side_memory_is_named_and_bounded(factories):
+    result = _run(factories, "convnet", None)
+    conv = result["kernel_side"]
+    # 4x the largest convolution tensor: the first layer's output, 4 x 16 x 32 x 32 fp32.
+    assert conv == {"cudnn_conv_workspace": 4 * 4 * 16 * 32 * 32 * 4, "cudnn_benchmark": True}
+    text = io.StringIO()
+    report.write(result, "text", text, None)
+    assert "cuDNN conv workspace" in text.getvalue() and "cudnn.benchmark autotuning" in text.getvalue()
+    rnn = _run(factories, "lstm", None)["kernel_side"]
+    assert rnn == {"cudnn_rnn_reserve": 6 * 10 * 4 * 64 * 2 * 4, "rnn": "LSTM"}
+    plain = _run(factories, "plain", None)
+    assert plain["kernel_side"] == {}
+    # Two cuBLAS workspaces of 32 MiB on Hopper: the forward's thread and autograd's device thread.
+    assert plain["breakdown"]["cuBLAS workspace (assumed)"] == 2 * 32 * MIB
