@@ -43,7 +43,7 @@ SET_GRAD_ENABLED = {
 }
 ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad"}
 # The last names of the bare calls that set grad mode: `torch.set_grad_enabled(False)`, `stack.enter_context(cm)`.
-_BARE_CALL_METHODS = {name.rsplit(".", 1)[-1] for name in SET_GRAD_ENABLED} | {"enter_context"}
+_BARE_CALL_METHODS = {name.rsplit(".", 1)[-1] for name in SET_GRAD_ENABLED} | {"enter_context", "__enter__"}
 
 def _no_grad_wrapper(name: str | None) -> bool:
     """A project's own wrapper of `no_grad`/`inference_mode`, named for it
@@ -186,6 +186,8 @@ class GradMode:
                     effect = self.effect(call)
                 elif self._enters_on_exit_stack(call):
                     effect = self.effect(call.args[0].value)
+                elif type(func) is cst.Attribute and func.attr.value == "__enter__" and type(func.value) is cst.Call:
+                    effect = self.effect(func.value)  # `torch.no_grad().__enter__()`: entered, never left
                 else:
                     continue
                 expr = tree.parent_of(call)
