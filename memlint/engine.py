@@ -382,7 +382,7 @@ def _analyse_light(
             asked, model.project.asked = model.project.asked, set()
             guard.current = "the project summary"
             summary = summarize(model)
-            summary["asked"], summary["asked_for_exports"] = sorted(asked), sorted(model.project.asked)
+            summary["asked"], summary["asked_for_exports"] = sorted(asked), sorted(model.project.asked)  # QUESTION_PARTS
         except Exception:  # noqa: BLE001 - the LibCST path runs it again and says what went wrong
             return None
         finally:

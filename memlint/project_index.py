@@ -51,6 +51,12 @@ def _is_package(folder: str) -> bool:
     return os.path.isfile(os.path.join(folder, "__init__.py"))
 
 
+# The parts of a file's summary that hold the questions its analysis asked about names other files
+# define (engine.py records them where the rules ran in full; an editor's lint of changed statements
+# records none, and `facts_for` then hands the file the facts of every name it calls).
+QUESTION_PARTS = ("asked", "asked_for_exports")
+
+
 def forget_packages() -> None:
     _is_package.cache_clear()
 

@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Iterator, TypeVar
 from memlint.config import Settings
 from memlint.models import FileError, Finding, LintResult
 from memlint.cache import Cache, content_key, facts_digest
-from memlint.project_index import ProjectIndex, forget_packages, hidden
+from memlint.project_index import QUESTION_PARTS, ProjectIndex, forget_packages, hidden
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -212,7 +212,7 @@ def _index(results: dict[str, LintResult], settings: Settings) -> ProjectIndex:
 def _keep_questions(result: LintResult, before: LintResult) -> None:
     """A file's questions to other files only grow from round to round (an answer can lead its
     analysis elsewhere): rounds then end, at a fixed point or at the bound."""
-    for part in ("asked", "asked_for_exports"):
+    for part in QUESTION_PARTS:
         if result.summary and before.summary and part in before.summary:
             result.summary[part] = sorted({*result.summary.get(part, ()), *before.summary[part]})
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memlint.analysis.project import QUESTION_PARTS
+from memlint.project_index import QUESTION_PARTS
 from memlint.config import load_settings
 from memlint.engine import lint_text
 from memlint.project_index import ProjectIndex

@@ -49,12 +49,6 @@ SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".app
 OWN_PARTS = frozenset({"imports", "ctx_functions", "returns", "eval_calls", "step_calls", "trainer_precisions"})
 
 
-# The questions a file's analysis asked about names other files define (engine.py records them
-# where the rules ran in full; an editor's lint of changed statements records none, and the index
-# then hands the file the facts of every name it calls: `ProjectIndex.facts_for`).
-QUESTION_PARTS = ("asked", "asked_for_exports")
-
-
 def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> dict[str, Any]:
     """The facts about this file that other files' findings may depend on (only `parts`, if given)."""
     tree = model.tree
