@@ -602,10 +602,7 @@ class Provenance:
         expressions (`metrics[k]` of `{n: Meter() for n in names}`, `defaultdict(Meter)`, a list
         of them); [] where it does not show them."""
         if type(expr) is cst.Name:
-            bindings = self.reaching_bindings(self.model.scope_of(at), expr.value, at) or self.model.bindings(
-                self.model.module, expr.value
-            )
-            return [b.value for b in bindings if b.value is not None] if all(b.value is not None for b in bindings) else []
+            return [value for value, _ in self._bound_values(expr.value, self.model.scope_of(at), at)]
         if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
             return self.self_attribute_values.get(expr.attr.value, [])
         if type(expr) is cst.Subscript:
@@ -632,10 +629,12 @@ class Provenance:
     def constructed_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
         """The imported class (as resolved) that every value `expr` may hold at `at` was constructed
         from (`svi = SVI(model, guide, optim)`), also through the arguments that this file's calls
-        pass to a parameter (`evaluate(svi, loader)`); "" when the file does not show one class."""
-        if not isinstance(expr, cst.Name):
-            return ""
+        pass to a parameter (`evaluate(svi, loader)`), or that made `self.<attr>` or the elements of a
+        container (`held_values`); "" when the file does not show one class."""
         model = self.model
+        if not isinstance(expr, cst.Name):
+            made = {model.imports.resolve(v.func) or "" if isinstance(v, cst.Call) else "" for v in self.held_values(expr, at)}
+            return made.pop() if len(made) == 1 else ""
         scope = model.scope_of(at)
         values: list[tuple[cst.BaseExpression, cst.CSTNode]] = []
         if isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):

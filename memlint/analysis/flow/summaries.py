@@ -452,9 +452,10 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
     - a function or method: what it returns (`returns`, a `Value`: its history, element by element,
       and the parameters it passes through), which arguments it keeps beyond the call (`keeps`,
       in a global or on `self`) or stores in a container it is handed (`keeps_in`), which
-      parameters it runs as a model (`runs`), and a grad mode it declares for its body (`grad`);
+      parameters it runs as a model (`runs`), a grad mode it declares for its body (`grad`), and,
+      for a checkpoint loader, the parameters it hands `torch.load` as file and `map_location` (`loads`);
     - a class: whether it is a module (`kind`), the grad mode its `__call__` (or a module's
-      `forward`) declares (`call_grad`).
+      `forward`) declares (`call_grad`), and the methods its own loops call once per step (`steps`).
 
     A function with nothing to say still has an entry (`{}`): that the project defines it is a fact,
     so that no other file guesses what it does from its name."""

@@ -576,7 +576,7 @@ class Loops:
         facts = self.model.project.method(made, method) if made is not None else None
         if facts is not None:  # a method of a class of another file of the project: its facts say
             return self._kept_by_project_method(call, statement, receiver, code(made.func), method, facts)
-        library = self._library_class(receiver, statement)
+        library = self.provenance.constructed_class(receiver, statement)
         if f"{library}.{method}" in KEEPS_ARGUMENT:  # a library class that keeps it, by the table
             arg = call_arg(call, KEEPS_ARGUMENT[f"{library}.{method}"])
             return Store(statement, receiver, arg.value, "update", f"`{library}.{method}` keeps it") if arg else None
@@ -591,12 +591,6 @@ class Loops:
             "in this file)",
             assumed=True,
         )
-
-    def _library_class(self, receiver: cst.BaseExpression, at: cst.CSTNode) -> str:
-        """The imported class (as resolved) that made every value `receiver` may hold; "" if none."""
-        values = self.provenance.held_values(receiver, at)
-        made = {self.model.imports.resolve(v.func) or "" if isinstance(v, cst.Call) else "" for v in values}
-        return made.pop() if len(made) == 1 else ""
 
     def _kept_by_project_method(
         self, call: cst.Call, statement: cst.CSTNode, receiver: cst.BaseExpression, cls: str, method: str, facts: dict
