@@ -1,19 +1,22 @@
 """First-look precision: code bases no rule was tuned on, audited before any change is made for them.
 
-    python benchmarks/precision_firstlook.py --label baseline [--memlint DIR] [--mirrors DIR] [--clone] [--only NAME ...]
+    python benchmarks/precision_firstlook.py --label baseline [--round N] [--memlint DIR] [--mirrors DIR] [--clone] [--only NAME ...]
 
 Each round audits code bases that were never audited before (none of them is in
 benchmarks/precision_audit.py's CODEBASES, in benchmarks/corpus_findings.py's
-PACKAGES or a repository of benchmarks/real_bugs/manifest.json), so the figure
-says what a user who has never been looked at sees. Each code base is checked out
+PACKAGES, a repository of benchmarks/real_bugs/manifest.json or of the mined
+benchmark's manifests, or a code base of an earlier round), so the figure says
+what a user who has never been looked at sees. Once audited, a round's code bases
+are studied material: later changes may be made for them, and the next round's
+first look is taken on new ones. Each code base is checked out
 at its pinned commit (from a git mirror `<mirrors>/<owner>+<name>/repo`, or with
 `--clone` from GitHub) into the git-ignored benchmarks/precision_audit_src/firstlook/
 and linted whole, as one project, with every rule, in one process (`-j 1`, cold).
 `--memlint DIR` picks the memlint source tree that lints (by default this
 checkout's), so two trees can be measured on the same code.
 
-Every finding, with its context, goes to benchmarks/precision_audit_src/firstlook/findings_<label>.md
-for reading. The verdicts are in benchmarks/results/precision_firstlook_verdicts.json, one per
+Every finding, with its context, goes to benchmarks/precision_audit_src/firstlook[N]/findings_<label>.md
+for reading. The verdicts are in benchmarks/results/precision_firstlook[N]_verdicts.json (N the round, none for round 1), one per
 finding (code base, path, line, rule): `true`, `defensible` or `false` with a reason (the
 same scale as precision_audit.py), and `fix_on_non_tensor: true` where the finding offers a fix
 (safe or unsafe) on a value the code does not show to be a tensor. The script prints per rule
@@ -36,14 +39,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from precision_audit import SRC, checkout, context, key  # noqa: E402  (a sibling script, not a package)
 
-SRC_NAME = "firstlook"  # under precision_audit.py's git-ignored source folder
 RESULTS = HERE / "results"
-VERDICTS = RESULTS / "precision_firstlook_verdicts.json"
 
-# name: (GitHub repository, commit); chosen for spread (detection, segmentation, speech, RL,
-# graphs, diffusion, LLM fine-tuning, self-supervised, time series, GANs, CLIP, video, TTS),
-# 23 to 416 Python files each
-CODEBASES = {
+# Round 1 (audited 2026-11-27, session 26). name: (GitHub repository, commit); chosen for spread
+# (detection, segmentation, speech, RL, graphs, diffusion, LLM fine-tuning, self-supervised, time
+# series, GANs, CLIP, video, TTS), 23 to 416 Python files each
+FIRST_ROUND = {
     "detr": ("facebookresearch/detr", "29901c51d7fe8712168b8d0d64351170bc0f83e0"),
     "YOLOX": ("Megvii-BaseDetection/YOLOX", "6ddff4824372906469a7fae2dc3206c7aa4bbaee"),
     "segmentation_models.pytorch": (
@@ -72,6 +73,44 @@ CODEBASES = {
     "mozilla-TTS": ("mozilla/TTS", "e9e07844b77a43fb0864354791fb4cf72ffded11"),
 }
 
+# Round 2: the newest commit of each default branch on 2026-11-27; chosen for spread (self-supervised
+# ViTs, diffusion, TTS and vocoders, classification, LLM fine-tuning with LoRA and Fabric,
+# vision-language, optical flow, OCR, NeRF, GANs), 6 to 60 Python files each
+SECOND_ROUND = {
+    "dino": ("facebookresearch/dino", "7c446df5b9f45747937fb0d72314eb9f7b66930a"),
+    "mae": ("facebookresearch/mae", "efb2a8062c206524e35e47d04501ed4f544c0ae8"),
+    "denoising-diffusion-pytorch": (
+        "lucidrains/denoising-diffusion-pytorch",
+        "faed4db28e724735323fa91c70aa9b28a6e1cbac",
+    ),
+    "tacotron2": ("NVIDIA/tacotron2", "185cd24e046cc1304b4f8e564734d2498c6e2e6f"),
+    "hifi-gan": ("jik876/hifi-gan", "4769534d45265d52a904b850da5a622601885777"),
+    "Swin-Transformer": ("microsoft/Swin-Transformer", "f82860bfb5225915aca09c3227159ee9e1df874d"),
+    "alpaca-lora": ("tloen/alpaca-lora", "8bb8579e403dc78e37fe81ffbb253c413007323f"),
+    "lit-llama": ("Lightning-AI/lit-llama", "2a464de2a1d2f266614d15091d3d7f30330c3ede"),
+    "BLIP": ("salesforce/BLIP", "056a169437371659074aa2732649d5de3bffb4a8"),
+    "edm": ("NVlabs/edm", "008a4e5316c8e3bfe61a62f874bddba254295afb"),
+    "RAFT": ("princeton-vl/RAFT", "2888e15a51fa41140771d3f498ed8023cff098d1"),
+    "deep-text-recognition-benchmark": (
+        "clovaai/deep-text-recognition-benchmark",
+        "e2117f2fb882b3c6085030500a260c113be27a63",
+    ),
+    "deit": ("facebookresearch/deit", "7e160fe43f0252d17191b71cbb5826254114ea5b"),
+    "nerf-pytorch": ("yenchenlin/nerf-pytorch", "63a5a630c9abd62b0f21c08703d0ac2ea7d4b9dd"),
+    "PyTorch-GAN": ("eriklindernoren/PyTorch-GAN", "36d3c77e5ff20ebe0aeefd322326a134a279b93e"),
+}
+
+ROUNDS = {1: FIRST_ROUND, 2: SECOND_ROUND}
+
+
+def stem(round_number: int) -> str:
+    """The name a round's sources, verdicts and results go under (round 1 kept its names from before rounds)."""
+    return "firstlook" if round_number == 1 else f"firstlook{round_number}"
+
+
+def verdicts(round_number: int) -> Path:
+    return RESULTS / f"precision_{stem(round_number)}_verdicts.json"
+
 
 def lint(root: Path, memlint: Path) -> tuple[list[dict], int]:
     """Every finding of the memlint source tree `memlint` on the whole of `root`, cold, in one process;
@@ -88,10 +127,10 @@ def lint(root: Path, memlint: Path) -> tuple[list[dict], int]:
 def audit(args: argparse.Namespace) -> tuple[dict[str, dict], list[dict]]:
     """Lint every code base chosen; write the findings, with their context, for reading."""
     findings, listing, audited = [], [], {}
-    for name, (repo, commit) in CODEBASES.items():
+    for name, (repo, commit) in ROUNDS[args.round].items():
         if args.only and name not in args.only:
             continue
-        root = checkout(f"{SRC_NAME}/{name}", repo, commit, args.mirrors, args.clone)
+        root = checkout(f"{stem(args.round)}/{name}", repo, commit, args.mirrors, args.clone)
         if root is None:
             print(f"{name}: no mirror of {repo} (use --mirrors or --clone)", file=sys.stderr)
             continue
@@ -112,7 +151,7 @@ def audit(args: argparse.Namespace) -> tuple[dict[str, dict], list[dict]]:
                 f"## {key(name, finding)}{fix}\n{finding['message']}\n\n"
                 f"```\n{context(root, finding['path'], finding['row'])}\n```\n"
             )
-    listing_path = SRC / SRC_NAME / f"findings_{args.label}.md"
+    listing_path = SRC / stem(args.round) / f"findings_{args.label}.md"
     listing_path.parent.mkdir(parents=True, exist_ok=True)
     listing_path.write_text("\n".join(listing), encoding="utf-8")
     return audited, findings
@@ -125,9 +164,9 @@ def revision(memlint: Path) -> str:
     return head.stdout.strip() + (" (modified)" if dirty.stdout.strip() else "")
 
 
-def tally(findings: list[dict]) -> dict[str, collections.Counter]:
+def tally(findings: list[dict], verdicts_path: Path) -> dict[str, collections.Counter]:
     """Join the verdicts to the findings (in place); count them per rule and in all."""
-    read = json.loads(VERDICTS.read_text(encoding="utf-8")) if VERDICTS.is_file() else {}
+    read = json.loads(verdicts_path.read_text(encoding="utf-8")) if verdicts_path.is_file() else {}
     per_rule: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for f in findings:
         verdict = read.get(key(f["codebase"], f), {})
@@ -155,7 +194,10 @@ def report(per_rule: dict[str, collections.Counter]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--label", required=True, help="names the results file: precision_firstlook_<label>.json")
+    parser.add_argument(
+        "--label", required=True, help="names the results file: precision_firstlook[N]_<label>.json"
+    )
+    parser.add_argument("--round", type=int, choices=sorted(ROUNDS), default=1, help="which round's code bases")
     parser.add_argument("--memlint", type=Path, default=HERE.parent, help="the memlint source tree that lints")
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--clone", action="store_true", help="clone from GitHub what no mirror has")
@@ -164,14 +206,14 @@ def main() -> None:
         "--rejoin", action="store_true", help="lint nothing: join the verdicts to the findings of the label's results"
     )
     args = parser.parse_args()
-    results = RESULTS / f"precision_firstlook_{args.label}.json"
+    results = RESULTS / f"precision_{stem(args.round)}_{args.label}.json"
     if args.rejoin:
         previous = json.loads(results.read_text(encoding="utf-8"))
         audited, findings, linter = previous["codebases"], previous["findings"], previous["memlint"]
     else:
         audited, findings = audit(args)
         linter = revision(args.memlint)
-    per_rule = tally(findings)
+    per_rule = tally(findings, verdicts(args.round))
     files = sum(c["files"] for c in audited.values())
     print(f"{len(audited)} code bases, {files} files linted, {len(findings)} findings")
     report(per_rule)
