@@ -28,7 +28,10 @@ while `backward()` runs every iteration. Also checks, inside
 `with accelerator.accumulate(model):`, for `optimizer.zero_grad()` placed
 before the backward pass and for `model.zero_grad()`.
 
-`zero_grad()` under the same condition as `step()`, the accelerate-prepared
+`zero_grad()` under the same condition as `step()`, a step whose condition
+also holds its own backward (a GAN's generator updated every `n_critic`
+iterations), a step in the other branch of a configuration switch (`if
+accum_steps > 1: ... else: zero_grad(); backward(); step()`), the accelerate-prepared
 optimizer's `zero_grad()` after `step()` inside `accelerator.accumulate`,
 loops that step on every iteration, and a `zero_grad()` once per epoch
 before the batch loop are not reported.
@@ -78,12 +81,14 @@ for i, (x, y) in enumerate(loader):
         region = accumulation.region(node)
         if region is None or accumulation.conditional(node, region):
             return
-        every = accumulation.steps(region)
+        every = accumulation.steps(region, beside=node)
         steps = [s for s in every if accumulation.same_optimizer(node, s)] or every
         if not steps:
             return
         guards = [accumulation.accumulation_guard(s, region) for s in steps]
         if any(g is None for g in guards) or not accumulation.backward_every_iteration(region):
+            return
+        if all(accumulation.backward_before_step(g, s) for g, s in zip(guards, steps)):  # type: ignore[arg-type]
             return
         receiver = code(node.func.value)
         where = "iteration of this loop" if isinstance(region, (cst.For, cst.While)) else f"call of `{region.name.value}`"  # type: ignore[union-attr]

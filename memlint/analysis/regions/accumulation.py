@@ -75,14 +75,39 @@ class Accumulation:
                 return False
         return False
 
-    def steps(self, region: cst.CSTNode) -> list[cst.Call]:
+    def steps(self, region: cst.CSTNode, beside: cst.CSTNode | None = None) -> list[cst.Call]:
         """Optimizer steps in `region`: `opt.step()`, `scaler.step(opt)`, or a call
-        of a function of this file that steps (`self.optimizer_step()`)."""
+        of a function of this file that steps (`self.optimizer_step()`); given `beside`,
+        only those that can run in the same iteration as it (not in the other branch of an
+        `if` that holds it)."""
         found = []
         for call in self.model.tree.descendants(region, cst.Call):
-            if self._direct(call, region) and (self._is_step(call) or self._steps_inside(call)):
+            if not self._direct(call, region) or (beside is not None and self._exclusive(call, beside, region)):
+                continue
+            if self._is_step(call) or self._steps_inside(call):
                 found.append(call)
         return found
+
+    def _exclusive(self, a: cst.CSTNode, b: cst.CSTNode, region: cst.CSTNode) -> bool:
+        """Do `a` and `b` lie in different branches of one `if` inside `region`?"""
+        tree = self.model.tree
+        branch_of_b = {}
+        child: cst.CSTNode = b
+        for anc in tree.ancestors(b):
+            if anc is region:
+                break
+            if isinstance(anc, cst.If):
+                branch_of_b[id(anc)] = child
+            child = anc
+        child = a
+        for anc in tree.ancestors(a):
+            if anc is region:
+                return False
+            other = branch_of_b.get(id(anc))
+            if other is not None and other is not child and child is not anc.test and other is not anc.test:  # type: ignore[attr-defined]
+                return True
+            child = anc
+        return False
 
     def _is_step(self, call: cst.Call) -> bool:
         return self.model.loops.is_optimizer_step(call)
@@ -104,16 +129,34 @@ class Accumulation:
 
     def accumulation_guard(self, step: cst.Call, region: cst.CSTNode) -> cst.If | None:
         """The outermost `if` around `step` inside `region` whose test lets
-        gradients accumulate (a modulo, an accumulation counter, `sync_gradients`)."""
+        gradients accumulate (a modulo, an accumulation counter, `sync_gradients`) and
+        can change from one iteration to the next (`if args.accum_steps > 1:` takes one
+        branch for the whole run: a configuration switch, no guard)."""
         guard = None
         child: cst.CSTNode = step
         for anc in self.model.tree.ancestors(step):
             if anc is region:
                 return guard
-            if isinstance(anc, cst.If) and child is not anc.test and _accumulates(anc.test):
+            if isinstance(anc, cst.If) and child is anc.body and _accumulates(anc.test) and self._per_iteration(anc, region):
                 guard = anc
             child = anc
         return None
+
+    def _per_iteration(self, guard: cst.If, region: cst.CSTNode) -> bool:
+        if isinstance(region, (cst.For, cst.While)):
+            return self.model.loops.varies(guard.test, region)
+        return True  # a per-step method: its counters live on `self` and change between calls
+
+    def backward_before_step(self, guard: cst.If, step: cst.Call) -> bool:
+        """Does `guard` run a backward of its own before `step`? Then the gradients this step
+        applies are made under the same condition (a GAN's generator updated every
+        `n_critic` iterations), and a backward on every iteration belongs to another loss."""
+        tree = self.model.tree
+        return any(
+            tree.order[id(call)] < tree.order[id(step)]
+            for call, _ in self.model.provenance.backward_calls(guard.body)
+            if self._direct(call, guard)
+        )
 
     def backward_every_iteration(self, region: cst.CSTNode) -> bool:
         provenance = self.model.provenance

@@ -340,11 +340,17 @@ class Loops:
             if isinstance(anc, cst.If):
                 if varying is None:
                     varying = self.bound_in(region)
-                test_names = set(names_in(anc.test))
-                calls = [c for c in self.model.tree.descendants(anc.test, cst.Call) if method_name(c) not in _INVARIANT_CALLS]
-                if test_names & varying or calls or self._reads_attribute_bound_in(anc.test, region):
+                if self._varies(anc.test, region, varying):
                     return True
         return False
+
+    def varies(self, test: cst.BaseExpression, region: cst.CSTNode) -> bool:
+        """Can the `if` test `test` take different branches on different iterations of `region`?"""
+        return self._varies(test, region, self.bound_in(region))
+
+    def _varies(self, test: cst.BaseExpression, region: cst.CSTNode, varying: set[str]) -> bool:
+        calls = [c for c in self.model.tree.descendants(test, cst.Call) if method_name(c) not in _INVARIANT_CALLS]
+        return bool(set(names_in(test)) & varying or calls or self._reads_attribute_bound_in(test, region))
 
     def _reads_attribute_bound_in(self, test: cst.BaseExpression, region: cst.CSTNode) -> bool:
         """Does `test` read an attribute that `region` rebinds (`self._n_updates += 1`, then
