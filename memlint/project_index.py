@@ -13,7 +13,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from memlint.analysis.library import named_like_loss, named_like_module
+from memlint.analysis.library import CONTAINER_STORES, named_like_loss, named_like_module
 from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
 
@@ -230,7 +230,7 @@ class ProjectIndex:
                 found[name] = {**entry, "file": file}
                 for key, facts in flow.items():
                     method = key[len(prefix):]
-                    if key.startswith(prefix) and (_informative(facts) or _guessed(method) or method == "update"):
+                    if key.startswith(prefix) and (_informative(facts) or _guessed(method) or _stores(method)):
                         found[f"{name}.{method}"] = {**facts, "file": file}
             elif _informative(entry) or _guessed(last):
                 found.setdefault(name, {**entry, "file": file})
@@ -442,6 +442,12 @@ def hidden(finding: Finding) -> bool:
 def _guessed(name: str) -> bool:
     """Would a definition out of sight be guessed from this name (a loss, a model)?"""
     return named_like_loss(name) or named_like_module(name)
+
+
+def _stores(method: str) -> bool:
+    """Would a call of this method be taken for a store into its receiver where its class is out of
+    sight (`meter.update(loss)`, `history.append(loss)`)? Its facts say it keeps nothing, where so."""
+    return method == "update" or method in CONTAINER_STORES
 
 
 def _informative(entry: dict[str, Any]) -> bool:

@@ -77,6 +77,11 @@ NUMBER_METHODS: dict[str, frozenset[str]] = {
     "pyro.infer.svi.SVI": frozenset({"step", "evaluate_loss"}),
 }
 
+# Methods of Python's containers that store an argument in their receiver (the argument's position):
+# `list.append/extend/insert`, `set.add`, `collections.deque.appendleft`, `queue.Queue.put`. A receiver
+# made by a class of the project is asked about instead: its own method may keep nothing.
+CONTAINER_STORES: dict[str, int] = {"append": 0, "appendleft": 0, "extend": 0, "add": 0, "put": 0, "insert": 1}
+
 # Methods of library classes that keep an argument on the object beyond the call (the argument's
 # position): handed a tensor with history, they keep its graph. timm's `AverageMeter.update(val,
 # n=1)` does `self.val = val; self.sum += val * n` (timm/utils/metrics.py, 0.9 to 1.0).

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from memlint.analysis.library import CONTAINER_STORES
 from memlint.analysis.syntax.expressions import callee_name, method_name, names_in, root_name, target_names
 from memlint.analysis.syntax.imports import dotted
 
@@ -35,7 +36,7 @@ GLOBAL_HOOKS = {
     for kind in ("forward_hook", "forward_pre_hook", "full_backward_hook", "full_backward_pre_hook", "backward_hook")
 }
 
-_STORE_METHODS = {"append", "extend", "insert", "add", "appendleft", "put"}
+_STORE_METHODS = frozenset(CONTAINER_STORES)
 _NEUTRAL_METHODS = _STORE_METHODS | {"clear", "id", "__len__", "keys"}
 _PASS_THROUGH_ATTRS = {"values", "items", "copy", "pop", "popitem", "popleft", "get"}
 _WRAPPERS = {"list", "tuple", "reversed", "sorted", "iter", "chain", "enumerate", "zip"}

@@ -248,7 +248,7 @@ class Summaries:
                 store = model.loops.store_of(statement)
                 if store is None or not self._outlives_call(store.container, func):
                     continue
-                for param in self._params_read(store.value, derived):
+                for param in self._params_read(store.value, derived, at=(func, statement)):
                     keeps.setdefault(param, (statement, code(store.container)))
         return keeps
 
@@ -385,17 +385,46 @@ class Summaries:
                         changed = True
         return table
 
-    def _params_read(self, expr: cst.BaseExpression, derived: dict[str, set[str]]) -> set[str]:
-        """Parameters whose history `expr` may carry (read other than through `.detach()`, `.item()`, ...)."""
+    def _params_read(
+        self,
+        expr: cst.BaseExpression,
+        derived: dict[str, set[str]],
+        at: tuple[cst.FunctionDef, cst.CSTNode] | None = None,
+    ) -> set[str]:
+        """Parameters whose history `expr` may carry (read other than through `.detach()`, `.item()`, ...).
+        Given `at` (the function and the statement `expr` is read in), a name that only a history-free
+        rebinding reaches there carries none (`v = v.data.sum()`, then `self.sum += v`)."""
         names = {n for n in names_in(expr) if derived.get(n)}
         if not names:
             return set()
         reads = self.model.provenance.reads_with_history
         found: set[str] = set()
         for name in names:
-            if reads(expr, {name}):
+            if reads(expr, {name}) and not (at is not None and self._rebound_without_history(name, derived, *at)):
                 found |= derived[name]
         return found
+
+    def _rebound_without_history(
+        self, name: str, derived: dict[str, set[str]], func: cst.FunctionDef, at: cst.CSTNode
+    ) -> bool:
+        """Do only plain assignments reach `name` at `at`, none of whose values reads a parameter's
+        history (`v = v.data.sum()`)?"""
+        reaching = self.model.provenance.reaching_bindings(func, name, at)
+        if not reaching:
+            return False
+        reads = self.model.provenance.reads_with_history
+        holding = {n for n, params in derived.items() if params}
+        for binding in reaching:
+            node = binding.node
+            simple = (
+                type(node) is cst.Assign
+                and len(node.targets) == 1
+                and type(node.targets[0].target) is cst.Name
+                and binding.value is node.value
+            )
+            if not simple or reads(binding.value, holding):
+                return False
+        return True
 
     def _outlives_call(self, container: cst.BaseExpression, func: cst.FunctionDef) -> bool:
         """A container that lives longer than one call of `func`: on `self`, or a module global."""

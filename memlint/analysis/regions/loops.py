@@ -21,7 +21,7 @@ from memlint.analysis.syntax.expressions import (
     target_names,
 )
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.library import KEEPS_ARGUMENT, SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS
+from memlint.analysis.library import CONTAINER_STORES, KEEPS_ARGUMENT, SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.scopes import Loop, is_abstract
@@ -51,7 +51,6 @@ _SCALER = re.compile(r"scaler", re.IGNORECASE)
 _SCHEDULER = re.compile(r"sched", re.IGNORECASE)
 _METER = re.compile(r"meter|avg|average|tracker|stats|history|record", re.IGNORECASE)
 _INVARIANT_CALLS = {"is_available", "device_count", "is_initialized", "get_world_size", "get_rank"}
-_STORE_METHODS = {"append": 0, "appendleft": 0, "extend": 0, "add": 0, "put": 0, "insert": 1}
 _IN_PLACE = {"add_", "sub_", "mul_", "div_", "lerp_", "addcmul_", "addcdiv_", "copy_"}
 _ACCUMULATING_OPS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign)
 
@@ -488,12 +487,15 @@ class Loops:
                 return self._kept_in_argument(call, statement, self.model.named_callees(call))
             method = call.func.attr.value
             container = call.func.value
-            # a method this file defines (`evaluator.add(out)`): its summary says what it keeps
-            if method in _STORE_METHODS and method in self.model.functions:
-                if self._method_of(container, method, call, statement) is not None:
+            if method in CONTAINER_STORES:
+                # a method this file defines (`evaluator.add(out)`), or a class of another file of the
+                # project made the receiver (`avg = Averager()`): its summary says what it keeps
+                if method in self.model.functions and self._method_of(container, method, call, statement) is not None:
                     return self._kept_by_callee(call, statement)
-            if method in _STORE_METHODS:
-                arg = call_arg(call, _STORE_METHODS[method])
+                made = self.provenance.project_instance(container, statement)
+                if made is not None and self.model.project.method(made, method) is not None:
+                    return self._kept_by_callee(call, statement)
+                arg = call_arg(call, CONTAINER_STORES[method])
                 return Store(statement, container, arg.value, "append") if arg else None
             kept = self._kept_by_callee(call, statement)
             if kept is not None:
