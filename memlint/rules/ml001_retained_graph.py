@@ -231,7 +231,7 @@ for x, y in loader:
         # A part that is itself a non-scalar device tensor (a model output, logits) leaves the
         # device as well: `.detach()` alone frees the graph but keeps the tensor there every step.
         on_device = [model.provenance.device_output(p, statement) for p in parts]
-        own = [(p, off_device(p) if moved else detach(p)) for p, moved in zip(parts, on_device)]
+        own = [(p, off_device(p) if moved else _detach_history(model, p, statement)) for p, moved in zip(parts, on_device)]
         hint = f"store `{code(own[0][1])}`" + (
             " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") and not on_device[0] else ""
         )
@@ -312,6 +312,18 @@ def _fix_at_keep(model: "SemanticModel", store: Store) -> tuple[str, FixSpec | N
     where = summaries.name(callee)
     hint = f"detach it where `{where}` keeps it: `{code(edits[0][1])}`"
     return hint, FixSpec(Applicability.SAFE if surely else Applicability.UNSAFE, f"Detach it where `{where}` keeps it", tuple(edits))
+
+
+def _detach_history(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.BaseExpression:
+    """`expr.detach()`; of a conditional expression, only the branches with history are detached
+    (`x if isinstance(x, float) else x.item()` holds a float in its first branch, which has no `.detach()`)."""
+    if isinstance(expr, cst.IfExp):
+        branches = {}
+        for side in ("body", "orelse"):
+            branch = getattr(expr, side)
+            branches[side] = _detach_history(model, branch, at) if model.provenance.carries_history(branch, at) else branch
+        return expr.with_changes(**branches)
+    return detach(expr)
 
 
 def _is_attribute_name(model: "SemanticModel", node: cst.Name) -> bool:

@@ -40,6 +40,7 @@ from memlint.analysis.library import (
     NUMBER_METHODS,
     PASS_THROUGH_FUNCTIONS,
     RUNS_ITS_ARGUMENT,
+    TENSOR_METHODS,
     named_like_loss,
     named_like_module,
 )
@@ -503,6 +504,8 @@ class Provenance:
         if kind is cst.IfExp:
             if type(expr.orelse) is cst.Name and expr.orelse.value == self.tensor_tested(expr.test):
                 return self._history(expr.body, scope, at, guard)  # `v.detach() if torch.is_tensor(v) else v`
+            if type(expr.body) is cst.Name and expr.body.value == self._number_tested(expr.test):
+                return self._history(expr.orelse, scope, at, guard)  # `v if isinstance(v, float) else v.item()`
             return self._history(expr.body, scope, at, guard) or self._history(expr.orelse, scope, at, guard)
         if kind is cst.Await:
             return self._history(expr.expression, scope, at, guard)
@@ -1060,7 +1063,20 @@ def differentiated_names(expr: cst.BaseExpression) -> list[str]:
     the gradient (`(loss / n).backward()`, `n` an accumulation count)."""
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Divide, cst.FloorDivide)):
         return differentiated_names(expr.left)
+    if isinstance(expr, cst.Call) and expr.args:
+        func = expr.func
+        if isinstance(func, cst.Attribute) and not _tensor_method(func.attr.value):
+            # `scaler.scale(loss)`: an object applied to what it is handed; the receiver is no value
+            # of the graph (a GradScaler holds a scale, not history)
+            return [n for a in expr.args for n in differentiated_names(a.value)]
+        if isinstance(func, cst.Name):  # `criterion(out, y)`: the callable is no value of the graph
+            return [n for a in expr.args for n in differentiated_names(a.value)]
     return list(names_in(expr))
+
+
+def _tensor_method(name: str) -> bool:
+    """A method of a tensor, whose receiver is a value of the graph (`loss.mean()`, `out.sum(1)`)."""
+    return name in TENSOR_METHODS or name in _TENSOR_METHODS or name in _ARITHMETIC_METHODS
 
 
 def _accelerator_like(name: str) -> bool:
