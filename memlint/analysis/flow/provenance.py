@@ -827,7 +827,12 @@ class Provenance:
         tuple, "maybe" otherwise (a model's output may be a tensor, a tuple or a
         ModelOutput)."""
         if isinstance(expr, (cst.BinaryOperation, cst.UnaryOperation)):
-            return "tensor"
+            # arithmetic is a tensor when it has history or a tensor operand; `-self.shift_size` may
+            # be an int
+            operands = [expr.left, expr.right] if isinstance(expr, cst.BinaryOperation) else [expr.expression]
+            if self.carries_history(expr, at) or any(self.value_kind(o, at, guard) == "tensor" for o in operands):
+                return "tensor"
+            return "maybe"
         if isinstance(expr, (cst.Dict, cst.List, cst.Tuple, cst.DictComp, cst.ListComp, cst.Set)):
             return "container"
         if isinstance(expr, cst.Attribute):
