@@ -8,7 +8,8 @@ PACKAGES or a repository of benchmarks/real_bugs/manifest.json), so the figure
 says what a user who has never been looked at sees. Each code base is checked out
 at its pinned commit (from a git mirror `<mirrors>/<owner>+<name>/repo`, or with
 `--clone` from GitHub) into the git-ignored benchmarks/precision_audit_src/firstlook/
-and linted whole, as one project, with every rule, in one process (`-j 1`, cold).
+and linted whole, as one project, with every rule, in one process (`-j 1`, cold), with
+settings of its own (none), never those of the memlint checkout it lies in.
 `--memlint DIR` picks the memlint source tree that lints (by default this
 checkout's), so two trees can be measured on the same code.
 
@@ -77,7 +78,14 @@ def lint(root: Path, memlint: Path) -> tuple[list[dict], int]:
     """Every finding of the memlint source tree `memlint` on the whole of `root`, cold, in one process;
     and the number of files it linted."""
     env = {**os.environ, "PYTHONPATH": str(memlint)}
-    command = [sys.executable, "-m", "memlint", "lint", "--no-cache", "--exit-zero", "--select", "ALL", "-j", "1"]
+    # the code base's own settings (none), not those of the memlint checkout it lies in, whose
+    # excludes (`examples`, `tests/data`) would drop a third of the files and make the checkout the root
+    config = root / ".memlint_firstlook.toml"
+    config.write_text("[tool.memlint]\n", encoding="utf-8")
+    command = [
+        *(sys.executable, "-m", "memlint", "lint", "--no-cache", "--exit-zero", "--select", "ALL", "-j", "1"),
+        *("--config", str(config)),
+    ]
     done = subprocess.run([*command, "--format", "json", "."], capture_output=True, text=True, cwd=root, env=env)
     if done.returncode != 0:
         raise SystemExit(f"memlint failed on {root}: {done.stderr.strip()}")
