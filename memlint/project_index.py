@@ -126,13 +126,13 @@ class ProjectIndex:
         return None
 
     def only_called_without_grad(self, path: str, function: str) -> bool:
-        qualified = f"{self.modules[path]}.{function}"
+        # found as `locate` finds a definition (a script's sibling module imported by its bare name too)
         states = [
             state
             for other, summary in self.summaries.items()
             if other != path
             for name, state in summary.get("calls", ())
-            if self.qualify(other, name) == qualified
+            if name.rpartition(".")[2] == function and self.locate(other, name) == (path, function)
         ]
         return bool(states) and all(state == "off" for state in states)
 

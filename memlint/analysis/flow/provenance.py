@@ -565,6 +565,8 @@ class Provenance:
         if self.model.project.constructed(call, record=False) is not None:
             return False  # an object of a class of the project, made here
         if self.is_module_call(call) or self.is_loss_call(call):
+            if self.model.module_facts.frozen(func, call):  # type: ignore[attr-defined]
+                return args_history()  # its parameters require no grad: only its inputs' history
             return True
         if isinstance(func, cst.Attribute):
             if self._history(func.value, scope, at, guard):

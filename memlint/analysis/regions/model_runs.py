@@ -424,6 +424,8 @@ def eval_calls(model: "FileContext", imported: list[tuple[cst.Call, str]]) -> li
             continue  # (a helper that runs a model is handed it; the checks are cheap, the region is not)
         if model.grad_state(call) is not Grad.ON or model.model_runs.runs_module(call):
             continue
+        if model.module_facts.runs_frozen(call, direct=False):  # type: ignore[attr-defined]
+            continue  # every module it is handed is frozen: no graph
         region = regions.region(call)
         if region is None or regions.needs_grad(region):
             continue
