@@ -40,6 +40,9 @@ from memlint.analysis.library import (
     NUMBER_METHODS,
     PASS_THROUGH_FUNCTIONS,
     RUNS_ITS_ARGUMENT,
+    SEQUENTIAL_MODULES,
+    TENSOR_METHODS,
+    TENSOR_MODULES,
     named_like_loss,
     named_like_module,
 )
@@ -824,9 +827,17 @@ class Provenance:
     def value_kind(self, expr: cst.BaseExpression, at: cst.CSTNode, guard: frozenset = frozenset()) -> str:
         """"tensor" when `expr` is surely a tensor, "container" for a dict, list or
         tuple, "maybe" otherwise (a model's output may be a tensor, a tuple or a
-        ModelOutput)."""
-        if isinstance(expr, (cst.BinaryOperation, cst.UnaryOperation)):
-            return "tensor"
+        ModelOutput; an item of a mapping may be a number). A fix that calls a tensor
+        method on a value is offered only where this says "tensor"."""
+        if isinstance(expr, cst.BinaryOperation):
+            # arithmetic makes a tensor only of a tensor (`step_batch_size * world_size` is an int)
+            operands = (expr.left, expr.right)
+            return "tensor" if any(self.value_kind(e, at, guard) == "tensor" for e in operands) else "maybe"
+        if isinstance(expr, cst.UnaryOperation):
+            return "tensor" if self.value_kind(expr.expression, at, guard) == "tensor" else "maybe"
+        if isinstance(expr, cst.IfExp):
+            both = (expr.body, expr.orelse)
+            return "tensor" if all(self.value_kind(e, at, guard) == "tensor" for e in both) else "maybe"
         if isinstance(expr, (cst.Dict, cst.List, cst.Tuple, cst.DictComp, cst.ListComp, cst.Set)):
             return "container"
         if isinstance(expr, cst.Attribute):
@@ -841,7 +852,11 @@ class Provenance:
                 return "tensor"
             if method in _TENSOR_METHODS and method not in ("max", "min"):
                 return "tensor"
+            if method in TENSOR_METHODS and TENSOR_METHODS[method].kind == "tensor":
+                return "tensor"  # `out.detach()`, `x.cpu()`: the library table's tensor results
             if resolved.startswith("torch.") and resolved.rsplit(".", 1)[-1] in _TORCH_TENSOR_FUNCTIONS:
+                return "tensor"
+            if self._runs_tensor_module(expr, at):
                 return "tensor"
             return "maybe"
         if isinstance(expr, cst.Name):
@@ -861,6 +876,34 @@ class Provenance:
                 return "tensor"
             return "container" if "container" in kinds else "maybe"
         return "maybe"
+
+    def _runs_tensor_module(self, call: cst.Call, at: cst.CSTNode) -> bool:
+        """`self.fc(x)` where `self.fc = nn.Linear(...)`, `net(x)` where `net = nn.Sequential(...,
+        nn.Linear(...)).to(device)`: a module of the library table whose forward returns one tensor."""
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in MODULE_RUN_METHODS:
+            func = func.value
+        if isinstance(func, cst.Call):
+            return self._makes_tensor_module(func)  # `nn.ReLU()(x)`
+        values = self.held_values(func, at)
+        return bool(values) and all(self._makes_tensor_module(v) for v in values)
+
+    def _makes_tensor_module(self, value: cst.BaseExpression, depth: int = 0) -> bool:
+        """Does `value` construct (and maybe place) a module of `TENSOR_MODULES`, or a `Sequential`
+        whose last module is one?"""
+        while (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value in _MODULE_PLACEMENT
+        ):
+            value = value.func.value
+        if not isinstance(value, cst.Call) or depth > 4:
+            return False
+        name = self.model.imports.resolve(value.func) or ""
+        if name in SEQUENTIAL_MODULES:
+            layers = [a for a in value.args if a.keyword is None]
+            return bool(layers) and not layers[-1].star and self._makes_tensor_module(layers[-1].value, depth + 1)
+        return name in TENSOR_MODULES
 
     def tensor_buffer(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Is `container` a name that holds a tensor wherever it reaches `at` (`obs = torch.zeros(n, d)`)?
