@@ -496,6 +496,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry["runs"] = [run.func.value]
         if model.grad.declared_entry(func) is Grad.OFF:
             entry["grad"] = "off"
+        left = model.grad.leaves(func) if cls is None else None
+        if left in (Grad.ON, Grad.OFF):  # `torch.set_grad_enabled(False)` and never back: its callers go on without grad
+            entry["leaves_grad"] = left.value
         loads = _checkpoint_load(model, func)
         if loads:
             entry["loads"] = loads

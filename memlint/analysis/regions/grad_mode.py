@@ -191,9 +191,29 @@ class GradMode:
                 else:
                     continue
                 self._add_bare_call(call, effect)
+            self._add_calls_of_project_functions()
             if self._bare_calls:
                 self._add_calls_of_leaving_functions()
         return self._bare_calls
+
+    def _add_calls_of_project_functions(self) -> None:
+        """A statement that calls a function of another file of the project which leaves grad mode
+        switched (its summary's `leaves_grad`: `train_agent(args)`) sets it for the statements after it."""
+        project = self.frameworks.project
+        for statement in self.scopes.tree.by_type.get(cst.Expr, ()):
+            call = statement.value
+            if type(call) is cst.Call and type(call.func) in (cst.Name, cst.Attribute):
+                entry = project.function(call)  # (asked in the first phase: the index hands its facts in the second)
+                left = (entry or {}).get("leaves_grad")
+                if left in ("on", "off"):
+                    self._add_bare_call(call, Grad.ON if left == "on" else Grad.OFF)
+
+    def leaves(self, func: cst.FunctionDef) -> Grad | None:
+        """The grad mode `func` leaves switched when it returns (None: as its caller had it)."""
+        if self._always_on:
+            return None
+        self._bare_call_table()
+        return self._leaves(func)
 
     def _add_bare_call(self, call: cst.Call, effect: Grad | None) -> bool:
         """Record `call`, a statement of its own, as setting `effect` for the statements after it."""

@@ -170,6 +170,7 @@ class EvalRegions:
         self.model = model
         self._loops: dict[int, bool] = {}  # id(loop) -> is it an evaluation loop (asked per call in it)
         self._evaluated: dict[int, set[str]] = {}  # id(scope) -> receivers of `.eval()` in it
+        self._by_name: dict[int, bool] = {}  # id(method) -> `_differentiated_by_name`
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -328,6 +329,8 @@ class EvalRegions:
         evaluation.)"""
         model = self.model
         sites = model.call_sites().get(func, ())
+        if self._differentiated_by_name(func):
+            return True
         if sites:
             # (or every call is under no_grad: pyro's shared forward pass `model_eval`)
             return any(model.model_runs.feeds_backward(site) for site in sites) or all(
@@ -340,6 +343,22 @@ class EvalRegions:
         )
         sets_eval = any(method_name(c) == "eval" for c in model.tree.descendants(func.body, cst.Call))
         return runs_param and not sets_eval
+
+    def _differentiated_by_name(self, func: cst.FunctionDef) -> bool:
+        """A method whose receiver the file does not show, called by its name in this file, whose
+        result a training step differentiates (`self.policy.evaluate_actions(...)` in `ppo_update`,
+        then `policy_loss.backward()`): named like evaluation, it is the training forward."""
+        model = self.model
+        if model.enclosing_class(func) is None:
+            return False
+        key = id(func)
+        if key not in self._by_name:
+            name = func.name.value
+            self._by_name[key] = any(
+                method_name(call) == name and model.model_runs.feeds_backward(call)
+                for call in model.tree.by_type.get(cst.Call, ())
+            )
+        return self._by_name[key]
 
     def _handed_to_init(self, func_expr: cst.BaseExpression, method: cst.FunctionDef) -> bool:
         """Is `func_expr` `self.<attr>` that the class's `__init__` sets from its own parameter
@@ -364,11 +383,15 @@ class EvalRegions:
         return isinstance(scope, cst.FunctionDef) and self.model.loops.is_module_forward(scope)
 
     def needs_grad(self, region: cst.CSTNode) -> bool:
-        """Saliency, adversarial and gradient-penalty code differentiates on purpose."""
+        """Saliency, adversarial and gradient-penalty code differentiates on purpose, and code that
+        switches grad on itself (`torch.set_grad_enabled(True)`, `torch.enable_grad()`) asks for it."""
         model = self.model
         if model.loops.has_backward(region):
             return True
         for call in model.tree.descendants(region, cst.Call):
+            if method_name(call) in ("set_grad_enabled", "enable_grad") or isinstance(call.func, cst.Name):
+                if model.grad.effect(call) is Grad.ON:
+                    return True
             name = model.imports.resolve(call.func) or ""
             if method_name(call) == "requires_grad_" or name.startswith(("torch.func.", "functorch.")):
                 return True
