@@ -172,6 +172,11 @@ TENSOR_MODULES = PARAMETER_FREE_MODULES | frozenset(
 )
 SEQUENTIAL_MODULES = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
 
+# Library classes whose instances run their models without grad when called: espnet2's
+# `Speech2Text.__call__` is decorated `@torch.no_grad()` (espnet2/bin/asr_inference.py, espnet
+# 0.10 to 202412), so `asr_model(wav)` records no graph.
+NO_GRAD_CALLABLES = frozenset({"espnet2.bin.asr_inference.Speech2Text"})
+
 # -- Values handed through: what a call returns of what it is given -----------------------------
 # (the value flow into and out of callees: `flow.summaries`, `provenance`)
 

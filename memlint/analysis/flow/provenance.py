@@ -909,6 +909,14 @@ class Provenance:
         """Is `container` a name that holds a tensor wherever it reaches `at` (`obs = torch.zeros(n, d)`)?
         `container[i] = x` then copies `x` into the tensor's fixed storage: it keeps no reference to
         `x` and grows nothing, however many steps write into it."""
+        if isinstance(container, cst.Attribute) and isinstance(container.value, cst.Name) and container.value.value == "self":
+            # `self.moving_avg[idx] = r` where every value the class gives `self.moving_avg` (but None,
+            # which a subscript store would not get past) is a tensor (`torch.zeros(n)`)
+            values = [
+                v for v in self.self_attribute_values.get(container.attr.value, [])
+                if not (isinstance(v, cst.Name) and v.value == "None")
+            ]
+            return bool(values) and all(self.value_kind(v, v) == "tensor" for v in values)
         return isinstance(container, cst.Name) and self.value_kind(container, at) == "tensor"
 
     def _used_as(self, name: str, scope: "Scope") -> str | None:

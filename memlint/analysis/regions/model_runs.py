@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import code, method_name, target_names
-from memlint.analysis.library import PARAMETER_FREE_MODULES
+from memlint.analysis.library import NO_GRAD_CALLABLES, PARAMETER_FREE_MODULES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.imports import dotted
 from memlint.patterns import is_test_path
@@ -80,7 +80,22 @@ class ModelRuns:
         facts = model.module_facts
         provenance = model.provenance
         runs = facts.runs_module(call) or (provenance.is_module_call(call) and not facts.not_module(call))
-        return runs and not provenance.is_loss_call(call) and not self._parameter_free(call) and not self._builds(call)
+        return (
+            runs
+            and not provenance.is_loss_call(call)
+            and not self._parameter_free(call)
+            and not self._builds(call)
+            and not self._runs_without_grad(call)
+        )
+
+    def _runs_without_grad(self, call: cst.Call) -> bool:
+        """`self.asr_model(wav)` where `self.asr_model = Speech2Text(...)`: an object of a library
+        class whose `__call__` runs its models without grad (the library table)."""
+        model = self.model
+        values = model.provenance.held_values(call.func, call)  # type: ignore[attr-defined]
+        return bool(values) and all(
+            type(v) is cst.Call and (model.imports.resolve(v.func) or "") in NO_GRAD_CALLABLES for v in values
+        )
 
     def _builds(self, call: cst.Call) -> bool:
         """`actor = Model[0](envs).to(device)` with `actor.eval()` later: the call returns a module
