@@ -675,6 +675,13 @@ class Provenance:
             if any(self.model.tree.order[id(binding.node)] < self.model.tree.order[id(block)] for block in guarded):
                 continue  # reaches `at` only where a tensor check found no tensor: nothing with history
             value, element = unpacked(binding)
+            if element is not None and isinstance(value, cst.Name):
+                # `a, b, n, s = result` after `result = step(...)`: element `n` of what `step` returns
+                made = [b.value for b in self.reaching_bindings(scope, value.value, binding.node)]
+                if made and all(isinstance(m, cst.Call) for m in made):
+                    if any(self._call_history(m, scope, binding.node, guard, element) for m in made):  # type: ignore[arg-type]
+                        return True
+                    continue
             if element is not None and isinstance(value, cst.Call):
                 if self._call_history(value, scope, binding.node, guard, element):
                     return True

@@ -202,6 +202,8 @@ class Summaries:
             parts = [self._value_of(e.value, at, grad, derived) for e in expr.elements]
             whole = join(parts)
             return Value(history=whole.history, kind="sequence", elements=tuple(parts), passes=whole.passes)
+        if isinstance(expr, cst.Name) and expr.value == "None":
+            return Value(history=NO, kind="none")
         history = NO if grad is Grad.OFF or not self.model.provenance.carries_history(expr, at) else YES
         through = self._returned_through(expr)
         if through is not None and through.elements:
