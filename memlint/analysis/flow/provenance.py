@@ -232,7 +232,10 @@ class Provenance:
         if made is not None:  # an object of a class of the project: a module or not, by its definition
             facts = project.constructed(made) or {}
             return facts.get("kind") in ("module", "lightning") and facts.get("call_grad") != "off"
-        return self._module_call_by_syntax(call)
+        guessed = self._module_call_by_syntax(call)
+        if guessed:
+            project.function(call)  # asked: where the project defines the callee (`eeco_test_network`), its definition decides
+        return guessed
 
     def _may_hold_an_object(self, func: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Is `func` `self.<attr>`, or a name bound to a call's result somewhere (`gen = Sampler()`)?
