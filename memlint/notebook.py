@@ -444,7 +444,7 @@ def parse_notebook(raw: bytes, path: str = "<notebook>") -> Notebook:
         value = cell.get("source", "")
         if not (isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))):
             raise NotebookError(f"not a Jupyter notebook: cell {index + 1} has a source that is not text")
-        if cell["cell_type"] != "code" or not python:
+        if cell["cell_type"] != "code" or not python or not _cell_is_python(cell):
             continue
         if "source" not in cell:
             raise NotebookError(f"not a Jupyter notebook: code cell {index + 1} has no source")
@@ -470,6 +470,14 @@ def _is_python(document: dict[str, Any]) -> bool:
         if isinstance(section, dict) and isinstance(section.get(field_name), str):
             return section[field_name].lower() == "python"
     return True
+
+
+def _cell_is_python(cell: dict[str, Any]) -> bool:
+    """Whether a code cell holds Python: VS Code marks a cell of another language in its metadata
+    (`"vscode": {"languageId": "plaintext"}`: sample output pasted into a code cell, shell, SQL)."""
+    editor = cell.get("metadata", {}).get("vscode") if isinstance(cell.get("metadata"), dict) else None
+    language = editor.get("languageId") if isinstance(editor, dict) else None
+    return not isinstance(language, str) or language.lower() == "python"
 
 
 def _source_text(value: str | list[str]) -> str:

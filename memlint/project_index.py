@@ -126,13 +126,13 @@ class ProjectIndex:
         return None
 
     def only_called_without_grad(self, path: str, function: str) -> bool:
-        qualified = f"{self.modules[path]}.{function}"
+        # found as `locate` finds a definition (a script's sibling module imported by its bare name too)
         states = [
             state
             for other, summary in self.summaries.items()
             if other != path
             for name, state in summary.get("calls", ())
-            if self.qualify(other, name) == qualified
+            if name.rpartition(".")[2] == function and self.locate(other, name) == (path, function)
         ]
         return bool(states) and all(state == "off" for state in states)
 
@@ -234,6 +234,14 @@ class ProjectIndex:
                         found[f"{name}.{method}"] = {**facts, "file": file}
             elif _informative(entry) or _guessed(last):
                 found.setdefault(name, {**entry, "file": file})
+        if path not in self._asked_of:
+            # the grad mode this file's calls run in is what other files' functions are told (`calls`):
+            # a function that leaves grad switched sets it for the calls after it
+            for name in summary.get("asked_for_exports", ()):
+                where = self.locate(path, name)
+                entry = (self.summaries[where[0]].get("flow") or {}).get(where[1]) if where is not None else None
+                if entry and "leaves_grad" in entry:
+                    found.setdefault(name, {**entry, "file": os.path.relpath(where[0])})  # type: ignore[index]
         return found
 
     def defining_file(self, path: str, name: str) -> tuple[str | None, str]:
@@ -456,7 +464,7 @@ def _informative(entry: dict[str, Any]) -> bool:
     returns = entry.get("returns") or {}
     if returns.get("h", "no") != "no" or returns.get("p"):
         return True
-    return any(entry.get(key) for key in ("keeps", "keeps_in", "runs", "grad", "loads"))
+    return any(entry.get(key) for key in ("keeps", "keeps_in", "runs", "grad", "loads", "leaves_grad"))
 
 
 def _history(facts: dict[str, Any]) -> str | None:

@@ -76,7 +76,7 @@ EVAL_LOOP = src(
         preds = []
         # every batch
         for x, y in val_loader:  # the loop
-            out = model(x)
+            out = torch.sigmoid(model(x))
             preds.append(out)
         return preds
     """
@@ -87,11 +87,12 @@ CARRIED = src(
     import torch
 
 
-    def train(model, loader, criterion, opt):
-        hidden = model.init_hidden(4)
+    def train(loader, criterion, opt):
+        model = torch.nn.GRUCell(8, 8)
+        hidden = torch.zeros(4, 8)
         for x, y in loader:
-            out, hidden = model(x, hidden)
-            loss = criterion(out, y)
+            hidden = model(x, hidden)
+            loss = criterion(hidden, y)
             loss.backward(retain_graph=True)
             opt.step()
     """
@@ -196,12 +197,44 @@ def test_columns_count_characters_not_bytes() -> None:
 
 
 def test_ml005_moves_outputs_to_the_cpu_only_with_unsafe_fixes() -> None:
-    findings = lint(EVAL_OUTPUTS)
+    text = EVAL_OUTPUTS.replace("model(x.cuda())", "model(x.cuda()).softmax(-1)")  # a tensor method's result
+    findings = lint(text)
     assert codes_of(findings) == ["ML005"] and findings[0].fix.applicability is Applicability.UNSAFE
-    assert fix_source(EVAL_OUTPUTS, "t.py", CODES).text == EVAL_OUTPUTS
-    result = fix_source(EVAL_OUTPUTS, "t.py", CODES, unsafe=True)
-    assert result.text == EVAL_OUTPUTS.replace("outputs.append(model(x.cuda()))", "outputs.append(model(x.cuda()).detach().cpu())")
+    assert fix_source(text, "t.py", CODES).text == text
+    result = fix_source(text, "t.py", CODES, unsafe=True)
+    assert result.text == text.replace("model(x.cuda()).softmax(-1))", "model(x.cuda()).softmax(-1).detach().cpu())")
     assert not result.findings
+
+
+def test_no_edit_on_a_value_not_known_to_be_a_tensor() -> None:
+    """What an unknown model returns may be a tuple or an output object, a handed-in state may be
+    an LSTM's `(h, c)`, `step * world_size` may be an int: `.detach()` or `.cpu()` would raise on
+    them, so the finding says what to store and offers no edit, safe or unsafe."""
+    (finding,) = lint(EVAL_OUTPUTS)
+    assert finding.code == "ML005" and finding.fix.applicability is Applicability.DISPLAY_ONLY and not finding.fix.edits
+    carried = CARRIED.replace("model = torch.nn.GRUCell(8, 8)", "model = torch.nn.LSTMCell(8, 8)")  # an (h, c) tuple
+    carried = carried.replace("hidden = torch.zeros(4, 8)", "hidden = None").replace(
+        "hidden = model(x, hidden)", "out, hidden = model(x, hidden)"
+    ).replace("criterion(hidden, y)", "criterion(out, y)")
+    (finding,) = lint(carried)
+    assert finding.code == "ML006" and not finding.fix.edits
+    counted = src(
+        """
+        def train(model, loader, opt, scale):
+            seen = []
+            for x in loader:
+                out = model(x)
+                loss = out.sum()
+                loss.backward()
+                opt.step()
+                seen.append(out * scale)
+            return seen
+        """
+    )
+    (finding,) = [f for f in lint(counted) if f.code == "ML001"]
+    assert not finding.fix.edits  # a product is a tensor only where a factor is known to be one
+    (finding,) = [f for f in lint(counted.replace("out * scale", "loss * scale")) if f.code == "ML001"]
+    assert finding.fix.applicability is Applicability.SAFE  # `loss.backward()` shows `loss` is a tensor
 
 
 def test_ml005_does_not_detach_twice() -> None:
@@ -323,7 +356,7 @@ def test_ml003_wraps_an_evaluation_loop_then_ml005_follows() -> None:
             # every batch
             with torch.no_grad():
                 for x, y in val_loader:  # the loop
-                    out = model(x)
+                    out = torch.sigmoid(model(x))
                     preds.append(out.detach().cpu())
             return preds
         """
@@ -424,6 +457,8 @@ def test_a_fix_that_breaks_the_syntax_is_refused_and_never_written(monkeypatch, 
 
 def test_a_fix_that_introduces_a_finding_is_refused(monkeypatch) -> None:
     def leaky(finding):
+        if not finding.fix.edits:
+            return finding.fix  # (the leak it introduces: a model's output, not known to be a tensor)
         edit = finding.fix.edits[0]
         # Detaches `loss`, but keeps the whole output on the next line: a new leak.
         content = "loss.detach())\n        losses.append(model(x)"
@@ -766,7 +801,7 @@ def test_a_mapping_is_never_given_detach() -> None:
     assert "output.detach()" not in edit.content and "for k, v in output.items()" in edit.content
 
 
-def test_a_callee_only_named_like_a_loss_gets_no_safe_detach() -> None:
+def test_a_callee_only_named_like_a_loss_gets_no_detach() -> None:
     """pyro's `svi.evaluate_loss(x)` returns a Python float: a callee that is only named like a loss
     (no definition in the file) may return a number, where a safe `.detach()` would raise."""
     text = (
@@ -774,7 +809,7 @@ def test_a_callee_only_named_like_a_loss_gets_no_safe_detach() -> None:
         "        for x, _ in loader:\n            total += svi.evaluate_loss(x)\n        print(epoch, total)\n"
     )
     (finding,) = [f for f in lint(text) if f.code == "ML001"]
-    assert finding.fix is not None and finding.fix.applicability is Applicability.UNSAFE
+    assert finding.fix is not None and not finding.fix.edits  # not known to be a tensor: no edit at all
     loss = text.replace("svi.evaluate_loss(x)", "torch.nn.functional.mse_loss(model(x), x)").replace("svi,", "model,")
     (finding,) = [f for f in lint(loss) if f.code == "ML001"]
     assert finding.fix.applicability is Applicability.SAFE  # a loss of torch is a tensor

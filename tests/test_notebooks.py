@@ -159,6 +159,15 @@ def test_non_python_kernel_has_no_code() -> None:
     assert parse_notebook(raw).text == ""
 
 
+def test_a_cell_marked_as_another_language_has_no_code() -> None:
+    """VS Code marks a code cell that holds sample output as `plaintext`: it is not a syntax error."""
+    log = {"cell_type": "code", "source": "iters: 100, epoch: 1 | loss: 0.47\n", "outputs": [],
+           "metadata": {"vscode": {"languageId": "plaintext"}}}
+    code = {"cell_type": "code", "source": "x = 1\n", "outputs": [], "metadata": {"vscode": {"languageId": "python"}}}
+    raw = json.dumps({"cells": [code, log], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+    assert parse_notebook(raw).text == "x = 1\n"
+
+
 def test_a_syntax_error_names_its_cell(tmp_path: Path) -> None:
     (tmp_path / "broken_cell.ipynb").write_bytes(_notebook(["import torch", "%time x = 1\nfor x in y\n    pass"]))
     code, out, _ = memlint("broken_cell.ipynb", cwd=tmp_path)

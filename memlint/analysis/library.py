@@ -156,6 +156,32 @@ PARAMETER_FREE_MODULES = frozenset(
     )
 )
 
+# `torch.nn` modules whose forward returns one Tensor (PyTorch's torch.nn reference, 1.x to 2.x: the
+# "Output" of each page): the parameter-free ones above, layers with parameters, and the loss
+# modules. A fix may call `.detach()` on what they return. Recurrent layers (RNN, LSTM, GRU),
+# LSTMCell and MultiheadAttention return tuples and are not here; `nn.Sequential` returns what its
+# last module returns (SEQUENTIAL_MODULES).
+TENSOR_MODULES = PARAMETER_FREE_MODULES | frozenset(
+    f"torch.nn.{name}"
+    for name in (
+        "Linear", "Bilinear", "LazyLinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+        "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "LayerNorm", "GroupNorm",
+        "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "RMSNorm", "LocalResponseNorm", "Embedding",
+        "EmbeddingBag", "PReLU", "RNNCell", "GRUCell", "TransformerEncoder", "TransformerEncoderLayer",
+        "TransformerDecoder", "TransformerDecoderLayer", "Transformer", "L1Loss", "MSELoss", "CrossEntropyLoss",
+        "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss", "SmoothL1Loss", "HuberLoss", "CTCLoss",
+        "PoissonNLLLoss", "GaussianNLLLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "MultiLabelMarginLoss",
+        "SoftMarginLoss", "MultiLabelSoftMarginLoss", "CosineEmbeddingLoss", "MultiMarginLoss",
+        "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+    )
+)
+SEQUENTIAL_MODULES = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
+
+# Library classes whose instances run their models without grad when called: espnet2's
+# `Speech2Text.__call__` is decorated `@torch.no_grad()` (espnet2/bin/asr_inference.py, espnet
+# 0.10 to 202412), so `asr_model(wav)` records no graph.
+NO_GRAD_CALLABLES = frozenset({"espnet2.bin.asr_inference.Speech2Text"})
+
 # -- Values handed through: what a call returns of what it is given -----------------------------
 # (the value flow into and out of callees: `flow.summaries`, `provenance`)
 

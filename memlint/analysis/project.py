@@ -34,6 +34,7 @@ from memlint.analysis.flow.summaries import exported, kept_argument_calls
 from memlint.analysis.facts.hooks import exported_hook_registrations, step_calls
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.regions.model_runs import eval_calls, exported_model_runs
+from memlint.analysis.regions.grad import Grad
 from memlint.suppression import is_suppressed
 
 if TYPE_CHECKING:
@@ -122,8 +123,16 @@ def _imported_bases(model: "SemanticModel", imported_roots: set[str]) -> list[st
 
 
 def _calls(model: "SemanticModel", imported: list[tuple[cst.Call, str]]) -> list[list]:
-    """Calls of imported functions: [callee as written, grad state]."""
-    return [[name, model.grad_state(call).value] for call, name in imported]
+    """Calls of imported functions: [callee as written, grad state]. A call whose modules are all
+    frozen (`test_network(net, env)` after `net.requires_grad_(False)`) records no graph of theirs:
+    for a callee that runs what it is handed, it is a call without grad."""
+    found = []
+    for call, name in imported:
+        state = model.grad_state(call)
+        if state is Grad.ON and model.module_facts.runs_frozen(call, direct=False):
+            state = Grad.OFF
+        found.append([name, state.value])
+    return found
 
 
 def _trainer_precisions(model: "SemanticModel") -> list[list]:

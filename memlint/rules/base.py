@@ -211,8 +211,8 @@ def keep_fix(
             for part in literal_parts(partner.value):
                 if not model.provenance.device_output(part, partner.statement):
                     continue
-                if model.provenance.value_kind(part, partner.statement) not in ("tensor", "maybe"):
-                    return None  # a container we cannot move as one: no half fix
+                if model.provenance.value_kind(part, partner.statement) != "tensor":
+                    return None  # not known to be a tensor (a container we cannot move as one): no half fix
                 edits.append((part, off_device(part)))
     applicability = Applicability.SAFE if surely_tensors and not moves else Applicability.UNSAFE
     if moves and len(edits) > len(replacements):

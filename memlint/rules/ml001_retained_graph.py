@@ -81,12 +81,15 @@ for x, y in loader:
         if not any(assign is node for assign, _ in model.summaries.outputs_kept_on_self(func)):
             return
         kept = code(node.value)
+        fix = None
+        if model.provenance.value_kind(node.value, node) == "tensor":  # (a tuple or an output object has no `.detach()`)
+            fix = FixSpec(Applicability.UNSAFE, "Detach the value kept on `self`", ((node.value, detach(node.value)),))
         self.report(
             node,
             f"`{code(target)}` keeps `{kept}` with its autograd graph from one `forward` call to the next",
             f"store `{code(detach(node.value))}` if nothing differentiates through `{code(target)}` later",
             severity=Severity.WARNING,
-            fix=FixSpec(Applicability.UNSAFE, "Detach the value kept on `self`", ((node.value, detach(node.value)),)),
+            fix=fix,
             kept=kept,
             assumed=[],
             meter=None,
@@ -256,9 +259,11 @@ for x, y in loader:
                 f"backward it before you store it, then store `{code(own[0][1])}`: the loop differentiates what "
                 f"`{code(store.container)}` holds, so detaching there alone would break it"
             )
-        elif kinds <= {"tensor", "maybe"}:
+        elif kinds == {"tensor"}:
             what = "Detach the stored value" + (" and move it off the device" if any(on_device) else "")
-            fix = keep_fix(model, store, fix_region, own, what, kinds == {"tensor"})
+            fix = keep_fix(model, store, fix_region, own, what, True)
+        elif kinds <= {"tensor", "maybe"}:
+            pass  # not known to be a tensor (a model's tuple, a number): the hint says what to store, no edit
         elif kinds == {"mapping"} and len(parts) == 1 and torch_alias(model) is not None:
             moved = model.provenance.device_output(parts[0], statement)
             entries = detach_entries(parts[0], torch_alias(model), off_device=moved)
@@ -311,7 +316,15 @@ def _fix_at_keep(model: "SemanticModel", store: Store) -> tuple[str, FixSpec | N
     surely = all(model.provenance.value_kind(node, store.keep) == "tensor" for node in reads)
     where = summaries.name(callee)
     hint = f"detach it where `{where}` keeps it: `{code(edits[0][1])}`"
-    return hint, FixSpec(Applicability.SAFE if surely else Applicability.UNSAFE, f"Detach it where `{where}` keeps it", tuple(edits))
+    if surely:
+        return hint, FixSpec(Applicability.SAFE, f"Detach it where `{where}` keeps it", tuple(edits))
+    # the callee may be handed numbers too, where `.detach()` would fail: detach what this call hands
+    # over, where it is known to be a tensor
+    if model.provenance.value_kind(store.value, store.statement) == "tensor":
+        handed = detach(store.value)
+        hint = f"hand over `{code(handed)}` (`{where}` keeps what it is handed)"
+        return hint, FixSpec(Applicability.SAFE, "Detach the value handed over", ((store.value, handed),))
+    return hint, None
 
 
 def _detach_history(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.BaseExpression:

@@ -73,6 +73,8 @@ def evaluate(model, loader):
                 return
         if model.grad_state(node) is not Grad.ON or regions.needs_grad(region):
             return
+        if model.module_facts.runs_frozen(node, direct):
+            return  # its parameters require no grad: the forward records no graph
         self._statements.add(id(statement))
         where, hint = regions.describe(region)
         hint += f" ({via})" if via else ""

@@ -84,5 +84,7 @@ with torch.no_grad():
             statement,
             message,
             f"move it off the device as you collect it: `{code(replacements[0][1])}`",
-            fix=keep_fix(model, store, region, replacements, "Move the collected tensor to the CPU", False),
+            fix=keep_fix(model, store, region, replacements, "Move the collected tensor to the CPU", False)
+            if all(provenance.value_kind(p, statement) == "tensor" for p in parts)
+            else None,  # not known to be a tensor (a list of strings, a model's tuple): no `.cpu()` edit
         )

@@ -163,8 +163,16 @@ for x, y in loader:
             node,
             message,
             f"detach the state where it is carried: `{state[0]} = {state[0]}.detach()` (truncated BPTT)",
-            fix=FixSpec(Applicability.UNSAFE, "Detach the carried state", replacements),
+            fix=FixSpec(Applicability.UNSAFE, "Detach the carried state", replacements)
+            if all(self._known_tensors(arg, node) for arg in fed_back)
+            else None,  # a state not known to be a tensor (an RNN's tuple, a number) gets no `.detach()` edit
         )
+
+    def _known_tensors(self, arg: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Is every value the fix detaches in `arg` (each element of a literal tuple) known to be a tensor?"""
+        if isinstance(arg, (cst.Tuple, cst.List)):
+            return all(self._known_tensors(e.value, at) for e in arg.elements)
+        return self.model.provenance.value_kind(arg, at) == "tensor"
 
     def _detached(self, arg: cst.BaseExpression) -> cst.BaseExpression:
         if isinstance(arg, (cst.Tuple, cst.List)):

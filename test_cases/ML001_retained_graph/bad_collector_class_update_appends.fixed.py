@@ -8,7 +8,7 @@ class Collector:
         self.values = []
 
     def update(self, value):
-        self.values.append(value.detach())  # expect: ML001
+        self.values.append(value)  # expect: ML001
 
 
 def train(model, loader, optimizer, criterion):
@@ -18,5 +18,5 @@ def train(model, loader, optimizer, criterion):
         loss = criterion(model(x), y)
         loss.backward()
         optimizer.step()
-        history.update(loss)
+        history.update(loss.detach())
     return history

@@ -10,7 +10,7 @@ class AverageMeter:
         self.sum, self.count = 0.0, 0
 
     def update(self, val, n=1):
-        self.sum += val.detach() * n  # expect: ML001
+        self.sum += val * n  # expect: ML001
         self.count += n
 
     @property
@@ -29,7 +29,7 @@ def main():
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        loss_meter.update(loss, x.size(0))
+        loss_meter.update(loss.detach(), x.size(0))
     print(f"avg loss {float(loss_meter.avg):.3f}")
 
 

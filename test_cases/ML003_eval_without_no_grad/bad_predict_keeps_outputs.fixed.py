@@ -9,7 +9,7 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 def predict(model, inputs):
     outputs = []
     for x in inputs:
-        outputs.append(model(x).detach().cpu())  # expect: ML001, ML003
+        outputs.append(model(x))  # expect: ML001, ML003
     return outputs
 
 

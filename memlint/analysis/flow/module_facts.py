@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import method_name
+from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, method_name, names_in, target_names
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind
 
@@ -149,3 +149,116 @@ class ModuleFacts:
             written = dotted(annotation) or ""
             return written in _BUILTIN_TYPES or written.split(".")[0] in self._imported_packages
         return False
+
+    # -- frozen parameters ----------------------------------------------------------------
+    @cached_property
+    def _freezes(self) -> tuple[dict[str, list[tuple[cst.CSTNode, int]]], set[str]]:
+        """What the file freezes: receiver as written -> [(scope, position of the freeze)], and the
+        roots of the receivers it makes require grad again (`model.head.requires_grad_(True)`
+        unfreezes a part of `model`)."""
+        model = self.model
+        tree = model.tree
+        frozen: dict[str, list[tuple[cst.CSTNode, int]]] = {}
+        thawed: set[str] = set()
+
+        def note(receiver: cst.BaseExpression, flag: bool | None, at: cst.CSTNode) -> None:
+            receiver = _unplaced(receiver)
+            written = code(receiver)
+            if flag is False:
+                frozen.setdefault(written, []).append((model.scope_of(at), tree.order[id(at)]))
+            else:
+                thawed.add(_root(written))
+
+        for call in tree.by_type.get(cst.Call, ()):
+            if method_name(call) != "requires_grad_":
+                continue
+            arg = call_arg(call, 0, "requires_grad")
+            flag = bool_constant(arg.value) if arg is not None else True
+            receiver = call.func.value  # type: ignore[attr-defined]
+            # `sampler = Net().eval().requires_grad_(False)`: the name bound is what is frozen
+            statement = tree.statement_of(call)
+            if isinstance(statement, cst.Assign) and len(statement.targets) == 1 and _unplaced(statement.value) is call:
+                receiver = statement.targets[0].target
+            note(receiver, flag, statement)
+        for loop in tree.by_type.get(cst.For, ()):
+            it = loop.iter
+            if not (isinstance(it, cst.Call) and method_name(it) in ("parameters", "named_parameters")):
+                continue
+            params = set(target_names(loop.target))
+            for node in tree.descendants(loop.body, cst.Assign):
+                target = node.targets[0].target
+                if (
+                    isinstance(target, cst.Attribute)
+                    and target.attr.value == "requires_grad"
+                    and isinstance(target.value, cst.Name)
+                    and target.value.value in params
+                ):
+                    note(it.func.value, bool_constant(node.value), loop)  # type: ignore[attr-defined]
+            for call in tree.descendants(loop.body, cst.Call):
+                receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+                if method_name(call) == "requires_grad_" and isinstance(receiver, cst.Name) and receiver.value in params:
+                    arg = call_arg(call, 0, "requires_grad")
+                    note(it.func.value, bool_constant(arg.value) if arg is not None else True, loop)  # type: ignore[attr-defined]
+        return frozen, thawed
+
+    def frozen(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Are the parameters of the module `expr` (a name, `self.<attr>`) frozen where `at` runs?
+        A name: frozen earlier in the same function, and not bound again since, except to a value
+        made from itself (`sampler = torch.jit.trace(sampler, c)`); `self.<attr>`: frozen anywhere
+        in its class. Never where the file makes any part of it require grad again."""
+        frozen, thawed = self._freezes
+        if not frozen:
+            return False
+        written = code(expr)
+        if written not in frozen or _root(written) in thawed:
+            return False
+        model = self.model
+        scope = model.scope_of(at)
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            cls = model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
+            return cls is not None and any(
+                isinstance(where, cst.FunctionDef) and model.enclosing_class(where) is cls for where, _ in frozen[written]
+            )
+        if not isinstance(expr, cst.Name):
+            return False
+        position = model.tree.order[id(at)]
+        rebound = [
+            model.tree.order[id(b.node)]
+            for b in model.bindings(scope, expr.value)
+            if b.value is None or expr.value not in set(names_in(b.value))
+        ]
+        return any(
+            where is scope and order < position and not any(order < r < position for r in rebound)
+            for where, order in frozen[written]
+        )
+
+    def runs_frozen(self, call: cst.Call, direct: bool) -> bool:
+        """Does `call` run only frozen modules, on inputs without history, so that it records no
+        graph: a frozen module itself (`direct`: `net(x)`, `net.forward(x)`), or a function handed
+        modules that are all frozen (`test_network(net, env)`)?"""
+        provenance = self.model.provenance  # type: ignore[attr-defined]
+        if any(provenance.carries_history(arg.value, call) for arg in call.args):
+            return False
+        if direct:
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value.startswith("forward"):
+                func = func.value
+            return self.frozen(func, call)
+        handed = [a.value for a in call.args if self.frozen(a.value, call) or self.is_module(a.value, call)]
+        return bool(handed) and all(self.frozen(value, call) for value in handed)
+
+
+def _root(written: str) -> str:
+    """The variable a receiver as written belongs to: `model` of `model.head`, `self.net` of `self.net.head`."""
+    parts = written.split(".")
+    return ".".join(parts[:2]) if parts[0] == "self" and len(parts) > 1 else parts[0]
+
+
+def _unplaced(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`net.eval().requires_grad_(False).to(device)` -> the call of `requires_grad_`, and its
+    receiver `net.eval()` -> `net`: past the calls that place or switch a module and return it."""
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _PLACEMENT:
+        if expr.func.attr.value == "requires_grad_":
+            return expr
+        expr = expr.func.value
+    return expr

@@ -40,7 +40,9 @@ from memlint.analysis.library import (
     NUMBER_METHODS,
     PASS_THROUGH_FUNCTIONS,
     RUNS_ITS_ARGUMENT,
+    SEQUENTIAL_MODULES,
     TENSOR_METHODS,
+    TENSOR_MODULES,
     named_like_loss,
     named_like_module,
 )
@@ -230,7 +232,10 @@ class Provenance:
         if made is not None:  # an object of a class of the project: a module or not, by its definition
             facts = project.constructed(made) or {}
             return facts.get("kind") in ("module", "lightning") and facts.get("call_grad") != "off"
-        return self._module_call_by_syntax(call)
+        guessed = self._module_call_by_syntax(call)
+        if guessed:
+            project.function(call)  # asked: where the project defines the callee (`eeco_test_network`), its definition decides
+        return guessed
 
     def _may_hold_an_object(self, func: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Is `func` `self.<attr>`, or a name bound to a call's result somewhere (`gen = Sampler()`)?
@@ -568,6 +573,8 @@ class Provenance:
         if self.model.project.constructed(call, record=False) is not None:
             return False  # an object of a class of the project, made here
         if self.is_module_call(call) or self.is_loss_call(call):
+            if self.model.module_facts.frozen(func, call):  # type: ignore[attr-defined]
+                return args_history()  # its parameters require no grad: only its inputs' history
             return True
         if isinstance(func, cst.Attribute):
             if self._history(func.value, scope, at, guard):
@@ -673,6 +680,13 @@ class Provenance:
             if any(self.model.tree.order[id(binding.node)] < self.model.tree.order[id(block)] for block in guarded):
                 continue  # reaches `at` only where a tensor check found no tensor: nothing with history
             value, element = unpacked(binding)
+            if element is not None and isinstance(value, cst.Name):
+                # `a, b, n, s = result` after `result = step(...)`: element `n` of what `step` returns
+                made = [b.value for b in self.reaching_bindings(scope, value.value, binding.node)]
+                if made and all(isinstance(m, cst.Call) for m in made):
+                    if any(self._call_history(m, scope, binding.node, guard, element) for m in made):  # type: ignore[arg-type]
+                        return True
+                    continue
             if element is not None and isinstance(value, cst.Call):
                 if self._call_history(value, scope, binding.node, guard, element):
                     return True
@@ -825,14 +839,17 @@ class Provenance:
     def value_kind(self, expr: cst.BaseExpression, at: cst.CSTNode, guard: frozenset = frozenset()) -> str:
         """"tensor" when `expr` is surely a tensor, "container" for a dict, list or
         tuple, "maybe" otherwise (a model's output may be a tensor, a tuple or a
-        ModelOutput)."""
-        if isinstance(expr, (cst.BinaryOperation, cst.UnaryOperation)):
-            # arithmetic is a tensor when it has history or a tensor operand; `-self.shift_size` may
-            # be an int
-            operands = [expr.left, expr.right] if isinstance(expr, cst.BinaryOperation) else [expr.expression]
-            if self.carries_history(expr, at) or any(self.value_kind(o, at, guard) == "tensor" for o in operands):
-                return "tensor"
-            return "maybe"
+        ModelOutput; an item of a mapping may be a number). A fix that calls a tensor
+        method on a value is offered only where this says "tensor"."""
+        if isinstance(expr, cst.BinaryOperation):
+            # arithmetic makes a tensor only of a tensor (`step_batch_size * world_size` is an int)
+            operands = (expr.left, expr.right)
+            return "tensor" if any(self.value_kind(e, at, guard) == "tensor" for e in operands) else "maybe"
+        if isinstance(expr, cst.UnaryOperation):
+            return "tensor" if self.value_kind(expr.expression, at, guard) == "tensor" else "maybe"
+        if isinstance(expr, cst.IfExp):
+            both = (expr.body, expr.orelse)
+            return "tensor" if all(self.value_kind(e, at, guard) == "tensor" for e in both) else "maybe"
         if isinstance(expr, (cst.Dict, cst.List, cst.Tuple, cst.DictComp, cst.ListComp, cst.Set)):
             return "container"
         if isinstance(expr, cst.Attribute):
@@ -847,7 +864,11 @@ class Provenance:
                 return "tensor"
             if method in _TENSOR_METHODS and method not in ("max", "min"):
                 return "tensor"
+            if method in TENSOR_METHODS and TENSOR_METHODS[method].kind == "tensor":
+                return "tensor"  # `out.detach()`, `x.cpu()`: the library table's tensor results
             if resolved.startswith("torch.") and resolved.rsplit(".", 1)[-1] in _TORCH_TENSOR_FUNCTIONS:
+                return "tensor"
+            if self._runs_tensor_module(expr, at):
                 return "tensor"
             return "maybe"
         if isinstance(expr, cst.Name):
@@ -868,10 +889,46 @@ class Provenance:
             return "container" if "container" in kinds else "maybe"
         return "maybe"
 
+    def _runs_tensor_module(self, call: cst.Call, at: cst.CSTNode) -> bool:
+        """`self.fc(x)` where `self.fc = nn.Linear(...)`, `net(x)` where `net = nn.Sequential(...,
+        nn.Linear(...)).to(device)`: a module of the library table whose forward returns one tensor."""
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in MODULE_RUN_METHODS:
+            func = func.value
+        if isinstance(func, cst.Call):
+            return self._makes_tensor_module(func)  # `nn.ReLU()(x)`
+        values = self.held_values(func, at)
+        return bool(values) and all(self._makes_tensor_module(v) for v in values)
+
+    def _makes_tensor_module(self, value: cst.BaseExpression, depth: int = 0) -> bool:
+        """Does `value` construct (and maybe place) a module of `TENSOR_MODULES`, or a `Sequential`
+        whose last module is one?"""
+        while (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value in _MODULE_PLACEMENT
+        ):
+            value = value.func.value
+        if not isinstance(value, cst.Call) or depth > 4:
+            return False
+        name = self.model.imports.resolve(value.func) or ""
+        if name in SEQUENTIAL_MODULES:
+            layers = [a for a in value.args if a.keyword is None]
+            return bool(layers) and not layers[-1].star and self._makes_tensor_module(layers[-1].value, depth + 1)
+        return name in TENSOR_MODULES
+
     def tensor_buffer(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Is `container` a name that holds a tensor wherever it reaches `at` (`obs = torch.zeros(n, d)`)?
         `container[i] = x` then copies `x` into the tensor's fixed storage: it keeps no reference to
         `x` and grows nothing, however many steps write into it."""
+        if isinstance(container, cst.Attribute) and isinstance(container.value, cst.Name) and container.value.value == "self":
+            # `self.moving_avg[idx] = r` where every value the class gives `self.moving_avg` (but None,
+            # which a subscript store would not get past) is a tensor (`torch.zeros(n)`)
+            values = [
+                v for v in self.self_attribute_values.get(container.attr.value, [])
+                if not (isinstance(v, cst.Name) and v.value == "None")
+            ]
+            return bool(values) and all(self.value_kind(v, v) == "tensor" for v in values)
         return isinstance(container, cst.Name) and self.value_kind(container, at) == "tensor"
 
     def _used_as(self, name: str, scope: "Scope") -> str | None:

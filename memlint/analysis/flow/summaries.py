@@ -202,6 +202,8 @@ class Summaries:
             parts = [self._value_of(e.value, at, grad, derived) for e in expr.elements]
             whole = join(parts)
             return Value(history=whole.history, kind="sequence", elements=tuple(parts), passes=whole.passes)
+        if isinstance(expr, cst.Name) and expr.value == "None":
+            return Value(history=NO, kind="none")
         history = NO if grad is Grad.OFF or not self.model.provenance.carries_history(expr, at) else YES
         through = self._returned_through(expr)
         if through is not None and through.elements:
@@ -525,6 +527,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry["runs"] = [run.func.value]
         if model.grad.declared_entry(func) is Grad.OFF:
             entry["grad"] = "off"
+        left = model.grad.leaves(func) if cls is None else None
+        if left in (Grad.ON, Grad.OFF):  # `torch.set_grad_enabled(False)` and never back: its callers go on without grad
+            entry["leaves_grad"] = left.value
         loads = _checkpoint_load(model, func)
         if loads:
             entry["loads"] = loads

@@ -74,10 +74,12 @@ def join(values: list[Value]) -> Value:
     order = {NO: 0, MAYBE: 1, YES: 2}
     carrying = [v for v in values if v.carries]
     worst = max(values, key=lambda v: order[v.history])
-    lengths = {len(v.elements) for v in values}
+    # a `return None` beside tuples (`if skipped: return None`) leaves the tuples' elements as they are
+    tuples = [v for v in values if v.kind != "none"] or values
+    lengths = {len(v.elements) for v in tuples}
     elements: tuple[Value, ...] = ()
     if len(lengths) == 1 and 0 not in lengths:
-        elements = tuple(join([v.elements[i] for v in values]) for i in range(lengths.pop()))
+        elements = tuple(join([v.elements[i] for v in tuples]) for i in range(lengths.pop()))
     first = carrying[0] if carrying else values[0]
     return Value(
         history=worst.history,

@@ -190,12 +190,81 @@ class GradMode:
                     effect = self.effect(func.value)  # `torch.no_grad().__enter__()`: entered, never left
                 else:
                     continue
-                expr = tree.parent_of(call)
-                line = tree.parent_of(expr) if isinstance(expr, cst.Expr) else None
-                block = tree.parent_of(line) if line is not None else None
-                if block is not None and effect is not None:
-                    self._bare_calls.setdefault(id(block), []).append((tree.order[id(line)], effect))
+                self._add_bare_call(call, effect)
+            self._add_calls_of_project_functions()
+            if self._bare_calls:
+                self._add_calls_of_leaving_functions()
         return self._bare_calls
+
+    def _add_calls_of_project_functions(self) -> None:
+        """A statement that calls a function of another file of the project which leaves grad mode
+        switched (its summary's `leaves_grad`: `train_agent(args)`) sets it for the statements after it."""
+        project = self.frameworks.project
+        for statement in self.scopes.tree.by_type.get(cst.Expr, ()):
+            call = statement.value
+            if type(call) is cst.Call and type(call.func) in (cst.Name, cst.Attribute):
+                entry = project.function(call)  # (asked in the first phase: the index hands its facts in the second)
+                left = (entry or {}).get("leaves_grad")
+                if left in ("on", "off"):
+                    self._add_bare_call(call, Grad.ON if left == "on" else Grad.OFF)
+
+    def leaves(self, func: cst.FunctionDef) -> Grad | None:
+        """The grad mode `func` leaves switched when it returns (None: as its caller had it)."""
+        if self._always_on:
+            return None
+        self._bare_call_table()
+        return self._leaves(func)
+
+    def _add_bare_call(self, call: cst.Call, effect: Grad | None) -> bool:
+        """Record `call`, a statement of its own, as setting `effect` for the statements after it."""
+        tree = self.scopes.tree
+        expr = tree.parent_of(call)
+        line = tree.parent_of(expr) if isinstance(expr, cst.Expr) else None
+        block = tree.parent_of(line) if line is not None else None
+        if block is None or effect is None:
+            return False
+        self._bare_calls.setdefault(id(block), []).append((tree.order[id(line)], effect))  # type: ignore[union-attr]
+        return True
+
+    def _add_calls_of_leaving_functions(self) -> None:
+        """A function of this file that switches grad mode with a bare call and never switches it
+        back leaves the process in that mode (`def train_agent(): torch.set_grad_enabled(False)...`):
+        a statement that calls it sets the mode for the statements after it, like the bare call.
+        Functions that call such a function are asked in turn (a few rounds: call chains are short)."""
+        tree = self.scopes.tree
+        done: set[int] = set()
+        for _ in range(3):
+            leaving = {}
+            for func in tree.by_type.get(cst.FunctionDef, ()):
+                if id(func) not in done and self.scopes.enclosing_class(func) is None:
+                    effect = self._leaves(func)
+                    if effect is not None:
+                        leaving[func.name.value] = effect
+                        done.add(id(func))
+            added = False
+            for statement in tree.by_type.get(cst.Expr, ()):
+                call = statement.value
+                if type(call) is cst.Call and type(call.func) is cst.Name and call.func.value in leaving:
+                    if self.scopes.named_callees(call):
+                        added |= self._add_bare_call(call, leaving[call.func.value])
+            if not added:
+                return
+
+    def _leaves(self, func: cst.FunctionDef) -> Grad | None:
+        """The grad mode `func` leaves set when it returns: the last bare call of its own body's
+        top level, where no `return` comes before it (a path that returns earlier leaves the mode
+        as it was)."""
+        calls = self._bare_calls.get(id(func.body)) if self._bare_calls else None
+        if not calls:
+            return None
+        position, effect = max(calls)
+        tree = self.scopes.tree
+        if any(
+            tree.order[id(ret)] < position and self.scopes.scope_of(ret) is func
+            for ret in tree.descendants(func.body, cst.Return)
+        ):
+            return None
+        return effect
 
     def _enters_on_exit_stack(self, call: cst.Call) -> bool:
         """`stack.enter_context(cm)` on an `ExitStack`: `cm` stays entered for the

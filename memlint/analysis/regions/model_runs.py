@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import code, method_name, target_names
-from memlint.analysis.library import PARAMETER_FREE_MODULES
+from memlint.analysis.library import NO_GRAD_CALLABLES, PARAMETER_FREE_MODULES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.imports import dotted
 from memlint.patterns import is_test_path
@@ -80,7 +80,22 @@ class ModelRuns:
         facts = model.module_facts
         provenance = model.provenance
         runs = facts.runs_module(call) or (provenance.is_module_call(call) and not facts.not_module(call))
-        return runs and not provenance.is_loss_call(call) and not self._parameter_free(call) and not self._builds(call)
+        return (
+            runs
+            and not provenance.is_loss_call(call)
+            and not self._parameter_free(call)
+            and not self._builds(call)
+            and not self._runs_without_grad(call)
+        )
+
+    def _runs_without_grad(self, call: cst.Call) -> bool:
+        """`self.asr_model(wav)` where `self.asr_model = Speech2Text(...)`: an object of a library
+        class whose `__call__` runs its models without grad (the library table)."""
+        model = self.model
+        values = model.provenance.held_values(call.func, call)  # type: ignore[attr-defined]
+        return bool(values) and all(
+            type(v) is cst.Call and (model.imports.resolve(v.func) or "") in NO_GRAD_CALLABLES for v in values
+        )
 
     def _builds(self, call: cst.Call) -> bool:
         """`actor = Model[0](envs).to(device)` with `actor.eval()` later: the call returns a module
@@ -170,6 +185,7 @@ class EvalRegions:
         self.model = model
         self._loops: dict[int, bool] = {}  # id(loop) -> is it an evaluation loop (asked per call in it)
         self._evaluated: dict[int, set[str]] = {}  # id(scope) -> receivers of `.eval()` in it
+        self._by_name: dict[int, bool] = {}  # id(method) -> `_differentiated_by_name`
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -328,6 +344,8 @@ class EvalRegions:
         evaluation.)"""
         model = self.model
         sites = model.call_sites().get(func, ())
+        if self._differentiated_by_name(func):
+            return True
         if sites:
             # (or every call is under no_grad: pyro's shared forward pass `model_eval`)
             return any(model.model_runs.feeds_backward(site) for site in sites) or all(
@@ -340,6 +358,22 @@ class EvalRegions:
         )
         sets_eval = any(method_name(c) == "eval" for c in model.tree.descendants(func.body, cst.Call))
         return runs_param and not sets_eval
+
+    def _differentiated_by_name(self, func: cst.FunctionDef) -> bool:
+        """A method whose receiver the file does not show, called by its name in this file, whose
+        result a training step differentiates (`self.policy.evaluate_actions(...)` in `ppo_update`,
+        then `policy_loss.backward()`): named like evaluation, it is the training forward."""
+        model = self.model
+        if model.enclosing_class(func) is None:
+            return False
+        key = id(func)
+        if key not in self._by_name:
+            name = func.name.value
+            self._by_name[key] = any(
+                method_name(call) == name and model.model_runs.feeds_backward(call)
+                for call in model.tree.by_type.get(cst.Call, ())
+            )
+        return self._by_name[key]
 
     def _handed_to_init(self, func_expr: cst.BaseExpression, method: cst.FunctionDef) -> bool:
         """Is `func_expr` `self.<attr>` that the class's `__init__` sets from its own parameter
@@ -364,11 +398,15 @@ class EvalRegions:
         return isinstance(scope, cst.FunctionDef) and self.model.loops.is_module_forward(scope)
 
     def needs_grad(self, region: cst.CSTNode) -> bool:
-        """Saliency, adversarial and gradient-penalty code differentiates on purpose."""
+        """Saliency, adversarial and gradient-penalty code differentiates on purpose, and code that
+        switches grad on itself (`torch.set_grad_enabled(True)`, `torch.enable_grad()`) asks for it."""
         model = self.model
         if model.loops.has_backward(region):
             return True
         for call in model.tree.descendants(region, cst.Call):
+            if method_name(call) in ("set_grad_enabled", "enable_grad") or isinstance(call.func, cst.Name):
+                if model.grad.effect(call) is Grad.ON:
+                    return True
             name = model.imports.resolve(call.func) or ""
             if method_name(call) == "requires_grad_" or name.startswith(("torch.func.", "functorch.")):
                 return True
@@ -424,6 +462,8 @@ def eval_calls(model: "FileContext", imported: list[tuple[cst.Call, str]]) -> li
             continue  # (a helper that runs a model is handed it; the checks are cheap, the region is not)
         if model.grad_state(call) is not Grad.ON or model.model_runs.runs_module(call):
             continue
+        if model.module_facts.runs_frozen(call, direct=False):  # type: ignore[attr-defined]
+            continue  # every module it is handed is frozen: no graph
         region = regions.region(call)
         if region is None or regions.needs_grad(region):
             continue

@@ -60,7 +60,7 @@ class Calls:
         called_ids: set[int] = set()
         for call in self.tree.by_type.get(cst.Call, ()):
             called_ids.add(id(call.func))
-            for func in self.local_callees(call):
+            for func in self.local_callees(call) or self._instance_methods(call):
                 sites.setdefault(id(func), []).append(call)
         names = self.scopes.functions
         # Exact types: LibCST's node classes have no subclasses, and isinstance against them
@@ -86,6 +86,48 @@ class Calls:
             for func in group:
                 result[func] = [] if id(func) in escaped else sites.get(id(func), [])
         return result
+
+    @cached_property
+    def _classes(self) -> dict[str, cst.ClassDef]:
+        """Top-level classes of this file by name (a name defined twice is left out: which one a call makes is unknown)."""
+        found: dict[str, list[cst.ClassDef]] = {}
+        for cls in self.tree.by_type.get(cst.ClassDef, ()):
+            if self.tree.parent_of(cls) is self.scopes.module:
+                found.setdefault(cls.name.value, []).append(cls)
+        return {name: group[0] for name, group in found.items() if len(group) == 1}
+
+    def _instance_methods(self, call: cst.Call) -> list[cst.FunctionDef]:
+        """`evaluator.evaluate(...)` where every binding of `evaluator` that can reach the call
+        (in its function, else at the module's top level) constructs `Evaluator(...)`, a class of
+        this file: that class's own method. A call site of the method, so that what its callers do
+        (run it without grad) reaches its body."""
+        func = call.func
+        if type(func) is not cst.Attribute or type(func.value) is not cst.Name or not self._classes:
+            return []
+        name = func.value.value
+        if name in ("self", "cls"):
+            return []
+        scopes = self.scopes
+        scope = scopes.scope_of(call)
+        bindings = scopes.bindings(scope, name)
+        if not bindings and type(scope) is cst.FunctionDef and name not in scopes.params(scope):
+            bindings = scopes.bindings(scopes.module, name)
+        made = set()
+        for binding in bindings:
+            value = binding.value
+            if type(binding.node) not in (cst.Assign, cst.AnnAssign) or type(value) is not cst.Call:
+                return []
+            if type(value.func) is not cst.Name or value.func.value not in self._classes:
+                return []
+            made.add(value.func.value)
+        if len(made) != 1:
+            return []
+        cls = self._classes[made.pop()]
+        return [
+            stmt
+            for stmt in cls.body.body
+            if type(stmt) is cst.FunctionDef and stmt.name.value == func.attr.value
+        ]
 
     def _returned_tracked_closure(self, node: cst.Name) -> bool:
         factory = self.scopes.scope_of(node)
