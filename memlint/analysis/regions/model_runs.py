@@ -66,7 +66,7 @@ class ModelRuns:
                 continue
             if self._runs_shown_module(call, func):
                 return (call,)
-            for callee in model.local_callees(call):
+            for callee in model.running_callees(call):
                 inner = self.model_run(callee)
                 if inner is not None:
                     return (call, *inner)
@@ -325,7 +325,7 @@ class EvalRegions:
         through its own callees, by their summaries), when that function is not an evaluation
         region of its own (reported there)."""
         model = self.model
-        for callee in model.local_callees(call):
+        for callee in model.running_callees(call):
             chain = model.model_runs.model_run(callee)
             if chain is None or any(self.own_region(step) for step in chain):
                 continue
