@@ -1,7 +1,7 @@
 """Lint every mined bug's repository before and at its fix, as a project; report recall per half and per rule.
 
     python benchmarks/mined/fetch.py      # once: materialise the trees from git mirrors
-    python benchmarks/mined/run.py --label NAME [--jobs N]
+    python benchmarks/mined/run.py --label NAME [--jobs N] [--half dev|test] [--reuse [--cache DIR]]
 
 Each bug of manifest_*.json names a file of a repository, the leaking line(s) at
 the commit before the fix (a line, or [first, last] of one statement) and the
@@ -151,13 +151,19 @@ def main() -> None:
         help="keep each tree's findings under src/findings/<label>/ and reuse them on a later run with the same label"
         " (only while memlint is unchanged: a new memlint needs a new label)",
     )
+    parser.add_argument("--cache", type=Path, help="with --reuse: keep the findings under DIR/<label>/ instead")
+    parser.add_argument("--half", choices=("dev", "test"), help="lint and score only this half's trees")
     args = parser.parse_args()
     bugs = [bug for bug in load_bugs() if (tree(bug["repo"], bug["before"]) / bug["path"]).is_file()]
+    if args.half:
+        bugs = [bug for bug in bugs if half(bug["repo"]) == args.half]
     if not bugs:
         raise SystemExit(f"no sources in {SRC}: run benchmarks/mined/fetch.py first")
     roots = sorted({tree(bug["repo"], commit) for bug in bugs for commit in (bug["before"], bug["fix"])})
     started = time.perf_counter()
-    findings, tree_seconds, failures = lint_trees(roots, args.jobs, SRC / "findings" / args.label if args.reuse else None)
+    findings, tree_seconds, failures = lint_trees(
+        roots, args.jobs, (args.cache or SRC / "findings") / args.label if args.reuse else None
+    )
     seconds = time.perf_counter() - started
     for root, why in sorted(failures.items()):
         print(f"not linted: {root.relative_to(SRC)}: {why}", file=sys.stderr)
@@ -166,7 +172,11 @@ def main() -> None:
         for bug in bugs
         if tree(bug["repo"], bug["before"]) in findings
     ]
-    halves = {name: summarise([bug for bug in results if bug["half"] == name]) for name in ("dev", "test")}
+    halves = {
+        name: summarise([bug for bug in results if bug["half"] == name])
+        for name in ("dev", "test")
+        if args.half in (None, name)
+    }
     for name, summary in halves.items():
         report(name, summary)
     for bug in results:
@@ -199,6 +209,7 @@ def main() -> None:
         "lint_seconds": round(seconds, 1),
         "tree_seconds": round(sum(tree_seconds.values()), 1),
         "jobs": args.jobs,
+        "half": args.half or "both",
         "halves": halves,
         "dev_bugs": [bug for bug in results if bug["half"] == "dev"],
     }
@@ -206,7 +217,8 @@ def main() -> None:
     (RESULTS / f"mined_{args.label}.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     # the test half's bugs one by one stay out of the repository: nobody is to study its misses
     test_bugs = [bug for bug in results if bug["half"] == "test"]
-    (SRC / f"test_bugs_{args.label}.json").write_text(json.dumps(test_bugs, indent=1) + "\n", encoding="utf-8")
+    if test_bugs:
+        (SRC / f"test_bugs_{args.label}.json").write_text(json.dumps(test_bugs, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -69,6 +69,11 @@ class FileContext(Scopes):
     def local_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
         return self.calls.local_callees(call)
 
+    def running_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
+        """The functions of this file that `call` runs: those it calls, and those it is handed as
+        values for the callee to run (`map_batches(fun=self.forward_batch)`)."""
+        return self.calls.local_callees(call) + self.calls.passed_callables(call)
+
     def call_sites(self) -> dict[cst.FunctionDef, list[cst.Call]]:
         return self.calls.call_sites()
 

@@ -148,9 +148,17 @@ class StoreRule(Rule):
         store = self.model.loops.store_of(statement)
         if store is not None:
             self.check_store(store)
+            return
+        collected = self.model.loops.comprehension_store(statement)
+        if collected is not None:
+            self.check_comprehension(*collected)
 
     def check_store(self, store: Store) -> None:
         raise NotImplementedError
+
+    def check_comprehension(self, store: Store, loop: cst.CompFor) -> None:
+        """A comprehension over batches that collects its element into `store.container` (a loop
+        whose body appends it); rules about kept values override this."""
 
 
 def detach(expr: cst.BaseExpression, method: str = "detach") -> cst.BaseExpression:

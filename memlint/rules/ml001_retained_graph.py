@@ -97,6 +97,35 @@ for x, y in loader:
             sources=sorted(history_sources(model, node.value, node)),
         )
 
+    def check_comprehension(self, store: Store, loop: cst.CompFor) -> None:
+        """`outputs = [model(x) for x in loader]` with grad on, in a function that never differentiates:
+        every batch's graph is held at once."""
+        model = self.model
+        statement = store.statement
+        scope = model.scope_of(statement)
+        if model.grad_state(statement) is not Grad.ON or model.loops.trains_each_iteration(scope):
+            return
+        parts = [p for p in literal_parts(store.value) if model.provenance.carries_history(p, store.value)]
+        # `torch.cat([...])` holds one value: it may be backwarded, or returned for the caller's backward
+        reduced = type(statement.value) is cst.Call and (model.imports.resolve(statement.value.func) or "").startswith("torch.")
+        if not parts or consumed_after(model, store.container, statement, reduced):
+            return
+        kept = code(store.value)
+        replacements = tuple((p, detach(p)) for p in parts)
+        self.report(
+            statement,
+            f"`{kept}` is kept for every batch in `{code(store.container)}` with its autograd graph, and never"
+            " backwarded",
+            f"collect `{code(replacements[0][1])}` (or `.item()` for a Python number)",
+            severity=Severity.ERROR,
+            fix=FixSpec(Applicability.UNSAFE, "Detach the collected value", replacements),
+            kept=kept,
+            assumed=[],
+            meter=None,
+            assumptions=[],
+            sources=sorted(history_sources(model, store.value, statement)),
+        )
+
     def check_store(self, store: Store) -> None:
         model = self.model
         loops = model.loops

@@ -6,7 +6,7 @@ from memlint.analysis.syntax.expressions import code, literal_parts
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.analysis.regions.loops import Store
-from memlint.rules.base import StoreRule, keep_fix, off_device
+from memlint.rules.base import FixSpec, StoreRule, keep_fix, off_device
 
 
 class EvalOutputsOnDevice(StoreRule):
@@ -87,4 +87,26 @@ with torch.no_grad():
             fix=keep_fix(model, store, region, replacements, "Move the collected tensor to the CPU", False)
             if all(provenance.value_kind(p, statement) == "tensor" for p in parts)
             else None,  # not known to be a tensor (a list of strings, a model's tuple): no `.cpu()` edit
+        )
+
+    def check_comprehension(self, store: Store, loop: cst.CompFor) -> None:
+        model = self.model
+        statement = store.statement
+        scope = model.scope_of(statement)
+        grad = model.grad_state(statement)
+        if grad is not Grad.OFF and not model.loops.is_eval_function(scope):
+            return  # a comprehension that trains is ML001's, if it keeps graphs
+        provenance = model.provenance
+        if grad is not Grad.OFF and provenance.carries_history(store.value, store.value):
+            return  # a graph is kept too: retained-graph (ML001) reports this store
+        parts = [p for p in literal_parts(store.value) if provenance.device_output(p, store.value)]
+        if not parts:
+            return
+        replacements = tuple((p, off_device(p)) for p in parts)
+        self.report(
+            statement,
+            f"`{code(store.value)}` keeps a device tensor from every evaluation batch in `{code(store.container)}`,"
+            " so device memory grows with the number of batches",
+            f"move it off the device as you collect it: `{code(replacements[0][1])}`",
+            fix=FixSpec(Applicability.UNSAFE, "Move the collected tensor to the CPU", replacements),
         )

@@ -146,6 +146,7 @@ class Provenance:
         self.model = model
         self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
         self._module_calls: dict[int, tuple[cst.Call, bool]] = {}  # id(call) -> (call, is_module_call(call))
+        self._stores_by_scope: dict[int, dict[str, list[tuple[cst.CSTNode, cst.BaseExpression]]]] = {}
         # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
         # to return a value with history; switched off to ask whether a finding rests on that guess.
         self.trust_names = True
@@ -697,7 +698,27 @@ class Provenance:
             for binding in self.model.bindings(module, name):
                 if binding.value is not None and self._history(binding.value, module, binding.node, guard):
                     return True
+        order = self.model.tree.order
+        for statement, value in self._element_stores(scope).get(name, ()):
+            # `metrics["nll"] = nll.mean()` before `at`: the mapping holds it
+            if order[id(statement)] < order[id(at)] and self._history(value, scope, statement, guard):
+                return True
         return self._backwarded_value(name, scope, at)
+
+    def _element_stores(self, scope: "Scope") -> dict[str, list[tuple[cst.CSTNode, cst.BaseExpression]]]:
+        """name -> the statements of `scope` that put a value into the mapping it names
+        (`name[key] = value`), with the value (a list appended to is a store of its own: loops.py)."""
+        found = self._stores_by_scope.get(id(scope))
+        if found is not None:
+            return found
+        found = {}
+        tree = self.model.tree
+        for node in tree.descendants(scope, cst.Assign):
+            target = node.targets[0].target if len(node.targets) == 1 else None
+            if type(target) is cst.Subscript and type(target.value) is cst.Name and self.model.scope_of(node) is scope:
+                found.setdefault(target.value.value, []).append((node, node.value))
+        self._stores_by_scope[id(scope)] = found
+        return found
 
     def tensor_tested(self, test: cst.BaseExpression) -> str | None:
         """The name a tensor check tests (`isinstance(v, torch.Tensor)`, `torch.is_tensor(v)`)."""
@@ -792,7 +813,15 @@ class Provenance:
         bindings = self.model.bindings(scope, name)
         tree = self.model.tree
         position = tree.order[id(at)]
-        before = [b for b in bindings if tree.order[id(b.node)] < position and not tree.contains(b.node, at)]
+        # A loop's target is bound before each run of its body: in the body it is the latest binding
+        # (the target of an earlier loop of the same name does not reach it).
+        before = [
+            b
+            for b in bindings
+            if tree.order[id(b.node)] < position
+            and (not tree.contains(b.node, at) or type(b.node) is cst.For and tree.contains(b.node.body, at))
+        ]
+        before.sort(key=lambda b: tree.order[id(b.node)])  # the table lists bindings by kind of statement
         if not before:
             return bindings
         reaching = []
@@ -870,6 +899,8 @@ class Provenance:
                 return "tensor"
             if self._runs_tensor_module(expr, at):
                 return "tensor"
+            if resolved in _CONTAINER_CONSTRUCTORS:
+                return "container"  # `metrics = dict()`
             return "maybe"
         if isinstance(expr, cst.Name):
             used_as = self._used_as(expr.value, self.model.scope_of(at))
@@ -1118,6 +1149,11 @@ class Provenance:
                 if to_cpu and any(m == callee or (callee == "self" and m.startswith("self.")) for m in moved):
                     return True
         return False
+
+
+_CONTAINER_CONSTRUCTORS = frozenset(
+    {"dict", "list", "tuple", "collections.OrderedDict", "collections.defaultdict"}
+)
 
 
 def differentiated_names(expr: cst.BaseExpression) -> list[str]:

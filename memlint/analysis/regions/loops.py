@@ -45,6 +45,8 @@ _BATCHES = re.compile(
     r"loader|dataset|batches|data_iter|dataiter|epoch_iterator|train_iter|(^|[^a-z])(data|ds|dl|batch_iter)([^a-z]|$)",
     re.IGNORECASE,
 )
+# calls that hold every element of the comprehension they are handed at once
+_COLLECTING_CALLS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.vstack", "torch.hstack"})
 OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
 _SCALER = re.compile(r"scaler", re.IGNORECASE)
 # `lr_scheduler.step()`, `opt_param_scheduler.step(increment=0)`: a learning-rate schedule moves on, no weight does
@@ -473,6 +475,35 @@ class Loops:
         return any(provenance.is_module_call(c) for c in self.model.tree.descendants(loop.body, cst.Call))
 
     # -- what outlives an iteration ----------------------------------------------
+    def comprehension_store(self, statement: cst.CSTNode) -> tuple[Store, cst.CompFor] | None:
+        """A comprehension over batches collected into a name (`preds = [model(x) for x in loader]`,
+        `torch.cat([...])`, `{k: model(b) for k, b in batches}`): a loop whose body appends its element
+        to the container, which holds every batch's element at once. The store and its loop."""
+        if type(statement) is not cst.Assign or len(statement.targets) != 1:
+            return None
+        scope = self.model.scope_of(statement)
+        if isinstance(scope, cst.FunctionDef) and (self.is_module_forward(scope) or self.per_step_method(scope)):
+            return None  # one step's pieces, which its backward needs
+        value = statement.value
+        if type(value) is cst.Call and len(value.args) == 1 and value.args[0].keyword is None:
+            resolved = self.model.imports.resolve(value.func) or ""
+            if resolved not in _COLLECTING_CALLS and resolved not in ("list", "tuple", "dict"):
+                return None
+            value = value.args[0].value  # `torch.cat([model(x) for x in loader])`
+        elif type(value) is cst.GeneratorExp:
+            return None  # consumed as it is read: nothing is held
+        if type(value) not in (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp):
+            return None
+        loop = value.for_in
+        iterable = loop.iter
+        if type(iterable) is cst.Call and method_name(iterable) in ("items", "keys", "values") and not iterable.args:
+            return None  # the entries of one mapping
+        text = code(iterable)
+        if not (_BATCHES.search(text) or _EVAL_LOADER.search(text)):
+            return None
+        element = value.value if type(value) is cst.DictComp else value.elt
+        return Store(statement, statement.targets[0].target, element, "append"), loop
+
     def store_of(self, statement: cst.CSTNode) -> Store | None:
         key = id(statement)
         if key not in self._stores:

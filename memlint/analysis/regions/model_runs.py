@@ -66,7 +66,7 @@ class ModelRuns:
                 continue
             if self._runs_shown_module(call, func):
                 return (call,)
-            for callee in model.local_callees(call):
+            for callee in model.running_callees(call):
                 inner = self.model_run(callee)
                 if inner is not None:
                     return (call, *inner)
@@ -227,9 +227,40 @@ class EvalRegions:
         }
         for loop in model.tree.by_type.get(cst.For, ()):
             scope = model.scope_of(loop)
-            if id(scope) not in found and model.loops.iterates_eval_data(loop):
+            if id(scope) not in found and (model.loops.iterates_eval_data(loop) or self._detached_outputs(loop)):
                 found.add(id(scope))
         return found
+
+    def _detached_outputs(self, loop: cst.For) -> list[cst.Name]:
+        """Evaluation recognised by use: a loop over batches that binds a model's outputs and reads
+        them only through `.detach()` (or `.data`), so no graph it records is ever wanted, in a
+        function that never differentiates. The names of those outputs; [] for any other loop."""
+        model = self.model
+        if not model.loops.iterates_batches(loop):
+            return []
+        tree = model.tree
+        outputs: dict[str, list[cst.Name]] = {}
+        bound: set[int] = set()  # the output names where they are bound (not reads)
+        for assign in tree.descendants(loop.body, cst.Assign):
+            if type(assign.value) is not cst.Call or not model.provenance.is_module_call(assign.value):
+                continue
+            for target in assign.targets:
+                for name in tree.descendants(target.target, cst.Name):
+                    outputs.setdefault(name.value, []).append(name)
+                    bound.add(id(name))
+        if not outputs:
+            return []
+        reads = [
+            n for n in tree.descendants(loop.body, cst.Name) if n.value in outputs and id(n) not in bound
+        ]
+        for read in reads:
+            parent = tree.parent_of(read)
+            if type(parent) is not cst.Attribute or parent.value is not read or parent.attr.value not in ("detach", "data"):
+                return []
+        scope = model.scope_of(loop)
+        if not reads or model.loops.trains_each_iteration(scope) or model.loops.trains_each_iteration(loop):
+            return []
+        return reads
 
     def _eval_loop(self, loop: cst.CSTNode) -> bool:
         """A loop over evaluation data, or after `model.eval()`, that does not train (an epoch loop
@@ -238,7 +269,9 @@ class EvalRegions:
         if key not in self._loops:
             loops = self.model.loops
             self._loops[key] = not loops.trains_each_iteration(loop) and (
-                loops.iterates_eval_data(loop) or loops.follows_model_eval(loop)
+                loops.iterates_eval_data(loop)
+                or loops.follows_model_eval(loop)
+                or type(loop) is cst.For and bool(self._detached_outputs(loop))
             )
         return self._loops[key]
 
@@ -308,7 +341,7 @@ class EvalRegions:
         through its own callees, by their summaries), when that function is not an evaluation
         region of its own (reported there)."""
         model = self.model
-        for callee in model.local_callees(call):
+        for callee in model.running_callees(call):
             chain = model.model_runs.model_run(callee)
             if chain is None or any(self.own_region(step) for step in chain):
                 continue

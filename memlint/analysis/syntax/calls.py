@@ -25,6 +25,7 @@ class Calls:
         # id(call) -> (the call, the functions it may reach): 95k questions about 18k calls on the
         # benchmark corpus; the call is kept so that its id is not reused while this lives.
         self._local_callees: dict[int, tuple[cst.Call, list[cst.FunctionDef]]] = {}
+        self._passed: dict[int, tuple[cst.Call, list[cst.FunctionDef]]] = {}  # id(call) -> passed_callables
 
     def imported_statement_calls(self, imported_roots: set[str]) -> Iterator[tuple[cst.Expr, cst.Call, str]]:
         """Statements that only call an imported function with arguments (`record(history, loss)`),
@@ -46,6 +47,38 @@ class Calls:
             found = self.scopes.named_callees(call) + self.closures.callees(call)
             known = self._local_callees[id(call)] = (call, found)
         return list(known[1])  # a copy: the caller may change it
+
+    def passed_callables(self, call: cst.Call) -> list[cst.FunctionDef]:
+        """Functions of this file that `call` is handed as values, for the callee to run:
+        `map_batches(fun=self.forward_batch)`, `apply(predict_one, data)`,
+        `pool.map(functools.partial(score, model), batches)`. Their callers are unknown
+        (`call_sites` leaves them out), but what they run, the call may run."""
+        known = self._passed.get(id(call))
+        if known is None:
+            found: list[cst.FunctionDef] = []
+            if not _is_partial(call):  # binding arguments runs nothing
+                for arg in call.args:
+                    found += self._callable_value(arg.value, call, follow=True)
+            known = self._passed[id(call)] = (call, found)
+        return list(known[1])
+
+    def _callable_value(self, value: cst.BaseExpression, at: cst.CSTNode, follow: bool) -> list[cst.FunctionDef]:
+        """The functions of this file that `value` names as a callable: `f`, `self.f`,
+        `functools.partial(f, ...)`, or (once) a name bound to one of these (`run = partial(f, m)`)."""
+        if type(value) is cst.Call and _is_partial(value) and value.args:
+            value = value.args[0].value  # `functools.partial(f, model)` runs `f`
+        if type(value) not in (cst.Name, cst.Attribute):
+            return []
+        named = self.scopes.named_callees(cst.Call(func=value))
+        if named or not follow or type(value) is not cst.Name:
+            return named
+        scope = self.scopes.scope_of(at)
+        return [
+            func
+            for binding in self.scopes.bindings(scope, value.value)
+            if binding.value is not None and type(binding.node) is cst.Assign
+            for func in self._callable_value(binding.value, binding.node, follow=False)
+        ]
 
     def call_sites(self) -> dict[cst.FunctionDef, list[cst.Call]]:
         """Each function -> its call sites, or [] when it is also referenced another way
@@ -137,3 +170,6 @@ class Calls:
             for inner in closures.returned.get(id(factory), ())
         )
 
+
+def _is_partial(call: cst.Call) -> bool:
+    return dotted(call.func) in ("partial", "functools.partial")
