@@ -23,7 +23,7 @@ class RetainedGraph(StoreRule):
     severity = Severity.ERROR
     summary = "A value that carries autograd history is kept beyond its loop iteration"
     fix_applicability = Applicability.SAFE
-    needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine"),)
+    needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine", "ignite"),)
     what = """
 Checks for values that may carry autograd history (a loss, a model output, a
 metric computed with grad) being kept beyond the loop iteration that produced
@@ -99,7 +99,8 @@ for x, y in loader:
         loops = model.loops
         statement = store.statement
         region = loops.step_region(statement)
-        if region is None or model.grad_state(statement) is Grad.OFF:
+        # a step's return kept by the framework has the history it was computed with, whatever mode returns it
+        if region is None or (model.grad_state(statement) is Grad.OFF and store.kind != "returned"):
             return
         in_place_forward = (
             store.kind == "in-place"
@@ -107,7 +108,9 @@ for x, y in loader:
             and loops.is_module_forward(region)
             and loops.in_training_mode(statement)
         )
-        backwarded_returns = _backwarded_by_framework(model, region)
+        # what the framework keeps of a step's return is not what it backwards (the detached entries are left out)
+        kept_return = store.kind == "returned"
+        backwarded_returns = set() if kept_return else _backwarded_by_framework(model, region)
         parts = [
             p
             for p in literal_parts(store.value)
@@ -125,10 +128,12 @@ for x, y in loader:
 
         scope = model.scope_of(statement)
         backwarded = model.provenance.backwarded_names(region)
-        if isinstance(region, cst.FunctionDef):  # a per-step hook: the framework backwards what it returns
+        if isinstance(region, cst.FunctionDef) and not kept_return:  # a per-step hook: the framework backwards what it returns
             for ret in model.tree.descendants(region.body, cst.Return):
                 if ret.value is not None:
                     backwarded |= set(names_in(ret.value))
+        elif kept_return and loops.train_step_method(region):  # it backwards the entries it detaches before keeping
+            backwarded |= set(names_in(statement.value)) - set(names_in(store.value))
         backwarded = model.provenance.graph_siblings(backwarded, scope)
         reached = model.provenance.dependencies(backwarded, scope)
         was_backwarded = bool(backwarded) and all(set(names_in(p)) & reached for p in parts)
@@ -227,6 +232,10 @@ for x, y in loader:
                 f" (assumed from its name: {names} returns a value with autograd history; it is not defined in this file)"
             )
             notes += assumptions[-1]
+        handed = model.provenance.handed_parameters(parts, statement)
+        if handed:  # ignite's `Metric.update(output)`: the graph comes from what the framework hands over
+            framework = model.frameworks.hook(scope).framework  # type: ignore[arg-type,union-attr]
+            notes += f" (assumed: {framework} hands `{handed[0]}` over with its graph when a training step produced it)"
         meter = model.loops.meter_class(store) if store.assumed else None
         # A part that is itself a non-scalar device tensor (a model output, logits) leaves the
         # device as well: `.detach()` alone frees the graph but keeps the tensor there every step.

@@ -64,7 +64,8 @@ class Store:
     container: cst.BaseExpression
     value: cst.BaseExpression
     # "append", "subscript", "accumulate" (`+=`, `t = t + v`), "concat" (`t = torch.cat([t, v])`),
-    # "update" (a meter, or a callee that keeps its argument), "in-place" (`self.buf.mul_(m).add_(v)`)
+    # "update" (a meter, or a callee that keeps its argument), "in-place" (`self.buf.mul_(m).add_(v)`),
+    # "returned" (a step's return that the framework keeps: `container` names its list)
     kind: str
     # how the value gets there when a callee keeps it, or what was assumed of a callee whose
     # definition is not visible (for the message); empty for a store written here
@@ -396,6 +397,11 @@ class Loops:
             return hook.per_step
         return func.name.value in PER_STEP_NAMES
 
+    def accumulates_by_design(self, func: cst.FunctionDef) -> bool:
+        """Does the framework call `func` to gather state over the epoch (ignite's `Metric.update`)?"""
+        hook = self.model.frameworks.hook(func)
+        return hook is not None and hook.accumulates
+
     def called_per_step(self, func: cst.FunctionDef) -> bool:
         """Is every call site of `func` in this file inside a step loop (skorch's
         `validation_step`, looped over by `run_valid_epoch`)?"""
@@ -476,6 +482,8 @@ class Loops:
 
     def _store_of(self, statement: cst.CSTNode) -> Store | None:
         kind = type(statement)  # exact types (LibCST's node classes have no subclasses): isinstance goes through ABCMeta
+        if kind is cst.Return:
+            return self._kept_return(statement)
         if kind is cst.Expr and type(statement.value) is cst.Call:
             call = statement.value
             if type(call.func) is not cst.Attribute:
@@ -742,8 +750,32 @@ class Loops:
             for call in self.model.tree.descendants(region, cst.Call)
         )
 
+    def _kept_return(self, statement: cst.Return) -> Store | None:
+        """`return value` from a step whose every return the framework keeps (`predict_step` under
+        `Trainer.predict`): a store into the framework's list, less the entries it detaches."""
+        func = self.model.scope_of(statement)
+        if statement.value is None or type(func) is not cst.FunctionDef:
+            return None
+        kept = self.model.frameworks.kept_return(func)
+        if kept is None:
+            return None
+        value = statement.value
+        if kept.detached_keys:
+            if type(value) is not cst.Dict:
+                return None  # a bare tensor is the loss itself, detached by the framework
+            elements = [
+                e for e in value.elements
+                if not (type(e) is cst.DictElement and type(e.key) is cst.SimpleString and e.key.evaluated_value in kept.detached_keys)
+            ]
+            if not elements:
+                return None
+            value = value.with_changes(elements=elements)
+        return Store(statement, cst.Name("outputs"), value, "returned", via=kept.keeper)
+
     def outlives(self, store: Store, region: cst.CSTNode) -> bool:
         """Does the container of `store` survive from one iteration of `region` to the next?"""
+        if store.kind == "returned":
+            return True  # the framework keeps it until the epoch (or the run) ends
         root = root_name(store.container)
         if root is None:
             return False
