@@ -118,6 +118,9 @@ for x, y in loader:
             or (in_place_forward and model.provenance.from_inputs(p, region))
             or (isinstance(p, cst.Name) and p.value in backwarded_returns and model.scope_of(statement) is region)
         ]
+        if kept_return and model.grad_state(statement) is Grad.OFF:
+            # computed at the return without grad: only a value bound earlier with grad on keeps a graph
+            parts = [p for p in parts if type(p) in (cst.Name, cst.Attribute, cst.Subscript) and root_name(p) is not None]
         if not parts or not loops.outlives(store, region):
             return
         if store.kind == "accumulate" and model.provenance.integer_tensor(store.container, statement):

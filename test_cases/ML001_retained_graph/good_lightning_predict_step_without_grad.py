@@ -18,3 +18,16 @@ class Predictor(LightningModule):
 
 def predict(model, loader):
     return Trainer().predict(Predictor(model), loader)
+
+
+class DirectPredictor(LightningModule):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, graph, features):
+        return self.model(graph, features)
+
+    def predict_step(self, batch, batch_idx, dataloader_idx=0):
+        graph, features, *_ = batch
+        return self(graph, features)
