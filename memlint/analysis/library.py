@@ -280,3 +280,13 @@ FAIRSEQ_HOOKS: dict[str, FrameworkHook] = {
     "valid_step": FrameworkHook("off", True),
     "inference_step": FrameworkHook("off", True),
 }
+
+# -- Graph objects that hold tensors ------------------------------------------------------------
+# DGL 0.4 to 2.5 (python/dgl/heterograph.py): a graph keeps the feature tensors written into its
+# frames (`g.ndata["h"] = h`, `edata`, `srcdata`, `dstdata`) for as long as the graph lives, so a
+# graph a training loop reuses keeps each step's activations, graph included, until they are
+# overwritten; message passing (`g.update_all`) reads them, so they must not be detached. Inside
+# `with g.local_scope():` "any out-place mutation to the feature data will not reflect to the
+# original graph": what is written there dies with the scope.
+GRAPH_FEATURE_FRAMES = frozenset({"ndata", "edata", "srcdata", "dstdata"})
+GRAPH_LOCAL_SCOPES = frozenset({"local_scope"})

@@ -279,6 +279,12 @@ for x, y in loader:
             fix = keep_fix(model, store, fix_region, [(parts[0], entries)], what, False)
         else:
             hint = "detach each tensor in it before storing (`{k: v.detach() for k, v in d.items()}`)"
+        if isinstance(region, cst.FunctionDef) and loops.is_module_forward(region) and loops.graph_frame_store(store):
+            # DGL: message passing reads the feature, so it must keep its graph; the graph object must not
+            graph = code(store.container.value)  # type: ignore[attr-defined]
+            severity = Severity.WARNING
+            message = f"`{kept}` is written into graph `{graph}`, which keeps it with its autograd graph after `forward` returns"
+            hint, fix = f"write the features inside `with {graph}.local_scope():`, which drops them when it ends", None
         if at_keep:
             hint, fix = _fix_at_keep(model, store)
             notes = notes.replace(f" ({store.via} (line {model.range_of(store.keep).start.line}))", "")

@@ -21,7 +21,9 @@ from memlint.analysis.syntax.expressions import (
     target_names,
 )
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.library import KEEPS_ARGUMENT, SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS
+from memlint.analysis.library import (
+    GRAPH_FEATURE_FRAMES, GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
+)
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.scopes import Loop, is_abstract
@@ -750,6 +752,22 @@ class Loops:
             for call in self.model.tree.descendants(region, cst.Call)
         )
 
+    def graph_frame_store(self, store: Store) -> bool:
+        """`g.ndata["h"] = h`: a feature written into a graph's frames (DGL), which message passing reads."""
+        container = store.container
+        return store.kind == "subscript" and type(container) is cst.Attribute and container.attr.value in GRAPH_FEATURE_FRAMES
+
+    def _in_local_scope(self, store: Store) -> bool:
+        """Is the store inside `with g.local_scope():` of the graph it writes into?"""
+        graph = code(store.container.value)  # type: ignore[attr-defined]
+        for anc in self.model.tree.ancestors(store.statement):
+            if type(anc) is cst.With:
+                for item in anc.items:
+                    call = item.item
+                    if type(call) is cst.Call and method_name(call) in GRAPH_LOCAL_SCOPES and code(call.func.value) == graph:
+                        return True
+        return False
+
     def _kept_return(self, statement: cst.Return) -> Store | None:
         """`return value` from a step whose every return the framework keeps (`predict_step` under
         `Trainer.predict`): a store into the framework's list, less the entries it detaches."""
@@ -776,6 +794,8 @@ class Loops:
         """Does the container of `store` survive from one iteration of `region` to the next?"""
         if store.kind == "returned":
             return True  # the framework keeps it until the epoch (or the run) ends
+        if self.graph_frame_store(store) and self._in_local_scope(store):
+            return False  # DGL's `with g.local_scope():` drops what is written in it
         root = root_name(store.container)
         if root is None:
             return False
