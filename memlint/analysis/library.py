@@ -290,3 +290,12 @@ FAIRSEQ_HOOKS: dict[str, FrameworkHook] = {
 # original graph": what is written there dies with the scope.
 GRAPH_FEATURE_FRAMES = frozenset({"ndata", "edata", "srcdata", "dstdata"})
 GRAPH_LOCAL_SCOPES = frozenset({"local_scope"})
+
+# -- Inference pipelines ------------------------------------------------------------------------
+# diffusers 0.x to 0.40 (src/diffusers/pipelines/*/pipeline_*.py): every pipeline decorates its
+# `__call__` with `@torch.no_grad()`; its other methods (`encode_prompt`, `prepare_latents`,
+# `decode_latents`) and any method a subclass adds are not decorated, and pipelines are never
+# trained: a model run in such a method, outside `no_grad`, records a graph nothing backwards.
+# A pipeline class is one of the package whose name ends in "Pipeline" (`DiffusionPipeline`,
+# `StableDiffusionPipeline`, ...).
+INFERENCE_PIPELINE_PACKAGES = ("diffusers.",)

@@ -19,7 +19,7 @@ import libcst as cst
 
 from memlint.analysis.syntax.expressions import callee_name, code
 from memlint.analysis.library import (
-    FAIRSEQ_HOOKS, HF_CALLBACK_HOOKS, HF_TRAINER_HOOKS, IGNITE_METRIC_HOOKS, IGNITE_METRIC_PACKAGES,
+    FAIRSEQ_HOOKS, HF_CALLBACK_HOOKS, HF_TRAINER_HOOKS, IGNITE_METRIC_HOOKS, IGNITE_METRIC_PACKAGES, INFERENCE_PIPELINE_PACKAGES,
     LIGHTNING_EVAL_PREFIXES, LIGHTNING_HOOKS, LIGHTNING_KEPT_RETURNS, FrameworkHook, KeptReturn,
 )
 from memlint.analysis.regions.grad import Grad
@@ -92,7 +92,7 @@ class Frameworks:
 
     def framework_of(self, cls: cst.ClassDef) -> str | None:
         """"lightning", "lightning-callback", "hf-trainer", "hf-callback", "skorch", "fairseq",
-        "ignite-metric", "other" (surely none of these), or None (a base defined elsewhere in the project)."""
+        "ignite-metric", "inference-pipeline", "other" (surely none of these), or None (a base defined elsewhere in the project)."""
         key = id(cls)
         if key not in self._frameworks:
             self._frameworks[key] = self._framework_of(cls)
@@ -116,6 +116,8 @@ class Frameworks:
                 return "fairseq"
             if base.startswith(IGNITE_METRIC_PACKAGES):
                 return "ignite-metric"
+            if base.startswith(INFERENCE_PIPELINE_PACKAGES) and last.endswith("Pipeline"):
+                return "inference-pipeline"
         if all(b.startswith(_NOT_LIGHTNING) or b == "object" for b in bases):
             return "other"
         return None
@@ -161,6 +163,15 @@ class Frameworks:
             # a base class from another module of the project: likely a LightningModule
             return Hook("Lightning", Grad.OFF, True, per_step=name in _LIGHTNING_EVAL_HOOKS)
         return None
+
+    def inference_method(self, func: cst.FunctionDef) -> bool:
+        """A public method of a diffusers pipeline subclass (or its `__call__`): inference code, run with
+        grad unless it says otherwise. A private helper is run by the pipeline's own entry points (or
+        handed to them as a callback), under their grad mode."""
+        name = func.name.value
+        cls = self.scopes.enclosing_class(func)
+        public = name == "__call__" or not name.startswith("_")
+        return public and cls is not None and self.framework_of(cls) == "inference-pipeline"
 
     def kept_return(self, func: cst.FunctionDef) -> KeptReturn | None:
         """What the framework keeps of every return of `func` beyond its step: Lightning < 2.0

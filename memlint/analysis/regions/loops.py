@@ -174,7 +174,7 @@ class Loops:
             return False
         if self.is_test_function(func):
             return False  # pytest functions, not evaluation loops
-        return bool(_EVAL_FUNCTION.search(func.name.value))
+        return bool(_EVAL_FUNCTION.search(func.name.value)) or self.model.frameworks.inference_method(func)
 
     def is_test_function(self, func: cst.FunctionDef) -> bool:
         """A pytest test (`test*` in a test file): it runs once, to check, not to evaluate data."""
