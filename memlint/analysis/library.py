@@ -212,3 +212,121 @@ CHECKPOINT_LOADS = {
     "mmengine.runner.checkpoint.load_checkpoint": (1, 2),
     "mmengine.runner.checkpoint._load_checkpoint": (0, 1),
 }
+
+
+# -- Frameworks: the methods they call once per step, and what they keep of them ----------------
+# (read by `regions.frameworks`; which framework a class belongs to is decided from its bases)
+
+class FrameworkHook(NamedTuple):
+    grad: str  # the grad mode the framework calls it under: "on", "off", "maybe" (either, by caller)
+    evaluation: bool  # an evaluation or prediction step: its outputs are evaluation outputs
+    per_step: bool = True  # False: once per epoch or stage (`on_validation_epoch_end`)
+    # the parameters (by name) the framework hands values that may carry autograd history (unless
+    # annotated with a type that is no tensor: `output: int`), and, where such a value is a tuple,
+    # the one element that may (ignite's `(y_pred, y)`: the targets are data)
+    history_params: tuple[str, ...] = ()
+    history_element: int | None = None
+    # the framework calls it to gather state over the epoch (a metric's `update`): what it keeps is
+    # its purpose, only a graph kept with it is a leak
+    accumulates: bool = False
+
+
+# Lightning 1.x and 2.x (lightning/pytorch/loops/training_epoch_loop.py, evaluation_loop.py,
+# prediction_loop.py): `training_step` and the training-batch hooks run with grad on; the evaluation
+# and prediction loops run under `_no_grad_context` (`torch.no_grad()` or `torch.inference_mode()`),
+# hooks included; `BasePredictionWriter.write_on_batch_end` is called from `on_predict_batch_end`.
+_LIGHTNING_TRAIN = ("training_step", "on_train_batch_start", "on_train_batch_end", "on_before_backward",
+                    "on_after_backward", "on_before_optimizer_step", "optimizer_step", "on_before_zero_grad")
+_LIGHTNING_EVAL = ("validation_step", "test_step", "predict_step", "on_validation_batch_start",
+                   "on_validation_batch_end", "on_test_batch_start", "on_test_batch_end", "on_predict_batch_start",
+                   "on_predict_batch_end", "write_on_batch_end")
+LIGHTNING_HOOKS: dict[str, FrameworkHook] = {
+    **{name: FrameworkHook("on", False) for name in _LIGHTNING_TRAIN},
+    **{name: FrameworkHook("off", True) for name in _LIGHTNING_EVAL},
+}
+# Any other hook of an evaluation stage (`on_validation_epoch_end`) runs once per stage, under no_grad.
+LIGHTNING_EVAL_PREFIXES = ("on_validation_", "on_test_", "on_predict_")
+
+# Step returns that Lightning keeps until the end of the epoch or of the run; a kept value with
+# autograd history keeps its graph that long. Keyed by the step, the condition (the hook whose
+# override makes Lightning keep them; None: always), how it keeps them, and the entries of a returned
+# dict it detaches first.
+class KeptReturn(NamedTuple):
+    when_overridden: str | None
+    keeper: str  # in words, for messages
+    detached_keys: tuple[str, ...] = ()
+
+
+LIGHTNING_KEPT_RETURNS: dict[str, KeptReturn] = {
+    # Lightning < 2.0 only (2.0 removed the `*_epoch_end(outputs)` hooks and raises on an override).
+    # 1.8.2, src/pytorch_lightning/loops/epoch/training_epoch_loop.py: `if is_overridden("training_epoch_end",
+    # ...): self._outputs.append(batch_output)`, where loops/optimization/optimizer_loop.py `ClosureResult`
+    # detaches only the "loss" entry (`closure_loss.detach().clone()`) and keeps the other entries as returned.
+    "training_step": KeptReturn("training_epoch_end", "Lightning < 2.0 keeps every return for `training_epoch_end`", ("loss",)),
+    # 1.8.2, loops/epoch/evaluation_epoch_loop.py: `if self._should_track_batch_outputs_for_epoch_end() and
+    # output is not None: self._outputs.append(output)`, tracked when `validation_epoch_end` (`test_epoch_end`)
+    # is overridden, nothing detached.
+    "validation_step": KeptReturn("validation_epoch_end", "Lightning < 2.0 keeps every return for `validation_epoch_end`"),
+    "test_step": KeptReturn("test_epoch_end", "Lightning < 2.0 keeps every return for `test_epoch_end`"),
+    # 1.8.2 loops/epoch/prediction_epoch_loop.py and 2.x src/lightning/pytorch/loops/prediction_loop.py:
+    # `self._predictions[dataloader_idx].append(move_data_to_device(predictions, torch.device("cpu")))`
+    # while `return_predictions` (the default of `Trainer.predict`, except under spawn strategies): moved
+    # to the CPU, not detached, kept until `predict` returns.
+    "predict_step": KeptReturn(None, "`Trainer.predict` keeps every return (moved to the CPU, not detached)"),
+}
+
+# ignite 0.4 to 0.6 (ignite/metrics/metric.py): `Metric.iteration_completed` runs once per iteration
+# (under `@torch.no_grad()`) and calls `self.update(output)` with the engine's `state.output`, by
+# convention `(y_pred, y)`, whose `y_pred` a training process function returns with its graph; and
+# users call `metric.update((y_pred, y))` from their own training loops with grad on. So `update`
+# runs once per step under either grad mode, and what it keeps of `y_pred` keeps the graph unless it
+# detaches: ignite's own fixes add `.detach()` there (metrics/nlp/perplexity.py in 0.6,
+# contrib/metrics/regression/canberra_metric.py in 0.5, metrics/epoch_metric.py in 0.4), and 0.6's
+# `_BaseRegression.update` detaches both elements before its subclasses' `_update` sees them.
+IGNITE_METRIC_PACKAGES = ("ignite.metrics.", "ignite.contrib.metrics.")
+IGNITE_METRIC_HOOKS: dict[str, FrameworkHook] = {
+    "update": FrameworkHook("maybe", False, history_params=("output",), history_element=0, accumulates=True),
+}
+
+# Hugging Face transformers 4.x (src/transformers/trainer.py): `training_step` and `compute_loss` run
+# with grad; the base `prediction_step` enters `torch.no_grad()` itself, so an override runs with grad
+# unless it does the same; `TrainerCallback` hooks are called outside any grad context.
+HF_TRAINER_HOOKS: dict[str, FrameworkHook] = {
+    "training_step": FrameworkHook("on", False),
+    "compute_loss": FrameworkHook("on", False),
+    "prediction_step": FrameworkHook("on", True),
+}
+HF_CALLBACK_HOOKS: dict[str, FrameworkHook] = {
+    "on_step_begin": FrameworkHook("on", False),
+    "on_step_end": FrameworkHook("on", False),
+    "on_substep_end": FrameworkHook("on", False),
+    "on_evaluate": FrameworkHook("on", True),
+    "on_prediction_step": FrameworkHook("on", True),
+}
+
+# fairseq 0.x (fairseq/trainer.py): the Trainer calls a task's `train_step` with grad, and its
+# `valid_step` inside `torch.no_grad()`; `inference_step` runs under no_grad too.
+FAIRSEQ_HOOKS: dict[str, FrameworkHook] = {
+    "train_step": FrameworkHook("on", False),
+    "valid_step": FrameworkHook("off", True),
+    "inference_step": FrameworkHook("off", True),
+}
+
+# -- Graph objects that hold tensors ------------------------------------------------------------
+# DGL 0.4 to 2.5 (python/dgl/heterograph.py): a graph keeps the feature tensors written into its
+# frames (`g.ndata["h"] = h`, `edata`, `srcdata`, `dstdata`) for as long as the graph lives, so a
+# graph a training loop reuses keeps each step's activations, graph included, until they are
+# overwritten; message passing (`g.update_all`) reads them, so they must not be detached. Inside
+# `with g.local_scope():` "any out-place mutation to the feature data will not reflect to the
+# original graph": what is written there dies with the scope.
+GRAPH_FEATURE_FRAMES = frozenset({"ndata", "edata", "srcdata", "dstdata"})
+GRAPH_LOCAL_SCOPES = frozenset({"local_scope"})
+
+# -- Inference pipelines ------------------------------------------------------------------------
+# diffusers 0.x to 0.40 (src/diffusers/pipelines/*/pipeline_*.py): every pipeline decorates its
+# `__call__` with `@torch.no_grad()`; its other methods (`encode_prompt`, `prepare_latents`,
+# `decode_latents`) and any method a subclass adds are not decorated, and pipelines are never
+# trained: a model run in such a method, outside `no_grad`, records a graph nothing backwards.
+# A pipeline class is one of the package whose name ends in "Pipeline" (`DiffusionPipeline`,
+# `StableDiffusionPipeline`, ...).
+INFERENCE_PIPELINE_PACKAGES = ("diffusers.",)

@@ -144,6 +144,9 @@ class StoreRule(Rule):
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._dispatch(node)
 
+    def visit_Return(self, node: cst.Return) -> None:
+        self._dispatch(node)
+
     def _dispatch(self, statement: cst.CSTNode) -> None:
         store = self.model.loops.store_of(statement)
         if store is not None:

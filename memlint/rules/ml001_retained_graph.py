@@ -23,7 +23,7 @@ class RetainedGraph(StoreRule):
     severity = Severity.ERROR
     summary = "A value that carries autograd history is kept beyond its loop iteration"
     fix_applicability = Applicability.SAFE
-    needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine"),)
+    needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine", "ignite"),)
     what = """
 Checks for values that may carry autograd history (a loss, a model output, a
 metric computed with grad) being kept beyond the loop iteration that produced
@@ -131,7 +131,8 @@ for x, y in loader:
         loops = model.loops
         statement = store.statement
         region = loops.step_region(statement)
-        if region is None or model.grad_state(statement) is Grad.OFF:
+        # a step's return kept by the framework has the history it was computed with, whatever mode returns it
+        if region is None or (model.grad_state(statement) is Grad.OFF and store.kind != "returned"):
             return
         in_place_forward = (
             store.kind == "in-place"
@@ -139,7 +140,9 @@ for x, y in loader:
             and loops.is_module_forward(region)
             and loops.in_training_mode(statement)
         )
-        backwarded_returns = _backwarded_by_framework(model, region)
+        # what the framework keeps of a step's return is not what it backwards (the detached entries are left out)
+        kept_return = store.kind == "returned"
+        backwarded_returns = set() if kept_return else _backwarded_by_framework(model, region)
         parts = [
             p
             for p in literal_parts(store.value)
@@ -147,6 +150,9 @@ for x, y in loader:
             or (in_place_forward and model.provenance.from_inputs(p, region))
             or (isinstance(p, cst.Name) and p.value in backwarded_returns and model.scope_of(statement) is region)
         ]
+        if kept_return and model.grad_state(statement) is Grad.OFF:
+            # computed at the return without grad: only a value bound earlier with grad on keeps a graph
+            parts = [p for p in parts if type(p) in (cst.Name, cst.Attribute, cst.Subscript) and root_name(p) is not None]
         if not parts or not loops.outlives(store, region):
             return
         if store.kind == "accumulate" and model.provenance.integer_tensor(store.container, statement):
@@ -157,10 +163,12 @@ for x, y in loader:
 
         scope = model.scope_of(statement)
         backwarded = model.provenance.backwarded_names(region)
-        if isinstance(region, cst.FunctionDef):  # a per-step hook: the framework backwards what it returns
+        if isinstance(region, cst.FunctionDef) and not kept_return:  # a per-step hook: the framework backwards what it returns
             for ret in model.tree.descendants(region.body, cst.Return):
                 if ret.value is not None:
                     backwarded |= set(names_in(ret.value))
+        elif kept_return and loops.train_step_method(region):  # it backwards the entries it detaches before keeping
+            backwarded |= set(names_in(statement.value)) - set(names_in(store.value))
         backwarded = model.provenance.graph_siblings(backwarded, scope)
         reached = model.provenance.dependencies(backwarded, scope)
         was_backwarded = bool(backwarded) and all(set(names_in(p)) & reached for p in parts)
@@ -259,6 +267,10 @@ for x, y in loader:
                 f" (assumed from its name: {names} returns a value with autograd history; it is not defined in this file)"
             )
             notes += assumptions[-1]
+        handed = model.provenance.handed_parameters(parts, statement)
+        if handed:  # ignite's `Metric.update(output)`: the graph comes from what the framework hands over
+            framework = model.frameworks.hook(scope).framework  # type: ignore[arg-type,union-attr]
+            notes += f" (assumed: {framework} hands `{handed[0]}` over with its graph when a training step produced it)"
         meter = model.loops.meter_class(store) if store.assumed else None
         # A part that is itself a non-scalar device tensor (a model output, logits) leaves the
         # device as well: `.detach()` alone frees the graph but keeps the tensor there every step.
@@ -301,6 +313,12 @@ for x, y in loader:
             fix = keep_fix(model, store, fix_region, [(parts[0], entries)], what, False)
         else:
             hint = "detach each tensor in it before storing (`{k: v.detach() for k, v in d.items()}`)"
+        if isinstance(region, cst.FunctionDef) and loops.is_module_forward(region) and loops.graph_frame_store(store):
+            # DGL: message passing reads the feature, so it must keep its graph; the graph object must not
+            graph = code(store.container.value)  # type: ignore[attr-defined]
+            severity = Severity.WARNING
+            message = f"`{kept}` is written into graph `{graph}`, which keeps it with its autograd graph after `forward` returns"
+            hint, fix = f"write the features inside `with {graph}.local_scope():`, which drops them when it ends", None
         if at_keep:
             hint, fix = _fix_at_keep(model, store)
             notes = notes.replace(f" ({store.via} (line {model.range_of(store.keep).start.line}))", "")

@@ -15,7 +15,7 @@ class EvalWithoutNoGrad(Rule):
     severity = Severity.WARNING
     summary = "Evaluation code calls a model with autograd enabled"
     fix_applicability = Applicability.UNSAFE
-    needles = (("eval", "val", "test", "predict", "infer"),)
+    needles = (("eval", "val", "test", "predict", "infer", "diffusers"),)
     what = """
 Checks for evaluation code (a function named `validate*`, `evaluate*`,
 `eval*`, `test*`, `predict*` or `inference`, a loop after `model.eval()`, or a

@@ -47,6 +47,7 @@ from memlint.analysis.library import (
     named_like_module,
 )
 from memlint.analysis.flow.values import NO, Value
+from memlint.analysis.tensor_api import TENSOR_API
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.syntax.tree import iter_children
@@ -68,6 +69,8 @@ _FACTORY_VERBS = re.compile(
 _SCALAR_NAME = re.compile(r"loss|acc|correct|metric|score|err|count|total|num_", re.IGNORECASE)
 
 # Methods whose result has no autograd history (or no tensor at all).
+# Methods of `torch.Tensor` that lists and tuples have too: no evidence that a value is a tensor.
+_LIST_METHODS = frozenset({"index", "count", "copy", "sort"})
 _HISTORY_FREE_METHODS = {
     "item", "tolist", "detach", "numpy", "argmax", "argmin", "size", "dim", "numel", "nelement",
     "element_size", "eq", "ne", "lt", "gt", "le", "ge", "isnan", "isinf", "isfinite", "any", "all",
@@ -676,11 +679,15 @@ class Provenance:
         bindings = self.reaching_bindings(scope, name, at)
         guarded = self._tensor_guarded_rebindings(bindings, name, at)
         for binding in bindings:
-            if binding.value is None or self.model.grad_state(binding.node) is Grad.OFF:
+            if binding.value is None:
+                continue
+            if self.model.grad_state(binding.node) is Grad.OFF and not self._enables_grad(binding.value):
                 continue
             if any(self.model.tree.order[id(binding.node)] < self.model.tree.order[id(block)] for block in guarded):
                 continue  # reaches `at` only where a tensor check found no tensor: nothing with history
             value, element = unpacked(binding)
+            if element is not None and type(value) is cst.Name and self._handed_element_is_data(value.value, scope, element):
+                continue  # `y_pred, y = output` in ignite's `update`: the targets carry no graph
             if element is not None and isinstance(value, cst.Name):
                 # `a, b, n, s = result` after `result = step(...)`: element `n` of what `step` returns
                 made = [b.value for b in self.reaching_bindings(scope, value.value, binding.node)]
@@ -693,6 +700,8 @@ class Provenance:
                     return True
             elif self._history(value, scope, binding.node, guard):
                 return True
+        if not bindings and type(scope) is cst.FunctionDef and self._handed_history(name, scope):
+            return True  # ignite's `Metric.update(output)`: the framework hands it values with history
         if not bindings and name not in self.model.params(scope) and scope is not self.model.module:
             module = self.model.module
             for binding in self.model.bindings(module, name):
@@ -719,6 +728,63 @@ class Provenance:
                 found.setdefault(target.value.value, []).append((node, node.value))
         self._stores_by_scope[id(scope)] = found
         return found
+
+    def handed_parameters(self, parts: list[cst.BaseExpression], at: cst.CSTNode) -> list[str]:
+        """The parameters, handed values with history by the framework that calls the function
+        around `at`, that `parts` are computed from (for the message: what the finding assumes)."""
+        scope = self.model.scope_of(at)
+        if type(scope) is not cst.FunctionDef:
+            return []
+        names = self.dependencies({n for p in parts for n in names_in(p)}, scope)
+        return sorted(n for n in names if self._handed_history(n, scope) and not self.model.bindings(scope, n))
+
+    def _enables_grad(self, value: cst.BaseExpression) -> bool:
+        """Is `value` the result of a function of this file that switches grad on for its body
+        (`@torch.enable_grad()`): it has history even where its caller runs without grad."""
+        return type(value) is cst.Call and any(
+            self.model.grad.declared_entry(f) is Grad.ON for f in self.model.local_callees(value)
+        )
+
+    def _handed_history(self, name: str, func: cst.FunctionDef) -> bool:
+        """Is `name` a parameter that the framework calling `func` hands values that may carry history
+        (and not annotated with a type that is no tensor: ignite's `Frequency.update(output: int)`)?"""
+        if name not in self.model.params(func):
+            return False
+        hook = self.model.frameworks.hook(func)
+        if hook is None or name not in hook.history_params:
+            return False
+        param = next((p for p in (*func.params.params, *func.params.kwonly_params) if p.name.value == name), None)
+        if param is not None and param.annotation is not None:
+            return "Tensor" in code(param.annotation.annotation)
+        return self._used_as_tensor(name, func)
+
+    def _used_as_tensor(self, name: str, func: cst.FunctionDef) -> bool:
+        """Does `func` use `name`, or the names it is unpacked into, as a tensor (`y_pred.ndim`,
+        `torch.abs(y - y_pred)`)? An unannotated parameter that is only added up may be a number."""
+        tree = self.model.tree
+        names = {name}
+        for assign in tree.descendants(func, cst.Assign):
+            if type(assign.value) is cst.Name and assign.value.value == name:
+                names |= {n for t in assign.targets for n in target_names(t.target)}
+        for node in tree.descendants(func, cst.Name):
+            if node.value not in names:
+                continue
+            parent = tree.parent_of(node)
+            if type(parent) is cst.Attribute and parent.value is node and parent.attr.value in TENSOR_API - _LIST_METHODS:
+                return True
+            for anc in tree.ancestors(node):
+                if anc is func:
+                    break
+                if type(anc) is cst.Call and (self.model.imports.resolve(anc.func) or "").startswith("torch."):
+                    return True
+        return False
+
+    def _handed_element_is_data(self, name: str, scope: "Scope", element: int) -> bool:
+        """Is element `element` of the handed parameter `name` one the framework hands without history?"""
+        if type(scope) is not cst.FunctionDef or self.model.bindings(scope, name) or not self._handed_history(name, scope):
+            return False
+        hook = self.model.frameworks.hook(scope)
+        return hook is not None and hook.history_element is not None and element != hook.history_element
 
     def tensor_tested(self, test: cst.BaseExpression) -> str | None:
         """The name a tensor check tests (`isinstance(v, torch.Tensor)`, `torch.is_tensor(v)`)."""

@@ -5,22 +5,8 @@ from a loop body, and the method runs under whatever grad mode the framework
 sets around it. Which framework a class belongs to is decided from its base
 classes and the file's imports, never from a method name alone: a class with
 a `validation_step` that is not a LightningModule is not run under no_grad.
-
-Grad modes, from the frameworks' sources:
-
-* Lightning runs `training_step` and the training-batch hooks with grad on;
-  its evaluation and prediction loops (`_EvaluationLoop.run`,
-  `_PredictionLoop.run`) run under `_no_grad_context` (`torch.no_grad()` or
-  `torch.inference_mode()`), hooks included: `validation_step`, `test_step`,
-  `predict_step`, the `on_{validation,test,predict}_batch_*` callbacks and
-  `BasePredictionWriter.write_on_batch_end` (called from
-  `on_predict_batch_end`).
-* Hugging Face `Trainer.training_step`/`compute_loss` run with grad;
-  `prediction_step` enters `torch.no_grad()` inside the base implementation,
-  so an override runs with grad unless it does the same. `TrainerCallback`
-  hooks are called outside any grad context.
-* ignite's `Engine(process_function)` calls the function once per iteration
-  and leaves grad mode alone; so do handlers attached with `@engine.on(...)`.
+What each framework calls, under which grad mode, and what it keeps of the
+results is data (`analysis.library`, with the sources it was read from).
 """
 
 from __future__ import annotations
@@ -32,6 +18,10 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import callee_name, code
+from memlint.analysis.library import (
+    FAIRSEQ_HOOKS, HF_CALLBACK_HOOKS, HF_TRAINER_HOOKS, IGNITE_METRIC_HOOKS, IGNITE_METRIC_PACKAGES, INFERENCE_PIPELINE_PACKAGES,
+    LIGHTNING_EVAL_PREFIXES, LIGHTNING_HOOKS, LIGHTNING_KEPT_RETURNS, FrameworkHook, KeptReturn,
+)
 from memlint.analysis.regions.grad import Grad
 
 if TYPE_CHECKING:
@@ -40,22 +30,13 @@ if TYPE_CHECKING:
     from memlint.analysis.syntax.scopes import Scopes
 
 _LIGHTNING_PACKAGES = ("lightning.", "pytorch_lightning.", "lightning_fabric.")
-_LIGHTNING_TRAIN_HOOKS = {
-    "training_step", "on_train_batch_start", "on_train_batch_end", "on_before_backward", "on_after_backward",
-    "on_before_optimizer_step", "optimizer_step", "on_before_zero_grad",
-}
-_LIGHTNING_EVAL_HOOKS = {
-    "validation_step", "test_step", "predict_step", "on_validation_batch_start", "on_validation_batch_end",
-    "on_test_batch_start", "on_test_batch_end", "on_predict_batch_start", "on_predict_batch_end", "write_on_batch_end",
-}
-_LIGHTNING_EVAL_PREFIXES = ("on_validation_", "on_test_", "on_predict_")
-_HF_TRAINER_HOOKS = {"training_step", "compute_loss", "prediction_step"}
-_HF_CALLBACK_HOOKS = {"on_step_begin", "on_step_end", "on_substep_end", "on_evaluate", "on_prediction_step"}
+_LIGHTNING_EVAL_HOOKS = {name for name, hook in LIGHTNING_HOOKS.items() if hook.evaluation}
 # Per-batch method names shared by several frameworks (and by home-grown
 # trainers such as skorch's): a method of this name runs once per batch
 # whichever framework calls it; the grad mode needs the framework.
-PER_STEP_NAMES = _LIGHTNING_TRAIN_HOOKS | _LIGHTNING_EVAL_HOOKS | _HF_TRAINER_HOOKS
-TRAIN_STEP_NAMES = _LIGHTNING_TRAIN_HOOKS | {"compute_loss"}
+PER_STEP_NAMES = set(LIGHTNING_HOOKS) | set(HF_TRAINER_HOOKS)
+TRAIN_STEP_NAMES = {name for name, hook in LIGHTNING_HOOKS.items() if not hook.evaluation} | {"compute_loss"}
+_GRADS = {"on": Grad.ON, "off": Grad.OFF, "maybe": Grad.MAYBE}
 # Packages whose classes are surely not Lightning's (a base from anywhere else
 # may be a LightningModule subclass defined in another module of the project).
 _NOT_LIGHTNING = (
@@ -71,15 +52,16 @@ class Hook:
     grad: Grad
     evaluation: bool  # an evaluation or prediction step (its outputs are evaluation outputs)
     per_step: bool = True  # False: once per epoch or stage (`on_validation_epoch_end`)
+    history_params: tuple[str, ...] = ()  # parameters the framework hands values that may carry history
+    history_element: int | None = None  # of such a tuple, the element that may
+    accumulates: bool = False  # it gathers state over the epoch by design (a metric's `update`)
 
 
-# fairseq's Trainer calls a task's `train_step` with grad, and its `valid_step` inside
-# `torch.no_grad()` (fairseq/trainer.py `valid_step`); `inference_step` runs under no_grad too.
-_FAIRSEQ_HOOKS = {
-    "train_step": Hook("fairseq", Grad.ON, False),
-    "valid_step": Hook("fairseq", Grad.OFF, True),
-    "inference_step": Hook("fairseq", Grad.OFF, True),
-}
+def _from_table(framework: str, entry: FrameworkHook) -> Hook:
+    return Hook(
+        framework, _GRADS[entry.grad], entry.evaluation, entry.per_step, entry.history_params,
+        entry.history_element, entry.accumulates,
+    )
 
 
 class Frameworks:
@@ -110,7 +92,7 @@ class Frameworks:
 
     def framework_of(self, cls: cst.ClassDef) -> str | None:
         """"lightning", "lightning-callback", "hf-trainer", "hf-callback", "skorch", "fairseq",
-        "other" (surely none of these), or None (a base defined elsewhere in the project)."""
+        "ignite-metric", "inference-pipeline", "other" (surely none of these), or None (a base defined elsewhere in the project)."""
         key = id(cls)
         if key not in self._frameworks:
             self._frameworks[key] = self._framework_of(cls)
@@ -132,6 +114,10 @@ class Frameworks:
                 return "skorch"
             if base.startswith("fairseq."):
                 return "fairseq"
+            if base.startswith(IGNITE_METRIC_PACKAGES):
+                return "ignite-metric"
+            if base.startswith(INFERENCE_PIPELINE_PACKAGES) and last.endswith("Pipeline"):
+                return "inference-pipeline"
         if all(b.startswith(_NOT_LIGHTNING) or b == "object" for b in bases):
             return "other"
         return None
@@ -157,26 +143,49 @@ class Frameworks:
                 return Hook(where, Grad.OFF if grad == "off" else Grad.ON, evaluation)
         kind = self.framework_of(cls)
         if kind in ("lightning", "lightning-callback"):
-            if name in _LIGHTNING_EVAL_HOOKS:
-                return Hook("Lightning", Grad.OFF, True)
-            if name in _LIGHTNING_TRAIN_HOOKS:
-                return Hook("Lightning", Grad.ON, False)
-            if name.startswith(_LIGHTNING_EVAL_PREFIXES):
+            if name in LIGHTNING_HOOKS:
+                return _from_table("Lightning", LIGHTNING_HOOKS[name])
+            if name.startswith(LIGHTNING_EVAL_PREFIXES):
                 return Hook("Lightning", Grad.OFF, True, per_step=False)
             return None
         if kind == "skorch" and name == "infer":
             # skorch calls `infer` from train_step (grad on) and evaluation_step (grad off)
             return Hook("skorch", Grad.MAYBE, False, per_step=True)
-        if kind == "fairseq" and name in _FAIRSEQ_HOOKS:
-            return _FAIRSEQ_HOOKS[name]
-        if kind == "hf-trainer" and name in _HF_TRAINER_HOOKS:
-            return Hook("the Hugging Face Trainer", Grad.ON, name == "prediction_step")
-        if kind == "hf-callback" and name in _HF_CALLBACK_HOOKS:
-            return Hook("the Hugging Face Trainer", Grad.ON, name in ("on_evaluate", "on_prediction_step"))
-        if kind is None and (name in _LIGHTNING_EVAL_HOOKS or name.startswith(_LIGHTNING_EVAL_PREFIXES)):
+        if kind == "fairseq" and name in FAIRSEQ_HOOKS:
+            return _from_table("fairseq", FAIRSEQ_HOOKS[name])
+        if kind == "ignite-metric" and name in IGNITE_METRIC_HOOKS:
+            return _from_table("ignite", IGNITE_METRIC_HOOKS[name])
+        if kind == "hf-trainer" and name in HF_TRAINER_HOOKS:
+            return _from_table("the Hugging Face Trainer", HF_TRAINER_HOOKS[name])
+        if kind == "hf-callback" and name in HF_CALLBACK_HOOKS:
+            return _from_table("the Hugging Face Trainer", HF_CALLBACK_HOOKS[name])
+        if kind is None and (name in _LIGHTNING_EVAL_HOOKS or name.startswith(LIGHTNING_EVAL_PREFIXES)):
             # a base class from another module of the project: likely a LightningModule
             return Hook("Lightning", Grad.OFF, True, per_step=name in _LIGHTNING_EVAL_HOOKS)
         return None
+
+    def inference_method(self, func: cst.FunctionDef) -> bool:
+        """A public method of a diffusers pipeline subclass (or its `__call__`): inference code, run with
+        grad unless it says otherwise. A private helper is run by the pipeline's own entry points (or
+        handed to them as a callback), under their grad mode."""
+        name = func.name.value
+        cls = self.scopes.enclosing_class(func)
+        public = name == "__call__" or not name.startswith("_")
+        return public and cls is not None and self.framework_of(cls) == "inference-pipeline"
+
+    def kept_return(self, func: cst.FunctionDef) -> KeptReturn | None:
+        """What the framework keeps of every return of `func` beyond its step: Lightning < 2.0
+        keeps `validation_step`'s returns when the module overrides `validation_epoch_end`
+        (an override is itself the sign of the version), `Trainer.predict` every `predict_step`'s."""
+        kept = LIGHTNING_KEPT_RETURNS.get(func.name.value)
+        cls = self.scopes.enclosing_class(func)
+        if kept is None or cls is None or self.framework_of(cls) != "lightning":
+            return None
+        if kept.when_overridden is not None and not any(
+            f.name.value == kept.when_overridden for f in self.scopes.tree.descendants(cls, cst.FunctionDef)
+        ):
+            return None
+        return kept
 
     @cached_property
     def _engine_functions(self) -> set[str]:

@@ -21,7 +21,10 @@ from memlint.analysis.syntax.expressions import (
     target_names,
 )
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.library import CONTAINER_STORES, KEEPS_ARGUMENT, SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS
+from memlint.analysis.library import (
+    CONTAINER_STORES, GRAPH_FEATURE_FRAMES, GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, SANITIZING_UPDATE_CLASSES, SPLITTERS,
+    SPLITTING_METHODS,
+)
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.scopes import Loop, is_abstract
@@ -65,7 +68,8 @@ class Store:
     container: cst.BaseExpression
     value: cst.BaseExpression
     # "append", "subscript", "accumulate" (`+=`, `t = t + v`), "concat" (`t = torch.cat([t, v])`),
-    # "update" (a meter, or a callee that keeps its argument), "in-place" (`self.buf.mul_(m).add_(v)`)
+    # "update" (a meter, or a callee that keeps its argument), "in-place" (`self.buf.mul_(m).add_(v)`),
+    # "returned" (a step's return that the framework keeps: `container` names its list)
     kind: str
     # how the value gets there when a callee keeps it, or what was assumed of a callee whose
     # definition is not visible (for the message); empty for a store written here
@@ -172,7 +176,7 @@ class Loops:
             return False
         if self.is_test_function(func):
             return False  # pytest functions, not evaluation loops
-        return bool(_EVAL_FUNCTION.search(func.name.value))
+        return bool(_EVAL_FUNCTION.search(func.name.value)) or self.model.frameworks.inference_method(func)
 
     def is_test_function(self, func: cst.FunctionDef) -> bool:
         """A pytest test (`test*` in a test file): it runs once, to check, not to evaluate data."""
@@ -403,6 +407,11 @@ class Loops:
             return hook.per_step
         return func.name.value in PER_STEP_NAMES
 
+    def accumulates_by_design(self, func: cst.FunctionDef) -> bool:
+        """Does the framework call `func` to gather state over the epoch (ignite's `Metric.update`)?"""
+        hook = self.model.frameworks.hook(func)
+        return hook is not None and hook.accumulates
+
     def called_per_step(self, func: cst.FunctionDef) -> bool:
         """Is every call site of `func` in this file inside a step loop (skorch's
         `validation_step`, looped over by `run_valid_epoch`)?"""
@@ -512,6 +521,8 @@ class Loops:
 
     def _store_of(self, statement: cst.CSTNode) -> Store | None:
         kind = type(statement)  # exact types (LibCST's node classes have no subclasses): isinstance goes through ABCMeta
+        if kind is cst.Return:
+            return self._kept_return(statement)
         if kind is cst.Expr and type(statement.value) is cst.Call:
             call = statement.value
             if type(call.func) is not cst.Attribute:
@@ -781,8 +792,50 @@ class Loops:
             for call in self.model.tree.descendants(region, cst.Call)
         )
 
+    def graph_frame_store(self, store: Store) -> bool:
+        """`g.ndata["h"] = h`: a feature written into a graph's frames (DGL), which message passing reads."""
+        container = store.container
+        return store.kind == "subscript" and type(container) is cst.Attribute and container.attr.value in GRAPH_FEATURE_FRAMES
+
+    def _in_local_scope(self, store: Store) -> bool:
+        """Is the store inside `with g.local_scope():` of the graph it writes into?"""
+        graph = code(store.container.value)  # type: ignore[attr-defined]
+        for anc in self.model.tree.ancestors(store.statement):
+            if type(anc) is cst.With:
+                for item in anc.items:
+                    call = item.item
+                    if type(call) is cst.Call and method_name(call) in GRAPH_LOCAL_SCOPES and code(call.func.value) == graph:
+                        return True
+        return False
+
+    def _kept_return(self, statement: cst.Return) -> Store | None:
+        """`return value` from a step whose every return the framework keeps (`predict_step` under
+        `Trainer.predict`): a store into the framework's list, less the entries it detaches."""
+        func = self.model.scope_of(statement)
+        if statement.value is None or type(func) is not cst.FunctionDef:
+            return None
+        kept = self.model.frameworks.kept_return(func)
+        if kept is None:
+            return None
+        value = statement.value
+        if kept.detached_keys:
+            if type(value) is not cst.Dict:
+                return None  # a bare tensor is the loss itself, detached by the framework
+            elements = [
+                e for e in value.elements
+                if not (type(e) is cst.DictElement and type(e.key) is cst.SimpleString and e.key.evaluated_value in kept.detached_keys)
+            ]
+            if not elements:
+                return None
+            value = value.with_changes(elements=elements)
+        return Store(statement, cst.Name("outputs"), value, "returned", via=kept.keeper)
+
     def outlives(self, store: Store, region: cst.CSTNode) -> bool:
         """Does the container of `store` survive from one iteration of `region` to the next?"""
+        if store.kind == "returned":
+            return True  # the framework keeps it until the epoch (or the run) ends
+        if self.graph_frame_store(store) and self._in_local_scope(store):
+            return False  # DGL's `with g.local_scope():` drops what is written in it
         root = root_name(store.container)
         if root is None:
             return False
