@@ -171,6 +171,9 @@ for x, y in loader:
         branch = "under" if not conditional or model.tree.contains(conditional[0].body, backward_sites[0]) else (
             "in the `else` of"
         )
+        # what one iteration adds on the device, where the code states it (the tensor itself:
+        # backward freed what its graph saved)
+        size = model.sizes.kept(store) if was_backwarded and not retained else None
         if store.kind == "in-place":
             severity = Severity.ERROR
             message = (
@@ -196,6 +199,9 @@ for x, y in loader:
                 f"{label} is kept beyond its iteration with its autograd graph, whose Function "
                 f"`{first.function.name.value}` keeps tensors on `ctx.{first.attributes[0]}` on the device"
             )
+        elif itself and size is not None:
+            severity = Severity.ERROR if size.large else Severity.WARNING
+            message = f"{label} is kept beyond its iteration: {size.describe()} on the device, {size.amount()} per iteration"
         elif itself:
             severity = Severity.ERROR
             output = "" if code(itself[0]) == kept else f" (`{code(itself[0])}`)"
@@ -206,9 +212,21 @@ for x, y in loader:
                 f"{label} is kept beyond its iteration with its graph; backward runs only {branch} "
                 f"`if {code(conditional[0].test)}:` (line {model.range_of(conditional[0]).start.line})"
             )
+        elif size is not None:
+            severity = Severity.ERROR if size.large else Severity.WARNING
+            message = (
+                f"{label} is kept beyond its iteration with its graph skeleton: {size.amount()} of device memory "
+                "per iteration, and autograd nodes on the host"
+            )
+        elif store.kind == "accumulate":  # one running tensor: only the chain of autograd nodes grows
+            severity = Severity.WARNING
+            message = f"{label} is kept beyond its iteration with its graph skeleton, whose autograd nodes pile up on the host"
         else:
             severity = Severity.WARNING
-            message = f"{label} is kept beyond its iteration, and its graph skeleton leaks host memory every iteration"
+            message = (
+                f"{label} is kept beyond its iteration with its graph skeleton: its tensors stay on the device, "
+                "its autograd nodes on the host"
+            )
         # where the value crossed a function, and what was assumed: on the help line (the message stays one sentence)
         path = [model.summaries.origin(p, statement) for p in parts]
         notes = "".join(f" ({step})" for step in dict.fromkeys(p for p in path if p))

@@ -2,11 +2,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from typing import TYPE_CHECKING
+
+from memlint.analysis.flow.consumers import consumed_after
 from memlint.analysis.syntax.expressions import code, literal_parts
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.analysis.regions.loops import Store
 from memlint.rules.base import StoreRule, keep_fix, off_device
+
+if TYPE_CHECKING:
+    from memlint.analysis.model import SemanticModel
 
 
 class EvalOutputsOnDevice(StoreRule):
@@ -69,20 +75,42 @@ with torch.no_grad():
         if store.keep is not None and model.summaries.keeps_on_host(store.keep):
             return  # the callee moves what it keeps off the device (`store.append(value.cpu())`)
         provenance = model.provenance
-        if model.grad_state(statement) is not Grad.OFF and provenance.carries_history(store.value, statement):
-            return  # a graph is kept too: retained-graph (ML001) reports this store
+        graph = model.grad_state(statement) is not Grad.OFF and provenance.carries_history(store.value, statement)
+        if graph and _retained_graph_reports(model, store):
+            return  # retained-graph (ML001) reports this store, with its graph
         parts = [p for p in literal_parts(store.value) if provenance.device_output(p, statement)]
         if not parts:
             return
         kept = code(store.value)
-        message = (
-            f"`{kept}` keeps a device tensor from every {'training step' if training else 'evaluation batch'} in "
-            f"`{code(store.container)}`, so device memory grows with the number of {'steps' if training else 'batches'}"
-        )
+        each = "training step" if training else "evaluation batch"
+        # the tensor's own size, where the code states it; with a graph kept too, what it saved adds an unknown amount
+        size = None if graph else model.sizes.kept(store)
+        if size is not None:
+            message = (
+                f"`{kept}` keeps {size.describe()} from every {each} on the device in `{code(store.container)}`: "
+                f"{size.amount()} per {'step' if training else 'batch'}"
+            )
+        else:
+            message = (
+                f"`{kept}` keeps a device tensor{' and its autograd graph' if graph else ''} from every {each} in "
+                f"`{code(store.container)}`, so device memory grows with the number of {'steps' if training else 'batches'}"
+            )
         replacements = [(p, off_device(p)) for p in parts]
         self.report(
             statement,
             message,
             f"move it off the device as you collect it: `{code(replacements[0][1])}`",
             fix=keep_fix(model, store, region, replacements, "Move the collected tensor to the CPU", False),
+            severity=Severity.ERROR if size is not None and size.large else Severity.WARNING,
         )
+
+
+def _retained_graph_reports(model: "SemanticModel", store: Store) -> bool:
+    """Does retained-graph (ML001) report this store of a value with history? Not where no step
+    runs it, nor where the loop's collection is reduced right after it into a returned value
+    (`return torch.cat(all_logits)`, by design for a chunked forward): in an evaluation loop run
+    with grad, that is each batch's logits and graph kept on the device, reported here."""
+    region = model.loops.step_region(store.statement)
+    if region is None:
+        return False
+    return isinstance(region, cst.FunctionDef) or not consumed_after(model, store.container, region, store.kind == "concat")
