@@ -30,7 +30,15 @@ nor is the sequence an autoregressive loop generates
 (`input = torch.cat([input, token])` where the model runs on `input`).
 A training step that keeps a detached output (`self.logits.append(
 logits.detach())`) is reported too: the graph is gone, the tensor of batch
-size stays on the device every step.
+size stays on the device every step. So is an evaluation loop run with grad
+that collects its outputs, which keep their graphs too (in a training step,
+retained-graph, ML001, reports such a store). Each store is its own finding:
+logits and labels collected side by side are two.
+
+Where the code shows the collected tensor's shape and dtype (literal sizes,
+a loader written out, an `nn.Sequential` of `Linear` layers), the message
+says how much device memory each batch adds, and the severity follows it: an
+error from 0.25 MiB per batch on, a warning below.
 """
     why = """
 Every batch adds its outputs to device memory, so memory grows with the size
