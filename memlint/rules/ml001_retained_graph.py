@@ -229,7 +229,7 @@ for x, y in loader:
                 f"{label} is kept beyond its iteration with its graph skeleton: {size.amount()} of device memory "
                 "per iteration, and autograd nodes on the host"
             )
-        elif store.kind == "accumulate":  # one running tensor: only the chain of autograd nodes grows
+        elif _keeps_as(model, store, at_keep) == "accumulate":  # one running tensor: only its chain of autograd nodes grows
             severity = Severity.WARNING
             message = f"{label} is kept beyond its iteration with its graph skeleton, whose autograd nodes pile up on the host"
         else:
@@ -313,6 +313,13 @@ for x, y in loader:
             sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
         )
 
+
+
+def _keeps_as(model: "SemanticModel", store: Store, at_keep: bool) -> str:
+    """How the value is kept: the store's kind, or, where a callee of this file keeps it
+    (`meter.update(loss)`), the kind of the callee's store (`self.sum += val`)."""
+    inner = model.loops.store_of(store.keep) if at_keep and store.keep is not None else None
+    return inner.kind if inner is not None else store.kind
 
 
 def _fix_at_keep(model: "SemanticModel", store: Store) -> tuple[str, FixSpec | None]:

@@ -202,7 +202,7 @@ class Sizes:
             known = self._alone[id(scope)] = set()
             provenance = self.model.provenance
             for call, exprs in provenance.backward_calls(scope):
-                if len(exprs) != 1 or keyword_arg(call, "gradient") or keyword_arg(call, "grad_tensors"):
+                if self.model.scope_of(call) is not scope or len(exprs) != 1 or keyword_arg(call, "gradient") or keyword_arg(call, "grad_tensors"):
                     continue
                 receiver = isinstance(call.func, cst.Attribute) and exprs[0] is call.func.value
                 if sum(a.keyword is None for a in call.args) > (0 if receiver else 1):
