@@ -101,6 +101,52 @@ def test_without_grounds_the_message_names_what_is_kept_without_a_number() -> No
     assert "its tensors stay on the device, its autograd nodes on the host" in finding.message
 
 
+SHAPES = """
+import torch
+from torch import nn
+
+N = 4096
+
+
+def f(batch_size, loader, x):
+    model = nn.Sequential(nn.Linear(64, 128), nn.GELU(), nn.Linear(128, 10)).cuda()
+    batches = [(torch.randn(32, 64), torch.randint(0, 10, (32,))) for _ in range(8)]
+    for i, (images, labels) in enumerate(batches):
+        images = images.to("cuda")
+        probe = {expr}
+"""
+
+
+@pytest.mark.parametrize(
+    "expr, described, nbytes",
+    [
+        ("model(images)", "a 32×10 float32 tensor", 1536),  # 1280 bytes in 512-byte blocks
+        ("model(images).argmax(dim=1)", "a 32-element int64 tensor", 512),
+        ("model(images).half().softmax(-1)", "a 32×10 float16 tensor", 1024),
+        ("labels * 2", "a 32-element int64 tensor", 512),
+        ("torch.zeros(N, 3, dtype=torch.bfloat16)", "a 4096×3 bfloat16 tensor", 24576),
+        ("torch.full((N,), 0.5)", "a 4096-element float32 tensor", 16384),
+        ("images.to(torch.float64).mean()", "a 0-dim tensor", 512),
+        ("labels / 2", None, None),  # int64 divided: float, of a dtype the code does not show
+        ("torch.randn(batch_size, 64)", None, None),  # a parameter: whatever the caller passes
+        ("model(x)", None, None),
+        ("torch.full((N,), x)", None, None),
+        ("images @ images", None, None),
+    ],
+)
+def test_the_size_model_says_only_what_the_code_shows(expr: str, described: str | None, nbytes: int | None) -> None:
+    import libcst as cst
+
+    from memlint.analysis.model import SemanticModel
+
+    text = textwrap.dedent(SHAPES.format(expr=expr))
+    model = SemanticModel(cst.parse_module(text), "shapes.py", text=text)
+    probe = next(n for n in model.tree.nodes if isinstance(n, cst.Assign) and getattr(n.targets[0].target, "value", "") == "probe")
+    tensor = model.sizes.tensor(probe.value, probe)
+    assert (tensor.describe() if tensor else None) == described
+    assert (tensor.nbytes if tensor else None) == nbytes
+
+
 # -- what verify measures -------------------------------------------------------------
 def stated_findings() -> list[tuple[str, int, str, float]]:
     """(file, row, code, MiB per iteration) of every runnable test case's finding that states a size."""

@@ -56,6 +56,7 @@ _ELEMENTWISE_LAYERS = {
     "Softplus", "Mish", "Hardswish", "ReLU6", "PReLU", "SELU", "CELU",
 }
 _MODULE_PLACEMENT = {"to", "cuda", "eval", "train", "requires_grad_"}
+_ELEMENTWISE_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
 # At or beyond this much per iteration, `memlint verify` confirms the growth: the finding is an error.
 LARGE_BYTES = int(THRESHOLD_MIB * MIB)
 
@@ -145,21 +146,23 @@ class Sizes:
             return self._name(expr.value, self.model.scope_of(at), at, guard)
         if isinstance(expr, cst.Call):
             return self._call(expr, at, guard)
-        if isinstance(expr, cst.BinaryOperation):
-            left = self._operand(expr.left, at, guard)
-            right = self._operand(expr.right, at, guard)
-            if isinstance(left, Tensor) and right == "number":
-                return left
-            if isinstance(right, Tensor) and left == "number":
-                return right
-            if isinstance(left, Tensor) and isinstance(right, Tensor) and left == right:
-                return left
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _ELEMENTWISE_OPERATORS):
+            return self._elementwise(expr, at, guard)
         return None
 
-    def _operand(self, expr: cst.BaseExpression, at: cst.CSTNode, guard: frozenset) -> Tensor | str | None:
-        if isinstance(expr, (cst.Integer, cst.Float)):
-            return "number"
-        return self.tensor(expr, at, guard)
+    def _elementwise(self, expr: cst.BinaryOperation, at: cst.CSTNode, guard: frozenset) -> Tensor | None:
+        """`loss * 2`, `a + b` of one shape and dtype; not where a number could change the dtype
+        (`labels / 2` is float, `labels * 0.5` too)."""
+        sides = [expr.left, expr.right]
+        numbers = [s for s in sides if isinstance(s, (cst.Integer, cst.Float))]
+        found = {self.tensor(s, at, guard) for s in sides if s not in numbers}
+        if len(found) != 1 or None in found:
+            return None
+        (tensor,) = found
+        integer = tensor.dtype.startswith(("int", "uint")) or tensor.dtype == "bool"
+        if integer and (isinstance(expr.operator, cst.Divide) or any(isinstance(n, cst.Float) for n in numbers)):
+            return None
+        return tensor
 
     # -- names: one value wherever they reach --------------------------------------
     def _name(self, name: str, scope: "Scope", at: cst.CSTNode, guard: frozenset) -> Tensor | None:
@@ -226,10 +229,10 @@ class Sizes:
         items = self._items(iterable, loop)
         if not items:
             return None
-        found = {self._matched(target, item, name, guard) for item, _ in items}
+        found = {self._matched(target, item, name, guard) for item in items}
         return found.pop() if len(found) == 1 else None
 
-    def _items(self, iterable: cst.BaseExpression, at: cst.CSTNode) -> list[tuple[cst.BaseExpression, cst.CSTNode]]:
+    def _items(self, iterable: cst.BaseExpression, at: cst.CSTNode) -> list[cst.BaseExpression]:
         """The element expressions of a list written out (`[a, b]`, `[(x, y) for _ in range(n)]`)."""
         if isinstance(iterable, cst.Name):
             bindings = self.model.provenance.reaching_bindings(self.model.scope_of(at), iterable.value, at)
@@ -237,11 +240,11 @@ class Sizes:
                 return []
             return self._items(bindings[0].value, bindings[0].node)
         if isinstance(iterable, (cst.ListComp, cst.GeneratorExp)):
-            return [(iterable.elt, at)]
+            return [iterable.elt]
         if isinstance(iterable, (cst.List, cst.Tuple)) and iterable.elements:
             if any(isinstance(e, cst.StarredElement) for e in iterable.elements):
                 return []
-            return [(e.value, at) for e in iterable.elements]
+            return [e.value for e in iterable.elements]
         return []
 
     def _matched(self, target: cst.BaseExpression, item: cst.BaseExpression, name: str, guard: frozenset) -> Tensor | None:
@@ -322,9 +325,10 @@ class Sizes:
             return Tensor(dims, named) if named else None
         if name == "randint":
             return Tensor(dims, "int64")
-        if name == "full":
+        if name == "full":  # the fill value's type decides: `torch.full((n,), 0)` is int64
             fill = call_arg(call, 1, "fill_value")
-            return Tensor(dims, "float32" if fill is not None and isinstance(fill.value, cst.Float) else "int64") if fill else None
+            kind = type(fill.value) if fill is not None else None
+            return Tensor(dims, "int64") if kind is cst.Integer else Tensor(dims, "float32") if kind is cst.Float else None
         return Tensor(dims, "float32")
 
     def _dtype(self, expr: cst.BaseExpression) -> str | None:
@@ -354,7 +358,10 @@ class Sizes:
             return left * right if isinstance(expr.operator, cst.Multiply) else left + right if isinstance(expr.operator, cst.Add) else left - right
         if isinstance(expr, cst.Name):
             model = self.model
-            bindings = model.provenance.reaching_bindings(model.scope_of(at), expr.value, at) or model.bindings(model.module, expr.value)
+            scope = model.scope_of(at)
+            if isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):
+                return None  # `def f(batch_size)`: whatever the caller passes
+            bindings = model.provenance.reaching_bindings(scope, expr.value, at) or model.bindings(model.module, expr.value)
             values = {int(b.value.evaluated_value) if isinstance(b.value, cst.Integer) else None for b in bindings}
             return values.pop() if len(values) == 1 else None
         return None
