@@ -61,7 +61,7 @@ def test_json_is_ruff_compatible(project: Path) -> None:
     assert finding["fix"]["edits"] == [
         {"content": "loss.detach()", "location": {"row": 10, "column": 23}, "end_location": {"row": 10, "column": 27}}
     ]
-    assert finding["severity"] == "warning"  # backwarded: the skeleton leaks host memory
+    assert finding["severity"] == "warning"  # backwarded: a 0-dim loss and its graph skeleton, 512 bytes a step
 
 
 def test_select_ignore_by_code_and_name(project: Path) -> None:

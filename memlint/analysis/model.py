@@ -16,6 +16,7 @@ from memlint.analysis.regions.model_runs import EvalRegions, ModelRuns
 from memlint.analysis.flow.module_facts import ModuleFacts
 from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.flow.provenance import Provenance
+from memlint.analysis.flow.sizes import Sizes
 from memlint.analysis.syntax.scopes import Binding, Scope
 from memlint.analysis.syntax.tree import Tree
 
@@ -45,6 +46,11 @@ class SemanticModel(FileContext):
     def cuda_init(self) -> CudaInit:
         """Where CUDA is used, indexed once for ML010 and the project summary."""
         return CudaInit(self)
+
+    @cached_property
+    def sizes(self) -> Sizes:
+        """What a kept value weighs on the device, where the code states it (ML001, ML005)."""
+        return Sizes(self)
 
     @cached_property
     def model_runs(self) -> ModelRuns:

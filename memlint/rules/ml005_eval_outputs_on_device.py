@@ -2,11 +2,17 @@ from __future__ import annotations
 
 import libcst as cst
 
+from typing import TYPE_CHECKING
+
+from memlint.analysis.flow.consumers import consumed_after
 from memlint.analysis.syntax.expressions import code, literal_parts
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.analysis.regions.loops import Store
 from memlint.rules.base import FixSpec, StoreRule, keep_fix, off_device
+
+if TYPE_CHECKING:
+    from memlint.analysis.model import SemanticModel
 
 
 class EvalOutputsOnDevice(StoreRule):
@@ -24,7 +30,15 @@ nor is the sequence an autoregressive loop generates
 (`input = torch.cat([input, token])` where the model runs on `input`).
 A training step that keeps a detached output (`self.logits.append(
 logits.detach())`) is reported too: the graph is gone, the tensor of batch
-size stays on the device every step.
+size stays on the device every step. So is an evaluation loop run with grad
+that collects its outputs, which keep their graphs too (in a training step,
+retained-graph, ML001, reports such a store). Each store is its own finding:
+logits and labels collected side by side are two.
+
+Where the code shows the collected tensor's shape and dtype (literal sizes,
+a loader written out, an `nn.Sequential` of `Linear` layers), the message
+says how much device memory each batch adds, and the severity follows it: an
+error from 0.25 MiB per batch on, a warning below.
 """
     why = """
 Every batch adds its outputs to device memory, so memory grows with the size
@@ -71,16 +85,26 @@ with torch.no_grad():
         if store.keep is not None and model.summaries.keeps_on_host(store.keep):
             return  # the callee moves what it keeps off the device (`store.append(value.cpu())`)
         provenance = model.provenance
-        if model.grad_state(statement) is not Grad.OFF and provenance.carries_history(store.value, statement):
-            return  # a graph is kept too: retained-graph (ML001) reports this store
+        graph = model.grad_state(statement) is not Grad.OFF and provenance.carries_history(store.value, statement)
+        if graph and _retained_graph_reports(model, store):
+            return  # retained-graph (ML001) reports this store, with its graph
         parts = [p for p in literal_parts(store.value) if provenance.device_output(p, statement)]
         if not parts:
             return
         kept = code(store.value)
-        message = (
-            f"`{kept}` keeps a device tensor from every {'training step' if training else 'evaluation batch'} in "
-            f"`{code(store.container)}`, so device memory grows with the number of {'steps' if training else 'batches'}"
-        )
+        each = "training step" if training else "evaluation batch"
+        # the tensor's own size, where the code states it; with a graph kept too, what it saved adds an unknown amount
+        size = None if graph else model.sizes.kept(store)
+        if size is not None:
+            message = (
+                f"`{kept}` keeps {size.describe()} from every {each} on the device in `{code(store.container)}`: "
+                f"{size.amount()} per {'step' if training else 'batch'}"
+            )
+        else:
+            message = (
+                f"`{kept}` keeps a device tensor{' and its autograd graph' if graph else ''} from every {each} in "
+                f"`{code(store.container)}`, so device memory grows with the number of {'steps' if training else 'batches'}"
+            )
         replacements = [(p, off_device(p)) for p in parts]
         self.report(
             statement,
@@ -89,6 +113,7 @@ with torch.no_grad():
             fix=keep_fix(model, store, region, replacements, "Move the collected tensor to the CPU", False)
             if all(provenance.value_kind(p, statement) == "tensor" for p in parts)
             else None,  # not known to be a tensor (a list of strings, a model's tuple): no `.cpu()` edit
+            severity=Severity.ERROR if size is not None and size.large else Severity.WARNING,
         )
 
     def check_comprehension(self, store: Store, loop: cst.CompFor) -> None:
@@ -110,5 +135,18 @@ with torch.no_grad():
             f"`{code(store.value)}` keeps a device tensor from every evaluation batch in `{code(store.container)}`,"
             " so device memory grows with the number of batches",
             f"move it off the device as you collect it: `{code(replacements[0][1])}`",
-            fix=FixSpec(Applicability.UNSAFE, "Move the collected tensor to the CPU", replacements),
+            fix=FixSpec(Applicability.UNSAFE, "Move the collected tensor to the CPU", replacements)
+            if all(provenance.value_kind(p, statement) == "tensor" for p in parts)
+            else None,
         )
+
+
+def _retained_graph_reports(model: "SemanticModel", store: Store) -> bool:
+    """Does retained-graph (ML001) report this store of a value with history? Not where no step
+    runs it, nor where the loop's collection is reduced right after it into a returned value
+    (`return torch.cat(all_logits)`, by design for a chunked forward): in an evaluation loop run
+    with grad, that is each batch's logits and graph kept on the device, reported here."""
+    region = model.loops.step_region(store.statement)
+    if region is None:
+        return False
+    return isinstance(region, cst.FunctionDef) or not consumed_after(model, store.container, region, store.kind == "concat")

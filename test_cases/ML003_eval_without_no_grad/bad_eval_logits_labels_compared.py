@@ -13,7 +13,7 @@ def evaluate(model, loader):
     for images, labels in loader:
         images, labels = images.to(device), labels.to(device)
         logits = model(images)  # expect: ML003
-        all_logits.append(logits)
+        all_logits.append(logits)  # expect: ML005
         all_labels.append(labels)  # expect: ML005
     logits = torch.cat(all_logits)
     labels = torch.cat(all_labels)
