@@ -101,7 +101,26 @@ SECOND_ROUND = {
     "PyTorch-GAN": ("eriklindernoren/PyTorch-GAN", "36d3c77e5ff20ebe0aeefd322326a134a279b93e"),
 }
 
-ROUNDS = {1: FIRST_ROUND, 2: SECOND_ROUND}
+# Round 3: the newest commit of each default branch on 2026-11-27, audited at the end of the session
+# that studied round 2; chosen for spread (ConvNeXt and T2T-ViT classification, QLoRA fine-tuning,
+# diffusion in pixels and latents, SimSiam, Barlow Twins and DINOv2 self-supervision, BigGAN, face
+# restoration, driving perception, video masked autoencoders), 3 to 141 Python files each
+THIRD_ROUND = {
+    "ConvNeXt": ("facebookresearch/ConvNeXt", "048efcea897d999aed302f2639b6270aedf8d4c8"),
+    "qlora": ("artidoro/qlora", "7f4e95a68dc076bea9b3a413d2b512eca6d004e5"),
+    "improved-diffusion": ("openai/improved-diffusion", "1bc7bbbdc414d83d4abf2ad8cc1446dc36c4e4d5"),
+    "simsiam": ("facebookresearch/simsiam", "a7bc1772896d0dad0806c51f0bb6f3b16d290468"),
+    "T2T-ViT": ("yitu-opensource/T2T-ViT", "0f63dc9558f4d192de926504dbddfa1b3f5db6ca"),
+    "barlowtwins": ("facebookresearch/barlowtwins", "8e8d284ca0bc02f88b92328e53f9b901e86b4a3c"),
+    "BigGAN-PyTorch": ("ajbrock/BigGAN-PyTorch", "98459431a5d618d644d54cd1e9fceb1e5045648d"),
+    "CodeFormer": ("sczhou/CodeFormer", "b33cc7d639d6545bfcccc7e0bc6ae51f24e79c2b"),
+    "YOLOP": ("hustvl/YOLOP", "8d8f68df318c71f01d6f813c024df646c7d1978f"),
+    "VideoMAE": ("MCG-NJU/VideoMAE", "14ef8d856287c94ef1f985fe30f958eb4ec2c55d"),
+    "latent-diffusion": ("CompVis/latent-diffusion", "a506df5756472e2ebaf9078affdde2c4f1502cd4"),
+    "dinov2": ("facebookresearch/dinov2", "b8931f7bf91576930313be2c6d6af376033b35f0"),
+}
+
+ROUNDS = {1: FIRST_ROUND, 2: SECOND_ROUND, 3: THIRD_ROUND}
 
 
 def stem(round_number: int) -> str:
