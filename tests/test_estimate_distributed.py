@@ -51,6 +51,20 @@ def fsdp2():
     model.to_empty(device="cuda")
     return _step(model)
 
+def fsdp2_initialized():
+    # Weights initialized after sharding, on the DTensor shards (the FSDP2 example's order):
+    # DTensor's random ops run in their own higher-order op.
+    from torch.distributed.fsdp import fully_shard
+    with torch.device("meta"):
+        model = nn.Sequential(*[nn.Linear(512, 512) for _ in range(6)], nn.Dropout(0.1))
+    for layer in model[:6]:
+        fully_shard(layer)
+    fully_shard(model)
+    model.to_empty(device="cuda")
+    for layer in model[:6]:
+        layer.reset_parameters()
+    return _step(model)
+
 def fsdp1():
     from torch.distributed.fsdp import FullyShardedDataParallel
     from torch.distributed.fsdp.wrap import ModuleWrapPolicy
@@ -131,6 +145,11 @@ def test_fsdp_shards_parameters_gradients_and_optimizer_state_by_the_world_size(
     assert many["steps"]["2"] < two["steps"]["2"] < plain["steps"]["2"]
     if fsdp == "fsdp2":  # built on the meta device: no rank ever holds the whole model, the peak is in training
         assert many["breakdown"]["optimizer state"] == pytest.approx(2 * PARAMS / 64, rel=0.05)
+
+
+def test_fsdp2_weights_initialized_on_the_shards(factories):
+    two = _run(factories, "fsdp2_initialized", 2)
+    assert two["breakdown"]["optimizer state"] == pytest.approx(2 * PARAMS / 2, rel=0.01)
 
 
 def test_world_size_is_in_the_text_report(factories):
