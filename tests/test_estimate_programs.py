@@ -148,6 +148,34 @@ def test_a_gpu_value_deciding_an_if_stops(tmp_path):
         """)
 
 
+def test_a_gpu_value_deciding_an_if_in_an_evaluation_is_answered_and_listed(tmp_path, capsys):
+    # minGPT's adder: after a no-grad forward, each answer's correctness decides what is printed.
+    tracker = _run_fake(tmp_path, """
+        import torch
+        model = torch.nn.Linear(4, 3).cuda()
+        model.eval()
+        with torch.no_grad():
+            correct = (model(torch.randn(5, 4, device="cuda")).argmax(1) == 0).cpu()
+        wrong = [i for i in range(5) if not correct[i]]
+        print(len(wrong))
+    """)
+    assert capsys.readouterr().out.split() == ["5"]
+    assert [(u.kind, u.count, u.answer) for u in tracker.record.scalar_uses.values()] == \
+        [(scalars.EVAL_TRUTH, 5, False)]
+
+
+def test_torch_save_of_fake_tensors_writes_nothing_and_is_listed(tmp_path):
+    tracker = _run_fake(tmp_path, f"""
+        import torch
+        model = torch.nn.Linear(4, 3).cuda()
+        torch.save(model.state_dict(), {str(tmp_path / "fake.pt")!r})
+        torch.save({{"epoch": 1, "model": model}}, {str(tmp_path / "whole.pt")!r})
+        torch.save({{"epoch": 1}}, {str(tmp_path / "real.pt")!r})
+    """)
+    assert sorted(p.name for p in tmp_path.glob("*.pt")) == ["real.pt"]
+    assert [(u.kind, u.count) for u in tracker.record.scalar_uses.values()] == [(scalars.SAVE, 1), (scalars.SAVE, 1)]
+
+
 def test_host_values_are_real_and_gpu_values_are_listed(tmp_path, capsys):
     tracker = _run_fake(tmp_path, """
         import torch

@@ -50,6 +50,7 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `GradScaler` always steps (it would read `found_inf.item()`).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
+* `torch.save` of fake tensors writes nothing and is listed (`scalars`).
 * Calls on small real host tensors run as they are, with no mode (the tracker
   keeps such tensors real); `nn.Parameter` of a real host tensor makes it fake.
 * A fake tensor read as a Python value (`item`, `int`, `float`, `bool`,
@@ -78,7 +79,7 @@ from torch.utils._pytree import tree_flatten
 from memlint.estimate import autocast, scalars
 from memlint.estimate.distributed import FakeWorld, World, leave_world
 from memlint.estimate.kernels import KernelSide
-from memlint.estimate.tracker import GPU, HOST_LIMIT, Category, StepTracker, is_evaluation
+from memlint.estimate.tracker import GPU, HOST_LIMIT, Category, StepTracker, is_evaluation, user_site
 
 # Forwards an evaluation loop runs on one input shape before the next ones answer the last output.
 EVAL_BATCHES = 3
@@ -304,6 +305,7 @@ class FakeGPU:
             for name in ("Adam", "AdamW"):
                 self._patch(torch.optim, name, _SGDInstead)
         self._patch(torch, "compile", _no_compile)
+        self._patch(torch, "save", _save_real_only(torch.save, tracker))
         self._bound_evaluation(tracker)
         self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
         self._patch(torch.amp.GradScaler, "_maybe_opt_step", _always_step)
@@ -616,6 +618,16 @@ def _rng_state(device: object = "cuda") -> torch.Tensor:
 def _always_step(scaler, optimizer, optimizer_state, *args, **kwargs):
     # The real one skips the step when `found_inf.item()` is non-zero: a fake value has no infs.
     return optimizer.step(*args, **kwargs)
+
+
+def _save_real_only(save, tracker: StepTracker):
+    def save_unless_fake(obj, f, *args, **kwargs):
+        if scalars.holds_fake(obj, FakeTensor):
+            tracker.note_use(scalars.SAVE, user_site() or "?", None)
+            return None
+        return save(obj, f, *args, **kwargs)
+
+    return save_unless_fake
 
 
 def _no_compile(model=None, **kwargs):

@@ -123,9 +123,9 @@ def _value_notes(result: dict) -> list[str]:
         if not uses:
             continue
         count = sum(u["count"] for u in uses)
-        answers = " / ".join(sorted({repr(u["answer"]) for u in uses}))
+        answers = " / ".join(sorted({repr(u["answer"]) for u in uses if u["answer"] is not None}))
         sites = ", ".join(f"{u['site']} ({u['count']}x)" for u in uses[:3]) + (", ..." if len(uses) > 3 else "")
-        out.append(f"note: {count} fake value(s) {description}, answered {answers}: {sites}")
+        out.append(f"note: {count} fake value(s) {description}{', answered ' + answers if answers else ''}: {sites}")
     return out
 
 

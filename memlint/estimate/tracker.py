@@ -435,6 +435,8 @@ class StepTracker(MemTracker):
         kind = self.scalar_use or scalars.VALUE
         if user and scalars.subscripting(frame):
             kind = scalars.INDEX
+        if kind == scalars.TRUTH and user and self.phase_name == "eval":
+            kind = scalars.EVAL_TRUTH
         if kind == scalars.INDEX or kind == scalars.TRUTH and user:
             raise scalars.FakeValueNeeded(scalars.stop_message(kind))
         # 1 rather than 0: Adam divides by `1 - beta ** step.item()` (a capturable step on the GPU);
@@ -442,14 +444,18 @@ class StepTracker(MemTracker):
         if t.dtype.is_floating_point or t.dtype.is_complex:
             answer = 1.0
         else:
-            answer = False if t.dtype == torch.bool or kind == scalars.TRUTH else 1
+            answer = False if t.dtype == torch.bool or kind in (scalars.TRUTH, scalars.EVAL_TRUTH) else 1
         site = f"{frame.f_code.co_filename}:{frame.f_lineno}" if frame is not None else "?"
         if user:
             self.record.items += 1
             self.record.item_site = self.record.item_site or site
+        self.note_use(kind, site, answer)
+        return answer
+
+    def note_use(self, kind: str, site: str, answer: object) -> None:
+        """One more use of a fake value's data at `site`, for the report (`scalars`)."""
         use = self.record.scalar_uses.get((kind, site))
         if use is None:
             self.record.scalar_uses[(kind, site)] = scalars.ScalarUse(kind, site, answer)
         else:
             use.count += 1
-        return answer
