@@ -16,6 +16,7 @@ from memlint.estimate.launch import World, torchrun_world
 torch = pytest.importorskip("torch")
 
 from memlint.estimate import predict, report  # noqa: E402
+from memlint.estimate.kernels import rnn_sizes  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MIB = 2**20
@@ -202,8 +203,17 @@ def test_kernel_side_memory_is_named_and_bounded(factories):
     text = io.StringIO()
     report.write(result, "text", text, None)
     assert "cuDNN conv workspace" in text.getvalue() and "cudnn.benchmark autotuning" in text.getvalue()
-    rnn = _run(factories, "lstm", None)["kernel_side"]
-    assert rnn == {"cudnn_rnn_reserve": 6 * 10 * 4 * 64 * 2 * 4, "rnn": "LSTM"}
+    lstm = _run(factories, "lstm", None)
+    # seq 10, batch 4, hidden 64, 2 layers, fp32: the reserve keeps 5 values a step and layer, and the
+    # inner layer's output; the workspaces follow the fitted model.
+    sizes = rnn_sizes("LSTM", 10, 4, 64, 2, 1, 4)
+    assert sizes["reserve"] == 10 * 4 * 64 * 4 * (5 * 2 + 1)
+    assert lstm["kernel_side"] == {"cudnn_rnn_reserve": sizes["reserve"], "rnn": "LSTM",
+                                   "cudnn_rnn_workspace": max(sizes["forward"], sizes["backward"])}
+    # The peak is the backward's workspace over the parameters, the input and the outputs' gradients:
+    # what the CPU's LSTM would keep for backward (several times the reserve) is not there.
+    assert lstm["peak_phase"].endswith("backward")
+    assert sizes["backward"] < lstm["peak_allocated"] < sizes["backward"] + sizes["reserve"] + MIB
     plain = _run(factories, "plain", None)
     assert plain["kernel_side"] == {}
     # Two cuBLAS workspaces of 32 MiB on Hopper: the forward's thread and autograd's device thread.

@@ -136,11 +136,15 @@ def _kernel_lines(kernel: dict, human: Callable[[int], str]) -> list[str]:
         lines.append(f"  {'cuDNN conv workspace':<28}{'<= ' + human(kernel['cudnn_conv_workspace']):>12}   "
                      "transient, during a convolution: add it if one runs at the peak")
     if kernel.get("cudnn_benchmark"):
-        lines.append(f"  {'cudnn.benchmark autotuning':<28}{'unbounded':>12}   the first step tries algorithms "
-                     "whose workspaces do not follow the tensors' sizes (GiBs for a small layer): keep a margin")
+        lines.append(f"  {'cudnn.benchmark autotuning':<28}{'<= free':>12}   the first call of each shape tries "
+                     "cuDNN's algorithms with the largest workspace that fits in the free memory (GiBs for one "
+                     "layer): it raises the GPU's peak readings, not what must fit")
     if kernel.get("cudnn_rnn_reserve"):
-        lines.append(f"  {'cuDNN RNN reserve space':<28}{'~ ' + human(kernel['cudnn_rnn_reserve']):>12}   "
-                     f"kept by the fused {kernel.get('rnn', 'RNN')} for backward, in place of what the fake run keeps")
+        rnn = kernel.get("rnn", "RNN")
+        lines.append(f"  {'cuDNN RNN reserve space':<28}{human(kernel['cudnn_rnn_reserve']):>12}   "
+                     f"kept by the fused {rnn} for backward (in the peak)")
+        lines.append(f"  {'cuDNN RNN workspace':<28}{'~ ' + human(kernel.get('cudnn_rnn_workspace', 0)):>12}   "
+                     "transient, in the peak; cuDNN picks it by shape (measured 0.5x to 1.5x this)")
     return ["kernel-side memory (cuDNN, beside the tensors):", *lines] if lines else []
 
 
