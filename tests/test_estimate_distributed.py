@@ -95,6 +95,18 @@ def lstm():
         opt.step()
         opt.zero_grad()
     return step
+
+def lstm_autocast():
+    model = nn.LSTM(32, 64, num_layers=2).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x = torch.randn(10, 4, 32, device="cuda")
+    def step():
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            out = model(x)[0]
+        out.float().sum().backward()
+        opt.step()
+        opt.zero_grad()
+    return step
 '''
 PARAMS = 6 * (512 * 512 + 512) * 4
 
@@ -214,6 +226,9 @@ def test_kernel_side_memory_is_named_and_bounded(factories):
     # what the CPU's LSTM would keep for backward (several times the reserve) is not there.
     assert lstm["peak_phase"].endswith("backward")
     assert sizes["backward"] < lstm["peak_allocated"] < sizes["backward"] + sizes["reserve"] + MIB
+    # Under CUDA autocast cuDNN runs the RNN in the autocast dtype: 2-byte reserve and workspaces.
+    half = rnn_sizes("LSTM", 10, 4, 64, 2, 1, 2)
+    assert _run(factories, "lstm_autocast", None)["kernel_side"]["cudnn_rnn_reserve"] == half["reserve"]
     plain = _run(factories, "plain", None)
     assert plain["kernel_side"] == {}
     # Two cuBLAS workspaces of 32 MiB on Hopper: the forward's thread and autograd's device thread.

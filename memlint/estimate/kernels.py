@@ -149,8 +149,11 @@ class KernelSide:
         seq, batch = (x.shape[0], x.shape[1] if batched else 1)
         if batched and module.batch_first:
             seq, batch = batch, seq
+        element_size = x.element_size()
+        if torch.is_autocast_enabled("cuda"):  # the RNN is on CUDA autocast's lower-precision list
+            element_size = torch.finfo(torch.get_autocast_dtype("cuda")).bits // 8
         sizes = rnn_sizes(module.mode, seq, batch, module.hidden_size, module.num_layers,
-                          2 if module.bidirectional else 1, x.element_size())
+                          2 if module.bidirectional else 1, element_size)
         self.rnn_reserve = max(self.rnn_reserve, sizes["reserve"])
         self.rnn_workspace = max(self.rnn_workspace, sizes["forward"], sizes["backward"])
         self.rnn_name = type(module).__name__
