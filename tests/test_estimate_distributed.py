@@ -97,12 +97,14 @@ def lstm():
     return step
 
 def lstm_autocast():
+    # With an initial state, as a language model carries it between batches.
     model = nn.LSTM(32, 64, num_layers=2).cuda()
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     x = torch.randn(10, 4, 32, device="cuda")
+    state = (torch.zeros(2, 4, 64, device="cuda"), torch.zeros(2, 4, 64, device="cuda"))
     def step():
         with torch.autocast("cuda", dtype=torch.bfloat16):
-            out = model(x)[0]
+            out = model(x, state)[0]
         out.float().sum().backward()
         opt.step()
         opt.zero_grad()
@@ -158,6 +160,25 @@ def test_fsdp_shards_parameters_gradients_and_optimizer_state_by_the_world_size(
     assert many["steps"]["2"] < two["steps"]["2"] < plain["steps"]["2"]
     if fsdp == "fsdp2":  # built on the meta device: no rank ever holds the whole model, the peak is in training
         assert many["breakdown"]["optimizer state"] == pytest.approx(2 * PARAMS / 64, rel=0.05)
+
+
+def test_fsdp2_side_streams_hold_their_own_segments(factories, monkeypatch):
+    # FSDP2 all-gathers and reduce-scatters on streams of its own; the allocator model keeps their
+    # freed blocks for them, so the reserved prediction is above the one-stream replay.
+    from memlint.estimate import summary
+
+    seen = {}
+
+    def summarize(events, phases, modules, workspace, extra, streams=None):
+        seen.update(events=events, phases=phases, workspace=workspace, streams=streams)
+        return summary.summarize(events, phases, modules, workspace, extra, streams)
+
+    monkeypatch.setattr(predict, "summarize", summarize)
+    result = _run(factories, "fsdp2", 2)
+    assert len(set(seen["streams"].values())) >= 2  # all-gather copy-in and reduce-scatter
+    one_stream = summary.summarize(seen["events"], seen["phases"], [], seen["workspace"], {})
+    assert result["peak_allocated"] == one_stream["peak_allocated"]
+    assert result["peak_reserved"] > one_stream["peak_reserved"]
 
 
 def test_fsdp2_weights_initialized_on_the_shards(factories):

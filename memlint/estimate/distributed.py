@@ -22,9 +22,11 @@ What is patched while a `FakeWorld` is installed, and why (restored with the fak
 * Device meshes (FSDP2's default one, `init_device_mesh`): a mesh is real integers whose
   coordinates are computed from them, so it is built outside the fake mode, and a CPU mesh
   (FSDP2's default on a CPU build of torch) is the emulated GPU's.
-* CUDA streams and events are the CPU's no-op ones: one stream. A real GPU overlaps the
-  next all-gather with compute, which FSDP bounds by its prefetching; the buffers
-  themselves are allocated as on the GPU. FSDP2 all-gathers and reduce-scatters in
+* CUDA streams and events are the CPU's no-op ones. A real GPU overlaps the next
+  all-gather with compute, which FSDP bounds by its prefetching; the buffers themselves
+  are allocated as on the GPU, and on the stream they are allocated on there: the caching
+  allocator keeps a pool per stream (`allocator`), so what a side stream frees serves
+  only that stream again. FSDP2 all-gathers and reduce-scatters in
   backward hooks, which run with the device rules on (autograd runs them with no torch
   function mode). FSDP1 (`FullyShardedDataParallel`) runs with the same rules.
 * DTensor's random ops (dropout on a sharded or replicated tensor) run inside a
@@ -37,6 +39,8 @@ What is patched while a `FakeWorld` is installed, and why (restored with the fak
 """
 
 from __future__ import annotations
+
+import contextlib
 
 import torch
 import torch.distributed as dist
@@ -52,6 +56,7 @@ class FakeWorld:
         self.world = world
         self.tracker = tracker
         self.devices = devices  # fakegpu's device mode, which backward runs without
+        self._streams: dict[int, int] = {}  # id of a side stream -> its number (FSDP keeps its streams alive)
 
     def install(self, patch) -> None:
         from torch.testing._internal.distributed.fake_pg import FakeStore
@@ -71,7 +76,7 @@ class FakeWorld:
             patch(torch.accelerator, "device_count", lambda: world.per_node)
         patch(dist, "_verify_params_across_processes", lambda *a, **k: None)
         for name, value in (("Stream", torch.cpu.Stream), ("Event", _Event), ("current_stream", _current_stream),
-                            ("default_stream", _current_stream), ("stream", torch.cpu.stream)):
+                            ("default_stream", _current_stream), ("stream", self._on_stream)):
             patch(torch.cuda, name, value)
         patch(torch.Tensor, "record_stream", lambda *a, **k: None)
         self._patch_mesh(patch)
@@ -80,6 +85,18 @@ class FakeWorld:
         self._patch_fsdp_backward(patch)
         _teach_dtensor_rng(type(self.tracker))
         self._patch_sharding_propagation(patch)
+
+    @contextlib.contextmanager
+    def _on_stream(self, stream):
+        """`with torch.cuda.stream(s):` -- the allocations made inside are on `s`'s pool."""
+        default = _current_stream()
+        number = 0 if stream is None or stream is default else self._streams.setdefault(id(stream), len(self._streams) + 1)
+        saved, self.tracker.stream = self.tracker.stream, number
+        try:
+            with torch.cpu.stream(stream):
+                yield
+        finally:
+            self.tracker.stream = saved
 
     def _patch_mesh(self, patch) -> None:
         from torch.distributed import device_mesh

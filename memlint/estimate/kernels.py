@@ -61,8 +61,9 @@ class _FusedRNN(torch.autograd.Function):
     and what cuDNN allocates is allocated here, on the inputs' (emulated) device."""
 
     @staticmethod
-    def forward(ctx, module, forward, hx_layout, sizes, *tensors):
-        x, hx = tensors[0], _hx(hx_layout, tensors[1:1 + len(hx_layout or ())])
+    def forward(ctx, module, forward, states, sizes, *tensors):
+        # `states`: how the initial hidden state came: None, or ("tensor" | "tuple", how many tensors)
+        x, hx = tensors[0], _hx(states, tensors[1:1 + (states[1] if states else 0)])
         with torch.no_grad():
             output, state = forward(module, x, hx)
             workspace = x.new_empty(sizes["forward"], dtype=torch.uint8)
@@ -84,10 +85,10 @@ class _FusedRNN(torch.autograd.Function):
         return (None, None, None, None, *out)
 
 
-def _hx(layout: str | None, tensors: tuple):
-    if layout is None:
+def _hx(states: tuple | None, tensors: tuple):
+    if states is None:
         return None
-    return tensors if layout == "tuple" else tensors[0]
+    return tensors if states[0] == "tuple" else tensors[0]
 
 
 class KernelSide:
@@ -157,8 +158,8 @@ class KernelSide:
         self.rnn_reserve = max(self.rnn_reserve, sizes["reserve"])
         self.rnn_workspace = max(self.rnn_workspace, sizes["forward"], sizes["backward"])
         self.rnn_name = type(module).__name__
-        layout = None if hx is None else "tuple" if isinstance(hx, tuple) else "tensor"
         states = () if hx is None else tuple(hx) if isinstance(hx, tuple) else (hx,)
+        layout = None if hx is None else ("tuple" if isinstance(hx, tuple) else "tensor", len(states))
         out = _FusedRNN.apply(module, forward, layout, sizes, x, *states, *module._flat_weights)
         return out[0], (tuple(out[1:]) if len(out) > 2 else out[1])
 

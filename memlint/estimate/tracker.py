@@ -99,6 +99,7 @@ class Record:
     eval_forwards: int = 0  # evaluation forwards run, and answered from the last one (fakegpu)
     eval_skipped: int = 0
     backward_matmuls: bool = False  # backward runs on autograd's device thread: a cuBLAS handle of its own
+    streams: dict = field(default_factory=dict)  # event index -> side stream (1, 2, ...) of an allocation made on one
 
 
 _PLUMBING = ("/memlint/estimate/", "/torch/utils/_python_dispatch.py", "/torch/_subclasses/", "/torch/overrides.py",
@@ -154,6 +155,7 @@ class StepTracker(MemTracker):
         self.inside = 0  # > 0 while the fake mode runs an op
         self.placing: bool | None = None  # set by fakegpu around a call that names a device
         self.category: Category | None = None  # set around a call whose allocations are one kind (DDP's buckets)
+        self.stream = 0  # set by `distributed` while a side stream is current (FSDP's communication streams)
         self.record = Record()
         self.phase_name = "setup"
         self._phase_key: tuple[int, str] | None = None
@@ -221,6 +223,8 @@ class StepTracker(MemTracker):
         key = id(winfo)
         events = self.record.events
         if u_type == _UpdateType.ADD:
+            if self.stream:
+                self.record.streams[len(events)] = self.stream
             events.append((1, key, winfo.mem_consumed, winfo.reftype.value, self._phase_index))
         elif u_type == _UpdateType.DEL:
             events.append((-1, key, winfo.mem_consumed, winfo.reftype.value, self._phase_index))
