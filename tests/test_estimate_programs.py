@@ -155,13 +155,14 @@ def test_a_gpu_value_deciding_an_if_in_an_evaluation_is_answered_and_listed(tmp_
         model = torch.nn.Linear(4, 3).cuda()
         model.eval()
         with torch.no_grad():
-            correct = (model(torch.randn(5, 4, device="cuda")).argmax(1) == 0).cpu()
+            correct = model(torch.randn(5, 4, device="cuda")).argmax(1) == 0
         wrong = [i for i in range(5) if not correct[i]]
-        print(len(wrong))
+        on_host = correct.cpu()                       # read at host speed: a real tensor of zeros
+        print(len(wrong), type(on_host) is torch.Tensor, sum(int(v) for v in on_host))
     """)
-    assert capsys.readouterr().out.split() == ["5"]
+    assert capsys.readouterr().out.split() == ["5", "True", "0"]
     assert [(u.kind, u.count, u.answer) for u in tracker.record.scalar_uses.values()] == \
-        [(scalars.EVAL_TRUTH, 5, False)]
+        [(scalars.EVAL_TRUTH, 5, False), (scalars.EVAL_COPY, 1, 0)]
 
 
 def test_torch_save_of_fake_tensors_writes_nothing_and_is_listed(tmp_path):

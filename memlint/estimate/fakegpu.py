@@ -51,6 +51,8 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
 * `torch.save` of fake tensors writes nothing and is listed (`scalars`).
+* In an evaluation, a small GPU result copied to the host is a real tensor of zeros,
+  listed (`scalars`): a host loop then reads it at host speed.
 * Calls on small real host tensors run as they are, with no mode (the tracker
   keeps such tensors real); `nn.Parameter` of a real host tensor makes it fake.
 * A fake tensor read as a Python value (`item`, `int`, `float`, `bool`,
@@ -230,6 +232,14 @@ class _Devices(TorchFunctionMode):
             kwargs["dropout_p"] = 0.0
         return args, kwargs
 
+    def _evaluation_result(self, t: torch.Tensor) -> torch.Tensor:
+        # An evaluation's small result brought to the host (`(pred == target).cpu()`) is read value by
+        # value by a host loop (minGPT's adder: 10,000 answers): a real tensor of zeros, answered as
+        # its values would be one by one (`scalars`: False, 0), and listed once.
+        self.tracker.note_use(scalars.EVAL_COPY, user_site() or "?", 0)
+        with torch._C._DisableTorchDispatch(), torch._C.DisableTorchFunction():
+            return torch.zeros(t.shape, dtype=t.dtype)
+
     def _cached(self, t: torch.Tensor) -> None:
         self.tracker.retag(t, Category.CAST)
 
@@ -252,6 +262,8 @@ class _Devices(TorchFunctionMode):
         on_gpu = self.tracker.on_gpu(t)
         if (target == "cuda") == on_gpu:
             return t.to(CPU, *rest, **kwargs)
+        if on_gpu and self.tracker.phase_name == "eval" and t.numel() <= HOST_LIMIT and not rest:
+            return self._evaluation_result(t)
         kwargs["copy"] = True
         with self._placing(target == "cuda"):
             return t.to(CPU, *rest, **kwargs)

@@ -16,7 +16,8 @@ Truth values asked by installed libraries (a trainer's NaN filter, a scheduler) 
 answered False and listed: stopping there would refuse every run of those libraries. So
 are those asked in an evaluation (gradients off, after a module's evaluation forward):
 an accuracy count or a "best so far" test decides what is printed or saved, not the
-memory of a training step.
+memory of a training step. For the same reason a small result copied to the host in an
+evaluation (`(pred == y).cpu()`) is a real tensor of zeros, which a host loop reads fast.
 
 `torch.save` of fake tensors writes nothing (they have no data; the file would be half
 written, and a script that resumes from it would fail on its next run); it is listed.
@@ -30,11 +31,12 @@ import sys
 from dataclasses import dataclass
 
 VALUE, FORMAT, INDEX, TRUTH = "value", "format", "index", "truth"
-EVAL_TRUTH, SAVE = "evaluation truth", "save"
+EVAL_TRUTH, EVAL_COPY, SAVE = "evaluation truth", "evaluation copy", "save"
 
 # How each use is answered and named in the report.
 DESCRIPTION = {VALUE: "read as a Python number", FORMAT: "formatted", TRUTH: "deciding a condition in library code",
                EVAL_TRUTH: "deciding a condition in an evaluation",
+               EVAL_COPY: "copied to the host in an evaluation (a tensor of zeros)",
                SAVE: "saved with torch.save (the file is not written)"}
 
 _SUBSCRIPT_OPS = {"BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BUILD_SLICE", "BINARY_SLICE", "STORE_SLICE"}
