@@ -165,6 +165,20 @@ def test_a_gpu_value_deciding_an_if_in_an_evaluation_is_answered_and_listed(tmp_
         [(scalars.EVAL_TRUTH, 5, False), (scalars.EVAL_COPY, 1, 0)]
 
 
+def test_an_evaluation_whose_shapes_alternate_is_bounded_per_shape(tmp_path):
+    # A generation loop: one forward per new token, the sequence one longer each time, per batch.
+    tracker = _run_fake(tmp_path, """
+        import torch
+        model = torch.nn.Linear(8, 8).cuda()
+        model.eval()
+        with torch.no_grad():
+            for batch in range(10):
+                for length in (4, 5, 6):
+                    model(torch.randn(2, length, 8, device="cuda"))
+    """)
+    assert (tracker.record.eval_forwards, tracker.record.eval_skipped) == (9, 21)
+
+
 def test_torch_save_of_fake_tensors_writes_nothing_and_is_listed(tmp_path):
     tracker = _run_fake(tmp_path, f"""
         import torch

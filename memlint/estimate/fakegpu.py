@@ -58,7 +58,7 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * A fake tensor read as a Python value (`item`, `int`, `float`, `bool`,
   `__index__`, formatting) tells the tracker how it is read (`scalars`).
 * An evaluation loop (forwards with gradients off of a module that trains) runs
-  `EVAL_BATCHES` forwards per input shape; the rest answer the last output.
+  `EVAL_BATCHES` forwards per input shape; the rest answer the last output of that shape.
 """
 
 from __future__ import annotations
@@ -485,26 +485,26 @@ class FakeGPU:
         # minutes of fake forwards that repeat one another. After EVAL_BATCHES forwards of one
         # module on inputs of one shape, the next ones answer the last output: what they would
         # allocate and free is what the ones run did, and the loop's host side still runs.
+        # Counted per shape, so that a loop whose shapes alternate (a generation loop's growing
+        # sequence: one forward per new token, each batch) is bounded too.
         module_call = torch.nn.Module.__call__
-        state = {"depth": 0, "key": None, "runs": 0, "last": None}
+        state = {"depth": 0, "runs": {}, "last": {}}
 
         def call(module, *args, **kwargs):
             if state["depth"] or not is_evaluation(module):
                 if not state["depth"] and torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
-                    state.update(key=None, runs=0, last=None)  # a training forward ends the loop
+                    state.update(runs={}, last={})  # a training forward ends the loop
                 return self._nested(module_call, state, module, args, kwargs)
             shapes = tuple(tuple(t.shape) if isinstance(t, torch.Tensor) else type(t)
                            for t in tree_flatten((args, kwargs))[0])
             key = (id(module), module.training, shapes)
-            if key == state["key"] and state["runs"] >= EVAL_BATCHES:
+            if state["runs"].get(key, 0) >= EVAL_BATCHES:
                 tracker.record.eval_skipped += 1
-                return state["last"]
-            if key != state["key"]:
-                state.update(key=key, runs=0)
-            state["runs"] += 1
+                return state["last"][key]
+            state["runs"][key] = state["runs"].get(key, 0) + 1
             tracker.record.eval_forwards += 1
-            state["last"] = self._nested(module_call, state, module, args, kwargs)
-            return state["last"]
+            state["last"][key] = self._nested(module_call, state, module, args, kwargs)
+            return state["last"][key]
 
         self._patch(torch.nn.Module, "__call__", call)
 
