@@ -164,7 +164,8 @@ class KernelSide:
         return out[0], (tuple(out[1:]) if len(out) > 2 else out[1])
 
     def summary(self) -> dict:
-        """JSON-ready: the named items (bytes) and the bound they put above the predicted peak."""
+        """JSON-ready, in bytes: the convolution workspace and autotuning (beside the predicted peak) and
+        the largest RNN's reserve space and workspace (in it)."""
         out: dict = {}
         if self.largest_conv:
             out["cudnn_conv_workspace"] = CONV_WORKSPACE_FACTOR * self.largest_conv
