@@ -26,7 +26,8 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `copy.deepcopy` of a fake tensor clones it (the real one copies storage bytes).
 * `torch.backends.cudnn.is_acceptable` is False: on a CUDA build, `nn.LSTM` would
   otherwise flatten its weights with a cuDNN-only op that fake tensors on the CPU device
-  cannot run (the RNN runs the CPU way; cuDNN's reserve space is not modelled).
+  cannot run (the RNN computes its shapes the CPU way; what cuDNN's fused kernel holds is
+  allocated beside it, `kernels`).
 * What reaches the CUDA runtime directly on a CUDA build of torch (the common pip
   wheel, also on a machine with no GPU or with the GPU hidden by
   CUDA_VISIBLE_DEVICES) answers as an idle GPU would: `is_current_stream_capturing`
