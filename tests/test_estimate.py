@@ -222,6 +222,18 @@ def test_allocator_model():
     assert allocator.round_size(1) == 512 and allocator.segment_size(11 << 20) == 12 << 20
 
 
+def test_allocator_keeps_a_pool_per_stream():
+    # A 12 MiB block freed on a side stream (an FSDP all-gather buffer) serves that stream again,
+    # never the default one: the default stream's request takes a segment of its own.
+    model = allocator.Allocator()
+    model.malloc(1, 12 << 20, stream=1)
+    model.free(1)
+    model.malloc(2, 12 << 20)
+    assert model.reserved == 24 << 20
+    model.malloc(3, 12 << 20, stream=1)
+    assert model.reserved == 24 << 20 and model.allocated == 24 << 20
+
+
 SCRIPT = '''
 import torch
 from torch.utils.data import DataLoader, TensorDataset

@@ -148,6 +148,49 @@ def test_a_gpu_value_deciding_an_if_stops(tmp_path):
         """)
 
 
+def test_a_gpu_value_deciding_an_if_in_an_evaluation_is_answered_and_listed(tmp_path, capsys):
+    # minGPT's adder: after a no-grad forward, each answer's correctness decides what is printed.
+    tracker = _run_fake(tmp_path, """
+        import torch
+        model = torch.nn.Linear(4, 3).cuda()
+        model.eval()
+        with torch.no_grad():
+            correct = model(torch.randn(5, 4, device="cuda")).argmax(1) == 0
+        wrong = [i for i in range(5) if not correct[i]]
+        on_host = correct.cpu()                       # read at host speed: a real tensor of zeros
+        print(len(wrong), type(on_host) is torch.Tensor, sum(int(v) for v in on_host))
+    """)
+    assert capsys.readouterr().out.split() == ["5", "True", "0"]
+    assert [(u.kind, u.count, u.answer) for u in tracker.record.scalar_uses.values()] == \
+        [(scalars.EVAL_TRUTH, 5, False), (scalars.EVAL_COPY, 1, 0)]
+
+
+def test_an_evaluation_whose_shapes_alternate_is_bounded_per_shape(tmp_path):
+    # A generation loop: one forward per new token, the sequence one longer each time, per batch.
+    tracker = _run_fake(tmp_path, """
+        import torch
+        model = torch.nn.Linear(8, 8).cuda()
+        model.eval()
+        with torch.no_grad():
+            for batch in range(10):
+                for length in (4, 5, 6):
+                    model(torch.randn(2, length, 8, device="cuda"))
+    """)
+    assert (tracker.record.eval_forwards, tracker.record.eval_skipped) == (9, 21)
+
+
+def test_torch_save_of_fake_tensors_writes_nothing_and_is_listed(tmp_path):
+    tracker = _run_fake(tmp_path, f"""
+        import torch
+        model = torch.nn.Linear(4, 3).cuda()
+        torch.save(model.state_dict(), {str(tmp_path / "fake.pt")!r})
+        torch.save({{"epoch": 1, "model": model}}, {str(tmp_path / "whole.pt")!r})
+        torch.save({{"epoch": 1}}, {str(tmp_path / "real.pt")!r})
+    """)
+    assert sorted(p.name for p in tmp_path.glob("*.pt")) == ["real.pt"]
+    assert [(u.kind, u.count) for u in tracker.record.scalar_uses.values()] == [(scalars.SAVE, 1), (scalars.SAVE, 1)]
+
+
 def test_host_values_are_real_and_gpu_values_are_listed(tmp_path, capsys):
     tracker = _run_fake(tmp_path, """
         import torch

@@ -6,7 +6,9 @@ autocast casts other ops than the CUDA autocast the fake run emulates).
 
 CUDA's 512-byte rounding is turned off and Adam runs single-tensor in both runs (on
 CUDA it would run foreach: other temporaries), so the two peaks should be equal; Adam's
-step counters are host tensors on a GPU and are taken out of the real run's peak."""
+step counters are host tensors on a GPU and are taken out of the real run's peak. The LSTM
+is not here: the fake run emulates cuDNN's fused RNN (its reserve space and workspaces),
+which a CPU run does not have; kernel_probe.py checks that model on the GPU."""
 
 from __future__ import annotations
 
@@ -27,7 +29,6 @@ SMALL = {
     "gpt": {"LAYERS": 2, "DIM": 256, "HEADS": 4, "SEQ": 128, "BATCH": 4, "VOCAB": 1000},
     "vit": {"LAYERS": 2, "DIM": 192, "HEADS": 3, "BATCH": 4},
     "resnet": {"BATCH": 2},
-    "lstm": {"VOCAB": 1000, "DIM": 256, "SEQ": 64, "BATCH": 4},
     "unet": {"BATCH": 2, "SIZE": 32, "BASE": 64, "TEMB": 128},
 }
 
@@ -60,8 +61,6 @@ def main() -> None:
         sys.modules[f"torch.optim.{name}"]._default_to_fused_or_foreach = lambda *a, **k: (False, False)
     for name in SMALL:
         for mode in ("fp32", "ckpt"):
-            if name == "lstm" and mode == "ckpt":
-                continue
             real, real_s = run(name, mode, fake=False)
             fake, fake_s = run(name, mode, fake=True)
             print(f"{name:<7}{mode:<5} real CPU {real:>12,} B ({real_s:5.1f} s)  fake GPU {fake:>12,} B "

@@ -13,7 +13,10 @@ Assumptions, stated because the real allocator has options this ignores:
   more than 1 MiB (large); an unsplit large block counts whole as allocated;
 * adjacent free blocks of one segment merge; segments are never returned
   (no `empty_cache`, no OOM retry, no `expandable_segments`,
-  no `max_split_size_mb`), one stream.
+  no `max_split_size_mb`);
+* each stream has pools of its own: a block freed goes back to the stream it was
+  allocated on and serves only that stream again (FSDP's all-gather and
+  reduce-scatter streams hold segments the compute stream cannot reuse).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ class _Block:
     start: int
     size: int
     small: bool
+    stream: int = 0
     free: bool = True
     prev: "_Block | None" = None
     next: "_Block | None" = None
@@ -58,7 +62,7 @@ class Allocator:
     reserved: int = 0
     peak_allocated: int = 0
     peak_reserved: int = 0
-    _pools: dict[bool, list] = field(default_factory=lambda: {True: [], False: []})
+    _pools: dict[tuple[int, bool], list] = field(default_factory=dict)  # (stream, small) -> free blocks
     _live: dict[int, _Block] = field(default_factory=dict)
     _address: int = 0
     _order: itertools.count = field(default_factory=itertools.count)
@@ -71,16 +75,16 @@ class Allocator:
             self.trace.append({"action": action, "addr": block.start, "size": size, "stream": 0, "frames": frames,
                                "time_us": len(self.trace)})
 
-    def malloc(self, key: int, nbytes: int, note: str = "") -> None:
+    def malloc(self, key: int, nbytes: int, note: str = "", stream: int = 0) -> None:
         size = round_size(nbytes)
         small = size <= SMALL_SIZE
-        pool = self._pools[small]
+        pool = self._pools.setdefault((stream, small), [])
         index = bisect.bisect_left(pool, (size, -1))
         if index < len(pool):
             block = pool.pop(index)[2]
         else:
             grown = segment_size(size)
-            block = _Block(self._address, grown, small)
+            block = _Block(self._address, grown, small, stream)
             self._address += grown
             self.reserved += grown
             self.peak_reserved = max(self.peak_reserved, self.reserved)
@@ -88,7 +92,7 @@ class Allocator:
             self._event("segment_alloc", block, grown)
         rest = block.size - size
         if (rest >= MIN_BLOCK) if small else (rest > SMALL_SIZE):
-            tail = _Block(block.start + size, rest, small, True, block, block.next)
+            tail = _Block(block.start + size, rest, small, block.stream, True, block, block.next)
             if block.next is not None:
                 block.next.prev = tail
             block.next, block.size = tail, size
@@ -124,10 +128,10 @@ class Allocator:
         self._insert(block)
 
     def _insert(self, block: _Block) -> None:
-        bisect.insort(self._pools[block.small], (block.size, block.start, block))
+        bisect.insort(self._pools.setdefault((block.stream, block.small), []), (block.size, block.start, block))
 
     def _remove(self, block: _Block) -> None:
-        pool = self._pools[block.small]
+        pool = self._pools[(block.stream, block.small)]
         index = bisect.bisect_left(pool, (block.size, block.start))
         del pool[index]
 

@@ -22,14 +22,25 @@ What is patched while a `FakeWorld` is installed, and why (restored with the fak
 * Device meshes (FSDP2's default one, `init_device_mesh`): a mesh is real integers whose
   coordinates are computed from them, so it is built outside the fake mode, and a CPU mesh
   (FSDP2's default on a CPU build of torch) is the emulated GPU's.
-* CUDA streams and events are the CPU's no-op ones: one stream. A real GPU overlaps the
-  next all-gather with compute, which FSDP bounds by its prefetching; the buffers
-  themselves are allocated as on the GPU. FSDP2 all-gathers and reduce-scatters in
+* CUDA streams and events are the CPU's no-op ones. A real GPU overlaps the next
+  all-gather with compute, which FSDP bounds by its prefetching; the buffers themselves
+  are allocated as on the GPU, and on the stream they are allocated on there: the caching
+  allocator keeps a pool per stream (`allocator`), so what a side stream frees serves
+  only that stream again. FSDP2 all-gathers and reduce-scatters in
   backward hooks, which run with the device rules on (autograd runs them with no torch
   function mode). FSDP1 (`FullyShardedDataParallel`) runs with the same rules.
+* DTensor's random ops (dropout on a sharded or replicated tensor) run inside a
+  higher-order op that sets the GPU generator's offset for the rank (`run_dtensor_rng_op`,
+  torch >= 2.12), which has no rule for the tracker's dispatch mode: the tracker runs the
+  op itself (a fake run draws no numbers, so the offset changes nothing). DTensor's
+  sharding propagation runs each op once more on fake tensors of the global shape, made
+  on the mesh's device: they are made on the CPU (a CPU build of torch cannot make a CUDA
+  fake tensor for an op that decomposes, `uniform_`); they only give the output's shape.
 """
 
 from __future__ import annotations
+
+import contextlib
 
 import torch
 import torch.distributed as dist
@@ -45,6 +56,7 @@ class FakeWorld:
         self.world = world
         self.tracker = tracker
         self.devices = devices  # fakegpu's device mode, which backward runs without
+        self._streams: dict[int, int] = {}  # id of a side stream -> its number (FSDP keeps its streams alive)
 
     def install(self, patch) -> None:
         from torch.testing._internal.distributed.fake_pg import FakeStore
@@ -64,13 +76,27 @@ class FakeWorld:
             patch(torch.accelerator, "device_count", lambda: world.per_node)
         patch(dist, "_verify_params_across_processes", lambda *a, **k: None)
         for name, value in (("Stream", torch.cpu.Stream), ("Event", _Event), ("current_stream", _current_stream),
-                            ("default_stream", _current_stream), ("stream", torch.cpu.stream)):
+                            ("default_stream", _current_stream), ("stream", self._on_stream)):
             patch(torch.cuda, name, value)
         patch(torch.Tensor, "record_stream", lambda *a, **k: None)
         self._patch_mesh(patch)
         init_process_group()  # for a factory; a program's own call is then a no-op, as it is idempotent here
         self._patch_ddp(patch)
         self._patch_fsdp_backward(patch)
+        _teach_dtensor_rng(type(self.tracker))
+        self._patch_sharding_propagation(patch)
+
+    @contextlib.contextmanager
+    def _on_stream(self, stream):
+        """`with torch.cuda.stream(s):` -- the allocations made inside are on `s`'s pool."""
+        default = _current_stream()
+        number = 0 if stream is None or stream is default else self._streams.setdefault(id(stream), len(self._streams) + 1)
+        saved, self.tracker.stream = self.tracker.stream, number
+        try:
+            with torch.cpu.stream(stream):
+                yield
+        finally:
+            self.tracker.stream = saved
 
     def _patch_mesh(self, patch) -> None:
         from torch.distributed import device_mesh
@@ -92,6 +118,22 @@ class FakeWorld:
             return
         if hasattr(_fsdp_init, "init_device_mesh"):
             patch(_fsdp_init, "init_device_mesh", init_device_mesh)
+
+    def _patch_sharding_propagation(self, patch) -> None:
+        try:
+            from torch.distributed.tensor import _op_schema
+        except ImportError:
+            return
+        if not hasattr(_op_schema, "_rebuild_tensor_from_dtensor_meta"):
+            return
+
+        def on_host(arg):
+            meta = arg.tensor_meta
+            if meta is None:
+                raise AssertionError("DTensorSpec does not contain tensor_meta.")
+            return torch.empty_strided(meta.shape, meta.stride, dtype=meta.dtype, device="cpu")
+
+        patch(_op_schema, "_rebuild_tensor_from_dtensor_meta", on_host)
 
     def _patch_ddp(self, patch) -> None:
         from torch.nn.parallel import distributed as ddp_module
@@ -131,6 +173,21 @@ class FakeWorld:
                             (FSDPState, "_root_post_backward_final_callback")):
             if hasattr(owner, name):
                 patch(owner, name, _with_mode(self.devices, getattr(owner, name)))
+
+
+def _teach_dtensor_rng(mode_type: type) -> None:
+    """The rule of the docstring for `mode_type` (the tracker's class), registered once."""
+    try:
+        from torch._prims.rng_prims import run_dtensor_rng_op
+    except ImportError:  # torch < 2.12: DTensor's random ops dispatch as plain ops
+        return
+    if mode_type in run_dtensor_rng_op.python_key_table:
+        return
+
+    def run(mode, start_offset, end_offset, op, *args, **kwargs):
+        return mode.__torch_dispatch__(op, (), args, kwargs)
+
+    run_dtensor_rng_op.py_impl(mode_type)(run)
 
 
 def leave_world() -> None:

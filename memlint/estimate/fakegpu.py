@@ -26,7 +26,8 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `copy.deepcopy` of a fake tensor clones it (the real one copies storage bytes).
 * `torch.backends.cudnn.is_acceptable` is False: on a CUDA build, `nn.LSTM` would
   otherwise flatten its weights with a cuDNN-only op that fake tensors on the CPU device
-  cannot run (the RNN runs the CPU way; cuDNN's reserve space is not modelled).
+  cannot run (the RNN computes its shapes the CPU way; what cuDNN's fused kernel holds is
+  allocated beside it, `kernels`).
 * What reaches the CUDA runtime directly on a CUDA build of torch (the common pip
   wheel, also on a machine with no GPU or with the GPU hidden by
   CUDA_VISIBLE_DEVICES) answers as an idle GPU would: `is_current_stream_capturing`
@@ -50,12 +51,15 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `GradScaler` always steps (it would read `found_inf.item()`).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
+* `torch.save` of fake tensors writes nothing and is listed (`scalars`).
+* In an evaluation, a small GPU result copied to the host is a real tensor of zeros,
+  listed (`scalars`): a host loop then reads it at host speed.
 * Calls on small real host tensors run as they are, with no mode (the tracker
   keeps such tensors real); `nn.Parameter` of a real host tensor makes it fake.
 * A fake tensor read as a Python value (`item`, `int`, `float`, `bool`,
   `__index__`, formatting) tells the tracker how it is read (`scalars`).
 * An evaluation loop (forwards with gradients off of a module that trains) runs
-  `EVAL_BATCHES` forwards per input shape; the rest answer the last output.
+  `EVAL_BATCHES` forwards per input shape; the rest answer the last output of that shape.
 """
 
 from __future__ import annotations
@@ -78,7 +82,7 @@ from torch.utils._pytree import tree_flatten
 from memlint.estimate import autocast, scalars
 from memlint.estimate.distributed import FakeWorld, World, leave_world
 from memlint.estimate.kernels import KernelSide
-from memlint.estimate.tracker import GPU, HOST_LIMIT, Category, StepTracker, is_evaluation
+from memlint.estimate.tracker import GPU, HOST_LIMIT, Category, StepTracker, is_evaluation, user_site
 
 # Forwards an evaluation loop runs on one input shape before the next ones answer the last output.
 EVAL_BATCHES = 3
@@ -229,6 +233,14 @@ class _Devices(TorchFunctionMode):
             kwargs["dropout_p"] = 0.0
         return args, kwargs
 
+    def _evaluation_result(self, t: torch.Tensor) -> torch.Tensor:
+        # An evaluation's small result brought to the host (`(pred == target).cpu()`) is read value by
+        # value by a host loop (minGPT's adder: 10,000 answers): a real tensor of zeros, answered as
+        # its values would be one by one (`scalars`: False, 0), and listed once.
+        self.tracker.note_use(scalars.EVAL_COPY, user_site() or "?", 0)
+        with torch._C._DisableTorchDispatch(), torch._C.DisableTorchFunction():
+            return torch.zeros(t.shape, dtype=t.dtype)
+
     def _cached(self, t: torch.Tensor) -> None:
         self.tracker.retag(t, Category.CAST)
 
@@ -251,6 +263,8 @@ class _Devices(TorchFunctionMode):
         on_gpu = self.tracker.on_gpu(t)
         if (target == "cuda") == on_gpu:
             return t.to(CPU, *rest, **kwargs)
+        if on_gpu and self.tracker.phase_name == "eval" and t.numel() <= HOST_LIMIT and not rest:
+            return self._evaluation_result(t)
         kwargs["copy"] = True
         with self._placing(target == "cuda"):
             return t.to(CPU, *rest, **kwargs)
@@ -304,6 +318,7 @@ class FakeGPU:
             for name in ("Adam", "AdamW"):
                 self._patch(torch.optim, name, _SGDInstead)
         self._patch(torch, "compile", _no_compile)
+        self._patch(torch, "save", _save_real_only(torch.save, tracker))
         self._bound_evaluation(tracker)
         self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
         self._patch(torch.amp.GradScaler, "_maybe_opt_step", _always_step)
@@ -471,26 +486,26 @@ class FakeGPU:
         # minutes of fake forwards that repeat one another. After EVAL_BATCHES forwards of one
         # module on inputs of one shape, the next ones answer the last output: what they would
         # allocate and free is what the ones run did, and the loop's host side still runs.
+        # Counted per shape, so that a loop whose shapes alternate (a generation loop's growing
+        # sequence: one forward per new token, each batch) is bounded too.
         module_call = torch.nn.Module.__call__
-        state = {"depth": 0, "key": None, "runs": 0, "last": None}
+        state = {"depth": 0, "runs": {}, "last": {}}
 
         def call(module, *args, **kwargs):
             if state["depth"] or not is_evaluation(module):
                 if not state["depth"] and torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
-                    state.update(key=None, runs=0, last=None)  # a training forward ends the loop
+                    state.update(runs={}, last={})  # a training forward ends the loop
                 return self._nested(module_call, state, module, args, kwargs)
             shapes = tuple(tuple(t.shape) if isinstance(t, torch.Tensor) else type(t)
                            for t in tree_flatten((args, kwargs))[0])
             key = (id(module), module.training, shapes)
-            if key == state["key"] and state["runs"] >= EVAL_BATCHES:
+            if state["runs"].get(key, 0) >= EVAL_BATCHES:
                 tracker.record.eval_skipped += 1
-                return state["last"]
-            if key != state["key"]:
-                state.update(key=key, runs=0)
-            state["runs"] += 1
+                return state["last"][key]
+            state["runs"][key] = state["runs"].get(key, 0) + 1
             tracker.record.eval_forwards += 1
-            state["last"] = self._nested(module_call, state, module, args, kwargs)
-            return state["last"]
+            state["last"][key] = self._nested(module_call, state, module, args, kwargs)
+            return state["last"][key]
 
         self._patch(torch.nn.Module, "__call__", call)
 
@@ -616,6 +631,16 @@ def _rng_state(device: object = "cuda") -> torch.Tensor:
 def _always_step(scaler, optimizer, optimizer_state, *args, **kwargs):
     # The real one skips the step when `found_inf.item()` is non-zero: a fake value has no infs.
     return optimizer.step(*args, **kwargs)
+
+
+def _save_real_only(save, tracker: StepTracker):
+    def save_unless_fake(obj, f, *args, **kwargs):
+        if scalars.holds_fake(obj, FakeTensor):
+            tracker.note_use(scalars.SAVE, user_site() or "?", None)
+            return None
+        return save(obj, f, *args, **kwargs)
+
+    return save_unless_fake
 
 
 def _no_compile(model=None, **kwargs):

@@ -218,5 +218,5 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
                          "file": location[0], "line": location[1], "whatif": whatif,
                          "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__,
                          "world_size": world.size if world else 1, "rank": world.rank if world else 0,
-                         "kernel_side": kernel_side.summary() if kernel_side else {}})
+                         "kernel_side": kernel_side.summary() if kernel_side else {}}, record.streams)
     return summary

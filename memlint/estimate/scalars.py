@@ -13,7 +13,14 @@ emulated GPU. How such a value is used decides whether the run may go on:
   (a slice bound of 1 made a batch of shape (64, 0) that "fitted").
 
 Truth values asked by installed libraries (a trainer's NaN filter, a scheduler) are
-answered False and listed: stopping there would refuse every run of those libraries.
+answered False and listed: stopping there would refuse every run of those libraries. So
+are those asked in an evaluation (gradients off, after a module's evaluation forward):
+an accuracy count or a "best so far" test decides what is printed or saved, not the
+memory of a training step. For the same reason a small result copied to the host in an
+evaluation (`(pred == y).cpu()`) is a real tensor of zeros, which a host loop reads fast.
+
+`torch.save` of fake tensors writes nothing (they have no data; the file would be half
+written, and a script that resumes from it would fail on its next run); it is listed.
 """
 
 from __future__ import annotations
@@ -24,9 +31,13 @@ import sys
 from dataclasses import dataclass
 
 VALUE, FORMAT, INDEX, TRUTH = "value", "format", "index", "truth"
+EVAL_TRUTH, EVAL_COPY, SAVE = "evaluation truth", "evaluation copy", "save"
 
 # How each use is answered and named in the report.
-DESCRIPTION = {VALUE: "read as a Python number", FORMAT: "formatted", TRUTH: "deciding a condition in library code"}
+DESCRIPTION = {VALUE: "read as a Python number", FORMAT: "formatted", TRUTH: "deciding a condition in library code",
+               EVAL_TRUTH: "deciding a condition in an evaluation",
+               EVAL_COPY: "copied to the host in an evaluation (a tensor of zeros)",
+               SAVE: "saved with torch.save (the file is not written)"}
 
 _SUBSCRIPT_OPS = {"BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BUILD_SLICE", "BINARY_SLICE", "STORE_SLICE"}
 
@@ -61,6 +72,26 @@ def subscripting(frame) -> bool:
 def _opname(code, offset: int) -> str:
     """The instruction at `offset` of `code` (a loop reads the same one many times)."""
     return next((i.opname for i in dis.get_instructions(code) if i.offset == offset), "")
+
+
+def holds_fake(value, fake_type: type, depth: int = 6) -> bool:
+    """Whether `value` (what `torch.save` is given: a tensor, a state dict, a dict of them, a
+    module) holds a tensor of `fake_type`."""
+    if isinstance(value, fake_type):
+        return True
+    if depth == 0:
+        return False
+    if isinstance(value, dict):
+        return any(holds_fake(v, fake_type, depth - 1) for v in value.values())
+    if isinstance(value, (list, tuple, set)):
+        return any(holds_fake(v, fake_type, depth - 1) for v in value)
+    state = getattr(value, "state_dict", None)  # a module or an optimizer saved whole
+    if callable(state) and not isinstance(value, type):
+        try:
+            return holds_fake(state(), fake_type, depth - 1)
+        except Exception:  # noqa: BLE001 - an object whose state_dict needs arguments: not ours to judge
+            return False
+    return False
 
 
 def user_frame(is_plumbing) -> object:

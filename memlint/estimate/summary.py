@@ -17,8 +17,11 @@ LABELS = {"Parameter": "parameters", "Buffer": "buffers", "Gradient": "gradients
           "Temp": "backward temporaries", "Communication buffers": "DDP gradient buckets", "Other": "other"}
 
 
-def summarize(events: list, phases: list[str], modules: list[dict], workspace: int, extra: dict) -> dict:
-    """`events` as `tracker.Record.events`, `phases` their labels."""
+def summarize(events: list, phases: list[str], modules: list[dict], workspace: int, extra: dict,
+              streams: dict[int, int] | None = None) -> dict:
+    """`events` as `tracker.Record.events`, `phases` their labels, `streams` the side stream of the
+    allocations (event index -> stream) made off the default one (`tracker.Record.streams`)."""
+    streams = streams or {}
     model = Allocator()
     live_cat: dict[int, str] = {}
     totals = dict.fromkeys(CATEGORIES, 0)
@@ -36,7 +39,7 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
             totals[live_cat.pop(key)] -= nbytes
         if sign <= 0:  # a free, or a re-categorization (already applied from the allocation on)
             continue
-        model.malloc(key, nbytes)
+        model.malloc(key, nbytes, stream=streams.get(index, 0))
         category = final.get(index, category)
         live_cat[key] = category
         totals[category] = totals.get(category, 0) + nbytes

@@ -99,6 +99,7 @@ class Record:
     eval_forwards: int = 0  # evaluation forwards run, and answered from the last one (fakegpu)
     eval_skipped: int = 0
     backward_matmuls: bool = False  # backward runs on autograd's device thread: a cuBLAS handle of its own
+    streams: dict = field(default_factory=dict)  # event index -> side stream (1, 2, ...) of an allocation made on one
 
 
 _PLUMBING = ("/memlint/estimate/", "/torch/utils/_python_dispatch.py", "/torch/_subclasses/", "/torch/overrides.py",
@@ -154,6 +155,7 @@ class StepTracker(MemTracker):
         self.inside = 0  # > 0 while the fake mode runs an op
         self.placing: bool | None = None  # set by fakegpu around a call that names a device
         self.category: Category | None = None  # set around a call whose allocations are one kind (DDP's buckets)
+        self.stream = 0  # set by `distributed` while a side stream is current (FSDP's communication streams)
         self.record = Record()
         self.phase_name = "setup"
         self._phase_key: tuple[int, str] | None = None
@@ -221,6 +223,8 @@ class StepTracker(MemTracker):
         key = id(winfo)
         events = self.record.events
         if u_type == _UpdateType.ADD:
+            if self.stream:
+                self.record.streams[len(events)] = self.stream
             events.append((1, key, winfo.mem_consumed, winfo.reftype.value, self._phase_index))
         elif u_type == _UpdateType.DEL:
             events.append((-1, key, winfo.mem_consumed, winfo.reftype.value, self._phase_index))
@@ -435,6 +439,8 @@ class StepTracker(MemTracker):
         kind = self.scalar_use or scalars.VALUE
         if user and scalars.subscripting(frame):
             kind = scalars.INDEX
+        if kind == scalars.TRUTH and user and self.phase_name == "eval":
+            kind = scalars.EVAL_TRUTH
         if kind == scalars.INDEX or kind == scalars.TRUTH and user:
             raise scalars.FakeValueNeeded(scalars.stop_message(kind))
         # 1 rather than 0: Adam divides by `1 - beta ** step.item()` (a capturable step on the GPU);
@@ -442,14 +448,18 @@ class StepTracker(MemTracker):
         if t.dtype.is_floating_point or t.dtype.is_complex:
             answer = 1.0
         else:
-            answer = False if t.dtype == torch.bool or kind == scalars.TRUTH else 1
+            answer = False if t.dtype == torch.bool or kind in (scalars.TRUTH, scalars.EVAL_TRUTH) else 1
         site = f"{frame.f_code.co_filename}:{frame.f_lineno}" if frame is not None else "?"
         if user:
             self.record.items += 1
             self.record.item_site = self.record.item_site or site
+        self.note_use(kind, site, answer)
+        return answer
+
+    def note_use(self, kind: str, site: str, answer: object) -> None:
+        """One more use of a fake value's data at `site`, for the report (`scalars`)."""
         use = self.record.scalar_uses.get((kind, site))
         if use is None:
             self.record.scalar_uses[(kind, site)] = scalars.ScalarUse(kind, site, answer)
         else:
             use.count += 1
-        return answer

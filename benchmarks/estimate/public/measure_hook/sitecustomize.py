@@ -7,7 +7,10 @@ $MEASURE_OUT (.rankN under torchrun) and ends the process. A program that ends b
 writes what it reached at exit, with the steps it ran. `reset_peak_memory_stats` is made a
 no-op (a benchmark script resets it between phases; the peak of the whole run is wanted).
 With MEASURE_HISTORY=1 it also records the allocation history and dumps a snapshot next to
-the numbers (.pickle), for peak_owners.py.
+the numbers (.pickle), for peak_owners.py. With MEASURE_NO_CUDNN_BENCHMARK=1 the program's
+`torch.backends.cudnn.benchmark = True` is ignored (what the run takes without autotuning);
+with MEASURE_BIGGEST=1 the largest allocations of the run are written with the numbers
+("biggest": size, the innermost frames), from the allocator's history.
 """
 import os
 
@@ -23,6 +26,11 @@ if os.environ.get("MEASURE_OUT"):
     _target = int(os.environ.get("MEASURE_STEPS", "2"))
     _path = os.environ["MEASURE_OUT"] + (f".rank{os.environ['RANK']}" if "RANK" in os.environ else "")
     torch.cuda.reset_peak_memory_stats = lambda *a, **k: None
+    if os.environ.get("MEASURE_NO_CUDNN_BENCHMARK") == "1":
+        type(torch.backends.cudnn).benchmark = property(lambda self: False, lambda self, value: None)
+    _biggest = os.environ.get("MEASURE_BIGGEST") == "1"
+    if _biggest:
+        torch.cuda.memory._record_memory_history(max_entries=400000, stacks="python")
     _history = os.environ.get("MEASURE_HISTORY") == "1" and "RANK" in os.environ  # not in torchrun's launcher
     if _history:
         torch.cuda.memory._record_memory_history(max_entries=200000, stacks="python")
@@ -35,9 +43,16 @@ if os.environ.get("MEASURE_OUT"):
         with open(_path, "w", encoding="utf-8") as handle:
             json.dump({"allocated": torch.cuda.max_memory_allocated(), "reserved": torch.cuda.max_memory_reserved(),
                        "steps": _state["steps"], "reached_steps": finished, "rank": os.environ.get("RANK"),
-                       "torch": torch.__version__, "gpu": torch.cuda.get_device_name()}, handle)
+                       "torch": torch.__version__, "gpu": torch.cuda.get_device_name(),
+                       **({"biggest": _largest()} if _biggest else {})}, handle)
         if _history:
             torch.cuda.memory._dump_snapshot(_path + ".pickle")
+
+    def _largest(count: int = 8) -> list:
+        events = [e for trace in torch.cuda.memory._snapshot()["device_traces"] for e in trace if e["action"] == "alloc"]
+        events.sort(key=lambda e: -e["size"])
+        return [{"size": e["size"], "frames": [f"{f['filename'].split('/')[-1]}:{f['line']} {f['name']}"
+                                               for f in e.get("frames", [])[:6]]} for e in events[:count]]
 
     def _after_step(optimizer, args, kwargs) -> None:
         _state["steps"] += 1
