@@ -299,3 +299,26 @@ GRAPH_LOCAL_SCOPES = frozenset({"local_scope"})
 # A pipeline class is one of the package whose name ends in "Pipeline" (`DiffusionPipeline`,
 # `StableDiffusionPipeline`, ...).
 INFERENCE_PIPELINE_PACKAGES = ("diffusers.",)
+
+# -- Training wrappers: methods that differentiate or hand back what they are given --------------
+# Classes (as imported) whose `backward(x)` differentiates its first argument, not the receiver:
+# accelerate 0.x to 1.x (src/accelerate/accelerator.py `Accelerator.backward(loss, **kwargs)`), and
+# Lightning Fabric 2.x (src/lightning/fabric/fabric.py `Fabric.backward(tensor, *args, model=None)`).
+BACKWARD_OF_ARGUMENT = frozenset({
+    "accelerate.Accelerator", "accelerate.accelerator.Accelerator", "lightning.Fabric", "lightning.fabric.Fabric",
+    "lightning_fabric.Fabric",
+})
+# Methods that return what they are handed, history included, where only one process runs:
+# accelerate 0.17 (src/accelerate/utils/operations.py `gather`): `else: return tensor` when not
+# distributed; `Accelerator.gather_for_metrics` calls `gather`, `reduce` and `pad_across_processes`
+# return their input unchanged in a single process too.
+HISTORY_PASSING_METHODS: dict[str, frozenset[str]] = {
+    cls: frozenset({"gather", "gather_for_metrics", "reduce", "pad_across_processes"})
+    for cls in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")
+}
+# Attributes a framework's base class sets on its subclasses, and the class they hold: transformers
+# 4.30+ (src/transformers/trainer.py `create_accelerator_and_postprocess`: `self.accelerator =
+# Accelerator(**args)`), inherited by trl's trainers.
+FRAMEWORK_ATTRIBUTES: dict[str, dict[str, str]] = {
+    "hf-trainer": {"accelerator": "accelerate.Accelerator"},
+}
