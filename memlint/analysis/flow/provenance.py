@@ -93,7 +93,7 @@ _PASS_THROUGH_BUILTINS = {"sum", "max", "min", "abs", "tuple", "list", "sorted",
 _TORCH_NO_HISTORY = re.compile(
     r"^torch\.(tensor|as_tensor|from_numpy|zeros|ones|empty|full|arange|linspace|logspace|eye|"
     r"rand|randn|randint|randperm|normal|bernoulli|multinomial|zeros_like|ones_like|empty_like|"
-    r"full_like|rand_like|randn_like|randint_like|argmax|argmin|is_tensor|is_grad_enabled|numel|"
+    r"full_like|rand_like|randn_like|randint_like|argmax|argmin|argsort|searchsorted|bucketize|is_tensor|is_grad_enabled|numel|"
     r"eq|ne|lt|gt|le|ge|equal|allclose|isclose|isnan|isinf|isfinite|no_grad|inference_mode|"
     r"set_grad_enabled|manual_seed|device|dtype|Size|save|load|compile|jit\..*|cuda\..*|"
     r"distributed\..*|backends\..*|utils\..*|autograd\.grad|nn\.[A-Z]\w*|nn\.init\..*|"
@@ -1096,7 +1096,7 @@ class Provenance:
             last = resolved.rsplit(".", 1)[1]
             if last in _REDUCTIONS and call_arg(call, 1, "dim") is None:
                 return False
-            if _TORCH_NO_HISTORY.match(resolved) and last not in ("argmax", "argmin"):
+            if _TORCH_NO_HISTORY.match(resolved) and last not in ("argmax", "argmin", "argsort", "searchsorted", "bucketize"):
                 return False
             return any(self._device(a.value, scope, at, guard) for a in call.args)
         if self.is_module_call(call):
