@@ -215,7 +215,11 @@ CHECKPOINT_LOADS = {
 
 
 # -- Frameworks: the methods they call once per step, and what they keep of them ----------------
-# (read by `regions.frameworks`; which framework a class belongs to is decided from its bases)
+# (read by `regions.frameworks`; which framework a class belongs to is decided from its bases).
+# Sources, as read: Lightning-AI/pytorch-lightning at 6694c3d (1.8.2) and at 00ae698 (2.x),
+# pytorch/ignite at 19afc24 (0.4.0) and e1e1e5f (0.6.0), huggingface/accelerate at cac1ed4
+# (0.17.0.dev0), huggingface/transformers' trainer.py (4.x), huggingface/diffusers at 58eb52c
+# (0.40.0.dev0), dmlc/dgl at 3d16000 (2.5).
 
 class FrameworkHook(NamedTuple):
     grad: str  # the grad mode the framework calls it under: "on", "off", "maybe" (either, by caller)
@@ -247,14 +251,15 @@ LIGHTNING_HOOKS: dict[str, FrameworkHook] = {
 # Any other hook of an evaluation stage (`on_validation_epoch_end`) runs once per stage, under no_grad.
 LIGHTNING_EVAL_PREFIXES = ("on_validation_", "on_test_", "on_predict_")
 
-# Step returns that Lightning keeps until the end of the epoch or of the run; a kept value with
-# autograd history keeps its graph that long. Keyed by the step, the condition (the hook whose
-# override makes Lightning keep them; None: always), how it keeps them, and the entries of a returned
-# dict it detaches first.
+
 class KeptReturn(NamedTuple):
-    when_overridden: str | None
-    keeper: str  # in words, for messages
-    detached_keys: tuple[str, ...] = ()
+    when_overridden: str | None  # the hook whose override makes the framework keep them (None: always)
+    keeper: str  # who keeps them, in words, for messages
+    detached_keys: tuple[str, ...] = ()  # the entries of a returned dict it detaches first
+
+
+# Step returns that Lightning keeps until the end of the epoch or of the run: a kept value with
+# autograd history keeps its graph that long.
 
 
 LIGHTNING_KEPT_RETURNS: dict[str, KeptReturn] = {
@@ -330,3 +335,26 @@ GRAPH_LOCAL_SCOPES = frozenset({"local_scope"})
 # A pipeline class is one of the package whose name ends in "Pipeline" (`DiffusionPipeline`,
 # `StableDiffusionPipeline`, ...).
 INFERENCE_PIPELINE_PACKAGES = ("diffusers.",)
+
+# -- Training wrappers: methods that differentiate or hand back what they are given --------------
+# Classes (as imported) whose `backward(x)` differentiates its first argument, not the receiver:
+# accelerate 0.x to 1.x (src/accelerate/accelerator.py `Accelerator.backward(loss, **kwargs)`), and
+# Lightning Fabric 2.x (src/lightning/fabric/fabric.py `Fabric.backward(tensor, *args, model=None)`).
+BACKWARD_OF_ARGUMENT = frozenset({
+    "accelerate.Accelerator", "accelerate.accelerator.Accelerator", "lightning.Fabric", "lightning.fabric.Fabric",
+    "lightning_fabric.Fabric",
+})
+# Methods that return what they are handed, history included, where only one process runs:
+# accelerate 0.17 (src/accelerate/utils/operations.py `gather`): `else: return tensor` when not
+# distributed; `Accelerator.gather_for_metrics` calls `gather`, `reduce` and `pad_across_processes`
+# return their input unchanged in a single process too.
+HISTORY_PASSING_METHODS: dict[str, frozenset[str]] = {
+    cls: frozenset({"gather", "gather_for_metrics", "reduce", "pad_across_processes"})
+    for cls in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")
+}
+# Attributes a framework's base class sets on its subclasses, and the class they hold: transformers
+# 4.30+ (src/transformers/trainer.py `create_accelerator_and_postprocess`: `self.accelerator =
+# Accelerator(**args)`), inherited by trl's trainers.
+FRAMEWORK_ATTRIBUTES: dict[str, dict[str, str]] = {
+    "hf-trainer": {"accelerator": "accelerate.Accelerator"},
+}

@@ -33,7 +33,10 @@ from memlint.analysis.syntax.expressions import (
 )
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import (
+    BACKWARD_OF_ARGUMENT,
     DTYPES,
+    FRAMEWORK_ATTRIBUTES,
+    HISTORY_PASSING_METHODS,
     INTEGER_DTYPES,
     MODULE_RUN_METHODS,
     NON_MODEL_FACTORIES,
@@ -69,6 +72,7 @@ _FACTORY_VERBS = re.compile(
 _SCALAR_NAME = re.compile(r"loss|acc|correct|metric|score|err|count|total|num_", re.IGNORECASE)
 
 # Methods whose result has no autograd history (or no tensor at all).
+_PASSING_METHOD_NAMES = frozenset().union(*HISTORY_PASSING_METHODS.values())
 # Methods of `torch.Tensor` that lists and tuples have too: no evidence that a value is a tensor.
 _LIST_METHODS = frozenset({"index", "count", "copy", "sort"})
 _HISTORY_FREE_METHODS = {
@@ -92,7 +96,7 @@ _PASS_THROUGH_BUILTINS = {"sum", "max", "min", "abs", "tuple", "list", "sorted",
 _TORCH_NO_HISTORY = re.compile(
     r"^torch\.(tensor|as_tensor|from_numpy|zeros|ones|empty|full|arange|linspace|logspace|eye|"
     r"rand|randn|randint|randperm|normal|bernoulli|multinomial|zeros_like|ones_like|empty_like|"
-    r"full_like|rand_like|randn_like|randint_like|argmax|argmin|is_tensor|is_grad_enabled|numel|"
+    r"full_like|rand_like|randn_like|randint_like|argmax|argmin|argsort|searchsorted|bucketize|is_tensor|is_grad_enabled|numel|"
     r"eq|ne|lt|gt|le|ge|equal|allclose|isclose|isnan|isinf|isfinite|no_grad|inference_mode|"
     r"set_grad_enabled|manual_seed|device|dtype|Size|save|load|compile|jit\..*|cuda\..*|"
     r"distributed\..*|backends\..*|utils\..*|autograd\.grad|nn\.[A-Z]\w*|nn\.init\..*|"
@@ -420,8 +424,11 @@ class Provenance:
             return None
         attr = func.attr.value
         if attr == "backward":
-            if call.args and not call.args[0].keyword and isinstance(func.value, cst.Name) and _accelerator_like(func.value.value):
-                return [call.args[0].value]  # accelerator.backward(loss), fabric.backward(loss)
+            if call.args and not call.args[0].keyword:
+                if isinstance(func.value, cst.Name) and _accelerator_like(func.value.value):
+                    return [call.args[0].value]  # accelerator.backward(loss), fabric.backward(loss)
+                if self.receiver_class(func.value, call) in BACKWARD_OF_ARGUMENT:
+                    return [call.args[0].value]  # self.accelerator.backward(loss) in a Trainer subclass
             return [func.value]
         if attr in _BACKWARD_FUNCTIONS and call.args:
             return [call.args[0].value]
@@ -559,6 +566,12 @@ class Provenance:
             and func.attr.value in NUMBER_METHODS.get(self.constructed_class(func.value, at), ())
         ):
             return False  # `svi.evaluate_loss(x)` of pyro's SVI: a float, by the library's model
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in _PASSING_METHOD_NAMES  # first: the receiver's class is looked up only then
+            and func.attr.value in HISTORY_PASSING_METHODS.get(self.receiver_class(func.value, at), ())
+        ):
+            return bool(call.args) and self._history(call.args[0].value, scope, at, guard)  # `accelerator.gather(x)` is `x`
         callees = self.model.local_callees(call)
         if callees:  # a function of this file: its summary says what it returns
             key = ("call", id(call))
@@ -639,6 +652,17 @@ class Provenance:
             for attr in attrs:
                 table.setdefault(attr, []).append(node.value)
         return table
+
+    def receiver_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
+        """The library class of the object `expr` holds: one this file constructs (`constructed_class`),
+        or one a framework's base class sets on `self` (`self.accelerator` of a Hugging Face Trainer)."""
+        made = self.constructed_class(expr, at)
+        if made or type(expr) is not cst.Attribute or type(expr.value) is not cst.Name or expr.value.value != "self":
+            return made
+        scope = self.model.scope_of(at)
+        cls = self.model.enclosing_class(scope) if type(scope) is cst.FunctionDef else None
+        kind = self.model.frameworks.framework_of(cls) if cls is not None else None
+        return FRAMEWORK_ATTRIBUTES.get(kind or "", {}).get(expr.attr.value, "")
 
     def constructed_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
         """The imported class (as resolved) that every value `expr` may hold at `at` was constructed
@@ -1168,7 +1192,7 @@ class Provenance:
             last = resolved.rsplit(".", 1)[1]
             if last in _REDUCTIONS and call_arg(call, 1, "dim") is None:
                 return False
-            if _TORCH_NO_HISTORY.match(resolved) and last not in ("argmax", "argmin"):
+            if _TORCH_NO_HISTORY.match(resolved) and last not in ("argmax", "argmin", "argsort", "searchsorted", "bucketize"):
                 return False
             return any(self._device(a.value, scope, at, guard) for a in call.args)
         if self.is_module_call(call):
