@@ -91,6 +91,8 @@ for x, y in loader:
             return
         if not any(assign is node for assign, _ in model.summaries.outputs_kept_on_self(func)):
             return
+        if _per_sequence_state(model, func, target):
+            return
         kept = code(node.value)
         fix = None
         if model.provenance.value_kind(node.value, node) == "tensor":  # (a tuple or an output object has no `.detach()`)
@@ -372,6 +374,34 @@ def _keeps_as(model: "SemanticModel", store: Store, at_keep: bool) -> str:
     (`meter.update(loss)`), the kind of the callee's store (`self.sum += val`)."""
     inner = model.loops.store_of(store.keep) if at_keep and store.keep is not None else None
     return inner.kind if inner is not None else store.kind
+
+
+def _per_sequence_state(model: "SemanticModel", forward: cst.FunctionDef, target: cst.Attribute) -> bool:
+    """Recurrent state of a step module (a Tacotron decoder's attention weights): the class reads
+    `self.<attr>` back and a method of its own other than `forward` and `__init__` starts it afresh
+    (`init_states`: `self.attention_weights = torch.zeros(B, T)`), once per sequence. The graph kept
+    from one step to the next is the sequence's own, which its backward needs."""
+    cls = model.enclosing_class(forward)
+    if cls is None:
+        return False
+    name = target.attr.value
+    read = reset = False
+    for method in cls.body.body:
+        if not isinstance(method, cst.FunctionDef):
+            continue
+        for attr in model.tree.descendants(method, cst.Attribute):
+            if attr.attr.value != name or not (isinstance(attr.value, cst.Name) and attr.value.value == "self"):
+                continue
+            parent = model.tree.parent_of(attr)
+            stored = isinstance(parent, cst.AssignTarget)
+            if not stored:
+                read = True
+            elif method.name.value not in ("forward", "__init__"):
+                assign = model.tree.parent_of(parent)
+                value = assign.value if isinstance(assign, cst.Assign) else None
+                if value is not None and not model.provenance.carries_history(value, assign):
+                    reset = True
+    return read and reset
 
 
 def _fix_at_keep(model: "SemanticModel", store: Store) -> tuple[str, FixSpec | None]:
