@@ -435,3 +435,45 @@ def test_a_data_set_held_as_one_large_host_tensor_is_read_one_real_sample_at_a_t
             opt.step()
     """)
     assert tracker.record.steps == 2
+
+
+def test_a_sampler_over_a_large_data_set_draws_real_indices(tmp_path):
+    # ImageNet's 1.3 million samples: RandomSampler's permutation is above the host limit of other
+    # tensors. Fake, `.tolist()` would read each index as a placeholder (all 1) a million times over.
+    tracker = _run_fake(tmp_path, """
+        import torch
+        from torch.utils.data import DataLoader, Dataset
+
+        class Numbers(Dataset):
+            def __len__(self):
+                return 1_300_000
+            def __getitem__(self, i):
+                return torch.full((4,), float(i))
+
+        seen = []
+        model = torch.nn.Linear(4, 1).cuda()
+        opt = torch.optim.SGD(model.parameters())
+        for i, batch in enumerate(DataLoader(Numbers(), batch_size=8, shuffle=True)):
+            seen.extend(int(v) for v in batch[:, 0])
+            model(batch.cuda()).sum().backward()
+            opt.step()
+            if i == 1:
+                break
+        assert len(set(seen)) == 16, seen
+    """)
+    assert tracker.record.steps == 2 and not tracker.record.scalar_uses
+
+
+def test_data_parallel_on_the_one_gpu(tmp_path):
+    # pytorch/examples' ImageNet script wraps the model in nn.DataParallel, which scatters each
+    # input with a CUDA-build-only call; on one GPU the input itself reaches the module.
+    tracker = _run_fake(tmp_path, """
+        import torch
+        model = torch.nn.DataParallel(torch.nn.Linear(256, 256)).cuda()
+        opt = torch.optim.SGD(model.parameters())
+        for _ in range(2):
+            model(torch.randn(64, 256).cuda()).sum().backward()
+            opt.step()
+    """)
+    assert tracker.record.steps == 2
+    assert tracker._peak_mem[torch.device("cuda", 0)] >= 2 * 256 * 256 * 4 + 2 * 64 * 256 * 4

@@ -47,6 +47,8 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   with these rules on (a mode is off inside its own handler).
 * Activation checkpointing recomputes with these rules on (backward runs with no torch
   function mode; the recomputed tensors must match the saved ones).
+* `nn.DataParallel` scatters its inputs to the one fake GPU without `torch._C._scatter`
+  (CUDA builds only).
 * `GradScaler` always steps (it would read `found_inf.item()`).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
@@ -68,6 +70,7 @@ import torch
 import torch._dynamo  # noqa: F401 - before Tensor is patched: dynamo checks signatures at import
 import torch.backends.cudnn
 import torch.nn.functional as F
+import torch.nn.parallel.comm
 import torch.utils
 import torch.utils.checkpoint as checkpoint
 import torch.utils.data
@@ -464,6 +467,7 @@ class FakeGPU:
         self._patch(torch._C._nn, "_parse_to", parse_index_as_gpu)
         if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
             self._patch(torch._C, "_cuda_clearCublasWorkspaces", nothing)
+        self._patch(torch.nn.parallel.comm, "scatter", _scatter_to_one)
 
 
     def _bound_evaluation(self, tracker: StepTracker) -> None:
@@ -611,6 +615,12 @@ def _rng_state(device: object = "cuda") -> torch.Tensor:
     # The state of the CPU generator stands in for the GPU's: a fake run draws no real numbers.
     # `device` as torch.cuda.get_rng_state takes it (checkpointing passes one on CUDA builds).
     return torch.get_rng_state()
+
+
+def _scatter_to_one(tensor, devices=None, chunk_sizes=None, dim=0, streams=None, *, out=None):
+    # `nn.DataParallel` on the one fake GPU scatters each input to it with `torch._C._scatter`,
+    # which only a CUDA build has; to one device the real one returns the input's one chunk, moved.
+    return (tensor.chunk(1, dim)[0].to(GPU),)
 
 
 def _always_step(scaler, optimizer, optimizer_state, *args, **kwargs):
