@@ -63,6 +63,10 @@ after `--` (python train.py ..., python -m pkg.train), run as it is.
 @click.option("--batch-size", type=click.IntRange(1), help="What if: this batch size (every DataLoader's, or "
               "the factory's batch).")
 @click.option("--optimizer", type=click.Choice(["sgd"]), help="What if: plain SGD in place of Adam/AdamW (no state).")
+@click.option("--dtype", type=click.Choice(["bf16", "fp16", "fp32"]), help="What if: mixed precision in this "
+              "dtype (the model's forward under CUDA autocast); fp32: autocast off.")
+@click.option("--checkpointing", is_flag=True, help="What if: activation checkpointing of the model's repeated "
+              "blocks (transformer layers, residual blocks).")
 @click.option("--world-size", type=click.IntRange(1), help="Predict one rank of a job of this many GPUs (DDP, FSDP), "
               "with a fake process group: no GPUs needed. A `torchrun` command gives its own (nnodes x nproc-per-node).")
 @click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds the command form may run.")
@@ -73,7 +77,7 @@ after `--` (python train.py ..., python -m pkg.train), run as it is.
 @click.pass_context
 def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budget: str | None, steps: int,
              no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None,
-             world_size: int | None, timeout: float, plot_file: str | None, snapshot_file: str | None) -> None:
+             dtype: str | None, checkpointing: bool, world_size: int | None, timeout: float, plot_file: str | None, snapshot_file: str | None) -> None:
     argv = ctx.meta.get("memlint.command")
     if bool(target) == bool(argv):
         _fail("give module:function, or a command after `--` (e.g. memlint estimate -- python train.py)")
@@ -95,7 +99,8 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         from memlint.estimate import program
 
         try:
-            result = program.run(argv, device, steps, timeout, batch_size, optimizer, snapshot_file, world_size)
+            result = program.run(argv, device, steps, timeout, batch_size, optimizer, snapshot_file, world_size,
+                                 dtype, checkpointing)
         except program.ProgramFailed as exc:
             _fail(str(exc))
     else:
@@ -108,7 +113,8 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         try:
             result = predict.predict_factory(target, steps=steps, gpu=device, eval_step=not no_eval,
                                              batch_size=batch_size, optimizer=optimizer,
-                                             snapshot_file=snapshot_file, world_size=world_size)
+                                             snapshot_file=snapshot_file, world_size=world_size, dtype=dtype,
+                                             checkpointing=checkpointing)
         except predict.CannotRunFake as exc:
             _fail(str(exc))
     code = report.write(result, output_format, sys.stdout, limit, label)

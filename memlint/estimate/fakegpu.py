@@ -82,6 +82,7 @@ from memlint.estimate import autocast, scalars
 from memlint.estimate.distributed import FakeWorld, World, leave_world
 from memlint.estimate.kernels import KernelSide
 from memlint.estimate.tracker import GPU, HOST_LIMIT, Category, StepTracker, is_evaluation
+from memlint.estimate.whatif import WhatIfs
 
 # Forwards an evaluation loop runs on one input shape before the next ones answer the last output.
 EVAL_BATCHES = 3
@@ -263,12 +264,14 @@ class FakeGPU:
     """`with FakeGPU(tracker, name, total):` -- the fake run's world."""
 
     def __init__(self, tracker: StepTracker, name: str = "NVIDIA H100 80GB HBM3", total: int = 80 * 1024**3,
-                 batch_size: int | None = None, optimizer: str | None = None, world: World | None = None) -> None:
+                 batch_size: int | None = None, optimizer: str | None = None, world: World | None = None,
+                 whatifs: WhatIfs | None = None) -> None:
         self.tracker = tracker
         self.world = world  # a rank of a distributed job (`distributed`), or one GPU
         tracker.kernel_side = KernelSide(tracker)  # cuDNN's workspaces and reserve space, read by the summary
         self.batch_size = batch_size  # what-if: every DataLoader's batch size
         self.optimizer = optimizer  # what-if: "sgd" in place of Adam/AdamW
+        self.whatifs = whatifs or WhatIfs()  # what-ifs: --dtype, --checkpointing
         self.name = name
         self.total = total
         self.fake_mode = FakeTensorMode(allow_non_fake_inputs=True)
@@ -308,6 +311,7 @@ class FakeGPU:
                 self._patch(torch.optim, name, _SGDInstead)
         self._patch(torch, "compile", _no_compile)
         self._bound_evaluation(tracker)
+        self.whatifs.install(self._patch)
         self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
         self._patch(torch.amp.GradScaler, "_maybe_opt_step", _always_step)
         original_clear = torch.clear_autocast_cache
@@ -476,13 +480,16 @@ class FakeGPU:
         # module on inputs of one shape, the next ones answer the last output: what they would
         # allocate and free is what the ones run did, and the loop's host side still runs.
         module_call = torch.nn.Module.__call__
+        root_call = self.whatifs.root_call(module_call)  # an outermost call, with the what-ifs
         state = {"depth": 0, "key": None, "runs": 0, "last": None}
 
         def call(module, *args, **kwargs):
-            if state["depth"] or not is_evaluation(module):
-                if not state["depth"] and torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
-                    state.update(key=None, runs=0, last=None)  # a training forward ends the loop
+            if state["depth"]:
                 return self._nested(module_call, state, module, args, kwargs)
+            if not is_evaluation(module):
+                if torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
+                    state.update(key=None, runs=0, last=None)  # a training forward ends the loop
+                return self._nested(root_call, state, module, args, kwargs)
             shapes = tuple(tuple(t.shape) if isinstance(t, torch.Tensor) else type(t)
                            for t in tree_flatten((args, kwargs))[0])
             key = (id(module), module.training, shapes)
@@ -493,7 +500,7 @@ class FakeGPU:
                 state.update(key=key, runs=0)
             state["runs"] += 1
             tracker.record.eval_forwards += 1
-            state["last"] = self._nested(module_call, state, module, args, kwargs)
+            state["last"] = self._nested(root_call, state, module, args, kwargs)
             return state["last"]
 
         self._patch(torch.nn.Module, "__call__", call)

@@ -103,6 +103,8 @@ def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
         # ranks the first bucket outlives the rebuild (held by the first all-reduce's work until NCCL releases it).
         out.append(f"  {'DDP first-step bucket':<28}{'<= ' + human(buckets):>12}   more on some ranks, where the "
                    "first all-reduce still holds it (measured on 1 to 2 ranks of 4)")
+    if result.get("whatif_note"):
+        out.append(f"note: {result['whatif_note']}")
     out.extend(_kernel_lines(result.get("kernel_side") or {}, human))
     out.extend(_value_notes(result))
     version = ".".join(str(result.get("torch", "")).split("+")[0].split(".")[:2])
