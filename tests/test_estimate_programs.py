@@ -477,3 +477,53 @@ def test_data_parallel_on_the_one_gpu(tmp_path):
     """)
     assert tracker.record.steps == 2
     assert tracker._peak_mem[torch.device("cuda", 0)] >= 2 * 256 * 256 * 4 + 2 * 64 * 256 * 4
+
+
+GENERATE = """
+    import torch, torch.nn as nn
+    V, D, BLOCK = 50, 32, 16
+
+    class LM(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb, self.pos, self.mix, self.head = nn.Embedding(V, D), nn.Embedding(BLOCK, D), nn.Linear(D, D), nn.Linear(D, V)
+
+        def forward(self, idx):
+            x = self.emb(idx) + self.pos(torch.arange(idx.shape[1], device=idx.device))
+            return self.head(torch.relu(self.mix(x)))
+
+    model = LM().cuda()
+    opt = torch.optim.AdamW(model.parameters())
+    x = torch.randint(0, V, (4, BLOCK), device="cuda")
+    torch.nn.functional.cross_entropy(model(x).flatten(0, 1), x.flatten()).backward()
+    opt.step()
+    model.eval()
+    with torch.no_grad():
+        idx = torch.zeros((64, 1), dtype=torch.long, device="cuda")  # more rows than training: its peak
+        for _ in range(40):                                  # minGPT's generate, cropped at BLOCK
+            cond = idx if idx.size(1) <= BLOCK else idx[:, -BLOCK:]
+            logits = model(cond)
+            assert logits.shape == (64, cond.size(1), V), logits.shape
+            idx = torch.cat((idx, torch.multinomial(torch.softmax(logits[:, -1, :], dim=-1), 1)), dim=1)
+    assert idx.shape == (64, 41)
+"""
+
+
+def test_a_generation_loop_is_bounded_and_keeps_its_peak(tmp_path, monkeypatch):
+    # Each forward of a generation loop is one position longer: after EVAL_BATCHES of them the next
+    # ones answer the last output lengthened (the program's own shape checks hold), and the length
+    # that repeats once the input is cropped runs again, so the evaluation's peak is the full loop's.
+    from memlint.estimate import fakegpu
+
+    bounded = _run_fake(tmp_path, GENERATE)
+    assert (bounded.record.eval_forwards, bounded.record.eval_skipped) == (7, 33)
+    gpu = torch.device("cuda", 0)
+    with monkeypatch.context() as patched:  # bounded by shape only: every length runs until the crop
+        patched.setattr(fakegpu, "_grown_by_one", lambda before, after: None)
+        by_shape = _run_fake(tmp_path, GENERATE)
+    # The same peak, within one 512-byte block (the host-side ids and samples held at that moment).
+    assert by_shape.record.eval_forwards == 18 and abs(by_shape._peak_mem[gpu] - bounded._peak_mem[gpu]) <= 512
+    monkeypatch.setattr(fakegpu, "EVAL_BATCHES", 1000)
+    full = _run_fake(tmp_path, GENERATE)
+    # Unbounded, the last forwards also see the generated ids grown longer (64 x 41 int64).
+    assert full.record.eval_forwards == 40 and full._peak_mem[gpu] == pytest.approx(bounded._peak_mem[gpu], rel=0.02)

@@ -57,7 +57,9 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * A fake tensor read as a Python value (`item`, `int`, `float`, `bool`,
   `__index__`, formatting) tells the tracker how it is read (`scalars`).
 * An evaluation loop (forwards with gradients off of a module that trains) runs
-  `EVAL_BATCHES` forwards per input shape; the rest answer the last output.
+  `EVAL_BATCHES` forwards per input shape; the rest answer the last output. A generation
+  loop (each forward's input one position longer) runs `EVAL_BATCHES` forwards and those
+  at a length that repeats; the ones between answer the last output, lengthened.
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ import torch.utils.checkpoint as checkpoint
 import torch.utils.data
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
-from torch.utils._pytree import tree_flatten
+from torch.utils._pytree import tree_flatten, tree_map_only
 
 from memlint.estimate import autocast, scalars
 from memlint.estimate.distributed import FakeWorld, World, leave_world
@@ -479,22 +481,32 @@ class FakeGPU:
         # minutes of fake forwards that repeat one another. After EVAL_BATCHES forwards of one
         # module on inputs of one shape, the next ones answer the last output: what they would
         # allocate and free is what the ones run did, and the loop's host side still runs.
+        # A generation loop (minGPT's and nanoGPT's generate: one forward per new token, the input
+        # one position longer each time, cropped at the block size) changes shape every forward:
+        # after EVAL_BATCHES such forwards, the next ones answer the last output lengthened by one
+        # position, until a length repeats (the crop), whose forwards run again.
         module_call = torch.nn.Module.__call__
         root_call = self.whatifs.root_call(module_call)  # an outermost call, with the what-ifs
-        state = {"depth": 0, "key": None, "runs": 0, "last": None}
+        state = {"depth": 0, "key": None, "runs": 0, "last": None, "growing": 0}
 
         def call(module, *args, **kwargs):
             if state["depth"]:
                 return self._nested(module_call, state, module, args, kwargs)
             if not is_evaluation(module):
                 if torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
-                    state.update(key=None, runs=0, last=None)  # a training forward ends the loop
+                    state.update(key=None, runs=0, last=None, growing=0)  # a training forward ends the loop
                 return self._nested(root_call, state, module, args, kwargs)
             shapes = tuple(tuple(t.shape) if isinstance(t, torch.Tensor) else type(t)
                            for t in tree_flatten((args, kwargs))[0])
             key = (id(module), module.training, shapes)
             if key == state["key"] and state["runs"] >= EVAL_BATCHES:
                 tracker.record.eval_skipped += 1
+                return state["last"]
+            grown = _grown_by_one(state["key"], key)
+            state["growing"] = state["growing"] + 1 if grown else 0
+            if grown and state["growing"] > EVAL_BATCHES:
+                tracker.record.eval_skipped += 1
+                state.update(key=key, runs=0, last=_lengthened(state["last"], *grown))
                 return state["last"]
             if key != state["key"]:
                 state.update(key=key, runs=0)
@@ -597,6 +609,29 @@ class _SGDInstead(torch.optim.SGD):
 
     def __init__(self, params, lr=1e-3, *args, **kwargs):
         super().__init__(params, lr=lr if isinstance(lr, float) else 1e-3)
+
+
+def _grown_by_one(before: tuple | None, after: tuple) -> tuple[int, int] | None:
+    """(old, new) size of the one dimension in which the inputs of the same module's call `after`
+    are one longer than those of `before` (keys of `_bound_evaluation`), else None."""
+    if before is None or before[:2] != after[:2] or len(before[2]) != len(after[2]):
+        return None
+    changed = [(old, new) for a, b in zip(before[2], after[2])
+               if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
+               for old, new in zip(a, b) if old != new]
+    plain = all(a == b or isinstance(a, tuple) and isinstance(b, tuple) for a, b in zip(before[2], after[2]))
+    if plain and len(changed) == 1 and changed[0][1] == changed[0][0] + 1:
+        return changed[0]
+    return None
+
+
+def _lengthened(out, old: int, new: int):
+    """`out` with each tensor's dimensions of size `old` made `new` (fresh tensors, allocated as
+    the forward's output would be)."""
+    def lengthen(t: torch.Tensor) -> torch.Tensor:
+        return t.new_empty(tuple(new if n == old else n for n in t.shape))
+
+    return tree_map_only(torch.Tensor, lengthen, out)
 
 
 def _deepcopy(t, memo):
