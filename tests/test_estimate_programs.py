@@ -527,3 +527,32 @@ def test_a_generation_loop_is_bounded_and_keeps_its_peak(tmp_path, monkeypatch):
     full = _run_fake(tmp_path, GENERATE)
     # Unbounded, the last forwards also see the generated ids grown longer (64 x 41 int64).
     assert full.record.eval_forwards == 40 and full._peak_mem[gpu] == pytest.approx(bounded._peak_mem[gpu], rel=0.02)
+
+
+ACCUMULATE = """
+    import torch, torch.nn as nn
+    model = nn.Sequential(nn.Linear(64, 256), nn.GELU(), nn.Linear(256, 10)).cuda()
+    opt = torch.optim.AdamW(model.parameters())
+    triplet = nn.Linear(64, 64).cuda()
+    for step in range(2):
+        for micro in range(6):                      # nanoGPT's gradient accumulation
+            loss = model(torch.randn(32, 64, device="cuda")).logsumexp(-1).mean() / 6
+            loss.backward()
+        a, p, n = (triplet(torch.randn(32, 64, device="cuda")) for _ in range(3))  # three forwards, one backward
+        (a - p).sum().add((a - n).sum()).backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+"""
+
+
+def test_gradient_accumulation_micro_steps_are_answered_from_the_second(tmp_path, monkeypatch):
+    from memlint.estimate import fakegpu
+
+    bounded = _run_fake(tmp_path, ACCUMULATE)
+    # 4 of the 6 micro-steps of each step; never the triplet's forwards, whose backward comes after all three.
+    assert bounded.record.micro_steps_answered == 8 and bounded.record.steps == 2
+    monkeypatch.setattr(fakegpu._Accumulation, "answer", lambda self, module, shapes: None)
+    full = _run_fake(tmp_path, ACCUMULATE)
+    gpu = torch.device("cuda", 0)
+    # The same peak within one 512-byte block (a scalar the answered micro-steps' graphs do not hold).
+    assert full.record.micro_steps_answered == 0 and abs(full._peak_mem[gpu] - bounded._peak_mem[gpu]) <= 512

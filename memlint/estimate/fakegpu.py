@@ -488,16 +488,25 @@ class FakeGPU:
         module_call = torch.nn.Module.__call__
         root_call = self.whatifs.root_call(module_call)  # an outermost call, with the what-ifs
         state = {"depth": 0, "key": None, "runs": 0, "last": None, "growing": 0}
+        accumulation = _Accumulation(tracker) if self.world is None else None
 
         def call(module, *args, **kwargs):
             if state["depth"]:
                 return self._nested(module_call, state, module, args, kwargs)
-            if not is_evaluation(module):
-                if torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
-                    state.update(key=None, runs=0, last=None, growing=0)  # a training forward ends the loop
-                return self._nested(root_call, state, module, args, kwargs)
             shapes = tuple(tuple(t.shape) if isinstance(t, torch.Tensor) else type(t)
                            for t in tree_flatten((args, kwargs))[0])
+            if not is_evaluation(module):
+                if not torch.is_grad_enabled() or torch.is_inference_mode_enabled():
+                    return self._nested(root_call, state, module, args, kwargs)
+                state.update(key=None, runs=0, last=None, growing=0)  # a training forward ends the loop
+                if accumulation is None or not module.training:
+                    return self._nested(root_call, state, module, args, kwargs)
+                answer = accumulation.answer(module, shapes)
+                if answer is not None:
+                    return answer
+                out = self._nested(root_call, state, module, args, kwargs)
+                accumulation.ran(module, shapes, out)
+                return out
             key = (id(module), module.training, shapes)
             if key == state["key"] and state["runs"] >= EVAL_BATCHES:
                 tracker.record.eval_skipped += 1
@@ -609,6 +618,64 @@ class _SGDInstead(torch.optim.SGD):
 
     def __init__(self, params, lr=1e-3, *args, **kwargs):
         super().__init__(params, lr=lr if isinstance(lr, float) else 1e-3)
+
+
+class _Accumulation:
+    """Gradient accumulation's micro-steps (nanoGPT's GPT-2 config: 40 forwards and backwards per
+    optimizer step). From the third forward of one module on inputs of one shape since the last
+    optimizer step, when the backward of each of the two before it has run, a micro-step holds what
+    the second held (the gradients exist from the first on): its forward answers fresh tensors of
+    the output's shapes, leaves that the program's backward reaches at once. Not in a distributed
+    run, where the last micro-step's backward synchronizes the gradients."""
+
+    def __init__(self, tracker: StepTracker) -> None:
+        self.tracker = tracker
+        self.key: tuple | None = None
+        self.backwards: list[list[bool]] = []  # per forward run since the key was set: its backward ran
+        self.spec = None  # the last output, as _Spec leaves
+        self.anchor = None  # what the answers hang from in the graph: their backward ends there, with no gradient
+
+    def answer(self, module, shapes: tuple):
+        if (id(module), shapes, self.tracker.record.steps) != self.key or len(self.backwards) < 2 \
+                or not all(ran[0] for ran in self.backwards[-2:]):
+            return None
+        self.tracker.record.micro_steps_answered += 1
+        if self.anchor is None:
+            self.anchor = torch.zeros((), requires_grad=True)  # on the host: nothing on the GPU
+        return tree_map_only(_Spec, lambda spec: _Answered.apply(self.anchor, spec, self.tracker), self.spec)
+
+    def ran(self, module, shapes: tuple, out) -> None:
+        key = (id(module), shapes, self.tracker.record.steps)
+        if key != self.key:
+            self.key, self.backwards = key, []
+        ran = [False]
+        for t in tree_flatten(out)[0]:
+            if isinstance(t, torch.Tensor) and t.grad_fn is not None:
+                t.grad_fn.register_prehook(lambda grads, ran=ran: ran.__setitem__(0, True))
+        self.backwards.append(ran)
+        self.spec = tree_map_only(torch.Tensor, _Spec, out)  # shapes only: no reference to the output
+
+
+class _Spec:
+    def __init__(self, t: torch.Tensor) -> None:
+        self.shape, self.dtype = tuple(t.shape), t.dtype
+
+
+class _Answered(torch.autograd.Function):
+    """A micro-step's output on the GPU, in the graph as a forward's output is (not a leaf that would
+    keep a gradient), whose backward stops at once."""
+
+    @staticmethod
+    def forward(ctx, anchor, spec: _Spec, tracker: StepTracker):
+        saved, tracker.placing = tracker.placing, True
+        try:
+            return torch.empty(spec.shape, dtype=spec.dtype)
+        finally:
+            tracker.placing = saved
+
+    @staticmethod
+    def backward(ctx, grad):
+        return None, None, None
 
 
 def _grown_by_one(before: tuple | None, after: tuple) -> tuple[int, int] | None:

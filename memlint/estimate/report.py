@@ -104,6 +104,9 @@ def _plain_lines(result: dict, budget: int | None, budget_label: str) -> list[st
         # ranks the first bucket outlives the rebuild (held by the first all-reduce's work until NCCL releases it).
         out.append(f"  {'DDP first-step bucket':<28}{'<= ' + human(buckets):>12}   more on some ranks, where the "
                    "first all-reduce still holds it (measured on 1 to 2 ranks of 4)")
+    if result.get("micro_steps_answered"):
+        out.append(f"note: {result['micro_steps_answered']} gradient-accumulation micro-steps answered from the "
+                   "second of their step (same shapes, same memory)")
     if result.get("whatif_note"):
         out.append(f"note: {result['whatif_note']}")
     out.extend(_kernel_lines(result.get("kernel_side") or {}, human))

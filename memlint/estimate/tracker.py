@@ -98,6 +98,7 @@ class Record:
     empty_input: str = ""  # the first model input with a zero-sized dimension: shape and where
     eval_forwards: int = 0  # evaluation forwards run, and answered from the last one (fakegpu)
     eval_skipped: int = 0
+    micro_steps_answered: int = 0  # gradient-accumulation forwards answered from the second (fakegpu)
     backward_matmuls: bool = False  # backward runs on autograd's device thread: a cuBLAS handle of its own
 
 
