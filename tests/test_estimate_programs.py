@@ -478,3 +478,124 @@ def test_a_data_set_held_as_one_large_host_tensor_is_read_one_real_sample_at_a_t
             opt.step()
     """)
     assert tracker.record.steps == 2
+
+
+def test_a_sampler_over_a_large_data_set_draws_real_indices(tmp_path):
+    # ImageNet's 1.3 million samples: RandomSampler's permutation is above the host limit of other
+    # tensors. Fake, `.tolist()` would read each index as a placeholder (all 1) a million times over.
+    tracker = _run_fake(tmp_path, """
+        import torch
+        from torch.utils.data import DataLoader, Dataset
+
+        class Numbers(Dataset):
+            def __len__(self):
+                return 1_300_000
+            def __getitem__(self, i):
+                return torch.full((4,), float(i))
+
+        seen = []
+        model = torch.nn.Linear(4, 1).cuda()
+        opt = torch.optim.SGD(model.parameters())
+        for i, batch in enumerate(DataLoader(Numbers(), batch_size=8, shuffle=True)):
+            seen.extend(int(v) for v in batch[:, 0])
+            model(batch.cuda()).sum().backward()
+            opt.step()
+            if i == 1:
+                break
+        assert len(set(seen)) == 16, seen
+    """)
+    assert tracker.record.steps == 2 and not tracker.record.scalar_uses
+
+
+def test_data_parallel_on_the_one_gpu(tmp_path):
+    # pytorch/examples' ImageNet script wraps the model in nn.DataParallel, which scatters each
+    # input with a CUDA-build-only call; on one GPU the input itself reaches the module.
+    tracker = _run_fake(tmp_path, """
+        import torch
+        model = torch.nn.DataParallel(torch.nn.Linear(256, 256)).cuda()
+        opt = torch.optim.SGD(model.parameters())
+        for _ in range(2):
+            model(torch.randn(64, 256).cuda()).sum().backward()
+            opt.step()
+    """)
+    assert tracker.record.steps == 2
+    assert tracker._peak_mem[torch.device("cuda", 0)] >= 2 * 256 * 256 * 4 + 2 * 64 * 256 * 4
+
+
+GENERATE = """
+    import torch, torch.nn as nn
+    V, D, BLOCK = 50, 32, 16
+
+    class LM(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb, self.pos, self.mix, self.head = nn.Embedding(V, D), nn.Embedding(BLOCK, D), nn.Linear(D, D), nn.Linear(D, V)
+
+        def forward(self, idx):
+            x = self.emb(idx) + self.pos(torch.arange(idx.shape[1], device=idx.device))
+            return self.head(torch.relu(self.mix(x)))
+
+    model = LM().cuda()
+    opt = torch.optim.AdamW(model.parameters())
+    x = torch.randint(0, V, (4, BLOCK), device="cuda")
+    torch.nn.functional.cross_entropy(model(x).flatten(0, 1), x.flatten()).backward()
+    opt.step()
+    model.eval()
+    with torch.no_grad():
+        idx = torch.zeros((64, 1), dtype=torch.long, device="cuda")  # more rows than training: its peak
+        for _ in range(40):                                  # minGPT's generate, cropped at BLOCK
+            cond = idx if idx.size(1) <= BLOCK else idx[:, -BLOCK:]
+            logits = model(cond)
+            assert logits.shape == (64, cond.size(1), V), logits.shape
+            idx = torch.cat((idx, torch.multinomial(torch.softmax(logits[:, -1, :], dim=-1), 1)), dim=1)
+    assert idx.shape == (64, 41)
+"""
+
+
+def test_a_generation_loop_is_bounded_and_keeps_its_peak(tmp_path, monkeypatch):
+    # Each forward of a generation loop is one position longer: after EVAL_BATCHES of them the next
+    # ones answer the last output lengthened (the program's own shape checks hold), and the length
+    # that repeats once the input is cropped runs again, so the evaluation's peak is the full loop's.
+    from memlint.estimate import fakegpu
+
+    bounded = _run_fake(tmp_path, GENERATE)
+    assert (bounded.record.eval_forwards, bounded.record.eval_skipped) == (7, 33)
+    gpu = torch.device("cuda", 0)
+    with monkeypatch.context() as patched:  # bounded by shape only: every length runs until the crop
+        patched.setattr(fakegpu, "_grown_by_one", lambda before, after: None)
+        by_shape = _run_fake(tmp_path, GENERATE)
+    # The same peak, within one 512-byte block (the host-side ids and samples held at that moment).
+    assert by_shape.record.eval_forwards == 18 and abs(by_shape._peak_mem[gpu] - bounded._peak_mem[gpu]) <= 512
+    monkeypatch.setattr(fakegpu, "EVAL_BATCHES", 1000)
+    full = _run_fake(tmp_path, GENERATE)
+    # Unbounded, the last forwards also see the generated ids grown longer (64 x 41 int64).
+    assert full.record.eval_forwards == 40 and full._peak_mem[gpu] == pytest.approx(bounded._peak_mem[gpu], rel=0.02)
+
+
+ACCUMULATE = """
+    import torch, torch.nn as nn
+    model = nn.Sequential(nn.Linear(64, 256), nn.GELU(), nn.Linear(256, 10)).cuda()
+    opt = torch.optim.AdamW(model.parameters())
+    triplet = nn.Linear(64, 64).cuda()
+    for step in range(2):
+        for micro in range(6):                      # nanoGPT's gradient accumulation
+            loss = model(torch.randn(32, 64, device="cuda")).logsumexp(-1).mean() / 6
+            loss.backward()
+        a, p, n = (triplet(torch.randn(32, 64, device="cuda")) for _ in range(3))  # three forwards, one backward
+        (a - p).sum().add((a - n).sum()).backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+"""
+
+
+def test_gradient_accumulation_micro_steps_are_answered_from_the_second(tmp_path, monkeypatch):
+    from memlint.estimate import fakegpu
+
+    bounded = _run_fake(tmp_path, ACCUMULATE)
+    # 4 of the 6 micro-steps of each step; never the triplet's forwards, whose backward comes after all three.
+    assert bounded.record.micro_steps_answered == 8 and bounded.record.steps == 2
+    monkeypatch.setattr(fakegpu._Accumulation, "answer", lambda self, module, shapes: None)
+    full = _run_fake(tmp_path, ACCUMULATE)
+    gpu = torch.device("cuda", 0)
+    # The same peak within one 512-byte block (a scalar the answered micro-steps' graphs do not hold).
+    assert full.record.micro_steps_answered == 0 and abs(full._peak_mem[gpu] - bounded._peak_mem[gpu]) <= 512

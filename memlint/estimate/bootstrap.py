@@ -28,10 +28,12 @@ def install() -> None:
     from memlint.estimate.fakegpu import FakeGPU
     from memlint.estimate.launch import World
     from memlint.estimate.tracker import StepTracker
+    from memlint.estimate.whatif import WhatIfs
 
     started = time.perf_counter()
     gpu = (cfg["gpu"], cfg["capacity"])
     world = World(*cfg["world"]) if cfg.get("world") else None
+    whatifs = WhatIfs(cfg.get("batch_size"), cfg.get("optimizer"), cfg.get("dtype"), cfg.get("checkpointing", False))
     state = {"written": False}
 
     def write(stopped: str) -> None:
@@ -39,8 +41,7 @@ def install() -> None:
             return
         state["written"] = True
         result = predict.finish(tracker, gpu, started, stopped, (cfg.get("file", ""), cfg.get("line", 0)),
-                                " ".join(cfg["argv"]), predict._whatif(cfg.get("batch_size"), cfg.get("optimizer")),
-                                cfg.get("snapshot"), world)
+                                " ".join(cfg["argv"]), whatifs, cfg.get("snapshot"), world)
         with open(cfg["result"], "w", encoding="utf-8") as out:
             json.dump(result, out)
 
@@ -56,7 +57,7 @@ def install() -> None:
 
     tracker = StepTracker(on_step=on_step)
     FakeGPU(tracker, *gpu, batch_size=cfg.get("batch_size"), optimizer=cfg.get("optimizer"),
-            world=world).__enter__()  # for the rest of the process
+            world=world, whatifs=whatifs).__enter__()  # for the rest of the process
     tracker.start_training()
     sys.excepthook = excepthook
     import atexit

@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from memlint.estimate import sizes
+from memlint.estimate import baseline, sizes
 
 EXIT_OK, EXIT_NO_FIT, EXIT_ERROR = 0, 1, 2
 
@@ -63,6 +63,10 @@ after `--` (python train.py ..., python -m pkg.train), run as it is.
 @click.option("--batch-size", type=click.IntRange(1), help="What if: this batch size (every DataLoader's, or "
               "the factory's batch).")
 @click.option("--optimizer", type=click.Choice(["sgd"]), help="What if: plain SGD in place of Adam/AdamW (no state).")
+@click.option("--dtype", type=click.Choice(["bf16", "fp16", "fp32"]), help="What if: mixed precision in this "
+              "dtype (the model's forward under CUDA autocast); fp32: autocast off.")
+@click.option("--checkpointing", is_flag=True, help="What if: activation checkpointing of the model's repeated "
+              "blocks (transformer layers, residual blocks).")
 @click.option("--world-size", type=click.IntRange(1), help="Predict one rank of a job of this many GPUs (DDP, FSDP), "
               "with a fake process group: no GPUs needed. A `torchrun` command gives its own (nnodes x nproc-per-node).")
 @click.option("--timeout", type=float, default=600.0, show_default=True, help="Seconds the command form may run.")
@@ -70,10 +74,17 @@ after `--` (python train.py ..., python -m pkg.train), run as it is.
               "category, with the GPU's limit, to this image file (needs matplotlib).")
 @click.option("--snapshot", "snapshot_file", type=click.Path(dir_okay=False), help="Write the predicted "
               "allocations as a torch.cuda.memory._snapshot() pickle, for https://pytorch.org/memory_viz.")
+@click.option("--baseline", "baseline_ref", metavar="REF", help="Compare with a base: a git ref (its tree is "
+              "checked out into a temporary worktree and predicted the same way) or a saved --format json prediction. "
+              "Prints the change per phase and category; exit 1 when the peak grows past --max-increase or stops "
+              "fitting.")
+@click.option("--max-increase", help="With --baseline: the growth of the peak allowed, e.g. 5% or 200MiB "
+              "(default: any).")
 @click.pass_context
 def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budget: str | None, steps: int,
              no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None,
-             world_size: int | None, timeout: float, plot_file: str | None, snapshot_file: str | None) -> None:
+             dtype: str | None, checkpointing: bool, world_size: int | None, timeout: float, plot_file: str | None,
+             snapshot_file: str | None, baseline_ref: str | None, max_increase: str | None) -> None:
     argv = ctx.meta.get("memlint.command")
     if bool(target) == bool(argv):
         _fail("give module:function, or a command after `--` (e.g. memlint estimate -- python train.py)")
@@ -83,6 +94,12 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
     except ValueError as exc:
         _fail(str(exc))
     label = f"--budget {budget}" if budget else (gpu[0] if gpu else "budget")
+    if max_increase and not baseline_ref:
+        _fail("--max-increase needs --baseline REF")
+    try:
+        increase = baseline.parse_increase(max_increase) if max_increase else None
+    except ValueError as exc:
+        _fail(str(exc))
     if plot_file and importlib.util.find_spec("matplotlib") is None:
         _fail('--plot needs matplotlib: pip install "memlint-torch[estimate]"')
     for path in (plot_file, snapshot_file):
@@ -95,7 +112,8 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         from memlint.estimate import program
 
         try:
-            result = program.run(argv, device, steps, timeout, batch_size, optimizer, snapshot_file, world_size)
+            result = program.run(argv, device, steps, timeout, batch_size, optimizer, snapshot_file, world_size,
+                                 dtype, checkpointing)
         except program.ProgramFailed as exc:
             _fail(str(exc))
     else:
@@ -108,9 +126,18 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         try:
             result = predict.predict_factory(target, steps=steps, gpu=device, eval_step=not no_eval,
                                              batch_size=batch_size, optimizer=optimizer,
-                                             snapshot_file=snapshot_file, world_size=world_size)
+                                             snapshot_file=snapshot_file, world_size=world_size, dtype=dtype,
+                                             checkpointing=checkpointing)
         except predict.CannotRunFake as exc:
             _fail(str(exc))
+    if baseline_ref:
+        rerun = _same_estimate(target, argv, gpu_name, budget, steps, no_eval, batch_size, optimizer, dtype,
+                               checkpointing, world_size, timeout)
+        try:
+            base, how = baseline.load(baseline_ref, rerun, timeout)
+        except baseline.BaselineError as exc:
+            _fail(str(exc))
+        result["baseline"] = baseline.compare(base, result, how, increase, limit)
     code = report.write(result, output_format, sys.stdout, limit, label)
     if plot_file:
         from memlint.estimate import plot
@@ -120,3 +147,16 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         except OSError as exc:
             _fail(f"cannot write {plot_file}: {exc.strerror or exc}")
     sys.exit(code)
+
+
+def _same_estimate(target: str | None, argv: list[str] | None, gpu_name: str | None, budget: str | None, steps: int,
+                   no_eval: bool, batch_size: int | None, optimizer: str | None, dtype: str | None,
+                   checkpointing: bool, world_size: int | None, timeout: float) -> list[str]:
+    """This estimate's arguments, to run on the base's tree (`baseline`)."""
+    args = [f"--steps={steps}", f"--timeout={timeout}"]
+    for name, value in (("gpu", gpu_name), ("budget", budget), ("batch-size", batch_size), ("optimizer", optimizer),
+                        ("dtype", dtype), ("world-size", world_size)):
+        if value is not None:
+            args.append(f"--{name}={value}")
+    args += ["--no-eval"] * no_eval + ["--checkpointing"] * checkpointing
+    return [*args, target] if target else [*args, "--", *argv]

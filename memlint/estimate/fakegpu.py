@@ -48,6 +48,8 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   with these rules on (a mode is off inside its own handler).
 * Activation checkpointing recomputes with these rules on (backward runs with no torch
   function mode; the recomputed tensors must match the saved ones).
+* `nn.DataParallel` scatters its inputs to the one fake GPU without `torch._C._scatter`
+  (CUDA builds only).
 * `GradScaler` always steps (it would read `found_inf.item()`).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
@@ -60,6 +62,9 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   `__index__`, formatting) tells the tracker how it is read (`scalars`).
 * An evaluation loop (forwards with gradients off of a module that trains) runs
   `EVAL_BATCHES` forwards per input shape; the rest answer the last output of that shape.
+  A generation loop (each forward's input one position longer) runs `EVAL_BATCHES`
+  forwards and those at a length that repeats; the ones between answer the last output,
+  lengthened.
 """
 
 from __future__ import annotations
@@ -72,17 +77,19 @@ import torch
 import torch._dynamo  # noqa: F401 - before Tensor is patched: dynamo checks signatures at import
 import torch.backends.cudnn
 import torch.nn.functional as F
+import torch.nn.parallel.comm
 import torch.utils
 import torch.utils.checkpoint as checkpoint
 import torch.utils.data
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
-from torch.utils._pytree import tree_flatten
+from torch.utils._pytree import tree_flatten, tree_map_only
 
 from memlint.estimate import autocast, scalars
 from memlint.estimate.distributed import FakeWorld, World, leave_world
 from memlint.estimate.kernels import KernelSide
 from memlint.estimate.tracker import GPU, HOST_LIMIT, Category, StepTracker, is_evaluation, user_site
+from memlint.estimate.whatif import WhatIfs
 
 # Forwards an evaluation loop runs on one input shape before the next ones answer the last output.
 EVAL_BATCHES = 3
@@ -274,12 +281,14 @@ class FakeGPU:
     """`with FakeGPU(tracker, name, total):` -- the fake run's world."""
 
     def __init__(self, tracker: StepTracker, name: str = "NVIDIA H100 80GB HBM3", total: int = 80 * 1024**3,
-                 batch_size: int | None = None, optimizer: str | None = None, world: World | None = None) -> None:
+                 batch_size: int | None = None, optimizer: str | None = None, world: World | None = None,
+                 whatifs: WhatIfs | None = None) -> None:
         self.tracker = tracker
         self.world = world  # a rank of a distributed job (`distributed`), or one GPU
         tracker.kernel_side = KernelSide(tracker)  # cuDNN's workspaces and reserve space, read by the summary
         self.batch_size = batch_size  # what-if: every DataLoader's batch size
         self.optimizer = optimizer  # what-if: "sgd" in place of Adam/AdamW
+        self.whatifs = whatifs or WhatIfs()  # what-ifs: --dtype, --checkpointing
         self.name = name
         self.total = total
         self.fake_mode = FakeTensorMode(allow_non_fake_inputs=True)
@@ -320,6 +329,7 @@ class FakeGPU:
         self._patch(torch, "compile", _no_compile)
         self._patch(torch, "save", _save_real_only(torch.save, tracker))
         self._bound_evaluation(tracker)
+        self.whatifs.install(self._patch)
         self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
         self._patch(torch.amp.GradScaler, "_maybe_opt_step", _always_step)
         original_clear = torch.clear_autocast_cache
@@ -479,6 +489,7 @@ class FakeGPU:
         self._patch(torch._C._nn, "_parse_to", parse_index_as_gpu)
         if hasattr(torch._C, "_cuda_clearCublasWorkspaces"):
             self._patch(torch._C, "_cuda_clearCublasWorkspaces", nothing)
+        self._patch(torch.nn.parallel.comm, "scatter", _scatter_to_one)
 
 
     def _bound_evaluation(self, tracker: StepTracker) -> None:
@@ -486,26 +497,54 @@ class FakeGPU:
         # minutes of fake forwards that repeat one another. After EVAL_BATCHES forwards of one
         # module on inputs of one shape, the next ones answer the last output: what they would
         # allocate and free is what the ones run did, and the loop's host side still runs.
-        # Counted per shape, so that a loop whose shapes alternate (a generation loop's growing
-        # sequence: one forward per new token, each batch) is bounded too.
+        # Counted per shape, so that a loop whose shapes alternate (each batch's sequence of a
+        # generation loop) is bounded too. A generation loop (minGPT's and nanoGPT's generate: one
+        # forward per new token, the input one position longer each time, cropped at the block
+        # size) changes shape every forward: after EVAL_BATCHES such forwards, the next ones answer
+        # the previous output lengthened by one position, until a length repeats (the crop), whose
+        # forwards run again.
         module_call = torch.nn.Module.__call__
-        state = {"depth": 0, "runs": {}, "last": {}}
+        root_call = self.whatifs.root_call(module_call)  # an outermost call, with the what-ifs
+        state = {"depth": 0, "runs": {}, "last": {}, "key": None, "previous": None, "growing": 0}
+        accumulation = _Accumulation(tracker) if self.world is None else None
 
         def call(module, *args, **kwargs):
-            if state["depth"] or not is_evaluation(module):
-                if not state["depth"] and torch.is_grad_enabled() and not torch.is_inference_mode_enabled():
-                    state.update(runs={}, last={})  # a training forward ends the loop
+            if state["depth"]:
                 return self._nested(module_call, state, module, args, kwargs)
             shapes = tuple(tuple(t.shape) if isinstance(t, torch.Tensor) else type(t)
                            for t in tree_flatten((args, kwargs))[0])
+            if not is_evaluation(module):
+                if not torch.is_grad_enabled() or torch.is_inference_mode_enabled():
+                    return self._nested(root_call, state, module, args, kwargs)
+                # a training forward ends the loop
+                state.update(runs={}, last={}, key=None, previous=None, growing=0)
+                if accumulation is None or not module.training:
+                    return self._nested(root_call, state, module, args, kwargs)
+                answer = accumulation.answer(module, shapes)
+                if answer is not None:
+                    return answer
+                out = self._nested(root_call, state, module, args, kwargs)
+                accumulation.ran(module, shapes, out)
+                return out
+            # what is remembered of an output is its shapes (_Spec), never the output: a reference
+            # held here would keep its memory in the prediction
             key = (id(module), module.training, shapes)
             if state["runs"].get(key, 0) >= EVAL_BATCHES:
                 tracker.record.eval_skipped += 1
-                return state["last"][key]
+                state.update(key=key, previous=state["last"][key], growing=0)
+                return _fresh(state["last"][key])
+            grown = _grown_by_one(state["key"], key)
+            state["growing"] = state["growing"] + 1 if grown else 0
+            if grown and state["growing"] > EVAL_BATCHES:
+                tracker.record.eval_skipped += 1
+                state.update(key=key, previous=_lengthened(state["previous"], *grown))
+                return _fresh(state["previous"])
             state["runs"][key] = state["runs"].get(key, 0) + 1
             tracker.record.eval_forwards += 1
-            state["last"][key] = self._nested(module_call, state, module, args, kwargs)
-            return state["last"][key]
+            out = self._nested(root_call, state, module, args, kwargs)
+            state["last"][key] = tree_map_only(torch.Tensor, _Spec, out)
+            state.update(key=key, previous=state["last"][key])
+            return out
 
         self._patch(torch.nn.Module, "__call__", call)
 
@@ -603,6 +642,96 @@ class _SGDInstead(torch.optim.SGD):
         super().__init__(params, lr=lr if isinstance(lr, float) else 1e-3)
 
 
+class _Accumulation:
+    """Gradient accumulation's micro-steps (nanoGPT's GPT-2 config: 40 forwards and backwards per
+    optimizer step). From the third forward of one module on inputs of one shape since the last
+    optimizer step, when the backward of each of the two before it has run, a micro-step holds what
+    the second held (the gradients exist from the first on): its forward answers fresh tensors of
+    the output's shapes, leaves that the program's backward reaches at once. Not in a distributed
+    run, where the last micro-step's backward synchronizes the gradients."""
+
+    def __init__(self, tracker: StepTracker) -> None:
+        self.tracker = tracker
+        self.key: tuple | None = None
+        self.backwards: list[list[bool]] = []  # per forward run since the key was set: its backward ran
+        self.spec = None  # the last output, as _Spec leaves
+        self.anchor = None  # what the answers hang from in the graph: their backward ends there, with no gradient
+
+    def answer(self, module, shapes: tuple):
+        if (id(module), shapes, self.tracker.record.steps) != self.key or len(self.backwards) < 2 \
+                or not all(ran[0] for ran in self.backwards[-2:]):
+            return None
+        self.tracker.record.micro_steps_answered += 1
+        if self.anchor is None:
+            self.anchor = torch.zeros((), requires_grad=True)  # on the host: nothing on the GPU
+        return tree_map_only(_Spec, lambda spec: _Answered.apply(self.anchor, spec, self.tracker), self.spec)
+
+    def ran(self, module, shapes: tuple, out) -> None:
+        key = (id(module), shapes, self.tracker.record.steps)
+        if key != self.key:
+            self.key, self.backwards = key, []
+        ran = [False]
+        for t in tree_flatten(out)[0]:
+            if isinstance(t, torch.Tensor) and t.grad_fn is not None:
+                t.grad_fn.register_prehook(lambda grads, ran=ran: ran.__setitem__(0, True))
+        self.backwards.append(ran)
+        self.spec = tree_map_only(torch.Tensor, _Spec, out)  # shapes only: no reference to the output
+
+
+class _Spec:
+    def __init__(self, t: torch.Tensor) -> None:
+        self.shape, self.dtype = tuple(t.shape), t.dtype
+        self.anchor = t.new_empty(0)  # where and what kind of tensor it was, holding no memory
+
+
+def _fresh(specs):
+    """Fresh tensors of the shapes `specs` hold (_Spec leaves), where the forward's outputs were,
+    allocated as the forward would allocate them."""
+    return tree_map_only(_Spec, lambda spec: spec.anchor.new_empty(spec.shape, dtype=spec.dtype), specs)
+
+
+class _Answered(torch.autograd.Function):
+    """A micro-step's output on the GPU, in the graph as a forward's output is (not a leaf that would
+    keep a gradient), whose backward stops at once."""
+
+    @staticmethod
+    def forward(ctx, anchor, spec: _Spec, tracker: StepTracker):
+        saved, tracker.placing = tracker.placing, True
+        try:
+            return torch.empty(spec.shape, dtype=spec.dtype)
+        finally:
+            tracker.placing = saved
+
+    @staticmethod
+    def backward(ctx, grad):
+        return None, None, None
+
+
+def _grown_by_one(before: tuple | None, after: tuple) -> tuple[int, int] | None:
+    """(old, new) size of the one dimension in which the inputs of the same module's call `after`
+    are one longer than those of `before` (keys of `_bound_evaluation`), else None."""
+    if before is None or before[:2] != after[:2] or len(before[2]) != len(after[2]):
+        return None
+    changed = [(old, new) for a, b in zip(before[2], after[2])
+               if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
+               for old, new in zip(a, b) if old != new]
+    plain = all(a == b or isinstance(a, tuple) and isinstance(b, tuple) for a, b in zip(before[2], after[2]))
+    if plain and len(changed) == 1 and changed[0][1] == changed[0][0] + 1:
+        return changed[0]
+    return None
+
+
+def _lengthened(specs, old: int, new: int):
+    """`specs` (_Spec leaves) with each dimension of size `old` made `new`."""
+    def lengthen(spec: _Spec) -> _Spec:
+        lengthened = _Spec.__new__(_Spec)
+        lengthened.shape = tuple(new if n == old else n for n in spec.shape)
+        lengthened.dtype, lengthened.anchor = spec.dtype, spec.anchor
+        return lengthened
+
+    return tree_map_only(_Spec, lengthen, specs)
+
+
 def _deepcopy(t, memo):
     # Tensor.__deepcopy__ copies the storage's bytes, which a fake tensor does not have.
     if id(t) in memo:
@@ -626,6 +755,12 @@ def _rng_state(device: object = "cuda") -> torch.Tensor:
     # The state of the CPU generator stands in for the GPU's: a fake run draws no real numbers.
     # `device` as torch.cuda.get_rng_state takes it (checkpointing passes one on CUDA builds).
     return torch.get_rng_state()
+
+
+def _scatter_to_one(tensor, devices=None, chunk_sizes=None, dim=0, streams=None, *, out=None):
+    # `nn.DataParallel` on the one fake GPU scatters each input to it with `torch._C._scatter`,
+    # which only a CUDA build has; to one device the real one returns the input's one chunk, moved.
+    return (tensor.chunk(1, dim)[0].to(GPU),)
 
 
 def _always_step(scaler, optimizer, optimizer_state, *args, **kwargs):

@@ -18,6 +18,7 @@ from memlint.estimate.launch import World
 from memlint.estimate.sizes import DEFAULT_GPU
 from memlint.estimate.summary import summarize, top_modules, workspace_for
 from memlint.estimate.tracker import StepTracker, user_site
+from memlint.estimate.whatif import WhatIfs
 
 
 class CannotRunFake(Exception):
@@ -154,10 +155,12 @@ def factory_location(spec: str) -> tuple[str, int]:
 
 def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GPU, eval_step: bool = True,
                     batch_size: int | None = None, optimizer: str | None = None,
-                    snapshot_file: str | None = None, world_size: int | None = None) -> dict:
+                    snapshot_file: str | None = None, world_size: int | None = None, dtype: str | None = None,
+                    checkpointing: bool = False) -> dict:
     """Import `module:function`, call it under the fake GPU and run its steps (as rank 0 of
     `world_size` under a fake process group: the factory wraps its model in DDP or FSDP)."""
     world = World(world_size) if world_size else None
+    whatifs = WhatIfs(batch_size, optimizer, dtype, checkpointing)
     module_name, _, name = spec.partition(":")
     if not module_name or not name:
         raise CannotRunFake(f"{spec}: expected module:function")
@@ -166,7 +169,7 @@ def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GP
     stopped = ""
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    with FakeGPU(tracker, *gpu, batch_size=batch_size, optimizer=optimizer, world=world):
+    with FakeGPU(tracker, *gpu, batch_size=batch_size, optimizer=optimizer, world=world, whatifs=whatifs):
         try:
             try:
                 module = importlib.import_module(module_name)
@@ -186,17 +189,11 @@ def predict_factory(spec: str, steps: int = 2, gpu: tuple[str, int] = DEFAULT_GP
             raise
         except Exception as exc:  # noqa: BLE001 - the program's failure under fake tensors: one line
             stopped = why(exc)
-    return finish(tracker, gpu, started, stopped, factory_location(spec), spec, _whatif(batch_size, optimizer),
-                  snapshot_file, world)
-
-
-def _whatif(batch_size: int | None, optimizer: str | None) -> str:
-    parts = ([f"--batch-size {batch_size}"] if batch_size else []) + ([f"--optimizer {optimizer}"] if optimizer else [])
-    return " ".join(parts)
+    return finish(tracker, gpu, started, stopped, factory_location(spec), spec, whatifs, snapshot_file, world)
 
 
 def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: str,
-           location: tuple[str, int], target: str, whatif: str = "", snapshot_file: str | None = None,
+           location: tuple[str, int], target: str, whatifs: WhatIfs | None = None, snapshot_file: str | None = None,
            world: World | None = None) -> dict:
     record = tracker.record
     labels = [p.label() for p in record.phases]
@@ -215,7 +212,9 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
                                          for u in record.scalar_uses.values()],
                          "stopped": stopped, "empty_input": record.empty_input,
                          "eval_forwards": record.eval_forwards, "eval_skipped": record.eval_skipped,
-                         "file": location[0], "line": location[1], "whatif": whatif,
+                         "micro_steps_answered": record.micro_steps_answered,
+                         "file": location[0], "line": location[1], "whatif": whatifs.describe() if whatifs else "",
+                         "whatif_note": whatifs.note() if whatifs else "",
                          "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__,
                          "world_size": world.size if world else 1, "rank": world.rank if world else 0,
                          "kernel_side": kernel_side.summary() if kernel_side else {}}, record.streams)

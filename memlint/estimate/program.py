@@ -25,7 +25,8 @@ class ProgramFailed(Exception):
 
 
 def run(argv: list[str], gpu: tuple[str, int], steps: int, timeout: float, batch_size: int | None = None,
-        optimizer: str | None = None, snapshot_file: str | None = None, world_size: int | None = None) -> dict:
+        optimizer: str | None = None, snapshot_file: str | None = None, world_size: int | None = None,
+        dtype: str | None = None, checkpointing: bool = False) -> dict:
     world = None
     launched = torchrun_world(argv, sys.executable)
     if launched is not None:  # torchrun's ranks: its rank 0 is run, in this process tree
@@ -39,7 +40,8 @@ def run(argv: list[str], gpu: tuple[str, int], steps: int, timeout: float, batch
         config = os.path.join(workdir, "config.json")
         with open(config, "w", encoding="utf-8") as handle:
             json.dump({"argv": argv, "gpu": gpu[0], "capacity": gpu[1], "steps": steps, "result": result_path,
-                       "batch_size": batch_size, "optimizer": optimizer,
+                       "batch_size": batch_size, "optimizer": optimizer, "dtype": dtype,
+                       "checkpointing": checkpointing,
                        "snapshot": os.path.abspath(snapshot_file) if snapshot_file else None,
                        "world": [world.size, world.rank, world.local_size] if world else None},
                       handle)

@@ -12,6 +12,7 @@ from memlint.estimate.scalars import DESCRIPTION
 from memlint.estimate.sizes import in_unit, unit_for
 
 RULE = "MLE001"
+BASELINE_RULE = "MLE002"
 
 
 # A training forward keeps at least the inputs of its matmuls for backward: 512 B a tensor on
@@ -62,7 +63,7 @@ def verdict(result: dict, budget: int | None) -> tuple[int, str]:
     return 0, f"fits: {human(need)} reserved of {human(budget)}, margin {human(margin)} ({margin / budget:.0%})"
 
 
-def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
+def _plain_lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
     human = _size(result)
     whatif = f", what if {result['whatif']}" if result.get("whatif") else ""
     if result.get("world_size", 1) > 1:  # per rank: each GPU of the job holds this
@@ -103,6 +104,11 @@ def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
         # ranks the first bucket outlives the rebuild (held by the first all-reduce's work until NCCL releases it).
         out.append(f"  {'DDP first-step bucket':<28}{'<= ' + human(buckets):>12}   more on some ranks, where the "
                    "first all-reduce still holds it (measured on 1 to 2 ranks of 4)")
+    if result.get("micro_steps_answered"):
+        out.append(f"note: {result['micro_steps_answered']} gradient-accumulation micro-steps answered from the "
+                   "second of their step (same shapes, same memory)")
+    if result.get("whatif_note"):
+        out.append(f"note: {result['whatif_note']}")
     out.extend(_kernel_lines(result.get("kernel_side") or {}, human))
     out.extend(_value_notes(result))
     version = ".".join(str(result.get("torch", "")).split("+")[0].split(".")[:2])
@@ -150,10 +156,14 @@ def _kernel_lines(kernel: dict, human: Callable[[int], str]) -> list[str]:
 
 
 def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_label: str = "budget") -> int:
-    code, sentence = verdict(result, budget)
+    fits, sentence = verdict(result, budget)
+    code = fits
+    comparison = result.get("baseline")  # --baseline: `baseline.compare`
+    if comparison:
+        code = 2 if 2 in (fits, comparison["exit"]) else max(fits, comparison["exit"])
     if fmt == "json":
-        json.dump({**result, "budget": budget, "fits": None if budget is None else code == 0, "exit": code,
-                   "refused": refusal(result)}, stream, indent=2)
+        json.dump({**result, "budget": budget, "fits": None if budget is None else fits == 0,
+                   "exit": code, "refused": refusal(result)}, stream, indent=2)
         stream.write("\n")
     elif fmt == "github":
         from memlint.formats.github import command
@@ -162,12 +172,15 @@ def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_lab
             stream.write(line + "\n")
         if result.get("stopped"):
             stream.write(command("warning", result["stopped"], title="memlint estimate") + "\n")
-        if code == 1 or refusal(result):
-            stream.write(command("error", f"{budget_label}: {sentence}" if code == 1 else sentence,
+        if comparison and comparison["exit"]:
+            stream.write(command("error", comparison["reason"], file=result.get("file") or None,
+                                 line=result.get("line") or None, title="memlint estimate --baseline") + "\n")
+        if fits == 1 or refusal(result):
+            stream.write(command("error", f"{budget_label}: {sentence}" if fits == 1 else sentence,
                                  file=result.get("file") or None, line=result.get("line") or None,
                                  title="memlint estimate") + "\n")
     elif fmt == "sarif":
-        json.dump(_sarif(result, code, sentence, budget_label), stream, indent=2)
+        json.dump(_sarif(result, fits, sentence, budget_label), stream, indent=2)
         stream.write("\n")
     else:
         for line in _lines(result, budget, budget_label):
@@ -175,16 +188,29 @@ def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_lab
     return code
 
 
+def _lines(result: dict, budget: int | None, budget_label: str) -> list[str]:
+    out = _plain_lines(result, budget, budget_label)
+    if result.get("baseline"):
+        from memlint.estimate import baseline
+
+        out.extend(baseline.lines(result["baseline"]))
+    return out
+
+
 def _sarif(result: dict, code: int, sentence: str, budget_label: str) -> dict:
     from memlint.formats.common import INFORMATION_URI
 
     results = []
+    comparison = result.get("baseline")
+    if comparison and comparison["exit"]:
+        results.append({"ruleId": BASELINE_RULE, "level": "error", "message": {"text": comparison["reason"]}})
+        if result.get("file"):
+            results[-1]["locations"] = _locations(result)
     if code == 1 or result.get("stopped"):
         message = f"{budget_label}: {sentence}" if code == 1 else result["stopped"]
         entry: dict = {"ruleId": RULE, "level": "error" if code == 1 else "warning", "message": {"text": message}}
         if result.get("file"):
-            entry["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": result["file"]},
-                                                        "region": {"startLine": max(1, result.get("line") or 1)}}}]
+            entry["locations"] = _locations(result)
         results.append(entry)
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -192,8 +218,16 @@ def _sarif(result: dict, code: int, sentence: str, budget_label: str) -> dict:
         "runs": [{
             "tool": {"driver": {"name": "memlint estimate", "version": __version__, "informationUri": INFORMATION_URI, "rules": [{
                                     "id": RULE, "name": "projected-gpu-oom",
-                                    "shortDescription": {"text": "The training step's predicted peak GPU memory does not fit"}}]}},
+                                    "shortDescription": {"text": "The training step's predicted peak GPU memory does not fit"}},
+                                    {"id": BASELINE_RULE, "name": "gpu-memory-regression",
+                                     "shortDescription": {"text": "The predicted peak GPU memory grew past the allowed "
+                                                                  "increase over the base"}}]}},
             "results": results,
             "properties": {"peak_allocated": result["peak_allocated"], "peak_reserved": result["peak_reserved"]},
         }],
     }
+
+
+def _locations(result: dict) -> list[dict]:
+    return [{"physicalLocation": {"artifactLocation": {"uri": result["file"]},
+                                  "region": {"startLine": max(1, result.get("line") or 1)}}}]

@@ -98,6 +98,7 @@ class Record:
     empty_input: str = ""  # the first model input with a zero-sized dimension: shape and where
     eval_forwards: int = 0  # evaluation forwards run, and answered from the last one (fakegpu)
     eval_skipped: int = 0
+    micro_steps_answered: int = 0  # gradient-accumulation forwards answered from the second (fakegpu)
     backward_matmuls: bool = False  # backward runs on autograd's device thread: a cuBLAS handle of its own
     streams: dict = field(default_factory=dict)  # event index -> side stream (1, 2, ...) of an allocation made on one
 
@@ -127,6 +128,10 @@ def user_site(stack=None) -> str:
 # The most elements a host op computes on real data (its inputs; a factory's outputs): indices,
 # token ids, masks, counters, a small dataset. Larger ones stay fake (a batch of images, weights).
 HOST_LIMIT = 1 << 20
+# Indices drawn on the host may be larger: a sampler's permutation of a data set's 1.3 million
+# samples (ImageNet), iterated with `.tolist()`. Fake, each element would be a fake tensor read as
+# a placeholder (every index 1), a million dispatches; real, it takes milliseconds.
+INDEX_LIMIT = 1 << 26
 
 _MATMUL_OPS = {"mm", "bmm", "addmm", "baddbmm", "convolution", "_scaled_dot_product_flash_attention",
                "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention"}
@@ -424,10 +429,14 @@ class StepTracker(MemTracker):
     @staticmethod
     def _host(func, args: tuple, kwargs: dict, tensors: list):
         """The op on real data: one on small real inputs directly; a factory (no inputs) when its
-        outputs are small, else its fake result (the fake run gives the sizes, computing nothing)."""
+        outputs are small (or integer indices, up to `INDEX_LIMIT`), else its fake result (the fake
+        run gives the sizes, computing nothing)."""
         if not tensors:
             res = func(*args, **kwargs)
-            if sum(t.numel() for t in tree_flatten(res)[0] if isinstance(t, torch.Tensor)) > HOST_LIMIT:
+            outputs = [t for t in tree_flatten(res)[0] if isinstance(t, torch.Tensor)]
+            size = sum(t.numel() for t in outputs)
+            indices = all(not (t.is_floating_point() or t.is_complex()) for t in outputs)
+            if size > (INDEX_LIMIT if indices else HOST_LIMIT):
                 return res
         with unset_fake_temporarily():
             return func(*args, **kwargs)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -33,6 +34,7 @@ def predict_one(script: dict, config: dict, gpus: int, timeout: float) -> dict:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env["PYTHONPATH"] = os.pathsep.join([ROOT, os.path.join(HERE, "cpu_shim"), *paths, env.get("PYTHONPATH", "")])
     started = time.perf_counter()
+    cpu_before = _children_cpu()
     estimate = [sys.executable, "-m", "memlint", "estimate", "--format", "json", "--timeout", str(timeout), "--", *argv]
     try:
         proc = subprocess.run(estimate, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout + 30,
@@ -40,7 +42,10 @@ def predict_one(script: dict, config: dict, gpus: int, timeout: float) -> dict:
         rc, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
     except subprocess.TimeoutExpired:
         rc, stdout, stderr = "timeout", "", ""
-    result = {"id": config["id"], "gpus": gpus, "exit": rc, "wall_seconds": round(time.perf_counter() - started, 1)}
+    # CPU seconds of the command's processes beside the wall time: the machine is shared, so the wall
+    # time depends on what else runs; the CPU time is what the prediction costs.
+    result = {"id": config["id"], "gpus": gpus, "exit": rc, "wall_seconds": round(time.perf_counter() - started, 1),
+              "cpu_seconds": round(_children_cpu() - cpu_before, 1)}
     try:
         report = json.loads(stdout)
     except json.JSONDecodeError:
@@ -50,6 +55,11 @@ def predict_one(script: dict, config: dict, gpus: int, timeout: float) -> dict:
             "kernel_side")
     result.update({k: report[k] for k in keep if k in report})
     return result
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -65,7 +75,7 @@ def main() -> None:
         results.append(result)
         peak = (f"{result['peak_allocated'] / 2**20:.1f}/{result['peak_reserved'] / 2**20:.1f} MiB"
                 if "peak_allocated" in result else result.get("error", ""))
-        print(f"{config['id']:<28} exit={result['exit']} {result['wall_seconds']:>6}s {peak} "
+        print(f"{config['id']:<28} exit={result['exit']} {result['wall_seconds']:>6}s (CPU {result['cpu_seconds']}s) {peak} "
               f"{result.get('stopped', '')[:200]}", flush=True)
     import torch
 
