@@ -236,11 +236,12 @@ class ProjectIndex:
                 found.setdefault(name, {**entry, "file": file})
         if path not in self._asked_of:
             # the grad mode this file's calls run in is what other files' functions are told (`calls`):
-            # a function that leaves grad switched sets it for the calls after it
+            # a function that leaves grad switched sets it for the calls after it; and a loop that
+            # trains through a function of another file holds no evaluation region (`eval_calls`)
             for name in summary.get("asked_for_exports", ()):
                 where = self.locate(path, name)
                 entry = (self.summaries[where[0]].get("flow") or {}).get(where[1]) if where is not None else None
-                if entry and "leaves_grad" in entry:
+                if entry and ("leaves_grad" in entry or "trains" in entry):
                     found.setdefault(name, {**entry, "file": os.path.relpath(where[0])})  # type: ignore[index]
         return found
 
@@ -464,7 +465,7 @@ def _informative(entry: dict[str, Any]) -> bool:
     returns = entry.get("returns") or {}
     if returns.get("h", "no") != "no" or returns.get("p"):
         return True
-    return any(entry.get(key) for key in ("keeps", "keeps_in", "runs", "grad", "loads", "leaves_grad"))
+    return any(entry.get(key) for key in ("keeps", "keeps_in", "runs", "grad", "loads", "leaves_grad", "trains"))
 
 
 def _history(facts: dict[str, Any]) -> str | None:
