@@ -57,6 +57,10 @@ def _is_package(folder: str) -> bool:
 QUESTION_PARTS = ("asked", "asked_for_exports")
 
 
+# The question a file asks about a function of its own: how other files call it (`callers:validation`).
+CALLERS = "callers:"
+
+
 def forget_packages() -> None:
     _is_package.cache_clear()
 
@@ -136,6 +140,16 @@ class ProjectIndex:
         ]
         return bool(states) and all(state == "off" for state in states)
 
+    @cached_property
+    def _called_with_grad(self) -> set[tuple[str, str]]:
+        """(file, function) of the project's functions that another file calls with grad on."""
+        return {
+            where
+            for path, summary in self.summaries.items()
+            for name, state in summary.get("calls", ())
+            if state == "on" and (where := self.locate(path, name)) is not None
+        }
+
     def kept_by_project_callees(self) -> list[Finding]:
         """ML001 across files: a per-step call passes a value with autograd history to a function
         of another file of the project that keeps that argument beyond the call (appends it to a
@@ -214,6 +228,10 @@ class ProjectIndex:
         elif path in self._asked_of:  # what its own definitions answer other files depends on these
             asked = [*asked, *summary.get("asked_for_exports", ())]
         for question in dict.fromkeys(asked):
+            if question.startswith(CALLERS):  # how other files call this file's own function
+                if (path, question.removeprefix(CALLERS)) in self._called_with_grad:
+                    found[question] = {"grad_on": True}
+                continue
             base = question.startswith("base:")
             name = question.removeprefix("base:")
             where = self.locate(path, name)

@@ -1,7 +1,8 @@
-# Linted as one project with evaluation.py: its `validation` runs under this loop's torch.no_grad().
+# Linted as one project with evaluation.py: its `validation` runs under this loop's torch.no_grad(),
+# its `evaluate_split` with grad on.
 import torch
 
-from evaluation import validation
+from evaluation import evaluate_split, validation
 
 
 def train(model, optimizer, train_loader, val_loader):
@@ -13,3 +14,4 @@ def train(model, optimizer, train_loader, val_loader):
     model.eval()
     with torch.no_grad():
         print(validation(model, val_loader))
+    print(evaluate_split(model, val_loader))
