@@ -89,6 +89,7 @@ class Loops:
         self._step_loops: dict[int, bool] = {}  # id(loop) -> is_step_loop(loop): asked for every statement in it
         self._step_functions: dict[int, bool] = {}  # id(function) -> does a framework or a step loop run it per step
         self._trains: dict[int, bool] = {}  # id(function) -> trains(function): asked of every exported function
+        self._trained_elsewhere: dict[int, bool] = {}  # id(region) -> `_trains_elsewhere`: asked per statement
 
     # -- where a node sits -------------------------------------------------------
     # -- training ---------------------------------------------------------------
@@ -175,17 +176,20 @@ class Loops:
 
     def _trains_elsewhere(self, region: cst.CSTNode) -> bool:
         """Does `region` itself call an imported function that the project's facts say trains?"""
-        model = self.model
-        imports = model.imports
-        scope = region if type(region) is cst.FunctionDef else model.scope_of(region)
-        for call in model.tree.descendants(region, cst.Call):
-            root = (dotted(call.func) or "").partition(".")[0]
-            if not root or not (root in imports.aliases or root in imports.relative) or model.scope_of(call) is not scope:
-                continue  # (only an imported name can be another file's function)
-            entry = model.project.function(call)
-            if entry and entry.get("trains"):
-                return True
-        return False
+        key = id(region)
+        if key not in self._trained_elsewhere:
+            model = self.model
+            imports = model.imports
+            scope = region if type(region) is cst.FunctionDef else model.scope_of(region)
+            self._trained_elsewhere[key] = any(
+                (entry := model.project.function(call)) is not None and bool(entry.get("trains"))
+                for call in model.tree.descendants(region, cst.Call)
+                # (only an imported name can be another file's function)
+                if (root := (dotted(call.func) or "").partition(".")[0])
+                and (root in imports.aliases or root in imports.relative)
+                and model.scope_of(call) is scope
+            )
+        return self._trained_elsewhere[key]
 
     def trains(self, func: cst.FunctionDef) -> bool:
         """Does `func` train anywhere in its body (its loops too): it differentiates, steps or zeroes
