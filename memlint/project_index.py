@@ -57,6 +57,10 @@ def _is_package(folder: str) -> bool:
 QUESTION_PARTS = ("asked", "asked_for_exports")
 
 
+# The question a file asks about a function of its own: how other files call it (`callers:validation`).
+CALLERS = "callers:"
+
+
 def forget_packages() -> None:
     _is_package.cache_clear()
 
@@ -136,6 +140,16 @@ class ProjectIndex:
         ]
         return bool(states) and all(state == "off" for state in states)
 
+    @cached_property
+    def _called_with_grad(self) -> set[tuple[str, str]]:
+        """(file, function) of the project's functions that another file calls with grad on."""
+        return {
+            where
+            for path, summary in self.summaries.items()
+            for name, state in summary.get("calls", ())
+            if state == "on" and (where := self.locate(path, name)) is not None
+        }
+
     def kept_by_project_callees(self) -> list[Finding]:
         """ML001 across files: a per-step call passes a value with autograd history to a function
         of another file of the project that keeps that argument beyond the call (appends it to a
@@ -214,6 +228,10 @@ class ProjectIndex:
         elif path in self._asked_of:  # what its own definitions answer other files depends on these
             asked = [*asked, *summary.get("asked_for_exports", ())]
         for question in dict.fromkeys(asked):
+            if question.startswith(CALLERS):  # how other files call this file's own function
+                if (path, question.removeprefix(CALLERS)) in self._called_with_grad:
+                    found[question] = {"grad_on": True}
+                continue
             base = question.startswith("base:")
             name = question.removeprefix("base:")
             where = self.locate(path, name)
@@ -236,11 +254,12 @@ class ProjectIndex:
                 found.setdefault(name, {**entry, "file": file})
         if path not in self._asked_of:
             # the grad mode this file's calls run in is what other files' functions are told (`calls`):
-            # a function that leaves grad switched sets it for the calls after it
+            # a function that leaves grad switched sets it for the calls after it; and a loop that
+            # trains through a function of another file holds no evaluation region (`eval_calls`)
             for name in summary.get("asked_for_exports", ()):
                 where = self.locate(path, name)
                 entry = (self.summaries[where[0]].get("flow") or {}).get(where[1]) if where is not None else None
-                if entry and "leaves_grad" in entry:
+                if entry and ("leaves_grad" in entry or "trains" in entry):
                     found.setdefault(name, {**entry, "file": os.path.relpath(where[0])})  # type: ignore[index]
         return found
 
@@ -464,7 +483,7 @@ def _informative(entry: dict[str, Any]) -> bool:
     returns = entry.get("returns") or {}
     if returns.get("h", "no") != "no" or returns.get("p"):
         return True
-    return any(entry.get(key) for key in ("keeps", "keeps_in", "runs", "grad", "loads", "leaves_grad"))
+    return any(entry.get(key) for key in ("keeps", "keeps_in", "runs", "grad", "loads", "leaves_grad", "trains"))
 
 
 def _history(facts: dict[str, Any]) -> str | None:

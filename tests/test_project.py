@@ -107,6 +107,27 @@ def test_eval_function_called_only_without_grad_elsewhere(tmp_path: Path) -> Non
     assert [f["code"] for f in lint(tmp_path, "--no-cache")] == ["ML003"]
 
 
+EVAL_CALLED_HERE = EVAL + """
+
+def test(model, loader, opt):
+    with torch.no_grad():
+        if opt.evaluate:  # an option named like the function: no reference to it
+            evaluate(model, loader)
+"""
+
+
+def test_other_files_callers_with_grad_decide_a_function_called_here_without(tmp_path: Path) -> None:
+    """A function whose calls in its own file all run under no_grad is evaluation with grad once
+    another file calls it with grad on: only that file changes, the cache follows it."""
+    (tmp_path / "evaluation.py").write_text("import torch\n" + EVAL_CALLED_HERE)
+    (tmp_path / "main.py").write_text(CALLER)
+    assert [f["code"] for f in lint(tmp_path)] == []
+    (tmp_path / "main.py").write_text(CALLER.replace("with torch.no_grad():\n        ", ""))
+    assert [(f["filename"], f["code"]) for f in lint(tmp_path)] == [("./evaluation.py", "ML003")]
+    (tmp_path / "main.py").write_text(CALLER)
+    assert [f["code"] for f in lint(tmp_path)] == []
+
+
 ENV_HELPER = """
 import os
 

@@ -24,6 +24,7 @@ import libcst as cst
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.syntax.imports import dotted
 from memlint.cache import facts_digest
+from memlint.project_index import CALLERS
 
 
 class ProjectFacts:
@@ -71,6 +72,12 @@ class ProjectFacts:
         defines no such method (an inherited one is out of sight)."""
         name = dotted(value.func)
         return self._get(f"{name}.{method}" if name else None, True)
+
+    def called_with_grad_elsewhere(self, function: str) -> bool:
+        """Does another file of the project call this file's top-level `function` with grad on
+        (its in-file callers alone do not decide the grad mode it runs in)?"""
+        entry = self._get(f"{CALLERS}{function}", True)
+        return bool(entry and entry.get("grad_on"))
 
     @staticmethod
     def returned(entry: dict[str, Any], element: int | None = None) -> Value:

@@ -483,7 +483,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
     - a function or method: what it returns (`returns`, a `Value`: its history, element by element,
       and the parameters it passes through), which arguments it keeps beyond the call (`keeps`,
       in a global or on `self`) or stores in a container it is handed (`keeps_in`), which
-      parameters it runs as a model (`runs`), a grad mode it declares for its body (`grad`), and,
+      parameters it runs as a model (`runs`), a grad mode it declares for its body (`grad`), whether
+      it trains (`trains`: it differentiates, steps or zeroes an optimizer, in its loops too), and,
       for a checkpoint loader, the parameters it hands `torch.load` as file and `map_location` (`loads`);
     - a class: whether it is a module (`kind`), the grad mode its `__call__` (or a module's
       `forward`) declares (`call_grad`), and the methods its own loops call once per step (`steps`).
@@ -527,6 +528,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry["runs"] = [run.func.value]
         if model.grad.declared_entry(func) is Grad.OFF:
             entry["grad"] = "off"
+        if model.loops.trains(func):  # a caller's loop around it trains, whatever the loop is named
+            entry["trains"] = True
         left = model.grad.leaves(func) if cls is None else None
         if left in (Grad.ON, Grad.OFF):  # `torch.set_grad_enabled(False)` and never back: its callers go on without grad
             entry["leaves_grad"] = left.value

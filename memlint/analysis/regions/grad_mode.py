@@ -352,8 +352,15 @@ class GradMode:
         """A Hugging Face pipeline: `Pipeline.forward` runs `_forward` under inference mode."""
         return any((self.imports.resolve(base.value) or "").endswith("Pipeline") for base in cls.bases)
 
+    def called_with_grad_elsewhere(self, func: cst.FunctionDef) -> bool:
+        """A top-level function that another file of the project calls with grad on (its facts say)."""
+        return self.scopes.tree.parent_of(func) is self.scopes.module and self.frameworks.project.called_with_grad_elsewhere(
+            func.name.value
+        )
+
     def _callers_only_off(self) -> set[int]:
-        """Functions whose every call site in this file runs without grad."""
+        """Functions whose every call site in this file runs without grad, and that no other file of
+        the project calls with grad on."""
         if self._callers_off is not None:
             return self._callers_off
         self._callers_off = set()
@@ -366,7 +373,7 @@ class GradMode:
                 if id(func) in self._callers_off:
                     continue
                 calls = sites[func]
-                if calls and all(self.state(call) is Grad.OFF for call in calls):
+                if calls and all(self.state(call) is Grad.OFF for call in calls) and not self.called_with_grad_elsewhere(func):
                     self._callers_off.add(id(func))
                     changed = True
         self._callers_done = True

@@ -27,6 +27,7 @@ from memlint.analysis.library import (
 )
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
 from memlint.analysis.regions.grad import Grad
+from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.syntax.scopes import Loop, is_abstract
 
 if TYPE_CHECKING:
@@ -87,6 +88,8 @@ class Loops:
         self._drivers: dict[int, bool] = {}  # id(function) -> runs_several_steps(function)
         self._step_loops: dict[int, bool] = {}  # id(loop) -> is_step_loop(loop): asked for every statement in it
         self._step_functions: dict[int, bool] = {}  # id(function) -> does a framework or a step loop run it per step
+        self._trains: dict[int, bool] = {}  # id(function) -> trains(function): asked of every exported function
+        self._trained_elsewhere: dict[int, bool] = {}  # id(region) -> `_trains_elsewhere`: asked per statement
 
     # -- where a node sits -------------------------------------------------------
     # -- training ---------------------------------------------------------------
@@ -167,8 +170,59 @@ class Loops:
 
     def trains_each_iteration(self, region: cst.CSTNode) -> bool:
         """Does each iteration of `region` finish its own graph: it differentiates, or it takes an
-        optimisation step (also through a per-step function of this file, `self.train_one_batch()`)?"""
-        return self.has_backward(region) or self.is_training_loop(region)
+        optimisation step (also through a per-step function of this file, `self.train_one_batch()`,
+        or through a function of another file whose facts say it trains, `train_one_epoch(...)`)?"""
+        return self.has_backward(region) or self.is_training_loop(region) or self._trains_elsewhere(region)
+
+    def _trains_elsewhere(self, region: cst.CSTNode) -> bool:
+        """Does `region` itself call an imported function that the project's facts say trains?"""
+        key = id(region)
+        if key not in self._trained_elsewhere:
+            model = self.model
+            imports = model.imports
+            scope = region if type(region) is cst.FunctionDef else model.scope_of(region)
+            self._trained_elsewhere[key] = any(
+                (entry := model.project.function(call)) is not None and bool(entry.get("trains"))
+                for call in model.tree.descendants(region, cst.Call)
+                # (only an imported name can be another file's function)
+                if (root := (dotted(call.func) or "").partition(".")[0])
+                and (root in imports.aliases or root in imports.relative)
+                and model.scope_of(call) is scope
+            )
+        return self._trained_elsewhere[key]
+
+    def trains(self, func: cst.FunctionDef) -> bool:
+        """Does `func` train anywhere in its body (its loops too): it differentiates, steps or zeroes
+        an optimizer, hands a value with autograd history to a callable it is handed and drops what
+        that returns (`loss_scaler(loss, optimizer)`: a backward it cannot see), or calls a function
+        that trains (of this file, or of another by its facts)? A caller's loop around it trains."""
+        key = id(func)
+        if key in self._trains:
+            return self._trains[key]
+        self._trains[key] = False  # recursion guard
+        model = self.model
+        params = model.params(func)
+        result = self.has_backward(func) or self._trains_elsewhere(func)
+        for call in () if result else model.tree.descendants(func.body, cst.Call):
+            if model.scope_of(call) is not func:
+                continue
+            if self.is_step_call(call) or method_name(call) == "zero_grad" or self._hands_graph_to_param(call, params):
+                result = True
+            elif any(self.trains(f) for f in model.local_callees(call) if f is not func):
+                result = True
+            if result:
+                break
+        self._trains[key] = result
+        return result
+
+    def _hands_graph_to_param(self, call: cst.Call, params: set[str]) -> bool:
+        """`loss_scaler(loss, optimizer, ...)` as a statement of its own: a callable the function is
+        handed gets a value with history and nothing it returns is used; it backwards it (or keeps it)."""
+        if type(call.func) is not cst.Name or call.func.value not in params:
+            return False
+        if type(self.model.tree.parent_of(call)) is not cst.Expr:
+            return False
+        return any(self.provenance.carries_history(arg.value, call) for arg in call.args)
 
     # -- evaluation --------------------------------------------------------------
     def is_eval_function(self, func: cst.CSTNode) -> bool:

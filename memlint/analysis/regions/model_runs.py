@@ -381,8 +381,9 @@ class EvalRegions:
             return True
         if sites:
             # (or every call is under no_grad: pyro's shared forward pass `model_eval`)
-            return any(model.model_runs.feeds_backward(site) for site in sites) or all(
-                self._in_forward(site) or model.grad_state(site) is Grad.OFF for site in sites
+            return any(model.model_runs.feeds_backward(site) for site in sites) or (
+                all(self._in_forward(site) or model.grad_state(site) is Grad.OFF for site in sites)
+                and not model.grad.called_with_grad_elsewhere(func)
             )
         if model.tree.descendants(func.body, cst.For) or model.tree.descendants(func.body, cst.While):
             return False

@@ -106,14 +106,17 @@ class Calls:
                     continue
                 if kind is cst.Return and self._returned_tracked_closure(node):
                     continue  # its factory's results are only called: those calls are its call sites
-                if kind is cst.Attribute and id(parent) in called_ids:
-                    continue
+                if kind is cst.Attribute and (id(parent) in called_ids or parent.attr is node):
+                    continue  # (an attribute's name: the loop below)
                 for func in names[node.value]:
                     escaped.add(id(func))
         for node in self.tree.by_type.get(cst.Attribute, ()):
             if node.attr.value in names and id(node) not in called_ids:
+                # a method handed on as `self.step`; a plain function reaches an object only by its
+                # name written somewhere (seen above), so `opt.evaluate` is an option, not a reference
                 for func in names[node.attr.value]:
-                    escaped.add(id(func))
+                    if self.scopes.enclosing_class(func) is not None:
+                        escaped.add(id(func))
         result: dict[cst.FunctionDef, list[cst.Call]] = {}
         for group in names.values():
             for func in group:
