@@ -11,21 +11,26 @@ from __future__ import annotations
 
 import math
 import os
+from collections import deque
 import signal
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from memlint.config import Settings
 from memlint.models import FileError, Finding, LintResult
 from memlint.cache import Cache, content_key, facts_digest
-from memlint.project_index import QUESTION_PARTS, ProjectIndex, forget_packages, hidden
+from memlint.project_index import QUESTION_PARTS, ProjectIndex, forget_packages, hidden, module_name, package_module_name
 
 T = TypeVar("T")
 R = TypeVar("R")
 PARALLEL_THRESHOLD = 16  # below this, starting worker processes costs more than it saves
 DEFAULT_MAX_JOBS = 8  # each worker holds a parsed file: more rarely pays for the memory
 PROGRESS_MIN_FILES = 200  # a progress bar only for runs that take a while
+# Each worker keeps the light trees of files its second phase may read again (engine.KeptTrees), up
+# to this much source: some 90 MB of trees.
+KEPT_SOURCE_BYTES = 1_500_000
 
 
 def available_cpus() -> int:
@@ -102,13 +107,17 @@ def lint_files(
                 results[path] = LintResult(path, findings, errors, summary=summary)
                 continue
         todo.append((path, codes))
+    engine = None
     if todo:
-        import memlint.engine  # noqa: F401 - LibCST and the rules, only for a miss; before forking, so workers share it
+        import memlint.engine as engine  # LibCST and the rules, only for a miss; before forking, so workers share it
+
+        # for the second phase, in each worker: the trees of files that ask about the project's modules
+        engine.keep_trees(KEPT_SOURCE_BYTES, _packages([path for path, _ in todo], settings.root))
 
     try:
         with Workers(workers or default_jobs()) as pool, _progress(len(todo), progress) as bar:
             todo.sort(key=lambda job: -_size(job[0]))
-            for result in parallel_map(_lint_job, todo, pool.jobs, pool=pool):
+            for result in parallel_map(_lint_job, todo, pool.jobs, pool=pool, home=_path):
                 results[result.path] = result
                 bar.update(1)
                 if cache is not None and result.cache_key is not None:
@@ -116,6 +125,8 @@ def lint_files(
                     cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
             index = _with_project_facts(results, settings, cache, keys, pool)
     finally:  # interrupted too: what finished stays cached
+        if engine is not None:
+            engine.keep_trees(0)  # (the trees of a run without workers)
         if cache is not None:
             cache.save()
     for result in extra:
@@ -167,7 +178,7 @@ def _with_project_facts(
         }
     )
     if unread:
-        for result in parallel_map(_lint_job, [(p, settings.codes_for(p), {}) for p in unread], pool.jobs, pool=pool):
+        for result in parallel_map(_lint_job, [(p, settings.codes_for(p), {}) for p in unread], pool.jobs, pool=pool, home=_path):
             results[result.path] = result
             if cache is not None and result.cache_key is not None:
                 cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
@@ -192,7 +203,7 @@ def _with_project_facts(
                 todo.append((path, codes, {}))
         if not todo:
             break
-        for result in parallel_map(_lint_job, todo, pool.jobs, pool=pool):
+        for result in parallel_map(_lint_job, todo, pool.jobs, pool=pool, home=_path):
             _keep_questions(result, results[result.path])
             results[result.path] = result
             digest = used[result.path]
@@ -223,12 +234,14 @@ def parallel_map(
     initializer: Callable[..., None] | None = None,
     initargs: tuple = (),
     pool: "Workers | None" = None,
+    home: Callable[[T], str] | None = None,
 ) -> Iterator[R]:
     """`func` over `todo`, in worker processes when there is enough to do; results as they finish.
     `todo` comes biggest first: handed out one at a time, the processes finish together. `pool`:
-    the workers of a run that maps several times (they start once); else its own, for this map."""
+    the workers of a run that maps several times (they start once); else its own, for this map.
+    `home`: see `Workers.map`."""
     if pool is not None:
-        yield from pool.map(func, todo)
+        yield from pool.map(func, todo, home)
         return
     with Workers(jobs, initializer, initargs) as own:
         yield from own.map(func, todo)
@@ -247,6 +260,7 @@ class Workers:
         self.processes: list = []
         self.connections: list = []
         self.initialized = False  # the initializer has run in this process (small maps run here)
+        self.homes: dict[str, int] = {}  # a job's key -> the worker that ran it
 
     def __enter__(self) -> "Workers":
         return self
@@ -254,7 +268,9 @@ class Workers:
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         self.close(stop=kind is not None)
 
-    def map(self, func: Callable[[T], R], todo: list[T]) -> Iterator[R]:
+    def map(self, func: Callable[[T], R], todo: list[T], home: Callable[[T], str] | None = None) -> Iterator[R]:
+        """`func` over `todo`, results as they finish. `home`: a job's key (its file); a job whose
+        key an earlier job of this run had goes to the same worker, unless another has nothing left."""
         if not self.processes and (len(todo) < PARALLEL_THRESHOLD or self.jobs <= 1):
             if self.initializer is not None and not self.initialized:
                 self.initializer(*self.initargs)
@@ -265,11 +281,11 @@ class Workers:
         from multiprocessing.connection import wait  # here: a warm run (every file a cache hit) starts no worker
 
         self._start()
-        pending = iter(todo)
+        pending = _Queues(len(self.connections), todo, home, self.homes)
         busy: dict[Any, Any] = {}
         try:
-            for connection in self.connections:
-                self._hand(connection, func, pending, busy)
+            for worker in range(len(self.connections)):
+                self._hand(worker, func, pending, busy)
             while busy:
                 for connection in wait(list(busy)):
                     try:
@@ -281,7 +297,7 @@ class Workers:
                             f"a worker process ended unexpectedly (exit code {process.exitcode}; out of memory?)"
                         ) from None
                     del busy[connection]
-                    self._hand(connection, func, pending, busy)  # its next job first: it works while we go on
+                    self._hand(self.connections.index(connection), func, pending, busy)  # it works while we go on
                     if not done:
                         raise value
                     yield value
@@ -289,18 +305,21 @@ class Workers:
             if busy:  # abandoned midway (an error, Ctrl-C): their results would answer the next map
                 self.close(stop=True)
 
-    @staticmethod
-    def _hand(connection: Any, func: Callable, pending: Iterator, busy: dict) -> None:
-        job = next(pending, _DONE)
+    def _hand(self, worker: int, func: Callable, pending: "_Queues", busy: dict) -> None:
+        job = pending.next_for(worker)
         if job is not _DONE:
-            connection.send((func, job))
-            busy[connection] = job
+            self.connections[worker].send((func, job))
+            busy[self.connections[worker]] = job
 
     def _start(self) -> None:
         if self.processes:
             return
+        import gc
         import multiprocessing
 
+        # The parent's objects (LibCST, the rules) out of the workers' collections: scanning them
+        # would copy their pages into every worker (the `gc.freeze` documentation's advice for fork)
+        gc.freeze()
         context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
         for _ in range(self.jobs):
             mine, theirs = context.Pipe()
@@ -311,6 +330,7 @@ class Workers:
             theirs.close()
             self.processes.append(process)
             self.connections.append(mine)
+        gc.unfreeze()  # here they may be collected again (a language server lives on)
 
     def close(self, stop: bool = False) -> None:
         """End the workers: after their jobs, or at once (`stop`: Ctrl-C, SIGTERM, an error)."""
@@ -329,6 +349,33 @@ class Workers:
 
 
 _DONE = object()
+
+
+class _Queues:
+    """A map's jobs by worker: those whose key a worker had before wait for it, in `todo`'s order;
+    the others go to whichever asks first; a worker with none left takes another's last."""
+
+    def __init__(self, workers: int, todo: list, home: Callable | None, homes: dict[str, int]) -> None:
+        self.own: list[deque] = [deque() for _ in range(workers)]
+        self.free: deque = deque()
+        self.home, self.homes = home, homes
+        for job in todo:
+            worker = homes.get(home(job)) if home is not None else None
+            (self.free if worker is None else self.own[worker]).append(job)
+
+    def next_for(self, worker: int) -> object:
+        if self.own[worker]:
+            job = self.own[worker].popleft()
+        elif self.free:
+            job = self.free.popleft()
+        else:
+            longest = max(self.own, key=len)
+            if not longest:
+                return _DONE
+            job = longest.pop()
+        if self.home is not None:
+            self.homes[self.home(job)] = worker
+        return job
 
 
 def _serve(connection: Any, parent: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
@@ -394,6 +441,17 @@ def _lint_job(job: tuple[str, list[str]] | tuple[str, list[str], dict]) -> LintR
 
     path, codes, facts = job
     return lint_path(path, codes, ProjectFacts(facts))
+
+
+def _packages(paths: list[str], root: Path) -> set[str]:
+    """The first parts of the names the project's modules are imported by (`ProjectIndex.modules`)."""
+    return {
+        name.partition(".")[0] for path in paths for name in (module_name(path, root), package_module_name(path)) if name
+    }
+
+
+def _path(job: tuple) -> str:
+    return job[0]
 
 
 def _size(path: str) -> int:
