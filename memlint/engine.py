@@ -23,7 +23,7 @@ import libcst as cst
 
 from memlint.analysis import SemanticModel
 from memlint.analysis.flow.project_facts import ProjectFacts
-from memlint.analysis.syntax.light import light_module
+from memlint.analysis.syntax.light import LightModule, light_module
 from memlint.analysis.syntax.as_written import as_written
 from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
@@ -315,16 +315,19 @@ def _lint_rules(
     if len(text) > MAX_ANALYSED_BYTES:
         note = FileError(path, f"only checked for syntax: {len(text) / 1e6:.1f} MB is over memlint's 3 MB analysis limit", note=True)
         return _syntax_check_only(text, path, codes), [note], {}
-    tree = _python_tree(text) if parser is None else None
+    kept = _kept_trees.take(path, text) if project is not None and parser is None else None
+    tree = _python_tree(text) if parser is None and kept is None else None
     if project is None and not needs_tree(text, rules, SUMMARY_NEEDLES, tree):  # needles in comments and docstrings only
         return [], [], {}
     summary = None
-    if tree is not None and LIGHT_TREES:
-        light = _analyse_light(tree, text, path, rules, project)
+    if (tree is not None or kept is not None) and LIGHT_TREES:
+        light = _analyse_light(tree, text, path, rules, project, kept)
         if light is not None:
             summary, rules = light
             if not rules:
                 return [], [], summary
+    if tree is None and kept is not None:  # LibCST's tree after all: its positions start from `ast`'s
+        tree = _python_tree(text)
     try:
         module = parser.parse(text) if parser is not None else parse_module(text)
     except cst.ParserSyntaxError as exc:
@@ -360,21 +363,84 @@ def _python_tree(text: str) -> ast.Module | None:
         return None
 
 
+class KeptTrees:
+    """The light trees of the files a worker analysed in a project's first phase whose analysis
+    asked about a name that another file of the project may define: the second phase analyses such
+    a file again with that file's facts, in the process that read it (workers.py sends it back
+    there), without parsing and translating it again (on the bench corpus, 43 of 501 files, a
+    quarter of its source; the parse and the light tree are half of a file's analysis). Off but in
+    a run of `lint_files`; at most `limit` bytes of source (a light tree takes some 60 times its
+    source), the biggest files first, as the workers take them."""
+
+    def __init__(self) -> None:
+        self.limit = 0
+        self.size = 0
+        self.trees: dict[str, tuple[str, LightModule, Tree]] = {}
+        self.packages: Collection[str] = ()
+
+    def keep(self, limit: int, packages: Collection[str] = ()) -> None:
+        """Keep trees from now on, at most `limit` bytes of source (0: none, and forget them).
+        `packages`: the first parts of the names of the project's modules (`pkg` of `pkg.sub.ops`)."""
+        self.limit, self.size, self.trees, self.packages = limit, 0, {}, packages
+
+    def offer(self, path: str, text: str, light: LightModule, tree: Tree, summary: dict) -> None:
+        if self.limit and self.size + len(text) <= self.limit and _asks_the_project(path, summary, self.packages):
+            self.trees[path] = (text, light, tree)
+            self.size += len(text)
+
+    def take(self, path: str, text: str) -> tuple[LightModule, Tree] | None:
+        """The kept tree of `path`, where its text is still `text` (a later round may ask again)."""
+        found = self.trees.get(path)
+        return (found[1], found[2]) if found is not None and found[0] == text else None
+
+
+_kept_trees = KeptTrees()
+keep_trees = _kept_trees.keep
+
+
+def _asks_the_project(path: str, summary: dict, packages: Collection[str]) -> bool:
+    """Did the file's analysis ask about a name it imports from where the project may define it: a
+    relative import, a package or module of the project, or a module beside it (a script's
+    folder)? (The project index answers only for files of the project: `torch` gets no facts.)"""
+    imports = summary.get("imports") or {}
+    folder = os.path.dirname(path)
+    for question in summary.get("asked") or ():
+        entry = imports.get(question.removeprefix("base:").partition(".")[0])
+        if entry is None:
+            continue
+        level, target = entry
+        first = target.partition(".")[0]
+        beside = os.path.join(folder, first)
+        if level or first in packages or os.path.exists(beside + ".py") or os.path.isdir(beside):
+            return True
+    return False
+
+
 def _analyse_light(
-    tree: ast.Module, text: str, path: str, rules: list[type[Rule]], project: ProjectFacts | None = None
+    tree: ast.Module | None,
+    text: str,
+    path: str,
+    rules: list[type[Rule]],
+    project: ProjectFacts | None = None,
+    kept: "tuple[LightModule, Tree] | None" = None,
 ) -> tuple[dict, list[type[Rule]]] | None:
     """The file's analysis on a light tree (analysis/syntax/light.py: LibCST's nodes built from
     `ast`, several times cheaper than LibCST's parser): its summary and the rules that report
     something, which alone run again on LibCST's tree, for findings, messages and fixes exactly as
     written (most files report nothing). None where the tree is not translated or any analysis
-    fails: then LibCST's tree gets the whole analysis, and says what went wrong."""
-    try:
-        light = light_module(tree, text)
-    except Exception:  # noqa: BLE001 - a translator bug costs this file LibCST's parse, nothing else
-        return None
-    if light is None:
-        return None
-    model = SemanticModel(light.module, path, None, None, text, light.spans, project=project)
+    fails: then LibCST's tree gets the whole analysis, and says what went wrong. `kept`: the light
+    tree and its index from the file's first analysis in this process (`KeptTrees`)."""
+    if kept is not None:
+        light, walked = kept
+    else:
+        try:
+            light = light_module(tree, text) if tree is not None else None
+        except Exception:  # noqa: BLE001 - a translator bug costs this file LibCST's parse, nothing else
+            return None
+        if light is None:
+            return None
+        walked = None
+    model = SemanticModel(light.module, path, walked, None, text, light.spans, project=project)
     with Guard().active() as guard, as_written(text, light.spans):
         summary = {}
         try:
@@ -387,9 +453,12 @@ def _analyse_light(
             return None
         finally:
             guard.current = None
+            walked = model.tree
             model.release()
     if errors:
         return None
+    if project is None:
+        _kept_trees.offer(path, text, light, walked, summary)
     reporting = {rule.code for rule, _ in reports}
     return summary, [rule for rule in rules if rule.code in reporting]
 

@@ -20,8 +20,10 @@ from memlint.rules.catalog import RULES
 _NAMES = {code: name for code, name, *_ in RULES}
 
 
+@lru_cache(maxsize=65536)
 def module_name(path: str, root: Path) -> str:
-    """`pkg/sub/ops.py` -> `pkg.sub.ops` (relative to the project root)."""
+    """`pkg/sub/ops.py` -> `pkg.sub.ops` (relative to the project root). (Every round of a run
+    indexes every file again: once per file; `forget_packages` forgets them with the packages.)"""
     relative = os.path.relpath(os.path.abspath(path), root).replace(os.sep, "/")
     if relative.startswith("../"):
         relative = os.path.abspath(path).lstrip("/")
@@ -31,6 +33,7 @@ def module_name(path: str, root: Path) -> str:
     return ".".join(p for p in parts if p)
 
 
+@lru_cache(maxsize=65536)
 def package_module_name(path: str) -> str | None:
     """`.../src/pkg/sub/ops.py` -> `pkg.sub.ops` where `pkg/` and `pkg/sub/` hold an `__init__.py`
     (the name Python imports it by, whatever folder was linted); None for a file in no package."""
@@ -62,7 +65,14 @@ CALLERS = "callers:"
 
 
 def forget_packages() -> None:
-    _is_package.cache_clear()
+    for cached in (_is_package, module_name, package_module_name, _relative):
+        cached.cache_clear()
+
+
+@lru_cache(maxsize=65536)
+def _relative(path: str) -> str:
+    """`path` as messages and facts name it (relative to the working directory), once per file."""
+    return os.path.relpath(path)
 
 
 class ProjectIndex:
@@ -76,6 +86,7 @@ class ProjectIndex:
             for cls in summary.get("ctx_functions", ()):
                 self.ctx_functions[f"{self.modules[path]}.{cls}"] = path
         self.returns_ctx = self._functions_returning_ctx_results()
+        self._located: dict[tuple[str, str], tuple[str, str] | None] = {}
 
     def qualify(self, path: str, name: str) -> str:
         """The project-qualified name of `name` as written in `path`."""
@@ -191,6 +202,12 @@ class ProjectIndex:
         there (`Meter`, `Meter.update`, `get_reward`): by the file's imports from the project root,
         or, for an absolute import of a sibling module (`import helpers` next to it: a script's
         folder is on `sys.path`), from the file's folder."""
+        key = (path, name)
+        if key not in self._located:  # asked for every call of every file, and again for its questions
+            self._located[key] = self._locate(path, name)
+        return self._located[key]
+
+    def _locate(self, path: str, name: str) -> tuple[str, str] | None:
         parts = self.qualify(path, name).split(".")
         package = self.modules.get(path, "").rpartition(".")[0]
         for cut in range(len(parts) - 1, 0, -1):
@@ -240,7 +257,7 @@ class ProjectIndex:
             if entry is None:
                 continue
             last = name.rpartition(".")[2]
-            file = os.path.relpath(where[0])
+            file = _relative(where[0])
             if base and not ("steps" in entry or entry.get("kind") == "lightning"):
                 continue  # a base class matters for the methods it calls per step, or as a LightningModule
             if "kind" in entry:

@@ -11,21 +11,26 @@ from __future__ import annotations
 
 import math
 import os
+from collections import deque
 import signal
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, TypeVar
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from memlint.config import Settings
 from memlint.models import FileError, Finding, LintResult
 from memlint.cache import Cache, content_key, facts_digest
-from memlint.project_index import QUESTION_PARTS, ProjectIndex, forget_packages, hidden
+from memlint.project_index import QUESTION_PARTS, ProjectIndex, forget_packages, hidden, module_name, package_module_name
 
 T = TypeVar("T")
 R = TypeVar("R")
 PARALLEL_THRESHOLD = 16  # below this, starting worker processes costs more than it saves
 DEFAULT_MAX_JOBS = 8  # each worker holds a parsed file: more rarely pays for the memory
 PROGRESS_MIN_FILES = 200  # a progress bar only for runs that take a while
+# Each worker keeps the light trees of files its second phase may read again (engine.KeptTrees), up
+# to this much source: some 90 MB of trees.
+KEPT_SOURCE_BYTES = 1_500_000
 
 
 def available_cpus() -> int:
@@ -102,21 +107,26 @@ def lint_files(
                 results[path] = LintResult(path, findings, errors, summary=summary)
                 continue
         todo.append((path, codes))
+    engine = None
     if todo:
-        import memlint.engine  # noqa: F401 - LibCST and the rules, only for a miss; before forking, so workers share it
+        import memlint.engine as engine  # LibCST and the rules, only for a miss; before forking, so workers share it
 
-    jobs = workers or default_jobs()
+        # for the second phase, in each worker: the trees of files that ask about the project's modules
+        engine.keep_trees(KEPT_SOURCE_BYTES, _packages([path for path, _ in todo], settings.root))
+
     try:
-        with _progress(len(todo), progress) as bar:
+        with Workers(workers or default_jobs()) as pool, _progress(len(todo), progress) as bar:
             todo.sort(key=lambda job: -_size(job[0]))
-            for result in parallel_map(_lint_job, todo, jobs):
+            for result in parallel_map(_lint_job, todo, pool.jobs, pool=pool, home=_path):
                 results[result.path] = result
                 bar.update(1)
                 if cache is not None and result.cache_key is not None:
                     keys[result.path] = result.cache_key
                     cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
-        index = _with_project_facts(results, settings, cache, keys, jobs)
+            index = _with_project_facts(results, settings, cache, keys, pool)
     finally:  # interrupted too: what finished stays cached
+        if engine is not None:
+            engine.keep_trees(0)  # (the trees of a run without workers)
         if cache is not None:
             cache.save()
     for result in extra:
@@ -148,7 +158,7 @@ PROJECT_ROUNDS = 3  # facts reach through chains of files: a caller of a caller 
 
 
 def _with_project_facts(
-    results: dict[str, LintResult], settings: Settings, cache: Cache | None, keys: dict[str, str], jobs: int
+    results: dict[str, LintResult], settings: Settings, cache: Cache | None, keys: dict[str, str], pool: "Workers"
 ) -> ProjectIndex:
     """The second phase: every file whose callees are defined in other files of the project is
     analysed again with their facts (`ProjectIndex.facts_for`), its results replacing those of the
@@ -168,7 +178,7 @@ def _with_project_facts(
         }
     )
     if unread:
-        for result in parallel_map(_lint_job, [(p, settings.codes_for(p), {}) for p in unread], jobs):
+        for result in parallel_map(_lint_job, [(p, settings.codes_for(p), {}) for p in unread], pool.jobs, pool=pool, home=_path):
             results[result.path] = result
             if cache is not None and result.cache_key is not None:
                 cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
@@ -193,7 +203,7 @@ def _with_project_facts(
                 todo.append((path, codes, {}))
         if not todo:
             break
-        for result in parallel_map(_lint_job, todo, jobs):
+        for result in parallel_map(_lint_job, todo, pool.jobs, pool=pool, home=_path):
             _keep_questions(result, results[result.path])
             results[result.path] = result
             digest = used[result.path]
@@ -218,30 +228,175 @@ def _keep_questions(result: LintResult, before: LintResult) -> None:
 
 
 def parallel_map(
-    func: Callable[[T], R], todo: list[T], jobs: int, initializer: Callable[..., None] | None = None, initargs: tuple = ()
+    func: Callable[[T], R],
+    todo: list[T],
+    jobs: int,
+    initializer: Callable[..., None] | None = None,
+    initargs: tuple = (),
+    pool: "Workers | None" = None,
+    home: Callable[[T], str] | None = None,
 ) -> Iterator[R]:
     """`func` over `todo`, in worker processes when there is enough to do; results as they finish.
-    `todo` comes biggest first: handed out one at a time, the processes finish together."""
-    if len(todo) < PARALLEL_THRESHOLD or jobs <= 1:
-        if initializer is not None:
-            initializer(*initargs)
-        for job in todo:
-            yield func(job)
+    `todo` comes biggest first: handed out one at a time, the processes finish together. `pool`:
+    the workers of a run that maps several times (they start once); else its own, for this map.
+    `home`: see `Workers.map`."""
+    if pool is not None:
+        yield from pool.map(func, todo, home)
         return
-    import multiprocessing  # here: a warm run (every file a cache hit) starts no worker
+    with Workers(jobs, initializer, initargs) as own:
+        yield from own.map(func, todo)
 
-    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    pool = context.Pool(
-        min(jobs, len(todo)), initializer=_worker_init, initargs=(os.getpid(), initializer, initargs)
-    )
-    try:
-        yield from pool.imap_unordered(func, todo, chunksize=1)
-        pool.close()
-    except BaseException:
-        pool.terminate()  # Ctrl-C, SIGTERM: end the workers now, not after their files
-        raise
-    finally:
-        pool.join()
+
+class Workers:
+    """Worker processes that stay for every map of a run (a lint's two phases start them once), each
+    handed its next job by the parent as it returns a result. Not `multiprocessing.Pool`: its three
+    threads cost the parent 0.3 s of CPU per 500 files on a loaded machine, as much as linting 30
+    of them; here the parent sleeps in `wait` between results."""
+
+    def __init__(self, jobs: int, initializer: Callable[..., None] | None = None, initargs: tuple = ()) -> None:
+        self.jobs = jobs
+        self.initializer = initializer
+        self.initargs = initargs
+        self.processes: list = []
+        self.connections: list = []
+        self.initialized = False  # the initializer has run in this process (small maps run here)
+        self.homes: dict[str, int] = {}  # a job's key -> the worker that ran it
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        self.close(stop=kind is not None)
+
+    def map(self, func: Callable[[T], R], todo: list[T], home: Callable[[T], str] | None = None) -> Iterator[R]:
+        """`func` over `todo`, results as they finish. `home`: a job's key (its file); a job whose
+        key an earlier job of this run had goes to the same worker, unless another has nothing left."""
+        if not self.processes and (len(todo) < PARALLEL_THRESHOLD or self.jobs <= 1):
+            if self.initializer is not None and not self.initialized:
+                self.initializer(*self.initargs)
+                self.initialized = True
+            for job in todo:
+                yield func(job)
+            return
+        from multiprocessing.connection import wait  # here: a warm run (every file a cache hit) starts no worker
+
+        self._start()
+        pending = _Queues(len(self.connections), todo, home, self.homes)
+        busy: dict[Any, Any] = {}
+        try:
+            for worker in range(len(self.connections)):
+                self._hand(worker, func, pending, busy)
+            while busy:
+                for connection in wait(list(busy)):
+                    try:
+                        done, value = connection.recv()
+                    except (EOFError, OSError):
+                        process = self.processes[self.connections.index(connection)]
+                        process.join(1)
+                        raise RuntimeError(
+                            f"a worker process ended unexpectedly (exit code {process.exitcode}; out of memory?)"
+                        ) from None
+                    del busy[connection]
+                    self._hand(self.connections.index(connection), func, pending, busy)  # it works while we go on
+                    if not done:
+                        raise value
+                    yield value
+        finally:
+            if busy:  # abandoned midway (an error, Ctrl-C): their results would answer the next map
+                self.close(stop=True)
+
+    def _hand(self, worker: int, func: Callable, pending: "_Queues", busy: dict) -> None:
+        job = pending.next_for(worker)
+        if job is not _DONE:
+            self.connections[worker].send((func, job))
+            busy[self.connections[worker]] = job
+
+    def _start(self) -> None:
+        if self.processes:
+            return
+        import gc
+        import multiprocessing
+
+        # The parent's objects (LibCST, the rules) out of the workers' collections: scanning them
+        # would copy their pages into every worker (the `gc.freeze` documentation's advice for fork)
+        gc.freeze()
+        context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+        for _ in range(self.jobs):
+            mine, theirs = context.Pipe()
+            process = context.Process(
+                target=_serve, args=(theirs, os.getpid(), self.initializer, self.initargs), daemon=True
+            )
+            process.start()
+            theirs.close()
+            self.processes.append(process)
+            self.connections.append(mine)
+        gc.unfreeze()  # here they may be collected again (a language server lives on)
+
+    def close(self, stop: bool = False) -> None:
+        """End the workers: after their jobs, or at once (`stop`: Ctrl-C, SIGTERM, an error)."""
+        for process, connection in zip(self.processes, self.connections):
+            if stop:
+                process.terminate()
+            else:
+                try:
+                    connection.send(None)
+                except OSError:
+                    process.terminate()
+        for process, connection in zip(self.processes, self.connections):
+            process.join()
+            connection.close()
+        self.processes, self.connections = [], []
+
+
+_DONE = object()
+
+
+class _Queues:
+    """A map's jobs by worker: those whose key a worker had before wait for it, in `todo`'s order;
+    the others go to whichever asks first; a worker with none left takes another's last."""
+
+    def __init__(self, workers: int, todo: list, home: Callable | None, homes: dict[str, int]) -> None:
+        self.own: list[deque] = [deque() for _ in range(workers)]
+        self.free: deque = deque()
+        self.home, self.homes = home, homes
+        for job in todo:
+            worker = homes.get(home(job)) if home is not None else None
+            (self.free if worker is None else self.own[worker]).append(job)
+
+    def next_for(self, worker: int) -> object:
+        if self.own[worker]:
+            job = self.own[worker].popleft()
+        elif self.free:
+            job = self.free.popleft()
+        else:
+            longest = max(self.own, key=len)
+            if not longest:
+                return _DONE
+            job = longest.pop()
+        if self.home is not None:
+            self.homes[self.home(job)] = worker
+        return job
+
+
+def _serve(connection: Any, parent: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    """A worker's life: jobs in, results out, until the parent says stop (None) or goes away."""
+    _worker_init(parent, initializer, initargs)
+    while True:
+        try:
+            task = connection.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        func, job = task
+        try:
+            reply = (True, func(job))
+        except Exception as exc:  # noqa: BLE001 - the parent raises it, as Pool did
+            reply = (False, exc)
+        try:
+            connection.send(reply)
+        except Exception as exc:  # noqa: BLE001 - a result or error that does not pickle
+            connection.send((False, RuntimeError(f"a worker's result could not be sent back: {exc}")))
 
 
 def _worker_init(parent: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
@@ -286,6 +441,17 @@ def _lint_job(job: tuple[str, list[str]] | tuple[str, list[str], dict]) -> LintR
 
     path, codes, facts = job
     return lint_path(path, codes, ProjectFacts(facts))
+
+
+def _packages(paths: list[str], root: Path) -> set[str]:
+    """The first parts of the names the project's modules are imported by (`ProjectIndex.modules`)."""
+    return {
+        name.partition(".")[0] for path in paths for name in (module_name(path, root), package_module_name(path)) if name
+    }
+
+
+def _path(job: tuple) -> str:
+    return job[0]
 
 
 def _size(path: str) -> int:

@@ -361,3 +361,23 @@ def test_a_finding_that_rests_on_a_guess_is_shown_with_preview_only(tmp_path: Pa
     (tmp_path / "pyproject.toml").write_text("[tool.memlint]\n")
     [found] = lint(tmp_path, "--no-cache")
     assert "assumed" not in found["hint"] and "helpers.py" in found["hint"]
+
+
+def test_the_second_phase_analyses_the_tree_the_first_kept(tmp_path: Path, monkeypatch) -> None:
+    """The caller is analysed twice (alone, then with `get_reward`'s facts) but parsed and
+    translated once: its first analysis asked about a name the project's `pkg` may define, so its
+    light tree stayed for the second. The same findings without the kept tree."""
+    import memlint.engine as engine
+    import memlint.workers as workers
+
+    root = reward_project(tmp_path, "")
+    caller = (root / "pkg" / "train.py").read_text()
+    translated: list[str] = []
+    real = engine.light_module
+    monkeypatch.setattr(engine, "light_module", lambda tree, text: translated.append(text) or real(tree, text))
+    kept = lint(root, "--no-cache")
+    assert [f["code"] for f in kept] == ["ML001"] and translated.count(caller) == 1
+    assert not engine._kept_trees.trees  # forgotten with the run
+    translated.clear()
+    monkeypatch.setattr(workers, "KEPT_SOURCE_BYTES", 0)
+    assert lint(root, "--no-cache") == kept and translated.count(caller) == 2

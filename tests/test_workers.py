@@ -1,0 +1,55 @@
+"""The worker processes of a run (memlint/workers.py): started once for all of its maps, every
+job's result back, a job's error raised in the parent, a worker that dies named in one line."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from memlint.workers import PARALLEL_THRESHOLD, Workers, parallel_map
+
+
+def _pid(job: int) -> tuple[int, int]:
+    return job, os.getpid()
+
+
+def _fails(job: int) -> int:
+    if job == 3:
+        raise ValueError("job 3 fails")
+    return job
+
+
+def _dies(job: int) -> int:
+    if job == 3:
+        os._exit(9)  # killed mid-job, as the kernel's out-of-memory killer would
+    return job
+
+
+JOBS = list(range(PARALLEL_THRESHOLD + 4))
+
+
+def test_the_workers_start_once_for_every_map_of_a_run() -> None:
+    with Workers(2) as pool:
+        first = list(parallel_map(_pid, JOBS, pool.jobs, pool=pool))
+        second = list(parallel_map(_pid, JOBS, pool.jobs, pool=pool))
+    assert sorted(job for job, _ in first) == JOBS == sorted(job for job, _ in second)
+    pids = {pid for _, pid in first}
+    assert len(pids) == 2 and os.getpid() not in pids
+    assert {pid for _, pid in second} <= pids
+    assert not pool.processes  # ended with the run
+
+
+def test_a_small_map_runs_in_this_process() -> None:
+    assert {pid for _, pid in parallel_map(_pid, JOBS[: PARALLEL_THRESHOLD - 1], 2)} == {os.getpid()}
+
+
+def test_a_jobs_error_is_raised_in_the_parent_and_the_workers_end() -> None:
+    with pytest.raises(ValueError, match="job 3 fails"), Workers(2) as pool:
+        list(parallel_map(_fails, JOBS, pool.jobs, pool=pool))
+    assert not pool.processes
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
+    with pytest.raises(RuntimeError, match="worker process ended unexpectedly"):
+        list(parallel_map(_dies, JOBS, 2))
