@@ -47,6 +47,8 @@ _BATCHES = re.compile(
 )
 # calls that hold every element of the comprehension they are handed at once
 _COLLECTING_CALLS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.vstack", "torch.hstack"})
+# Iterables that surely hold many batches: a comprehension over one collects the whole data set.
+_LOADER = re.compile(r"loader|dataset|batches|data_iter|dataiter|epoch_iterator|train_iter|batch_iter", re.IGNORECASE)
 OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
 _SCALER = re.compile(r"scaler", re.IGNORECASE)
 # `lr_scheduler.step()`, `opt_param_scheduler.step(increment=0)`: a learning-rate schedule moves on, no weight does
@@ -476,6 +478,8 @@ class Loops:
         to the container, which holds every batch's element at once. The store and its loop."""
         if type(statement) is not cst.Assign or len(statement.targets) != 1:
             return None
+        if type(statement.targets[0].target) not in (cst.Name, cst.Attribute) or self.model.enclosing_loops(statement):
+            return None  # unpacked into names, or the pieces of one step of a loop around it
         scope = self.model.scope_of(statement)
         if isinstance(scope, cst.FunctionDef) and (self.is_module_forward(scope) or self.per_step_method(scope)):
             return None  # one step's pieces, which its backward needs
@@ -494,8 +498,10 @@ class Loops:
         if type(iterable) is cst.Call and method_name(iterable) in ("items", "keys", "values") and not iterable.args:
             return None  # the entries of one mapping
         text = code(iterable)
-        if not (_BATCHES.search(text) or _EVAL_LOADER.search(text)):
-            return None
+        if type(iterable) is cst.Call and code(iterable.func) == "range":
+            return None  # `[model(x) for _ in range(n_samples)]`: a count, not the batches of a data set
+        if not (_LOADER.search(text) or (_EVAL_LOADER.search(text) and "batch" not in text.lower())):
+            return None  # (a bare `data`, or `test_batch`, is as often one batch, or strings, as a data set)
         element = value.value if type(value) is cst.DictComp else value.elt
         return Store(statement, statement.targets[0].target, element, "append"), loop
 
