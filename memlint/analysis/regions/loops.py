@@ -535,6 +535,9 @@ class Loops:
                     container = container.func.value
                 if isinstance(container, cst.Attribute) and root_name(container) == "self":
                     return Store(statement, container, call.args[0].value, "in-place")
+                if type(container) is cst.Call and root_name(container.func) in self.model.params(self.model.scope_of(statement)):
+                    # `stats.device_stat("loss").add_(loss)`: a tensor that an object handed in holds
+                    return Store(statement, container, call.args[0].value, "in-place")
             return None
         if kind is cst.AugAssign and type(statement.operator) in _ACCUMULATING_OPS:
             if isinstance(statement.target, (cst.Name, cst.Attribute)):
@@ -781,10 +784,13 @@ class Loops:
 
     def outlives(self, store: Store, region: cst.CSTNode) -> bool:
         """Does the container of `store` survive from one iteration of `region` to the next?"""
+        scope = self.model.scope_of(store.statement)
+        if store.kind == "in-place" and type(store.container) is cst.Call:
+            # a tensor that an object handed in holds (`stats.device_stat(k).add_(loss)`)
+            return root_name(store.container.func) in self.model.params(scope)
         root = root_name(store.container)
         if root is None:
             return False
-        scope = self.model.scope_of(store.statement)
         if root == "self":
             return not self._reset_per_call(store, region)
         if isinstance(region, cst.FunctionDef):
