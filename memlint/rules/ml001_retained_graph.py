@@ -144,6 +144,9 @@ for x, y in loader:
         loops = model.loops
         statement = store.statement
         region = loops.step_region(statement)
+        scope = model.scope_of(statement)
+        if region is None and store.kind == "in-place" and isinstance(scope, cst.FunctionDef) and loops.has_backward(scope):
+            region = scope  # a function that differentiates is one step, wherever its callers are
         # a step's return kept by the framework has the history it was computed with, whatever mode returns it
         if region is None or (model.grad_state(statement) is Grad.OFF and store.kind != "returned"):
             return

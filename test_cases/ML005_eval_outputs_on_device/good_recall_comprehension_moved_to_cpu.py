@@ -1,5 +1,5 @@
 # The look-alike moves each batch's logits to the CPU as it collects them; a comprehension over
-# the layers of one model is no loop over batches.
+# the layers of one model, or over a few Monte Carlo samples of one batch, is no loop over batches.
 import torch
 
 
@@ -13,3 +13,9 @@ def predict(model, loader, device):
 @torch.no_grad()
 def layer_outputs(model, x):
     return [layer(x) for layer in model.layers]
+
+
+@torch.no_grad()
+def mc_predict(model, x, eval_samples):
+    # a few Monte Carlo samples of one batch: bounded by the count, not by the data set
+    return torch.stack([model(x) for _ in range(eval_samples)]).mean(0)

@@ -153,7 +153,6 @@ class Provenance:
         self.model = model
         self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
         self._module_calls: dict[int, tuple[cst.Call, bool]] = {}  # id(call) -> (call, is_module_call(call))
-        self._stores_by_scope: dict[int, dict[str, list[tuple[cst.CSTNode, cst.BaseExpression]]]] = {}
         # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
         # to return a value with history; switched off to ask whether a finding rests on that guess.
         self.trust_names = True
@@ -731,27 +730,7 @@ class Provenance:
             for binding in self.model.bindings(module, name):
                 if binding.value is not None and self._history(binding.value, module, binding.node, guard):
                     return True
-        order = self.model.tree.order
-        for statement, value in self._element_stores(scope).get(name, ()):
-            # `metrics["nll"] = nll.mean()` before `at`: the mapping holds it
-            if order[id(statement)] < order[id(at)] and self._history(value, scope, statement, guard):
-                return True
         return self._backwarded_value(name, scope, at)
-
-    def _element_stores(self, scope: "Scope") -> dict[str, list[tuple[cst.CSTNode, cst.BaseExpression]]]:
-        """name -> the statements of `scope` that put a value into the mapping it names
-        (`name[key] = value`), with the value (a list appended to is a store of its own: loops.py)."""
-        found = self._stores_by_scope.get(id(scope))
-        if found is not None:
-            return found
-        found = {}
-        tree = self.model.tree
-        for node in tree.descendants(scope, cst.Assign):
-            target = node.targets[0].target if len(node.targets) == 1 else None
-            if type(target) is cst.Subscript and type(target.value) is cst.Name and self.model.scope_of(node) is scope:
-                found.setdefault(target.value.value, []).append((node, node.value))
-        self._stores_by_scope[id(scope)] = found
-        return found
 
     def handed_parameters(self, parts: list[cst.BaseExpression], at: cst.CSTNode) -> list[str]:
         """The parameters, handed values with history by the framework that calls the function

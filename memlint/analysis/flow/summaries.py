@@ -204,7 +204,7 @@ class Summaries:
             return Value(history=whole.history, kind="sequence", elements=tuple(parts), passes=whole.passes)
         if isinstance(expr, cst.Name) and expr.value == "None":
             return Value(history=NO, kind="none")
-        history = NO if grad is Grad.OFF or not self.model.provenance.carries_history(expr, at) else YES
+        history = NO if grad is Grad.OFF or not self._returned_history(expr, at) else YES
         through = self._returned_through(expr)
         if through is not None and through.elements:
             # `return helper(x)`: the tuple `helper` returns, element by element (what it passes
@@ -220,6 +220,25 @@ class Summaries:
             where=code(expr),
             notes={"at": expr},
         )
+
+    def _returned_history(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """May the returned `expr` carry history? `self.<attr>` that the function itself set from a
+        value with history before returning it (`out, self.state = self.rnn(x, self.state)`,
+        `return out, self.state`) does; elsewhere an attribute of `self` says nothing."""
+        provenance = self.model.provenance
+        if not (type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self"):
+            return provenance.carries_history(expr, at)
+        tree = self.model.tree
+        func = self.model.scope_of(at)
+        latest = None
+        for assign in tree.descendants(func, cst.Assign):
+            if tree.order[id(assign)] > tree.order[id(at)] or self.model.scope_of(assign) is not func:
+                continue
+            targets = [t.target for t in assign.targets]
+            parts = [e.value for t in targets if type(t) is cst.Tuple for e in t.elements] + targets
+            if any(type(part) is cst.Attribute and code(part) == code(expr) for part in parts):
+                latest = assign
+        return latest is not None and provenance.carries_history(latest.value, latest)
 
     def _returned_through(self, expr: cst.BaseExpression) -> Value | None:
         """What a call of functions of this file returns (`helper(x)`, `optimizer.step(closure)`)."""

@@ -51,6 +51,8 @@ _BATCHES = re.compile(
 )
 # calls that hold every element of the comprehension they are handed at once
 _COLLECTING_CALLS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.vstack", "torch.hstack"})
+# Iterables that surely hold many batches: a comprehension over one collects the whole data set.
+_LOADER = re.compile(r"loader|dataset|batches|data_iter|dataiter|epoch_iterator|train_iter|batch_iter", re.IGNORECASE)
 OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
 _SCALER = re.compile(r"scaler", re.IGNORECASE)
 # `lr_scheduler.step()`, `opt_param_scheduler.step(increment=0)`: a learning-rate schedule moves on, no weight does
@@ -544,6 +546,8 @@ class Loops:
         to the container, which holds every batch's element at once. The store and its loop."""
         if type(statement) is not cst.Assign or len(statement.targets) != 1:
             return None
+        if type(statement.targets[0].target) not in (cst.Name, cst.Attribute) or self.model.enclosing_loops(statement):
+            return None  # unpacked into names, or the pieces of one step of a loop around it
         scope = self.model.scope_of(statement)
         if isinstance(scope, cst.FunctionDef) and (self.is_module_forward(scope) or self.per_step_method(scope)):
             return None  # one step's pieces, which its backward needs
@@ -562,8 +566,10 @@ class Loops:
         if type(iterable) is cst.Call and method_name(iterable) in ("items", "keys", "values") and not iterable.args:
             return None  # the entries of one mapping
         text = code(iterable)
-        if not (_BATCHES.search(text) or _EVAL_LOADER.search(text)):
-            return None
+        if type(iterable) is cst.Call and code(iterable.func) == "range":
+            return None  # `[model(x) for _ in range(n_samples)]`: a count, not the batches of a data set
+        if not (_LOADER.search(text) or (_EVAL_LOADER.search(text) and "batch" not in text.lower())):
+            return None  # (a bare `data`, or `test_batch`, is as often one batch, or strings, as a data set)
         element = value.value if type(value) is cst.DictComp else value.elt
         return Store(statement, statement.targets[0].target, element, "append"), loop
 
@@ -601,6 +607,9 @@ class Loops:
                 while isinstance(container, cst.Call) and method_name(container) in _IN_PLACE:
                     container = container.func.value
                 if isinstance(container, cst.Attribute) and root_name(container) == "self":
+                    return Store(statement, container, call.args[0].value, "in-place")
+                if type(container) is cst.Call and root_name(container.func) in self.model.params(self.model.scope_of(statement)):
+                    # `stats.device_stat("loss").add_(loss)`: a tensor that an object handed in holds
                     return Store(statement, container, call.args[0].value, "in-place")
             return None
         if kind is cst.AugAssign and type(statement.operator) in _ACCUMULATING_OPS:
@@ -890,10 +899,13 @@ class Loops:
             return True  # the framework keeps it until the epoch (or the run) ends
         if self.graph_frame_store(store) and self._in_local_scope(store):
             return False  # DGL's `with g.local_scope():` drops what is written in it
+        scope = self.model.scope_of(store.statement)
+        if store.kind == "in-place" and type(store.container) is cst.Call:
+            # a tensor that an object handed in holds (`stats.device_stat(k).add_(loss)`)
+            return root_name(store.container.func) in self.model.params(scope)
         root = root_name(store.container)
         if root is None:
             return False
-        scope = self.model.scope_of(store.statement)
         if root == "self":
             return not self._reset_per_call(store, region)
         if isinstance(region, cst.FunctionDef):
