@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memlint.analysis.library import CONTAINER_STORES, named_like_loss, named_like_module
+from memlint.analysis.questions import CALLERS
 from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
 
@@ -58,10 +59,6 @@ def _is_package(folder: str) -> bool:
 # define (engine.py records them where the rules ran in full; an editor's lint of changed statements
 # records none, and `facts_for` then hands the file the facts of every name it calls).
 QUESTION_PARTS = ("asked", "asked_for_exports")
-
-
-# The question a file asks about a function of its own: how other files call it (`callers:validation`).
-CALLERS = "callers:"
 
 
 def forget_packages() -> None:

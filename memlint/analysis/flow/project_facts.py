@@ -24,7 +24,7 @@ import libcst as cst
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.syntax.imports import dotted
 from memlint.cache import facts_digest
-from memlint.project_index import CALLERS
+from memlint.analysis.questions import CALLERS
 
 
 class ProjectFacts:
