@@ -71,10 +71,10 @@ def public_rows(gpu: dict, predictions: dict[tuple[str, int], dict]) -> tuple[li
                 note = ("a silent wrong answer: the run put (almost) nothing on the emulated GPU; the program took "
                         "its CPU path. " + note)
             cells += [_mib(prediction["peak_allocated"]), _mib(prediction["peak_reserved"]), alloc, reserved,
-                      f"{prediction.get('wall_seconds', '')}", note]
+                      f"{prediction.get('cpu_seconds', '')}", note]
         else:
             partial = (f"{_mib(prediction['peak_allocated'])} (partial)" if "peak_allocated" in prediction else "none")
-            cells += [partial, "", "", "", f"{prediction.get('wall_seconds', '')}", _why(prediction) or "not run"]
+            cells += [partial, "", "", "", f"{prediction.get('cpu_seconds', '')}", _why(prediction) or "not run"]
         rows.append("| " + " | ".join(cells) + " |")
     return rows, predicted, within, within_reserved
 
@@ -260,14 +260,14 @@ def main() -> None:
         f"configuration in its own process, `torch.cuda.max_memory_allocated()` / `max_memory_reserved()` after "
         f"{gpu['steps']} optimizer steps (every rank under torchrun; the table shows the largest).",
         f"- Prediction side: `memlint estimate --format json -- COMMAND` on a 2-core CPU machine without a GPU, "
-        f"torch {', '.join(sorted(cpu_torch))}, {', '.join(sorted(dates))}; seconds are wall time of the whole "
-        "command (limit 60 s; rows above it were re-predicted on the same machine under other work, with a longer "
-        "limit).",
+        f"torch {', '.join(sorted(cpu_torch))}, {', '.join(sorted(dates))}; seconds are the CPU time of the whole "
+        "command, all its processes (the machine is shared with other work, so wall time is longer and varies; "
+        "`wall_seconds` in the JSON).",
         f"- {predicted} of {len(gpu['results'])} configurations give a prediction today; {within} of those are within "
         f"±5% allocated, {within_reserved} within ±10% reserved. The rest stop with the one line shown (the program's own site and the reason).",
         "",
         "| configuration | GPUs | GPU allocated MiB | GPU reserved MiB | predicted allocated | predicted reserved | "
-        "allocated error | reserved error | seconds | notes (why no prediction) |",
+        "allocated error | reserved error | CPU seconds | notes (why no prediction) |",
         "|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
@@ -315,7 +315,9 @@ def main() -> None:
         "python benchmarks/estimate/kernel_probe.py OUT.json rnn    # and sweep-plain, sweep-benchmark",
         "MEASURE_NO_CUDNN_BENCHMARK=1 python benchmarks/estimate/public/measure_gpu.py OUT.json dcgan timm --jobs 3",
         "# here:",
-        "python benchmarks/estimate/public/predict.py benchmarks/results/estimate_public_predictions.json --timeout 60",
+        "python benchmarks/estimate/public/predict.py benchmarks/results/estimate_public_predictions.json",
+        "python benchmarks/estimate/public/predict.py benchmarks/results/estimate_public_predictions_2gpus.json --gpus 2",
+        "python benchmarks/estimate/public/predict.py benchmarks/results/estimate_public_predictions_4gpus.json --gpus 4",
         "python benchmarks/estimate/measure_distributed.py predict benchmarks/results/estimate_distributed_predictions.json",
         "python benchmarks/estimate/public/table.py",
         "```",
