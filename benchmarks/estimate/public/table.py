@@ -264,7 +264,9 @@ def main() -> None:
         "command, all its processes (the machine is shared with other work, so wall time is longer and varies; "
         "`wall_seconds` in the JSON).",
         f"- {predicted} of {len(gpu['results'])} configurations give a prediction today; {within} of those are within "
-        f"±5% allocated, {within_reserved} within ±10% reserved. The rest stop with the one line shown (the program's own site and the reason).",
+        f"±5% allocated, {within_reserved} within ±10% reserved."
+        + (" The rest stop with the one line shown (the program's own site and the reason)."
+           if predicted < len(gpu["results"]) else ""),
         "",
         "| configuration | GPUs | GPU allocated MiB | GPU reserved MiB | predicted allocated | predicted reserved | "
         "allocated error | reserved error | CPU seconds | notes (why no prediction) |",
