@@ -210,8 +210,12 @@ def test_no_edit_on_a_value_not_known_to_be_a_tensor() -> None:
     """What an unknown model returns may be a tuple or an output object, a handed-in state may be
     an LSTM's `(h, c)`, `step * world_size` may be an int: `.detach()` or `.cpu()` would raise on
     them, so the finding says what to store and offers no edit, safe or unsafe."""
-    (finding,) = lint(EVAL_OUTPUTS)
+    (finding,) = lint(EVAL_OUTPUTS.replace("return torch.cat(outputs)", "return outputs"))
     assert finding.code == "ML005" and finding.fix.applicability is Applicability.DISPLAY_ONLY and not finding.fix.edits
+    (finding,) = lint(EVAL_OUTPUTS)  # `torch.cat(outputs)` after the loop: it takes nothing but tensors
+    assert finding.fix.applicability is Applicability.UNSAFE and [e.content for e in finding.fix.edits] == [
+        "model(x.cuda()).detach().cpu()"
+    ]
     carried = CARRIED.replace("model = torch.nn.GRUCell(8, 8)", "model = torch.nn.LSTMCell(8, 8)")  # an (h, c) tuple
     carried = carried.replace("hidden = torch.zeros(4, 8)", "hidden = None").replace(
         "hidden = model(x, hidden)", "out, hidden = model(x, hidden)"

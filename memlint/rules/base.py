@@ -222,7 +222,10 @@ def keep_fix(
             for part in literal_parts(partner.value):
                 if not model.provenance.device_output(part, partner.statement):
                     continue
-                if model.provenance.value_kind(part, partner.statement) != "tensor":
+                surely = model.provenance.value_kind(part, partner.statement) == "tensor" or (
+                    part is partner.value and model.provenance.collected_tensors(partner.container, partner.statement)
+                )
+                if not surely:
                     return None  # not known to be a tensor (a container we cannot move as one): no half fix
                 edits.append((part, off_device(part)))
     applicability = Applicability.SAFE if surely_tensors and not moves else Applicability.UNSAFE

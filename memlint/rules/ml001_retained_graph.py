@@ -317,6 +317,8 @@ for x, y in loader:
         # ModelOutput, a mapping needs its entries moved, and a list has no
         # `.detach()` at all. The label comes from `keep_fix`'s one evidence rule.
         kinds = {_kind(model, p, statement) for p in parts}
+        if kinds == {"maybe"} and len(parts) == 1 and model.provenance.collected_tensors(store.container, statement):
+            kinds = {"tensor"}  # `torch.cat(outs)` after the loop: what it collects are tensors
         # in a per-step function, the loop around the store is what the code after it reads from
         loops_here = model.enclosing_loops(statement)
         fix_region = loops_here[0] if isinstance(region, cst.FunctionDef) and loops_here else region

@@ -112,6 +112,7 @@ with torch.no_grad():
             f"move it off the device as you collect it: `{code(replacements[0][1])}`",
             fix=keep_fix(model, store, region, replacements, "Move the collected tensor to the CPU", False)
             if all(provenance.value_kind(p, statement) == "tensor" for p in parts)
+            or (len(parts) == 1 and provenance.collected_tensors(store.container, statement))
             else None,  # not known to be a tensor (a list of strings, a model's tuple): no `.cpu()` edit
             severity=Severity.ERROR if size is not None and size.large else Severity.WARNING,
         )

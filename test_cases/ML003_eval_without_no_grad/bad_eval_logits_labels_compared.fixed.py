@@ -14,8 +14,8 @@ def evaluate(model, loader):
     for images, labels in loader:
         images, labels = images.to(device), labels.to(device)
         logits = model(images)  # expect: ML003
-        all_logits.append(logits)  # expect: ML005
-        all_labels.append(labels)  # expect: ML005
+        all_logits.append(logits.detach().cpu())  # expect: ML005
+        all_labels.append(labels.detach().cpu())  # expect: ML005
     logits = torch.cat(all_logits)
     labels = torch.cat(all_labels)
     top5 = logits.topk(5, dim=1).indices

@@ -19,5 +19,5 @@ class NeuralNet:
         losses = []
         for Xi, yi in self.get_iterator(dataset):
             loss, y_pred = self.validation_step(Xi, yi)
-            losses.append(loss)  # expect: ML001
+            losses.append(loss.detach())  # expect: ML001
         return torch.stack(losses).mean().item()

@@ -140,6 +140,8 @@ _NOT_TENSOR_METHODS = {
 _NUMBER_METHOD_NAMES = frozenset().union(*NUMBER_METHODS.values())
 # Methods only a tensor has (a dict, list or ModelOutput has none of them).
 _TENSOR_EVIDENCE = {"backward", "item", "detach", "detach_", "to", "cpu", "cuda", "numpy", "requires_grad_", "register_hook"}
+# torch functions that take a sequence of tensors (and nothing else) as their first argument
+_CONCATENATIONS = {"torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.vstack", "torch.hstack"}
 _REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
 _BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
 # Parameters of Lightning's hooks that are not tensors.
@@ -1053,7 +1055,26 @@ class Provenance:
                 and not self._shadowed(call, name, scope)
             ):
                 evidence = "tensor"
+            elif (
+                (self.model.imports.resolve(func) or "").startswith("torch.nn.functional.")
+                and any(type(a.value) is cst.Name and a.value.value == name and a.keyword is None for a in call.args)
+                and not self._shadowed(call, name, scope)
+            ):
+                evidence = "tensor"  # `F.cross_entropy(out, y)`: the functional API takes tensors
         return evidence
+
+    def collected_tensors(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Does the scope of `at` concatenate what `container` (a name) collects (`torch.cat(preds)`,
+        `torch.stack(losses)`)? Then every element is a tensor: those functions take nothing else."""
+        if type(container) is not cst.Name:
+            return False
+        scope = self.model.scope_of(at)
+        for call in self.model.tree.descendants(scope, cst.Call):
+            if (self.model.imports.resolve(call.func) or "") in _CONCATENATIONS and call.args:
+                arg = call.args[0].value
+                if type(arg) is cst.Name and arg.value == container.value and not self._shadowed(call, arg.value, scope):
+                    return True
+        return False
 
     def _shadowed(self, node: cst.CSTNode, name: str, scope: "Scope") -> bool:
         """Is `name` at `node` another variable than `name` of `scope`: a parameter of a lambda or
