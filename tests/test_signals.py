@@ -84,6 +84,9 @@ def _start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, Path]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # as from a terminal: a run started in the background (`cmd &` in a script) inherits SIGINT
+        # ignored, and Python then installs no KeyboardInterrupt handler, so Ctrl-C would do nothing
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     return process, log
 
