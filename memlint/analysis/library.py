@@ -77,6 +77,13 @@ NUMBER_METHODS: dict[str, frozenset[str]] = {
     "pyro.infer.svi.SVI": frozenset({"step", "evaluate_loss"}),
 }
 
+# torch functions that take a sequence of tensors, and nothing else, as their first argument and
+# make one tensor of it (PyTorch's reference for torch.cat and its aliases concat/concatenate,
+# torch.stack, torch.hstack, torch.vstack).
+CONCATENATIONS = frozenset(
+    {"torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack"}
+)
+
 # Methods of Python's containers that store an argument in their receiver (the argument's position):
 # `list.append/extend/insert`, `set.add`, `collections.deque.appendleft`, `queue.Queue.put`. A receiver
 # made by a class of the project is asked about instead: its own method may keep nothing.

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from memlint.analysis.library import CONCATENATIONS
 from memlint.analysis.syntax.expressions import method_name, names_in, root_name, target_names
 
 if TYPE_CHECKING:
@@ -23,10 +24,7 @@ if TYPE_CHECKING:
     from memlint.analysis.syntax.scopes import Scope
 
 # Calls that turn a sequence of tensors into one tensor (or a number).
-_REDUCERS = {
-    "torch.cat", "torch.stack", "torch.concat", "torch.concatenate", "torch.hstack", "torch.vstack",
-    "torch.sum", "torch.mean", "torch.logsumexp", "sum", "len", "float", "max", "min",
-}
+_REDUCERS = CONCATENATIONS | {"torch.sum", "torch.mean", "torch.logsumexp", "sum", "len", "float", "max", "min"}
 # Uses of the container that neither consume nor keep its elements.
 _NEUTRAL_METHODS = {"clear", "__len__"}
 _ITERATORS = {"zip", "enumerate", "reversed", "range"}

@@ -33,6 +33,7 @@ from memlint.analysis.syntax.expressions import (
 )
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import (
+    CONCATENATIONS,
     BACKWARD_OF_ARGUMENT,
     DTYPES,
     FRAMEWORK_ATTRIBUTES,
@@ -140,8 +141,6 @@ _NOT_TENSOR_METHODS = {
 _NUMBER_METHOD_NAMES = frozenset().union(*NUMBER_METHODS.values())
 # Methods only a tensor has (a dict, list or ModelOutput has none of them).
 _TENSOR_EVIDENCE = {"backward", "item", "detach", "detach_", "to", "cpu", "cuda", "numpy", "requires_grad_", "register_hook"}
-# torch functions that take a sequence of tensors (and nothing else) as their first argument
-_CONCATENATIONS = {"torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.vstack", "torch.hstack"}
 _REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
 _BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
 # Parameters of Lightning's hooks that are not tensors.
@@ -1070,7 +1069,7 @@ class Provenance:
             return False
         scope = self.model.scope_of(at)
         for call in self.model.tree.descendants(scope, cst.Call):
-            if (self.model.imports.resolve(call.func) or "") in _CONCATENATIONS and call.args:
+            if (self.model.imports.resolve(call.func) or "") in CONCATENATIONS and call.args:
                 arg = call.args[0].value
                 if type(arg) is cst.Name and arg.value == container.value and not self._shadowed(call, arg.value, scope):
                     return True

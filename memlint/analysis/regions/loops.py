@@ -22,8 +22,8 @@ from memlint.analysis.syntax.expressions import (
 )
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import (
-    CONTAINER_STORES, GRAPH_FEATURE_FRAMES, GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, SANITIZING_UPDATE_CLASSES, SPLITTERS,
-    SPLITTING_METHODS,
+    CONCATENATIONS, CONTAINER_STORES, GRAPH_FEATURE_FRAMES, GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT,
+    SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
 )
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
 from memlint.analysis.regions.grad import Grad
@@ -50,7 +50,6 @@ _BATCHES = re.compile(
     re.IGNORECASE,
 )
 # calls that hold every element of the comprehension they are handed at once
-_COLLECTING_CALLS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.vstack", "torch.hstack"})
 # Iterables that surely hold many batches: a comprehension over one collects the whole data set.
 _LOADER = re.compile(r"loader|dataset|batches|data_iter|dataiter|epoch_iterator|train_iter|batch_iter", re.IGNORECASE)
 OPTIMIZER = re.compile(r"optim|opt$|^opt|solver", re.IGNORECASE)
@@ -554,7 +553,7 @@ class Loops:
         value = statement.value
         if type(value) is cst.Call and len(value.args) == 1 and value.args[0].keyword is None:
             resolved = self.model.imports.resolve(value.func) or ""
-            if resolved not in _COLLECTING_CALLS and resolved not in ("list", "tuple", "dict"):
+            if resolved not in CONCATENATIONS and resolved not in ("list", "tuple", "dict"):
                 return None
             value = value.args[0].value  # `torch.cat([model(x) for x in loader])`
         elif type(value) is cst.GeneratorExp:
