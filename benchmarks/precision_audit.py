@@ -117,10 +117,15 @@ def verdicts() -> dict[str, dict]:
 
 
 def lint(root: Path) -> list[dict]:
-    """Every finding of this checkout's memlint (not an installed one) on `root`, cold."""
+    """Every finding of this checkout's memlint (not an installed one) on `root`, cold, with no settings
+    but the defaults: never those of the memlint checkout the tree lies in, whose excludes (`examples`)
+    would drop files and which would make the checkout the project root."""
     env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
     done = subprocess.run(
-        [sys.executable, "-m", "memlint", "lint", "--no-cache", "--exit-zero", "--format", "json", "--select", "ALL", "."],
+        [
+            *(sys.executable, "-m", "memlint", "lint", "--no-cache", "--exit-zero", "--isolated"),
+            *("--format", "json", "--select", "ALL", "."),
+        ],
         capture_output=True,
         text=True,
         cwd=root,

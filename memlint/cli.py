@@ -106,11 +106,16 @@ def use_color(no_color: bool, stream=None) -> bool:
     return not no_color and "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
 
 
-def _settings(config: str | None, select, ignore, extend_select, paths: list[str], preview: bool = False) -> Settings:
+def _settings(
+    config: str | None, select, ignore, extend_select, paths: list[str], preview: bool = False, isolated: bool = False
+) -> Settings:
+    if isolated and config:
+        raise ConfigError("--config cannot be used with --isolated")
     start = Path(paths[0]) if paths else Path.cwd()
     start = start if start.is_dir() else start.parent
     return load_settings(
         config_file=Path(config) if config else None,
+        isolated=isolated,
         start=start if str(start) else Path.cwd(),
         select=split_option(select) or None,
         ignore=split_option(ignore),
@@ -150,6 +155,11 @@ def error_line(message: str) -> None:
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help=f"Cache directory (default: {CACHE_DIR}).")
 @click.option("--config", type=click.Path(dir_okay=False), default=None, help="pyproject.toml to read [tool.memlint] from.")
+@click.option(
+    "--isolated",
+    is_flag=True,
+    help="Ignore all configuration files: default rules and excludes, the first path's directory as the project root.",
+)
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), default=None, help="Write the report to a file.")
 @click.option(
     "--diff-base",
@@ -207,6 +217,7 @@ def lint(
     no_cache: bool,
     cache_dir: str | None,
     config: str | None,
+    isolated: bool,
     output_file: str | None,
     diff_base: str | None,
     force_exclude: bool,
@@ -239,7 +250,7 @@ def lint(
         sys.exit(EXIT_ERROR)
     targets = [p for p in paths if p != "-"] or ([] if read_stdin else ["."])
     try:
-        settings = _settings(config, select, ignore, extend_select, targets or [stdin_filename or "."], preview)
+        settings = _settings(config, select, ignore, extend_select, targets or [stdin_filename or "."], preview, isolated)
     except ConfigError as exc:
         error_line(str(exc))
         sys.exit(EXIT_ERROR)

@@ -116,6 +116,26 @@ def test_show_settings_prints_what_applies_to_the_file(tmp_path: Path) -> None:
     assert "No Python files" not in done.stderr
 
 
+def test_isolated_ignores_the_configuration_files(tmp_path: Path) -> None:
+    """ruff's `--isolated`: a project's pyproject.toml above the linted tree does not apply, so a tree is
+    linted as it would be on its own (default rules and excludes, its own directory as the root)."""
+    (tmp_path / "pyproject.toml").write_text('[tool.memlint]\nignore = ["ML001"]\nextend-exclude = ["generated"]\n')
+    (tmp_path / "tree" / "generated").mkdir(parents=True)
+    (tmp_path / "tree" / "train.py").write_text(LEAKY_TRAIN)
+    (tmp_path / "tree" / "generated" / "step.py").write_text(LEAKY_TRAIN)
+    assert findings(memlint("--no-cache", "--format", "json", "tree", cwd=tmp_path)) == []
+    isolated = memlint("--no-cache", "--isolated", "--show-settings", "tree", cwd=tmp_path)
+    lines = isolated.stdout.splitlines()
+    assert lines[1] == "Settings path: 'none (defaults)'" and f"root = {str(tmp_path / 'tree')!r}" in lines
+    assert findings(memlint("--no-cache", "--isolated", "--format", "json", "tree", cwd=tmp_path)) == [
+        ("step.py", "ML001", 10),
+        ("train.py", "ML001", 10),
+    ]
+    both = memlint("--isolated", "--config", "pyproject.toml", "tree", cwd=tmp_path)
+    assert both.returncode == 2 and both.stdout == ""
+    assert both.stderr == "memlint: error: --config cannot be used with --isolated\n"
+
+
 def findings(done: subprocess.CompletedProcess[str]) -> list[tuple[str, str, int]]:
     import json
 
