@@ -50,6 +50,8 @@ class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
     severity: ClassVar[Severity]
+    # where a finding's severity can differ from the default: when, in a few words
+    severity_otherwise: ClassVar[str] = ""
     summary: ClassVar[str]  # one line: the rule table and SARIF shortDescription
     what: ClassVar[str]
     why: ClassVar[str]
@@ -98,7 +100,7 @@ class Rule:
         """ruff-style Markdown: feeds `memlint explain`, the rule pages of the documentation and SARIF help."""
         return (
             f"# {cls.name} ({cls.code})\n\n"
-            f"Severity: {cls.severity.value}. Fix: {(cls.fix_applicability.value if cls.fix_applicability else 'none')}.\n\n"
+            f"Severity: {cls.severity.value}{'; ' + cls.severity_otherwise if cls.severity_otherwise else ''}. Fix: {(cls.fix_applicability.value if cls.fix_applicability else 'none')}.\n\n"
             f"## What it does\n{cls.what.strip()}\n\n"
             f"## Why is this bad?\n{cls.why.strip()}\n\n"
             f"## Example\n```python\n{cls.example.strip()}\n```\n\n"

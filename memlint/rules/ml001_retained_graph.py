@@ -21,6 +21,10 @@ class RetainedGraph(StoreRule):
     code = "ML001"
     name = "retained-graph"
     severity = Severity.ERROR
+    severity_otherwise = (
+        "a warning where the code shows under 0.25 MiB kept per iteration, and for a value kept from one "
+        "`forward` call to the next or written into a graph object"
+    )
     summary = "A value that carries autograd history is kept beyond its loop iteration"
     fix_applicability = Applicability.SAFE
     needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine", "ignite"),)

@@ -19,6 +19,7 @@ class EvalOutputsOnDevice(StoreRule):
     code = "ML005"
     name = "eval-outputs-on-device"
     severity = Severity.WARNING
+    severity_otherwise = "an error where the code shows 0.25 MiB or more kept per batch"
     summary = "Evaluation outputs are collected across batches on the device"
     fix_applicability = Applicability.UNSAFE
     needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine"), ("append", "extend", "cat", "+=", "] ="))
