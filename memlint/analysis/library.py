@@ -140,6 +140,15 @@ HOST_TENSOR_FUNCTIONS = {
     "torch.cuda.random.get_rng_state", "torch.cuda.random.get_rng_state_all",
 }
 
+# torch functions whose result is no tensor, and what it is: `torch.nn.modules.utils._pair(x)` (and
+# `_single`, `_triple`, `_quadruple`, `_reverse_repeat_tuple`) turn an int, or an iterable, into a tuple
+# of Python values (torch/nn/modules/utils.py, torch 1.0 to 2.x): the stride, padding and dilation that
+# conv layers and custom Functions keep.
+NON_TENSOR_FUNCTIONS: dict[str, str] = {
+    f"torch.nn.modules.utils.{name}": "sequence"
+    for name in ("_single", "_pair", "_triple", "_quadruple", "_reverse_repeat_tuple")
+}
+
 # Factories whose positional arguments are sizes (and bounds, fill values), not tensors:
 # `torch.empty(num_layers, batch, hidden)` reads `num_layers` as an int.
 SIZE_FACTORIES = {
