@@ -229,6 +229,13 @@ CHECKPOINT_LOADS = {
     "mmengine.runner.checkpoint._load_checkpoint": (0, 1),
 }
 
+# Libraries whose training code saves its checkpoints as dicts of CPU tensors, and the keys they
+# write: a project that uses the library and loads one of these keys without `map_location` reads
+# CPU tensors. basicsr (XPixelGroup/BasicSR, basicsr/models/base_model.py, v1.0.0 to v1.4.2 and 8d56e3a):
+# `BaseModel.save_network` saves `{param_key: state_dict}` after `state_dict[key] = param.cpu()`,
+# with `param_key` 'params', and 'params_ema' for the EMA network (`SRModel.save` and its subclasses).
+CPU_SAVED_CHECKPOINT_KEYS: dict[str, frozenset[str]] = {"basicsr": frozenset({"params", "params_ema"})}
+
 
 # -- Frameworks: the methods they call once per step, and what they keep of them ----------------
 # (read by `regions.frameworks`; which framework a class belongs to is decided from its bases).
