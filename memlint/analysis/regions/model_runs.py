@@ -343,13 +343,40 @@ class EvalRegions:
         model = self.model
         for callee in model.running_callees(call):
             chain = model.model_runs.model_run(callee)
-            if chain is None or any(self.own_region(step) for step in chain):
+            if chain is None or any(self.own_region(step) for step in chain) or self._hands_a_class(call, callee, chain):
                 continue
             run = chain[-1]
             owner = model.scope_of(run)
             name = model.summaries.name(owner) if isinstance(owner, cst.FunctionDef) else model.summaries.name(callee)
             return f"`{name}` calls {model.summaries.describe(run)}"
         return ""
+
+    def _hands_a_class(self, call: cst.Call, callee: cst.FunctionDef, chain: tuple[cst.Call, ...]) -> bool:
+        """Does the callee's run call a parameter that `call` hands a class, or a `functools.partial` of
+        one (dinov2's `create_module_dict(module=partial(KnnModule, ...))`: `module(...)` constructs)?
+        Whatever the parameter is named, calling it builds an object and runs no model."""
+        run = chain[0]
+        if len(chain) != 1 or type(run.func) is not cst.Name or run.func.value not in self.model.params(callee):
+            return False
+        handed = self.model.summaries.argument_for(call, callee, run.func.value)
+        return handed is not None and self._names_a_class(handed, call, 0)
+
+    def _names_a_class(self, expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
+        """Is `expr` a class (of this file, or of another file of the project), or a `functools.partial` of one?"""
+        model = self.model
+        if type(expr) is cst.Call:
+            if (model.imports.resolve(expr.func) or "") != "functools.partial" or not expr.args:
+                return False
+            return self._names_a_class(expr.args[0].value, at, depth + 1)
+        if type(expr) is not cst.Name or depth > 3:
+            return False
+        scope = model.scope_of(at)
+        bindings = model.provenance.reaching_bindings(scope, expr.value, at)
+        if bindings:
+            return all(b.value is not None and self._names_a_class(b.value, b.node, depth + 1) for b in bindings)
+        if isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):
+            return False
+        return expr.value in model.calls.classes or model.project.class_named(expr) is not None
 
     def describe(self, region: cst.CSTNode) -> tuple[str, str]:
         """The region in words, and its fix in words, for a message."""
