@@ -519,7 +519,7 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry: dict[str, Any] = {"kind": kinds.get(cls.name.value, "object")}
             for stmt in cls.body.body:
                 if isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__call__", "forward"):
-                    if model.grad.declared_entry(stmt) is Grad.OFF or _body_without_grad(model, stmt):
+                    if model.grad.runs_without_grad(stmt):
                         entry["call_grad"] = "off"
             steps = _step_methods(model, cls)
             if steps:
@@ -559,17 +559,6 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry["params"] = params
         found[summaries.name(func)] = entry
     return found
-
-
-def _body_without_grad(model: "FileContext", func: cst.FunctionDef) -> bool:
-    """Does every call of `func`'s own body run with grad off (dinov2's `ModelWithIntermediateLayers.forward`:
-    `with torch.inference_mode(): ...` around all it does)? The grad-mode context managers aside."""
-    runs = [
-        call
-        for call in model.tree.descendants(func.body, cst.Call)
-        if model.scope_of(call) is func and model.grad.effect(call) is None
-    ]
-    return bool(runs) and all(model.grad_state(call) is Grad.OFF for call in runs)
 
 
 _NO_VALUE = (

@@ -90,11 +90,21 @@ class ModelRuns:
 
     def _runs_without_grad(self, call: cst.Call) -> bool:
         """`self.asr_model(wav)` where `self.asr_model = Speech2Text(...)`: an object of a library
-        class whose `__call__` runs its models without grad (the library table)."""
+        class whose `__call__` runs its models without grad (the library table), or of a class of
+        this file whose `forward` (or `__call__`) runs all it does without grad."""
         model = self.model
         values = model.provenance.held_values(call.func, call)  # type: ignore[attr-defined]
         return bool(values) and all(
-            type(v) is cst.Call and (model.imports.resolve(v.func) or "") in NO_GRAD_CALLABLES for v in values
+            type(v) is cst.Call
+            and ((model.imports.resolve(v.func) or "") in NO_GRAD_CALLABLES or self._class_without_grad(v.func))
+            for v in values
+        )
+
+    def _class_without_grad(self, made: cst.BaseExpression) -> bool:
+        cls = self.model.calls.classes.get(made.value) if type(made) is cst.Name else None
+        return cls is not None and any(
+            type(stmt) is cst.FunctionDef and stmt.name.value in ("__call__", "forward") and self.model.grad.runs_without_grad(stmt)
+            for stmt in cls.body.body
         )
 
     def _builds(self, call: cst.Call) -> bool:
