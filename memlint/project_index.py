@@ -13,7 +13,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from memlint.analysis.library import CONTAINER_STORES, named_like_loss, named_like_module
+from memlint.analysis.library import CONTAINER_STORES, CPU_SAVED_CHECKPOINT_KEYS, named_like_loss, named_like_module
 from memlint.analysis.questions import CALLERS
 from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
@@ -443,6 +443,36 @@ class ProjectIndex:
         for text in finding.extra["assumptions"]:
             hint = hint.replace(text, "")
         return replace(finding, hint=hint + "".join(f" ({fact})" for fact in facts), extra={**finding.extra, "assumptions": []})
+    @cached_property
+    def _saved_keys(self) -> tuple[set[str], set[str]]:
+        """The keys of the project's checkpoints (`analysis/facts/checkpoints.saved_entries`): those
+        some file writes with CPU tensors or no tensor, and those some file writes with tensors that
+        may be on a device (`*`: a key the code computes, any key). A library the project uses and
+        does not define adds the keys its own training code writes from the CPU (the library table)."""
+        cpu: set[str] = set()
+        device: set[str] = set()
+        for summary in self.summaries.values():
+            for key, on_cpu in summary.get("saved_entries", ()):
+                (cpu if on_cpu else device).add(key)
+        imported = {
+            target.split(".")[0]
+            for summary in self.summaries.values()
+            for level, target in summary.get("imports", {}).values()
+            if not level and target
+        }
+        for package, keys in CPU_SAVED_CHECKPOINT_KEYS.items():
+            if package in imported and package not in self.paths_by_module:
+                cpu |= keys
+        return cpu, device
+
+    def _reads_cpu_checkpoint(self, finding: Finding) -> bool:
+        """Does an ML011 load read only keys (`torch.load(p)["params_ema"]`) that the project's
+        checkpoints hold on the CPU alone (its own `torch.save`s, or the library that writes them)?"""
+        cpu, device = self._saved_keys
+        if "*" in device:
+            return False  # some checkpoint of the project holds device tensors under a computed key
+        return all((key in cpu or "*" in cpu) and key not in device for key in finding.extra["keys"])
+
     def adjust(self, findings: list[Finding], preview: bool = True) -> list[Finding]:
         """The findings as the whole project shows them; without `preview`, less those that still
         rest on a guess about code out of sight (`hidden` says which)."""
@@ -463,6 +493,8 @@ class ProjectIndex:
                 finding = self._lightning_cast_cache(finding)
                 if finding is None:
                     continue
+            if finding.code == "ML011" and finding.extra.get("keys") and self._reads_cpu_checkpoint(finding):
+                continue
             if finding.code == "ML001" and self._guess_refuted(finding):
                 continue
             if finding.code == "ML001" and finding.extra.get("assumptions"):

@@ -140,6 +140,15 @@ HOST_TENSOR_FUNCTIONS = {
     "torch.cuda.random.get_rng_state", "torch.cuda.random.get_rng_state_all",
 }
 
+# torch functions whose result is no tensor, and what it is: `torch.nn.modules.utils._pair(x)` (and
+# `_single`, `_triple`, `_quadruple`, `_reverse_repeat_tuple`) turn an int, or an iterable, into a tuple
+# of Python values (torch/nn/modules/utils.py, torch 1.0 to 2.x): the stride, padding and dilation that
+# conv layers and custom Functions keep.
+NON_TENSOR_FUNCTIONS: dict[str, str] = {
+    f"torch.nn.modules.utils.{name}": "sequence"
+    for name in ("_single", "_pair", "_triple", "_quadruple", "_reverse_repeat_tuple")
+}
+
 # Factories whose positional arguments are sizes (and bounds, fill values), not tensors:
 # `torch.empty(num_layers, batch, hidden)` reads `num_layers` as an int.
 SIZE_FACTORIES = {
@@ -219,6 +228,13 @@ CHECKPOINT_LOADS = {
     "mmengine.runner.checkpoint.load_checkpoint": (1, 2),
     "mmengine.runner.checkpoint._load_checkpoint": (0, 1),
 }
+
+# Libraries whose training code saves its checkpoints as dicts of CPU tensors, and the keys they
+# write: a project that uses the library and loads one of these keys without `map_location` reads
+# CPU tensors. basicsr (XPixelGroup/BasicSR, basicsr/models/base_model.py, v1.0.0 to v1.4.2 and 8d56e3a):
+# `BaseModel.save_network` saves `{param_key: state_dict}` after `state_dict[key] = param.cpu()`,
+# with `param_key` 'params', and 'params_ema' for the EMA network (`SRModel.save` and its subclasses).
+CPU_SAVED_CHECKPOINT_KEYS: dict[str, frozenset[str]] = {"basicsr": frozenset({"params", "params_ema"})}
 
 
 # -- Frameworks: the methods they call once per step, and what they keep of them ----------------

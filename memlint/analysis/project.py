@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection
 import libcst as cst
 
 from memlint.analysis.regions import lightning_precision as lightning
+from memlint.analysis.facts.checkpoints import saved_entries
 from memlint.analysis.facts.cuda_init import ALLOC_VARIABLES, alloc_setting
 from memlint.analysis.syntax.expressions import code, names_in
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
@@ -47,7 +48,9 @@ SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".app
 # What `ProjectIndex.adjust` reads of the very file whose findings it adjusts (its imports, what
 # its functions return, its Functions, its Trainers); the other parts adjust other files' findings
 # only, so the language server computes them once the typing pauses (server/app.py).
-OWN_PARTS = frozenset({"imports", "ctx_functions", "returns", "eval_calls", "step_calls", "trainer_precisions"})
+OWN_PARTS = frozenset(
+    {"imports", "ctx_functions", "returns", "eval_calls", "step_calls", "trainer_precisions", "saved_entries"}
+)
 
 
 def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> dict[str, Any]:
@@ -72,6 +75,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "step_calls": lambda: step_calls(model, imported_roots),
         "trainer_precisions": lambda: _trainer_precisions(model),
         "bases": lambda: _imported_bases(model, imported_roots),
+        "saved_entries": lambda: saved_entries(model),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -80,7 +84,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
 _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
-    "bases",
+    "bases", "saved_entries",
 )  # the summary's keys as the cache has always written them
 
 

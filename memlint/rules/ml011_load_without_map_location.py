@@ -6,7 +6,7 @@ import libcst as cst
 
 from memlint.analysis.library import CHECKPOINT_LOADS
 from memlint.analysis.syntax.expressions import call_arg, code, method_name
-from memlint.analysis.facts.checkpoints import loads_cpu_saved_file, per_rank_file, saves_from_cpu
+from memlint.analysis.facts.checkpoints import loads_cpu_saved_file, per_rank_file, read_keys, saves_from_cpu
 from memlint.patterns import is_test_path
 from memlint.analysis.facts.ranks import runs_in_several_processes, runs_on_rank_zero_only
 from memlint.models import Applicability, Severity
@@ -43,7 +43,12 @@ same file saves from the CPU (`FullStateDictConfig(offload_to_cpu=True)`,
 `torch.save` of `.cpu()` tensors), and a load of a file name that the same
 file saves with CPU tensors (`os.path.join(d, "optimizer_state.pt")`, a state
 dict taken under `ShardedStateDictConfig(offload_to_cpu=True)`, tensors built
-with `device="cpu"` or loaded with `map_location="cpu"`). A file named for the
+with `device="cpu"` or loaded with `map_location="cpu"`), and a load read only
+by keys (`torch.load(path)["params_ema"]`) that the project's checkpoints hold
+on the CPU alone: a `torch.save` anywhere in the project writes them from the
+CPU (`state_dict[key] = param.cpu()`) and none writes them from a device, or a
+library the project uses writes them so (basicsr's `params`, `params_ema`).
+A file named for the
 process's rank (`f"model_rank{rank}.pt"`) is that rank's own shard: the
 message then says it returns to the device it was saved from.
 
@@ -109,7 +114,9 @@ optimizer.load_state_dict(checkpoint["optimizer"])
             'Load to the CPU (`map_location="cpu"`); `load_state_dict` copies to the model\'s device',
             ((node, _with_map_location(node)),),
         )
-        self.report(node, message, hint, fix=fix)
+        keys = read_keys(model, node) if resolved in TORCH_LOAD else None
+        # the project index drops it where the project's checkpoints hold these keys on the CPU alone
+        self.report(node, message, hint, fix=fix, **({"keys": keys} if keys else {}))
 
     def _checkpoint_reason(self, call: cst.Call, source: cst.BaseExpression) -> str | None:
         """Why this load is a checkpoint, in words; None when it does not look like one."""

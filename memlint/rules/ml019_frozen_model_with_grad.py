@@ -28,7 +28,8 @@ optimizer, a function that does, `training_step`, `compute_loss`)
 with autograd on, when the file shows that the model is not trained: it is
 put in eval mode (`.eval()`), no optimizer gets its parameters (they are
 never read, and the model is passed to nothing but `.to()`, `deepcopy` or a
-`prepare(...)` of its own), and its parameters keep `requires_grad` (a model
+`prepare(...)` of its own, here or, for a model the function is handed, where
+this file calls the function), and its parameters keep `requires_grad` (a model
 frozen with `requires_grad_(False)` records no graph). A call whose inputs
 carry autograd history (a perceptual loss on generated images, a reward
 model on the policy's soft outputs) is not reported: the gradient must flow
@@ -102,7 +103,23 @@ for batch in loader:
             f"run `{name}(...)` under `torch.no_grad()`: its parameters still require grad, so the forward saves "
             "activations and a backward through its output fills a `.grad` for each of them"
         )
-        self.report(node, message, hint, fix=self._fix(node))
+        assumed = self._handed_from_out_of_sight(name, node)
+        if assumed:  # shown with `--preview` only: the callers that decide are not in this file
+            hint += f" (assumed: {assumed})"
+        self.report(node, message, hint, fix=self._fix(node), **({"assumptions": [assumed]} if assumed else {}))
+
+    def _handed_from_out_of_sight(self, name: str, at: cst.CSTNode) -> str:
+        """Where the model is a parameter of a function that this file never calls, whether an
+        optimizer gets its parameters is its callers' to say (another file's, or a user's): what the
+        finding then assumes, in words; "" where the file shows it."""
+        model = self.model
+        scope = model.scope_of(at)
+        root = name.split(".")[0]
+        if not isinstance(scope, cst.FunctionDef) or root == "self" or root not in model.params(scope):
+            return ""
+        if model.call_sites().get(scope):
+            return ""
+        return f"the callers of `{scope.name.value}`, not in this file, give no optimizer the parameters of `{root}`"
 
     # -- what the file says about the model ------------------------------------------------
     def _mentions_of(self, name: str, at: cst.CSTNode) -> list[cst.CSTNode]:
@@ -195,9 +212,18 @@ for batch in loader:
                 return None  # trained somewhere: `model.train()` before its epochs
         return found
 
-    def _untrained(self, name: str, at: cst.CSTNode) -> bool:
-        """No optimizer can reach the model's parameters, and they still require grad."""
-        tree = self.model.tree
+    def _untrained(self, name: str, at: cst.CSTNode, depth: int = 0) -> bool:
+        """No optimizer can reach the model's parameters, and they still require grad; for a model
+        the function is handed, also where this file's callers hand it over (simsiam's `main_worker`
+        builds the optimizer from the model's trainable parameters, then calls `train(model, ...)`)."""
+        model = self.model
+        scope = model.scope_of(at)
+        if depth < 2 and isinstance(scope, cst.FunctionDef) and name in model.params(scope):
+            for site in model.call_sites().get(scope, ()):
+                handed = model.summaries.argument_for(site, scope, name)
+                if isinstance(handed, (cst.Name, cst.Attribute)) and not self._untrained(code(handed), site, depth + 1):
+                    return False
+        tree = model.tree
         parts = name.split(".")
         for owner in (".".join(parts[:i]) for i in range(1, len(parts))):
             # `self.parameters()` of the module that holds `self.teacher` includes the teacher's

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import code, method_name, names_in, reads_as_name, root_name
-from memlint.analysis.library import HOST_TENSOR_FUNCTIONS, SIZE_FACTORIES, TENSOR_METHODS
+from memlint.analysis.library import HOST_TENSOR_FUNCTIONS, NON_TENSOR_FUNCTIONS, SIZE_FACTORIES, TENSOR_METHODS
 from memlint.analysis.tensor_api import TENSOR_API
 
 if TYPE_CHECKING:
@@ -168,6 +168,7 @@ class _TensorEvidence:
                 resolved.startswith("torch.")
                 and not resolved.startswith(_NOT_TENSOR_TORCH)
                 and resolved not in SIZE_FACTORIES  # `torch.empty(num_layers, ...)`: sizes
+                and resolved not in NON_TENSOR_FUNCTIONS  # `_pair(stride)`: an int or a tuple of them
                 and call.args
             ):
                 first = call.args[0]  # the input tensor; later arguments are often dims and flags
@@ -230,9 +231,15 @@ class _TensorEvidence:
             return self.is_tensor(expr.value, guard)
         if isinstance(expr, cst.Call):
             resolved = self.model.imports.resolve(expr.func) or ""
+            if _zero_elements(expr, resolved):
+                return False  # `x.new_empty(0)`: a scratch handle with no element and no history
             if resolved.startswith("torch."):
-                # a generator's state is a CPU ByteTensor: it holds no device memory
-                return not resolved.startswith(_NOT_TENSOR_TORCH) and resolved not in HOST_TENSOR_FUNCTIONS
+                # a generator's state is a CPU ByteTensor: it holds no device memory; `_pair(stride)` is a tuple
+                return (
+                    not resolved.startswith(_NOT_TENSOR_TORCH)
+                    and resolved not in HOST_TENSOR_FUNCTIONS
+                    and resolved not in NON_TENSOR_FUNCTIONS
+                )
             method = method_name(expr)
             model = TENSOR_METHODS.get(method or "")
             if model is not None and model.location == "host":
@@ -243,6 +250,8 @@ class _TensorEvidence:
         if isinstance(expr, cst.BinaryOperation):
             return self.is_tensor(expr.left, guard) or self.is_tensor(expr.right, guard)
         if isinstance(expr, cst.Comparison):  # `x > 0` on a tensor is a bool tensor
+            if all(isinstance(c.operator, _PYTHON_BOOL_OPERATORS) for c in expr.comparisons):
+                return False  # `bias is not None`, `k in d`: a Python bool, whatever the operands
             return self.is_tensor(expr.left, guard) or any(self.is_tensor(c.comparator, guard) for c in expr.comparisons)
         if isinstance(expr, (cst.Tuple, cst.List)):
             return any(self.is_tensor(e.value, guard) for e in expr.elements)
@@ -251,6 +260,28 @@ class _TensorEvidence:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
             return self.is_tensor(expr.elt, guard)
         return False
+
+
+_PYTHON_BOOL_OPERATORS = (cst.Is, cst.IsNot, cst.In, cst.NotIn)
+# Tensor factories whose positional arguments are the sizes (`torch.empty(0, 3)`, `x.new_zeros(0)`), and
+# those whose first argument alone is (`torch.full((0,), value)`).
+_SIZED_BY_ARGUMENTS = {"torch.empty", "torch.zeros", "torch.ones", "new_empty", "new_zeros", "new_ones"}
+_SIZED_BY_FIRST = {"torch.full", "new_full"}
+
+
+def _zero_elements(call: cst.Call, resolved: str) -> bool:
+    """A tensor factory with a size of literal 0 (`x.new_empty(0)`, `torch.zeros((0, 4))`): a tensor with
+    no element holds no memory, and a new one has no history."""
+    made = resolved if resolved.startswith("torch.") else method_name(call) or ""
+    if made not in _SIZED_BY_ARGUMENTS and made not in _SIZED_BY_FIRST:
+        return False
+    sizes = [a.value for a in call.args if a.keyword is None and not a.star]
+    if not sizes:
+        return False
+    if made in _SIZED_BY_FIRST or isinstance(sizes[0], (cst.Tuple, cst.List)):
+        first = sizes[0]
+        sizes = [e.value for e in first.elements] if isinstance(first, (cst.Tuple, cst.List)) else [first]
+    return any(isinstance(size, cst.Integer) and size.evaluated_value == 0 for size in sizes)
 
 
 def _called_ctx_attributes(cls: cst.ClassDef) -> set[str]:

@@ -279,3 +279,165 @@ def _reaching_values(model: "SemanticModel", name: cst.Name, at: cst.CSTNode) ->
 
 def _text(expr: cst.BaseExpression) -> str:
     return expr.value if isinstance(expr, cst.SimpleString) else ""
+
+
+# -- The keys a file's checkpoints hold, and whether their tensors are on the CPU ---------------
+
+ANY_KEY = "*"  # a key the code computes (`save_dict[param_key] = ...`): any key a load may read
+
+
+def saved_entries(model: "SemanticModel") -> list[list]:
+    """The entries of the dicts this file hands `torch.save`: [key, on the CPU] for each, the key as
+    written (`ANY_KEY` where it is computed), on the CPU where the value is moved or built there
+    (`param.cpu()`, a state dict whose every value the function replaces by its `.cpu()`) or holds
+    no tensor (a number, a string). basicsr's `save_network` writes `{param_key: state_dict}` with
+    `state_dict[key] = param.cpu()`: [["*", True]]. A load of another file that reads one of these
+    keys reads what the project wrote (`ProjectIndex` joins them)."""
+    found: list[list] = []
+    for call in model.tree.by_type.get(cst.Call, ()):
+        func = call.func
+        last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
+        if last != "save" or model.imports.resolve(func) not in TORCH_SAVE:  # (resolving every call costs)
+            continue
+        saved = call_arg(call, 0, "obj")
+        entries = _dict_entries(model, saved.value, call, 0) if saved is not None else None
+        for key, value in entries or ():
+            entry = [key, _cpu_or_plain(model, value, call, 0)]
+            if entry not in found:
+                found.append(entry)
+    return found
+
+
+def read_keys(model: "SemanticModel", load: cst.Call) -> list[str] | None:
+    """The literal keys by which a load's result is read (`torch.load(p)["params_ema"]`, or
+    `ckpt = torch.load(p)` read only as `ckpt["model"]`, `ckpt.get("model")`, `"model" in ckpt`);
+    None where it is read whole or by computed keys."""
+    tree = model.tree
+    parent = tree.parent_of(load)
+    if isinstance(parent, cst.Subscript):
+        key = _literal_key(parent)
+        return [key] if key is not None else None
+    if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+        return None
+    name = parent.targets[0].target.value
+    scope = model.scope_of(load)
+    keys: set[str] = set()
+    for read in tree.descendants(scope, cst.Name):
+        if read.value != name or read is parent.targets[0].target or model.scope_of(read) is not scope:
+            continue
+        if not tree.is_after(read, parent):
+            continue
+        holder = tree.parent_of(read)
+        key = None
+        if isinstance(holder, cst.Subscript) and holder.value is read:
+            key = _literal_key(holder)
+        elif isinstance(holder, cst.Attribute) and holder.attr.value == "get":
+            call = tree.parent_of(holder)
+            if isinstance(call, cst.Call) and call.args and isinstance(call.args[0].value, cst.SimpleString):
+                key = str(call.args[0].value.evaluated_value)
+        elif isinstance(holder, cst.ComparisonTarget) and isinstance(holder.operator, (cst.In, cst.NotIn)):
+            left = tree.parent_of(holder).left  # type: ignore[attr-defined]
+            if isinstance(left, cst.SimpleString):
+                continue  # `"params_ema" in ckpt` picks a key; it reads nothing
+        if key is None:
+            return None
+        keys.add(key)
+    return sorted(keys) or None
+
+
+def _literal_key(subscript: cst.Subscript) -> str | None:
+    if len(subscript.slice) != 1 or not isinstance(subscript.slice[0].slice, cst.Index):
+        return None
+    value = subscript.slice[0].slice.value
+    return str(value.evaluated_value) if isinstance(value, cst.SimpleString) else None
+
+
+def _dict_entries(
+    model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, depth: int
+) -> list[tuple[str, cst.BaseExpression | None]] | None:
+    """(key, value) of each entry of the dict `expr` is where `at` runs: a dict literal, `dict(k=v)`,
+    or a name bound to one and filled by `name[key] = value`; None where `expr` is no dict the
+    function builds (a parameter, a state dict, a call's result)."""
+    if isinstance(expr, cst.Dict):
+        entries: list[tuple[str, cst.BaseExpression | None]] = []
+        for element in expr.elements:
+            if isinstance(element, cst.DictElement):
+                key = element.key
+                entries.append((str(key.evaluated_value) if isinstance(key, cst.SimpleString) else ANY_KEY, element.value))
+            else:
+                entries.append((ANY_KEY, None))  # `**other`: what it holds is not shown
+        return entries
+    if isinstance(expr, cst.Call) and (model.imports.resolve(expr.func) or code(expr.func)) == "dict":
+        if any(a.keyword is None for a in expr.args):
+            return None
+        return [(a.keyword.value, a.value) for a in expr.args if a.keyword is not None]
+    if not isinstance(expr, cst.Name) or depth >= _DEPTH:
+        return None
+    values = _reaching_values(model, expr, at)
+    if not values:
+        return None
+    entries = []
+    for value in values:
+        inner = _dict_entries(model, value, at, depth + 1) if value is not None else None
+        if inner is None:
+            return None
+        entries += inner
+    scope = model.scope_of(at)
+    for assign in model.tree.descendants(scope, cst.Assign):
+        for target in assign.targets:
+            store = target.target
+            if isinstance(store, cst.Subscript) and isinstance(store.value, cst.Name) and store.value.value == expr.value:
+                entries.append((_literal_key(store) or ANY_KEY, assign.value))
+    return entries
+
+
+_PLAIN = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+
+
+def _cpu_or_plain(model: "SemanticModel", value: cst.BaseExpression | None, at: cst.CSTNode, depth: int) -> bool:
+    """Does the entry hold nothing on a device: tensors moved or built on the CPU, a dict of them,
+    a string or a number written out, a state dict that the function moves to the CPU in place?"""
+    if value is None:
+        return False
+    if isinstance(value, _PLAIN) or (isinstance(value, cst.Name) and value.value in ("True", "False", "None")):
+        return True
+    if _on_cpu(model, value, at, depth):
+        return True
+    if isinstance(value, cst.Dict):
+        entries = _dict_entries(model, value, at, depth)
+        return bool(entries) and all(_cpu_or_plain(model, v, at, depth + 1) for _, v in entries or ())
+    return isinstance(value, cst.Name) and _moved_to_cpu_in_place(model, value.value, at)
+
+
+def _moved_to_cpu_in_place(model: "SemanticModel", name: str, at: cst.CSTNode) -> bool:
+    """`for key, param in state_dict.items(): state_dict[key] = param.cpu()` in the function: every
+    value of the dict is replaced by a CPU copy before it is saved."""
+    tree = model.tree
+    scope = model.scope_of(at)
+    for loop in tree.descendants(scope, cst.For):
+        if not tree.is_after(at, loop) or model.scope_of(loop) is not scope:
+            continue
+        iterated = loop.iter
+        if not (
+            isinstance(iterated, cst.Call)
+            and method_name(iterated) == "items"
+            and isinstance(iterated.func.value, cst.Name)  # type: ignore[attr-defined]
+            and iterated.func.value.value == name  # type: ignore[attr-defined]
+            and isinstance(loop.target, cst.Tuple)
+            and len(loop.target.elements) == 2
+            and isinstance(loop.target.elements[1].value, cst.Name)
+        ):
+            continue
+        value = loop.target.elements[1].value.value  # type: ignore[attr-defined]
+        for assign in tree.descendants(loop.body, cst.Assign):
+            store = assign.targets[0].target
+            if (
+                isinstance(store, cst.Subscript)
+                and isinstance(store.value, cst.Name)
+                and store.value.value == name
+                and isinstance(assign.value, cst.Call)
+                and method_name(assign.value) == "cpu"
+                and code(assign.value.func.value) == value  # type: ignore[attr-defined]
+            ):
+                return True
+    return False

@@ -59,6 +59,11 @@ class ProjectFacts:
         entry = self._get(dotted(value.func), record)
         return entry if entry is not None and "kind" in entry else None
 
+    def class_named(self, expr: cst.BaseExpression) -> dict[str, Any] | None:
+        """The facts of the project class (of another file) that `expr` names (`KnnModule`, handed on uncalled)."""
+        entry = self._get(dotted(expr), True)
+        return entry if entry is not None and "kind" in entry else None
+
     def klass(self, expr: cst.BaseExpression) -> dict[str, Any] | None:
         """The facts of the project class (of another file) that `expr` names as a base class."""
         name = dotted(expr)

@@ -236,14 +236,31 @@ class Provenance:
         project = self.model.project
         if project.function(call, record=False) is not None or project.constructed(call, record=False) is not None:
             return False  # a function of another file of the project (its facts are asked instead), or a class
-        made = self.project_instance(func, call) if self._may_hold_an_object(func, call) else None
+        held = self._may_hold_an_object(func, call)
+        made = self.project_instance(func, call) if held else None
         if made is not None:  # an object of a class of the project: a module or not, by its definition
             facts = project.constructed(made) or {}
             return facts.get("kind") in ("module", "lightning") and facts.get("call_grad") != "off"
+        own = self._own_class_instance(func, call) if held else None
+        if own is not None:  # an object of a class of this file (`self.gen = Sampler(...)`): by its definition
+            return own in self._class_kinds
         guessed = self._module_call_by_syntax(call)
         if guessed:
             project.function(call)  # asked: where the project defines the callee (`eeco_test_network`), its definition decides
         return guessed
+
+    def _own_class_instance(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
+        """The class of this file whose constructor made every value `expr` may hold at `at` (placed or
+        not: `Net().to(device)`); None where the file does not show one."""
+        classes = self.model.calls.classes
+        names = set()
+        for value in self.held_values(expr, at):
+            while type(value) is cst.Call and method_name(value) in _MODULE_PLACEMENT:
+                value = value.func.value  # type: ignore[attr-defined]
+            if type(value) is not cst.Call or type(value.func) is not cst.Name or value.func.value not in classes:
+                return None
+            names.add(value.func.value)
+        return names.pop() if len(names) == 1 else None
 
     def _may_hold_an_object(self, func: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Is `func` `self.<attr>`, or a name bound to a call's result somewhere (`gen = Sampler()`)?

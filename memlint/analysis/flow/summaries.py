@@ -519,7 +519,7 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry: dict[str, Any] = {"kind": kinds.get(cls.name.value, "object")}
             for stmt in cls.body.body:
                 if isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__call__", "forward"):
-                    if model.grad.declared_entry(stmt) is Grad.OFF:
+                    if model.grad.runs_without_grad(stmt):
                         entry["call_grad"] = "off"
             steps = _step_methods(model, cls)
             if steps:

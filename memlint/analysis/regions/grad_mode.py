@@ -305,6 +305,22 @@ class GradMode:
         where its callers decide."""
         return self._declared_entry(func)
 
+    def runs_without_grad(self, func: cst.FunctionDef) -> bool:
+        """Does `func` run all it does with grad off: declared so (`@torch.no_grad()`), or every call
+        of its own body inside a no-grad context (dinov2's `ModelWithIntermediateLayers.forward`:
+        `with torch.inference_mode(): ...` around all of it), the grad-mode context managers aside?"""
+        if self._declared_entry(func) is Grad.OFF:
+            return True
+        if self._always_on:
+            return False
+        tree = self.scopes.tree
+        runs = [
+            call
+            for call in tree.descendants(func.body, cst.Call)
+            if self.scopes.scope_of(call) is func and self.effect(call) is None
+        ]
+        return bool(runs) and all(self.state(call) is Grad.OFF for call in runs)
+
     def _declared_entry(self, func: cst.FunctionDef) -> Grad | None:
         key = id(func)
         if key not in self._declared:

@@ -90,11 +90,21 @@ class ModelRuns:
 
     def _runs_without_grad(self, call: cst.Call) -> bool:
         """`self.asr_model(wav)` where `self.asr_model = Speech2Text(...)`: an object of a library
-        class whose `__call__` runs its models without grad (the library table)."""
+        class whose `__call__` runs its models without grad (the library table), or of a class of
+        this file whose `forward` (or `__call__`) runs all it does without grad."""
         model = self.model
         values = model.provenance.held_values(call.func, call)  # type: ignore[attr-defined]
         return bool(values) and all(
-            type(v) is cst.Call and (model.imports.resolve(v.func) or "") in NO_GRAD_CALLABLES for v in values
+            type(v) is cst.Call
+            and ((model.imports.resolve(v.func) or "") in NO_GRAD_CALLABLES or self._class_without_grad(v.func))
+            for v in values
+        )
+
+    def _class_without_grad(self, made: cst.BaseExpression) -> bool:
+        cls = self.model.calls.classes.get(made.value) if type(made) is cst.Name else None
+        return cls is not None and any(
+            type(stmt) is cst.FunctionDef and stmt.name.value in ("__call__", "forward") and self.model.grad.runs_without_grad(stmt)
+            for stmt in cls.body.body
         )
 
     def _builds(self, call: cst.Call) -> bool:
@@ -343,13 +353,40 @@ class EvalRegions:
         model = self.model
         for callee in model.running_callees(call):
             chain = model.model_runs.model_run(callee)
-            if chain is None or any(self.own_region(step) for step in chain):
+            if chain is None or any(self.own_region(step) for step in chain) or self._hands_a_class(call, callee, chain):
                 continue
             run = chain[-1]
             owner = model.scope_of(run)
             name = model.summaries.name(owner) if isinstance(owner, cst.FunctionDef) else model.summaries.name(callee)
             return f"`{name}` calls {model.summaries.describe(run)}"
         return ""
+
+    def _hands_a_class(self, call: cst.Call, callee: cst.FunctionDef, chain: tuple[cst.Call, ...]) -> bool:
+        """Does the callee's run call a parameter that `call` hands a class, or a `functools.partial` of
+        one (dinov2's `create_module_dict(module=partial(KnnModule, ...))`: `module(...)` constructs)?
+        Whatever the parameter is named, calling it builds an object and runs no model."""
+        run = chain[0]
+        if len(chain) != 1 or type(run.func) is not cst.Name or run.func.value not in self.model.params(callee):
+            return False
+        handed = self.model.summaries.argument_for(call, callee, run.func.value)
+        return handed is not None and self._names_a_class(handed, call, 0)
+
+    def _names_a_class(self, expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
+        """Is `expr` a class (of this file, or of another file of the project), or a `functools.partial` of one?"""
+        model = self.model
+        if type(expr) is cst.Call:
+            if (model.imports.resolve(expr.func) or "") != "functools.partial" or not expr.args:
+                return False
+            return self._names_a_class(expr.args[0].value, at, depth + 1)
+        if type(expr) is not cst.Name or depth > 3:
+            return False
+        scope = model.scope_of(at)
+        bindings = model.provenance.reaching_bindings(scope, expr.value, at)
+        if bindings:
+            return all(b.value is not None and self._names_a_class(b.value, b.node, depth + 1) for b in bindings)
+        if isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):
+            return False
+        return expr.value in model.calls.classes or model.project.class_named(expr) is not None
 
     def describe(self, region: cst.CSTNode) -> tuple[str, str]:
         """The region in words, and its fix in words, for a message."""

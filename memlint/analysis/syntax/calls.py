@@ -123,6 +123,11 @@ class Calls:
                 result[func] = [] if id(func) in escaped else sites.get(id(func), [])
         return result
 
+    @property
+    def classes(self) -> dict[str, cst.ClassDef]:
+        """Top-level classes of this file by name (a name defined twice is left out)."""
+        return self._classes
+
     @cached_property
     def _classes(self) -> dict[str, cst.ClassDef]:
         """Top-level classes of this file by name (a name defined twice is left out: which one a call makes is unknown)."""
