@@ -355,6 +355,13 @@ for x, y in loader:
             severity = Severity.WARNING
             message = f"`{kept}` is written into graph `{graph}`, which keeps it with its autograd graph after `forward` returns"
             hint, fix = f"write the features inside `with {graph}.local_scope():`, which drops them when it ends", None
+            if not loops.steps_with_lasting_graph(region, root_name(store.container) or graph):
+                # what it costs depends on the caller: only a graph that outlives the step keeps them
+                assumptions.append(
+                    f" (assumed: the caller hands `forward` the same `{graph}` every step, as full-graph training "
+                    "does; a graph built per batch dies with its step)"
+                )
+                notes += assumptions[-1]
         if at_keep:
             hint, fix = _fix_at_keep(model, store)
             notes = notes.replace(f" ({store.via} (line {model.range_of(store.keep).start.line}))", "")
