@@ -120,7 +120,35 @@ THIRD_ROUND = {
     "dinov2": ("facebookresearch/dinov2", "b8931f7bf91576930313be2c6d6af376033b35f0"),
 }
 
-ROUNDS = {1: FIRST_ROUND, 2: SECOND_ROUND, 3: THIRD_ROUND}
+# Round 4: audited 2026-11-27 (session 27) at the newest commit of each mirror. Picked by a rule fixed
+# before any finding was seen: 12 families, each with candidates in a fixed order, the first not audited
+# or mined before with 20 to 300 Python files. LLM RLHF (OpenRLHF, trlx, alignment-handbook), RL
+# (stable-baselines3-contrib, rsl_rl, sample-factory), speech recognition (deepspeech.pytorch,
+# EfficientConformer, wenet), TTS (vits, StyleTTS2, glow-tts), detection (Detic, ssd.pytorch,
+# yolov4-pytorch), segmentation (Mask2Former, semantic-segmentation, Pytorch-UNet), diffusion
+# (k-diffusion, consistency_models, SiT), graphs (benchmarking-gnns, DIG, cogdl), self-supervised
+# (moco-v3, moco, SimCLR, vissl, ibot, ijepa, swav, msn), recommendation (dlrm, torchrec, pykeen,
+# DeepCTR-Torch), Lightning-based (lightning-bolts, torchgeo), HF-Trainer-based (SimCSE, setfit,
+# distil-whisper); 23 to 256 Python files each
+FOURTH_ROUND = {
+    "OpenRLHF": ("OpenRLHF/OpenRLHF", "3c3be6234e0cb353e76bb8019947db9dfe99fca7"),
+    "stable-baselines3-contrib": (
+        "Stable-Baselines-Team/stable-baselines3-contrib",
+        "0ca7fdd8d1150bd3a48b86016a85db036efc3b6d",
+    ),
+    "deepspeech.pytorch": ("SeanNaren/deepspeech.pytorch", "b88a631ef6b96553e16bbaa5bd6a621435bed278"),
+    "StyleTTS2": ("yl4579/StyleTTS2", "5cedc71c333f8d8b8551ca59378bdcc7af4c9529"),
+    "Detic": ("facebookresearch/Detic", "436cda2a2347df60a7c66daca0e8c59f93dc5e79"),
+    "Mask2Former": ("facebookresearch/Mask2Former", "9b0651c6c1d5b3af2e6da0589b719c514ec0d69a"),
+    "k-diffusion": ("crowsonkb/k-diffusion", "4601bf085320592473f681a62808ed873d17fad5"),
+    "benchmarking-gnns": ("graphdeeplearning/benchmarking-gnns", "b6c407712fa576e9699555e1e035d1e327ccae6c"),
+    "ibot": ("bytedance/ibot", "da316d82636a7a7356835ef224b13d5f3ace0489"),
+    "dlrm": ("facebookresearch/dlrm", "090956ee2319ddd349a42232958aefccfe3f7b0a"),
+    "lightning-bolts": ("Lightning-AI/lightning-bolts", "2c4602aa684e7b90e7ffdcea1d3f93a20f9c2ead"),
+    "SimCSE": ("princeton-nlp/SimCSE", "49fa580a853752ede55b8c76d9debf748e214d3f"),
+}
+
+ROUNDS = {1: FIRST_ROUND, 2: SECOND_ROUND, 3: THIRD_ROUND, 4: FOURTH_ROUND}
 
 
 def stem(round_number: int) -> str:

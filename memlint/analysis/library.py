@@ -56,6 +56,12 @@ DTYPES = {
 # Integer (and bool) dtypes: a tensor of one never requires grad, so nothing added into it keeps a graph.
 INTEGER_DTYPES = {"int", "int8", "int16", "int32", "int64", "long", "uint8", "bool", "short"}
 
+# Libraries of host values: numpy, math and statistics return Python numbers or numpy arrays,
+# never a tensor, so what they compute carries no autograd history (numpy refuses a tensor that
+# requires grad: "Can't call numpy() on Tensor that requires grad"). Prefixes of resolved names
+# (`np.` where the import is not seen).
+HOST_LIBRARIES = ("numpy.", "np.", "math.", "statistics.")
+
 # Calls that split one tensor into pieces: a loop over them runs within one step (over the chunks
 # of one batch), not once per step.
 SPLITTERS = {"torch.chunk", "torch.split", "torch.unbind", "torch.tensor_split"}

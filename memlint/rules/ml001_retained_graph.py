@@ -10,6 +10,7 @@ from memlint.analysis.regions.grad import Grad
 from memlint.analysis.project import history_sources
 from memlint.analysis.flow.provenance import unpacked
 from memlint.models import Applicability, Severity
+from memlint.patterns import is_test_path
 from memlint.analysis.regions.loops import Store
 from memlint.rules.base import FixSpec, StoreRule, detach, detach_entries, keep_fix, off_device, torch_alias
 
@@ -93,6 +94,8 @@ for x, y in loader:
         func = model.scope_of(node)
         if not isinstance(func, cst.FunctionDef) or func.name.value != "forward":
             return
+        if is_test_path(model.path):
+            return  # a test's module exposes its activations for the test to check, over a call or two
         if not any(assign is node for assign, _ in model.summaries.outputs_kept_on_self(func)):
             return
         if _per_sequence_state(model, func, target):
@@ -359,6 +362,13 @@ for x, y in loader:
             severity = Severity.WARNING
             message = f"`{kept}` is written into graph `{graph}`, which keeps it with its autograd graph after `forward` returns"
             hint, fix = f"write the features inside `with {graph}.local_scope():`, which drops them when it ends", None
+            if not loops.steps_with_lasting_graph(region, root_name(store.container) or graph):
+                # what it costs depends on the caller: only a graph that outlives the step keeps them
+                assumptions.append(
+                    f" (assumed: the caller hands `forward` the same `{graph}` every step, as full-graph training "
+                    "does; a graph built per batch dies with its step)"
+                )
+                notes += assumptions[-1]
         if at_keep:
             hint, fix = _fix_at_keep(model, store)
             notes = notes.replace(f" ({store.via} (line {model.range_of(store.keep).start.line}))", "")

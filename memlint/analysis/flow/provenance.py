@@ -38,6 +38,7 @@ from memlint.analysis.library import (
     DTYPES,
     FRAMEWORK_ATTRIBUTES,
     HISTORY_PASSING_METHODS,
+    HOST_LIBRARIES,
     INTEGER_DTYPES,
     MODULE_RUN_METHODS,
     NON_MODEL_FACTORIES,
@@ -383,8 +384,10 @@ class Provenance:
             return expr.attr.value not in _NO_HISTORY_ATTRIBUTES and self._reads_with_history(expr.value, names)
         if kind is cst.Call:
             func = expr.func
+            resolved = self.model.imports.resolve(func) or ""
             if (
-                _TORCH_NO_HISTORY.match(self.model.imports.resolve(func) or "")
+                _TORCH_NO_HISTORY.match(resolved)
+                or resolved.startswith(HOST_LIBRARIES)  # `np.array([i / h, j / w])`: a host value
                 or (type(func) is cst.Attribute and func.attr.value in _HISTORY_FREE_METHODS)
                 or (type(func) is cst.Name and func.value in _HISTORY_FREE_BUILTINS)
             ):
@@ -562,7 +565,7 @@ class Provenance:
             if _TORCH_NO_HISTORY.match(resolved):
                 return False
             return args_history()
-        if resolved.startswith(("numpy.", "np.", "math.", "statistics.")):
+        if resolved.startswith(HOST_LIBRARIES):
             return False
         if resolved in PASS_THROUGH_FUNCTIONS:
             return args_history()

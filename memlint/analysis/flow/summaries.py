@@ -213,10 +213,11 @@ class Summaries:
                 replace(e, passes=()) if history == YES else Value(history=NO, kind=e.kind) for e in through.elements
             )
             return Value(history=history, kind="sequence", elements=elements, where=code(expr), notes={"at": expr})
+        # at the return: `err = err.detach().item()` before `return err` passes nothing through
         return Value(
             history=history,
             kind=_syntactic_kind(expr),
-            passes=tuple(sorted(self._params_read(expr, derived))),
+            passes=tuple(sorted(self._params_read(expr, derived, (self.model.scope_of(at), at)))),
             where=code(expr),
             notes={"at": expr},
         )

@@ -91,6 +91,7 @@ class Loops:
         self._step_functions: dict[int, bool] = {}  # id(function) -> does a framework or a step loop run it per step
         self._trains: dict[int, bool] = {}  # id(function) -> trains(function): asked of every exported function
         self._trained_elsewhere: dict[int, bool] = {}  # id(region) -> `_trains_elsewhere`: asked per statement
+        self._trainer_called: dict[int, bool] = {}  # id(region) -> `_calls_trainer`: asked per statement
 
     # -- where a node sits -------------------------------------------------------
     # -- training ---------------------------------------------------------------
@@ -172,8 +173,30 @@ class Loops:
     def trains_each_iteration(self, region: cst.CSTNode) -> bool:
         """Does each iteration of `region` finish its own graph: it differentiates, or it takes an
         optimisation step (also through a per-step function of this file, `self.train_one_batch()`,
-        or through a function of another file whose facts say it trains, `train_one_epoch(...)`)?"""
-        return self.has_backward(region) or self.is_training_loop(region) or self._trains_elsewhere(region)
+        or through a function, of this file or of another by its facts, that trains in a loop of its
+        own, `train_one_epoch(...)`)?"""
+        return (
+            self.has_backward(region)
+            or self.is_training_loop(region)
+            or self._trains_elsewhere(region)
+            or self._calls_trainer(region)
+        )
+
+    def _calls_trainer(self, region: cst.CSTNode) -> bool:
+        """Does `region` itself call a function of this file that trains (an epoch loop around
+        `train_one_epoch(model, loader, optimizer)`), as `_trains_elsewhere` asks of other files?"""
+        key = id(region)
+        if key not in self._trainer_called:
+            model = self.model
+            scope = region if type(region) is cst.FunctionDef else model.scope_of(region)
+            self._trainer_called[key] = any(
+                self.trains(f)
+                for call in model.tree.descendants(region, cst.Call)
+                if model.scope_of(call) is scope
+                for f in model.local_callees(call)
+                if f is not region
+            )
+        return self._trainer_called[key]
 
     def _trains_elsewhere(self, region: cst.CSTNode) -> bool:
         """Does `region` itself call an imported function that the project's facts say trains?"""
@@ -524,12 +547,31 @@ class Loops:
             if isinstance(scope, cst.FunctionDef) and self.eval_step_method(scope):
                 return scope
             return None
-        for loop in loops:
+        for index, loop in enumerate(loops):
             if self.is_training_loop(loop):
                 return None
-            if self.is_eval_loop(loop) or (
-                self.runs_model(loop) and self.iterates_batches(loop) and self.model.grad_state(loop) is Grad.OFF
-            ):
+            if self._evaluates_batches(loop):
+                if self._counts(loop):
+                    # `for i in range(len(lengths))` inside a loop over evaluation batches: the samples
+                    # (or steps) of one batch; what it collects is the batch's if the batch loop empties it
+                    outer = self._batch_loop_around(loops[index + 1 :])
+                    if outer is not None:
+                        return outer
+                return loop
+        return None
+
+    def _evaluates_batches(self, loop: cst.CSTNode) -> bool:
+        return self.is_eval_loop(loop) or (
+            self.runs_model(loop) and self.iterates_batches(loop) and self.model.grad_state(loop) is Grad.OFF
+        )
+
+    def _batch_loop_around(self, outer: list[cst.CSTNode]) -> cst.CSTNode | None:
+        """The loop over evaluation batches (not a counting loop) among the loops `outer` around a
+        loop, innermost first; None where one of them trains first."""
+        for loop in outer:
+            if self.is_training_loop(loop):
+                return None
+            if not self._counts(loop) and self._evaluates_batches(loop):
                 return loop
         return None
 
@@ -858,6 +900,29 @@ class Loops:
         """`g.ndata["h"] = h`: a feature written into a graph's frames (DGL), which message passing reads."""
         container = store.container
         return store.kind == "subscript" and type(container) is cst.Attribute and container.attr.value in GRAPH_FEATURE_FRAMES
+
+    def steps_with_lasting_graph(self, forward: cst.FunctionDef, graph: str) -> bool:
+        """Does a loop of this file that trains each iteration hand a model, where `forward` takes
+        its parameter `graph`, a value bound outside the loop: the same graph every step (full-graph
+        training), which keeps what each `forward` writes into it? A graph built per batch (the
+        loop's own target, or made in its body) dies with the step."""
+        params = [p.name.value for p in (*forward.params.posonly_params, *forward.params.params)]
+        if graph not in params:
+            return True  # a graph the module holds (`self.g`), or a global one: it lives on
+        position = params.index(graph) - (1 if params and params[0] == "self" else 0)
+        model = self.model
+        for loop in (*model.tree.by_type.get(cst.For, ()), *model.tree.by_type.get(cst.While, ())):
+            if not self.trains_each_iteration(loop):
+                continue
+            bound = self.bound_in(loop)
+            for call in model.tree.descendants(loop, cst.Call):
+                arg = call_arg(call, position, graph)
+                if arg is None or not self.provenance.is_module_call(call):
+                    continue
+                root = root_name(arg.value)
+                if type(arg.value) in (cst.Name, cst.Attribute) and root is not None and root not in bound:
+                    return True
+        return False
 
     def _in_local_scope(self, store: Store) -> bool:
         """Is the store inside `with g.local_scope():` of the graph it writes into?"""
