@@ -150,8 +150,11 @@ for x, y in loader:
         # a step's return kept by the framework has the history it was computed with, whatever mode returns it
         if region is None or (model.grad_state(statement) is Grad.OFF and store.kind != "returned"):
             return
+        # a running statistic of a module, updated in place (`self.running_mean.mul_(m).add_(v)`) or
+        # rebound from its old value (`self.running_mean = m * self.running_mean + (1 - m) * v`)
+        running_update = store.kind == "in-place" or (store.kind == "accumulate" and root_name(store.container) == "self")
         in_place_forward = (
-            store.kind == "in-place"
+            running_update
             and isinstance(region, cst.FunctionDef)
             and loops.is_module_forward(region)
             and loops.in_training_mode(statement)
@@ -230,10 +233,11 @@ for x, y in loader:
         # what one iteration adds on the device, where the code states it (the tensor itself:
         # backward freed what its graph saved)
         size = model.sizes.kept(store) if was_backwarded and not retained else None
-        if store.kind == "in-place":
+        if store.kind == "in-place" or in_place_forward:
             severity = Severity.ERROR
+            how = "in place " if store.kind == "in-place" else ""
             message = (
-                f"`{code(store.container)}` is updated in place with `{kept}`, which carries autograd history, "
+                f"`{code(store.container)}` is updated {how}with `{kept}`, which carries autograd history, "
                 "so its graph grows every call"
             )
         elif not was_backwarded:
@@ -311,7 +315,9 @@ for x, y in loader:
         on_device = [model.provenance.device_output(p, statement) for p in parts]
         own = [(p, off_device(p) if moved else _detach_history(model, p, statement)) for p, moved in zip(parts, on_device)]
         hint = f"store `{code(own[0][1])}`" + (
-            " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") and not on_device[0] else ""
+            " (or `.item()` for a Python number)"
+            if store.kind in ("accumulate", "append", "update") and not on_device[0] and not in_place_forward
+            else ""
         )
         # `.detach()` applies to a tensor; a model's output may be a tuple or a
         # ModelOutput, a mapping needs its entries moved, and a list has no

@@ -623,6 +623,9 @@ class Loops:
         if kind is cst.Assign and len(statement.targets) == 1:
             target = statement.targets[0].target
             if isinstance(target, cst.Subscript):
+                other = self.accumulated_operand(target, statement.value)
+                if other is not None:  # `self.running_covar[:, 0] = m * v + (1 - m) * self.running_covar[:, 0]`
+                    return Store(statement, target.value, other, "accumulate")
                 return Store(statement, target.value, statement.value, "subscript")
             if _pairs_subscripts(target, statement.value):
                 # `losses[i], costs[i] = loss, cost`: each value is kept in its container
