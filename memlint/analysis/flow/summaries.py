@@ -618,6 +618,12 @@ def _step_methods(model: "FileContext", cls: cst.ClassDef) -> dict[str, list[Any
             continue
         off = model.grad_state(call) is Grad.OFF
         steps.setdefault(func.attr.value, [off or model.loops.is_eval_loop(loop), "off" if off else "on"])
+    # and those a per-step framework hook of the class calls on `self` (ignite's `Metric.update` calling
+    # `self._update(output)`), with where the hook's values with history go
+    for name, (hook, positions, element) in model.frameworks.delegated(cls).items():
+        steps.setdefault(
+            name, [hook.evaluation, hook.grad.value, list(positions), element, hook.accumulates, hook.framework]
+        )
     return steps
 
 

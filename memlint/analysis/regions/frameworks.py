@@ -25,6 +25,7 @@ from memlint.analysis.library import (
 from memlint.analysis.regions.grad import Grad
 
 if TYPE_CHECKING:
+    from memlint.analysis.flow.provenance import Provenance
     from memlint.analysis.flow.project_facts import ProjectFacts
     from memlint.analysis.syntax.imports import Imports
     from memlint.analysis.syntax.scopes import Scopes
@@ -71,6 +72,7 @@ class Frameworks:
         self.project = project
         self._hooks: dict[int, Hook | None] = {}  # id(function) -> `hook`: asked for every grad-mode question
         self._frameworks: dict[int, str | None] = {}  # id(class) -> `framework_of`, asked for each of its methods
+        self._delegated: dict[int, dict[str, tuple[Hook, tuple[int, ...], int | None]]] = {}  # id(class) -> `delegated`
 
     @cached_property
     def _classes(self) -> dict[str, cst.ClassDef]:
@@ -130,6 +132,9 @@ class Frameworks:
         return self._hooks[key]
 
     def _hook(self, func: cst.FunctionDef) -> Hook | None:
+        return self._own_hook(func) or self._delegated_hook(func)
+
+    def _own_hook(self, func: cst.FunctionDef) -> Hook | None:
         name = func.name.value
         cls = self.scopes.enclosing_class(func)
         if cls is None:
@@ -137,10 +142,15 @@ class Frameworks:
         for base in cls.bases:
             facts = self.project.klass(base.value) if base.keyword is None else None
             step = (facts or {}).get("steps", {}).get(name)
-            if step is not None:  # a base class of the project calls it from its step loop
-                evaluation, grad = step
-                where = f"the loop of `{code(base.value)}` ({facts.get('file', 'another file')})"
-                return Hook(where, Grad.OFF if grad == "off" else Grad.ON, evaluation)
+            if step is None:
+                continue
+            evaluation, grad, *handed = step
+            if handed:  # a per-step hook of the base class (in another file) calls it on `self`
+                positions, element, accumulates, framework = handed
+                return Hook(framework, _GRADS[grad], evaluation, True, _params_at(func, positions), element, accumulates)
+            # a base class of the project calls it from its step loop
+            where = f"the loop of `{code(base.value)}` ({facts.get('file', 'another file')})"  # type: ignore[union-attr]
+            return Hook(where, Grad.OFF if grad == "off" else Grad.ON, evaluation)
         kind = self.framework_of(cls)
         if kind in ("lightning", "lightning-callback"):
             if name in LIGHTNING_HOOKS:
@@ -163,6 +173,83 @@ class Frameworks:
             # a base class from another module of the project: likely a LightningModule
             return Hook("Lightning", Grad.OFF, True, per_step=name in _LIGHTNING_EVAL_HOOKS)
         return None
+
+    def _delegated_hook(self, func: cst.FunctionDef) -> Hook | None:
+        """A method that a per-step hook of its class, or of a base class of this file, calls on
+        `self` (a template method: ignite's `_BaseRegression.update` calls `self._update((y_pred, y))`):
+        it runs once per step too, under the hook's grad mode, handed what the hook was handed."""
+        cls = self.scopes.enclosing_class(func)
+        if cls is None or not any(stmt is func for stmt in cls.body.body):
+            return None
+        seen: set[str] = set()
+        lineage = [cls]
+        while lineage:
+            klass = lineage.pop()
+            seen.add(klass.name.value)
+            delegated = self.delegated(klass).get(func.name.value)
+            if delegated is not None:
+                hook, positions, element = delegated
+                return Hook(hook.framework, hook.grad, hook.evaluation, True, _params_at(func, positions), element, hook.accumulates)
+            for base in klass.bases:
+                local = self._classes.get(self.imports.resolve(base.value) or "") if base.keyword is None else None
+                if local is not None and local.name.value not in seen:
+                    lineage.append(local)
+        return None
+
+    def delegated(self, cls: cst.ClassDef) -> dict[str, tuple[Hook, tuple[int, ...], int | None]]:
+        """The methods that a per-step framework hook of `cls` calls on `self`, each with the hook,
+        the positions of its parameters (after `self`) that receive values derived from those the
+        framework hands the hook with history, and, where such an argument is a tuple of which one
+        element carries it (`(y_pred, y)`), that element. (Asked once per class.)"""
+        key = id(cls)
+        if key in self._delegated:
+            return self._delegated[key]
+        found: dict[str, tuple[Hook, tuple[int, ...], int | None]] = {}
+        self._delegated[key] = found
+        provenance = getattr(self.scopes, "provenance", None)
+        for method in cls.body.body:
+            hook = self._own_hook(method) if isinstance(method, cst.FunctionDef) else None
+            if hook is None or not hook.per_step or method.name.value == "__init__":
+                continue
+            handed = self._carried(method, hook, provenance) if provenance is not None else set()
+            for call in self.scopes.tree.descendants(method.body, cst.Call):
+                callee = call.func
+                if not (type(callee) is cst.Attribute and type(callee.value) is cst.Name and callee.value.value == "self"):
+                    continue
+                if callee.attr.value == method.name.value or callee.attr.value in found:
+                    continue
+                positions: list[int] = []
+                element = None
+                positional = [a for a in call.args if a.keyword is None and not a.star]
+                for index, arg in enumerate(positional):
+                    if not handed or not provenance.reads_with_history(arg.value, handed):
+                        continue
+                    positions.append(index)
+                    if type(arg.value) is cst.Tuple:  # `(y_pred, y)`: the elements computed from what was handed
+                        carried = [i for i, e in enumerate(arg.value.elements) if provenance.reads_with_history(e.value, handed)]
+                        element = carried[0] if len(carried) == 1 else None
+                where = f"{hook.framework} (through `{cls.name.value}.{method.name.value}`)"
+                found[callee.attr.value] = (
+                    Hook(where, hook.grad, hook.evaluation, True, (), None, hook.accumulates), tuple(positions), element
+                )
+        return found
+
+    def _carried(self, method: cst.FunctionDef, hook: Hook, provenance: "Provenance") -> set[str]:
+        """The names of `method` that hold, with their history, what the framework hands it: its
+        history parameters and the names computed from them, where of a handed tuple only the element
+        that may carry history counts (`y_pred, y = output`: `y_pred`, not the targets `y`)."""
+        carried = set(hook.history_params)
+        element = hook.history_element
+        changed = True
+        while changed:
+            changed = False
+            for assign in self.scopes.tree.descendants(method.body, cst.Assign):
+                for target in assign.targets:
+                    for name, value in _pairs(target.target, assign.value, carried, element):
+                        if name not in carried and provenance.reads_with_history(value, carried):
+                            carried.add(name)
+                            changed = True
+        return carried
 
     def inference_method(self, func: cst.FunctionDef) -> bool:
         """A public method of a diffusers pipeline subclass (or its `__call__`): inference code, run with
@@ -217,3 +304,44 @@ class Frameworks:
             return False
         event = self.imports.resolve(decorator.args[0].value) or ""
         return event.startswith("ignite.") and "ITERATION" in event
+
+
+def _params_at(func: cst.FunctionDef, positions: "tuple[int, ...] | list[int]") -> tuple[str, ...]:
+    """The names of `func`'s positional parameters (after `self`) at `positions`."""
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)][1:]
+    return tuple(params[i] for i in positions if i < len(params))
+
+
+def _pairs(
+    target: cst.BaseExpression, value: cst.BaseExpression, handed: set[str], element: int | None
+) -> list[tuple[str, cst.BaseExpression]]:
+    """The names `target` binds, each with the expression it receives from `value`; where `value`
+    is a handed tuple (or its elements by index) and only its `element` may carry history, the other
+    names receive nothing (`y_pred, y = output`, `y_pred, y = output[0], output[1]`)."""
+    if type(target) is cst.Name:
+        return [(target.value, value)]
+    if type(target) not in (cst.Tuple, cst.List):
+        return []
+    names = [e.value for e in target.elements]
+    if type(value) in (cst.Tuple, cst.List) and len(value.elements) == len(names):
+        pairs = zip(names, (e.value for e in value.elements))
+    elif element is not None and type(value) is cst.Name and value.value in handed:
+        pairs = ((n, value) for i, n in enumerate(names) if i == element)
+    else:
+        pairs = ((n, value) for n in names)
+    found = []
+    for name, part in pairs:
+        index = _handed_index(part, handed)
+        if type(name) is cst.Name and (element is None or index is None or index == element):
+            found.append((name.value, part))
+    return found
+
+
+def _handed_index(part: cst.BaseExpression, handed: set[str]) -> int | None:
+    """`output[1]` of a handed `output`: 1."""
+    if type(part) is not cst.Subscript or type(part.value) is not cst.Name or part.value.value not in handed:
+        return None
+    if len(part.slice) != 1 or type(part.slice[0].slice) is not cst.Index:
+        return None
+    index = part.slice[0].slice.value
+    return int(index.value) if type(index) is cst.Integer else None
