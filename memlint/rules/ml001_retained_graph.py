@@ -174,6 +174,13 @@ for x, y in loader:
             parts = [p for p in parts if type(p) in (cst.Name, cst.Attribute, cst.Subscript) and root_name(p) is not None]
         if not parts or not loops.outlives(store, region):
             return
+        # what the framework keeps is a mapping this function builds (`logging_output = {"loss": loss, ...}`):
+        # the finding and its fix go to the entries that bring the history in
+        report_at: cst.CSTNode = statement
+        if kept_return:
+            entries = [e for p in parts for e in _mapping_entries_with_history(model, p, statement)]
+            if entries:
+                parts, report_at = entries, entries[0]
         if store.kind == "accumulate" and model.provenance.integer_tensor(store.container, statement):
             return  # an integer tensor never requires grad: the sum keeps no graph
         reduced = store.kind in ("accumulate", "concat")
@@ -366,7 +373,7 @@ for x, y in loader:
             notes = notes.replace(f" ({store.via} (line {model.range_of(store.keep).start.line}))", "")
             notes += f" (`{code(statement)}` hands it over once per step)"
         self.report(
-            store.keep if at_keep else statement,
+            store.keep if at_keep else report_at,
             message,
             hint + notes,
             severity=severity,
@@ -378,6 +385,24 @@ for x, y in loader:
             sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
         )
 
+
+
+def _mapping_entries_with_history(
+    model: "SemanticModel", part: cst.BaseExpression, at: cst.CSTNode
+) -> list[cst.BaseExpression]:
+    """Where `part` is a name bound once, in the function around `at`, to a dict display: the values of
+    its entries that carry autograd history."""
+    if type(part) is not cst.Name:
+        return []
+    bindings = model.bindings(model.scope_of(at), part.value)
+    if len(bindings) != 1 or type(bindings[0].value) is not cst.Dict:
+        return []
+    node = bindings[0].node
+    return [
+        e.value
+        for e in bindings[0].value.elements
+        if type(e) is cst.DictElement and model.provenance.carries_history(e.value, node)
+    ]
 
 
 def _keeps_as(model: "SemanticModel", store: Store, at_keep: bool) -> str:

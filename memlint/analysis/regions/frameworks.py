@@ -19,7 +19,7 @@ import libcst as cst
 
 from memlint.analysis.syntax.expressions import callee_name, code
 from memlint.analysis.library import (
-    FAIRSEQ_HOOKS, HF_CALLBACK_HOOKS, HF_TRAINER_HOOKS, IGNITE_METRIC_HOOKS, IGNITE_METRIC_PACKAGES, INFERENCE_PIPELINE_PACKAGES,
+    FAIRSEQ_CRITERION_HOOKS, FAIRSEQ_CRITERION_KEPT_RETURNS, FAIRSEQ_HOOKS, HF_CALLBACK_HOOKS, HF_TRAINER_HOOKS, IGNITE_METRIC_HOOKS, IGNITE_METRIC_PACKAGES, INFERENCE_PIPELINE_PACKAGES,
     LIGHTNING_EVAL_PREFIXES, LIGHTNING_HOOKS, LIGHTNING_KEPT_RETURNS, FrameworkHook, KeptReturn,
 )
 from memlint.analysis.regions.grad import Grad
@@ -94,7 +94,7 @@ class Frameworks:
 
     def framework_of(self, cls: cst.ClassDef) -> str | None:
         """"lightning", "lightning-callback", "hf-trainer", "hf-callback", "skorch", "fairseq",
-        "ignite-metric", "inference-pipeline", "other" (surely none of these), or None (a base defined elsewhere in the project)."""
+        "fairseq-criterion", "ignite-metric", "inference-pipeline", "other" (surely none of these), or None (a base defined elsewhere in the project)."""
         key = id(cls)
         if key not in self._frameworks:
             self._frameworks[key] = self._framework_of(cls)
@@ -115,7 +115,7 @@ class Frameworks:
             if base.startswith("skorch."):
                 return "skorch"
             if base.startswith("fairseq."):
-                return "fairseq"
+                return "fairseq-criterion" if last.endswith("Criterion") else "fairseq"
             if base.startswith(IGNITE_METRIC_PACKAGES):
                 return "ignite-metric"
             if base.startswith(INFERENCE_PIPELINE_PACKAGES) and last.endswith("Pipeline"):
@@ -163,6 +163,8 @@ class Frameworks:
             return Hook("skorch", Grad.MAYBE, False, per_step=True)
         if kind == "fairseq" and name in FAIRSEQ_HOOKS:
             return _from_table("fairseq", FAIRSEQ_HOOKS[name])
+        if kind == "fairseq-criterion" and name in FAIRSEQ_CRITERION_HOOKS:
+            return _from_table("fairseq", FAIRSEQ_CRITERION_HOOKS[name])
         if kind == "ignite-metric" and name in IGNITE_METRIC_HOOKS:
             return _from_table("ignite", IGNITE_METRIC_HOOKS[name])
         if kind == "hf-trainer" and name in HF_TRAINER_HOOKS:
@@ -263,10 +265,14 @@ class Frameworks:
     def kept_return(self, func: cst.FunctionDef) -> KeptReturn | None:
         """What the framework keeps of every return of `func` beyond its step: Lightning < 2.0
         keeps `validation_step`'s returns when the module overrides `validation_epoch_end`
-        (an override is itself the sign of the version), `Trainer.predict` every `predict_step`'s."""
-        kept = LIGHTNING_KEPT_RETURNS.get(func.name.value)
+        (an override is itself the sign of the version), `Trainer.predict` every `predict_step`'s;
+        fairseq's Trainer every logging output a criterion's `forward` returns."""
         cls = self.scopes.enclosing_class(func)
-        if kept is None or cls is None or self.framework_of(cls) != "lightning":
+        kind = self.framework_of(cls) if cls is not None else None
+        if kind == "fairseq-criterion":
+            return FAIRSEQ_CRITERION_KEPT_RETURNS.get(func.name.value)
+        kept = LIGHTNING_KEPT_RETURNS.get(func.name.value)
+        if kept is None or cls is None or kind != "lightning":
             return None
         if kept.when_overridden is not None and not any(
             f.name.value == kept.when_overridden for f in self.scopes.tree.descendants(cls, cst.FunctionDef)

@@ -883,6 +883,10 @@ class Loops:
         if kept is None:
             return None
         value = statement.value
+        if kept.element is not None:  # `return loss, sample_size, logging_output`: it keeps the last
+            if type(value) is not cst.Tuple or len(value.elements) <= kept.element:
+                return None
+            value = value.elements[kept.element].value
         if kept.detached_keys:
             if type(value) is not cst.Dict:
                 return None  # a bare tensor is the loss itself, detached by the framework
