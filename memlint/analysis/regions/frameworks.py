@@ -11,7 +11,7 @@ results is data (`analysis.library`, with the sources it was read from).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -199,10 +199,12 @@ class Frameworks:
         return None
 
     def delegated(self, cls: cst.ClassDef) -> dict[str, tuple[Hook, tuple[int, ...], int | None]]:
-        """The methods that a per-step framework hook of `cls` calls on `self`, each with the hook,
+        """The methods that a per-step framework hook of `cls` calls on `self` with what the framework
+        hands it (a hook that is handed values: ignite's `Metric.update(output)`), each with the hook,
         the positions of its parameters (after `self`) that receive values derived from those the
         framework hands the hook with history, and, where such an argument is a tuple of which one
-        element carries it (`(y_pred, y)`), that element. (Asked once per class.)"""
+        element carries it (`(y_pred, y)`), that element. A method two such hooks call under different
+        grad modes runs under either. (Asked once per class.)"""
         key = id(cls)
         if key in self._delegated:
             return self._delegated[key]
@@ -211,14 +213,20 @@ class Frameworks:
         provenance = getattr(self.scopes, "provenance", None)
         for method in cls.body.body:
             hook = self._own_hook(method) if isinstance(method, cst.FunctionDef) else None
-            if hook is None or not hook.per_step or method.name.value == "__init__":
+            if hook is None or not hook.per_step or not hook.history_params:
                 continue
             handed = self._carried(method, hook, provenance) if provenance is not None else set()
             for call in self.scopes.tree.descendants(method.body, cst.Call):
                 callee = call.func
                 if not (type(callee) is cst.Attribute and type(callee.value) is cst.Name and callee.value.value == "self"):
                     continue
-                if callee.attr.value == method.name.value or callee.attr.value in found:
+                name = callee.attr.value
+                if name == method.name.value:
+                    continue
+                if name in found:  # called from another hook too
+                    other = found[name][0]
+                    if other.grad is not hook.grad:
+                        found[name] = (replace(other, grad=Grad.MAYBE), *found[name][1:])
                     continue
                 positions: list[int] = []
                 element = None
@@ -231,7 +239,7 @@ class Frameworks:
                         carried = [i for i, e in enumerate(arg.value.elements) if provenance.reads_with_history(e.value, handed)]
                         element = carried[0] if len(carried) == 1 else None
                 where = f"{hook.framework} (through `{cls.name.value}.{method.name.value}`)"
-                found[callee.attr.value] = (
+                found[name] = (
                     Hook(where, hook.grad, hook.evaluation, True, (), None, hook.accumulates), tuple(positions), element
                 )
         return found
