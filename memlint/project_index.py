@@ -55,6 +55,10 @@ def _is_package(folder: str) -> bool:
     return os.path.isfile(os.path.join(folder, "__init__.py"))
 
 
+# How many re-exports (`from .ops import f` in a package's `__init__.py`) a name is followed through
+# to its definition.
+_REEXPORT_DEPTH = 3
+
 # The parts of a file's summary that hold the questions its analysis asked about names other files
 # define (engine.py records them where the rules ran in full; an editor's lint of changed statements
 # records none, and `facts_for` then hands the file the facts of every name it calls).
@@ -204,7 +208,7 @@ class ProjectIndex:
             self._located[key] = self._locate(path, name)
         return self._located[key]
 
-    def _locate(self, path: str, name: str) -> tuple[str, str] | None:
+    def _locate(self, path: str, name: str, depth: int = 0) -> tuple[str, str] | None:
         parts = self.qualify(path, name).split(".")
         package = self.modules.get(path, "").rpartition(".")[0]
         for cut in range(len(parts) - 1, 0, -1):
@@ -212,8 +216,23 @@ class ProjectIndex:
             other = self.paths_by_module.get(module)
             if other is None and package:
                 other = self.paths_by_module.get(f"{package}.{module}")
-            if other is not None:
-                return (other, ".".join(parts[cut:])) if other != path else None
+            if other is None:
+                continue
+            if other == path:
+                return None
+            rest = ".".join(parts[cut:])
+            summary = self.summaries[other]
+            if (
+                depth < _REEXPORT_DEPTH
+                and rest not in (summary.get("flow") or {})
+                and rest.partition(".")[0] in summary.get("imports", {})
+            ):
+                # a package re-exports it (`from .cross_entropy import cross_entropy` in its
+                # `__init__.py`): the definition is where that import leads
+                found = self._locate(other, rest, depth + 1)
+                if found is not None:
+                    return found
+            return other, rest
         return None
 
     @cached_property

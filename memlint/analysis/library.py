@@ -285,6 +285,7 @@ class KeptReturn(NamedTuple):
     when_overridden: str | None  # the hook whose override makes the framework keep them (None: always)
     keeper: str  # who keeps them, in words, for messages
     detached_keys: tuple[str, ...] = ()  # the entries of a returned dict it detaches first
+    element: int | None = None  # of a returned tuple, the one element it keeps (None: all it returns)
 
 
 # Step returns that Lightning keeps until the end of the epoch or of the run: a kept value with
@@ -344,6 +345,18 @@ FAIRSEQ_HOOKS: dict[str, FrameworkHook] = {
     "train_step": FrameworkHook("on", False),
     "valid_step": FrameworkHook("off", True),
     "inference_step": FrameworkHook("off", True),
+}
+# A criterion (a `FairseqCriterion` subclass): fairseq 0.9 to 0.12, fairseq/trainer.py `Trainer.train_step`
+# runs, for every micro-batch of an update, `loss, sample_size_i, logging_output = self.task.train_step(...)`
+# (`FairseqTask.train_step` returns what `criterion(model, sample)` returned, after its backward) and
+# `logging_outputs.append(logging_output)`; after the update `task.reduce_metrics(logging_outputs,
+# criterion)` sums them into the epoch's running meters (fairseq/logging/meters.py `AverageMeter.update`:
+# `self.sum = self.sum + (val * n)`). `valid_step` runs the criterion under `torch.no_grad()`.
+FAIRSEQ_CRITERION_HOOKS: dict[str, FrameworkHook] = {
+    "forward": FrameworkHook("maybe", False),
+}
+FAIRSEQ_CRITERION_KEPT_RETURNS: dict[str, KeptReturn] = {
+    "forward": KeptReturn(None, "fairseq's Trainer keeps every logging output and sums it into its meters", element=2),
 }
 
 # -- Graph objects that hold tensors ------------------------------------------------------------

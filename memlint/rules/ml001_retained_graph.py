@@ -157,8 +157,11 @@ for x, y in loader:
         # a step's return kept by the framework has the history it was computed with, whatever mode returns it
         if region is None or (model.grad_state(statement) is Grad.OFF and store.kind != "returned"):
             return
+        # a running statistic of a module, updated in place (`self.running_mean.mul_(m).add_(v)`) or
+        # rebound from its old value (`self.running_mean = m * self.running_mean + (1 - m) * v`)
+        running_update = store.kind == "in-place" or (store.kind == "accumulate" and root_name(store.container) == "self")
         in_place_forward = (
-            store.kind == "in-place"
+            running_update
             and isinstance(region, cst.FunctionDef)
             and loops.is_module_forward(region)
             and loops.in_training_mode(statement)
@@ -178,6 +181,13 @@ for x, y in loader:
             parts = [p for p in parts if type(p) in (cst.Name, cst.Attribute, cst.Subscript) and root_name(p) is not None]
         if not parts or not loops.outlives(store, region):
             return
+        # what the framework keeps is a mapping this function builds (`logging_output = {"loss": loss, ...}`):
+        # the finding and its fix go to the entries that bring the history in
+        report_at: cst.CSTNode = statement
+        if kept_return:
+            entries = [e for p in parts for e in _mapping_entries_with_history(model, p, statement)]
+            if entries:
+                parts, report_at = entries, entries[0]
         if store.kind == "accumulate" and model.provenance.integer_tensor(store.container, statement):
             return  # an integer tensor never requires grad: the sum keeps no graph
         reduced = store.kind in ("accumulate", "concat")
@@ -237,10 +247,11 @@ for x, y in loader:
         # what one iteration adds on the device, where the code states it (the tensor itself:
         # backward freed what its graph saved)
         size = model.sizes.kept(store) if was_backwarded and not retained else None
-        if store.kind == "in-place":
+        if store.kind == "in-place" or in_place_forward:
             severity = Severity.ERROR
+            how = "in place " if store.kind == "in-place" else ""
             message = (
-                f"`{code(store.container)}` is updated in place with `{kept}`, which carries autograd history, "
+                f"`{code(store.container)}` is updated {how}with `{kept}`, which carries autograd history, "
                 "so its graph grows every call"
             )
         elif not was_backwarded:
@@ -318,7 +329,9 @@ for x, y in loader:
         on_device = [model.provenance.device_output(p, statement) for p in parts]
         own = [(p, off_device(p) if moved else _detach_history(model, p, statement)) for p, moved in zip(parts, on_device)]
         hint = f"store `{code(own[0][1])}`" + (
-            " (or `.item()` for a Python number)" if store.kind in ("accumulate", "append", "update") and not on_device[0] else ""
+            " (or `.item()` for a Python number)"
+            if store.kind in ("accumulate", "append", "update") and not on_device[0] and not in_place_forward
+            else ""
         )
         # `.detach()` applies to a tensor; a model's output may be a tuple or a
         # ModelOutput, a mapping needs its entries moved, and a list has no
@@ -374,7 +387,7 @@ for x, y in loader:
             notes = notes.replace(f" ({store.via} (line {model.range_of(store.keep).start.line}))", "")
             notes += f" (`{code(statement)}` hands it over once per step)"
         self.report(
-            store.keep if at_keep else statement,
+            store.keep if at_keep else report_at,
             message,
             hint + notes,
             severity=severity,
@@ -386,6 +399,24 @@ for x, y in loader:
             sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
         )
 
+
+
+def _mapping_entries_with_history(
+    model: "SemanticModel", part: cst.BaseExpression, at: cst.CSTNode
+) -> list[cst.BaseExpression]:
+    """Where `part` is a name bound once, in the function around `at`, to a dict display: the values of
+    its entries that carry autograd history."""
+    if type(part) is not cst.Name:
+        return []
+    bindings = model.bindings(model.scope_of(at), part.value)
+    if len(bindings) != 1 or type(bindings[0].value) is not cst.Dict:
+        return []
+    node = bindings[0].node
+    return [
+        e.value
+        for e in bindings[0].value.elements
+        if type(e) is cst.DictElement and model.provenance.carries_history(e.value, node)
+    ]
 
 
 def _keeps_as(model: "SemanticModel", store: Store, at_keep: bool) -> str:

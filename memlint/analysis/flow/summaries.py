@@ -527,9 +527,10 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
                 entry["steps"] = steps
             found[cls.name.value] = entry
     for func in tree.by_type.get(cst.FunctionDef, ()):
-        parent = tree.parent_of(func)
         cls = model.enclosing_class(func)
-        top = parent is model.module or (cls is not None and tree.parent_of(cls) is model.module)
+        # a function defined at module level, also in a `try:`/`if` block (`try: import apex ... def
+        # cross_entropy(...)` with a fallback in the `except`), or a method of such a class
+        top = _module_level(model, func) if cls is None else tree.parent_of(cls) is model.module
         if not top:
             continue
         entry = {}
@@ -558,8 +559,21 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry["loads"] = loads
         if entry:
             entry["params"] = params
-        found[summaries.name(func)] = entry
+        name = summaries.name(func)
+        if not found.get(name):  # of two definitions in the branches of a block, the one that says something
+            found[name] = entry
     return found
+
+
+_BLOCKS = (cst.IndentedBlock, cst.Try, cst.ExceptHandler, cst.Else, cst.Finally, cst.If)
+
+
+def _module_level(model: "FileContext", func: cst.FunctionDef) -> bool:
+    """Is `func` defined at module level, directly or in the blocks of a `try` or `if` there?"""
+    parent = model.tree.parent_of(func)
+    while type(parent) in _BLOCKS:
+        parent = model.tree.parent_of(parent)
+    return parent is model.module
 
 
 _NO_VALUE = (
@@ -619,6 +633,12 @@ def _step_methods(model: "FileContext", cls: cst.ClassDef) -> dict[str, list[Any
             continue
         off = model.grad_state(call) is Grad.OFF
         steps.setdefault(func.attr.value, [off or model.loops.is_eval_loop(loop), "off" if off else "on"])
+    # and those a per-step framework hook of the class calls on `self` (ignite's `Metric.update` calling
+    # `self._update(output)`), with where the hook's values with history go
+    for name, (hook, positions, element) in model.frameworks.delegated(cls).items():
+        steps.setdefault(
+            name, [hook.evaluation, hook.grad.value, list(positions), element, hook.accumulates, hook.framework]
+        )
     return steps
 
 

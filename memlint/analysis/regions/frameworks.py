@@ -11,7 +11,7 @@ results is data (`analysis.library`, with the sources it was read from).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -19,12 +19,13 @@ import libcst as cst
 
 from memlint.analysis.syntax.expressions import callee_name, code
 from memlint.analysis.library import (
-    FAIRSEQ_HOOKS, HF_CALLBACK_HOOKS, HF_TRAINER_HOOKS, IGNITE_METRIC_HOOKS, IGNITE_METRIC_PACKAGES, INFERENCE_PIPELINE_PACKAGES,
+    FAIRSEQ_CRITERION_HOOKS, FAIRSEQ_CRITERION_KEPT_RETURNS, FAIRSEQ_HOOKS, HF_CALLBACK_HOOKS, HF_TRAINER_HOOKS, IGNITE_METRIC_HOOKS, IGNITE_METRIC_PACKAGES, INFERENCE_PIPELINE_PACKAGES,
     LIGHTNING_EVAL_PREFIXES, LIGHTNING_HOOKS, LIGHTNING_KEPT_RETURNS, FrameworkHook, KeptReturn,
 )
 from memlint.analysis.regions.grad import Grad
 
 if TYPE_CHECKING:
+    from memlint.analysis.flow.provenance import Provenance
     from memlint.analysis.flow.project_facts import ProjectFacts
     from memlint.analysis.syntax.imports import Imports
     from memlint.analysis.syntax.scopes import Scopes
@@ -71,6 +72,7 @@ class Frameworks:
         self.project = project
         self._hooks: dict[int, Hook | None] = {}  # id(function) -> `hook`: asked for every grad-mode question
         self._frameworks: dict[int, str | None] = {}  # id(class) -> `framework_of`, asked for each of its methods
+        self._delegated: dict[int, dict[str, tuple[Hook, tuple[int, ...], int | None]]] = {}  # id(class) -> `delegated`
 
     @cached_property
     def _classes(self) -> dict[str, cst.ClassDef]:
@@ -92,7 +94,7 @@ class Frameworks:
 
     def framework_of(self, cls: cst.ClassDef) -> str | None:
         """"lightning", "lightning-callback", "hf-trainer", "hf-callback", "skorch", "fairseq",
-        "ignite-metric", "inference-pipeline", "other" (surely none of these), or None (a base defined elsewhere in the project)."""
+        "fairseq-criterion", "ignite-metric", "inference-pipeline", "other" (surely none of these), or None (a base defined elsewhere in the project)."""
         key = id(cls)
         if key not in self._frameworks:
             self._frameworks[key] = self._framework_of(cls)
@@ -113,7 +115,7 @@ class Frameworks:
             if base.startswith("skorch."):
                 return "skorch"
             if base.startswith("fairseq."):
-                return "fairseq"
+                return "fairseq-criterion" if last.endswith("Criterion") else "fairseq"
             if base.startswith(IGNITE_METRIC_PACKAGES):
                 return "ignite-metric"
             if base.startswith(INFERENCE_PIPELINE_PACKAGES) and last.endswith("Pipeline"):
@@ -130,6 +132,9 @@ class Frameworks:
         return self._hooks[key]
 
     def _hook(self, func: cst.FunctionDef) -> Hook | None:
+        return self._own_hook(func) or self._delegated_hook(func)
+
+    def _own_hook(self, func: cst.FunctionDef) -> Hook | None:
         name = func.name.value
         cls = self.scopes.enclosing_class(func)
         if cls is None:
@@ -137,10 +142,15 @@ class Frameworks:
         for base in cls.bases:
             facts = self.project.klass(base.value) if base.keyword is None else None
             step = (facts or {}).get("steps", {}).get(name)
-            if step is not None:  # a base class of the project calls it from its step loop
-                evaluation, grad = step
-                where = f"the loop of `{code(base.value)}` ({facts.get('file', 'another file')})"
-                return Hook(where, Grad.OFF if grad == "off" else Grad.ON, evaluation)
+            if step is None:
+                continue
+            evaluation, grad, *handed = step
+            if handed:  # a per-step hook of the base class (in another file) calls it on `self`
+                positions, element, accumulates, framework = handed
+                return Hook(framework, _GRADS[grad], evaluation, True, _params_at(func, positions), element, accumulates)
+            # a base class of the project calls it from its step loop
+            where = f"the loop of `{code(base.value)}` ({facts.get('file', 'another file')})"  # type: ignore[union-attr]
+            return Hook(where, Grad.OFF if grad == "off" else Grad.ON, evaluation)
         kind = self.framework_of(cls)
         if kind in ("lightning", "lightning-callback"):
             if name in LIGHTNING_HOOKS:
@@ -153,6 +163,8 @@ class Frameworks:
             return Hook("skorch", Grad.MAYBE, False, per_step=True)
         if kind == "fairseq" and name in FAIRSEQ_HOOKS:
             return _from_table("fairseq", FAIRSEQ_HOOKS[name])
+        if kind == "fairseq-criterion" and name in FAIRSEQ_CRITERION_HOOKS:
+            return _from_table("fairseq", FAIRSEQ_CRITERION_HOOKS[name])
         if kind == "ignite-metric" and name in IGNITE_METRIC_HOOKS:
             return _from_table("ignite", IGNITE_METRIC_HOOKS[name])
         if kind == "hf-trainer" and name in HF_TRAINER_HOOKS:
@@ -163,6 +175,91 @@ class Frameworks:
             # a base class from another module of the project: likely a LightningModule
             return Hook("Lightning", Grad.OFF, True, per_step=name in _LIGHTNING_EVAL_HOOKS)
         return None
+
+    def _delegated_hook(self, func: cst.FunctionDef) -> Hook | None:
+        """A method that a per-step hook of its class, or of a base class of this file, calls on
+        `self` (a template method: ignite's `_BaseRegression.update` calls `self._update((y_pred, y))`):
+        it runs once per step too, under the hook's grad mode, handed what the hook was handed."""
+        cls = self.scopes.enclosing_class(func)
+        if cls is None or not any(stmt is func for stmt in cls.body.body):
+            return None
+        seen: set[str] = set()
+        lineage = [cls]
+        while lineage:
+            klass = lineage.pop()
+            seen.add(klass.name.value)
+            delegated = self.delegated(klass).get(func.name.value)
+            if delegated is not None:
+                hook, positions, element = delegated
+                return Hook(hook.framework, hook.grad, hook.evaluation, True, _params_at(func, positions), element, hook.accumulates)
+            for base in klass.bases:
+                local = self._classes.get(self.imports.resolve(base.value) or "") if base.keyword is None else None
+                if local is not None and local.name.value not in seen:
+                    lineage.append(local)
+        return None
+
+    def delegated(self, cls: cst.ClassDef) -> dict[str, tuple[Hook, tuple[int, ...], int | None]]:
+        """The methods that a per-step framework hook of `cls` calls on `self` with what the framework
+        hands it (a hook that is handed values: ignite's `Metric.update(output)`), each with the hook,
+        the positions of its parameters (after `self`) that receive values derived from those the
+        framework hands the hook with history, and, where such an argument is a tuple of which one
+        element carries it (`(y_pred, y)`), that element. A method two such hooks call under different
+        grad modes runs under either. (Asked once per class.)"""
+        key = id(cls)
+        if key in self._delegated:
+            return self._delegated[key]
+        found: dict[str, tuple[Hook, tuple[int, ...], int | None]] = {}
+        self._delegated[key] = found
+        provenance = getattr(self.scopes, "provenance", None)
+        for method in cls.body.body:
+            hook = self._own_hook(method) if isinstance(method, cst.FunctionDef) else None
+            if hook is None or not hook.per_step or not hook.history_params:
+                continue
+            handed = self._carried(method, hook, provenance) if provenance is not None else set()
+            for call in self.scopes.tree.descendants(method.body, cst.Call):
+                callee = call.func
+                if not (type(callee) is cst.Attribute and type(callee.value) is cst.Name and callee.value.value == "self"):
+                    continue
+                name = callee.attr.value
+                if name == method.name.value:
+                    continue
+                if name in found:  # called from another hook too
+                    other = found[name][0]
+                    if other.grad is not hook.grad:
+                        found[name] = (replace(other, grad=Grad.MAYBE), *found[name][1:])
+                    continue
+                positions: list[int] = []
+                element = None
+                positional = [a for a in call.args if a.keyword is None and not a.star]
+                for index, arg in enumerate(positional):
+                    if not handed or not provenance.reads_with_history(arg.value, handed):
+                        continue
+                    positions.append(index)
+                    if type(arg.value) is cst.Tuple:  # `(y_pred, y)`: the elements computed from what was handed
+                        carried = [i for i, e in enumerate(arg.value.elements) if provenance.reads_with_history(e.value, handed)]
+                        element = carried[0] if len(carried) == 1 else None
+                where = f"{hook.framework} (through `{cls.name.value}.{method.name.value}`)"
+                found[name] = (
+                    Hook(where, hook.grad, hook.evaluation, True, (), None, hook.accumulates), tuple(positions), element
+                )
+        return found
+
+    def _carried(self, method: cst.FunctionDef, hook: Hook, provenance: "Provenance") -> set[str]:
+        """The names of `method` that hold, with their history, what the framework hands it: its
+        history parameters and the names computed from them, where of a handed tuple only the element
+        that may carry history counts (`y_pred, y = output`: `y_pred`, not the targets `y`)."""
+        carried = set(hook.history_params)
+        element = hook.history_element
+        changed = True
+        while changed:
+            changed = False
+            for assign in self.scopes.tree.descendants(method.body, cst.Assign):
+                for target in assign.targets:
+                    for name, value in _pairs(target.target, assign.value, carried, element):
+                        if name not in carried and provenance.reads_with_history(value, carried):
+                            carried.add(name)
+                            changed = True
+        return carried
 
     def inference_method(self, func: cst.FunctionDef) -> bool:
         """A public method of a diffusers pipeline subclass (or its `__call__`): inference code, run with
@@ -176,10 +273,14 @@ class Frameworks:
     def kept_return(self, func: cst.FunctionDef) -> KeptReturn | None:
         """What the framework keeps of every return of `func` beyond its step: Lightning < 2.0
         keeps `validation_step`'s returns when the module overrides `validation_epoch_end`
-        (an override is itself the sign of the version), `Trainer.predict` every `predict_step`'s."""
-        kept = LIGHTNING_KEPT_RETURNS.get(func.name.value)
+        (an override is itself the sign of the version), `Trainer.predict` every `predict_step`'s;
+        fairseq's Trainer every logging output a criterion's `forward` returns."""
         cls = self.scopes.enclosing_class(func)
-        if kept is None or cls is None or self.framework_of(cls) != "lightning":
+        kind = self.framework_of(cls) if cls is not None else None
+        if kind == "fairseq-criterion":
+            return FAIRSEQ_CRITERION_KEPT_RETURNS.get(func.name.value)
+        kept = LIGHTNING_KEPT_RETURNS.get(func.name.value)
+        if kept is None or cls is None or kind != "lightning":
             return None
         if kept.when_overridden is not None and not any(
             f.name.value == kept.when_overridden for f in self.scopes.tree.descendants(cls, cst.FunctionDef)
@@ -217,3 +318,44 @@ class Frameworks:
             return False
         event = self.imports.resolve(decorator.args[0].value) or ""
         return event.startswith("ignite.") and "ITERATION" in event
+
+
+def _params_at(func: cst.FunctionDef, positions: "tuple[int, ...] | list[int]") -> tuple[str, ...]:
+    """The names of `func`'s positional parameters (after `self`) at `positions`."""
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)][1:]
+    return tuple(params[i] for i in positions if i < len(params))
+
+
+def _pairs(
+    target: cst.BaseExpression, value: cst.BaseExpression, handed: set[str], element: int | None
+) -> list[tuple[str, cst.BaseExpression]]:
+    """The names `target` binds, each with the expression it receives from `value`; where `value`
+    is a handed tuple (or its elements by index) and only its `element` may carry history, the other
+    names receive nothing (`y_pred, y = output`, `y_pred, y = output[0], output[1]`)."""
+    if type(target) is cst.Name:
+        return [(target.value, value)]
+    if type(target) not in (cst.Tuple, cst.List):
+        return []
+    names = [e.value for e in target.elements]
+    if type(value) in (cst.Tuple, cst.List) and len(value.elements) == len(names):
+        pairs = zip(names, (e.value for e in value.elements))
+    elif element is not None and type(value) is cst.Name and value.value in handed:
+        pairs = ((n, value) for i, n in enumerate(names) if i == element)
+    else:
+        pairs = ((n, value) for n in names)
+    found = []
+    for name, part in pairs:
+        index = _handed_index(part, handed)
+        if type(name) is cst.Name and (element is None or index is None or index == element):
+            found.append((name.value, part))
+    return found
+
+
+def _handed_index(part: cst.BaseExpression, handed: set[str]) -> int | None:
+    """`output[1]` of a handed `output`: 1."""
+    if type(part) is not cst.Subscript or type(part.value) is not cst.Name or part.value.value not in handed:
+        return None
+    if len(part.slice) != 1 or type(part.slice[0].slice) is not cst.Index:
+        return None
+    index = part.slice[0].slice.value
+    return int(index.value) if type(index) is cst.Integer else None

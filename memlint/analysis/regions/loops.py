@@ -665,6 +665,9 @@ class Loops:
         if kind is cst.Assign and len(statement.targets) == 1:
             target = statement.targets[0].target
             if isinstance(target, cst.Subscript):
+                other = self.accumulated_operand(target, statement.value)
+                if other is not None:  # `self.running_covar[:, 0] = m * v + (1 - m) * self.running_covar[:, 0]`
+                    return Store(statement, target.value, other, "accumulate")
                 return Store(statement, target.value, statement.value, "subscript")
             if _pairs_subscripts(target, statement.value):
                 # `losses[i], costs[i] = loss, cost`: each value is kept in its container
@@ -945,6 +948,10 @@ class Loops:
         if kept is None:
             return None
         value = statement.value
+        if kept.element is not None:  # `return loss, sample_size, logging_output`: it keeps the last
+            if type(value) is not cst.Tuple or len(value.elements) <= kept.element:
+                return None
+            value = value.elements[kept.element].value
         if kept.detached_keys:
             if type(value) is not cst.Dict:
                 return None  # a bare tensor is the loss itself, detached by the framework
