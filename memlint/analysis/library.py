@@ -229,10 +229,13 @@ CHECKPOINT_LOADS = {
     "mmcv.runner.load_checkpoint": (1, 2),
     "mmcv.runner.checkpoint.load_checkpoint": (1, 2),
     "mmcv.runner.checkpoint._load_checkpoint": (0, 1),
-    # mmengine 0.x, mmengine/runner/checkpoint.py: the same two functions, the same signatures
+    # and `_load_checkpoint_with_prefix(prefix, filename, map_location=None)`, which hands it on to `_load_checkpoint`
+    "mmcv.runner.checkpoint._load_checkpoint_with_prefix": (1, 2),
+    # mmengine 0.x, mmengine/runner/checkpoint.py: the same three functions, the same signatures
     "mmengine.runner.load_checkpoint": (1, 2),
     "mmengine.runner.checkpoint.load_checkpoint": (1, 2),
     "mmengine.runner.checkpoint._load_checkpoint": (0, 1),
+    "mmengine.runner.checkpoint._load_checkpoint_with_prefix": (1, 2),
 }
 
 # Libraries whose training code saves its checkpoints as dicts of CPU tensors, and the keys they

@@ -6,7 +6,14 @@ import libcst as cst
 
 from memlint.analysis.library import CHECKPOINT_LOADS
 from memlint.analysis.syntax.expressions import call_arg, code, method_name
-from memlint.analysis.facts.checkpoints import loads_cpu_saved_file, per_rank_file, read_keys, saves_from_cpu
+from memlint.analysis.syntax.imports import dotted
+from memlint.analysis.facts.checkpoints import (
+    loads_cpu_saved_file,
+    none_on_some_path,
+    per_rank_file,
+    read_keys,
+    saves_from_cpu,
+)
 from memlint.patterns import is_test_path
 from memlint.analysis.facts.ranks import runs_in_several_processes, runs_on_rank_zero_only
 from memlint.models import Applicability, Severity
@@ -37,7 +44,9 @@ Checks for `torch.load(...)` without `map_location` that loads a checkpoint
 or training state: the result goes to `load_state_dict`, or the path, the
 name it is loaded into or the loading function names a checkpoint, model,
 weights, optimizer or resume. `map_location` given in any form (a string, a
-device, a lambda, a dict) is fine; so are tests, a checkpoint's metadata file,
+device, a lambda, a dict) is fine, unless it is None where the load runs
+(`map_location = None`, set to the CPU only when there is no GPU; an object's
+setting whose constructor defaults it to None); so are tests, a checkpoint's metadata file,
 a load that runs on rank 0 only (`if rank != 0: return`) of checkpoints the
 same file saves from the CPU (`FullStateDictConfig(offload_to_cpu=True)`,
 `torch.save` of `.cpu()` tensors), and a load of a file name that the same
@@ -80,15 +89,21 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         resolved = model.imports.resolve(node.func) or ""
         where = CHECKPOINT_LOADS.get(resolved)
         loader = model.project.function(node) if where is None and "load" in resolved.lower() else None
+        given: cst.BaseExpression | None = None
         if loader is not None and loader.get("loads"):  # a loader of another file of the project
             source = model.project.argument(loader, node, loader["loads"][0])
-            if source is None or model.project.argument(loader, node, loader["loads"][1]) is not None:
+            given = model.project.argument(loader, node, loader["loads"][1])
+            if source is None:
                 return
             where = (next(i for i, a in enumerate(node.args) if a.value is source), -1)
         if where is None or len(node.args) <= where[0]:
             return
-        if call_arg(node, where[1], "map_location") is not None or any(a.star for a in node.args):
-            return  # given (even `None`), or maybe in `**kwargs`
+        if given is None and (arg := call_arg(node, where[1], "map_location")) is not None:
+            given = arg.value
+        # given, unless it is None where the load runs (`None` unless there is no GPU); or maybe in `**kwargs`
+        none = none_on_some_path(model, given, node) if given is not None else None
+        if (given is not None and none is None) or any(a.star for a in node.args):
+            return
         if is_test_path(model.path) or self._xla():
             return
         source = node.args[where[0]].value  # the file
@@ -102,14 +117,15 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         # not another rank's checkpoint.
         own = rank_zero or self._saved_here(node, source) or per_rank_file(model, node) or not runs_in_several_processes(model)
         name = "torch.load" if resolved in TORCH_LOAD else code(node.func)
+        without = "without `map_location`" if none is None else f"with `map_location` None {none}".rstrip()
         if own:
-            message = f"`{name}` of {reason} without `map_location` puts every tensor back on the device it was saved from"
+            message = f"`{name}` of {reason} {without} puts every tensor back on the device it was saved from"
             hint = 'pass `map_location="cpu"`; a GPU-saved state dict otherwise sits on the GPU next to the model (timm issue 72)'
         else:
-            message = f"`{name}` of {reason} without `map_location` makes every rank load it onto the device rank 0 saved it from"
+            message = f"`{name}` of {reason} {without} makes every rank load it onto the device rank 0 saved it from"
             hint = 'pass `map_location="cpu"` (or the device of this rank); otherwise every rank fills `cuda:0` (pytorch issue 7415)'
 
-        fix = FixSpec(
+        fix = None if given is not None else FixSpec(  # (a value given is the code's to change, not the fix's)
             Applicability.UNSAFE,
             'Load to the CPU (`map_location="cpu"`); `load_state_dict` copies to the model\'s device',
             ((node, _with_map_location(node)),),
@@ -126,6 +142,9 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         target = None
         parent = tree.parent_of(call)
         into_state_dict = False
+        loaded: cst.BaseExpression = call
+        while isinstance(parent, cst.Subscript) and parent.value is loaded:  # `torch.load(p)["params"]`: a part of it
+            loaded, parent = parent, tree.parent_of(parent)
         if isinstance(parent, cst.Arg):
             outer = tree.parent_of(parent)
             if isinstance(outer, cst.Call) and method_name(outer) in ("load_state_dict", "load_checkpoint"):
@@ -133,6 +152,9 @@ optimizer.load_state_dict(checkpoint["optimizer"])
                 texts.append(code(outer.func))
         if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
             target = parent.targets[0].target
+            texts.append(code(target))
+        elif isinstance(parent, cst.AnnAssign):  # `model: Forecaster = torch.load(f)`
+            target = parent.target
             texts.append(code(target))
         if any(_NOT_A_CHECKPOINT.search(t) for t in texts):
             return None  # RNG states, LR scheduler and GradScaler states: Python numbers and CPU tensors
@@ -151,9 +173,20 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         return None
 
     def _xla(self) -> bool:
-        """XLA code: its checkpoints are written by `xm.save`, which moves every tensor to the CPU."""
-        base = self.model.path.replace("\\", "/").rsplit("/", 1)[-1]
-        return "xla" in base.lower() or any(v.startswith("torch_xla") for v in self.model.imports.aliases.values())
+        """XLA code: its checkpoints are written by `xm.save`, which moves every tensor to the CPU. A
+        file that imports torch_xla only under a condition (`if is_tpu_available():`) runs on GPUs too."""
+        model = self.model
+        base = model.path.replace("\\", "/").rsplit("/", 1)[-1]
+        if "xla" in base.lower():
+            return True
+        for node in (*model.tree.by_type.get(cst.Import, ()), *model.tree.by_type.get(cst.ImportFrom, ())):
+            names = [dotted(a.name) or "" for a in node.names] if isinstance(node, cst.Import) else [
+                dotted(node.module) or "" if node.module is not None else ""
+            ]
+            line = model.tree.parent_of(node)
+            if any(n.startswith("torch_xla") for n in names) and model.tree.parent_of(line) is model.module:
+                return True
+        return False
 
     def _saved_here(self, call: cst.Call, source: cst.BaseExpression) -> bool:
         """Read back a scratch file this function has just written (`torch.save(x, p)` ...

@@ -13,6 +13,10 @@ also through a helper of the file that returns it), or read there
 reads back a file name (`optimizer_state.pt`, `model_rank_{rank}.pt`) that this
 file writes with CPU tensors. `per_rank_file`: a load of a file named for the
 process's rank reads the shard that rank saved, not rank 0's file.
+
+`none_on_some_path`: a `map_location` that is given but may be None where the
+load runs (`None` unless there is no GPU, an object's setting whose constructor
+defaults it to None), which loads as if it were not given.
 """
 
 from __future__ import annotations
@@ -93,6 +97,63 @@ def _names_rank(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNod
         values = _reaching_values(model, expr, at)
         return bool(values) and all(v is not None and _names_rank(model, v, at, depth + 1) for v in values)
     return False
+
+
+def none_on_some_path(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
+    """When `expr`, an argument of `at`, may be None where `at` runs, in words (`on some path
+    (\`map_loc\`)`, `` for `None` itself); None when it never is
+    (or nothing says so). `None`; `"cpu" if device == "cpu" else None`; a name bound to None on
+    some path that reaches `at` (`map_location = None`, then `if not torch.cuda.is_available():
+    map_location = "cpu"`); `self.map_location` that only the constructor sets, from a parameter
+    whose default is None. A parameter of `at`'s own function is its callers' choice: a call of a
+    loader that omits it is found at the call."""
+    if _is_none(expr):
+        return ""
+    if isinstance(expr, cst.IfExp):
+        return "on some path" if _is_none(expr.body) or _is_none(expr.orelse) else None
+    if isinstance(expr, cst.Name):
+        scope = model.scope_of(at)
+        if expr.value in model.params(scope):
+            return None
+        values = _reaching_values(model, expr, at)
+        for value in values:
+            if value is not None and (_is_none(value) or isinstance(value, cst.IfExp) and none_on_some_path(model, value, at)):
+                return f"on some path (`{expr.value}`)"
+        return None
+    if isinstance(expr, cst.Attribute) and code(expr.value) == "self":
+        return _none_by_default(model, expr.attr.value, at)
+    return None
+
+
+def _none_by_default(model: "SemanticModel", attr: str, at: cst.CSTNode) -> str | None:
+    """`self.<attr>`, set only by the class's constructor, from its parameter whose default is None."""
+    scope = model.scope_of(at)
+    cls = model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
+    if cls is None:
+        return None
+    found = None
+    for assign in model.tree.descendants(cls, cst.Assign):
+        for target in assign.targets:
+            t = target.target
+            if not (isinstance(t, cst.Attribute) and t.attr.value == attr and code(t.value) == "self"):
+                continue
+            method = model.scope_of(assign)
+            if not (isinstance(method, cst.FunctionDef) and method.name.value == "__init__"):
+                return None  # set elsewhere too
+            if not isinstance(assign.value, cst.Name):
+                return None
+            param = next(
+                (p for p in (*method.params.params, *method.params.kwonly_params) if p.name.value == assign.value.value),
+                None,
+            )
+            if param is None or param.default is None or not _is_none(param.default):
+                return None
+            found = f"by default (`self.{attr}`, from `{param.name.value}=None`)"
+    return found
+
+
+def _is_none(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
 
 
 def _offload_config(model: "SemanticModel", call: cst.Call) -> str | None:

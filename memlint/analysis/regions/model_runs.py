@@ -25,12 +25,20 @@ from memlint.analysis.syntax.expressions import code, method_name, target_names
 from memlint.analysis.library import NO_GRAD_CALLABLES, PARAMETER_FREE_MODULES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.imports import dotted
+from memlint.analysis.tensor_api import TENSOR_API
 from memlint.patterns import is_test_path
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
 
 _PENDING = object()
+# what ends a value's history at once (`out.detach()`, `out.data`)
+_DETACHING = ("detach", "data")
+# tensor methods that pass a value's history on (`out[0].permute(1, 2, 0)`): the others either
+# end it (above) or ask for the graph (`backward`, hooks)
+_PASSING = TENSOR_API - {*_DETACHING, "backward", "register_hook", "retain_grad", "requires_grad_",
+                         "register_post_accumulate_grad_hook", "grad", "grad_fn", "detach_"}
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 # methods that place or switch a module and return it (`Net().to(device).eval()`)
 _PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
 
@@ -217,6 +225,8 @@ class EvalRegions:
         if self._inference_after_eval(call, scope):
             # a script's top-level inference: the statement is the region (a module is no `with` body)
             return scope if isinstance(scope, cst.FunctionDef) else self._top_level_statement(call)
+        if self._detached_at_once(call, scope):
+            return self._top_level_statement(call)  # the statement that runs the model is the region
         return None
 
     def may_evaluate(self, scope: cst.CSTNode) -> bool:
@@ -234,6 +244,12 @@ class EvalRegions:
             id(model.scope_of(call))
             for call in model.tree.by_type.get(cst.Call, ())
             if method_name(call) in ("eval", "train")
+        }
+        # (functions that read a value's `.detach()` or `.data`: maybe of a model's output, `_detached_at_once`)
+        found |= {
+            id(model.scope_of(node))
+            for node in model.tree.by_type.get(cst.Attribute, ())
+            if node.attr.value in _DETACHING
         }
         for loop in model.tree.by_type.get(cst.For, ()):
             scope = model.scope_of(loop)
@@ -271,6 +287,58 @@ class EvalRegions:
         if not reads or model.loops.trains_each_iteration(scope) or model.loops.trains_each_iteration(loop):
             return []
         return reads
+
+    def _detached_at_once(self, call: cst.Call, scope: cst.CSTNode) -> bool:
+        """Inference recognised by use, outside any loop: a function that never differentiates runs
+        a model and ends its output's history at once (`self.cnn(frames).data.cpu().numpy()`,
+        `out = model(x)` whose every read is `out[0].permute(1, 2, 0).detach()`): the graph the
+        forward records is never wanted. Not a module's `forward` nor a framework's step, where a
+        detached output is a stop-gradient inside training (a target network, a teacher)."""
+        model = self.model
+        loops = model.loops
+        if not isinstance(scope, cst.FunctionDef) or model.enclosing_loops(call) or is_test_path(model.path):
+            return False  # (a test runs a model once, to check it)
+        if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
+            return False
+        if self._detaches(call):
+            return True
+        statement = model.tree.statement_of(call)
+        if not (
+            type(statement) is cst.Assign
+            and statement.value is call
+            and len(statement.targets) == 1
+            and type(statement.targets[0].target) is cst.Name
+        ):
+            return False
+        target = statement.targets[0].target
+        if len(model.bindings(scope, target.value)) != 1:
+            return False  # (bound once: every other use of the name is a read of this output)
+        reads = [
+            n for n in model.tree.descendants(scope, cst.Name) if n.value == target.value and n is not target
+        ]
+        return bool(reads) and all(model.scope_of(n) is scope and self._detaches(n) for n in reads)
+
+    def _detaches(self, expr: cst.BaseExpression) -> bool:
+        """Does the value of `expr` reach `.detach()` or `.data` through its parts, fields and the
+        tensor methods that pass history on (`out.logits[0].permute(1, 2, 0).detach()`), and go
+        nowhere else first?"""
+        tree = self.model.tree
+        node: cst.CSTNode = expr
+        while True:
+            parent = tree.parent_of(node)
+            if type(parent) is cst.Subscript and parent.value is node:
+                node = parent
+                continue
+            if type(parent) is not cst.Attribute or parent.value is not node:
+                return False
+            attr = parent.attr.value
+            outer = tree.parent_of(parent)
+            called = type(outer) is cst.Call and outer.func is parent
+            if attr in _DETACHING:
+                return called or attr == "data"
+            if called and attr not in _PASSING:
+                return False
+            node = outer if called else parent  # a tensor method's result, or a field (`out.logits`)
 
     def _eval_loop(self, loop: cst.CSTNode) -> bool:
         """A loop over evaluation data, or after `model.eval()`, that does not train (an epoch loop
@@ -395,6 +463,8 @@ class EvalRegions:
             return f"evaluation function `{name}`", f"decorate `{name}` with `@torch.no_grad()`"
         if isinstance(region, (cst.For, cst.While)):
             return "this evaluation loop", "wrap the loop in `with torch.no_grad():`"
+        if isinstance(self.model.scope_of(region), cst.FunctionDef):
+            return "this inference statement", "wrap the statement in `with torch.no_grad():`"
         return "this inference script", "wrap the statement in `with torch.no_grad():`"
 
     def own_region(self, call: cst.Call) -> bool:
@@ -424,6 +494,8 @@ class EvalRegions:
             )
         if model.tree.descendants(func.body, cst.For) or model.tree.descendants(func.body, cst.While):
             return False
+        if any(isinstance(a, _COMPREHENSIONS) for a in model.tree.ancestors(call) if model.tree.contains(func, a)):
+            return False  # `[model(img) for img in batch]`: it loops over the data itself
         runs_param = (isinstance(call.func, cst.Name) and call.func.value in model.params(func)) or self._handed_to_init(
             call.func, func
         )

@@ -1,0 +1,12 @@
+# An inference function that runs the model it is handed over every image of a batch, in a
+# comprehension: it loops over the data itself, so it is an evaluation region of its own.
+import torch
+import torch.nn.functional as F
+
+
+class SegmentationData:
+    @torch.no_grad()
+    def infer_on_batch(self, batch, model, device):
+        images = [img.unsqueeze(0).float().to(device) / 255 for img in batch[0]]
+        predictions = [model(img)["out"].squeeze(0) for img in images]  # expect: ML003
+        return [F.softmax(pred, dim=0) for pred in predictions]
