@@ -238,8 +238,9 @@ def test_kernel_side_memory_is_named_and_bounded(factories):
     assert "cuDNN conv workspace" in text.getvalue() and "cudnn.benchmark autotuning" in text.getvalue()
     lstm = _run(factories, "lstm", None)
     # seq 10, batch 4, hidden 64, 2 layers, fp32: the reserve keeps 5 values a step and layer, and the
-    # inner layer's output; the workspaces follow the fitted model.
-    sizes = rnn_sizes("LSTM", 10, 4, 64, 2, 1, 4)
+    # inner layer's output; the workspaces follow the fitted model, with the weight matrices' bytes.
+    weights = 4 * 64 * ((32 + 64) + (64 + 64)) * 4
+    sizes = rnn_sizes("LSTM", 10, 4, 64, 2, 1, 4, weights)
     assert sizes["reserve"] == 10 * 4 * 64 * 4 * (5 * 2 + 1)
     assert lstm["kernel_side"] == {"cudnn_rnn_reserve": sizes["reserve"], "rnn": "LSTM",
                                    "cudnn_rnn_workspace": max(sizes["forward"], sizes["backward"])}
@@ -248,7 +249,7 @@ def test_kernel_side_memory_is_named_and_bounded(factories):
     assert lstm["peak_phase"].endswith("backward")
     assert sizes["backward"] < lstm["peak_allocated"] < sizes["backward"] + sizes["reserve"] + MIB
     # Under CUDA autocast cuDNN runs the RNN in the autocast dtype: 2-byte reserve and workspaces.
-    half = rnn_sizes("LSTM", 10, 4, 64, 2, 1, 2)
+    half = rnn_sizes("LSTM", 10, 4, 64, 2, 1, 2, weights // 2)
     assert _run(factories, "lstm_autocast", None)["kernel_side"]["cudnn_rnn_reserve"] == half["reserve"]
     plain = _run(factories, "plain", None)
     assert plain["kernel_side"] == {}
