@@ -149,6 +149,17 @@ def test_ddp_replicates_the_model_on_every_rank_and_adds_its_gradient_buckets(fa
     buckets = two["breakdown"]["DDP gradient buckets"]
     assert PARAMS <= buckets <= PARAMS + 6 * 2 * 512  # one flat copy of the gradients (512-byte rounding)
     assert two["peak_allocated"] - _run(factories, "plain", None)["peak_allocated"] == buckets
+    # Where NCCL still holds the first bucket when step 2 rebuilds them, the rank holds one bucket more;
+    # the job fits when that rank does. One rank alone has no such rank.
+    some = two["some_ranks"]
+    assert some["held"] == buckets and some["peak_allocated"] == two["peak_allocated"] + buckets
+    assert some["peak_reserved"] >= two["peak_reserved"] and "some_ranks" not in alone
+    text = io.StringIO()
+    report.write(two, "text", text, None)
+    assert "on some ranks:" in text.getvalue() and "first-step bucket" in text.getvalue()
+    fuller = dict(two, some_ranks=dict(some, peak_reserved=two["peak_reserved"] + 100 * MIB))
+    budget = two["peak_reserved"] + 50 * MIB  # enough for the other ranks only
+    assert report.verdict(two, budget)[0] == 0 and report.verdict(fuller, budget)[0] == 1
 
 
 @pytest.mark.parametrize("fsdp", ["fsdp2", "fsdp1"])
