@@ -428,9 +428,16 @@ class StepTracker(MemTracker):
         """The global-memory buffer a CUDA `sum`/`mean` takes during its launch (`reductions`),
         allocated after its output and given back, as the kernel does."""
         x = args[0]
+        if not isinstance(x, torch.Tensor) or x.layout != torch.strided:
+            return
         dims = args[1] if len(args) > 1 else kwargs.get("dim")
-        wide = x.dtype == torch.float64 or not (x.is_floating_point() or x.is_complex())  # sums in 8 bytes
-        nbytes = reductions.staging_bytes(tuple(x.shape), tuple(x.stride()), dims, x.element_size(), 8 if wide else 4,
+        # The accumulator: float for floating types up to 32 bits, the type itself for double and complex,
+        # int64 for integers and bool.
+        if x.is_complex() or x.dtype == torch.float64:
+            accumulate = x.element_size()
+        else:
+            accumulate = 4 if x.is_floating_point() else 8
+        nbytes = reductions.staging_bytes(tuple(x.shape), tuple(x.stride()), dims, x.element_size(), accumulate,
                                           self.reduction_gpu, x.storage_offset())
         if nbytes:
             buffer = x.new_empty((nbytes,), dtype=torch.uint8)
