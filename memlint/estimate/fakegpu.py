@@ -85,7 +85,7 @@ from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_flatten, tree_map_only
 
-from memlint.estimate import autocast, scalars
+from memlint.estimate import autocast, reductions, scalars
 from memlint.estimate.distributed import FakeWorld, World, leave_world
 from memlint.estimate.kernels import KernelSide
 from memlint.estimate.tracker import GPU, HOST_LIMIT, Category, StepTracker, is_evaluation, user_site
@@ -286,6 +286,7 @@ class FakeGPU:
         self.tracker = tracker
         self.world = world  # a rank of a distributed job (`distributed`), or one GPU
         tracker.kernel_side = KernelSide(tracker)  # cuDNN's workspaces and reserve space, read by the summary
+        tracker.reduction_gpu = reductions.gpu_shape(name)  # its reductions' staging buffers
         self.batch_size = batch_size  # what-if: every DataLoader's batch size
         self.optimizer = optimizer  # what-if: "sgd" in place of Adam/AdamW
         self.whatifs = whatifs or WhatIfs()  # what-ifs: --dtype, --checkpointing

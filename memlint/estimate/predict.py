@@ -12,6 +12,7 @@ import traceback
 import torch
 
 from memlint.estimate import snapshot
+from memlint.estimate.distributed import some_ranks
 from memlint.estimate.fakegpu import FakeGPU
 from memlint.estimate.scalars import FakeValueNeeded
 from memlint.estimate.launch import World
@@ -218,4 +219,6 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
                          "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__,
                          "world_size": world.size if world else 1, "rank": world.rank if world else 0,
                          "kernel_side": kernel_side.summary() if kernel_side else {}}, record.streams)
+    if world is not None and world.size > 1:
+        summary.update(some_ranks(record.events, labels, workspace, record.streams, summary))
     return summary

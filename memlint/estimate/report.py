@@ -47,6 +47,8 @@ def verdict(result: dict, budget: int | None) -> tuple[int, str]:
     """(exit code, sentence). The gate compares the predicted reserved peak: what the
     caching allocator must get from the driver, which is what runs out first."""
     need = max(result["peak_reserved"], result["peak_allocated"])
+    if result.get("some_ranks"):  # the job fits when its fullest rank does
+        need = max(need, result["some_ranks"]["peak_reserved"], result["some_ranks"]["peak_allocated"])
     human = _size(result)
     refused = refusal(result)
     if refused:
@@ -98,12 +100,13 @@ def _plain_lines(result: dict, budget: int | None, budget_label: str) -> list[st
         out.append("top modules (step 1 forward: memory their forward leaves allocated, parameters):")
         for use in result["modules"][:5]:
             out.append(f"  {use['module']:<28}{human(use['forward_growth']):>12}  params {human(use['parameters'])}")
-    buckets = result["breakdown"].get("DDP gradient buckets")
-    if buckets:
+    some = result.get("some_ranks")
+    if some:
         # DDP starts with all gradients in one bucket and rebuilds the buckets after the first step; on some
         # ranks the first bucket outlives the rebuild (held by the first all-reduce's work until NCCL releases it).
-        out.append(f"  {'DDP first-step bucket':<28}{'<= ' + human(buckets):>12}   more on some ranks, where the "
-                   "first all-reduce still holds it (measured on 1 to 2 ranks of 4)")
+        out.append(f"on some ranks:            {human(some['peak_allocated']):>12} allocated, "
+                   f"{human(some['peak_reserved'])} reserved: DDP's first-step bucket ({human(some['held'])}) still "
+                   "held by its all-reduce when the buckets are rebuilt (1 of 2, 1 or 2 of 4 ranks measured)")
     if result.get("micro_steps_answered"):
         out.append(f"note: {result['micro_steps_answered']} gradient-accumulation micro-steps answered from the "
                    "second of their step (same shapes, same memory)")

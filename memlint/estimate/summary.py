@@ -18,9 +18,11 @@ LABELS = {"Parameter": "parameters", "Buffer": "buffers", "Gradient": "gradients
 
 
 def summarize(events: list, phases: list[str], modules: list[dict], workspace: int, extra: dict,
-              streams: dict[int, int] | None = None) -> dict:
+              streams: dict[int, int] | None = None, linger: int = 0) -> dict:
     """`events` as `tracker.Record.events`, `phases` their labels, `streams` the side stream of the
-    allocations (event index -> stream) made off the default one (`tracker.Record.streams`)."""
+    allocations (event index -> stream) made off the default one (`tracker.Record.streams`);
+    `linger` bytes allocated once more when step 2 begins and never freed (DDP's first bucket
+    on the ranks that still hold it: `distributed.some_ranks`)."""
     streams = streams or {}
     model = Allocator()
     live_cat: dict[int, str] = {}
@@ -34,6 +36,9 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
     if workspace:
         model.malloc(-1, workspace)
     for index, (sign, key, nbytes, category, phase) in enumerate(events):
+        if linger and phases[phase].startswith("step 2 "):
+            model.malloc(-2, linger)
+            linger = 0
         if sign < 0 and key in live_cat:
             model.free(key)
             totals[live_cat.pop(key)] -= nbytes

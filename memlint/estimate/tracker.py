@@ -42,7 +42,7 @@ from torch.optim.optimizer import register_optimizer_step_post_hook
 from torch.utils._pytree import tree_flatten, tree_map_only
 from torch.utils.weak import WeakIdKeyDictionary
 
-from memlint.estimate import scalars
+from memlint.estimate import reductions, scalars
 
 GPU = torch.device("cuda", 0)
 _TORCH_DIR = os.path.dirname(torch.__file__)
@@ -152,6 +152,11 @@ def _device_type(device) -> str:
         return "?"
 
 
+# CUDA reductions whose kernel may take a staging buffer (`reductions`).
+_REDUCTIONS = {torch.ops.aten.sum.default, torch.ops.aten.sum.dim_IntList, torch.ops.aten.mean.default,
+               torch.ops.aten.mean.dim}
+
+
 class StepTracker(MemTracker):
     def __init__(self, on_step=None) -> None:
         super().__init__()
@@ -161,6 +166,7 @@ class StepTracker(MemTracker):
         self.placing: bool | None = None  # set by fakegpu around a call that names a device
         self.category: Category | None = None  # set around a call whose allocations are one kind (DDP's buckets)
         self.stream = 0  # set by `distributed` while a side stream is current (FSDP's communication streams)
+        self.reduction_gpu = reductions.DEFAULT_SHAPE  # the emulated GPU's, for `sum`'s staging buffer (fakegpu)
         self.record = Record()
         self.phase_name = "setup"
         self._phase_key: tuple[int, str] | None = None
@@ -414,7 +420,31 @@ class StepTracker(MemTracker):
                 self._mark(res, True)
             tree_map_only(torch.Tensor, partial(self._track, reftype), res)
             self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
+            if gpu and func in _REDUCTIONS:
+                self._reduction_staging(func, args, kwargs, reftype)
         return res
+
+    def _reduction_staging(self, func, args: tuple, kwargs: dict, reftype) -> None:
+        """The global-memory buffer a CUDA `sum`/`mean` takes during its launch (`reductions`),
+        allocated after its output and given back, as the kernel does."""
+        x = args[0]
+        if not isinstance(x, torch.Tensor) or x.layout != torch.strided:
+            return
+        dims = args[1] if len(args) > 1 else kwargs.get("dim")
+        # The accumulator: float for floating types up to 32 bits, the type itself for double and complex,
+        # int64 for integers and bool.
+        if x.is_complex() or x.dtype == torch.float64:
+            accumulate = x.element_size()
+        else:
+            accumulate = 4 if x.is_floating_point() else 8
+        nbytes = reductions.staging_bytes(tuple(x.shape), tuple(x.stride()), dims, x.element_size(), accumulate,
+                                          self.reduction_gpu, x.storage_offset())
+        if nbytes:
+            buffer = x.new_empty((nbytes,), dtype=torch.uint8)
+            self._mark(buffer, True)
+            self._track(reftype, buffer)
+            self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
+            del buffer
 
     @staticmethod
     def _host_inputs(func, tensors: list, kwargs: dict) -> bool:

@@ -84,6 +84,41 @@ def _wikitext2(folder: str, rng: np.random.Generator) -> None:
                 handle.write(" ".join(line) + "\n")
 
 
+# Model configurations the HF Trainer example builds from scratch (--config_name): GPT-2 small's
+# published sizes, and a Llama of the same vocabulary with untied embeddings.
+HF_CONFIGS = {
+    "gpt2-small": {"model_type": "gpt2", "vocab_size": 50257, "n_positions": 1024, "n_embd": 768, "n_layer": 12,
+                   "n_head": 12, "bos_token_id": 0, "eos_token_id": 0},
+    "llama-160m": {"model_type": "llama", "vocab_size": 50257, "hidden_size": 768, "intermediate_size": 2048,
+                   "num_hidden_layers": 12, "num_attention_heads": 12, "num_key_value_heads": 12,
+                   "max_position_embeddings": 2048, "tie_word_embeddings": False, "bos_token_id": 0, "eos_token_id": 0},
+}
+
+
+def _hf_clm(folder: str, rng: np.random.Generator) -> None:
+    # A word-level tokenizer of GPT-2's vocabulary size (the hub's tokenizer cannot be fetched on a machine
+    # without network; its size, not its merges, sets the memory), the model configurations, and a text
+    # file of random words long enough for a few hundred blocks of 1024 tokens.
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    os.makedirs(os.path.join(folder, "tokenizer"), exist_ok=True)
+    words = [f"w{i}" for i in range(50256)]
+    tokenizer = Tokenizer(models.WordLevel({"<|endoftext|>": 0, **{w: i + 1 for i, w in enumerate(words)}},
+                                           unk_token="<|endoftext|>"))
+    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tokenizer.save(os.path.join(folder, "tokenizer", "tokenizer.json"))
+    with open(os.path.join(folder, "tokenizer", "tokenizer_config.json"), "w", encoding="utf-8") as handle:
+        json.dump({"tokenizer_class": "PreTrainedTokenizerFast", "model_max_length": 1024,
+                   "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>", "bos_token": "<|endoftext|>"}, handle)
+    for name, config in HF_CONFIGS.items():
+        os.makedirs(os.path.join(folder, name), exist_ok=True)
+        with open(os.path.join(folder, name, "config.json"), "w", encoding="utf-8") as handle:
+            json.dump(config, handle)
+    with open(os.path.join(folder, "train.txt"), "w", encoding="utf-8") as handle:
+        for line in np.array_split(rng.choice(np.array(words), 400_000), 4000):
+            handle.write(" ".join(line) + "\n")
+
+
 def data() -> None:
     rng = np.random.default_rng(0)
     chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
@@ -97,6 +132,7 @@ def data() -> None:
     with open(os.path.join(SRC, "mingpt", "projects", "chargpt", "input.txt"), "w", encoding="utf-8") as handle:
         handle.write("".join(rng.choice(chars, 1_000_000)))
     _wikitext2(os.path.join(SRC, "examples", "word_language_model", "data", "wikitext-2"), rng)
+    _hf_clm(os.path.join(SRC, "transformers", "examples", "pytorch", "language-modeling", "data"), rng)
     mnist = os.path.join(SRC, "examples", "data")
     _mnist(mnist)
     # The Lightning examples read MNIST under examples/Datasets and, through the demos' helper, ./data.

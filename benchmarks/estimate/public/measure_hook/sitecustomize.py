@@ -7,7 +7,8 @@ $MEASURE_OUT (.rankN under torchrun) and ends the process. A program that ends b
 writes what it reached at exit, with the steps it ran. `reset_peak_memory_stats` is made a
 no-op (a benchmark script resets it between phases; the peak of the whole run is wanted).
 With MEASURE_HISTORY=1 it also records the allocation history and dumps a snapshot next to
-the numbers (.pickle), for peak_owners.py. With MEASURE_NO_CUDNN_BENCHMARK=1 the program's
+the numbers (.pickle), for peak_owners.py: in torchrun's ranks (not in its launcher), or in a
+single process with MEASURE_HISTORY=single. With MEASURE_NO_CUDNN_BENCHMARK=1 the program's
 `torch.backends.cudnn.benchmark = True` is ignored (what the run takes without autotuning);
 with MEASURE_BIGGEST=1 the largest allocations of the run are written with the numbers
 ("biggest": size, the innermost frames), from the allocator's history.
@@ -31,7 +32,8 @@ if os.environ.get("MEASURE_OUT"):
     _biggest = os.environ.get("MEASURE_BIGGEST") == "1"
     if _biggest:
         torch.cuda.memory._record_memory_history(max_entries=400000, stacks="python")
-    _history = os.environ.get("MEASURE_HISTORY") == "1" and "RANK" in os.environ  # not in torchrun's launcher
+    _history = (os.environ.get("MEASURE_HISTORY") == "1" and "RANK" in os.environ  # not in torchrun's launcher
+                or os.environ.get("MEASURE_HISTORY") == "single")
     if _history:
         torch.cuda.memory._record_memory_history(max_entries=200000, stacks="python")
 

@@ -1,0 +1,75 @@
+"""The cuDNN RNN workspace model of `memlint estimate` (memlint.estimate.kernels.RNN_WORKSPACE),
+fitted on the float32 shapes of the two probes: kernel_probe.py rnn (18 chosen shapes) and
+rnn_sweep.py (80 random ones), measured on Hopper GPUs (H100 and H200, cuDNN 9.19).
+
+    python rnn_fit.py [KERNELS.json SWEEP.json]
+
+Prints the coefficients (non-negative least squares on the relative error) and the errors:
+in sample, and of a fit on the random shapes alone checked on the chosen ones. bfloat16
+shapes are left out: the probe converts an fp32 module, whose weights then are not one
+contiguous buffer, and cuDNN copies them at every call.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import numpy as np
+from scipy.optimize import nnls
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESULTS = os.path.join(os.path.dirname(HERE), "results")
+GATES = {"LSTM": 4, "GRU": 3, "RNN": 1}
+MIB = 2**20
+# Below this hidden size the workspace stops shrinking with it (cuDNN's kernels work on tiles).
+HIDDEN_FLOOR = 192
+
+
+def features(r: dict) -> list[float]:
+    """[1 MiB, seq x batch x H x d x g x 4, batch x H x layers x d x g x 4, weight bytes], H = max(hidden, floor)."""
+    directions = 2 if r["bidirectional"] else 1
+    gates, hidden = GATES[r["kind"]], max(r["hidden"], HIDDEN_FLOOR)
+    step = r["batch"] * hidden * directions * gates * 4
+    weights = sum(gates * r["hidden"] * ((r["input"] if k == 0 else r["hidden"] * directions) + r["hidden"]) * 4 * directions
+                  for k in range(r["layers"]))
+    return [MIB, r["seq"] * step, step * r["layers"], weights]
+
+
+def measured(r: dict) -> tuple[int, int]:
+    """(forward workspace, backward workspace): the transient peak over what was allocated around each."""
+    return (r["peak_forward"] - r["after_forward"],
+            r["peak_backward"] - max(r["before_backward"], r["after_backward"]))
+
+
+def fit(rows: list[dict], phase: int) -> np.ndarray:
+    a = np.array([features(r) for r in rows], float)
+    y = np.array([measured(r)[phase] for r in rows], float)
+    coefficients, _ = nnls(a / y[:, None], np.ones(len(y)))
+    return coefficients
+
+
+def errors(rows: list[dict], phase: int, coefficients: np.ndarray) -> np.ndarray:
+    a = np.array([features(r) for r in rows], float)
+    y = np.array([measured(r)[phase] for r in rows], float)
+    return (a @ coefficients - y) / y
+
+
+def main() -> None:
+    kernels, sweep = sys.argv[1:3] if len(sys.argv) == 3 else (
+        os.path.join(RESULTS, "estimate_kernels_gpu_h100.json"), os.path.join(RESULTS, "estimate_rnn_sweep_gpu.json"))
+    chosen = [r for r in json.load(open(kernels, encoding="utf-8"))["rnn"] if r["dtype"] == "float32"]
+    random = [r for r in json.load(open(sweep, encoding="utf-8"))["rnn"] if r["dtype"] == "float32"]
+    for phase, name in ((0, "forward"), (1, "backward")):
+        every = fit(chosen + random, phase)
+        inside = np.abs(errors(chosen + random, phase, every))
+        held = np.abs(errors(chosen, phase, fit(random, phase)))
+        print(f"{name}: {every[0]:.3f} MiB + {every[1]:.3f} x seq-term + {every[2]:.3f} x batch-term + "
+              f"{every[3]:.3f} x weights; {len(inside)} shapes: median {np.median(inside):.1%}, "
+              f"90% under {np.quantile(inside, 0.9):.1%}; fitted on the {len(random)} random shapes, the "
+              f"{len(held)} chosen ones: median {np.median(held):.1%}, worst {held.max():.1%}")
+
+
+if __name__ == "__main__":
+    main()
