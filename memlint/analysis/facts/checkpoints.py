@@ -100,8 +100,8 @@ def _names_rank(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNod
 
 
 def none_on_some_path(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
-    """When `expr`, an argument of `at`, may be None where `at` runs, in words (`on some path
-    (\`map_loc\`)`, `` for `None` itself); None when it never is
+    """When `expr`, an argument of `at`, may be None where `at` runs, in words ("on some path
+    (`map_loc`)", "" for `None` itself); None when it never is
     (or nothing says so). `None`; `"cpu" if device == "cpu" else None`; a name bound to None on
     some path that reaches `at` (`map_location = None`, then `if not torch.cuda.is_available():
     map_location = "cpu"`); `self.map_location` that only the constructor sets, from a parameter
