@@ -5,6 +5,7 @@ import libcst as cst
 from typing import TYPE_CHECKING
 
 from memlint.analysis.flow.consumers import consumed_after
+from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.expressions import code, literal_parts, names_in, root_name
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.project import history_sources
@@ -532,16 +533,20 @@ def _backwarded_by_framework(model: "SemanticModel", region: cst.CSTNode) -> set
 
 
 def _kind(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> str:
-    """`value_kind`, and where it cannot tell, what the summary of the function of this file
-    that the name was unpacked from says (`log, out = self.step(x)`: `step` returns a dict first)."""
+    """`value_kind`, and where it cannot tell, what the summary of the function that the name was
+    unpacked from says, in this file or another of the project (`log, out = self.step(x)`: `step`
+    returns a dict first; `losses = criterion(out, y)`: the criterion's `forward` returns a dict)."""
     kind = model.provenance.value_kind(expr, at)
     if kind != "maybe" or not isinstance(expr, cst.Name):
         return kind
     found = set()
     for binding in model.provenance.reaching_bindings(model.scope_of(at), expr.value, at):
         value, index = unpacked(binding)
-        callees = model.local_callees(value) if isinstance(value, cst.Call) else []
-        returns = [model.summaries.returns(f) for f in callees]
+        if not isinstance(value, cst.Call):
+            continue
+        returns = [model.summaries.returns(f) for f in model.local_callees(value)]
+        elsewhere = model.provenance.project_callee(value, value)
+        returns += [ProjectFacts.returned(elsewhere)] if elsewhere is not None else []
         found |= {(r if index is None else r.element(index)).kind for r in returns if r is not None}
     return found.pop() if len(found) == 1 and found <= {"mapping", "sequence"} else kind
 

@@ -10,9 +10,10 @@ def main():
     criterion = torch.nn.CrossEntropyLoss()
     batches = [(torch.randn(512, 16, device=device), torch.randint(0, 4, (512,), device=device)) for _ in range(30)]
     probe_losses = []
-    for x, y in batches:
-        loss = criterion(model(x), y)
-        probe_losses.append(loss.detach())  # expect: ML001
+    with torch.no_grad():
+        for x, y in batches:
+            loss = criterion(model(x), y)
+            probe_losses.append(loss.detach())  # expect: ML001
     worst = max(l.item() for l in probe_losses)
     print(f"worst probe loss {worst:.3f}")
 

@@ -624,12 +624,18 @@ class Provenance:
     def project_callee(self, call: cst.Call, at: cst.CSTNode) -> dict | None:
         """The facts of the function of another file of the project that `call` runs: a function it
         names (`get_reward(...)`), or a method of an object made from a class of the project
-        (`meter.update(...)` after `meter = Meter()`, `self.meter.update(...)`)."""
+        (`meter.update(...)` after `meter = Meter()`, `self.meter.update(...)`), or such an object
+        called itself (`criterion(out, y)` after `criterion = LossModule()`: its `__call__`, else
+        its `forward`, as `nn.Module.__call__` runs)."""
         project = self.model.project
         found = project.function(call)
         if found is None and isinstance(call.func, cst.Attribute):
             made = self.project_instance(call.func.value, at)
             found = project.method(made, call.func.attr.value) if made is not None else None
+        if found is None and type(call.func) in (cst.Name, cst.Attribute):
+            made = self.project_instance(call.func, at)
+            if made is not None:
+                found = project.method(made, "__call__") or project.method(made, "forward")
         return found
 
     def project_instance(self, expr: cst.BaseExpression, at: cst.CSTNode) -> cst.Call | None:
