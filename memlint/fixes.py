@@ -368,12 +368,19 @@ def _introduced(
     vanished = expected - actual
     vanished_rows = {r for r, _, _ in vanished} | {row(f.location.row) for f in fixed}
     fixed_on = {(row(f.location.row), f.code) for f in fixed}
+    revealed = {code for f in fixed for code in _REVEALS.get(f.code, ())}
     for (r, code, message), _ in sorted(extra.items(), key=lambda item: (item[0][0], item[0][1])):
         if (r, code) in fixed_on:
             return f"the result still has {code} on that line: {message}"
-        if r not in vanished_rows:
+        if r not in vanished_rows and code not in revealed:
             return f"the result would have a new finding, {code} at line {r}: {message}"
     return None
+
+
+# Findings that a fix of a rule can reveal without causing: once a kept value no longer carries its
+# graph (ML001's detach), a loop that never differentiates reads as evaluation (ML003); the loop ran
+# with grad before the fix as after it, so the waste is the code's, not the fix's.
+_REVEALS: dict[str, frozenset[str]] = {"ML001": frozenset({"ML003"})}
 
 
 def _new_findings(
