@@ -363,6 +363,26 @@ def test_a_finding_that_rests_on_a_guess_is_shown_with_preview_only(tmp_path: Pa
     assert "assumed" not in found["hint"] and "helpers.py" in found["hint"]
 
 
+def test_a_model_handed_by_callers_out_of_sight_is_an_assumption(tmp_path: Path) -> None:
+    """ML019 on a model the function is handed, with no caller in its file: whether an optimizer gets
+    its parameters is the callers' to say, so a default run hides the finding and `--preview` shows it
+    with what was assumed. A caller in the same file that builds the optimizer over the model decides."""
+    folder = Path(__file__).resolve().parent.parent / "test_cases" / "ML019_frozen_model_with_grad"
+    engine = (folder / "project_model_handed_by_other_file" / "engine.py").read_text(encoding="utf-8")
+    (tmp_path / "engine.py").write_text(engine)
+    assert lint(tmp_path, "--no-cache") == []
+    [shown] = lint(tmp_path, "--no-cache", "--preview")
+    assert (shown["code"], shown["location"]["row"]) == ("ML019", 9)
+    assert "assumed: the callers of `train_one_epoch`, not in this file" in shown["hint"]
+    caller = (
+        "\n\ndef main(loader, backbone, head, criterion):\n"
+        "    optimizer = torch.optim.SGD([*backbone.parameters(), *head.parameters()], lr=0.1)\n"
+        "    train_one_epoch(loader, backbone, head, criterion, optimizer)\n"
+    )
+    (tmp_path / "engine.py").write_text("import torch\n" + engine + caller)
+    assert lint(tmp_path, "--no-cache", "--preview") == []
+
+
 def test_the_second_phase_analyses_the_tree_the_first_kept(tmp_path: Path, monkeypatch) -> None:
     """The caller is analysed twice (alone, then with `get_reward`'s facts) but parsed and
     translated once: its first analysis asked about a name the project's `pkg` may define, so its

@@ -35,6 +35,9 @@ carry autograd history (a perceptual loss on generated images, a reward
 model on the policy's soft outputs) is not reported: the gradient must flow
 through it; nor is a step that makes inputs require grad on purpose
 (adversarial examples, saliency).
+Where the model is handed to a function that nothing in its file calls,
+whether an optimizer gets its parameters is its callers' to say: the finding
+says what it assumed and is shown with `--preview` only.
 """
     why = """
 `model.eval()` does not turn autograd off, and leaving a model out of the
