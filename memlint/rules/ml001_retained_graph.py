@@ -37,8 +37,10 @@ them: appended to a list created outside the loop, added to an outer
 accumulator (`total += loss`), stored in `d[k]` or on `self`, or fed to a
 meter, without `.detach()`, `.item()` or `float()` on the way. Also inside a
 function run once per step (a framework hook, a method looped over, a
-module's `forward`), and a buffer updated in place in training mode
-(`self.running_mean.mul_(m).add_(v)`) with a value that carries history.
+module's `forward`), and a buffer updated in training mode, in place
+(`self.running_mean.mul_(m).add_(v)`) or from its old value
+(`self.running_mean = m * v + (1 - m) * self.running_mean`), with a value that
+carries history.
 
 Where the code shows how large the kept tensor is, the message says how much
 device memory each iteration keeps, and the severity follows it (an error

@@ -354,11 +354,10 @@ class Provenance:
             return self.uses_with_history(expr.value, names)
         return any(self.uses_with_history(child, names) for child in iter_children(expr))
 
-    def from_inputs(self, expr: cst.BaseExpression, func: cst.FunctionDef, inputs: set[str] | None = None) -> bool:
+    def from_inputs(self, expr: cst.BaseExpression, func: cst.FunctionDef) -> bool:
         """Is `expr` computed, with history, from the inputs of `func` (a module's
-        `forward`, whose inputs are activations that require grad in training), or from
-        those of its parameters named in `inputs`?"""
-        names = set(inputs) if inputs is not None else self.model.params(func) - {"self"}
+        `forward`, whose inputs are activations that require grad in training)?"""
+        names = self.model.params(func) - {"self"}
         changed = True
         while changed:
             changed = False
