@@ -15,7 +15,7 @@ class EvalWithoutNoGrad(Rule):
     severity = Severity.WARNING
     summary = "Evaluation code calls a model with autograd enabled"
     fix_applicability = Applicability.UNSAFE
-    needles = (("eval", "val", "test", "predict", "infer", "diffusers", "detach", ".data"),)
+    needles = (("eval", "val", "test", "predict", "infer", "diffusers", "detach", ".data", ".item(", ".tolist("),)
     what = """
 Checks for evaluation code (a function named `validate*`, `evaluate*`,
 `eval*`, `test*`, `predict*` or `inference`, a loop after `model.eval()`, or a
@@ -24,7 +24,8 @@ a function or loop that never calls `.backward()` or `torch.autograd.grad`.
 Evaluation is also recognised by use: a loop over batches, or a statement of
 a function that never differentiates (other than a module's `forward` or a
 framework's step), that reads the model's outputs only through `.detach()`
-or `.data`.
+or `.data`; outside loops also through `.item()`, `.tolist()` or `int(...)`,
+after the torch functions and tensor methods that carry their history.
 The model may be run directly or through a function of this file or of
 another file of the project (by the function's summary). Each model call of
 the region is reported on its line; the one fix, for the whole region, goes

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import code, method_name, target_names
-from memlint.analysis.library import NO_GRAD_CALLABLES, PARAMETER_FREE_MODULES
+from memlint.analysis.library import CONCATENATIONS, NO_GRAD_CALLABLES, PARAMETER_FREE_MODULES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.tensor_api import TENSOR_API
@@ -34,10 +34,14 @@ if TYPE_CHECKING:
 _PENDING = object()
 # what ends a value's history at once (`out.detach()`, `out.data`)
 _DETACHING = ("detach", "data")
+# what ends a value's history: detaching it, or taking Python numbers out of it
+_ENDING = (*_DETACHING, "item", "tolist")
+_NUMBERS = {"int", "float", "bool"}
 # tensor methods that pass a value's history on (`out[0].permute(1, 2, 0)`): the others either
 # end it (above) or ask for the graph (`backward`, hooks)
-_PASSING = TENSOR_API - {*_DETACHING, "backward", "register_hook", "retain_grad", "requires_grad_",
+_PASSING = TENSOR_API - {*_ENDING, "backward", "register_hook", "retain_grad", "requires_grad_",
                          "register_post_accumulate_grad_hook", "grad", "grad_fn", "detach_"}
+_FLOW_DEPTH = 3  # names followed from a model's output
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 # methods that place or switch a module and return it (`Net().to(device).eval()`)
 _PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
@@ -245,11 +249,17 @@ class EvalRegions:
             for call in model.tree.by_type.get(cst.Call, ())
             if method_name(call) in ("eval", "train")
         }
-        # (functions that read a value's `.detach()` or `.data`: maybe of a model's output, `_detached_at_once`)
+        # (functions that end a value's history, `.detach()`, `.item()`, `int(...)`: maybe a model
+        # output's, `_detached_at_once`)
         found |= {
             id(model.scope_of(node))
             for node in model.tree.by_type.get(cst.Attribute, ())
-            if node.attr.value in _DETACHING
+            if node.attr.value in _ENDING
+        }
+        found |= {
+            id(model.scope_of(call))
+            for call in model.tree.by_type.get(cst.Call, ())
+            if type(call.func) is cst.Name and call.func.value in _NUMBERS
         }
         for loop in model.tree.by_type.get(cst.For, ()):
             scope = model.scope_of(loop)
@@ -290,55 +300,83 @@ class EvalRegions:
 
     def _detached_at_once(self, call: cst.Call, scope: cst.CSTNode) -> bool:
         """Inference recognised by use, outside any loop: a function that never differentiates runs
-        a model and ends its output's history at once (`self.cnn(frames).data.cpu().numpy()`,
-        `out = model(x)` whose every read is `out[0].permute(1, 2, 0).detach()`): the graph the
-        forward records is never wanted. Not a module's `forward` nor a framework's step, where a
-        detached output is a stop-gradient inside training (a target network, a teacher)."""
+        a model and ends its output's history before it goes anywhere else
+        (`self.cnn(frames).data.cpu().numpy()`; `out = model(x)` whose every read is
+        `out[0].permute(1, 2, 0).detach()`; `data = out.hidden_states[-1][0]`, then
+        `torch.mean(data, dim=0).tolist()`): the graph the forward records is never wanted. Not a
+        module's `forward` nor a framework's step, where a detached output is a stop-gradient
+        inside training (a target network, a teacher)."""
         model = self.model
         loops = model.loops
         if not isinstance(scope, cst.FunctionDef) or model.enclosing_loops(call) or is_test_path(model.path):
             return False  # (a test runs a model once, to check it)
         if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
             return False
-        if self._detaches(call):
-            return True
-        statement = model.tree.statement_of(call)
-        if not (
-            type(statement) is cst.Assign
-            and statement.value is call
-            and len(statement.targets) == 1
-            and type(statement.targets[0].target) is cst.Name
-        ):
-            return False
-        target = statement.targets[0].target
-        if len(model.bindings(scope, target.value)) != 1:
-            return False  # (bound once: every other use of the name is a read of this output)
-        reads = [
-            n for n in model.tree.descendants(scope, cst.Name) if n.value == target.value and n is not target
-        ]
-        return bool(reads) and all(model.scope_of(n) is scope and self._detaches(n) for n in reads)
+        return model.model_runs.runs_module(call) and self._detaches(call, scope, frozenset())
 
-    def _detaches(self, expr: cst.BaseExpression) -> bool:
-        """Does the value of `expr` reach `.detach()` or `.data` through its parts, fields and the
-        tensor methods that pass history on (`out.logits[0].permute(1, 2, 0).detach()`), and go
-        nowhere else first?"""
+    def _detaches(self, expr: cst.BaseExpression, scope: cst.FunctionDef, seen: frozenset[str]) -> bool:
+        """Does the value of `expr` reach the end of its history (`.detach()`, `.data`, `.item()`,
+        `.tolist()`, `int(...)`) through its parts, fields, the tensor methods and torch functions
+        that pass history on, and names bound to it in `scope` (every read of them), and go nowhere
+        else first?"""
         tree = self.model.tree
         node: cst.CSTNode = expr
         while True:
             parent = tree.parent_of(node)
-            if type(parent) is cst.Subscript and parent.value is node:
+            kind = type(parent)
+            if kind is cst.Subscript and parent.value is node:
                 node = parent
-                continue
-            if type(parent) is not cst.Attribute or parent.value is not node:
+            elif kind is cst.Attribute and parent.value is node:
+                attr = parent.attr.value
+                outer = tree.parent_of(parent)
+                called = type(outer) is cst.Call and outer.func is parent
+                if attr in _ENDING:
+                    return called or attr == "data"
+                if called and attr not in _PASSING:
+                    return False
+                node = outer if called else parent  # a tensor method's result, or a field (`out.logits`)
+            elif kind is cst.Arg and parent.keyword is None and not parent.star:
+                outer = tree.parent_of(parent)
+                name = self.model.imports.resolve(outer.func) or ""  # type: ignore[union-attr]
+                if name in _NUMBERS and len(outer.args) == 1:  # type: ignore[union-attr]
+                    return True
+                if not self._passes_history(name):
+                    return False
+                node = outer  # type: ignore[assignment]
+            elif kind is cst.Assign and parent.value is node and len(parent.targets) == 1:
+                target = parent.targets[0].target
+                return type(target) is cst.Name and self._reads_end_history(target.value, scope, seen)
+            else:
                 return False
-            attr = parent.attr.value
-            outer = tree.parent_of(parent)
-            called = type(outer) is cst.Call and outer.func is parent
-            if attr in _DETACHING:
-                return called or attr == "data"
-            if called and attr not in _PASSING:
-                return False
-            node = outer if called else parent  # a tensor method's result, or a field (`out.logits`)
+
+    def _reads_end_history(self, name: str, scope: cst.FunctionDef, seen: frozenset[str]) -> bool:
+        """Does every read of `name` in `scope` end its history (`_detaches`)? A few names deep."""
+        if name in seen or len(seen) >= _FLOW_DEPTH:
+            return False
+        tree = self.model.tree
+        reads = [n for n in tree.descendants(scope, cst.Name) if n.value == name and self._is_read(n)]
+        return bool(reads) and all(
+            self.model.scope_of(n) is scope and self._detaches(n, scope, seen | {name}) for n in reads
+        )
+
+    def _is_read(self, name: cst.Name) -> bool:
+        """A read of a variable: not a binding target, an attribute's name nor an argument's keyword."""
+        parent = self.model.tree.parent_of(name)
+        kind = type(parent)
+        if kind is cst.AssignTarget or kind is cst.Param:
+            return False
+        if kind is cst.Attribute:
+            return parent.value is name
+        if kind is cst.Arg:
+            return parent.value is name
+        return True
+
+    @staticmethod
+    def _passes_history(function: str) -> bool:
+        """A torch function whose result carries its tensor arguments' history (`torch.mean`,
+        `torch.cat`, `torch.nn.functional.softmax`)."""
+        module, _, name = function.rpartition(".")
+        return (module == "torch" and name in _PASSING) or function in CONCATENATIONS or module == "torch.nn.functional"
 
     def _eval_loop(self, loop: cst.CSTNode) -> bool:
         """A loop over evaluation data, or after `model.eval()`, that does not train (an epoch loop
