@@ -243,6 +243,8 @@ class StepTracker(MemTracker):
             events.append((0, key, winfo.mem_consumed, winfo.reftype.value, self._phase_index))
         else:  # a resize_: the storage is freed and allocated again at its new size
             events.append((-1, key, old_mem_consumed, winfo.reftype.value, self._phase_index))
+            if self.stream:  # on the stream current at the resize (FSDP1 all-gathers into a resized storage)
+                self.record.streams[len(events)] = self.stream
             events.append((1, key, winfo.mem_consumed, winfo.reftype.value, self._phase_index))
 
     # -- steps -----------------------------------------------------------------------------
