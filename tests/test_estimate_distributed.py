@@ -86,6 +86,24 @@ def convnet():
         opt.zero_grad()
     return step
 
+def _resized(on_side_stream):
+    # FSDP1's all-gather: a storage resized on its unshard stream, freed (resized to 0) after use.
+    flat = torch.empty(0, device="cuda")
+    side = torch.cuda.Stream()
+    def step():
+        with torch.cuda.stream(side if on_side_stream else torch.cuda.current_stream()):
+            flat.untyped_storage().resize_(64 * 2**20)
+        flat.untyped_storage().resize_(0)
+        work = torch.randn(8 * 2**20, device="cuda", requires_grad=True)  # 32 MiB on the compute stream
+        (work * 2).sum().backward()
+    return step
+
+def resized_on_side_stream():
+    return _resized(True)
+
+def resized_on_compute_stream():
+    return _resized(False)
+
 def lstm():
     model = nn.LSTM(32, 64, num_layers=2).cuda()
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -190,6 +208,14 @@ def test_fsdp2_side_streams_hold_their_own_segments(factories, monkeypatch):
     one_stream = summary.summarize(seen["events"], seen["phases"], [], seen["workspace"], {})
     assert result["peak_allocated"] == one_stream["peak_allocated"]
     assert result["peak_reserved"] > one_stream["peak_reserved"]
+
+
+def test_a_storage_resized_on_a_side_stream_keeps_its_segment_there(factories):
+    # The side stream's 64 MiB segment cannot serve the compute stream's 32 MiB tensors afterwards.
+    side, compute = (predict.predict_factory(f"{factories}:{name}", steps=2, eval_step=False, world_size=2)
+                     for name in ("resized_on_side_stream", "resized_on_compute_stream"))
+    assert side["peak_allocated"] == compute["peak_allocated"]
+    assert side["peak_reserved"] >= compute["peak_reserved"] + 32 * MIB
 
 
 def test_fsdp2_weights_initialized_on_the_shards(factories):

@@ -243,6 +243,8 @@ class StepTracker(MemTracker):
             events.append((0, key, winfo.mem_consumed, winfo.reftype.value, self._phase_index))
         else:  # a resize_: the storage is freed and allocated again at its new size
             events.append((-1, key, old_mem_consumed, winfo.reftype.value, self._phase_index))
+            if self.stream:  # on the stream current at the resize (FSDP1 all-gathers into a resized storage)
+                self.record.streams[len(events)] = self.stream
             events.append((1, key, winfo.mem_consumed, winfo.reftype.value, self._phase_index))
 
     # -- steps -----------------------------------------------------------------------------
@@ -421,12 +423,13 @@ class StepTracker(MemTracker):
             tree_map_only(torch.Tensor, partial(self._track, reftype), res)
             self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
             if gpu and func in _REDUCTIONS:
-                self._reduction_staging(func, args, kwargs, reftype)
+                self._reduction_staging(args, kwargs)
         return res
 
-    def _reduction_staging(self, func, args: tuple, kwargs: dict, reftype) -> None:
+    def _reduction_staging(self, args: tuple, kwargs: dict) -> None:
         """The global-memory buffer a CUDA `sum`/`mean` takes during its launch (`reductions`),
-        allocated after its output and given back, as the kernel does."""
+        allocated after its output and given back, as the kernel does; the kernel's, so "other"
+        (not an activation: the sanity check's count of what a forward keeps leaves it out)."""
         x = args[0]
         if not isinstance(x, torch.Tensor) or x.layout != torch.strided:
             return
@@ -442,7 +445,7 @@ class StepTracker(MemTracker):
         if nbytes:
             buffer = x.new_empty((nbytes,), dtype=torch.uint8)
             self._mark(buffer, True)
-            self._track(reftype, buffer)
+            self._track(Category.OTH, buffer)
             self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
             del buffer
 
