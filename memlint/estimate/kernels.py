@@ -33,8 +33,12 @@ The model, measured on H100/H200 with cuDNN 9 (benchmarks/estimate/kernel_probe.
 
 from __future__ import annotations
 
+import itertools
+
 import torch
 import torch.nn as nn
+
+from memlint.estimate.cudnn_conv import EMPTY_CACHE, ConvWorkspaces, calls_of
 
 CONV_WORKSPACE_FACTOR = 4
 MIB = 1 << 20
@@ -99,6 +103,8 @@ class KernelSide:
         self.largest_conv = 0  # bytes of the largest input or output of a convolution
         self.conv_name = ""
         self.benchmark = False  # cudnn.benchmark was on at a convolution
+        self.convs = ConvWorkspaces()
+        self._keys = itertools.count(-2, -1)  # event keys of the workspaces (-1: the cuBLAS workspace)
         self.rnn_reserve = 0
         self.rnn_workspace = 0
         self.rnn_name = ""
@@ -145,6 +151,19 @@ class KernelSide:
             self.largest_conv, self.conv_name = size, type(module).__name__
         self.benchmark = self.benchmark or bool(torch.backends.cudnn.benchmark)
 
+    def after_op(self, func, args: tuple, phase: int) -> None:
+        """A convolution's cuDNN workspaces, allocated and freed after its outputs (the tracker's events)."""
+        keys = calls_of(func, args)
+        if not keys:
+            return
+        events = self.tracker.record.events
+        for category, size in self.convs.transients(keys, bool(torch.backends.cudnn.benchmark)):
+            if category:
+                key = next(self._keys)
+                events += [(1, key, size, category, phase), (-1, key, size, category, phase)]
+            else:
+                events.append((EMPTY_CACHE, 0, 0, "", phase))
+
     def _rnn(self, module: nn.RNNBase, forward, x: torch.Tensor, hx):
         batched = x.dim() == 3
         seq, batch = (x.shape[0], x.shape[1] if batched else 1)
@@ -168,8 +187,10 @@ class KernelSide:
         the largest RNN's reserve space and workspace (in it)."""
         out: dict = {}
         if self.largest_conv:
-            out["cudnn_conv_workspace"] = CONV_WORKSPACE_FACTOR * self.largest_conv
+            out.update(self.convs.summary())
             out["cudnn_benchmark"] = self.benchmark
+            if out["conv_unmeasured"]:  # calls whose plan's workspace was never measured: the typical size
+                out["cudnn_conv_workspace"] = CONV_WORKSPACE_FACTOR * self.largest_conv
         if self.rnn_reserve:
             out["cudnn_rnn_reserve"] = self.rnn_reserve
             out["cudnn_rnn_workspace"] = self.rnn_workspace
