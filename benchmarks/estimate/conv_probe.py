@@ -136,11 +136,69 @@ def _classifier(name: str, batch: int, size: int = 224, channels: int = 3, bf16:
 
     def step():
         x = torch.randn(batch, channels, size, size, device="cuda")
-        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=bf16):
+        if bf16:
+            with torch.autocast("cuda", dtype=torch.bfloat16):
+                out = model(x)
+        else:  # no autocast of its own (`_amp` may have one around it)
             out = model(x)
         out.float().mean().backward()
 
     return step
+
+
+def _cifar(arch: str, batch: int):
+    """The CIFAR-10 networks of the widely copied training scripts: a ResNet-18 with a 3x3 stride-1 stem and
+    no max-pool, and VGG-16 (3x3 convolutions, batch norm), on 32x32 images."""
+    import torch.nn as nn
+
+    if arch == "vgg16":
+        layers, cin = [], 3
+        for v in (64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M", 512, 512, 512, "M"):
+            if v == "M":
+                layers.append(nn.MaxPool2d(2))
+            else:
+                layers += [nn.Conv2d(cin, v, 3, padding=1), nn.BatchNorm2d(v), nn.ReLU(True)]
+                cin = v
+        model = nn.Sequential(*layers, nn.Flatten(), nn.Linear(512, 10))
+    else:
+        def block(cin, cout, stride):
+            main = nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
+                                 nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout))
+            short = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+                     if stride != 1 or cin != cout else nn.Identity())
+
+            class Block(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.main, self.short = main, short
+
+                def forward(self, x):
+                    return torch.relu(self.main(x) + self.short(x))
+
+            return Block()
+
+        stages, cin = [], 64
+        for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+            stages += [block(cin, cout, stride), block(cout, cout, 1)]
+            cin = cout
+        model = nn.Sequential(nn.Conv2d(3, 64, 3, 1, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU(), *stages,
+                              nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(512, 10))
+    model = model.cuda().train()
+
+    def step():
+        model(torch.randn(batch, 3, 32, 32, device="cuda")).mean().backward()
+
+    return step
+
+
+def _amp(step_factory, dtype=torch.float16):
+    step = step_factory()
+
+    def amp_step():
+        with torch.autocast("cuda", dtype=dtype):
+            step()
+
+    return amp_step
 
 
 MODELS = {
@@ -156,6 +214,10 @@ MODELS = {
     **{f"tv-{arch}-b{n}": (lambda arch=arch, n=n: _classifier(f"tv_{arch}", n))
        for arch in ("resnet18", "resnet50") for n in (64, 128, 256)},
     **{f"tv-mobilenet_v2-b{n}": (lambda n=n: _classifier("tv_mobilenet_v2", n)) for n in (32, 128)},
+    # CIFAR-10 scripts (batch 128, their usual default) and mixed precision (fp16 autocast) ImageNet training
+    **{f"cifar-{arch}-b{n}": (lambda arch=arch, n=n: _cifar(arch, n)) for arch in ("resnet18", "vgg16") for n in (64, 128, 256)},
+    **{f"amp-tv-{arch}-b{n}": (lambda arch=arch, n=n: _amp(lambda: _classifier(f"tv_{arch}", n)))
+       for arch in ("resnet18", "resnet50") for n in (32, 64, 128, 256)},
 }
 
 

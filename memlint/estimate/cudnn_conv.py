@@ -34,7 +34,7 @@ from collections.abc import Sequence
 import torch
 
 from memlint.estimate.cudnn_workspaces import MEASURED_ON, WORKSPACES
-from memlint.estimate.summary import AUTOTUNING, EMPTY_CACHE, WORKSPACE
+from memlint.estimate.summary import AUTOTUNING, EMPTY_CACHE, WORKSPACE, is_hopper
 
 aten = torch.ops.aten
 
@@ -74,10 +74,13 @@ def calls_of(func, args: tuple) -> list[str]:
 class ConvWorkspaces:
     """The workspaces of a fake run's convolutions, as the process on the GPU would take them."""
 
-    def __init__(self) -> None:
+    def __init__(self, gpu: str = "") -> None:
+        # cuDNN offers other engines on other architectures: the measurements (Hopper) hold on Hopper only
+        self.table = WORKSPACES if is_hopper(gpu) else {}
         self.tuned: set[str] = set()  # keys autotuned so far (PyTorch's per-process plan cache)
         self.unknown: dict[str, bool] = {}  # key -> benchmark on: calls with no measurement
         self.calls = 0
+        self.unmeasured_calls = 0
         self.largest_trial = 0
         self.trial_key = ""
 
@@ -86,11 +89,12 @@ class ConvWorkspaces:
         out: list[tuple[str, int]] = []
         for key in keys:
             self.calls += 1
-            trial, chosen, plain = WORKSPACES.get(key, (None, None, None))
+            trial, chosen, plain = self.table.get(key, (None, None, None))
             if benchmark and key not in self.tuned:
                 self.tuned.add(key)
                 if trial is None:
                     self.unknown[key] = True
+                    self.unmeasured_calls += 1
                     continue
                 if trial > self.largest_trial:
                     self.largest_trial, self.trial_key = trial, key
@@ -101,13 +105,16 @@ class ConvWorkspaces:
             size = chosen if benchmark else plain
             if size is None:
                 self.unknown.setdefault(key, benchmark)
+                self.unmeasured_calls += 1
             elif size:
                 out.append((WORKSPACE, size))
         return out
 
     def summary(self) -> dict:
         unknown_tuned = sum(self.unknown.values())
-        return {"conv_calls": self.calls, "conv_unmeasured": len(self.unknown),
+        return {"conv_calls": self.calls, "conv_calls_unmeasured": self.unmeasured_calls,
+                "conv_unmeasured": len(self.unknown),
                 "autotuning_unmeasured": unknown_tuned, "autotuning_largest": self.largest_trial,
-                "autotuning_largest_call": self.trial_key, "measured_on": MEASURED_ON["gpu"],
+                "autotuning_largest_call": self.trial_key,
+                "measured_on": MEASURED_ON["gpu"] if self.table else "",
                 "unmeasured_examples": sorted(self.unknown)[:3]}

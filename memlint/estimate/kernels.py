@@ -98,12 +98,12 @@ def _hx(states: tuple | None, tensors: tuple):
 class KernelSide:
     """Watches the modules of a fake run for convolutions and RNNs on the emulated GPU."""
 
-    def __init__(self, tracker) -> None:
+    def __init__(self, tracker, gpu: str = "") -> None:
         self.tracker = tracker
         self.largest_conv = 0  # bytes of the largest input or output of a convolution
         self.conv_name = ""
         self.benchmark = False  # cudnn.benchmark was on at a convolution
-        self.convs = ConvWorkspaces()
+        self.convs = ConvWorkspaces(gpu)
         self._keys = itertools.count(-2, -1)  # event keys of the workspaces (-1: the cuBLAS workspace)
         self.rnn_reserve = 0
         self.rnn_workspace = 0

@@ -145,8 +145,8 @@ def _kernel_lines(kernel: dict, human: Callable[[int], str]) -> list[str]:
     """cuDNN's memory beside the tensors: named, with the bound it puts above the peak (sizes in the report's unit)."""
     lines = []
     measured = kernel.get("measured_on", "")
-    if kernel.get("conv_calls"):
-        known = kernel["conv_calls"] - kernel.get("conv_unmeasured", 0)
+    if kernel.get("conv_calls") and measured:
+        known = kernel["conv_calls"] - kernel.get("conv_calls_unmeasured", 0)
         lines.append(f"  {'cuDNN conv workspaces':<28}{'in peak':>12}   transient, measured per call on {measured} "
                      f"(cuDNN 9.19) for {known} of {kernel['conv_calls']} convolution calls")
     if kernel.get("cudnn_conv_workspace"):
@@ -160,7 +160,7 @@ def _kernel_lines(kernel: dict, human: Callable[[int], str]) -> list[str]:
                          "sized to the free memory, so not in what must fit")
         if kernel.get("autotuning_unmeasured"):
             lines.append(f"  {'autotuning not measured':<28}{'<= free':>12}   {kernel['autotuning_unmeasured']} "
-                         "convolution calls of shapes never measured: their trial workspaces (cuDNN's largest "
+                         "convolution shapes never measured on this GPU: their trial workspaces (cuDNN's largest "
                          "plan, GiBs for some layers) are NOT in the peak above, which is a lower bound of the "
                          "GPU's readings; the fit does not depend on them")
     if kernel.get("cudnn_rnn_reserve"):

@@ -164,8 +164,11 @@ def top_modules(uses: list[dict], limit: int = 6) -> list[dict]:
     return sorted(shown, key=lambda u: -u["forward_growth"])[:limit]
 
 
+def is_hopper(gpu_label: str) -> bool:
+    return any(name in gpu_label.lower() for name in ("h100", "h200", "gh200", "h800"))
+
+
 def workspace_for(gpu_label: str, matmuls: bool, backward_matmuls: bool = False) -> int:
     if not matmuls:
         return 0
-    hopper = any(name in gpu_label.lower() for name in ("h100", "h200", "gh200", "h800"))
-    return CUBLAS_WORKSPACE["sm90" if hopper else "other"] * (2 if backward_matmuls else 1)
+    return CUBLAS_WORKSPACE["sm90" if is_hopper(gpu_label) else "other"] * (2 if backward_matmuls else 1)
