@@ -5,20 +5,14 @@ The model, measured on H100/H200 with cuDNN 9 (benchmarks/estimate/kernel_probe.
 
 * cuBLAS workspace: one per stream, taken at the first matmul and kept: 32 MiB on Hopper
   (counted in the peak; `summary.workspace_for`).
-* cuDNN convolution workspace, `cudnn.benchmark` off: the algorithm cuDNN's heuristics
-  pick takes a workspace for the duration of the call and gives it back: a median 1.3x
-  the larger of the convolution's input and output over 320 shapes (forward and backward,
-  fp32 and bf16), under 13x for 95% of them, more for some small tensors (a 16x16
-  stride-16 patch embedding); reported as 4x the largest convolution's larger tensor.
-  Transient: it adds to the peak only if the largest convolution runs at the peak, so it
-  is reported beside the predicted peak, not in it.
-* `cudnn.benchmark = True`: the first call of each shape times the candidate algorithms,
-  and PyTorch allocates the largest workspace any candidate asks for among those that fit
-  in the free memory (halving it on out-of-memory). It does not follow the tensors' sizes:
-  2.6 GiB for a transposed convolution with a 2 MiB input (DCGAN's generator at batch 64,
-  fp32), which set that script's peak higher than at batch 256; 33 GiB for a 3x3
-  convolution with 196 MiB tensors. The free memory is its only bound, and being sized to
-  it, it raises the peak readings without deciding whether a run fits; the report says so.
+* cuDNN convolution workspaces (`cudnn_conv`): each call's workspaces as measured on Hopper
+  (cuDNN 9.19, `cudnn_workspaces`), in the prediction: the chosen plan's for the call, and
+  with `cudnn.benchmark = True` the trial workspace of a shape's first call (the largest
+  plan's, up to GiBs for tensors of MiBs: 2.6 GiB for DCGAN's generator at batch 64), capped
+  at the free memory as PyTorch does and kept out of what must fit. For calls never measured
+  the report names the typical heuristic workspace, 4x the largest convolution tensor (a
+  median 1.3x over 320 shapes, under 13x for 95% of them, more for small tensors), and the
+  autotuning as missing from the peak, bounded by the free memory only.
 * cuDNN RNNs (LSTM/GRU/RNN training on the GPU) run as one fused kernel, which the fake
   run emulates (cuDNN is off in a fake run, and the CPU's RNN keeps 8-10 values per hidden
   unit and step for backward where cuDNN keeps about 5): the forward keeps a reserve space
