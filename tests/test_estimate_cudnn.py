@@ -161,3 +161,20 @@ def test_the_measurements_hold_on_hopper_only(factory):
     conv = result["kernel_side"]
     assert conv["measured_on"] == "" and conv["autotuning_unmeasured"] == 5 and conv["autotuning_largest"] == 0
     assert result["peak_allocated"] == result["peak_allocated_without_autotuning"]
+
+
+def test_the_h200_measurements_hold_on_an_h100():
+    # Eight of the networks measured again on an H100 (conv_table.py check): the same workspace for
+    # nearly every call, and within a few MiB where not.
+    with open(os.path.join(ROOT, "benchmarks", "results", "estimate_conv_probe_h100_check.json"),
+              encoding="utf-8") as handle:
+        h100 = json.load(handle)
+    assert "H100" in h100["gpu"]
+    column = {"benchmark": 0, "plain": 2}
+    pairs = [(WORKSPACES[key][column[mode]], size) for mode, _, key, size in h100["calls"]
+             if key in WORKSPACES and WORKSPACES[key][column[mode]] is not None]
+    assert len(pairs) > 900
+    same = sum(h200 == size for h200, size in pairs)
+    assert same >= 0.98 * len(pairs)
+    assert all(abs(h200 - size) <= 8 * MIB for h200, size in pairs)
+    assert max(size for _, size in pairs) > 2500 * MIB  # DCGAN's 2.6 GiB trial, the same on both

@@ -105,5 +105,29 @@ def main(folder: str) -> None:
     print(len(calls), "calls,", len(table), "shapes")
 
 
+def check(folder: str) -> None:
+    """The same networks measured on another GPU (h100_plain.json, h100_benchmark.json in `folder`):
+    each call's workspace there, stored beside the table for the test that compares them."""
+    out = {"calls": []}
+    for mode in ("plain", "benchmark"):
+        with open(os.path.join(folder, f"h100_{mode}.json"), encoding="utf-8") as handle:
+            models = json.load(handle)
+        out.update({k: models[k] for k in ("torch", "cudnn", "gpu", "total")})
+        for model in models["models"]:
+            seen = set()
+            for call in model["steps"][0]:
+                key = key_of(call)
+                if mode == "benchmark" and key in seen:  # the trial: the first call of the key
+                    continue
+                seen.add(key)
+                out["calls"].append([mode, model["model"], key, max(workspaces(call["events"]), default=0)])
+    path = os.path.join(ROOT, "benchmarks", "results", "estimate_conv_probe_h100_check.json")
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(out, handle, separators=(",", ":"))
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "check":  # python conv_table.py check DIR: the H100 comparison
+        check(sys.argv[2])
+    else:
+        main(sys.argv[1])

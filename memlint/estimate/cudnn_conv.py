@@ -24,7 +24,9 @@ layer: 1,092 MiB at batch 1), 2.6 GiB for a 4x4 stride-2 transposed convolution 
 tensors are 2 MiB; which engines are offered changes with the batch size both ways (a 5x5
 convolution: 1,191 MiB at batch 32, 203 MiB at batch 128). No formula over the shapes
 follows that, so the prediction uses the measured size of the very call, and names the
-calls it has no measurement for instead of guessing.
+calls it has no measurement for instead of guessing. Eight of the networks measured again
+on an H100 gave the same workspace for 1,049 of 1,060 calls, the others within 6 MiB: the
+table is applied on Hopper GPUs only (`benchmarks/results/estimate_conv_probe_h100_check.json`).
 """
 
 from __future__ import annotations
