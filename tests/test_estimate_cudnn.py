@@ -87,11 +87,20 @@ def mnist_plain():
 
 def mnist_unmeasured():
     return mnist(True, 48)
+
+def mnist_deterministic():
+    step = mnist(True)
+    torch.backends.cudnn.deterministic = True  # other plans: the measurements do not hold
+    return step
 '''
 
 
 @pytest.fixture
 def factory(tmp_path, monkeypatch):
+    import torch
+
+    for flag in ("benchmark", "deterministic"):  # the factories set them: restored after the test
+        monkeypatch.setattr(torch.backends.cudnn, flag, getattr(torch.backends.cudnn, flag))
     name = f"cudnn_factories_{abs(hash(str(tmp_path))) % 10**8}"
     (tmp_path / f"{name}.py").write_text(textwrap.dedent(FACTORY))
     monkeypatch.chdir(tmp_path)
@@ -123,8 +132,9 @@ def test_cudnn_benchmark_puts_the_measured_trial_in_the_peak(factory):
     assert "cudnn.benchmark autotuning" in text.getvalue() and "not measured" not in text.getvalue()
 
 
-def test_an_unmeasured_shape_is_named_not_guessed(factory):
-    result = _run(factory, "mnist_unmeasured")
+@pytest.mark.parametrize("name", ["mnist_unmeasured", "mnist_deterministic"])
+def test_an_unmeasured_call_is_named_not_guessed(factory, name):
+    result = _run(factory, name)
     conv = result["kernel_side"]
     assert conv["autotuning_unmeasured"] == conv["conv_unmeasured"] == 5 and conv["autotuning_largest"] == 0
     text = io.StringIO()

@@ -69,8 +69,12 @@ def calls_of(func, args: tuple) -> list[str]:
     else:
         return []
     dtype = str(x.dtype).removeprefix("torch.")
+    # PyTorch filters cuDNN's plans by these two (Conv_v8.cpp `filterEngineConfigs`); the table holds the defaults,
+    # so a call under other settings has a key of its own, never measured.
+    flags = (" deterministic" if torch.backends.cudnn.deterministic else "") + \
+        ("" if torch.backends.cudnn.allow_tf32 else " no-tf32")
     return [conv_key(d, dtype, x.shape, w.shape, stride, padding, dilation, transposed, output_padding, groups,
-                     _channels_last(x)) for d in directions]
+                     _channels_last(x)) + flags for d in directions]
 
 
 class ConvWorkspaces:
