@@ -75,10 +75,17 @@ def _plain_lines(result: dict, budget: int | None, budget_label: str) -> list[st
     if result.get("stopped"):
         out.append(result["stopped"])
         out.append("  (what follows is what ran before that)")
+    # a convolution's autotuning that was never measured is missing from the readings predicted
+    lower = ("; at least: the autotuning of unmeasured convolutions is not in it"
+             if (result.get("kernel_side") or {}).get("autotuning_unmeasured") else "")
     out.append(f"predicted peak allocated  {human(result['peak_allocated']):>12}   "
-               f"torch.cuda.max_memory_allocated(), in {result['peak_phase']}")
+               f"torch.cuda.max_memory_allocated(), in {result['peak_phase']}{lower}")
     out.append(f"predicted peak reserved   {human(result['peak_reserved']):>12}   "
-               "torch.cuda.max_memory_reserved(), caching-allocator model (estimate)")
+               f"torch.cuda.max_memory_reserved(), caching-allocator model (estimate){lower}")
+    bare = result.get("peak_reserved_without_autotuning", result["peak_reserved"])
+    if bare < result["peak_reserved"]:
+        out.append(f"without autotuning trials {human(bare):>12}   reserved: what must fit (cudnn.benchmark's "
+                   "trials take only what is free)")
     out.append("at the training peak:")
     for name, value in result["breakdown"].items():
         out.append(f"  {name:<28}{human(value):>12}")
@@ -145,8 +152,8 @@ def _kernel_lines(kernel: dict, human: Callable[[int], str]) -> list[str]:
     """cuDNN's memory beside the tensors: named, with the bound it puts above the peak (sizes in the report's unit)."""
     lines = []
     measured = kernel.get("measured_on", "")
-    if kernel.get("conv_calls") and measured:
-        known = kernel["conv_calls"] - kernel.get("conv_calls_unmeasured", 0)
+    known = kernel.get("conv_calls", 0) - kernel.get("conv_calls_unmeasured", 0)
+    if measured and known:
         lines.append(f"  {'cuDNN conv workspaces':<28}{'in peak':>12}   transient, measured per call on {measured} "
                      f"(cuDNN 9.19) for {known} of {kernel['conv_calls']} convolution calls")
     if kernel.get("cudnn_conv_workspace"):

@@ -21,7 +21,7 @@ CATEGORIES = ["Parameter", "Buffer", "Gradient", "Optstate", "Optimizer temporar
 LABELS = {"Parameter": "parameters", "Buffer": "buffers", "Gradient": "gradients", "Optstate": "optimizer state", "Optimizer temporaries": "optimizer-step temporaries",
           "Input": "inputs (batch)", "Activation": "activations", "Autocast cache": "autocast cast cache",
           "Temp": "backward temporaries", "Communication buffers": "DDP gradient buckets",
-          WORKSPACE: "cuDNN convolution workspace", AUTOTUNING: "cuDNN autotuning trial workspace", "Other": "other"}
+          WORKSPACE: "cuDNN conv workspace", AUTOTUNING: "cuDNN autotuning trial", "Other": "other"}
 
 
 def summarize(events: list, phases: list[str], modules: list[dict], workspace: int, extra: dict,
