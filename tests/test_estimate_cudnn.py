@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import pickle
 import textwrap
 
 import pytest
@@ -130,6 +131,7 @@ def test_cudnn_benchmark_puts_the_measured_trial_in_the_peak(factory):
     text = io.StringIO()
     report.write(tuned, "text", text, None)
     assert "cudnn.benchmark autotuning" in text.getvalue() and "not measured" not in text.getvalue()
+    assert "without autotuning trials" in text.getvalue() and "at least" not in text.getvalue()
 
 
 @pytest.mark.parametrize("name", ["mnist_unmeasured", "mnist_deterministic"])
@@ -140,6 +142,19 @@ def test_an_unmeasured_call_is_named_not_guessed(factory, name):
     text = io.StringIO()
     report.write(result, "text", text, None)
     assert "autotuning not measured" in text.getvalue() and "lower bound" in text.getvalue()
+    assert "at least" in text.getvalue()
+
+
+def test_the_snapshot_holds_the_trial_and_the_emptied_cache(factory, tmp_path):
+    path = tmp_path / "snapshot.pickle"
+    result = predict.predict_factory(f"{factory}:mnist", eval_step=False, snapshot_file=str(path))
+    with open(path, "rb") as handle:
+        trace = pickle.load(handle)["device_traces"][0]
+    trial = WORKSPACES["backward_weight float32 x64,32,26,26 w64,32,3,3 s1,1 p0,0 d1,1 C o0,0 g1"][0]
+    allocs = [e for e in trace if e["action"] == "alloc" and "autotuning" in e["frames"][0]["name"]]
+    assert max(e["size"] for e in allocs) >= trial
+    assert any(e["action"] == "segment_free" for e in trace)  # PyTorch empties its cache after each trial
+    assert result["kernel_side"]["autotuning_largest"] == trial
 
 
 def test_empty_cache_returns_the_free_segments():
