@@ -11,9 +11,9 @@ Assumptions, stated because the real allocator has options this ignores:
 * a free block is reused best-fit (smallest that fits, then lowest address)
   within its pool and split when the rest is at least 512 bytes (small) or
   more than 1 MiB (large); an unsplit large block counts whole as allocated;
-* adjacent free blocks of one segment merge; segments are never returned
-  (no `empty_cache`, no OOM retry, no `expandable_segments`,
-  no `max_split_size_mb`);
+* adjacent free blocks of one segment merge; segments are returned only by
+  `empty_cache` (which cudnn.benchmark's autotuning calls; no OOM retry, no
+  `expandable_segments`, no `max_split_size_mb`);
 * each stream has pools of its own: a block freed goes back to the stream it was
   allocated on and serves only that stream again (FSDP's all-gather and
   reduce-scatter streams hold segments the compute stream cannot reuse).
@@ -126,6 +126,22 @@ class Allocator:
                     if neighbour.next is not None:
                         neighbour.next.prev = block
         self._insert(block)
+
+    def empty_cache(self) -> None:
+        """Return every segment that is one free block to the driver."""
+        kept = []
+        for head in self.segments:
+            if head.free and head.next is None:
+                self._remove(head)
+                self.reserved -= head.size
+                self._event("segment_free", head, head.size)
+            else:
+                kept.append(head)
+        self.segments = kept
+
+    def largest_free(self) -> int:
+        """The largest cached free block (what `cacheInfo` reports beside the driver's free memory)."""
+        return max((pool[-1][0] for pool in self._pools.values() if pool), default=0)
 
     def _insert(self, block: _Block) -> None:
         bisect.insort(self._pools.setdefault((block.stream, block.small), []), (block.size, block.start, block))

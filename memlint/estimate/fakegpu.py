@@ -285,7 +285,7 @@ class FakeGPU:
                  whatifs: WhatIfs | None = None) -> None:
         self.tracker = tracker
         self.world = world  # a rank of a distributed job (`distributed`), or one GPU
-        tracker.kernel_side = KernelSide(tracker)  # cuDNN's workspaces and reserve space, read by the summary
+        tracker.kernel_side = KernelSide(tracker, name)  # cuDNN's workspaces and reserve space, read by the summary
         tracker.reduction_gpu = reductions.gpu_shape(name)  # its reductions' staging buffers
         self.batch_size = batch_size  # what-if: every DataLoader's batch size
         self.optimizer = optimizer  # what-if: "sgd" in place of Adam/AdamW

@@ -5,20 +5,14 @@ The model, measured on H100/H200 with cuDNN 9 (benchmarks/estimate/kernel_probe.
 
 * cuBLAS workspace: one per stream, taken at the first matmul and kept: 32 MiB on Hopper
   (counted in the peak; `summary.workspace_for`).
-* cuDNN convolution workspace, `cudnn.benchmark` off: the algorithm cuDNN's heuristics
-  pick takes a workspace for the duration of the call and gives it back: a median 1.3x
-  the larger of the convolution's input and output over 320 shapes (forward and backward,
-  fp32 and bf16), under 13x for 95% of them, more for some small tensors (a 16x16
-  stride-16 patch embedding); reported as 4x the largest convolution's larger tensor.
-  Transient: it adds to the peak only if the largest convolution runs at the peak, so it
-  is reported beside the predicted peak, not in it.
-* `cudnn.benchmark = True`: the first call of each shape times the candidate algorithms,
-  and PyTorch allocates the largest workspace any candidate asks for among those that fit
-  in the free memory (halving it on out-of-memory). It does not follow the tensors' sizes:
-  2.6 GiB for a transposed convolution with a 2 MiB input (DCGAN's generator at batch 64,
-  fp32), which set that script's peak higher than at batch 256; 33 GiB for a 3x3
-  convolution with 196 MiB tensors. The free memory is its only bound, and being sized to
-  it, it raises the peak readings without deciding whether a run fits; the report says so.
+* cuDNN convolution workspaces (`cudnn_conv`): each call's workspaces as measured on Hopper
+  (cuDNN 9.19, `cudnn_workspaces`), in the prediction: the chosen plan's for the call, and
+  with `cudnn.benchmark = True` the trial workspace of a shape's first call (the largest
+  plan's, up to GiBs for tensors of MiBs: 2.6 GiB for DCGAN's generator at batch 64), capped
+  at the free memory as PyTorch does and kept out of what must fit. For calls never measured
+  the report names the typical heuristic workspace, 4x the largest convolution tensor (a
+  median 1.3x over 320 shapes, under 13x for 95% of them, more for small tensors), and the
+  autotuning as missing from the peak, bounded by the free memory only.
 * cuDNN RNNs (LSTM/GRU/RNN training on the GPU) run as one fused kernel, which the fake
   run emulates (cuDNN is off in a fake run, and the CPU's RNN keeps 8-10 values per hidden
   unit and step for backward where cuDNN keeps about 5): the forward keeps a reserve space
@@ -36,8 +30,12 @@ The model, measured on H100/H200 with cuDNN 9 (benchmarks/estimate/kernel_probe.
 
 from __future__ import annotations
 
+import itertools
+
 import torch
 import torch.nn as nn
+
+from memlint.estimate.cudnn_conv import EMPTY_CACHE, ConvWorkspaces, calls_of
 
 CONV_WORKSPACE_FACTOR = 4
 MIB = 1 << 20
@@ -101,11 +99,13 @@ def _hx(states: tuple | None, tensors: tuple):
 class KernelSide:
     """Watches the modules of a fake run for convolutions and RNNs on the emulated GPU."""
 
-    def __init__(self, tracker) -> None:
+    def __init__(self, tracker, gpu: str = "") -> None:
         self.tracker = tracker
         self.largest_conv = 0  # bytes of the largest input or output of a convolution
         self.conv_name = ""
         self.benchmark = False  # cudnn.benchmark was on at a convolution
+        self.convs = ConvWorkspaces(gpu)
+        self._keys = itertools.count(-2, -1)  # event keys of the workspaces (-1: the cuBLAS workspace)
         self.rnn_reserve = 0
         self.rnn_workspace = 0
         self.rnn_name = ""
@@ -152,6 +152,19 @@ class KernelSide:
             self.largest_conv, self.conv_name = size, type(module).__name__
         self.benchmark = self.benchmark or bool(torch.backends.cudnn.benchmark)
 
+    def after_op(self, func, args: tuple, phase: int) -> None:
+        """A convolution's cuDNN workspaces, allocated and freed after its outputs (the tracker's events)."""
+        keys = calls_of(func, args)
+        if not keys:
+            return
+        events = self.tracker.record.events
+        for category, size in self.convs.transients(keys, bool(torch.backends.cudnn.benchmark)):
+            if category:
+                key = next(self._keys)
+                events += [(1, key, size, category, phase), (-1, key, size, category, phase)]
+            else:
+                events.append((EMPTY_CACHE, 0, 0, "", phase))
+
     def _rnn(self, module: nn.RNNBase, forward, x: torch.Tensor, hx):
         batched = x.dim() == 3
         seq, batch = (x.shape[0], x.shape[1] if batched else 1)
@@ -176,8 +189,10 @@ class KernelSide:
         the largest RNN's reserve space and workspace (in it)."""
         out: dict = {}
         if self.largest_conv:
-            out["cudnn_conv_workspace"] = CONV_WORKSPACE_FACTOR * self.largest_conv
+            out.update(self.convs.summary())
             out["cudnn_benchmark"] = self.benchmark
+            if out["conv_unmeasured"]:  # calls whose plan's workspace was never measured: the typical size
+                out["cudnn_conv_workspace"] = CONV_WORKSPACE_FACTOR * self.largest_conv
         if self.rnn_reserve:
             out["cudnn_rnn_reserve"] = self.rnn_reserve
             out["cudnn_rnn_workspace"] = self.rnn_workspace

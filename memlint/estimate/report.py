@@ -46,7 +46,9 @@ def refusal(result: dict) -> str:
 def verdict(result: dict, budget: int | None) -> tuple[int, str]:
     """(exit code, sentence). The gate compares the predicted reserved peak: what the
     caching allocator must get from the driver, which is what runs out first."""
-    need = max(result["peak_reserved"], result["peak_allocated"])
+    # cudnn.benchmark's trial workspaces are sized to the free memory: they raise the readings, not the need
+    need = max(result.get("peak_reserved_without_autotuning", result["peak_reserved"]),
+               result.get("peak_allocated_without_autotuning", result["peak_allocated"]))
     if result.get("some_ranks"):  # the job fits when its fullest rank does
         need = max(need, result["some_ranks"]["peak_reserved"], result["some_ranks"]["peak_allocated"])
     human = _size(result)
@@ -75,10 +77,17 @@ def _plain_lines(result: dict, budget: int | None, budget_label: str) -> list[st
     if result.get("stopped"):
         out.append(result["stopped"])
         out.append("  (what follows is what ran before that)")
+    # a convolution's autotuning that was never measured is missing from the readings predicted
+    lower = ("; at least: the autotuning of unmeasured convolutions is not in it"
+             if (result.get("kernel_side") or {}).get("autotuning_unmeasured") else "")
     out.append(f"predicted peak allocated  {human(result['peak_allocated']):>12}   "
-               f"torch.cuda.max_memory_allocated(), in {result['peak_phase']}")
+               f"torch.cuda.max_memory_allocated(), in {result['peak_phase']}{lower}")
     out.append(f"predicted peak reserved   {human(result['peak_reserved']):>12}   "
-               "torch.cuda.max_memory_reserved(), caching-allocator model (estimate)")
+               f"torch.cuda.max_memory_reserved(), caching-allocator model (estimate){lower}")
+    bare = result.get("peak_reserved_without_autotuning", result["peak_reserved"])
+    if bare < result["peak_reserved"]:
+        out.append(f"without autotuning trials {human(bare):>12}   reserved: what must fit (cudnn.benchmark's "
+                   "trials take only what is free)")
     out.append("at the training peak:")
     for name, value in result["breakdown"].items():
         out.append(f"  {name:<28}{human(value):>12}")
@@ -113,6 +122,10 @@ def _plain_lines(result: dict, budget: int | None, budget_label: str) -> list[st
     if result.get("whatif_note"):
         out.append(f"note: {result['whatif_note']}")
     out.extend(_kernel_lines(result.get("kernel_side") or {}, human))
+    if result.get("autotuning_bounded_by_free_memory"):
+        out.append(f"note: cudnn.benchmark's trial workspace is larger than the memory free at "
+                   f"{', '.join(result['autotuning_bounded_by_free_memory'])}: cuDNN then tries only the plans that "
+                   "fit, so the readings there are bounded by the free memory, not predicted")
     out.extend(_value_notes(result))
     version = ".".join(str(result.get("torch", "")).split("+")[0].split(".")[:2])
     if version and version not in TESTED_TORCH:
@@ -141,14 +154,25 @@ def _value_notes(result: dict) -> list[str]:
 def _kernel_lines(kernel: dict, human: Callable[[int], str]) -> list[str]:
     """cuDNN's memory beside the tensors: named, with the bound it puts above the peak (sizes in the report's unit)."""
     lines = []
+    measured = kernel.get("measured_on", "")
+    known = kernel.get("conv_calls", 0) - kernel.get("conv_calls_unmeasured", 0)
+    if measured and known:
+        lines.append(f"  {'cuDNN conv workspaces':<28}{'in peak':>12}   transient, measured per call on {measured} "
+                     f"(cuDNN 9.19) for {known} of {kernel['conv_calls']} convolution calls")
     if kernel.get("cudnn_conv_workspace"):
         lines.append(f"  {'cuDNN conv workspace':<28}{'~ ' + human(kernel['cudnn_conv_workspace']):>12}   "
-                     "transient, during a convolution: add it if one runs at the peak (4x its largest tensor; "
-                     "1 shape in 20 takes up to 13x)")
+                     "transient, for the calls not measured: add it if one runs at the peak (4x its largest "
+                     "tensor; 1 shape in 20 takes up to 13x)")
     if kernel.get("cudnn_benchmark"):
-        lines.append(f"  {'cudnn.benchmark autotuning':<28}{'<= free':>12}   the first call of each shape tries "
-                     "cuDNN's algorithms with the largest workspace that fits in the free memory (GiBs for one "
-                     "layer): it raises the GPU's peak readings, not what must fit")
+        if kernel.get("autotuning_largest"):
+            lines.append(f"  {'cudnn.benchmark autotuning':<28}{human(kernel['autotuning_largest']):>12}   "
+                         "the largest trial workspace (first call of a shape), in the peak readings; "
+                         "sized to the free memory, so not in what must fit")
+        if kernel.get("autotuning_unmeasured"):
+            lines.append(f"  {'autotuning not measured':<28}{'<= free':>12}   {kernel['autotuning_unmeasured']} "
+                         "convolution shapes never measured on this GPU: their trial workspaces (cuDNN's largest "
+                         "plan, GiBs for some layers) are NOT in the peak above, which is a lower bound of the "
+                         "GPU's readings; the fit does not depend on them")
     if kernel.get("cudnn_rnn_reserve"):
         rnn = kernel.get("rnn", "RNN")
         lines.append(f"  {'cuDNN RNN reserve space':<28}{human(kernel['cudnn_rnn_reserve']):>12}   "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pickle
 
 from memlint.estimate.allocator import Allocator
-from memlint.estimate.summary import LABELS, final_categories
+from memlint.estimate.summary import EMPTY_CACHE, LABELS, final_categories
 
 
 def build(events: list, phases: list[str], workspace: int) -> dict:
@@ -23,7 +23,9 @@ def build(events: list, phases: list[str], workspace: int) -> dict:
         model.malloc(-1, workspace, "cuBLAS workspace (assumed)")
     final = final_categories(events)
     for index, (sign, key, nbytes, category, phase) in enumerate(events):
-        if sign < 0:
+        if sign == EMPTY_CACHE:
+            model.empty_cache()
+        elif sign < 0:
             model.free(key)
         elif sign > 0:
             model.malloc(key, nbytes, f"{phases[phase]}: {LABELS.get(final.get(index, category), category)}")

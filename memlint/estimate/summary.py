@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from memlint.estimate.allocator import Allocator
 
+# cuDNN's convolution workspaces in the events (`cudnn_conv`): their categories, and the sign of
+# the event where PyTorch empties the cache after an autotuning trial.
+WORKSPACE = "cuDNN workspace"
+AUTOTUNING = "cuDNN autotuning"
+EMPTY_CACHE = 2
+
 # cuBLAS takes its workspace through the caching allocator at the first matmul
 # of a (handle, stream) and keeps it (torch >= 2.3 defaults: 4096 KiB x 8 on sm90,
 # 4096 KiB x 2 + 16 KiB x 8 on earlier GPUs; CUBLAS_WORKSPACE_CONFIG changes it).
@@ -11,10 +17,11 @@ from memlint.estimate.allocator import Allocator
 # thread: a training step with matmuls in backward holds two (measured: 64 MiB
 # on H100/H200 for any small model trained with a Linear layer).
 CUBLAS_WORKSPACE = {"sm90": 32 << 20, "other": (4096 << 10) * 2 + (16 << 10) * 8}
-CATEGORIES = ["Parameter", "Buffer", "Gradient", "Optstate", "Optimizer temporaries", "Input", "Activation", "Autocast cache", "Temp", "Communication buffers", "Other"]
+CATEGORIES = ["Parameter", "Buffer", "Gradient", "Optstate", "Optimizer temporaries", "Input", "Activation", "Autocast cache", "Temp", "Communication buffers", WORKSPACE, AUTOTUNING, "Other"]
 LABELS = {"Parameter": "parameters", "Buffer": "buffers", "Gradient": "gradients", "Optstate": "optimizer state", "Optimizer temporaries": "optimizer-step temporaries",
           "Input": "inputs (batch)", "Activation": "activations", "Autocast cache": "autocast cast cache",
-          "Temp": "backward temporaries", "Communication buffers": "DDP gradient buckets", "Other": "other"}
+          "Temp": "backward temporaries", "Communication buffers": "DDP gradient buckets",
+          WORKSPACE: "cuDNN conv workspace", AUTOTUNING: "cuDNN autotuning trial", "Other": "other"}
 
 
 def summarize(events: list, phases: list[str], modules: list[dict], workspace: int, extra: dict,
@@ -33,12 +40,31 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
     phase_totals: dict[str, dict] = {}
     activations = 0  # the most the training steps' forwards held at once (the sanity check's)
     final = final_categories(events)
+    capacity = extra.get("capacity") or 0
+    bounded = []  # autotuning trials that the free memory would cut (phase labels)
+    bare = Allocator()  # the same run without the autotuning trials, which shrink to the free memory
     if workspace:
         model.malloc(-1, workspace)
+        bare.malloc(-1, workspace)
     for index, (sign, key, nbytes, category, phase) in enumerate(events):
         if linger and phases[phase].startswith("step 2 "):
             model.malloc(-2, linger)
+            bare.malloc(-2, linger)
             linger = 0
+        if sign == EMPTY_CACHE:
+            model.empty_cache()
+            bare.empty_cache()
+            continue
+        if sign > 0 and category != AUTOTUNING:
+            bare.malloc(key, nbytes, stream=streams.get(index, 0))
+        elif sign < 0:
+            bare.free(key)
+        if sign > 0 and category == AUTOTUNING and capacity:
+            # PyTorch drops the plans whose workspace exceeds the free memory: the trial is at most that
+            available = max(capacity - model.reserved, model.largest_free())
+            if nbytes > available:
+                nbytes = max(available, 0)
+                bounded.append(phases[phase])
         if sign < 0 and key in live_cat:
             model.free(key)
             totals[live_cat.pop(key)] -= nbytes
@@ -80,6 +106,10 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
         "eval_breakdown": _breakdown(best_eval, workspace) if best_eval["allocated"] > 0 else {},
         "modules": modules,
         "training_activations": activations,
+        "autotuning_bounded_by_free_memory": sorted(set(bounded)),
+        # what must fit: cudnn.benchmark's trials take what is free and never make a run fail
+        "peak_allocated_without_autotuning": bare.peak_allocated,
+        "peak_reserved_without_autotuning": bare.peak_reserved,
         **extra,
     }
 
@@ -102,6 +132,8 @@ def final_categories(events: list) -> dict[int, str]:
     open_at: dict[int, int] = {}
     final: dict[int, str] = {}
     for index, (sign, key, _, category, _) in enumerate(events):
+        if sign == EMPTY_CACHE:
+            continue
         if sign > 0:
             open_at[key] = index
         elif sign < 0:
@@ -138,8 +170,11 @@ def top_modules(uses: list[dict], limit: int = 6) -> list[dict]:
     return sorted(shown, key=lambda u: -u["forward_growth"])[:limit]
 
 
+def is_hopper(gpu_label: str) -> bool:
+    return any(name in gpu_label.lower() for name in ("h100", "h200", "gh200", "h800"))
+
+
 def workspace_for(gpu_label: str, matmuls: bool, backward_matmuls: bool = False) -> int:
     if not matmuls:
         return 0
-    hopper = any(name in gpu_label.lower() for name in ("h100", "h200", "gh200", "h800"))
-    return CUBLAS_WORKSPACE["sm90" if hopper else "other"] * (2 if backward_matmuls else 1)
+    return CUBLAS_WORKSPACE["sm90" if is_hopper(gpu_label) else "other"] * (2 if backward_matmuls else 1)

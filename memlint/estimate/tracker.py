@@ -421,6 +421,9 @@ class StepTracker(MemTracker):
             if gpu:
                 self._mark(res, True)
             tree_map_only(torch.Tensor, partial(self._track, reftype), res)
+            kernel_side = getattr(self, "kernel_side", None)
+            if gpu and mode is not None and kernel_side is not None:
+                kernel_side.after_op(func, args, self._phase_index)
             self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
             if gpu and func in _REDUCTIONS:
                 self._reduction_staging(args, kwargs)

@@ -52,7 +52,7 @@ def predict_one(script: dict, config: dict, gpus: int, timeout: float) -> dict:
         result["error"] = (stderr.strip().splitlines() or ["no output"])[-1][:300]
         return result
     keep = ("peak_allocated", "peak_reserved", "peak_phase", "steps_run", "stopped", "seconds", "breakdown", "world_size",
-            "kernel_side")
+            "kernel_side", "peak_allocated_without_autotuning", "peak_reserved_without_autotuning")
     result.update({k: report[k] for k in keep if k in report})
     return result
 

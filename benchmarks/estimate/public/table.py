@@ -13,6 +13,7 @@ import glob
 import json
 import os
 import re
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -63,10 +64,13 @@ def public_rows(gpu: dict, predictions: dict[tuple[str, int], dict]) -> tuple[li
             after = _why(prediction)
             note = f"(after the measured steps) {after}" if after else ""
             kernel = prediction.get("kernel_side") or {}
-            if kernel.get("cudnn_benchmark"):
-                # The report names the autotuning's bound (the free memory) rather than putting a number in the peak.
-                note = ("cudnn.benchmark: the GPU's peak holds the autotuning's trial workspaces (see the table of "
-                        "the same runs without autotuning). " + note)
+            if kernel.get("autotuning_unmeasured"):
+                note = (f"cudnn.benchmark: {kernel['autotuning_unmeasured']} convolution calls of shapes never "
+                        "measured; their trial workspaces are not in the prediction (reported as a lower bound). "
+                        + note)
+            elif kernel.get("autotuning_largest"):
+                note = (f"cudnn.benchmark: measured trial workspaces in the peak (largest "
+                        f"{_mib(kernel['autotuning_largest'])} MiB). " + note)
             elif prediction["peak_allocated"] < 0.5 * measured["allocated"]:
                 note = ("a silent wrong answer: the run put (almost) nothing on the emulated GPU; the program took "
                         "its CPU path. " + note)
@@ -107,18 +111,22 @@ def autotuning_lines(no_autotuning: dict, predictions: dict[tuple[str, int], dic
         if not result["ranks"] or "peak_allocated" not in prediction:
             continue
         measured = result["ranks"][0]
+        # the prediction without the trial workspaces: what must fit (the trials shrink to the free memory)
+        allocated = prediction.get("peak_allocated_without_autotuning", prediction["peak_allocated"])
+        reserved = prediction.get("peak_reserved_without_autotuning", prediction["peak_reserved"])
         rows.append(f"| {result['id']} | {_mib(measured['allocated'])} | {_mib(measured['reserved'])} | "
-                    f"{_mib(prediction['peak_allocated'])} | {_mib(prediction['peak_reserved'])} | "
-                    f"{_error(prediction['peak_allocated'], measured['allocated'])} | "
-                    f"{_error(prediction['peak_reserved'], measured['reserved'])} |")
+                    f"{_mib(allocated)} | {_mib(reserved)} | {_error(allocated, measured['allocated'])} | "
+                    f"{_error(reserved, measured['reserved'])} |")
     return [
         "### cudnn.benchmark scripts without autotuning",
         "",
         f"The same scripts measured on {no_autotuning['gpu']} (torch {no_autotuning['torch']}, {no_autotuning['date']}) "
-        "with their `torch.backends.cudnn.benchmark = True` ignored (`MEASURE_NO_CUDNN_BENCHMARK=1`): what the "
-        "prediction models, everything but the trial workspaces.",
+        "with their `torch.backends.cudnn.benchmark = True` ignored (`MEASURE_NO_CUDNN_BENCHMARK=1`), against the "
+        "prediction without the trial workspaces (what must fit: the trials shrink to the free memory; the chosen "
+        "plans' workspaces are the autotuned ones, not the heuristics').",
         "",
-        "| configuration | GPU allocated MiB (no autotuning) | GPU reserved MiB | predicted allocated | predicted reserved | "
+        "| configuration | GPU allocated MiB (no autotuning) | GPU reserved MiB | predicted allocated (no trials) | "
+        "predicted reserved (no trials) | "
         "allocated error | reserved error |",
         "|---|---|---|---|---|---|---|",
         *rows,
@@ -156,8 +164,8 @@ def sweep_lines(h100: dict) -> list[str]:
         f"{'transposed ' if transposed else ''}{k}x{k} convolution of {n}x{cin}x{size}x{size} ({r['dtype']}) "
         f"whose larger tensor is {_mib(max(r['input'], r['output']))} MiB. PyTorch sizes the trial workspace as "
         "the largest any candidate algorithm asks for among those that fit in the free memory, and retries smaller "
-        "on out-of-memory: the free memory is its only bound, and it never decides whether a run fits. The report "
-        "names it with that bound beside the prediction.",
+        "on out-of-memory: the free memory is its only bound, and it never decides whether a run fits. Measured per "
+        "call, it is in the prediction (the section above).",
         "",
     ]
 
@@ -213,10 +221,10 @@ def kernel_lines(kernels: dict) -> list[str]:
         f"cuBLAS: the first matmul of a stream takes {_mib(kernels['cublas']['first_matmul_fp32'])} MiB and keeps it "
         "(in every prediction). Convolutions: the workspace of the algorithm cuDNN picks is transient; with "
         "`cudnn.benchmark` the first call of a shape also allocates the largest candidate's workspace for the trials, "
-        "which does not follow the tensors' sizes. The report names both: the heuristic workspace at 4x the "
-        "largest convolution tensor (typical, not a bound: see the sweep below), the autotuning bounded by the free "
-        "memory only (DCGAN at batch 64 peaks 1 GiB "
-        "above batch 256 for this reason).",
+        "which does not follow the tensors' sizes (DCGAN at batch 64 peaks 1 GiB above batch 256 for this reason). "
+        "The prediction puts each call's measured workspaces in the peak (next section); for calls never measured "
+        "the report names the heuristic workspace at 4x the largest convolution tensor (typical, not a bound: see "
+        "the sweep below) and the autotuning as missing, bounded by the free memory only.",
         "",
         "| convolution | benchmark | dtype | larger tensor MiB | forward extra MiB | backward extra MiB | extra / tensor |",
         "|---|---|---|---|---|---|---|",
@@ -227,6 +235,59 @@ def kernel_lines(kernels: dict) -> list[str]:
         "| LSTM | kept / (s·b·h·l·4) |",
         "|---|---|",
         *rnn,
+        "",
+    ]
+
+
+def _h100_check(check: dict) -> str:
+    """How the H200's table compares with the same networks measured on an H100."""
+    sys.path.insert(0, ROOT)
+    from memlint.estimate.cudnn_workspaces import WORKSPACES
+
+    column = {"benchmark": 0, "plain": 2}
+    pairs = [(WORKSPACES[key][column[mode]], size) for mode, _, key, size in check["calls"]
+             if key in WORKSPACES and WORKSPACES[key][column[mode]] is not None]
+    same = sum(a == b for a, b in pairs)
+    worst = max(abs(a - b) for a, b in pairs)
+    networks = len({name for _, name, _, _ in check["calls"]})
+    return (f"The same {networks} networks measured again on {check['gpu']} give the same workspace for {same} of "
+            f"{len(pairs)} calls, the others within {_mib(worst)} MiB (the trials of GiBs identical), so the "
+            "measurements are applied on Hopper GPUs (H100, H200); on other GPUs every call counts as unmeasured.")
+
+
+def conv_call_lines(probe: dict, check: dict) -> list[str]:
+    """What the per-call measurements of cuDNN's convolution workspaces hold (`conv_probe.py`)."""
+    keys = probe["keys"]
+    sources = sorted(set(probe["sources"]) - {"sweep"})
+    return [
+        "### cuDNN convolution workspaces, per call",
+        "",
+        "What PyTorch does (aten/src/ATen/native/cudnn/Conv_v8.cpp, torch 2.11): each direction of a convolution "
+        "(forward, backward data, backward weight) is one cuDNN call; a process keeps the plan it chose per call "
+        "(shapes, strides, dtype, layout). With `cudnn.benchmark` off, the first plan of cuDNN's heuristics runs with "
+        "its workspace, allocated for the call. With it on, the first call of a shape builds every plan of the "
+        "heuristics and fallback lists, drops those whose workspace exceeds the free memory "
+        "(`get_available_workspace`: the caching allocator's `cacheInfo`, the driver's free memory or the largest "
+        "cached free block), allocates ONE workspace the size of the largest remaining plan's, halving it on "
+        "out-of-memory (`generate_and_filter_plans`), times the plans in it (`benchmark_limit` of them, 10 by "
+        "default: the workspace is sized over all plans, not the timed ones), frees it, empties the cache "
+        "(`_cudnn_get_conv_benchmark_empty_cache`, on by default) and runs the fastest plan with its own workspace.",
+        "",
+        f"`benchmarks/estimate/conv_probe.py` on {probe['gpu']} (torch {probe['torch']}, cuDNN {probe['cudnn']}) "
+        "recorded the allocator's events of every cuDNN call (a dispatch mode splits each convolution backward into "
+        f"its two calls): {len(probe['calls'])} calls, {len(keys)} distinct, from {len(sources)} runs of networks "
+        "(those of the benchmark scripts; torchvision's ResNet-18, ResNet-50 and MobileNetV2 at batch 32 to 256, in "
+        "fp32 and under fp16 autocast; the CIFAR-10 ResNet-18 and VGG-16 of the usual training scripts at batch 64 "
+        "to 256) and a sweep of 26 layers at batch 1, 8, 32 and 128 in fp32 and bf16. The largest plan's workspace is a property of cuDNN's engine list for the call, "
+        "not of the tensors: in fp32, FFT engines hold the filter's transform (for the 3x3 backward-data of 512 "
+        "channels on 7x7 it is exactly (K·C + N·(C+K)) x 32·17·8 bytes, the 32x32-tile FFT: 1,092 MiB at batch 1), "
+        "2.6 GiB for DCGAN's 4x4 stride-2 transposed convolution whose tensors are 2 MiB, and which engines are "
+        "offered changes with the batch both ways (a 5x5 convolution of 128 to 256 channels on 32x32: 1,191 MiB at "
+        "batch 32, 203 MiB at batch 128). No formula over the shapes follows that, so `memlint estimate` takes the "
+        "measured workspaces of the very call (`memlint/estimate/cudnn_workspaces.py`, generated by "
+        "`conv_table.py`), puts them in the predicted peak (the trial capped at the free memory, as PyTorch does, and "
+        "kept out of what must fit: it shrinks to what is free), and names the calls it has no measurement for. "
+        + _h100_check(check),
         "",
     ]
 
@@ -302,6 +363,7 @@ def main() -> None:
         "prediction is within 1%; FSDP1's is 5% to 8% under.",
         "",
         *kernel_lines(_load("estimate_kernels_gpu.json")),
+        *conv_call_lines(_load("estimate_conv_probe_h200.json"), _load("estimate_conv_probe_h100_check.json")),
         *sweep_lines(_load("estimate_kernels_gpu_h100.json")),
         *rnn_lines(_load("estimate_kernels_gpu_h100.json")),
         *autotuning_lines(_load("estimate_public_gpu_no_autotuning.json"), predictions),
@@ -315,6 +377,8 @@ def main() -> None:
         "python benchmarks/estimate/measure_distributed.py gpu OUT.json 1 2 4",
         "python benchmarks/estimate/kernel_probe.py OUT.json plain; python benchmarks/estimate/kernel_probe.py OUT.json benchmark",
         "python benchmarks/estimate/kernel_probe.py OUT.json rnn    # and sweep-plain, sweep-benchmark",
+        "python benchmarks/estimate/conv_probe.py DIR/models_plain.json models plain   # and benchmark; sweep plain|benchmark",
+        "python benchmarks/estimate/conv_table.py DIR   # here: the per-call table memlint estimate reads",
         "MEASURE_NO_CUDNN_BENCHMARK=1 python benchmarks/estimate/public/measure_gpu.py OUT.json dcgan timm --jobs 3",
         "# here:",
         "python benchmarks/estimate/public/predict.py benchmarks/results/estimate_public_predictions.json",
