@@ -76,8 +76,32 @@ def _relative(path: str) -> str:
     return os.path.relpath(path)
 
 
+class Located:
+    """Where each file's names are defined (`ProjectIndex.locate`), kept from one index of a run to
+    the next: a run's rounds index the same files again (on the bench corpus 26k look-ups, most of
+    what the parent does between rounds), and an answer depends only on the set of files and on
+    the asking file's imports. Forgotten for a file whose imports changed (a file with no summary
+    before has one now), and wholly when the set of files changes."""
+
+    def __init__(self) -> None:
+        self.paths: frozenset[str] = frozenset()
+        self.imports: dict[str, Any] = {}  # path -> the imports its answers were found with
+        self.answers: dict[str, dict[str, tuple[str, str] | None]] = {}  # path -> name -> answer
+
+    def for_summaries(self, summaries: dict[str, dict[str, Any]]) -> None:
+        """Keep only the answers still true of `summaries`."""
+        if self.paths != summaries.keys():
+            self.paths, self.imports, self.answers = frozenset(summaries), {}, {}
+        for path, summary in summaries.items():
+            imports = summary.get("imports")
+            if path in self.imports and self.imports[path] != imports:
+                self.answers.pop(path, None)
+            self.imports[path] = imports
+
+
 class ProjectIndex:
-    def __init__(self, summaries: dict[str, dict[str, Any]], root: Path) -> None:
+    def __init__(self, summaries: dict[str, dict[str, Any]], root: Path, located: Located | None = None) -> None:
+        """`located`: the answers of `locate` from an earlier index of the same run and root."""
         self.modules = {path: package_module_name(path) or module_name(path, root) for path in summaries}
         self.summaries = summaries
         # a module is found by the name its package gives it and by its path from the project root
@@ -87,7 +111,10 @@ class ProjectIndex:
             for cls in summary.get("ctx_functions", ()):
                 self.ctx_functions[f"{self.modules[path]}.{cls}"] = path
         self.returns_ctx = self._functions_returning_ctx_results()
-        self._located: dict[tuple[str, str], tuple[str, str] | None] = {}
+        if located is None:
+            located = Located()
+        located.for_summaries(summaries)
+        self._located = located.answers
 
     def qualify(self, path: str, name: str) -> str:
         """The project-qualified name of `name` as written in `path`."""
@@ -203,10 +230,12 @@ class ProjectIndex:
         there (`Meter`, `Meter.update`, `get_reward`): by the file's imports from the project root,
         or, for an absolute import of a sibling module (`import helpers` next to it: a script's
         folder is on `sys.path`), from the file's folder."""
-        key = (path, name)
-        if key not in self._located:  # asked for every call of every file, and again for its questions
-            self._located[key] = self._locate(path, name)
-        return self._located[key]
+        answers = self._located.get(path)
+        if answers is None:
+            answers = self._located[path] = {}
+        if name not in answers:  # asked for every call of every file, and again for its questions
+            answers[name] = self._locate(path, name)
+        return answers[name]
 
     def _locate(self, path: str, name: str, depth: int = 0) -> tuple[str, str] | None:
         parts = self.qualify(path, name).split(".")

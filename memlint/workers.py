@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Iterator, TypeVar
 from memlint.config import Settings
 from memlint.models import FileError, Finding, LintResult
 from memlint.cache import Cache, content_key, facts_digest
-from memlint.project_index import QUESTION_PARTS, ProjectIndex, forget_packages, hidden, module_name, package_module_name
+from memlint.project_index import QUESTION_PARTS, Located, ProjectIndex, forget_packages, hidden, module_name, package_module_name
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -166,7 +166,8 @@ def _with_project_facts(
     rounds go on while some file's facts change, at most `PROJECT_ROUNDS`. Results are cached by
     the file's content and the facts it read."""
     used: dict[str, str] = {}  # path -> digest of the facts its results were made with ("": none)
-    index = _index(results, settings)
+    located = Located()  # every round indexes the same files: where their names are defined, once
+    index = _index(results, settings, located)
     # files that no rule needed to read (no needle of any rule in them) but whose definitions other
     # files call: their summaries first (they keep the results of the first phase: no rule applies)
     unread = sorted(
@@ -182,7 +183,7 @@ def _with_project_facts(
             results[result.path] = result
             if cache is not None and result.cache_key is not None:
                 cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
-        index = _index(results, settings)
+        index = _index(results, settings, located)
     for round_ in range(PROJECT_ROUNDS):
         slot = f"project-{round_}"  # a file read again in two rounds keeps both results (warm runs repeat the rounds)
         todo: list[tuple[str, list[str], dict]] = []
@@ -209,14 +210,14 @@ def _with_project_facts(
             digest = used[result.path]
             if cache is not None and result.cache_key is not None and digest:
                 cache.put(result.path, f"{result.cache_key}:{digest}", result.findings, result.errors, result.summary, slot=slot)
-        index = _index(results, settings)
+        index = _index(results, settings, located)
     return index
 
 
-def _index(results: dict[str, LintResult], settings: Settings) -> ProjectIndex:
+def _index(results: dict[str, LintResult], settings: Settings, located: Located | None = None) -> ProjectIndex:
     """The project index of `results`; every file is in it, so that a definition in a file without
-    a summary (no rule needed to read it) is still found."""
-    return ProjectIndex({p: r.summary or {} for p, r in results.items()}, settings.root)
+    a summary (no rule needed to read it) is still found. `located`: the answers of an earlier index."""
+    return ProjectIndex({p: r.summary or {} for p, r in results.items()}, settings.root, located)
 
 
 def _keep_questions(result: LintResult, before: LintResult) -> None:

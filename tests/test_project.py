@@ -401,3 +401,19 @@ def test_the_second_phase_analyses_the_tree_the_first_kept(tmp_path: Path, monke
     translated.clear()
     monkeypatch.setattr(workers, "KEPT_SOURCE_BYTES", 0)
     assert lint(root, "--no-cache") == kept and translated.count(caller) == 2
+
+
+def test_later_indexes_of_a_run_reuse_where_names_are_defined_unless_imports_changed(tmp_path: Path) -> None:
+    from memlint.project_index import Located, ProjectIndex
+
+    train, ops, other = (str(tmp_path / name) for name in ("train.py", "ops.py", "other.py"))
+    summaries = {train: {"imports": {"step": [0, "ops.step"]}}, ops: {}, other: {}}
+    located = Located()
+    assert ProjectIndex(summaries, tmp_path, located).locate(train, "step") == (ops, "step")
+    # the same imports: the answer is kept; the file now imports `step` from elsewhere: found again
+    assert ProjectIndex(dict(summaries), tmp_path, located).locate(train, "step") == (ops, "step")
+    summaries[train] = {"imports": {"step": [0, "other.step"]}}
+    assert ProjectIndex(summaries, tmp_path, located).locate(train, "step") == (other, "step")
+    # another set of files: nothing is kept
+    del summaries[other]
+    assert ProjectIndex(summaries, tmp_path, located).locate(train, "step") is None
