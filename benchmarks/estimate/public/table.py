@@ -135,8 +135,9 @@ def scale_lines(predictions: dict, gpu: dict) -> list[str]:
         f"A prediction, not a measurement (no 64-GPU machine was used): the public torchrun scripts above as "
         "`memlint estimate --world-size 64 -- torchrun --standalone --nproc-per-node 8 SCRIPT ...` on the 2-core "
         f"machine without a GPU (torch {predictions['torch']}, {predictions['date']}; "
-        "`predict.py --world-size 64`): rank 0 of 64 under the fake process group, per rank. FSDP2 shards "
-        "parameters, gradients and optimizer state 64 ways and keeps the all-gathered units being computed; "
+        "`predict.py --world-size 64`): rank 0 of 64 under the fake process group, per rank. FSDP2 (the FSDP2 "
+        "example; HF Trainer's `--fsdp`, which accelerate runs with FSDP2) shards parameters, gradients and "
+        "optimizer state 64 ways and keeps the all-gathered units being computed; "
         "DDP replicates the model (the tutorial's 20x1 Linear, HF Trainer's GPT-2 small), so a rank of 64 holds "
         "what a rank of 2 holds.",
         "",
@@ -345,7 +346,8 @@ def main() -> None:
         "(`sources.py data`). HF Trainer's `run_clm.py` builds its model from a local config (GPT-2 small; a "
         "Llama of 160M parameters) and reads a word-level tokenizer of GPT-2's vocabulary size and a text file of "
         "random words, all written by `sources.py data` (the GPU machine has no network); both sides run "
-        "transformers 5.24.0 and datasets 5.2.0.",
+        "transformers 5.24.0, datasets 5.2.0 and accelerate 1.15.0; under torchrun it runs with DDP, and with "
+        "`--fsdp \"full_shard auto_wrap\"` (GPT-2 blocks as units).",
         "",
         f"- GPU side: {gpu['gpu']}, torch {gpu['torch']} (CUDA {gpu['cuda']}), measured {gpu['date']}: each "
         f"configuration in its own process, `torch.cuda.max_memory_allocated()` / `max_memory_reserved()` after "
