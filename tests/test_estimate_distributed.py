@@ -75,6 +75,15 @@ def fsdp1():
 def plain():
     return _step(_model())
 
+def addresses():
+    # accelerate maps an optimizer's parameters to FSDP's sharded ones by data_ptr: distinct tensors
+    # need distinct addresses, views their storage's plus the offset.
+    model = _model()
+    a, b = torch.zeros(10, device="cuda"), torch.zeros(10, device="cuda")
+    assert a.data_ptr() != b.data_ptr() and a[2:].data_ptr() == a.data_ptr() + 8 and a.view(2, 5).data_ptr() == a.data_ptr()
+    assert len({p.data_ptr() for p in model.parameters()}) == 12
+    return _step(model)
+
 def convnet():
     torch.backends.cudnn.benchmark = True
     model = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(), nn.Conv2d(16, 8, 3, padding=1)).cuda()
@@ -216,6 +225,10 @@ def test_a_storage_resized_on_a_side_stream_keeps_its_segment_there(factories):
                      for name in ("resized_on_side_stream", "resized_on_compute_stream"))
     assert side["peak_allocated"] == compute["peak_allocated"]
     assert side["peak_reserved"] >= compute["peak_reserved"] + 32 * MIB
+
+
+def test_fake_tensors_have_distinct_addresses(factories):
+    _run(factories, "addresses", None)
 
 
 def test_fsdp2_weights_initialized_on_the_shards(factories):

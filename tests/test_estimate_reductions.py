@@ -37,6 +37,8 @@ def test_the_gpu_enters_through_its_multiprocessors():
     assert gpu_shape("NVIDIA H100 80GB HBM3") == DEFAULT_SHAPE == (132, 2048)
     assert gpu_shape("NVIDIA GeForce RTX 4090 24 GB") == (128, 1536)
     assert gpu_shape("NVIDIA T4 16 GB") == (40, 1024)
+    assert gpu_shape("NVIDIA L40S 48 GB") == (142, 1536) and gpu_shape("NVIDIA L4 24 GB") == (58, 1536)
+    assert gpu_shape("h100-80gb") == gpu_shape("unknown") == DEFAULT_SHAPE
     # A smaller GPU needs fewer blocks to be full: 64 blocks per output (at most 256 values a thread)
     # rather than the 66 that fill an H100's.
     tall = ((65536, 4096), (4096, 1), [0], 4, 4)

@@ -53,7 +53,8 @@ def predict(config: str, gpus: int) -> dict:
     except json.JSONDecodeError:
         result["error"] = (proc.stderr.strip().splitlines() or ["no output"])[-1]
         return result
-    result.update({k: report.get(k) for k in ("peak_allocated", "peak_reserved", "breakdown", "stopped", "world_size")})
+    result.update({k: report.get(k) for k in ("peak_allocated", "peak_reserved", "breakdown", "stopped", "world_size",
+                                              "some_ranks")})
     return result
 
 

@@ -24,6 +24,10 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `DataLoader`: num_workers=0 and pin_memory=False (workers and the pinning
   thread would run outside the fake mode, which is per thread).
 * `copy.deepcopy` of a fake tensor clones it (the real one copies storage bytes).
+* `Tensor.data_ptr()` of a fake tensor is an address of its storage's own (FakeTensor
+  answers 0 for all), plus the view's offset: libraries tell tensors apart by address
+  (accelerate maps an optimizer's parameters to FSDP's sharded ones by `data_ptr`; with
+  every address 0, all of them became one, and one parameter got optimizer state).
 * `torch.backends.cudnn.is_acceptable` is False: on a CUDA build, `nn.LSTM` would
   otherwise flatten its weights with a cuDNN-only op that fake tensors on the CPU device
   cannot run (the RNN computes its shapes the CPU way; what cuDNN's fused kernel holds is
@@ -70,6 +74,7 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 from __future__ import annotations
 
 import contextlib
+import itertools
 import types
 from types import FunctionType
 
@@ -389,6 +394,7 @@ class FakeGPU:
         self._patch(FakeTensor, "is_cuda", property(lambda t: device(t).type == "cuda"))
         self._patch(FakeTensor, "get_device", lambda t: 0 if tracker.on_gpu(t) else -1)
         self._patch(FakeTensor, "__deepcopy__", _deepcopy)
+        self._patch(FakeTensor, "data_ptr", _addresses())
         original_swap = torch.utils.swap_tensors
 
         def swap_tensors(t1, t2):
@@ -731,6 +737,22 @@ def _lengthened(specs, old: int, new: int):
         return lengthened
 
     return tree_map_only(_Spec, lengthen, specs)
+
+
+def _addresses():
+    """`data_ptr` of fake tensors (module docstring): one address a storage, 1 TiB apart."""
+    from torch.utils.weak import WeakIdKeyDictionary
+
+    bases = WeakIdKeyDictionary()
+    count = itertools.count(1)
+
+    def data_ptr(tensor) -> int:
+        storage = tensor.untyped_storage()
+        if storage not in bases:
+            bases[storage] = next(count) << 40
+        return bases[storage] + tensor.storage_offset() * tensor.element_size()
+
+    return data_ptr
 
 
 def _deepcopy(t, memo):

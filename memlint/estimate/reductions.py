@@ -34,9 +34,9 @@ DEFAULT_SHAPE = GPU_SHAPE["h100"]
 def gpu_shape(name: str) -> tuple[int, int]:
     """(multiprocessors, threads per multiprocessor) of the GPU named `name`."""
     words = name.lower().replace("-", " ").split()
-    for key, shape in GPU_SHAPE.items():
-        if key in words or any(word.startswith(key) for word in words):
-            return shape
+    for key in sorted(GPU_SHAPE, key=len, reverse=True):  # "l40s" before "l4", which it starts with
+        if any(word.startswith(key) for word in words):
+            return GPU_SHAPE[key]
     return DEFAULT_SHAPE
 
 

@@ -37,10 +37,10 @@ def command(script: dict, config: dict, gpus: int) -> tuple[list[str], str, dict
     return argv, cwd, paths
 
 
-def selected(gpus: int, prefixes: list[str]):
+def selected(gpus: int, prefixes: list[str], any_gpus: bool = False):
     for script in manifest()["scripts"]:
         for config in script["configs"]:
-            if gpus not in config.get("gpus", [1]):
+            if gpus not in config.get("gpus", [1]) and not any_gpus:
                 continue
             if prefixes and not any(config["id"].startswith(p) for p in prefixes):
                 continue

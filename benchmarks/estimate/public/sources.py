@@ -110,6 +110,8 @@ def _hf_clm(folder: str, rng: np.random.Generator) -> None:
     with open(os.path.join(folder, "tokenizer", "tokenizer_config.json"), "w", encoding="utf-8") as handle:
         json.dump({"tokenizer_class": "PreTrainedTokenizerFast", "model_max_length": 1024,
                    "eos_token": "<|endoftext|>", "unk_token": "<|endoftext|>", "bos_token": "<|endoftext|>"}, handle)
+    with open(os.path.join(folder, "fsdp_gpt2.json"), "w", encoding="utf-8") as handle:  # Trainer's --fsdp_config
+        json.dump({"transformer_layer_cls_to_wrap": ["GPT2Block"]}, handle)
     for name, config in HF_CONFIGS.items():
         os.makedirs(os.path.join(folder, name), exist_ok=True)
         with open(os.path.join(folder, name, "config.json"), "w", encoding="utf-8") as handle:
