@@ -492,16 +492,32 @@ class ProjectIndex:
             hint = hint.replace(text, "")
         return replace(finding, hint=hint + "".join(f" ({fact})" for fact in facts), extra={**finding.extra, "assumptions": []})
     @cached_property
-    def _saved_keys(self) -> tuple[set[str], set[str]]:
-        """The keys of the project's checkpoints (`analysis/facts/checkpoints.saved_entries`): those
-        some file writes with CPU tensors or no tensor, and those some file writes with tensors that
-        may be on a device (`*`: a key the code computes, any key). A library the project uses and
-        does not define adds the keys its own training code writes from the CPU (the library table)."""
+    def _saved_keys(self) -> tuple[set[str], bool]:
+        """The keys of the project's checkpoints (`analysis/facts/checkpoints.saved_entries`) that some
+        file writes with CPU tensors or no tensor, less those some file writes with tensors that may
+        be on a device; and whether some file writes device tensors under a key it computes (then no
+        key is known to be on the CPU alone). A key computed from a parameter of the saving function
+        counts as the strings of its default and those the project's calls pass by its name
+        (`param_key=["params", "params_ema"]`). A library the project uses and does not define adds
+        the keys its own training code writes from the CPU (the library table)."""
+        passed: dict[str, set[str]] = {}
+        for summary in self.summaries.values():
+            for keyword, strings in summary.get("keyword_strings", {}).items():
+                passed.setdefault(keyword, set()).update(strings)
         cpu: set[str] = set()
         device: set[str] = set()
+        computed_on_device = False
         for summary in self.summaries.values():
-            for key, on_cpu in summary.get("saved_entries", ()):
-                (cpu if on_cpu else device).add(key)
+            for key, on_cpu, *computed in summary.get("saved_entries", ()):
+                if key != "*":
+                    keys = {key}
+                elif not on_cpu:
+                    computed_on_device = True
+                    continue
+                else:
+                    param, defaults = computed or ("", [])
+                    keys = set(defaults) | (passed.get(param, set()) if param else set())
+                (cpu if on_cpu else device).update(keys)
         imported = {
             target.split(".")[0]
             for summary in self.summaries.values()
@@ -511,15 +527,13 @@ class ProjectIndex:
         for package, keys in CPU_SAVED_CHECKPOINT_KEYS.items():
             if package in imported and package not in self.paths_by_module:
                 cpu |= keys
-        return cpu, device
+        return cpu - device, computed_on_device
 
     def _reads_cpu_checkpoint(self, finding: Finding) -> bool:
         """Does an ML011 load read only keys (`torch.load(p)["params_ema"]`) that the project's
         checkpoints hold on the CPU alone (its own `torch.save`s, or the library that writes them)?"""
-        cpu, device = self._saved_keys
-        if "*" in device:
-            return False  # some checkpoint of the project holds device tensors under a computed key
-        return all((key in cpu or "*" in cpu) and key not in device for key in finding.extra["keys"])
+        cpu, computed_on_device = self._saved_keys
+        return not computed_on_device and all(key in cpu for key in finding.extra["keys"])
 
     def adjust(self, findings: list[Finding], preview: bool = True) -> list[Finding]:
         """The findings as the whole project shows them; without `preview`, less those that still

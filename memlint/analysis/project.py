@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection
 import libcst as cst
 
 from memlint.analysis.regions import lightning_precision as lightning
-from memlint.analysis.facts.checkpoints import saved_entries
+from memlint.analysis.facts.checkpoints import keyword_strings, saved_entries
 from memlint.analysis.facts.cuda_init import ALLOC_VARIABLES, alloc_setting
 from memlint.analysis.syntax.expressions import code, names_in
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
@@ -49,7 +49,7 @@ SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".app
 # its functions return, its Functions, its Trainers); the other parts adjust other files' findings
 # only, so the language server computes them once the typing pauses (server/app.py).
 OWN_PARTS = frozenset(
-    {"imports", "ctx_functions", "returns", "eval_calls", "step_calls", "trainer_precisions", "saved_entries"}
+    {"imports", "ctx_functions", "returns", "eval_calls", "step_calls", "trainer_precisions", "saved_entries", "keyword_strings"}
 )
 
 
@@ -76,6 +76,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "trainer_precisions": lambda: _trainer_precisions(model),
         "bases": lambda: _imported_bases(model, imported_roots),
         "saved_entries": lambda: saved_entries(model),
+        "keyword_strings": lambda: keyword_strings(model),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -84,7 +85,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
 _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
-    "bases", "saved_entries",
+    "bases", "saved_entries", "keyword_strings",
 )  # the summary's keys as the cache has always written them
 
 

@@ -55,8 +55,10 @@ dict taken under `ShardedStateDictConfig(offload_to_cpu=True)`, tensors built
 with `device="cpu"` or loaded with `map_location="cpu"`), and a load read only
 by keys (`torch.load(path)["params_ema"]`) that the project's checkpoints hold
 on the CPU alone: a `torch.save` anywhere in the project writes them from the
-CPU (`state_dict[key] = param.cpu()`) and none writes them from a device, or a
-library the project uses writes them so (basicsr's `params`, `params_ema`).
+CPU (`state_dict[key] = param.cpu()`) and none writes them from a device (a
+key the saver computes from a parameter counts as the strings the project
+passes it: `param_key=["params", "params_ema"]`), or a library the project
+uses writes them so (basicsr's `params`, `params_ema`).
 A file named for the
 process's rank (`f"model_rank{rank}.pt"`) is that rank's own shard: the
 message then says it returns to the device it was saved from.

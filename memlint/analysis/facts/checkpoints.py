@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg, method_name
+from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg, method_name, names_in
 from memlint.analysis.facts.ranks import names_a_rank
 
 if TYPE_CHECKING:
@@ -344,16 +344,18 @@ def _text(expr: cst.BaseExpression) -> str:
 
 # -- The keys a file's checkpoints hold, and whether their tensors are on the CPU ---------------
 
-ANY_KEY = "*"  # a key the code computes (`save_dict[param_key] = ...`): any key a load may read
+ANY_KEY = "*"  # a key the code computes (`save_dict[param_key] = ...`)
 
 
 def saved_entries(model: "SemanticModel") -> list[list]:
-    """The entries of the dicts this file hands `torch.save`: [key, on the CPU] for each, the key as
-    written (`ANY_KEY` where it is computed), on the CPU where the value is moved or built there
-    (`param.cpu()`, a state dict whose every value the function replaces by its `.cpu()`) or holds
-    no tensor (a number, a string). basicsr's `save_network` writes `{param_key: state_dict}` with
-    `state_dict[key] = param.cpu()`: [["*", True]]. A load of another file that reads one of these
-    keys reads what the project wrote (`ProjectIndex` joins them)."""
+    """The entries of the dicts this file hands `torch.save`: [key, on the CPU] for each key written
+    out, and [`ANY_KEY`, on the CPU, parameter, its default strings] for a key the code computes from
+    a parameter of the saving function (the strings callers pass it name the keys); on the CPU where
+    the value is moved or built there (`param.cpu()`, a state dict whose every value the function
+    replaces by its `.cpu()`) or holds no tensor (a number, a string). basicsr's `save_network` writes
+    `{param_key: state_dict}` with `state_dict[key] = param.cpu()`: [["*", True, "param_key", ["params"]]].
+    A load of another file that reads one of these keys reads what the project wrote (`ProjectIndex`
+    joins them)."""
     found: list[list] = []
     for call in model.tree.by_type.get(cst.Call, ()):
         func = call.func
@@ -363,10 +365,75 @@ def saved_entries(model: "SemanticModel") -> list[list]:
         saved = call_arg(call, 0, "obj")
         entries = _dict_entries(model, saved.value, call, 0) if saved is not None else None
         for key, value in entries or ():
-            entry = [key, _cpu_or_plain(model, value, call, 0)]
+            on_cpu = _cpu_or_plain(model, value, call, 0)
+            if isinstance(key, str):
+                entry = [key, on_cpu]
+            else:
+                param = _key_parameter(model, key, call, 0) if key is not None else None
+                entry = [ANY_KEY, on_cpu, *(param or ("", []))]
             if entry not in found:
                 found.append(entry)
     return found
+
+
+def keyword_strings(model: "SemanticModel") -> dict[str, list[str]]:
+    """The short strings this file's calls pass by keyword (`param_key=["params", "params_ema"]`):
+    the keys a saver of the project computes from that parameter, where it is one."""
+    found: dict[str, set[str]] = {}
+    for call in model.tree.by_type.get(cst.Call, ()):
+        for arg in call.args:
+            if arg.keyword is None:
+                continue
+            strings = _strings(arg.value)
+            if strings:
+                found.setdefault(arg.keyword.value, set()).update(strings)
+    return {keyword: sorted(values) for keyword, values in sorted(found.items())}
+
+
+def _strings(expr: cst.BaseExpression | None) -> list[str]:
+    """A string written out, or a list or tuple of them (short names only: keys, not messages)."""
+    values = [e.value for e in expr.elements] if isinstance(expr, (cst.List, cst.Tuple)) else [expr]
+    strings = [v.evaluated_value for v in values if isinstance(v, cst.SimpleString)]
+    if not strings or len(strings) != len(values):
+        return []
+    return [str(s) for s in strings if isinstance(s, str) and 0 < len(s) <= 40 and s.isidentifier()]
+
+
+def _key_parameter(
+    model: "SemanticModel", key: cst.BaseExpression, at: cst.CSTNode, depth: int
+) -> tuple[str, list[str]] | None:
+    """The parameter of the saving function that a computed key comes from, and the strings of its
+    default: `param_key_` of `for net_, param_key_ in zip(net, param_key)` is `param_key`."""
+    scope = model.scope_of(at)
+    if not isinstance(scope, cst.FunctionDef) or not isinstance(key, cst.Name) or depth > 3:
+        return None
+    params = [*scope.params.posonly_params, *scope.params.params, *scope.params.kwonly_params]
+    for param in params:
+        if param.name.value == key.value:
+            return key.value, _strings(param.default) if param.default is not None else []
+    for loop in model.tree.descendants(scope, cst.For):
+        sources = _loop_sources(loop, key.value)
+        if sources is not None:
+            return _key_parameter(model, sources, at, depth + 1)
+    # `param_keys = param_key if isinstance(param_key, list) else [param_key]`: made of one parameter
+    names = {param.name.value for param in params}
+    read = {n for b in model.bindings(scope, key.value) if b.value is not None for n in names_in(b.value)} & names
+    return _key_parameter(model, cst.Name(read.pop()), at, depth + 1) if len(read) == 1 else None
+
+
+def _loop_sources(loop: cst.For, name: str) -> cst.BaseExpression | None:
+    """What a loop's target `name` is taken from: the iterable, or the `zip(...)` argument at its place."""
+    if isinstance(loop.target, cst.Name) and loop.target.value == name:
+        return loop.iter
+    if not isinstance(loop.target, cst.Tuple):
+        return None
+    names = [e.value.value if isinstance(e.value, cst.Name) else None for e in loop.target.elements]
+    if name not in names:
+        return None
+    iterated = loop.iter
+    if isinstance(iterated, cst.Call) and code(iterated.func) == "zip" and len(iterated.args) == len(names):
+        return iterated.args[names.index(name)].value
+    return None
 
 
 def read_keys(model: "SemanticModel", load: cst.Call) -> list[str] | None:
@@ -415,18 +482,19 @@ def _literal_key(subscript: cst.Subscript) -> str | None:
 
 def _dict_entries(
     model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, depth: int
-) -> list[tuple[str, cst.BaseExpression | None]] | None:
+) -> list[tuple[str | cst.BaseExpression | None, cst.BaseExpression | None]] | None:
     """(key, value) of each entry of the dict `expr` is where `at` runs: a dict literal, `dict(k=v)`,
     or a name bound to one and filled by `name[key] = value`; None where `expr` is no dict the
-    function builds (a parameter, a state dict, a call's result)."""
+    function builds (a parameter, a state dict, a call's result). A key is its string where it is
+    written out, else the expression that computes it (None for `**other`)."""
     if isinstance(expr, cst.Dict):
-        entries: list[tuple[str, cst.BaseExpression | None]] = []
+        entries: list[tuple[str | cst.BaseExpression | None, cst.BaseExpression | None]] = []
         for element in expr.elements:
             if isinstance(element, cst.DictElement):
                 key = element.key
-                entries.append((str(key.evaluated_value) if isinstance(key, cst.SimpleString) else ANY_KEY, element.value))
+                entries.append((str(key.evaluated_value) if isinstance(key, cst.SimpleString) else key, element.value))
             else:
-                entries.append((ANY_KEY, None))  # `**other`: what it holds is not shown
+                entries.append((None, None))  # `**other`: what it holds is not shown
         return entries
     if isinstance(expr, cst.Call) and (model.imports.resolve(expr.func) or code(expr.func)) == "dict":
         if any(a.keyword is None for a in expr.args):
@@ -448,7 +516,9 @@ def _dict_entries(
         for target in assign.targets:
             store = target.target
             if isinstance(store, cst.Subscript) and isinstance(store.value, cst.Name) and store.value.value == expr.value:
-                entries.append((_literal_key(store) or ANY_KEY, assign.value))
+                index = store.slice[0].slice if len(store.slice) == 1 else None
+                computed = index.value if isinstance(index, cst.Index) else None
+                entries.append((_literal_key(store) or computed, assign.value))
     return entries
 
 
