@@ -15,7 +15,10 @@ class NavDataset(torch.utils.data.Dataset):
         return torch.from_numpy(feats)
 
 
-def run(model, image, mask):
+model = torch.jit.load("inpainting.pt").eval()
+
+
+def run(image, mask):
     with torch.no_grad():
         inpainted = model(image, mask)  # expect: ML003
     return inpainted[0].permute(1, 2, 0).detach().cpu().numpy()

@@ -1,6 +1,7 @@
 # A detached output that training code wants that way: a target network's values inside a step
-# that differentiates, a teacher's inside a module's `forward`; and an output that is returned as
-# it is, whose graph the caller may want.
+# that differentiates, a teacher's inside a module's `forward`; an output that is returned as it
+# is, whose graph the caller may want; and a helper run once with the model it is handed, whose
+# grad mode is its caller's.
 import torch
 import torch.nn.functional as F
 
@@ -27,3 +28,7 @@ def embed(encoder, images):
     features = encoder(images)
     print(features.detach().norm())
     return features
+
+
+def get_reward(reward_model, batch):
+    return reward_model(batch).detach()

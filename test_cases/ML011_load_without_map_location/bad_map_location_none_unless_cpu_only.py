@@ -10,3 +10,8 @@ def load_for_training(model, path):
     checkpoint = torch.load(path, map_location=map_location)  # expect: ML011
     model.load_state_dict(checkpoint["model"])
     return checkpoint["step"]
+
+
+def init_detector(model, checkpoint, device="cuda:0"):
+    map_loc = "cpu" if device == "cpu" else None
+    return torch.load(checkpoint, map_location=map_loc)  # expect: ML011

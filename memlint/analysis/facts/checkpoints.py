@@ -110,7 +110,12 @@ def none_on_some_path(model: "SemanticModel", expr: cst.BaseExpression, at: cst.
     if _is_none(expr):
         return ""
     if isinstance(expr, cst.IfExp):
-        return "on some path" if _is_none(expr.body) or _is_none(expr.orelse) else None
+        if not (_is_none(expr.body) or _is_none(expr.orelse)):
+            return None
+        test = _setting(model, expr.test, expr)
+        if test is not None:  # decided where it is written: `"cpu" if options.cpu_offload else None`
+            return none_on_some_path(model, expr.body if test else expr.orelse, at)
+        return "on some path"
     if isinstance(expr, cst.Name):
         scope = model.scope_of(at)
         if expr.value in model.params(scope):
@@ -123,6 +128,20 @@ def none_on_some_path(model: "SemanticModel", expr: cst.BaseExpression, at: cst.
     if isinstance(expr, cst.Attribute) and code(expr.value) == "self":
         return _none_by_default(model, expr.attr.value, at)
     return None
+
+
+def _setting(model: "SemanticModel", test: cst.BaseExpression, at: cst.CSTNode) -> bool | None:
+    """The value of a test that the code fixes where it builds the object it reads: `options.cpu_offload`
+    where `options = StateDictOptions(cpu_offload=True, ...)` on every path to `at`; None when unknown."""
+    constant = bool_constant(test)
+    if constant is not None or not (isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name)):
+        return constant
+    values = _reaching_values(model, test.value, at)
+    settings = set()
+    for value in values:
+        arg = keyword_arg(value, test.attr.value) if isinstance(value, cst.Call) else None
+        settings.add(bool_constant(arg.value) if arg is not None else None)
+    return settings.pop() if len(settings) == 1 else None
 
 
 def _none_by_default(model: "SemanticModel", attr: str, at: cst.CSTNode) -> str | None:

@@ -312,6 +312,8 @@ class EvalRegions:
             return False  # (a test runs a model once, to check it)
         if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
             return False
+        if isinstance(call.func, cst.Name) and call.func.value in model.params(scope):
+            return False  # a helper run once with the model it is handed: its caller chose the grad mode
         return model.model_runs.runs_module(call) and self._detaches(call, scope, frozenset())
 
     def _detaches(self, expr: cst.BaseExpression, scope: cst.FunctionDef, seen: frozenset[str]) -> bool:
