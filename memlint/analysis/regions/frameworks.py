@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
@@ -25,7 +25,6 @@ from memlint.analysis.library import (
 from memlint.analysis.regions.grad import Grad
 
 if TYPE_CHECKING:
-    from memlint.analysis.flow.provenance import Provenance
     from memlint.analysis.flow.project_facts import ProjectFacts
     from memlint.analysis.syntax.imports import Imports
     from memlint.analysis.syntax.scopes import Scopes
@@ -215,7 +214,7 @@ class Frameworks:
             hook = self._own_hook(method) if isinstance(method, cst.FunctionDef) else None
             if hook is None or not hook.per_step or not hook.history_params:
                 continue
-            handed = self._carried(method, hook, provenance) if provenance is not None else set()
+            handed = self._carried(method, hook, provenance.reads_with_history) if provenance is not None else set()
             for call in self.scopes.tree.descendants(method.body, cst.Call):
                 callee = call.func
                 if not (type(callee) is cst.Attribute and type(callee.value) is cst.Name and callee.value.value == "self"):
@@ -244,7 +243,9 @@ class Frameworks:
                 )
         return found
 
-    def _carried(self, method: cst.FunctionDef, hook: Hook, provenance: "Provenance") -> set[str]:
+    def _carried(
+        self, method: cst.FunctionDef, hook: Hook, reads_with_history: Callable[[cst.BaseExpression, set[str]], bool]
+    ) -> set[str]:
         """The names of `method` that hold, with their history, what the framework hands it: its
         history parameters and the names computed from them, where of a handed tuple only the element
         that may carry history counts (`y_pred, y = output`: `y_pred`, not the targets `y`)."""
@@ -256,7 +257,7 @@ class Frameworks:
             for assign in self.scopes.tree.descendants(method.body, cst.Assign):
                 for target in assign.targets:
                     for name, value in _pairs(target.target, assign.value, carried, element):
-                        if name not in carried and provenance.reads_with_history(value, carried):
+                        if name not in carried and reads_with_history(value, carried):
                             carried.add(name)
                             changed = True
         return carried
