@@ -266,7 +266,8 @@ def test_cross_cell_case_fixes_to_its_fixed_twin(tmp_path: Path) -> None:
     target = tmp_path / "case.ipynb"
     shutil.copy(CASES / "bad_notebook_loss_kept_across_cells.ipynb", target)
     code, out, err = memlint("--fix", str(target), cwd=tmp_path)
-    assert code == 0, out + err
+    # the detach shows that the loop never differentiates: ML003, whose fix is unsafe, is left to report
+    assert code == 1 and "Fixed 1 finding." in out and " ML003 " in out, out + err
     assert target.read_bytes() == (CASES / "bad_notebook_loss_kept_across_cells.fixed.ipynb").read_bytes()
 
 
