@@ -5,11 +5,9 @@ import libcst as cst
 from typing import TYPE_CHECKING
 
 from memlint.analysis.flow.consumers import consumed_after
-from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.expressions import code, literal_parts, names_in, root_name
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.project import history_sources
-from memlint.analysis.flow.provenance import unpacked
 from memlint.models import Applicability, Severity
 from memlint.patterns import is_test_path
 from memlint.analysis.regions.loops import Store
@@ -339,7 +337,7 @@ for x, y in loader:
         # `.detach()` applies to a tensor; a model's output may be a tuple or a
         # ModelOutput, a mapping needs its entries moved, and a list has no
         # `.detach()` at all. The label comes from `keep_fix`'s one evidence rule.
-        kinds = {_kind(model, p, statement) for p in parts}
+        kinds = {model.provenance.stored_kind(p, statement) for p in parts}
         if kinds == {"maybe"} and len(parts) == 1 and model.provenance.collected_tensors(store.container, statement):
             kinds = {"tensor"}  # `torch.cat(outs)` after the loop: what it collects are tensors
         # in a per-step function, the loop around the store is what the code after it reads from
@@ -532,25 +530,6 @@ def _backwarded_by_framework(model: "SemanticModel", region: cst.CSTNode) -> set
         if ret.value is not None and model.scope_of(ret) is region:
             returned |= {e.value for e in literal_parts(ret.value) if isinstance(e, cst.Name)}
     return returned
-
-
-def _kind(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> str:
-    """`value_kind`, and where it cannot tell, what the summary of the function that the name was
-    unpacked from says, in this file or another of the project (`log, out = self.step(x)`: `step`
-    returns a dict first; `losses = criterion(out, y)`: the criterion's `forward` returns a dict)."""
-    kind = model.provenance.value_kind(expr, at)
-    if kind != "maybe" or not isinstance(expr, cst.Name):
-        return kind
-    found = set()
-    for binding in model.provenance.reaching_bindings(model.scope_of(at), expr.value, at):
-        value, index = unpacked(binding)
-        if not isinstance(value, cst.Call):
-            continue
-        returns = [model.summaries.returns(f) for f in model.local_callees(value)]
-        elsewhere = model.provenance.project_callee(value, value)
-        returns += [ProjectFacts.returned(elsewhere)] if elsewhere is not None else []
-        found |= {(r if index is None else r.element(index)).kind for r in returns if r is not None}
-    return found.pop() if len(found) == 1 and found <= {"mapping", "sequence"} else kind
 
 
 def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.FunctionDef | None:

@@ -51,6 +51,7 @@ from memlint.analysis.library import (
     named_like_loss,
     named_like_module,
 )
+from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.tensor_api import TENSOR_API
 from memlint.analysis.regions.grad import Grad
@@ -961,6 +962,24 @@ class Provenance:
         return value if value is not None else Value(history=NO)
 
     # -- is it a tensor (so that `.detach()` applies)? ----------------------------
+    def stored_kind(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
+        """`value_kind`, and where it cannot tell, what the summary of the function that the name was
+        unpacked from says, in this file or another of the project (`log, out = self.step(x)`: `step`
+        returns a dict first; `losses = criterion(out, y)`: the criterion's `forward` returns a dict)."""
+        kind = self.value_kind(expr, at)
+        if kind != "maybe" or not isinstance(expr, cst.Name):
+            return kind
+        found = set()
+        for binding in self.reaching_bindings(self.model.scope_of(at), expr.value, at):
+            value, index = unpacked(binding)
+            if not isinstance(value, cst.Call):
+                continue
+            returns = [self.model.summaries.returns(f) for f in self.model.local_callees(value)]
+            elsewhere = self.project_callee(value, value)
+            returns += [ProjectFacts.returned(elsewhere)] if elsewhere is not None else []
+            found |= {(r if index is None else r.element(index)).kind for r in returns if r is not None}
+        return found.pop() if len(found) == 1 and found <= {"mapping", "sequence"} else kind
+
     def value_kind(self, expr: cst.BaseExpression, at: cst.CSTNode, guard: frozenset = frozenset()) -> str:
         """"tensor" when `expr` is surely a tensor, "container" for a dict, list or
         tuple, "maybe" otherwise (a model's output may be a tensor, a tuple or a
