@@ -1,7 +1,7 @@
 """Lint every mined bug's repository before and at its fix, as a project; report recall per half and per rule.
 
     python benchmarks/mined/fetch.py      # once: materialise the trees from git mirrors
-    python benchmarks/mined/run.py --label NAME [--jobs N] [--half dev|test] [--reuse [--cache DIR]]
+    python benchmarks/mined/run.py --label NAME [--jobs N] [--half dev|dev-a|dev-b|test] [--reuse [--cache DIR]]
 
 Each bug of manifest_*.json names a file of a repository, the leaking line(s) at
 the commit before the fix (a line, or [first, last] of one statement) and the
@@ -11,7 +11,8 @@ project from its own folder (`memlint lint --select ALL`), so facts of the other
 files of the repository are available. The scoring is benchmarks/real_bugs/run.py's:
 expected lines hit (a finding of the expected rule on the line; apart, of any
 rule), bugs fully caught, and findings on the lines the fix changed in the fixed
-file (should be none). Bugs are split into a dev and a test half by split.py.
+file (should be none). Bugs are split into a dev and a test half by split.py, and the dev
+half into dev-a (studied) and dev-b (held out, to check that a change transfers).
 
 Printed and written to benchmarks/results/mined_<label>.json: the figures per
 half and per rule, and the dev half's bugs one by one. The test half's bugs one
@@ -36,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from mined.fetch import SRC, load_bugs, tree  # noqa: E402
-from mined.split import half  # noqa: E402
+from mined.split import dev_part, half  # noqa: E402
 from real_bugs import run as real  # noqa: E402
 
 RESULTS = HERE.parent / "results"
@@ -152,11 +153,17 @@ def main() -> None:
         " (only while memlint is unchanged: a new memlint needs a new label)",
     )
     parser.add_argument("--cache", type=Path, help="with --reuse: keep the findings under DIR/<label>/ instead")
-    parser.add_argument("--half", choices=("dev", "test"), help="lint and score only this half's trees")
+    parser.add_argument(
+        "--half",
+        choices=("dev", "dev-a", "dev-b", "test"),
+        help="lint and score only this half's trees (dev-a and dev-b: the studied and the held-out part of dev)",
+    )
     args = parser.parse_args()
     bugs = [bug for bug in load_bugs() if (tree(bug["repo"], bug["before"]) / bug["path"]).is_file()]
-    if args.half:
+    if args.half in ("dev", "test"):
         bugs = [bug for bug in bugs if half(bug["repo"]) == args.half]
+    elif args.half:
+        bugs = [bug for bug in bugs if half(bug["repo"]) == "dev" and dev_part(bug["repo"]) == args.half]
     if not bugs:
         raise SystemExit(f"no sources in {SRC}: run benchmarks/mined/fetch.py first")
     roots = sorted({tree(bug["repo"], commit) for bug in bugs for commit in (bug["before"], bug["fix"])})
@@ -175,13 +182,13 @@ def main() -> None:
     halves = {
         name: summarise([bug for bug in results if bug["half"] == name])
         for name in ("dev", "test")
-        if args.half in (None, name)
+        if args.half in (None, name) or (name == "dev" and args.half.startswith("dev"))
     }
+    # like the test half's, the held-out part's misses are not printed nor kept in the results
+    shown = [bug for bug in results if bug["half"] == "dev" and args.half != "dev-b"]
     for name, summary in halves.items():
         report(name, summary)
-    for bug in results:
-        if bug["half"] != "dev":
-            continue
+    for bug in shown:
         for line in bug["lines"]:
             if not line["hit"]:
                 other = f" (reported as {', '.join(line['codes'])})" if line["codes"] else ""
@@ -211,12 +218,12 @@ def main() -> None:
         "jobs": args.jobs,
         "half": args.half or "both",
         "halves": halves,
-        "dev_bugs": [bug for bug in results if bug["half"] == "dev"],
+        "dev_bugs": shown,
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"mined_{args.label}.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     # the test half's bugs one by one stay out of the repository: nobody is to study its misses
-    test_bugs = [bug for bug in results if bug["half"] == "test"]
+    test_bugs = [bug for bug in results if bug not in shown]
     if test_bugs:
         (SRC / f"test_bugs_{args.label}.json").write_text(json.dumps(test_bugs, indent=1) + "\n", encoding="utf-8")
 
