@@ -58,10 +58,11 @@ def lint(root: Path, preview: bool = False) -> dict[str, list[dict]]:
         text=True,
         cwd=root,
     )
-    if done.returncode not in (0, 1):
+    if done.returncode not in (0, 1) or not done.stdout.strip():
+        # memlint's JSON report is never empty ("[]" at least): no output is a failure of the run
         raise SystemExit(f"memlint failed on {root}: {done.stderr.strip().splitlines()[-1:]}")
     findings: dict[str, list[dict]] = collections.defaultdict(list)
-    for finding in json.loads(done.stdout or "[]"):
+    for finding in json.loads(done.stdout):
         path = Path(finding["filename"])
         relative = (path if path.is_absolute() else root / path).resolve().relative_to(root.resolve())
         findings[str(relative)].append(
