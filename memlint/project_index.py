@@ -495,10 +495,11 @@ class ProjectIndex:
     def _saved_keys(self) -> tuple[set[str], bool]:
         """The keys of the project's checkpoints (`analysis/facts/checkpoints.saved_entries`) that some
         file writes with CPU tensors or no tensor, less those some file writes with tensors that may
-        be on a device; and whether some file writes device tensors under a key it computes (then no
-        key is known to be on the CPU alone). A key computed from a parameter of the saving function
-        counts as the strings of its default and those the project's calls pass by its name
-        (`param_key=["params", "params_ema"]`). A library the project uses and does not define adds
+        be on a device; and whether some file writes device tensors under a key it computes that no
+        call names (then no key is known to be on the CPU alone). A key computed from a parameter of
+        the saving function counts as the strings of its default and those the project's calls pass
+        by its name (`param_key=["params", "params_ema"]`, or the keys of a dict passed,
+        `recording={"epoch": epoch}`). A library the project uses and does not define adds
         the keys its own training code writes from the CPU (the library table)."""
         passed: dict[str, set[str]] = {}
         for summary in self.summaries.values():
@@ -511,12 +512,12 @@ class ProjectIndex:
             for key, on_cpu, *computed in summary.get("saved_entries", ()):
                 if key != "*":
                     keys = {key}
-                elif not on_cpu:
-                    computed_on_device = True
-                    continue
                 else:
                     param, defaults = computed or ("", [])
                     keys = set(defaults) | (passed.get(param, set()) if param else set())
+                    if not on_cpu and not keys:  # device tensors under keys nobody names
+                        computed_on_device = True
+                        continue
                 (cpu if on_cpu else device).update(keys)
         imported = {
             target.split(".")[0]

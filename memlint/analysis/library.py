@@ -23,6 +23,7 @@ class Model(NamedTuple):
 # Tensor methods, by name, on a receiver that is (or may be) a tensor.
 TENSOR_METHODS: dict[str, Model] = {
     "detach": Model("cut", "same", "tensor"),
+    "detach_": Model("cut", "same", "tensor"),  # detaches the receiver in place and returns it
     "item": Model("cut", "host", "number"),
     "tolist": Model("cut", "host", "sequence"),
     "numpy": Model("cut", "host", "ndarray"),
@@ -55,6 +56,14 @@ DTYPES = {
 }
 # Integer (and bool) dtypes: a tensor of one never requires grad, so nothing added into it keeps a graph.
 INTEGER_DTYPES = {"int", "int8", "int16", "int32", "int64", "long", "uint8", "bool", "short"}
+
+# torch functions whose result is integer indices (or a tuple of them), whatever their arguments
+# carry: an integer tensor never requires grad ("only Tensors of floating point and complex dtype
+# can require gradients", torch.Tensor.requires_grad_). `torch.where(condition)` with one argument
+# is `torch.nonzero(condition, as_tuple=True)` (PyTorch's reference of torch.where); with three it
+# selects from its tensors and keeps their history.
+INDEX_FUNCTIONS = frozenset({"torch.nonzero", "torch.argwhere"})
+INDEX_FUNCTIONS_OF_ONE_ARGUMENT = frozenset({"torch.where"})
 
 # Libraries of host values: numpy, math and statistics return Python numbers or numpy arrays,
 # never a tensor, so what they compute carries no autograd history (numpy refuses a tensor that

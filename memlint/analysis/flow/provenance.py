@@ -39,6 +39,8 @@ from memlint.analysis.library import (
     FRAMEWORK_ATTRIBUTES,
     HISTORY_PASSING_METHODS,
     HOST_LIBRARIES,
+    INDEX_FUNCTIONS,
+    INDEX_FUNCTIONS_OF_ONE_ARGUMENT,
     INTEGER_DTYPES,
     MODULE_RUN_METHODS,
     NON_MODEL_FACTORIES,
@@ -79,7 +81,7 @@ _PASSING_METHOD_NAMES = frozenset().union(*HISTORY_PASSING_METHODS.values())
 # Methods of `torch.Tensor` that lists and tuples have too: no evidence that a value is a tensor.
 _LIST_METHODS = frozenset({"index", "count", "copy", "sort"})
 _HISTORY_FREE_METHODS = {
-    "item", "tolist", "detach", "numpy", "argmax", "argmin", "size", "dim", "numel", "nelement",
+    "item", "tolist", "detach", "detach_", "numpy", "argmax", "argmin", "size", "dim", "numel", "nelement",
     "element_size", "eq", "ne", "lt", "gt", "le", "ge", "isnan", "isinf", "isfinite", "any", "all",
     "is_contiguous", "data_ptr", "long", "int", "bool", "byte", "short", "stride", "nonzero",
     "backward", "get_device", "keys", "__len__", "is_floating_point", "register_hook",
@@ -149,6 +151,12 @@ _BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
 _NOT_DEVICE_PARAMS = {
     "self", "batch_idx", "dataloader_idx", "batch_indices", "trainer", "pl_module", "optimizer", "optimizer_idx",
 }
+
+
+def _indices(resolved: str, call: cst.Call) -> bool:
+    """Does the torch function `resolved` return integer indices at this call (`torch.nonzero(m)`,
+    `torch.where(m)`), which carry no autograd history?"""
+    return resolved in INDEX_FUNCTIONS or (resolved in INDEX_FUNCTIONS_OF_ONE_ARGUMENT and len(call.args) == 1)
 
 
 class Provenance:
@@ -383,11 +391,14 @@ class Provenance:
             return expr.value in names
         if kind is cst.Attribute:
             return expr.attr.value not in _NO_HISTORY_ATTRIBUTES and self._reads_with_history(expr.value, names)
+        if kind is cst.Comparison:
+            return False  # a bool (a bool tensor of tensors): it never requires grad
         if kind is cst.Call:
             func = expr.func
             resolved = self.model.imports.resolve(func) or ""
             if (
                 _TORCH_NO_HISTORY.match(resolved)
+                or _indices(resolved, expr)
                 or resolved.startswith(HOST_LIBRARIES)  # `np.array([i / h, j / w])`: a host value
                 or (type(func) is cst.Attribute and func.attr.value in _HISTORY_FREE_METHODS)
                 or (type(func) is cst.Name and func.value in _HISTORY_FREE_BUILTINS)
@@ -563,7 +574,7 @@ class Provenance:
         if resolved.startswith("torch."):
             if resolved.startswith("torch.nn.functional."):
                 return bool(_F_LOSSES.match(resolved)) or args_history()
-            if _TORCH_NO_HISTORY.match(resolved):
+            if _TORCH_NO_HISTORY.match(resolved) or _indices(resolved, call):
                 return False
             return args_history()
         if resolved.startswith(HOST_LIBRARIES):
