@@ -67,6 +67,7 @@ if TYPE_CHECKING:
 
     from memlint.analysis.context import FileContext
     from memlint.analysis.syntax.scopes import Binding, Scope
+    from memlint.analysis.syntax.tree import Tree
 
 # `build_model(cfg)` makes a module; it does not run one.
 _FACTORY_VERBS = re.compile(
@@ -107,6 +108,8 @@ _TORCH_NO_HISTORY = re.compile(
     r"distributed\..*|backends\..*|utils\..*|autograd\.grad|nn\.[A-Z]\w*|nn\.init\..*|"
     r"optim\..*|Generator|get_default_dtype|finfo|iinfo)$"
 )
+# A base class out of sight taken for a module by its name (a base of the project is asked instead).
+MODULE_CLASS_NAME = re.compile(r"(Module|PreTrainedModel|Model)$")
 _F_LOSSES = re.compile(r"^torch\.nn\.functional\.\w*(loss|entropy|_div|kl_div)$")
 _MODULE_FACTORIES = re.compile(
     r"(^torch\.nn\.[A-Z]\w*$)|(\.from_pretrained$)|(^torch\.compile$)|(DistributedDataParallel$)|"
@@ -153,6 +156,19 @@ _NOT_DEVICE_PARAMS = {
 }
 
 
+def _declared_attribute(node: cst.AnnAssign, tree: "Tree") -> str | None:
+    """The attribute of `self` whose class `node` declares: `attr: Cls` in a class body, or
+    `self.attr: Cls = ...` in a method."""
+    target = node.target
+    if type(target) is cst.Name:
+        block = tree.parent_of(tree.parent_of(node))  # SimpleStatementLine -> IndentedBlock -> ClassDef
+        owner = tree.parent_of(block) if type(block) is cst.IndentedBlock else None
+        return target.value if type(owner) is cst.ClassDef else None
+    if type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self":
+        return target.attr.value
+    return None
+
+
 def _indices(resolved: str, call: cst.Call) -> bool:
     """Does the torch function `resolved` return integer indices at this call (`torch.nonzero(m)`,
     `torch.where(m)`), which carry no autograd history?"""
@@ -186,23 +202,36 @@ class Provenance:
 
     @cached_property
     def _class_kinds(self) -> dict[str, str]:
-        """Classes of this file that subclass a module: "lightning" or "module"."""
-        kinds: dict[str, str] = {}
-        for cls in self.model.tree.by_type.get(cst.ClassDef, ()):
-            for base in cls.bases:
-                text = self.model.imports.resolve(base.value) or ""
-                if "Lightning" in text:
-                    kinds[cls.name.value] = "lightning"
-                elif re.search(r"(Module|PreTrainedModel|Model)$", text):
-                    kinds.setdefault(cls.name.value, "module")
-            derives = any(base.keyword is None and not reads_as_name(base.value, "object") for base in cls.bases)
-            if cls.name.value not in kinds and derives and any(
-                isinstance(stmt, cst.FunctionDef) and stmt.name.value == "forward" for stmt in cls.body.body
-            ):
-                # subclasses a module of another file (a class of no base, or of `object`, is not
-                # one, whatever its methods are called: skorch's `NeuralNet.forward`)
-                kinds[cls.name.value] = "module"
-        return kinds
+        """Classes of this file that subclass a module: "lightning" or "module". A base defined in
+        this file or in another file of the project is one by its definition, whatever its name; a
+        base out of sight is taken for a module where its name says so (`...Model`, `...Module`)."""
+        classes = {cls.name.value: cls for cls in self.model.tree.by_type.get(cst.ClassDef, ())}
+        kinds = {name: self._own_kind(cls, classes, {name}) for name, cls in classes.items()}
+        return {name: kind for name, kind in kinds.items() if kind}
+
+    def _own_kind(self, cls: cst.ClassDef, classes: dict[str, cst.ClassDef], seen: set[str]) -> str:
+        kinds = [self._base_kind(base.value, classes, seen) for base in cls.bases if base.keyword is None]
+        if "lightning" in kinds or "module" in kinds:
+            return "lightning" if "lightning" in kinds else "module"
+        derives = any(base.keyword is None and not reads_as_name(base.value, "object") for base in cls.bases)
+        if derives and any(isinstance(stmt, cst.FunctionDef) and stmt.name.value == "forward" for stmt in cls.body.body):
+            # subclasses a module of another file (a class of no base, or of `object`, is not
+            # one, whatever its methods are called: skorch's `NeuralNet.forward`)
+            return "module"
+        return ""
+
+    def _base_kind(self, base: cst.BaseExpression, classes: dict[str, cst.ClassDef], seen: set[str]) -> str:
+        """"lightning", "module" or "" for a base class: by its definition where the file or the
+        project has one, else by its name."""
+        if type(base) is cst.Name and base.value in classes:
+            return "" if base.value in seen else self._own_kind(classes[base.value], classes, seen | {base.value})
+        facts = self.model.project.klass(base)
+        if facts is not None:
+            return facts["kind"] if facts["kind"] in ("module", "lightning") else ""
+        text = self.model.imports.resolve(base) or ""
+        if "Lightning" in text:
+            return "lightning"
+        return "module" if MODULE_CLASS_NAME.search(text) else ""
 
     def class_kinds(self) -> dict[str, str]:
         """Classes of this file that subclass a module, by name: "lightning" or "module"."""
@@ -677,7 +706,10 @@ class Provenance:
 
     @cached_property
     def self_attribute_values(self) -> dict[str, list[cst.BaseExpression]]:
-        """`self.<attr>` -> the values assigned to it anywhere in the file, in source order."""
+        """`self.<attr>` -> the values assigned to it anywhere in the file, in source order; where a
+        class of the file declares the attribute's class (`alg: PPO` in its body, a dataclass field
+        `aspect_model: AspectModel`, `self.meter: Meter = ...`), that declaration instead, as a call of
+        the class (an instance of it, whatever expression made it)."""
         table: dict[str, list[cst.BaseExpression]] = {}
         for node in self.model.tree.by_type.get(cst.Assign, ()):
             attrs = {
@@ -689,6 +721,18 @@ class Provenance:
             }
             for attr in attrs:
                 table.setdefault(attr, []).append(node.value)
+        declared: dict[str, set[str]] = {}
+        made: dict[str, cst.Call] = {}
+        for node in self.model.tree.by_type.get(cst.AnnAssign, ()):
+            attr = _declared_attribute(node, self.model.tree)
+            cls = node.annotation.annotation
+            if attr is None or type(cls) not in (cst.Name, cst.Attribute) or not dotted(cls):
+                continue
+            declared.setdefault(attr, set()).add(dotted(cls))  # type: ignore[arg-type]
+            made[attr] = cst.Call(func=cls)
+        for attr, classes in declared.items():
+            if len(classes) == 1:  # one class declared for the name in the file
+                table[attr] = [made[attr]]
         return table
 
     def receiver_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
