@@ -213,6 +213,12 @@ SEQUENTIAL_MODULES = frozenset({"torch.nn.Sequential", "torch.nn.modules.contain
 # 0.10 to 202412), so `asr_model(wav)` records no graph.
 NO_GRAD_CALLABLES = frozenset({"espnet2.bin.asr_inference.Speech2Text"})
 
+# Libraries whose model classes are no torch modules: calling one runs another runtime, which
+# records no autograd graph. optimum's `ORTModel*` classes (optimum.onnxruntime, 1.x) run an ONNX
+# Runtime `InferenceSession` in `forward` and hand back tensors made from its outputs. Prefixes of
+# the class (or its factory, `ORTModelForFeatureExtraction.from_pretrained`) as resolved.
+OTHER_RUNTIME_MODELS = ("optimum.onnxruntime.",)
+
 # -- Values handed through: what a call returns of what it is given -----------------------------
 # (the value flow into and out of callees: `flow.summaries`, `provenance`)
 

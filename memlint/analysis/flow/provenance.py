@@ -45,6 +45,7 @@ from memlint.analysis.library import (
     MODULE_RUN_METHODS,
     NON_MODEL_FACTORIES,
     NUMBER_METHODS,
+    OTHER_RUNTIME_MODELS,
     PASS_THROUGH_FUNCTIONS,
     RUNS_ITS_ARGUMENT,
     SEQUENTIAL_MODULES,
@@ -283,6 +284,8 @@ class Provenance:
         own = self._own_class_instance(func, call) if held else None
         if own is not None:  # an object of a class of this file (`self.gen = Sampler(...)`): by its definition
             return own in self._class_kinds
+        if held and self.constructed_class(func, call).startswith(OTHER_RUNTIME_MODELS):
+            return False  # an ONNX Runtime model (the library table): no autograd
         guessed = self._module_call_by_syntax(call)
         if guessed:
             project.function(call)  # asked: where the project defines the callee (`eeco_test_network`), its definition decides
@@ -753,14 +756,18 @@ class Provenance:
         container (`held_values`); "" when the file does not show one class."""
         model = self.model
         if not isinstance(expr, cst.Name):
-            made = {model.imports.resolve(v.func) or "" if isinstance(v, cst.Call) else "" for v in self.held_values(expr, at)}
+            # `self.ort_model = ort_model` in `__init__`: what the constructor's callers pass
+            made = {
+                model.imports.resolve(v.func) or "" if type(v) is cst.Call else self.constructed_class(v, v) if type(v) is cst.Name else ""
+                for v in self.held_values(expr, at)
+            }
             return made.pop() if len(made) == 1 else ""
         scope = model.scope_of(at)
         values: list[tuple[cst.BaseExpression, cst.CSTNode]] = []
         if isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):
-            sites = model.call_sites().get(scope, ())
+            sites = model.call_sites().get(scope, ()) or self._constructions(scope)
             for site in sites:
-                arg = model.summaries.argument_for(site, scope, expr.value)
+                arg = self._argument_to(site, scope, expr.value)
                 if not isinstance(arg, cst.Name) or arg.value == expr.value and model.scope_of(site) is scope:
                     return ""
                 values += self._bound_values(arg.value, model.scope_of(site), site)
@@ -770,6 +777,22 @@ class Provenance:
             values = self._bound_values(expr.value, scope, at)
         made = {model.imports.resolve(v.func) or "" if isinstance(v, cst.Call) else "" for v, _ in values}
         return made.pop() if len(made) == 1 else ""
+
+    def _argument_to(self, site: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
+        """The argument of `site` that `func` receives as `param`; a construction (`Model(a, b)`)
+        hands `__init__` its arguments after `self`, as a bound call does."""
+        if func.name.value == "__init__" and type(site.func) is cst.Name:
+            site = site.with_changes(func=cst.Attribute(value=cst.Name("self"), attr=cst.Name("__init__")))
+        return self.model.summaries.argument_for(site, func, param)
+
+    def _constructions(self, init: cst.FunctionDef) -> list[cst.Call]:
+        """The calls of this file that construct the class whose `__init__` is `init` (`Model(a, b)`)."""
+        cls = self.model.enclosing_class(init) if init.name.value == "__init__" else None
+        if cls is None:
+            return []
+        return [
+            c for c in self.model.tree.by_type.get(cst.Call, ()) if type(c.func) is cst.Name and c.func.value == cls.name.value
+        ]
 
     def _bound_values(self, name: str, scope: "Scope", at: cst.CSTNode) -> list[tuple[cst.BaseExpression, cst.CSTNode]]:
         bindings = self.reaching_bindings(scope, name, at) or self.model.bindings(self.model.module, name)
