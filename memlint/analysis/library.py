@@ -213,6 +213,11 @@ SEQUENTIAL_MODULES = frozenset({"torch.nn.Sequential", "torch.nn.modules.contain
 # 0.10 to 202412), so `asr_model(wav)` records no graph.
 NO_GRAD_CALLABLES = frozenset({"espnet2.bin.asr_inference.Speech2Text"})
 
+# Libraries whose classes take gradients on purpose: captum's attribution methods (`captum.attr`,
+# `LayerGradCam.attribute`, `IntegratedGradients.attribute`) differentiate the model's outputs with
+# respect to its inputs or layers, so they need grad on. Prefixes of the classes as resolved.
+GRADIENT_LIBRARIES = ("captum.",)
+
 # Libraries whose model classes are no torch modules: calling one runs another runtime, which
 # records no autograd graph. optimum's `ORTModel*` classes (optimum.onnxruntime, 1.x) run an ONNX
 # Runtime `InferenceSession` in `forward` and hand back tensors made from its outputs. Prefixes of

@@ -78,6 +78,8 @@ def evaluate(model, loader):
                 return
         if model.grad_state(node) is not Grad.ON or regions.needs_grad(region):
             return
+        if model.provenance.runs_differentiating_object(node):
+            return  # an explainer or an attack: it takes gradients, grad must be on
         if model.module_facts.runs_frozen(node, direct):
             return  # its parameters require no grad: the forward records no graph
         self._statements.add(id(statement))

@@ -304,6 +304,21 @@ class Provenance:
             names.add(value.func.value)
         return names.pop() if len(names) == 1 else None
 
+    def runs_differentiating_object(self, call: cst.Call) -> bool:
+        """Is `call` a call of an object whose class takes gradients on purpose (an explainer, an
+        attack: its facts, or its methods in this file), which needs grad on to work?"""
+        func = call.func
+        if not self._may_hold_an_object(func, call):
+            return False
+        made = self.project_instance(func, call)
+        if made is not None:
+            return bool((self.model.project.constructed(made) or {}).get("differentiates"))
+        from memlint.analysis.flow.summaries import differentiates  # (summaries reads this module)
+
+        own = self._own_class_instance(func, call)
+        cls = self.model.calls.classes.get(own) if own else None
+        return cls is not None and differentiates(self.model, cls)
+
     def _may_hold_an_object(self, func: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Is `func` `self.<attr>`, or a name bound to a call's result somewhere (`gen = Sampler()`)?
         (Cheap: most calls name a function.)"""
