@@ -154,7 +154,7 @@ def _method_calls(model: "SemanticModel", imported_roots: set[str]) -> list[tupl
             and func.value.value.value == "self"
         ):
             continue
-        values = model.provenance.held_values(func.value, call)
+        values = model.provenance.instance_values(func.value, call)
         classes = {dotted(v.func) if type(v) is cst.Call else None for v in values}
         if len(classes) == 1 and (cls := classes.pop()) and cls.split(".")[0] in imported_roots:
             found.append((call, f"{cls}.{func.attr.value}"))

@@ -296,7 +296,7 @@ class Provenance:
         not: `Net().to(device)`); None where the file does not show one."""
         classes = self.model.calls.classes
         names = set()
-        for value in self.held_values(expr, at):
+        for value in self.instance_values(expr, at):
             while type(value) is cst.Call and method_name(value) in _MODULE_PLACEMENT:
                 value = value.func.value  # type: ignore[attr-defined]
             if type(value) is not cst.Call or type(value.func) is not cst.Name or value.func.value not in classes:
@@ -700,7 +700,7 @@ class Provenance:
         """The constructor call (`Meter()`) of a class of another file of the project that made every
         value `expr` (a name, or `self.<attr>`) may hold at `at`; None when the file does not show one."""
         project = self.model.project
-        values = self.held_values(expr, at)
+        values = self.instance_values(expr, at)
         calls = [v for v in values if type(v) is cst.Call and type(v.func) in (cst.Name, cst.Attribute)]
         if not calls or len(calls) != len(values):
             return None
@@ -724,10 +724,7 @@ class Provenance:
 
     @cached_property
     def self_attribute_values(self) -> dict[str, list[cst.BaseExpression]]:
-        """`self.<attr>` -> the values assigned to it anywhere in the file, in source order; where a
-        class of the file declares the attribute's class (`alg: PPO` in its body, a dataclass field
-        `aspect_model: AspectModel`, `self.meter: Meter = ...`), that declaration instead, as a call of
-        the class (an instance of it, whatever expression made it)."""
+        """`self.<attr>` -> the values assigned to it anywhere in the file, in source order."""
         table: dict[str, list[cst.BaseExpression]] = {}
         for node in self.model.tree.by_type.get(cst.Assign, ()):
             attrs = {
@@ -739,19 +736,33 @@ class Provenance:
             }
             for attr in attrs:
                 table.setdefault(attr, []).append(node.value)
-        declared: dict[str, set[str]] = {}
-        made: dict[str, cst.Call] = {}
+        return table
+
+    @cached_property
+    def _declared_classes(self) -> dict[str, cst.BaseExpression]:
+        """`self.<attr>` -> the class a class of the file declares for it (`alg: PPO` in its body, a
+        dataclass field `aspect_model: AspectModel`, `self.meter: Meter = ...`), where the file
+        declares one class for the name."""
+        declared: dict[str, dict[str, cst.BaseExpression]] = {}
         for node in self.model.tree.by_type.get(cst.AnnAssign, ()):
             attr = _declared_attribute(node, self.model.tree)
             cls = node.annotation.annotation
-            if attr is None or type(cls) not in (cst.Name, cst.Attribute) or not dotted(cls):
-                continue
-            declared.setdefault(attr, set()).add(dotted(cls))  # type: ignore[arg-type]
-            made[attr] = cst.Call(func=cls)
-        for attr, classes in declared.items():
-            if len(classes) == 1:  # one class declared for the name in the file
-                table[attr] = [made[attr]]
-        return table
+            if attr is not None and type(cls) in (cst.Name, cst.Attribute) and dotted(cls):
+                declared.setdefault(attr, {})[dotted(cls)] = cls  # type: ignore[index]
+        return {attr: next(iter(classes.values())) for attr, classes in declared.items() if len(classes) == 1}
+
+    def declared_instance(self, expr: cst.BaseExpression) -> cst.Call | None:
+        """An instance of the class declared for `self.<attr>`, as a call of the class (a value of no
+        tree: ask only for the class it names); None where no class is declared."""
+        if type(expr) is not cst.Attribute or type(expr.value) is not cst.Name or expr.value.value != "self":
+            return None
+        cls = self._declared_classes.get(expr.attr.value)
+        return cst.Call(func=cls) if cls is not None else None
+
+    def instance_values(self, expr: cst.BaseExpression, at: cst.CSTNode) -> list[cst.BaseExpression]:
+        """What made the object `expr` holds: the class declared for it, else `held_values`."""
+        declared = self.declared_instance(expr)
+        return [declared] if declared is not None else self.held_values(expr, at)
 
     def receiver_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
         """The library class of the object `expr` holds: one this file constructs (`constructed_class`),
@@ -774,7 +785,7 @@ class Provenance:
             # `self.ort_model = ort_model` in `__init__`: what the constructor's callers pass
             made = {
                 model.imports.resolve(v.func) or "" if type(v) is cst.Call else self.constructed_class(v, v) if type(v) is cst.Name else ""
-                for v in self.held_values(expr, at)
+                for v in self.instance_values(expr, at)
             }
             return made.pop() if len(made) == 1 else ""
         scope = model.scope_of(at)
