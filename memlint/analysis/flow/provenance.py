@@ -32,6 +32,7 @@ from memlint.analysis.syntax.expressions import (
     target_names,
 )
 from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.regions.differentiation import differentiates
 from memlint.analysis.library import (
     CONCATENATIONS,
     BACKWARD_OF_ARGUMENT,
@@ -313,8 +314,6 @@ class Provenance:
         made = self.project_instance(func, call)
         if made is not None:
             return bool((self.model.project.constructed(made) or {}).get("differentiates"))
-        from memlint.analysis.flow.summaries import differentiates  # (summaries reads this module)
-
         own = self._own_class_instance(func, call)
         cls = self.model.calls.classes.get(own) if own else None
         return cls is not None and differentiates(self.model, cls)
