@@ -1,0 +1,70 @@
+"""What a training step keeps on the GPU where CUDA's kernels differ from the CPU's that a fake
+run computes with: cross-entropy under autocast, cuDNN's RNN, the fused attention's output
+layout, convolution workspaces never measured, and gradients the tracker must not hold."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from memlint.estimate import predict  # noqa: E402
+from memlint.estimate.kernels import rnn_sizes  # noqa: E402
+
+MIB = 2**20
+N, V = 512, 4096  # cross-entropy: rows x classes
+SEQ, BATCH, IN, HIDDEN = 50, 32, 64, 128  # the LSTM
+L, B, H, E = 64, 4, 8, 32  # attention: length, batch, heads, head size
+
+FACTORIES = '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+KEPT = {}
+
+def _sgd(*modules):
+    return torch.optim.SGD([p for m in modules for p in m.parameters()], lr=0.1)
+
+def cross_entropy_bf16():
+    head = nn.Linear(64, 4096, bias=False).cuda()
+    opt = _sgd(head)
+    x, y = torch.randn(512, 64, device="cuda"), torch.randint(0, 4096, (512,), device="cuda")
+    def step():
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            logits = head(x)
+            before = torch.cuda.memory_allocated()
+            loss = F.cross_entropy(logits, y)
+            del logits
+            KEPT["cross_entropy"] = torch.cuda.memory_allocated() - before
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    return step
+'''
+
+
+@pytest.fixture
+def factories(tmp_path, monkeypatch):
+    name = f"kept_{abs(hash(str(tmp_path))) % 10**8}"
+    (tmp_path / f"{name}.py").write_text(FACTORIES)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield name
+    sys.modules.pop(name, None)
+
+
+def _kept(module: str, factory: str) -> dict:
+    result = predict.predict_factory(f"{module}:{factory}", eval_step=False)
+    assert not result["stopped"], result["stopped"]
+    return sys.modules[module].KEPT
+
+
+def test_cross_entropy_under_autocast_keeps_low_precision_log_probabilities_and_their_fp32_copy(factories):
+    # CUDA's cross_entropy takes log_softmax in the logits' dtype (bf16, kept by its backward) and
+    # nll_loss, on autocast's fp32 list, keeps an fp32 copy: 2 + 4 bytes a logit, less the freed
+    # logits (2). Emulated as log_softmax to fp32 it kept 4 - 2 (a GPT's bf16 logits too many).
+    kept = _kept(factories, "cross_entropy_bf16")["cross_entropy"]
+    assert N * V * 4 <= kept < N * V * 4 + MIB
