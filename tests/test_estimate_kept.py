@@ -43,6 +43,21 @@ def cross_entropy_bf16():
         opt.step()
         opt.zero_grad()
     return step
+
+def lstm():
+    rnn = nn.LSTM(64, 128, batch_first=True).cuda()
+    opt = _sgd(rnn)
+    x = torch.randn(32, 50, 64, device="cuda")
+    def step():
+        inp = x * 2
+        before = torch.cuda.memory_allocated()
+        loss = rnn(inp)[0].sum()
+        del inp
+        KEPT["lstm"] = torch.cuda.memory_allocated() - before
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    return step
 '''
 
 
@@ -68,3 +83,13 @@ def test_cross_entropy_under_autocast_keeps_low_precision_log_probabilities_and_
     # logits (2). Emulated as log_softmax to fp32 it kept 4 - 2 (a GPT's bf16 logits too many).
     kept = _kept(factories, "cross_entropy_bf16")["cross_entropy"]
     assert N * V * 4 <= kept < N * V * 4 + MIB
+
+
+def test_cudnn_rnn_keeps_its_input_and_output_for_backward(factories):
+    # _cudnn_rnn's backward reads the input and the output: both live until it runs, though the
+    # program dropped them, beside the reserve space.
+    weights = 4 * HIDDEN * (IN + HIDDEN) * 4
+    reserve = rnn_sizes("LSTM", SEQ, BATCH, HIDDEN, 1, 1, 4, weights)["reserve"]
+    output = SEQ * BATCH * HIDDEN * 4
+    kept = _kept(factories, "lstm")["lstm"]
+    assert reserve + output <= kept < reserve + output + MIB
