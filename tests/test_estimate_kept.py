@@ -58,6 +58,24 @@ def lstm():
         opt.step()
         opt.zero_grad()
     return step
+
+def attention():
+    # Queries laid out (length, batch, heads, size), as nn.MultiheadAttention projects them.
+    proj = nn.Linear(256, 256).cuda()
+    opt = _sgd(proj)
+    x = torch.randn(64, 4, 256, device="cuda")
+    def step():
+        q = proj(x).view(64, 4, 8, 32).permute(1, 2, 0, 3)
+        KEPT["fp32"] = F.scaled_dot_product_attention(q, q, q).stride()
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            KEPT["bf16"] = F.scaled_dot_product_attention(q, q, q).stride()
+            KEPT["bf16 masked"] = F.scaled_dot_product_attention(
+                q, q, q, attn_mask=torch.ones(64, 64, dtype=torch.bool, device="cuda")).stride()
+        out = F.scaled_dot_product_attention(q, q, q)
+        out.permute(2, 0, 1, 3).reshape(64 * 4, 256).sum().backward()
+        opt.step()
+        opt.zero_grad()
+    return step
 '''
 
 
@@ -93,3 +111,13 @@ def test_cudnn_rnn_keeps_its_input_and_output_for_backward(factories):
     output = SEQ * BATCH * HIDDEN * 4
     kept = _kept(factories, "lstm")["lstm"]
     assert reserve + output <= kept < reserve + output + MIB
+
+
+def test_attention_output_layout_follows_the_kernel_cuda_picks(factories):
+    kept = _kept(factories, "attention")
+    # fp32 runs the memory-efficient kernel: its output is allocated (batch, length, heads, size),
+    # so nn.MultiheadAttention's permute(2, 0, 1, 3).reshape() copies it.
+    assert kept["fp32"] == (L * H * E, E, H * E, 1)
+    # bf16 without a mask runs flash attention: the output takes the query's layout.
+    assert kept["bf16"] == (H * E, E, B * H * E, 1)
+    assert kept["bf16 masked"] == (L * H * E, E, H * E, 1)
