@@ -11,7 +11,9 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from memlint.estimate import predict  # noqa: E402
+from memlint.estimate.cudnn_conv import ConvWorkspaces, typical_workspace  # noqa: E402
 from memlint.estimate.kernels import rnn_sizes  # noqa: E402
+from memlint.estimate.summary import WORKSPACE  # noqa: E402
 
 MIB = 2**20
 N, V = 512, 4096  # cross-entropy: rows x classes
@@ -121,3 +123,15 @@ def test_attention_output_layout_follows_the_kernel_cuda_picks(factories):
     # bf16 without a mask runs flash attention: the output takes the query's layout.
     assert kept["bf16"] == (H * E, E, B * H * E, 1)
     assert kept["bf16 masked"] == (L * H * E, E, H * E, 1)
+
+
+def test_an_unmeasured_convolution_counts_its_typical_workspace():
+    # A 3x3 convolution's workspace is close to its input's and output's bytes (cuDNN's heuristics'
+    # plan, measured on Hopper); a 1x1 one's forward takes none.
+    key = "backward_data float32 x32,384,64,64 w128,384,3,3 s1,1 p1,1 d1,1 C o0,0 g1"
+    tensors = (32 * 384 + 32 * 128) * 64 * 64 * 4
+    assert 0.9 * tensors <= typical_workspace(key) <= 1.3 * tensors
+    assert typical_workspace("forward float32 x32,384,64,64 w128,384,1,1 s1,1 p0,0 d1,1 C o0,0 g1") < 4096
+    convs = ConvWorkspaces("NVIDIA H100 80GB HBM3")
+    assert convs.transients([key], benchmark=False) == [(WORKSPACE, typical_workspace(key))]
+    assert convs.summary()["conv_unmeasured"] == 1

@@ -10,9 +10,11 @@ The model, measured on H100/H200 with cuDNN 9 (benchmarks/estimate/kernel_probe.
   with `cudnn.benchmark = True` the trial workspace of a shape's first call (the largest
   plan's, up to GiBs for tensors of MiBs: 2.6 GiB for DCGAN's generator at batch 64), capped
   at the free memory as PyTorch does and kept out of what must fit. For calls never measured
-  the report names the typical heuristic workspace, 4x the largest convolution tensor (a
-  median 1.3x over 320 shapes, under 13x for 95% of them, more for small tensors), and the
-  autotuning as missing from the peak, bounded by the free memory only.
+  the typical workspace of the plan cuDNN's heuristics pick is in the prediction (about the
+  call's input and output bytes for kernels wider than 1x1, `cudnn_conv.typical_ratios`), the
+  report names how large one can be, 4x the largest convolution tensor (a median 1.3x over
+  320 shapes, under 13x for 95% of them, more for small tensors), and the autotuning as
+  missing from the peak, bounded by the free memory only.
 * cuDNN RNNs (LSTM/GRU/RNN training on the GPU) run as one fused kernel, which the fake
   run emulates (cuDNN is off in a fake run, and the CPU's RNN keeps 8-10 values per hidden
   unit and step for backward where cuDNN keeps about 5): the forward keeps a reserve space
