@@ -5,6 +5,7 @@ layout, convolution workspaces never measured, and gradients the tracker must no
 from __future__ import annotations
 
 import sys
+import weakref
 
 import pytest
 
@@ -14,6 +15,7 @@ from memlint.estimate import predict  # noqa: E402
 from memlint.estimate.cudnn_conv import ConvWorkspaces, typical_workspace  # noqa: E402
 from memlint.estimate.kernels import rnn_sizes  # noqa: E402
 from memlint.estimate.summary import WORKSPACE  # noqa: E402
+from memlint.estimate.tracker import _multi_grad_hook_keeping_no_grads  # noqa: E402
 
 MIB = 2**20
 N, V = 512, 4096  # cross-entropy: rows x classes
@@ -135,3 +137,17 @@ def test_an_unmeasured_convolution_counts_its_typical_workspace():
     convs = ConvWorkspaces("NVIDIA H100 80GB HBM3")
     assert convs.transients([key], benchmark=False) == [(WORKSPACE, typical_workspace(key))]
     assert convs.summary()["conv_unmeasured"] == 1
+
+
+def test_the_tracker_holds_no_gradient_while_a_module_waits_for_its_other_inputs():
+    w = torch.ones(1024, requires_grad=True)
+    later = w * 3  # made first, so its gradient is computed last (a shared input, a UNet's time embedding)
+    first = w * 2
+    calls, seen = [], []
+    _multi_grad_hook_keeping_no_grads((first, later), calls.append)
+    first.register_hook(lambda grad: seen.append(weakref.ref(grad)))
+    later.register_hook(lambda grad: seen.append(seen[0]() is None))
+    (first * later).sum().backward()
+    # `first`'s gradient was freed once its node ran, before `later`'s came; the hook ran once, with no tensors.
+    assert seen[1] is True
+    assert calls == [[None, None]]
