@@ -10,9 +10,11 @@ The model, measured on H100/H200 with cuDNN 9 (benchmarks/estimate/kernel_probe.
   with `cudnn.benchmark = True` the trial workspace of a shape's first call (the largest
   plan's, up to GiBs for tensors of MiBs: 2.6 GiB for DCGAN's generator at batch 64), capped
   at the free memory as PyTorch does and kept out of what must fit. For calls never measured
-  the report names the typical heuristic workspace, 4x the largest convolution tensor (a
-  median 1.3x over 320 shapes, under 13x for 95% of them, more for small tensors), and the
-  autotuning as missing from the peak, bounded by the free memory only.
+  the typical workspace of the plan cuDNN's heuristics pick is in the prediction (about the
+  call's input and output bytes for kernels wider than 1x1, `cudnn_conv.typical_ratios`), the
+  report names how large one can be, 4x the largest convolution tensor (a median 1.3x over
+  320 shapes, under 13x for 95% of them, more for small tensors), and the autotuning as
+  missing from the peak, bounded by the free memory only.
 * cuDNN RNNs (LSTM/GRU/RNN training on the GPU) run as one fused kernel, which the fake
   run emulates (cuDNN is off in a fake run, and the CPU's RNN keeps 8-10 values per hidden
   unit and step for backward where cuDNN keeps about 5): the forward keeps a reserve space
@@ -68,12 +70,16 @@ class _FusedRNN(torch.autograd.Function):
     @staticmethod
     def forward(ctx, module, forward, states, sizes, *tensors):
         # `states`: how the initial hidden state came: None, or ("tensor" | "tuple", how many tensors)
-        x, hx = tensors[0], _hx(states, tensors[1:1 + (states[1] if states else 0)])
+        held = 1 + (states[1] if states else 0)  # the input and the initial states
+        x, hx = tensors[0], _hx(states, tensors[1:held])
         with torch.no_grad():
             output, state = forward(module, x, hx)
             workspace = x.new_empty(sizes["forward"], dtype=torch.uint8)
             del workspace
             ctx.reserve = x.new_empty(sizes["reserve"], dtype=torch.uint8)  # freed with the graph
+        # cuDNN's backward reads the input, the initial states and the output (_cudnn_rnn's
+        # saved values), so they live until it runs, whether or not the program still holds them.
+        ctx.save_for_backward(*tensors[:held], output)
         ctx.backward_workspace = sizes["backward"]
         ctx.needs = [t.requires_grad for t in tensors]
         ctx.shapes = [(t.shape, t.dtype) for t in tensors]

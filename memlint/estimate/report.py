@@ -161,8 +161,9 @@ def _kernel_lines(kernel: dict, human: Callable[[int], str]) -> list[str]:
                      f"(cuDNN 9.19) for {known} of {kernel['conv_calls']} convolution calls")
     if kernel.get("cudnn_conv_workspace"):
         lines.append(f"  {'cuDNN conv workspace':<28}{'~ ' + human(kernel['cudnn_conv_workspace']):>12}   "
-                     "transient, for the calls not measured: add it if one runs at the peak (4x its largest "
-                     "tensor; 1 shape in 20 takes up to 13x)")
+                     "transient, for the calls not measured: a typical size is in the peak (about the call's "
+                     "input and output for kernels wider than 1x1); one can take 4x its largest tensor, "
+                     "1 shape in 20 up to 13x")
     if kernel.get("cudnn_benchmark"):
         if kernel.get("autotuning_largest"):
             lines.append(f"  {'cudnn.benchmark autotuning':<28}{human(kernel['autotuning_largest']):>12}   "
