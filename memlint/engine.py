@@ -401,10 +401,11 @@ keep_trees = _kept_trees.keep
 def _asks_the_project(path: str, summary: dict, packages: Collection[str]) -> bool:
     """Did the file's analysis ask about a name it imports from where the project may define it: a
     relative import, a package or module of the project, or a module beside it (a script's
-    folder)? (The project index answers only for files of the project: `torch` gets no facts.)"""
+    folder)? Its findings' questions count, and those of what it exports (asked when other files
+    call it). (The project index answers only for files of the project: `torch` gets no facts.)"""
     imports = summary.get("imports") or {}
     folder = os.path.dirname(path)
-    for question in summary.get("asked") or ():
+    for question in [*(summary.get("asked") or ()), *(summary.get("asked_for_exports") or ())]:
         entry = imports.get(question.removeprefix("base:").partition(".")[0])
         if entry is None:
             continue

@@ -28,9 +28,10 @@ R = TypeVar("R")
 PARALLEL_THRESHOLD = 16  # below this, starting worker processes costs more than it saves
 DEFAULT_MAX_JOBS = 8  # each worker holds a parsed file: more rarely pays for the memory
 PROGRESS_MIN_FILES = 200  # a progress bar only for runs that take a while
-# Each worker keeps the light trees of files its second phase may read again (engine.KeptTrees), up
-# to this much source: some 90 MB of trees.
-KEPT_SOURCE_BYTES = 1_500_000
+# The workers keep the light trees of files their second phase may read again (engine.KeptTrees), up
+# to this much source over all of them (some 60 times as much in trees), shared out evenly: on the
+# bench corpus, 2 workers then parse and translate no file twice.
+KEPT_SOURCE_BYTES = 5_000_000
 
 
 def available_cpus() -> int:
@@ -108,14 +109,15 @@ def lint_files(
                 continue
         todo.append((path, codes))
     engine = None
+    jobs = workers or default_jobs()
     if todo:
         import memlint.engine as engine  # LibCST and the rules, only for a miss; before forking, so workers share it
 
         # for the second phase, in each worker: the trees of files that ask about the project's modules
-        engine.keep_trees(KEPT_SOURCE_BYTES, _packages([path for path, _ in todo], settings.root))
+        engine.keep_trees(KEPT_SOURCE_BYTES // jobs, _packages([path for path, _ in todo], settings.root))
 
     try:
-        with Workers(workers or default_jobs()) as pool, _progress(len(todo), progress) as bar:
+        with Workers(jobs) as pool, _progress(len(todo), progress) as bar:
             todo.sort(key=lambda job: -_size(job[0]))
             for result in parallel_map(_lint_job, todo, pool.jobs, pool=pool, home=_path):
                 results[result.path] = result
