@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from memlint.config import Settings
 from memlint.models import FileError, Finding, LintResult
+from memlint.analysis.questions import ANSWERS, same_answers
 from memlint.cache import Cache, content_key, facts_digest
 from memlint.project_index import QUESTION_PARTS, Located, ProjectIndex, forget_packages, hidden, module_name, package_module_name
 
@@ -195,6 +196,8 @@ def _with_project_facts(
             if used.get(path, "") == digest:
                 continue
             used[path] = digest
+            if _same_answers(result, facts):  # its analysis would take the same path: the same results
+                continue
             codes = settings.codes_for(path)
             key = keys.get(path) if cache is not None and digest else None
             hit = cache.get(path, f"{key}:{digest}", slot=slot) if key else None
@@ -220,6 +223,14 @@ def _index(results: dict[str, LintResult], settings: Settings, located: Located 
     """The project index of `results`; every file is in it, so that a definition in a file without
     a summary (no rule needed to read it) is still found. `located`: the answers of an earlier index."""
     return ProjectIndex({p: r.summary or {} for p, r in results.items()}, settings.root, located)
+
+
+def _same_answers(result: LintResult, facts: dict) -> bool:
+    """Would `facts` answer every look-up of the analysis that made `result` as it was answered?
+    (On the bench corpus, 24 of the 111 files the second phase would read again: their callees'
+    facts say what the first phase assumed where it had none.)"""
+    answers = (result.summary or {}).get(ANSWERS)
+    return answers is not None and same_answers(answers, facts)
 
 
 def _keep_questions(result: LintResult, before: LintResult) -> None:
