@@ -288,7 +288,7 @@ def _lint_text(
     if exempt and summary:  # the project's findings in this file too (workers.py)
         summary = {**summary, "file_noqa": sorted(CODE_NAMES.keys() - set(codes))}
     if summary and parser is None:  # a project's next round skips the file where no answer would change
-        summary[ANSWERS] = ProjectFacts.answer_list(answers)
+        summary[ANSWERS] = ProjectFacts.answer_list(answers, summary.get("imports"))
     return findings, errors, summary
 
 

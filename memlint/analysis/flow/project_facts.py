@@ -17,7 +17,7 @@ and into the cache key of the file's findings.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
+from typing import Any, Collection
 
 import libcst as cst
 
@@ -92,9 +92,15 @@ class ProjectFacts:
         return self._get(f"{CALLERS}{function}", True, "grad_on")
 
     @staticmethod
-    def answer_list(answers: dict[tuple[str, str], Any]) -> list[list[Any]]:
-        """`answers` as the file's summary keeps them (JSON)."""
-        return [[view, name, answer] for (view, name), answer in sorted(answers.items())]
+    def answer_list(answers: dict[tuple[str, str], Any], imported: Collection[str] | None) -> list[list[Any]]:
+        """`answers` as the file's summary keeps them (JSON): those about a name whose first part the
+        file imports (`imported`; None: all), since the project index hands facts of no other name
+        (it finds definitions through the file's imports), and those of how other files call it."""
+        return [
+            [view, name, answer]
+            for (view, name), answer in sorted(answers.items())
+            if imported is None or not name or name.partition(".")[0] in imported or name.startswith(CALLERS)
+        ]
 
 
     @staticmethod
