@@ -28,6 +28,7 @@ from memlint.analysis.syntax.as_written import as_written
 from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.analysis.regions.guards import never_runs
+from memlint.analysis.questions import ANSWERS
 from memlint.budget import BudgetExceeded, Guard
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, LintResult, Position, Severity, describe
@@ -277,15 +278,18 @@ def _lint_text(
     exempt = file_exemptions(text)
     if exempt:
         codes = [c for c in codes if not _exempt(c, exempt)]
+    answers: dict = project.answers if project is not None else {}  # of both analyses (light, LibCST)
     if UNUSED_NOQA[0] not in codes or "#" not in text:
-        findings, errors, summary = _lint_rules(text, path, codes, parser, project)
+        findings, errors, summary = _lint_rules(text, path, codes, parser, project, answers)
     else:
         with recording() as used:
-            findings, errors, summary = _lint_rules(text, path, codes, parser, project)
+            findings, errors, summary = _lint_rules(text, path, codes, parser, project, answers)
         if not errors and not any(f.code in FILE_CODES for f in findings):  # the rules ran in full
             findings = sorted(findings + unused_noqa(text, path, codes, used), key=Finding.sort_key)
     if exempt and summary:  # the project's findings in this file too (workers.py)
         summary = {**summary, "file_noqa": sorted(CODE_NAMES.keys() - set(codes))}
+    if summary and parser is None:  # a project's next round skips the file where no answer would change
+        summary[ANSWERS] = ProjectFacts.answer_list(answers, summary.get("imports"))
     return findings, errors, summary
 
 
@@ -301,7 +305,12 @@ def _exempt(code: str, exempt: set[str]) -> bool:
 
 
 def _lint_rules(
-    text: str, path: str, codes: Sequence[str], parser: Parser | None = None, project: ProjectFacts | None = None
+    text: str,
+    path: str,
+    codes: Sequence[str],
+    parser: Parser | None = None,
+    project: ProjectFacts | None = None,
+    answers: dict | None = None,
 ) -> tuple[list[Finding], list[FileError], dict]:
     if skips_file(text):
         return [], [], {}
@@ -322,7 +331,7 @@ def _lint_rules(
         return [], [], {}
     summary = None
     if (tree is not None or kept is not None) and LIGHT_TREES:
-        light = _analyse_light(tree, text, path, rules, project, kept)
+        light = _analyse_light(tree, text, path, rules, project, kept, answers)
         if light is not None:
             summary, rules = light
             if not rules:
@@ -349,7 +358,7 @@ def _lint_rules(
         parser.statement_lines if parser is not None else None,
         text,
         parsed=tree,
-        project=project,
+        project=project if project is not None else ProjectFacts(answers=answers),
     )
     with Guard().active() as guard:
         return _analyse(model, text, path, rules, guard, parser, summary)
@@ -402,10 +411,11 @@ keep_trees = _kept_trees.keep
 def _asks_the_project(path: str, summary: dict, packages: Collection[str]) -> bool:
     """Did the file's analysis ask about a name it imports from where the project may define it: a
     relative import, a package or module of the project, or a module beside it (a script's
-    folder)? (The project index answers only for files of the project: `torch` gets no facts.)"""
+    folder)? Its findings' questions count, and those of what it exports (asked when other files
+    call it). (The project index answers only for files of the project: `torch` gets no facts.)"""
     imports = summary.get("imports") or {}
     folder = os.path.dirname(path)
-    for question in summary.get("asked") or ():
+    for question in [*(summary.get("asked") or ()), *(summary.get("asked_for_exports") or ())]:
         entry = imports.get(question.removeprefix("base:").partition(".")[0])
         if entry is None:
             continue
@@ -424,6 +434,7 @@ def _analyse_light(
     rules: list[type[Rule]],
     project: ProjectFacts | None = None,
     kept: "tuple[LightModule, Tree] | None" = None,
+    answers: dict | None = None,
 ) -> tuple[dict, list[type[Rule]]] | None:
     """The file's analysis on a light tree (analysis/syntax/light.py: LibCST's nodes built from
     `ast`, several times cheaper than LibCST's parser): its summary and the rules that report
@@ -441,7 +452,8 @@ def _analyse_light(
         if light is None:
             return None
         walked = None
-    model = SemanticModel(light.module, path, walked, None, text, light.spans, project=project)
+    facts = project if project is not None else ProjectFacts(answers=answers)  # (its answers: `_lint_text`)
+    model = SemanticModel(light.module, path, walked, None, text, light.spans, project=facts)
     with Guard().active() as guard, as_written(text, light.spans):
         summary = {}
         try:

@@ -417,3 +417,29 @@ def test_later_indexes_of_a_run_reuse_where_names_are_defined_unless_imports_cha
     # another set of files: nothing is kept
     del summaries[other]
     assert ProjectIndex(summaries, tmp_path, located).locate(train, "step") is None
+
+
+def test_a_files_answers_tell_which_facts_would_change_its_analysis(tmp_path: Path) -> None:
+    """The summary keeps every answer the analysis was given: facts that give them all again (here
+    facts of names it never looked up) make the same results, so a project's next round skips the
+    file; facts of `fit` answer differently, and the file is analysed again."""
+    from memlint.analysis.flow.project_facts import ProjectFacts
+    from memlint.analysis.questions import ANSWERS, same_answers
+    from memlint.engine import lint_path
+    from memlint.rules import ALL_RULES
+
+    codes = [rule.code for rule in ALL_RULES]
+    train = tmp_path / "train.py"
+    train.write_text(
+        "import torch\nfrom stats import fit\n\n\ndef run(model, loader, opt, epochs):\n"
+        "    for epoch in range(epochs):\n        fit(model, loader, opt)\n        torch.cuda.empty_cache()\n"
+    )
+    alone = lint_path(str(train), codes)
+    answers = alone.summary[ANSWERS]
+    assert ["trains", "fit", False] in answers
+    unrelated = {"evaluate": {"runs": ["model"], "params": ["model"], "file": "stats.py"}}
+    fit = {"fit": {"runs": ["model"], "trains": True, "params": ["model", "loader", "opt"], "file": "stats.py"}}
+    assert same_answers(answers, unrelated) and not same_answers(answers, fit)
+    again = lint_path(str(train), codes, ProjectFacts(unrelated))
+    assert (again.findings, again.summary) == (alone.findings, alone.summary)
+    assert lint_path(str(train), codes, ProjectFacts(fit)).summary[ANSWERS] != answers

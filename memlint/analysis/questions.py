@@ -1,7 +1,50 @@
 """The words of the questions a file's analysis asks the project about names other files define:
 a name as written (`get_reward`), a base class (`base:Trainer`), or how other files call a
 function of the file's own (`callers:validation`). Both sides read them: the analysis that asks
-(analysis/flow/project_facts.py) and the index that answers (project_index.py)."""
+(analysis/flow/project_facts.py) and the index that answers (project_index.py); and the views an
+answer takes of a name's facts, which a run's next round reads again (`same_answers`)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from memlint.cache import facts_digest
 
 # The question a file asks about a function of its own: how other files call it (`callers:validation`).
 CALLERS = "callers:"
+
+# The part of a file's summary that keeps every answer its analysis was given (`ProjectFacts.answers`):
+# a command-line run's next round skips the file where the project's facts would give them all again.
+ANSWERS = "answers"
+
+
+def _function(entry: dict[str, Any] | None) -> dict[str, Any] | None:
+    return entry if entry is not None and "kind" not in entry else None
+
+
+def _class(entry: dict[str, Any] | None) -> dict[str, Any] | None:
+    return entry if entry is not None and "kind" in entry else None
+
+
+# How each look-up reads a name's facts: the answer it hands the analysis.
+VIEWS: dict[str, Callable[[dict[str, Any] | None], Any]] = {
+    "function": _function,
+    "class": _class,
+    "entry": lambda entry: entry,
+    "trains": lambda entry: bool((_function(entry) or {}).get("trains")),
+    "grad_on": lambda entry: bool(entry and entry.get("grad_on")),
+}
+
+
+def brief(answer: Any) -> Any:
+    """An answer as the summary keeps it: facts by their digest, None and booleans as they are."""
+    return answer if answer is None or type(answer) is bool else facts_digest({"": answer})
+
+
+def same_answers(answers: list[list[Any]], facts: dict[str, dict[str, Any]]) -> bool:
+    """Would `facts` give an analysis every answer of `answers` (`ProjectFacts.answer_list`) again?"""
+    for view, name, answer in answers:
+        given = facts_digest(facts) if view == "digest" else brief(VIEWS[view](facts.get(name)))
+        if given != answer:
+            return False
+    return True

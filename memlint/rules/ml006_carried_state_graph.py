@@ -59,12 +59,15 @@ for x, y in loader:
         target = node.targets[0].target
         if not self._may_feed_back(call, target):
             return
+        attributes = self._self_attributes(target)
+        loops = model.enclosing_loops(node) if not attributes else []
+        if not attributes and not (loops and model.loops.has_backward(loops[0])):
+            return  # state carried by a name needs a loop that differentiates: asked first, it is cheap
         differentiated = self._differentiated_call(node, target)
         if not (model.provenance.is_module_call(call) or model.provenance.carries_history(call, node) or differentiated):
             return
         if model.loops.store_of(node) is not None or model.grad_state(node) is not Grad.ON:
             return  # `t = torch.cat([t, v])` accumulates: retained-graph (ML001) reports it
-        attributes = self._self_attributes(target)
         if attributes:
             self._check_module_state(node, call, attributes)
             return
@@ -78,12 +81,7 @@ for x, y in loader:
         ]
         if not fed_back:
             return
-        loops = model.enclosing_loops(node)
-        if not loops:
-            return
         loop = loops[0]
-        if not model.loops.has_backward(loop):
-            return
         state = sorted(bound & set(n for a in fed_back for n in names_in(a)))
         state = [n for n in state if self._from_previous_iteration(n, loop, node)]
         if not state or any(self._detached_in(name, loop, node) for name in state):

@@ -236,6 +236,8 @@ class ModuleFacts:
         """Does `call` run only frozen modules, on inputs without history, so that it records no
         graph: a frozen module itself (`direct`: `net(x)`, `net.forward(x)`), or a function handed
         modules that are all frozen (`test_network(net, env)`)?"""
+        if not self._freezes[0]:  # first: most files freeze nothing, and the arguments' history costs
+            return False
         provenance = self.model.provenance  # type: ignore[attr-defined]
         if any(provenance.carries_history(arg.value, call) for arg in call.args):
             return False

@@ -17,72 +17,91 @@ and into the cache key of the file's findings.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
+from typing import Any, Collection
 
 import libcst as cst
 
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.syntax.imports import dotted
 from memlint.cache import facts_digest
-from memlint.analysis.questions import CALLERS
+from memlint.analysis.questions import CALLERS, VIEWS, brief
 
 
 class ProjectFacts:
-    def __init__(self, facts: dict[str, dict[str, Any]] | None = None) -> None:
+    def __init__(self, facts: dict[str, dict[str, Any]] | None = None, answers: dict | None = None) -> None:
         self.facts = facts or {}
         # The names this file's analysis asked about where the answer could change a finding, found
         # or not (in the first phase, none is): the project index hands the file the facts of these
         # alone, and a file that asked about nothing the project defines is not analysed again.
         self.asked: set[str] = set()
+        # Every answer the analysis was given, asked or not: (view, name) -> the answer in brief. The
+        # facts are read here alone, so an analysis handed other facts that give every one of these
+        # answers again takes the same path to the same findings (`questions.same_answers`): it need not run.
+        self.answers: dict[tuple[str, str], Any] = {} if answers is None else answers
 
     @cached_property
     def digest(self) -> str:
         """The facts in a few bytes: a key of what an analysis that read them found."""
-        return facts_digest(self.facts)
+        self.answers[("digest", "")] = found = facts_digest(self.facts)
+        return found
 
-    def _get(self, name: str | None, record: bool) -> dict[str, Any] | None:
+    def _get(self, name: str | None, record: bool, view: str) -> Any:
         if not name:
             return None
         if record:
             self.asked.add(name)
-        return self.facts.get(name)
+        found = VIEWS[view](self.facts.get(name))
+        self.answers[(view, name)] = brief(found)
+        return found
 
     def function(self, call: cst.Call, record: bool = True) -> dict[str, Any] | None:
         """The facts of the project function (of another file) that `call` calls, as written."""
-        entry = self._get(dotted(call.func), record)
-        return entry if entry is not None and "kind" not in entry else None
+        return self._get(dotted(call.func), record, "function")
+
+    def trains(self, call: cst.Call) -> bool:
+        """Do the facts of the project function that `call` calls say it trains? (Asked of most
+        imported calls in loops: the answer alone is kept, and it is the same for most functions.)"""
+        return self._get(dotted(call.func), True, "trains")
 
     def constructed(self, value: cst.BaseExpression, record: bool = True) -> dict[str, Any] | None:
         """The facts of the project class (of another file) that `value` constructs (`Meter()`)."""
         if not isinstance(value, cst.Call):
             return None
-        entry = self._get(dotted(value.func), record)
-        return entry if entry is not None and "kind" in entry else None
+        return self._get(dotted(value.func), record, "class")
 
     def class_named(self, expr: cst.BaseExpression) -> dict[str, Any] | None:
         """The facts of the project class (of another file) that `expr` names (`KnnModule`, handed on uncalled)."""
-        entry = self._get(dotted(expr), True)
-        return entry if entry is not None and "kind" in entry else None
+        return self._get(dotted(expr), True, "class")
 
     def klass(self, expr: cst.BaseExpression) -> dict[str, Any] | None:
         """The facts of the project class (of another file) that `expr` names as a base class."""
         name = dotted(expr)
         if name:
             self.asked.add(f"base:{name}")  # as a base: what matters is the methods it calls per step
-        entry = self.facts.get(name) if name else None
-        return entry if entry is not None and "kind" in entry else None
+        return self._get(name, False, "class")
 
     def method(self, value: cst.Call, method: str) -> dict[str, Any] | None:
         """The facts of `method` of the project class that `value` constructs; None where the class
         defines no such method (an inherited one is out of sight)."""
         name = dotted(value.func)
-        return self._get(f"{name}.{method}" if name else None, True)
+        return self._get(f"{name}.{method}" if name else None, True, "entry")
 
     def called_with_grad_elsewhere(self, function: str) -> bool:
         """Does another file of the project call this file's top-level `function` with grad on
         (its in-file callers alone do not decide the grad mode it runs in)?"""
-        entry = self._get(f"{CALLERS}{function}", True)
-        return bool(entry and entry.get("grad_on"))
+        return self._get(f"{CALLERS}{function}", True, "grad_on")
+
+    @staticmethod
+    def answer_list(answers: dict[tuple[str, str], Any], imported: Collection[str] | None) -> list[list[Any]]:
+        """`answers` as the file's summary keeps them (JSON): those about a name whose first part the
+        file imports (`imported`; None: all), since the project index hands facts of no other name
+        (it finds definitions through the file's imports), and those of how other files call it."""
+        return [
+            [view, name, answer]
+            for (view, name), answer in sorted(answers.items())
+            if imported is None or not name or name.partition(".")[0] in imported or name.startswith(CALLERS)
+        ]
+
 
     @staticmethod
     def returned(entry: dict[str, Any], element: int | None = None) -> Value:

@@ -206,7 +206,7 @@ class Loops:
             imports = model.imports
             scope = region if type(region) is cst.FunctionDef else model.scope_of(region)
             self._trained_elsewhere[key] = any(
-                (entry := model.project.function(call)) is not None and bool(entry.get("trains"))
+                model.project.trains(call)
                 for call in model.tree.descendants(region, cst.Call)
                 # (only an imported name can be another file's function)
                 if (root := (dotted(call.func) or "").partition(".")[0])
