@@ -383,6 +383,33 @@ for x, y in loader:
                     "does; a graph built per batch dies with its step)"
                 )
                 notes += assumptions[-1]
+        # a mapping that gets its history from the values set into its entries (`metrics["nll"] =
+        # nll.mean()`, with the other entries detached): the leak is where such a value goes in
+        entries = (
+            model.provenance.history_entries(parts[0], statement)
+            if len(parts) == 1 and not (kept_return or running_update)
+            else []
+        )
+        if entries:
+            kept_at = model.range_of(store.keep if at_keep else statement).start.line
+            for entry_statement, value in entries:
+                if id(value) in self._keeps_reported:
+                    continue
+                self._keeps_reported.add(id(value))
+                self.report(
+                    entry_statement,
+                    message.replace(label, f"`{code(value)}` in `{code(parts[0])}`", 1),
+                    f"set `{code(_detach_history(model, value, entry_statement))}` (or `.item()` for a Python number):"
+                    f" `{code(parts[0])}` is kept at line {kept_at}" + notes,
+                    severity=severity,
+                    fix=None,
+                    kept=code(value),
+                    assumed=assumed,
+                    meter=meter,
+                    assumptions=assumptions,
+                    sources=sorted(history_sources(model, value, entry_statement)),
+                )
+            return
         if at_keep:
             hint, fix = _fix_at_keep(model, store)
             notes = notes.replace(f" ({store.via} (line {model.range_of(store.keep).start.line}))", "")
