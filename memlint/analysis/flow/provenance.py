@@ -771,7 +771,14 @@ class Provenance:
             return []
         tree = self.model.tree
         position = tree.order[id(at)]
-        before = [(s, v, loop) for s, v, loop in stores if tree.order[id(s)] < position and not tree.contains(s, at)]
+        # only those after a binding that reaches `at` (`stats = {}` again starts an empty mapping)
+        bound = [tree.order[id(b.node)] for b in self.reaching_bindings(scope, name, at)]
+        first = min(bound, default=-1)
+        before = [
+            (s, v, loop)
+            for s, v, loop in stores
+            if first < tree.order[id(s)] < position and not tree.contains(s, at)
+        ]
         cleaned = [
             tree.order[id(loop)]
             for s, v, loop in before
