@@ -320,14 +320,17 @@ def _lint_rules(
     rules = [BY_CODE[c] for c in codes if c in BY_CODE and BY_CODE[c].may_apply(text)]
     # in a project's second phase, the file's summary is wanted whatever the screen says: other files
     # call its definitions
-    if project is None and not rules and not any(needle in text for needle in SUMMARY_NEEDLES):
+    # a package's `__init__.py` that imports names: other files import them from it (`from pkg import
+    # ops`, `ops.f(...)`), and its summary's imports lead them to the definitions
+    reexports = path.endswith("__init__.py") and "import" in text
+    if project is None and not rules and not reexports and not any(needle in text for needle in SUMMARY_NEEDLES):
         return _syntax_check_only(text, path, codes), [], {}
     if len(text) > MAX_ANALYSED_BYTES:
         note = FileError(path, f"only checked for syntax: {len(text) / 1e6:.1f} MB is over memlint's 3 MB analysis limit", note=True)
         return _syntax_check_only(text, path, codes), [note], {}
     kept = _kept_trees.take(path, text) if project is not None and parser is None else None
     tree = _python_tree(text) if parser is None and kept is None else None
-    if project is None and not needs_tree(text, rules, SUMMARY_NEEDLES, tree):  # needles in comments and docstrings only
+    if project is None and not reexports and not needs_tree(text, rules, SUMMARY_NEEDLES, tree):  # needles in comments and docstrings only
         return [], [], {}
     summary = None
     if (tree is not None or kept is not None) and LIGHT_TREES:

@@ -33,7 +33,10 @@ Checks for values that may carry autograd history (a loss, a model output, a
 metric computed with grad) being kept beyond the loop iteration that produced
 them: appended to a list created outside the loop, added to an outer
 accumulator (`total += loss`), stored in `d[k]` or on `self`, or fed to a
-meter, without `.detach()`, `.item()` or `float()` on the way. Also inside a
+meter, without `.detach()`, `.item()` or `float()` on the way. A mapping
+filled entry by entry (`metrics["aux"] = aux.mean()`) holds what its entries
+were set to, also where another function keeps it: the finding is on the
+entry that brings the history in. Also inside a
 function run once per step (a framework hook, a method looped over, a
 module's `forward`), and a buffer updated in training mode, in place
 (`self.running_mean.mul_(m).add_(v)`) or from its old value
@@ -383,6 +386,33 @@ for x, y in loader:
                     "does; a graph built per batch dies with its step)"
                 )
                 notes += assumptions[-1]
+        # a mapping that gets its history from the values set into its entries (`metrics["nll"] =
+        # nll.mean()`, with the other entries detached): the leak is where such a value goes in
+        entries = (
+            model.provenance.history_entries(parts[0], statement)
+            if len(parts) == 1 and not (kept_return or running_update)
+            else []
+        )
+        if entries:
+            kept_at = model.range_of(store.keep if at_keep else statement).start.line
+            for entry_statement, value in entries:
+                if id(value) in self._keeps_reported:
+                    continue
+                self._keeps_reported.add(id(value))
+                self.report(
+                    entry_statement,
+                    message.replace(label, f"`{code(value)}` in `{code(parts[0])}`", 1),
+                    f"set `{code(_detach_history(model, value, entry_statement))}` (or `.item()` for a Python number):"
+                    f" `{code(parts[0])}` is kept at line {kept_at}" + notes,
+                    severity=severity,
+                    fix=None,
+                    kept=code(value),
+                    assumed=assumed,
+                    meter=meter,
+                    assumptions=assumptions,
+                    sources=sorted(history_sources(model, value, entry_statement)),
+                )
+            return
         if at_keep:
             hint, fix = _fix_at_keep(model, store)
             notes = notes.replace(f" ({store.via} (line {model.range_of(store.keep).start.line}))", "")

@@ -60,7 +60,7 @@ from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.tensor_api import TENSOR_API
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.imports import dotted
-from memlint.analysis.syntax.tree import iter_children
+from memlint.analysis.syntax.tree import Tree, iter_children
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -861,7 +861,90 @@ class Provenance:
             for binding in self.model.bindings(module, name):
                 if binding.value is not None and self._history(binding.value, module, binding.node, guard):
                     return True
+        if bindings and any(self._history(v, scope, s, guard) for s, v in self.entry_stores(name, scope, at)):
+            return True  # `metrics["nll"] = nll.mean()`: the mapping holds what its entries were set to
         return self._backwarded_value(name, scope, at)
+
+    def entry_stores(self, name: str, scope: "Scope", at: cst.CSTNode) -> list[tuple[cst.CSTNode, cst.BaseExpression]]:
+        """The stores into entries of the local container `name` (`name[key] = value`, `name[key] += value`)
+        in `scope` before `at`, with grad on, as (statement, value); none of those that a later loop over
+        its own entries rebinds without history (`for k, v in name.items(): name[k] = v.item()`)."""
+        stores = self._entry_store_index.get((id(scope), name))
+        if not stores:
+            return []
+        tree = self.model.tree
+        position = tree.order[id(at)]
+        # only those after a binding that reaches `at` (`stats = {}` again starts an empty mapping)
+        bound = [tree.order[id(b.node)] for b in self.reaching_bindings(scope, name, at)]
+        first = min(bound, default=-1)
+        before = [
+            (s, v, loop)
+            for s, v, loop in stores
+            if first < tree.order[id(s)] < position and not tree.contains(s, at)
+        ]
+        cleaned = [
+            tree.order[id(loop)]
+            for s, v, loop in before
+            if loop is not None and not tree.contains(loop, at) and not self._history(v, scope, s, set())
+        ]
+        start = max(cleaned, default=-1)
+        return [
+            (s, v)
+            for s, v, loop in before
+            if tree.order[id(s)] > start and loop is None and self.model.grad_state(s) is not Grad.OFF
+        ]
+
+    def history_entries(self, expr: cst.BaseExpression, at: cst.CSTNode) -> list[tuple[cst.CSTNode, cst.BaseExpression]]:
+        """Where the container `expr` (a name) gets its autograd history from the values set into its
+        entries alone (`metrics["nll"] = nll.mean()`), here or in the function of this file that
+        returns it (`loss, metrics = self.get_batch_metrics(batch)`): those stores, as (statement,
+        value); [] where a value it is bound to carries history itself."""
+        if type(expr) is not cst.Name:
+            return []
+        return self._history_entries(expr.value, self.model.scope_of(at), at, 0)
+
+    def _history_entries(self, name: str, scope: "Scope", at: cst.CSTNode, depth: int) -> list[tuple[cst.CSTNode, cst.BaseExpression]]:
+        found = [(s, v) for s, v in self.entry_stores(name, scope, at) if self._history(v, scope, s, set())]
+        for binding in self.reaching_bindings(scope, name, at):
+            if binding.value is None:
+                return []
+            value, element = unpacked(binding)
+            callees = self.model.local_callees(value) if type(value) is cst.Call and depth < 3 else []
+            inner = []
+            for callee in callees:
+                returns = self.model.summaries.returns(callee)
+                returned = returns.element(element) if returns is not None and element is not None else returns
+                node = returned.notes.get("at") if returned is not None else None
+                ret = next((a for a in self.model.tree.ancestors(node) if type(a) is cst.Return), None) if node else None
+                if type(node) is cst.Name and ret is not None:
+                    inner += self._history_entries(node.value, callee, ret, depth + 1)
+            if inner:
+                found += inner
+            elif element is not None and type(value) is cst.Call:
+                if self._call_history(value, scope, binding.node, set(), element):
+                    return []
+            elif self._history(value, scope, binding.node, set()):
+                return []
+        return found
+
+    @cached_property
+    def _entry_store_index(self) -> dict[tuple[int, str], list[tuple[cst.CSTNode, cst.BaseExpression, cst.For | None]]]:
+        """(scope, container name) -> its entry stores, each with the loop over the container's own
+        entries that it rebinds (`for k, v in name.items(): name[k] = ...`), if it is in one."""
+        index: dict[tuple[int, str], list[tuple[cst.CSTNode, cst.BaseExpression, cst.For | None]]] = {}
+        tree = self.model.tree
+        for kind in (cst.Assign, cst.AugAssign):
+            for statement in tree.by_type.get(kind, ()):
+                targets = [t.target for t in statement.targets] if kind is cst.Assign else [statement.target]
+                for target in targets:
+                    if type(target) is not cst.Subscript or type(target.value) is not cst.Name:
+                        continue
+                    name = target.value.value
+                    scope = self.model.scope_of(statement)
+                    index.setdefault((id(scope), name), []).append(
+                        (statement, statement.value, _own_entries_loop(tree, statement, target))
+                    )
+        return index
 
     def handed_parameters(self, parts: list[cst.BaseExpression], at: cst.CSTNode) -> list[str]:
         """The parameters, handed values with history by the framework that calls the function
@@ -1442,3 +1525,17 @@ def _element_values(container: cst.BaseExpression, imports: "Imports") -> list[c
     if made in ("list", "tuple"):
         return _element_values(arg, imports)
     return []
+
+
+def _own_entries_loop(tree: Tree, statement: cst.CSTNode, target: cst.Subscript) -> cst.For | None:
+    """The loop right around `statement` that goes over the entries of the container `target` stores
+    into, keyed by the loop's own key (`for k, v in d.items(): d[k] = ...`, `for k in d: d[k] = ...`)."""
+    loop = next((a for a in tree.ancestors(statement) if type(a) in (cst.For, cst.FunctionDef)), None)
+    if type(loop) is not cst.For or len(target.slice) != 1 or type(target.slice[0].slice) is not cst.Index:
+        return None
+    key = target.slice[0].slice.value
+    container = loop.iter.func.value if type(loop.iter) is cst.Call and type(loop.iter.func) is cst.Attribute else loop.iter
+    if type(container) is not cst.Name or container.value != target.value.value or type(key) is not cst.Name:  # type: ignore[attr-defined]
+        return None
+    first = loop.target.elements[0].value if type(loop.target) is cst.Tuple and loop.target.elements else loop.target
+    return loop if type(first) is cst.Name and first.value == key.value else None

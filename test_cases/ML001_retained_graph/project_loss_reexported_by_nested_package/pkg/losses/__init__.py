@@ -1,0 +1,1 @@
+from .terms import mean_nll, token_nll
