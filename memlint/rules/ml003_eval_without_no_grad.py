@@ -61,7 +61,7 @@ def evaluate(model, loader):
         model = self.model
         if not model.eval_regions.may_evaluate(model.scope_of(node)):
             return  # in no evaluation region (`region` below would say so, after the costly questions)
-        direct = model.model_runs.runs_module(node)
+        direct = model.model_runs.runs_module(node) or model.eval_regions.runs_handed_module(node)
         if not direct and not model.running_callees(node):
             return
         regions = model.eval_regions
