@@ -26,6 +26,9 @@ a function that never differentiates (other than a module's `forward` or a
 framework's step), that reads the model's outputs only through `.detach()`
 or `.data`; outside loops also through `.item()`, `.tolist()` or `int(...)`,
 after the torch functions and tensor methods that carry their history.
+A function of any name that runs the models it is handed and never
+differentiates is evaluation code when every caller in its file hands it
+those models after `.eval()`, with grad on and outside a training step.
 The model may be run directly or through a function of this file or of
 another file of the project (by the function's summary). Each model call of
 the region is reported on its line; the one fix, for the whole region, goes
@@ -61,7 +64,7 @@ def evaluate(model, loader):
         model = self.model
         if not model.eval_regions.may_evaluate(model.scope_of(node)):
             return  # in no evaluation region (`region` below would say so, after the costly questions)
-        direct = model.model_runs.runs_module(node)
+        direct = model.model_runs.runs_module(node) or model.eval_regions.runs_handed_module(node)
         if not direct and not model.running_callees(node):
             return
         regions = model.eval_regions

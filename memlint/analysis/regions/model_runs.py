@@ -208,6 +208,7 @@ class EvalRegions:
         self._loops: dict[int, bool] = {}  # id(loop) -> is it an evaluation loop (asked per call in it)
         self._evaluated: dict[int, set[str]] = {}  # id(scope) -> receivers of `.eval()` in it
         self._by_name: dict[int, bool] = {}  # id(method) -> `_differentiated_by_name`
+        self._by_callers: dict[int, bool] = {}  # id(function) -> `evaluated_by_callers`
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -231,6 +232,8 @@ class EvalRegions:
             return scope if isinstance(scope, cst.FunctionDef) else self._top_level_statement(call)
         if self._detached_at_once(call, scope):
             return self._top_level_statement(call)  # the statement that runs the model is the region
+        if isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope):
+            return scope
         return None
 
     def may_evaluate(self, scope: cst.CSTNode) -> bool:
@@ -238,7 +241,111 @@ class EvalRegions:
         or where `scope` switches a model's mode (`.eval()`, `.train(...)`: inference after
         `model.eval()`, a loop after it) or loops over evaluation data: by syntax alone, so that the
         costly questions of `region` (and a rule's before it) are asked only there."""
-        return self.model.loops.is_eval_function(scope) or id(scope) in self._evaluating_scopes
+        return (
+            self.model.loops.is_eval_function(scope)
+            or id(scope) in self._evaluating_scopes
+            or (isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope))
+        )
+
+    def evaluated_by_callers(self, func: cst.FunctionDef) -> bool:
+        """Evaluation context from the call sites: a function, whatever its name, that runs modules it
+        is handed and never differentiates, whose every call in this file hands it those modules in
+        eval mode with grad on, outside any training step (`emb = embed(frames, detector, resnet)`
+        after `resnet = InceptionResnetV1(...).eval()`), or is in an evaluation region of its own
+        (reported there), and that no other file calls with grad on. Its callers' grad mode is its
+        own, so the function is the region the fix decorates."""
+        return bool(self.handed_eval_modules(func))
+
+    def handed_eval_modules(self, func: cst.FunctionDef) -> frozenset[str]:
+        """The parameters of `func` that it runs and that every caller hands a module in eval mode,
+        when `func` is evaluated by its callers (`evaluated_by_callers`); empty otherwise."""
+        key = id(func)
+        if key not in self._by_callers:
+            self._by_callers[key] = frozenset()  # a call back into it while computing reads as "none"
+            self._by_callers[key] = self._compute_by_callers(func)
+        return self._by_callers[key]
+
+    def _compute_by_callers(self, func: cst.FunctionDef) -> frozenset[str]:
+        model = self.model
+        loops = model.loops
+        sites = model.call_sites().get(func)
+        if not sites or model.grad.entry_state(func) is Grad.OFF:
+            return frozenset()
+        if loops.is_module_forward(func) or loops.per_step_method(func) or loops.trains(func) or loops.has_backward(func):
+            return frozenset()
+        if model.grad.called_with_grad_elsewhere(func):
+            return frozenset()
+        params = model.params(func)
+        # the parameters it calls with grad on (`resnet(x)`): modules where the callers hand it modules
+        run = sorted({
+            c.func.value
+            for c in model.tree.descendants(func.body, cst.Call)
+            if type(c.func) is cst.Name
+            and c.func.value in params
+            and model.scope_of(c) is func
+            and model.grad_state(c) is not Grad.OFF
+        })
+        if not run:
+            return frozenset()
+        evaluating = False
+        for site in sites:
+            if model.grad_state(site) is Grad.OFF:
+                continue  # run without grad there: no graph, and no training either
+            scope = model.scope_of(site)
+            if model.model_runs.feeds_backward(site) or loops.trains_each_iteration(scope):
+                return frozenset()
+            if isinstance(scope, cst.FunctionDef) and (loops.per_step_method(scope) or loops.is_module_forward(scope)):
+                return frozenset()
+            if any(loops.trains_each_iteration(loop) for loop in model.enclosing_loops(site)):
+                return frozenset()
+            if self.region(site) is not None:
+                continue  # in an evaluation region of the caller's: reported there, its fix covers this call
+            handed = [model.summaries.argument_for(site, func, param) for param in run]
+            if any(h is None or not self._in_eval_mode(h, site) for h in handed):
+                return frozenset()
+            evaluating = True
+        return frozenset(run) if evaluating else frozenset()
+
+    def runs_handed_module(self, call: cst.Call) -> bool:
+        """Does `call` run a module that its function's every caller hands it in eval mode?"""
+        scope = self.model.scope_of(call)
+        return (
+            type(call.func) is cst.Name
+            and isinstance(scope, cst.FunctionDef)
+            and call.func.value in self.model.params(scope)
+            and call.func.value in self.handed_eval_modules(scope)
+        )
+
+    def _in_eval_mode(self, expr: cst.BaseExpression, at: cst.Call) -> bool:
+        """Is the module `expr` (a name, `self.net`) put in eval mode before `at`, with no switch back
+        to training in between: `.eval()` on it in the same scope, or a name bound to `Net(...).eval()`?"""
+        model = self.model
+        if type(expr) not in (cst.Name, cst.Attribute):
+            return False
+        scope = model.scope_of(at)
+        written = code(expr)
+        tree = model.tree
+        position = tree.order[id(at)]
+        state = None
+        for call in tree.descendants(scope, cst.Call):
+            if tree.order[id(call)] >= position:
+                break
+            if model.scope_of(call) is not scope or type(call.func) is not cst.Attribute:
+                continue
+            if code(call.func.value) != written:
+                continue
+            if call.func.attr.value == "eval" and not call.args:
+                state = True
+            elif call.func.attr.value == "train":
+                state = bool(call.args) and code(call.args[0].value) == "False"
+        if state is not None:
+            return state
+        if type(expr) is not cst.Name:
+            return False
+        bindings = model.provenance.reaching_bindings(scope, expr.value, at)
+        return bool(bindings) and all(
+            type(b.value) is cst.Call and method_name(b.value) == "eval" and not b.value.args for b in bindings
+        )
 
     @cached_property
     def _evaluating_scopes(self) -> set[int]:
@@ -500,7 +607,10 @@ class EvalRegions:
         """The region in words, and its fix in words, for a message."""
         if isinstance(region, cst.FunctionDef):
             name = region.name.value
-            return f"evaluation function `{name}`", f"decorate `{name}` with `@torch.no_grad()`"
+            where = f"evaluation function `{name}`"
+            if not self.model.loops.is_eval_function(region) and self.evaluated_by_callers(region):
+                where = f"`{name}`, whose callers hand it models in eval mode"
+            return where, f"decorate `{name}` with `@torch.no_grad()`"
         if isinstance(region, (cst.For, cst.While)):
             return "this evaluation loop", "wrap the loop in `with torch.no_grad():`"
         if isinstance(self.model.scope_of(region), cst.FunctionDef):
