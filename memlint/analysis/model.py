@@ -37,6 +37,7 @@ class SemanticModel(FileContext):
     ) -> None:
         super().__init__(module, path, tree, statement_lines, text, spans, parsed, project)
         self.provenance = Provenance(self)
+        self.frameworks.answer_history_with(self.provenance.reads_with_history)
         self.module_facts = ModuleFacts(self)
         self.loops = Loops(self, self.provenance)
         self.autograd_functions = AutogradFunctions(self, self.provenance)
