@@ -57,7 +57,7 @@ class SemanticModel(FileContext):
     @cached_property
     def handed(self) -> Handed:
         """What callers hand a function's parameters: a module or not (ML003, the project summary)."""
-        return Handed(self)
+        return Handed(self, self.module_facts, self.provenance)
 
     @cached_property
     def model_runs(self) -> ModelRuns:

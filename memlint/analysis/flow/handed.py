@@ -20,7 +20,9 @@ from memlint.analysis.syntax.expressions import method_name
 from memlint.analysis.syntax.imports import dotted
 
 if TYPE_CHECKING:
-    from memlint.analysis.model import SemanticModel
+    from memlint.analysis.context import FileContext
+    from memlint.analysis.flow.module_facts import ModuleFacts
+    from memlint.analysis.flow.provenance import Provenance
 
 # What a call hands a parameter.
 HANDS_MODULE = "module"  # a module, as the caller's file shows it (constructed, `.eval()`-ed, ...)
@@ -35,8 +37,10 @@ _DEPTH = 2  # callers of callers followed, for a parameter handed on (`main(mode
 
 
 class Handed:
-    def __init__(self, model: "SemanticModel") -> None:
+    def __init__(self, model: "FileContext", module_facts: "ModuleFacts", provenance: "Provenance") -> None:
         self.model = model
+        self.module_facts = module_facts
+        self.provenance = provenance
 
     # -- a run whose being a model rests on a parameter's name ---------------------------------
     def named_parameter(self, call: cst.Call) -> tuple[cst.FunctionDef, str] | None:
@@ -45,7 +49,7 @@ class Handed:
         name says it is a module (no `.eval()`, `.parameters()`, annotation or constructor): the
         function whose parameter it is, and the parameter's name; None otherwise."""
         model = self.model
-        if model.module_facts.runs_module(call):
+        if self.module_facts.runs_module(call):
             return None
         chain = (dotted(call.func) or "").split(".")
         scope = model.scope_of(call)
@@ -62,7 +66,7 @@ class Handed:
         function of this file that `func` hands it to (`with eval_mode(model):` where `eval_mode` calls
         `net.eval()` on its parameter)?"""
         model = self.model
-        if model.module_facts.is_module(cst.Name(name), at):
+        if self.module_facts.is_module(cst.Name(name), at):
             return True
         for call in model.tree.descendants(func.body, cst.Call):
             if not any(type(a.value) is cst.Name and a.value.value == name for a in call.args):
@@ -72,7 +76,7 @@ class Handed:
                 for param in _positional(callee):
                     arg = _argument(call, callee, param)
                     if type(arg) is cst.Name and arg.value == name and body:
-                        if model.module_facts.is_module(cst.Name(param), body[0]):
+                        if self.module_facts.is_module(cst.Name(param), body[0]):
                             return True
         return False
 
@@ -90,12 +94,12 @@ class Handed:
         and shown nowhere in the class to be a module: that `__init__` and parameter."""
         model = self.model
         cls = model.enclosing_class(method)
-        if cls is None or model.provenance.in_module_class(method):
+        if cls is None or self.provenance.in_module_class(method):
             return None
-        if model.module_facts.is_module(cst.Attribute(cst.Name("self"), cst.Name(attr)), at):
+        if self.module_facts.is_module(cst.Attribute(cst.Name("self"), cst.Name(attr)), at):
             return None
         init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
-        values = model.provenance.self_attribute_values.get(attr, [])
+        values = self.provenance.self_attribute_values.get(attr, [])
         if init is None or len(values) != 1 or type(values[0]) is not cst.Name:
             return None
         param = values[0].value
@@ -145,7 +149,7 @@ class Handed:
         model = self.model
         if isinstance(expr, _LITERALS) or (type(expr) is cst.Name and expr.value in ("None", "True", "False")):
             return HANDS_OTHER
-        if type(expr) in (cst.Name, cst.Attribute) and model.module_facts.is_module(expr, at):
+        if type(expr) in (cst.Name, cst.Attribute) and self.module_facts.is_module(expr, at):
             return HANDS_MODULE
         scope = model.scope_of(at)
         if type(expr) is cst.Name and isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):
@@ -154,7 +158,7 @@ class Handed:
             model.enclosing_class(f) is None for f in model.functions.get(expr.value, ())
         ):
             return HANDS_OTHER  # a function of this file, handed to be called
-        values = model.provenance.held_values(expr, at) if type(expr) in (cst.Name, cst.Attribute) else [expr]
+        values = self.provenance.held_values(expr, at) if type(expr) in (cst.Name, cst.Attribute) else [expr]
         kinds = {self._made(v) for v in values}
         return kinds.pop() if len(kinds) == 1 else HANDS_UNKNOWN
 
@@ -178,7 +182,7 @@ class Handed:
             return HANDS_OTHER
         if type(value) is not cst.Call:
             return HANDS_UNKNOWN
-        if model.provenance.is_module_factory(value):
+        if self.provenance.is_module_factory(value):
             return HANDS_MODULE
         while type(value) is cst.Call and method_name(value) in _PLACEMENT:
             value = value.func.value  # type: ignore[attr-defined]
