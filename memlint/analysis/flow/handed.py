@@ -57,9 +57,26 @@ class Handed:
             return None
         if chain[0] in ("self", "cls"):
             return self._kept_from_init(scope, chain[1], call) if chain[0] == "self" and len(chain) > 1 else None
+        if self._overrides_imported(scope):
+            return None  # its callers are the base class's code, in a file this analysis does not follow
         if self._plain_parameter(scope, chain[0]) and not self._shown_module(scope, chain[0], call):
             return scope, chain[0]
         return None
+
+    def _overrides_imported(self, method: cst.FunctionDef) -> bool:
+        """Is `method` one of a class derived from an imported class other than torch's (deepchecks'
+        `SegmentationData.infer_on_batch(self, batch, model, device)`, called by the base's own code with
+        the model it holds)? What those callers hand it is out of this file's sight, not absent."""
+        model = self.model
+        cls = model.enclosing_class(method)
+        if cls is None or method.name.value == "__init__":
+            return False
+        for base in cls.bases:
+            root = (dotted(base.value) or "").partition(".")[0] if base.keyword is None else ""
+            if root and (root in model.imports.aliases or root in model.imports.relative):
+                if not (model.imports.resolve(base.value) or "").startswith("torch."):
+                    return True
+        return False
 
     def _shown_module(self, func: cst.FunctionDef, name: str, at: cst.CSTNode) -> bool:
         """Does the file show that `func`'s parameter `name` is a module: here (`model.eval()`), or in a
