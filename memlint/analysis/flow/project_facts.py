@@ -82,7 +82,7 @@ class ProjectFacts:
         """The facts of `method` of the project class named `cls` as written (`flair.nn.Model`: the type a
         receiver is annotated with), as it defines or declares it (an abstract method's annotation)."""
         entry = self._get(f"{cls}.{method}", True)
-        return entry if entry is not None and "kind" not in entry else None
+        return entry if entry is not None and "kind" not in entry and not entry.get("property") else None
 
     def called_with_grad_elsewhere(self, function: str) -> bool:
         """Does another file of the project call this file's top-level `function` with grad on

@@ -25,6 +25,7 @@ import libcst as cst
 
 from memlint.analysis.syntax.expressions import call_arg, code, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import refined_by_annotation
 from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS, named_like_loss
 from memlint.analysis.flow.values import NO, YES, Value, join
@@ -561,6 +562,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry["loads"] = loads
         if entry:
             entry["params"] = params
+        if cls is not None and any(dotted(d.decorator) in ("property", "functools.cached_property", "cached_property") for d in func.decorators):
+            entry["property"] = True  # `self.pipe.text_encoder(x)` calls what it returns: its facts are not the call's
         name = summaries.name(func)
         if not found.get(name):  # of two definitions in the branches of a block, the one that says something
             found[name] = entry
