@@ -497,6 +497,33 @@ class ProjectIndex:
         for text in finding.extra["assumptions"]:
             hint = hint.replace(text, "")
         return replace(finding, hint=hint + "".join(f" ({fact})" for fact in facts), extra={**finding.extra, "assumptions": []})
+    def _handed_by_callers(self, finding: Finding) -> Finding | None:
+        """ML003 on a parameter run as a model by its name alone (`analysis/flow/handed.py`): where a call
+        of the function (or construction of the class) in another file hands that parameter a module
+        with grad on, the finding rests on that fact and is shown, naming the caller; where every such
+        call hands something that is no module, there is no model run; otherwise it stays an assumption."""
+        name, param, position, is_class, in_file = finding.extra["handed"]
+        path = finding.filename
+        passed: list[tuple[str, str]] = []  # (the calling file, what it hands)
+        for other, summary in self.summaries.items():
+            if other == path:
+                continue
+            for callee, grad, handed in summary.get("passes", ()):
+                if callee.rpartition(".")[2] != name or self.locate(other, callee) != (path, name):
+                    continue
+                if grad == "off" and not is_class:
+                    continue  # run without grad: no graph
+                kinds = dict((key, kind) for key, kind in handed)
+                passed.append((other, kinds.get(param, kinds.get(position, "unknown"))))
+        module = next((other for other, kind in passed if kind == "module"), None)
+        if module is not None:
+            hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
+            hint += f" ({os.path.relpath(module)} hands `{param}` a model)"
+            return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
+        if passed and all(kind == "other" for _, kind in passed) and in_file == 0:
+            return None
+        return finding
+
     @cached_property
     def _saved_keys(self) -> tuple[set[str], bool]:
         """The keys of the project's checkpoints (`analysis/facts/checkpoints.saved_entries`) that some
@@ -568,6 +595,10 @@ class ProjectIndex:
                 continue
             if finding.code == "ML001" and finding.extra.get("assumptions"):
                 finding = self._guess_confirmed(finding)
+            if finding.code == "ML003" and finding.extra.get("handed") and finding.extra.get("assumptions"):
+                finding = self._handed_by_callers(finding)
+                if finding is None:
+                    continue
             if finding.code == "ML003" and finding.extra.get("function") and not finding.extra.get("in_file_calls"):
                 if self.only_called_without_grad(finding.filename, finding.extra["function"]):
                     continue

@@ -1,4 +1,6 @@
-"""Every file under test_cases/ must produce exactly the findings its `# expect:` markers name.
+"""Every file under test_cases/ must produce exactly the findings its `# expect:` markers name, and
+those its `# preview:` markers name with `--preview` only (a finding that rests on an assumption
+about code out of sight, which a default run hides).
 
 A notebook's markers are read from its code cells joined into one program,
 whose rows are the rows its findings carry (memlint/notebook.py).
@@ -20,13 +22,14 @@ from memlint.rules import ALL_RULES
 
 CASES = Path(__file__).resolve().parent.parent / "test_cases"
 EXPECT = re.compile(r"#\s*expect:\s*([A-Z0-9, ]+)")
+PREVIEW = re.compile(r"\bpreview:\s*([A-Z0-9, ]+)")
 ALL_CODES = [r.code for r in ALL_RULES] + ["ML000"]
 
 
-def expected_findings(path: Path) -> set[tuple[int, str]]:
+def expected_findings(path: Path, marker: re.Pattern[str] = EXPECT) -> set[tuple[int, str]]:
     expected = set()
     for row, line in enumerate(read_source(str(path)).text.splitlines(), start=1):
-        match = EXPECT.search(line)
+        match = marker.search(line)
         if match:
             expected.update((row, code.strip()) for code in match.group(1).split(",") if code.strip())
     return expected
@@ -50,10 +53,11 @@ def project_folders() -> list[Path]:
 def test_case(path: Path) -> None:
     result = lint_path(str(path), ALL_CODES)
     assert not result.errors, result.errors
-    actual = {(f.location.row, f.code) for f in result.findings}
-    assert actual == expected_findings(path), "\n".join(
-        f"{f.location.row}: {f.code} {f.message}" for f in result.findings
-    )
+    listing = "\n".join(f"{f.location.row}: {f.code} {f.message} {f.hint}" for f in result.findings)
+    actual = {(f.location.row, f.code) for f in result.findings if not f.extra.get("assumptions")}
+    assert actual == expected_findings(path), listing
+    assumed = {(f.location.row, f.code) for f in result.findings if f.extra.get("assumptions")}
+    assert assumed == expected_findings(path, PREVIEW), listing
     for finding in result.findings:
         assert_short_message(finding)
 
@@ -62,14 +66,17 @@ def test_case(path: Path) -> None:
 def test_project_case(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A project folder's files, linted together, give exactly the findings their markers name."""
     monkeypatch.chdir(folder)
-    result = CliRunner().invoke(main, ["--format", "json", "--no-cache", "--select", "ALL", "."], catch_exceptions=False)
-    assert result.exit_code in (0, 1), result.output
-    findings = [SimpleNamespace(**f) for f in json.loads(result.stdout)]
-    actual = {(Path(f.filename).name, f.location["row"], f.code) for f in findings}
     expected = {(p.name, row, code) for p in sorted(folder.glob("*.py")) for row, code in expected_findings(p)}
-    assert actual == expected, "\n".join(f"{f.filename}:{f.location['row']}: {f.code} {f.message}" for f in findings)
-    for finding in findings:
-        assert_short_message(finding)
+    previewed = {(p.name, row, code) for p in sorted(folder.glob("*.py")) for row, code in expected_findings(p, PREVIEW)}
+    for flags, wanted in (((), expected), (("--preview",), expected | previewed)):
+        args = ["--format", "json", "--no-cache", "--select", "ALL", *flags, "."]
+        result = CliRunner().invoke(main, args, catch_exceptions=False)
+        assert result.exit_code in (0, 1), result.output
+        findings = [SimpleNamespace(**f) for f in json.loads(result.stdout)]
+        actual = {(Path(f.filename).name, f.location["row"], f.code) for f in findings}
+        assert actual == wanted, "\n".join(f"{f.filename}:{f.location['row']}: {f.code} {f.message}" for f in findings)
+        for finding in findings:
+            assert_short_message(finding)
 
 
 EVIDENCE = re.compile(r"measured|\bissue \d|\bPR \d|\d(\.\d+)?x slower|MiB|GB")
@@ -93,4 +100,5 @@ def test_every_rule_has_enough_cases() -> None:
         good = list(folder.glob("good_*.py"))
         assert len(bad) >= 6 and len(good) >= 6, (rule.code, len(bad), len(good))
         for path in bad:
-            assert any(code == rule.code for _, code in expected_findings(path)), path
+            shown = expected_findings(path) | expected_findings(path, PREVIEW)
+            assert any(code == rule.code for _, code in shown), path

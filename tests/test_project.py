@@ -91,6 +91,7 @@ import torch
 from evaluation import evaluate
 
 def fit(model, loader):
+    model.eval()  # a module: that `evaluate` runs one is no guess from a name
     with torch.no_grad():
         evaluate(model, loader)
 """
@@ -100,11 +101,29 @@ def test_eval_function_called_only_without_grad_elsewhere(tmp_path: Path) -> Non
     (tmp_path / "evaluation.py").write_text(EVAL)
     (tmp_path / "main.py").write_text(CALLER)
     assert [f["code"] for f in lint(tmp_path, "--no-cache")] == []
-    (tmp_path / "other.py").write_text("from evaluation import evaluate\n\ndef run(m, l):\n    evaluate(m, l)\n")
+    (tmp_path / "other.py").write_text("from evaluation import evaluate\n\ndef run(m, l):\n    m.eval()\n    evaluate(m, l)\n")
     assert [f["code"] for f in lint(tmp_path, "--no-cache")] == ["ML003"]
     (tmp_path / "other.py").unlink()
     (tmp_path / "main.py").write_text(CALLER.replace("with torch.no_grad():\n        ", ""))
     assert [f["code"] for f in lint(tmp_path, "--no-cache")] == ["ML003"]
+
+
+def test_what_other_files_hand_a_parameter_decides_a_model_run_by_its_name(tmp_path: Path) -> None:
+    """`evaluate(model, loader)` runs `model` by its name alone: a module handed by another file shows
+    the finding by default; a callable that is no module silences it; a value nothing shows leaves an
+    assumption, shown with --preview only. Only the calling file changes; the cache follows it."""
+    (tmp_path / "evaluation.py").write_text(EVAL)
+    caller = "import torch\nfrom evaluation import evaluate\n\ndef run(loader, make):\n    evaluate({}, loader)\n"
+    (tmp_path / "main.py").write_text(caller.format("torch.nn.Linear(4, 2)"))
+    [shown] = lint(tmp_path)
+    assert (shown["filename"], shown["code"]) == ("./evaluation.py", "ML003")
+    assert "main.py hands `model` a model" in shown["hint"]
+    (tmp_path / "main.py").write_text(caller.format("lambda x: x"))
+    assert lint(tmp_path, "--preview") == []
+    (tmp_path / "main.py").write_text(caller.format("make()"))
+    assert lint(tmp_path) == []
+    [assumed] = lint(tmp_path, "--preview")
+    assert "assumed: `model` is a model" in assumed["hint"]
 
 
 EVAL_CALLED_HERE = EVAL + """

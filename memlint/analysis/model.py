@@ -13,6 +13,7 @@ from memlint.analysis.facts.cuda_init import CudaInit
 from memlint.analysis.flow.summaries import Summaries
 from memlint.analysis.regions.loops import Loops
 from memlint.analysis.regions.model_runs import EvalRegions, ModelRuns
+from memlint.analysis.flow.handed import Handed
 from memlint.analysis.flow.module_facts import ModuleFacts
 from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.flow.provenance import Provenance
@@ -37,6 +38,7 @@ class SemanticModel(FileContext):
     ) -> None:
         super().__init__(module, path, tree, statement_lines, text, spans, parsed, project)
         self.provenance = Provenance(self)
+        self.frameworks.answer_history_with(self.provenance.reads_with_history)
         self.module_facts = ModuleFacts(self)
         self.loops = Loops(self, self.provenance)
         self.autograd_functions = AutogradFunctions(self, self.provenance)
@@ -51,6 +53,11 @@ class SemanticModel(FileContext):
     def sizes(self) -> Sizes:
         """What a kept value weighs on the device, where the code states it (ML001, ML005)."""
         return Sizes(self)
+
+    @cached_property
+    def handed(self) -> Handed:
+        """What callers hand a function's parameters: a module or not (ML003, the project summary)."""
+        return Handed(self, self.module_facts, self.provenance)
 
     @cached_property
     def model_runs(self) -> ModelRuns:

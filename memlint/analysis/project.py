@@ -77,6 +77,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "bases": lambda: _imported_bases(model, imported_roots),
         "saved_entries": lambda: saved_entries(model),
         "keyword_strings": lambda: keyword_strings(model),
+        "passes": lambda: model.handed.passes(imported()),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -85,7 +86,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
 _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
-    "bases", "saved_entries", "keyword_strings",
+    "bases", "saved_entries", "keyword_strings", "passes",
 )  # the summary's keys as the cache has always written them
 
 

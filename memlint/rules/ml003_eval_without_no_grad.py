@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from memlint.analysis.flow.handed import HANDS_OTHER, HANDS_UNKNOWN, verdict
 from memlint.analysis.syntax.expressions import code
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.regions.grad import Grad
@@ -32,7 +33,12 @@ those models after `.eval()`, with grad on and outside a training step.
 The model may be run directly or through a function of this file or of
 another file of the project (by the function's summary). Each model call of
 the region is reported on its line; the one fix, for the whole region, goes
-with the first.
+with the first. Where the model is a parameter (or kept on `self` from one
+in `__init__`) that nothing but its name shows is a module, its callers
+decide: a call anywhere in the project that hands it a module with grad on
+shows the finding, calls that hand only something else (a function, a plain
+object) silence it, and with no such call in sight the finding says what it
+assumed and is shown with `--preview` only.
 """
     why = """
 `model.eval()` does not turn autograd off. Each forward pass then records a
@@ -85,19 +91,26 @@ def evaluate(model, loader):
             return  # an explainer or an attack: it takes gradients, grad must be on
         if model.module_facts.runs_frozen(node, direct):
             return  # its parameters require no grad: the forward records no graph
+        handed = self._handed(node) if direct else None
+        if handed is not None and handed[0] == HANDS_OTHER:
+            return  # every caller that runs it with grad hands it something that is no module
         self._statements.add(id(statement))
         where, hint = regions.describe(region)
         hint += f" ({via})" if via else ""
-        extra = {}
+        extra: dict[str, object] = {}
+        if handed is not None and handed[0] == HANDS_UNKNOWN:
+            # shown with `--preview` only, unless the project's other callers show it a module
+            hint += f" (assumed: {handed[1]})"
+            extra = {"assumptions": [handed[1]], "handed": handed[2]}
         # the project index drops this when other files call the function it runs in only without grad
         func = region if isinstance(region, cst.FunctionDef) else model.scope_of(node)
         owner = model.enclosing_class(func) if isinstance(func, cst.FunctionDef) else None
         if isinstance(func, cst.FunctionDef) and model.tree.parent_of(func) is model.module:
-            extra = {"function": func.name.value, "in_file_calls": len(model.call_sites().get(func, ()))}
+            extra |= {"function": func.name.value, "in_file_calls": len(model.call_sites().get(func, ()))}
         elif owner is not None and model.tree.parent_of(owner) is model.module:
             # a method of a top-level class: as `Class.method`, which other files' calls name
             # where they show the receiver's class
-            extra = {"function": f"{owner.name.value}.{func.name.value}", "in_file_calls": len(model.call_sites().get(func, ()))}  # type: ignore[union-attr]
+            extra |= {"function": f"{owner.name.value}.{func.name.value}", "in_file_calls": len(model.call_sites().get(func, ()))}  # type: ignore[union-attr]
         first = self._fixed.get(id(region))
         if first is not None:
             # each model call of the region builds its own graph; the one fix (at the region) covers all
@@ -119,6 +132,33 @@ def evaluate(model, loader):
         # `import torch` would make it a hard dependency, so say what to do instead
         fix = None if guarded_torch else self._fix(region)
         self.report(node, message, hint, fix=fix, **extra)
+
+    def _handed(self, node: cst.Call) -> tuple[str, str, list[object]] | None:
+        """Where `node` runs a parameter whose being a model rests on its name alone, what the callers in
+        this file hand it (`analysis/flow/handed.py`), the assumption in words where they show nothing,
+        and how the project's other files would call it: [function or class, parameter, position, whether
+        a class, its calls in this file] ([] where they cannot: a method)."""
+        model = self.model
+        found = model.handed.named_parameter(node)
+        if found is None:
+            return None
+        func, param = found
+        passed = model.handed.passed(func, param)
+        kind = verdict(passed) if passed is not None else HANDS_UNKNOWN
+        cls = model.enclosing_class(func)
+        init = func.name.value == "__init__"
+        name = cls.name.value if init and cls is not None else func.name.value
+        params = [p.name.value for p in [*func.params.posonly_params, *func.params.params]]
+        if params and params[0] in ("self", "cls") and init:
+            params = params[1:]
+        where = f"`{name}(...)`" if init else f"`{name}`"
+        assumed = f"`{param}` is a model: no caller of {where} in sight shows what it is handed"
+        exported = (cls is None or (init and model.tree.parent_of(cls) is model.module)) and (
+            init or model.tree.parent_of(func) is model.module
+        )
+        position = params.index(param) if param in params else -1
+        in_file = -1 if passed is None else len(passed)  # (-1: also handed on, so its callers are not all known)
+        return kind, assumed, [name, param, position, init, in_file] if exported else []
 
     def _fix(self, region: cst.CSTNode) -> FixSpec:
         torch = torch_alias(self.model)

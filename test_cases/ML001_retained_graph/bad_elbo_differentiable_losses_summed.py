@@ -10,5 +10,5 @@ def main(vae, test_loader, epochs):
     for epoch in range(epochs):
         total = 0.0
         for x, _ in test_loader:
-            total += elbo.differentiable_loss(vae.model, vae.guide, x)  # expect: ML001
+            total += elbo.differentiable_loss(vae.model, vae.guide, x)  # preview: ML001
         print(epoch, total)

@@ -8,7 +8,7 @@ def minimize(loss_terms, parameters, optimizer, max_iter=100):
     for _ in range(max_iter):
         optimizer.zero_grad()
         terms = loss_terms(parameters)
-        losses.append(reduce(lambda a, b: a + b, terms))  # expect: ML001
+        losses.append(reduce(lambda a, b: a + b, terms))  # preview: ML001
         losses[-1].backward(retain_graph=True)
         optimizer.step()
     return losses

@@ -1,5 +1,6 @@
 # A predictor handed its model at construction runs it over a whole loader in `predict`, with
-# grad on: every batch saves activations for a backward that never comes.
+# grad on: every batch saves activations for a backward that never comes. Nothing in sight constructs
+# a Predictor: that it is handed a model is an assumption from the name (shown with `--preview` only).
 import torch
 
 
@@ -11,5 +12,5 @@ class Predictor:
     def predict(self, loader):
         outputs = []
         for x in loader:
-            outputs.append(self.model(x).argmax(dim=-1).cpu())  # expect: ML003
+            outputs.append(self.model(x).argmax(dim=-1).cpu())  # preview: ML003
         return outputs

@@ -6,7 +6,7 @@ def train(policy, ref, loader, optimizer, beta=0.1):
     ref.eval()
     for ids in loader:
         with torch.no_grad():
-            ref_out = ref.forward(ids)  # expect: ML019
+            ref_out = ref.forward(ids)  # preview: ML019
         out = policy(ids)
         loss = out.mean() + beta * (out - ref_out).pow(2).mean()
         optimizer.zero_grad()

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import re
 import weakref
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from memlint.analysis.flow.values import MAYBE, NO, Value
 from memlint.analysis.syntax.expressions import method_name, root_name
+from memlint.analysis.syntax.imports import dotted
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
@@ -226,3 +229,47 @@ def _is_torch_value(model: "FileContext", expr: cst.BaseExpression, func: cst.Fu
             for b in model.bindings(func, expr.value)
         )
     return False
+
+
+# Builtin types a return annotation may name: what a value of each is (none carries autograd history).
+_PLAIN_RETURNS = {"int": "number", "float": "number", "bool": "number", "complex": "number", "str": "object", "bytes": "object", "None": "none"}
+_TUPLES = {"tuple", "Tuple", "typing.Tuple"}
+
+
+def annotated_value(model: "FileContext", annotation: cst.BaseExpression) -> Value | None:
+    """What a return annotation says of the value (`-> tuple[torch.Tensor, int]`: a tuple whose second
+    element is an int, with no history), element by element for a tuple of fixed length; None where it
+    says nothing the flow facts hold (a class, a container of unknowns)."""
+    if isinstance(annotation, cst.Subscript) and (dotted(annotation.value) or "") in _TUPLES:
+        items = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
+        if not items or any(isinstance(i, cst.Ellipsis) for i in items):
+            return None
+        elements = [annotated_value(model, item) or Value() for item in items]
+        history = NO if all(e.history == NO for e in elements) else MAYBE
+        return Value(history=history, kind="sequence", elements=tuple(elements))
+    written = dotted(annotation) or ""
+    if written in _PLAIN_RETURNS:
+        return Value(history=NO, kind=_PLAIN_RETURNS[written])
+    if annotation_kind(model, annotation) == TENSOR:
+        return Value(history=MAYBE, kind="tensor")
+    return None
+
+
+def refined_by_annotation(model: "FileContext", func: cst.FunctionDef, returned: Value | None) -> Value | None:
+    """What `func` returns, its flow facts (`returned`, None where its body returns nothing to read: an
+    abstract method) refined by its return annotation: an element the annotation says is a number
+    carries no history, whatever the body's flow guessed."""
+    if func.returns is None:
+        return returned
+    said = annotated_value(model, func.returns.annotation)
+    if said is None:
+        return returned
+    if returned is None:
+        return said
+    if said.elements and len(said.elements) == len(returned.elements):
+        elements = tuple(
+            s if s.history == NO else r for s, r in zip(said.elements, returned.elements)
+        )
+        history = NO if all(e.history == NO for e in elements) else returned.history
+        return replace(returned, elements=elements, history=history)
+    return said if said.history == NO and not said.elements else returned

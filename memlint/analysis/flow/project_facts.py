@@ -86,6 +86,12 @@ class ProjectFacts:
         name = dotted(value.func)
         return self._get(f"{name}.{method}" if name else None, True, "entry")
 
+    def method_of_class(self, cls: str, method: str) -> dict[str, Any] | None:
+        """The facts of `method` of the project class named `cls` as written (`flair.nn.Model`: the type a
+        receiver is annotated with), as it defines or declares it (an abstract method's annotation)."""
+        entry = self._get(f"{cls}.{method}", True)
+        return entry if entry is not None and "kind" not in entry and not entry.get("property") else None
+
     def called_with_grad_elsewhere(self, function: str) -> bool:
         """Does another file of the project call this file's top-level `function` with grad on
         (its in-file callers alone do not decide the grad mode it runs in)?"""

@@ -243,6 +243,11 @@ class Provenance:
         """Does `expr` construct (or place) a module rather than compute a tensor?"""
         return self._is_module_factory(expr)
 
+    def is_module_factory(self, expr: cst.BaseExpression) -> bool:
+        """Does `expr` make a module (`nn.Linear(4, 4).to(device)`, `AutoModel.from_pretrained(...)`, a
+        module class of this file or of the project)?"""
+        return self._is_module_factory(expr)
+
     def _is_module_factory(self, expr: cst.BaseExpression) -> bool:
         while isinstance(expr, cst.Call) and method_name(expr) in _MODULE_PLACEMENT:
             expr = expr.func.value  # Linear(4, 4).to(device).train()
@@ -693,7 +698,40 @@ class Provenance:
             made = self.project_instance(call.func, at)
             if made is not None:
                 found = project.method(made, "__call__") or project.method(made, "forward")
+        if found is None and type(call.func) is cst.Attribute:
+            annotated = self.annotated_class(call.func.value, at)  # `self.model: flair.nn.Model = model`
+            found = project.method_of_class(annotated, call.func.attr.value) if annotated else None
         return found
+
+    def annotated_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
+        """The class (as written) that `expr` is annotated with: a parameter of the function (never bound
+        again), or `self.<attr>` annotated in its class (`self.model: Model = model`) or set there from an
+        annotated parameter (`def __init__(self, model: Model): self.model = model`); None otherwise."""
+        model = self.model
+        scope = model.scope_of(at)
+        if type(expr) is cst.Name:
+            if not isinstance(scope, cst.FunctionDef) or model.bindings(scope, expr.value):
+                return None
+            return _annotated_parameter(scope, expr.value)
+        if not (type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self"):
+            return None
+        cls = model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
+        if cls is None:
+            return None
+        found: set[str | None] = set()
+        for node in model.tree.descendants(cls, cst.AnnAssign):
+            if code(node.target) == code(expr):
+                found.add(dotted(node.annotation.annotation))
+        for node in model.tree.descendants(cls, cst.Assign):
+            if any(code(t.target) == code(expr) for t in node.targets):
+                method = model.scope_of(node)
+                value = node.value
+                found.add(
+                    _annotated_parameter(method, value.value)
+                    if type(value) is cst.Name and isinstance(method, cst.FunctionDef)
+                    else None
+                )
+        return found.pop() if len(found) == 1 else None
 
     def project_instance(self, expr: cst.BaseExpression, at: cst.CSTNode) -> cst.Call | None:
         """The constructor call (`Meter()`) of a class of another file of the project that made every
@@ -1539,3 +1577,11 @@ def _own_entries_loop(tree: Tree, statement: cst.CSTNode, target: cst.Subscript)
         return None
     first = loop.target.elements[0].value if type(loop.target) is cst.Tuple and loop.target.elements else loop.target
     return loop if type(first) is cst.Name and first.value == key.value else None
+
+
+def _annotated_parameter(func: cst.FunctionDef, name: str) -> str | None:
+    """The class (as written) that `func`'s parameter `name` is annotated with, where it is a plain name."""
+    for param in [*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]:
+        if param.name.value == name and param.annotation is not None:
+            return dotted(param.annotation.annotation)
+    return None

@@ -25,6 +25,8 @@ import libcst as cst
 
 from memlint.analysis.syntax.expressions import call_arg, code, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.syntax.imports import dotted
+from memlint.analysis.flow.object_kinds import refined_by_annotation
 from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS, named_like_loss
 from memlint.analysis.regions.differentiation import differentiates
 from memlint.analysis.flow.values import NO, YES, Value, join
@@ -196,7 +198,8 @@ class Summaries:
         for ret in model.tree.descendants(func.body, cst.Return):
             if ret.value is not None and model.scope_of(ret) is func:
                 values.append(self._value_of(ret.value, ret, grad, derived))
-        return join(values)
+        # (an abstract method returns nothing to read: its annotation alone says what overrides return)
+        return refined_by_annotation(model, func, join(values) if values else None) or join(values)
 
     def _value_of(self, expr: cst.BaseExpression, at: cst.CSTNode, grad: Grad, derived: dict[str, set[str]]) -> Value:
         if isinstance(expr, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
@@ -539,7 +542,7 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             continue
         entry = {}
         params = [p for p in _positional(func) if p not in ("self", "cls")]
-        returns = summaries.returns(func) if _returns_a_value(model, func) else None
+        returns = summaries.returns(func) if func.returns is not None or _returns_a_value(model, func) else None
         if returns is not None and (returns.history != NO or returns.passes or named_like_loss(func.name.value)):
             entry["returns"] = returns.to_json()
         keeps = summaries.keeps(func) or {}
@@ -563,6 +566,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry["loads"] = loads
         if entry:
             entry["params"] = params
+        if cls is not None and any(dotted(d.decorator) in ("property", "functools.cached_property", "cached_property") for d in func.decorators):
+            entry["property"] = True  # `self.pipe.text_encoder(x)` calls what it returns: its facts are not the call's
         name = summaries.name(func)
         if not found.get(name):  # of two definitions in the branches of a block, the one that says something
             found[name] = entry

@@ -64,14 +64,32 @@ def _from_table(framework: str, entry: FrameworkHook) -> Hook:
     )
 
 
+# Does an expression read one of the names with its autograd history (not through `.shape`, `.detach()`)?
+HistoryQuestion = Callable[[cst.BaseExpression, set[str]], bool]
+
+
+def _reads_nothing(expr: cst.BaseExpression, names: set[str]) -> bool:
+    return False
+
+
 class Frameworks:
     def __init__(self, scopes: "Scopes", imports: "Imports", project: "ProjectFacts") -> None:
         self.scopes = scopes
         self.imports = imports
         self.project = project
+        # the value-flow layer's answer (`Provenance.reads_with_history`), built on this one and handed
+        # down once it exists (`answer_history_with`); until then no hook hands a delegate history
+        self._reads_with_history: HistoryQuestion | None = None
         self._hooks: dict[int, Hook | None] = {}  # id(function) -> `hook`: asked for every grad-mode question
         self._frameworks: dict[int, str | None] = {}  # id(class) -> `framework_of`, asked for each of its methods
         self._delegated: dict[int, dict[str, tuple[Hook, tuple[int, ...], int | None]]] = {}  # id(class) -> `delegated`
+
+    def answer_history_with(self, reads_with_history: HistoryQuestion) -> None:
+        """Which values carry history is the value-flow layer's question, above this one: the
+        file's model hands its answer down here (the delegates of per-step hooks need it)."""
+        self._reads_with_history = reads_with_history
+        self._delegated.clear()  # (any answered without it)
+        self._hooks.clear()
 
     @cached_property
     def _classes(self) -> dict[str, cst.ClassDef]:
@@ -209,12 +227,12 @@ class Frameworks:
             return self._delegated[key]
         found: dict[str, tuple[Hook, tuple[int, ...], int | None]] = {}
         self._delegated[key] = found
-        provenance = getattr(self.scopes, "provenance", None)
+        reads_with_history = self._reads_with_history or _reads_nothing
         for method in cls.body.body:
             hook = self._own_hook(method) if isinstance(method, cst.FunctionDef) else None
             if hook is None or not hook.per_step or not hook.history_params:
                 continue
-            handed = self._carried(method, hook, provenance.reads_with_history) if provenance is not None else set()
+            handed = self._carried(method, hook, reads_with_history)
             for call in self.scopes.tree.descendants(method.body, cst.Call):
                 callee = call.func
                 if not (type(callee) is cst.Attribute and type(callee.value) is cst.Name and callee.value.value == "self"):
@@ -231,11 +249,11 @@ class Frameworks:
                 element = None
                 positional = [a for a in call.args if a.keyword is None and not a.star]
                 for index, arg in enumerate(positional):
-                    if not handed or not provenance.reads_with_history(arg.value, handed):
+                    if not handed or not reads_with_history(arg.value, handed):
                         continue
                     positions.append(index)
                     if type(arg.value) is cst.Tuple:  # `(y_pred, y)`: the elements computed from what was handed
-                        carried = [i for i, e in enumerate(arg.value.elements) if provenance.reads_with_history(e.value, handed)]
+                        carried = [i for i, e in enumerate(arg.value.elements) if reads_with_history(e.value, handed)]
                         element = carried[0] if len(carried) == 1 else None
                 where = f"{hook.framework} (through `{cls.name.value}.{method.name.value}`)"
                 found[name] = (
@@ -244,7 +262,7 @@ class Frameworks:
         return found
 
     def _carried(
-        self, method: cst.FunctionDef, hook: Hook, reads_with_history: Callable[[cst.BaseExpression, set[str]], bool]
+        self, method: cst.FunctionDef, hook: Hook, reads_with_history: HistoryQuestion
     ) -> set[str]:
         """The names of `method` that hold, with their history, what the framework hands it: its
         history parameters and the names computed from them, where of a handed tuple only the element

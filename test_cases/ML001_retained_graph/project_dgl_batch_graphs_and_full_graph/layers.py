@@ -13,6 +13,6 @@ class GraphConv(nn.Module):
         self.linear = nn.Linear(in_feats, out_feats)
 
     def forward(self, g, feat):
-        g.ndata["h"] = self.linear(feat)
+        g.ndata["h"] = self.linear(feat)  # preview: ML001
         g.update_all(fn.copy_u("h", "m"), fn.sum("m", "h"))
         return dgl.mean_nodes(g, "h")

@@ -1,7 +1,8 @@
 # Linted as one project with train.py. `validation` is called, here and in train.py, only under
 # torch.no_grad() (through `benchmark_all` too): no graph is built, although an option of the same
 # name (`opt.benchmark_all`) is read. `evaluate` is called with grad on by `report`, and `evaluate_split`
-# by train.py (here only under torch.no_grad()): both build graphs.
+# by train.py (here only under torch.no_grad()), each handed a model (`report` and train.py put it in
+# eval mode): both build graphs.
 import torch
 import torch.nn.functional as F
 
@@ -45,5 +46,6 @@ def evaluate(model, loader):
 
 
 def report(model, loader, opt):
+    model.eval()
     if opt.evaluate:
         print(evaluate(model, loader))

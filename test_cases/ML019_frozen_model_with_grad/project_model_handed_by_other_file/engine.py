@@ -6,7 +6,7 @@
 def train_one_epoch(train_loader, backbone, head, criterion, optimizer):
     backbone.eval()
     for images, target in train_loader:
-        features = backbone(images)
+        features = backbone(images)  # preview: ML019
         loss = criterion(head(features), target)
         optimizer.zero_grad()
         loss.backward()

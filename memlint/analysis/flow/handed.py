@@ -1,0 +1,285 @@
+"""What callers hand a function's parameters: a module, something that is not one, or what nothing shows.
+
+`def evaluate(model, loader): ... model(x)` runs a model only if its callers hand it one: the
+parameter's name says nothing the code shows. A function's callers in this file are read here
+(`passed`: for each call, the grad mode it is made in and what it hands the parameter); callers in
+other files are the project's to say (`passes` is what this file's calls of other files' functions
+hand them, exported in the file's summary). A parameter the function keeps on `self` in its
+`__init__` (`self.model = model`) is handed by the calls that construct its class.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator
+
+import libcst as cst
+
+from memlint.analysis.flow.object_kinds import MODULE, annotation_kind
+from memlint.analysis.regions.grad import Grad
+from memlint.analysis.syntax.expressions import method_name
+from memlint.analysis.syntax.imports import dotted
+
+if TYPE_CHECKING:
+    from memlint.analysis.context import FileContext
+    from memlint.analysis.flow.module_facts import ModuleFacts
+    from memlint.analysis.flow.provenance import Provenance
+
+# What a call hands a parameter.
+HANDS_MODULE = "module"  # a module, as the caller's file shows it (constructed, `.eval()`-ed, ...)
+HANDS_OTHER = "other"  # surely not a module: a literal, a function, an object of a class that is not one
+HANDS_UNKNOWN = "unknown"  # nothing in sight says
+_LITERALS = (
+    cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.List, cst.Dict,
+    cst.Tuple, cst.Set, cst.Lambda, cst.ListComp, cst.DictComp, cst.SetComp, cst.GeneratorExp,
+)
+_PLACEMENT = {"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "train", "eval", "requires_grad_"}
+_DEPTH = 2  # callers of callers followed, for a parameter handed on (`main(model)` -> `evaluate(model)`)
+
+
+class Handed:
+    def __init__(self, model: "FileContext", module_facts: "ModuleFacts", provenance: "Provenance") -> None:
+        self.model = model
+        self.module_facts = module_facts
+        self.provenance = provenance
+
+    # -- a run whose being a model rests on a parameter's name ---------------------------------
+    def named_parameter(self, call: cst.Call) -> tuple[cst.FunctionDef, str] | None:
+        """Where `call` runs a value that came in by a parameter (`model(x)`, `model.forward(x)`,
+        `self.model(x)` after `self.model = model` in `__init__`) and nothing in this file but that
+        name says it is a module (no `.eval()`, `.parameters()`, annotation or constructor): the
+        function whose parameter it is, and the parameter's name; None otherwise."""
+        model = self.model
+        if self.module_facts.runs_module(call):
+            return None
+        chain = (dotted(call.func) or "").split(".")
+        scope = model.scope_of(call)
+        if not isinstance(scope, cst.FunctionDef) or not chain[0]:
+            return None
+        if chain[0] in ("self", "cls"):
+            return self._kept_from_init(scope, chain[1], call) if chain[0] == "self" and len(chain) > 1 else None
+        if self._overrides_imported(scope):
+            return None  # its callers are the base class's code, in a file this analysis does not follow
+        if self._plain_parameter(scope, chain[0]) and not self._shown_module(scope, chain[0], call):
+            return scope, chain[0]
+        return None
+
+    def _overrides_imported(self, method: cst.FunctionDef) -> bool:
+        """Is `method` one of a class derived from an imported class other than torch's (deepchecks'
+        `SegmentationData.infer_on_batch(self, batch, model, device)`, called by the base's own code with
+        the model it holds)? What those callers hand it is out of this file's sight, not absent."""
+        model = self.model
+        cls = model.enclosing_class(method)
+        if cls is None or method.name.value == "__init__":
+            return False
+        for base in cls.bases:
+            root = (dotted(base.value) or "").partition(".")[0] if base.keyword is None else ""
+            if root and (root in model.imports.aliases or root in model.imports.relative):
+                if not (model.imports.resolve(base.value) or "").startswith("torch."):
+                    return True
+        return False
+
+    def _shown_module(self, func: cst.FunctionDef, name: str, at: cst.CSTNode) -> bool:
+        """Does the file show that `func`'s parameter `name` is a module: here (`model.eval()`), or in a
+        function of this file that `func` hands it to (`with eval_mode(model):` where `eval_mode` calls
+        `net.eval()` on its parameter)?"""
+        model = self.model
+        if self.module_facts.is_module(cst.Name(name), at):
+            return True
+        for call in model.tree.descendants(func.body, cst.Call):
+            if not any(type(a.value) is cst.Name and a.value.value == name for a in call.args):
+                continue
+            for callee in model.local_callees(call):
+                body = callee.body.body if type(callee.body) is cst.IndentedBlock else ()
+                for param in _positional(callee):
+                    arg = _argument(call, callee, param)
+                    if type(arg) is cst.Name and arg.value == name and body:
+                        if self.module_facts.is_module(cst.Name(param), body[0]):
+                            return True
+        return False
+
+    def _plain_parameter(self, func: cst.FunctionDef, name: str) -> bool:
+        """Is `name` a parameter of `func` with no annotation, never bound again (but to itself placed:
+        `model = model.to(device)`)?"""
+        params = [*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]
+        param = next((p for p in params if p.name.value == name), None)
+        if param is None or param.annotation is not None:
+            return False
+        return all(_placed_name(b.value) == name for b in self.model.bindings(func, name))
+
+    def _kept_from_init(self, method: cst.FunctionDef, attr: str, at: cst.Call) -> tuple[cst.FunctionDef, str] | None:
+        """`self.<attr>` set only from a plain parameter of its class's `__init__` (`self.model = model`),
+        and shown nowhere in the class to be a module: that `__init__` and parameter."""
+        model = self.model
+        cls = model.enclosing_class(method)
+        if cls is None or self.provenance.in_module_class(method):
+            return None
+        if self.module_facts.is_module(cst.Attribute(cst.Name("self"), cst.Name(attr)), at):
+            return None
+        init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+        values = self.provenance.self_attribute_values.get(attr, [])
+        if init is None or len(values) != 1 or type(values[0]) is not cst.Name:
+            return None
+        param = values[0].value
+        if not model.tree.contains(init, values[0]) or not self._plain_parameter(init, param):
+            return None
+        if self._shown_module(init, param, values[0]):  # `optimizer = Adam(model.parameters())` there
+            return None
+        return init, param
+
+    # -- what this file's callers hand it -------------------------------------------------------
+    def passed(self, func: cst.FunctionDef, param: str, depth: int = 0) -> list[tuple[Grad, str]] | None:
+        """For each call of `func` in this file, the grad mode it is made in and what it hands `param`
+        (HANDS_*); for `__init__`, the calls that construct its class. None where `func` is also
+        used another way (handed on, stored): its callers are not all in sight."""
+        model = self.model
+        if func.name.value == "__init__":
+            sites = self._constructions(func)
+        else:
+            sites = model.call_sites().get(func)
+            if sites is None or (not sites and self._referenced(func)):
+                return None
+        found = []
+        for site in sites:
+            arg = _argument(site, func, param)
+            kind = HANDS_UNKNOWN if arg is None else self.kind(arg, site, depth)
+            if arg is None and _default_is_none(func, param):
+                kind = HANDS_OTHER  # left out: None
+            # (a construction's grad mode is not the one its object's methods run in: theirs decide)
+            found.append((Grad.ON if func.name.value == "__init__" else model.grad_state(site), kind))
+        return found
+
+    def _referenced(self, func: cst.FunctionDef) -> bool:
+        """Is `func` named somewhere other than where it is called (handed on, stored, exported)?"""
+        name = func.name.value
+        return any(n.value == name for n in self.model.tree.by_type.get(cst.Name, ()) if n is not func.name)
+
+    def _constructions(self, init: cst.FunctionDef) -> list[cst.Call]:
+        """The calls of this file that construct `init`'s class (`Predictor(model)`)."""
+        model = self.model
+        cls = model.enclosing_class(init)
+        if cls is None or model.calls.classes.get(cls.name.value) is not cls:
+            return []
+        return [c for c in model.tree.by_type.get(cst.Call, ()) if type(c.func) is cst.Name and c.func.value == cls.name.value]
+
+    def kind(self, expr: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> str:
+        """What `expr`, handed at `at`, is as this file shows it (HANDS_*)."""
+        model = self.model
+        if isinstance(expr, _LITERALS) or (type(expr) is cst.Name and expr.value in ("None", "True", "False")):
+            return HANDS_OTHER
+        if type(expr) in (cst.Name, cst.Attribute) and self.module_facts.is_module(expr, at):
+            return HANDS_MODULE
+        scope = model.scope_of(at)
+        if type(expr) is cst.Name and isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):
+            return self._parameter_kind(scope, expr.value, depth)
+        if type(expr) is cst.Name and not model.bindings(scope, expr.value) and any(
+            model.enclosing_class(f) is None for f in model.functions.get(expr.value, ())
+        ):
+            return HANDS_OTHER  # a function of this file, handed to be called
+        values = self.provenance.held_values(expr, at) if type(expr) in (cst.Name, cst.Attribute) else [expr]
+        kinds = {self._made(v) for v in values}
+        return kinds.pop() if len(kinds) == 1 else HANDS_UNKNOWN
+
+    def _parameter_kind(self, func: cst.FunctionDef, param: str, depth: int) -> str:
+        """A parameter handed on (`def main(model): evaluate(model)`): what `func`'s own callers hand it."""
+        params = [*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]
+        declared = next((p for p in params if p.name.value == param), None)
+        if declared is not None and declared.annotation is not None:
+            kind = annotation_kind(self.model, declared.annotation.annotation)
+            return HANDS_MODULE if kind == MODULE else HANDS_OTHER if kind is not None else HANDS_UNKNOWN
+        if depth >= _DEPTH:
+            return HANDS_UNKNOWN
+        passed = self.passed(func, param, depth + 1)
+        return verdict(passed) if passed is not None else HANDS_UNKNOWN
+
+    def _made(self, value: cst.BaseExpression) -> str:
+        """What a bound value is: a module made (`nn.Linear(...)`, a module class of the project, placed
+        or not), something surely not one (a literal, an object of a class that is not one), else unknown."""
+        model = self.model
+        if isinstance(value, _LITERALS):
+            return HANDS_OTHER
+        if type(value) is not cst.Call:
+            return HANDS_UNKNOWN
+        if self.provenance.is_module_factory(value):
+            return HANDS_MODULE
+        while type(value) is cst.Call and method_name(value) in _PLACEMENT:
+            value = value.func.value  # type: ignore[attr-defined]
+        if type(value) is not cst.Call:
+            return HANDS_UNKNOWN
+        made = model.project.constructed(value, record=False)
+        if made is not None:
+            return HANDS_MODULE if made.get("kind") in ("module", "lightning") else HANDS_OTHER
+        cls = model.calls.classes.get(value.func.value) if type(value.func) is cst.Name else None
+        if cls is not None and all(b.keyword is not None or dotted(b.value) == "object" for b in cls.bases):
+            return HANDS_OTHER  # a class of this file that derives from nothing: no module
+        return HANDS_UNKNOWN
+
+    # -- what this file hands other files' functions (the summary's `passes`) --------------------
+    def passes(self, imported: list[tuple[cst.Call, str]]) -> list[list[Any]]:
+        """What the calls of imported functions and classes (each with its callee as written) hand them:
+        [callee as written, grad mode, [[position or keyword, HANDS_MODULE or HANDS_OTHER], ...]] (an
+        argument nothing in sight shows is left out). Another file's function whose parameter is run
+        as a model by its name alone reads what its callers hand it here."""
+        found = []
+        for call, name in imported:
+            if call.args:
+                handed = [[key, kind] for key, kind in self._handed_arguments(call) if kind != HANDS_UNKNOWN]
+                found.append([name, self.model.grad_state(call).value, handed])
+        return found
+
+    def _handed_arguments(self, call: cst.Call) -> Iterator[tuple[int | str, str]]:
+        position = 0
+        for arg in call.args:
+            if arg.star:
+                return
+            if arg.keyword is not None:
+                yield arg.keyword.value, self.kind(arg.value, call)
+            else:
+                yield position, self.kind(arg.value, call)
+                position += 1
+
+
+def verdict(passed: list[tuple[Grad, str]]) -> str:
+    """What the callers say of a parameter run as a model: HANDS_MODULE where a call with grad on hands
+    it a module; HANDS_OTHER where every such call hands something that is not one; HANDS_UNKNOWN
+    otherwise, and where no call in sight runs it with grad (one that does is elsewhere)."""
+    with_grad = [kind for grad, kind in passed if grad is not Grad.OFF]
+    if not with_grad:
+        return HANDS_UNKNOWN
+    if HANDS_MODULE in with_grad:
+        return HANDS_MODULE
+    if all(kind == HANDS_OTHER for kind in with_grad):
+        return HANDS_OTHER
+    return HANDS_UNKNOWN
+
+
+def _positional(func: cst.FunctionDef) -> list[str]:
+    return [p.name.value for p in [*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]]
+
+
+def _argument(call: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
+    """The argument of `call` that `func` receives as `param` (a method's `self` is the receiver, or
+    the object being constructed)."""
+    params = [p.name.value for p in [*func.params.posonly_params, *func.params.params]]
+    if params and params[0] in ("self", "cls") and (isinstance(call.func, cst.Attribute) or func.name.value == "__init__"):
+        params = params[1:]
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == param:
+            return arg.value
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if param in params and params.index(param) < len(positional):
+        return positional[params.index(param)].value
+    return None
+
+
+def _default_is_none(func: cst.FunctionDef, param: str) -> bool:
+    for p in [*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]:
+        if p.name.value == param:
+            return p.default is not None and type(p.default) is cst.Name and p.default.value == "None"
+    return False
+
+
+def _placed_name(value: cst.BaseExpression | None) -> str | None:
+    """`model.to(device).eval()` -> "model": the name a value is, placed or switched."""
+    while type(value) is cst.Call and method_name(value) in _PLACEMENT:
+        value = value.func.value  # type: ignore[attr-defined]
+    return value.value if type(value) is cst.Name else None
