@@ -201,17 +201,20 @@ class Handed:
             return HANDS_UNKNOWN
         if self.provenance.is_module_factory(value):
             return HANDS_MODULE
+        switched = False
         while type(value) is cst.Call and method_name(value) in _PLACEMENT:
+            # `MTCNN(...).eval()`: an object switched to evaluation or training mode, then run, is a module
+            switched = switched or (method_name(value) in ("eval", "train") and not value.args)
             value = value.func.value  # type: ignore[attr-defined]
         if type(value) is not cst.Call:
-            return HANDS_UNKNOWN
+            return HANDS_MODULE if switched else HANDS_UNKNOWN
         made = model.project.constructed(value, record=False)
         if made is not None:
             return HANDS_MODULE if made.get("kind") in ("module", "lightning") else HANDS_OTHER
         cls = model.calls.classes.get(value.func.value) if type(value.func) is cst.Name else None
         if cls is not None and all(b.keyword is not None or dotted(b.value) == "object" for b in cls.bases):
             return HANDS_OTHER  # a class of this file that derives from nothing: no module
-        return HANDS_UNKNOWN
+        return HANDS_MODULE if switched else HANDS_UNKNOWN
 
     # -- what this file hands other files' functions (the summary's `passes`) --------------------
     def passes(self, imported: list[tuple[cst.Call, str]]) -> list[list[Any]]:

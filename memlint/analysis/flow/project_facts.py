@@ -89,7 +89,7 @@ class ProjectFacts:
     def method_of_class(self, cls: str, method: str) -> dict[str, Any] | None:
         """The facts of `method` of the project class named `cls` as written (`flair.nn.Model`: the type a
         receiver is annotated with), as it defines or declares it (an abstract method's annotation)."""
-        entry = self._get(f"{cls}.{method}", True)
+        entry = self._get(f"{cls}.{method}", True, "entry")
         return entry if entry is not None and "kind" not in entry and not entry.get("property") else None
 
     def called_with_grad_elsewhere(self, function: str) -> bool:
