@@ -31,7 +31,10 @@ table is applied on Hopper GPUs only (`benchmarks/results/estimate_conv_probe_h1
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections.abc import Sequence
+from functools import cache
 
 import torch
 
@@ -77,6 +80,63 @@ def calls_of(func, args: tuple) -> list[str]:
                      _channels_last(x)) + flags for d in directions]
 
 
+_ELEMENT = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8}
+# Nearest measured calls for a call never measured (see the docstring): how many, and the weight of each
+# feature's squared difference (log2 of in/out channels, spatial elements, kernel elements, batch; stride).
+NEIGHBOURS = 9
+_WEIGHTS = (1.0, 1.0, 1.0, 4.0, 4.0, 0.25)
+
+
+def parse_key(key: str) -> tuple[str, tuple[float, ...], int] | None:
+    """(direction dtype kind, features, bytes of the larger tensor) of a key, None for an unknown dtype."""
+    parts = key.split(" ")
+    direction, dtype = parts[0], parts[1]
+    if dtype not in _ELEMENT:
+        return None
+    x, w, stride, pad, dil = ([int(v) for v in part[1:].split(",")] for part in parts[2:7])
+    transposed = parts[7] == "T"
+    channels_out = w[1] * int(parts[9][1:]) if transposed else w[0]
+    spatial = []
+    for i, size in enumerate(x[2:]):
+        span = dil[i] * (w[2 + i] - 1)
+        spatial.append((size - 1) * stride[i] - 2 * pad[i] + span + 1 if transposed
+                       else (size + 2 * pad[i] - span - 1) // stride[i] + 1)
+    larger = max(math.prod(x), x[0] * channels_out * math.prod(spatial)) * _ELEMENT[dtype]
+    features = (math.log2(x[1]), math.log2(channels_out), math.log2(max(1, math.prod(x[2:]))),
+                math.log2(math.prod(w[2:])), float(stride[0]), math.log2(x[0]))
+    return f"{direction} {dtype} {parts[7]}", features, max(larger, 1)
+
+
+@cache
+def _measured(column: int) -> dict[str, list[tuple[tuple[float, ...], float]]]:
+    """The table's calls by direction, dtype and kind: (features, workspace per byte of the larger tensor)."""
+    out: dict[str, list[tuple[tuple[float, ...], float]]] = {}
+    for key, sizes in WORKSPACES.items():
+        parsed = parse_key(key)
+        if parsed and sizes[column] is not None:
+            kind, features, larger = parsed
+            out.setdefault(kind, []).append((features, sizes[column] / larger))
+    return out
+
+
+@cache
+def nearest_workspace(key: str, column: int) -> int | None:
+    """The workspace of a call the table does not hold, from its nearest measured calls (column 1: the plan
+    cudnn.benchmark chose, 2: the heuristics' plan); None where nothing of its kind was measured."""
+    parsed = parse_key(key)
+    if parsed is None:
+        return None
+    kind, features, larger = parsed
+    return nearest(features, larger, _measured(column).get(kind, []))
+
+
+def nearest(features: tuple[float, ...], larger: int, measured: list[tuple[tuple[float, ...], float]]) -> int | None:
+    """The median workspace per tensor byte of the NEIGHBOURS measured calls nearest to `features`, times `larger`."""
+    near = sorted((sum(w * (a - b) ** 2 for w, a, b in zip(_WEIGHTS, features, other)), ratio)
+                  for other, ratio in measured)[:NEIGHBOURS]
+    return int(statistics.median(ratio for _, ratio in near) * larger) if near else None
+
+
 class ConvWorkspaces:
     """The workspaces of a fake run's convolutions, as the process on the GPU would take them."""
 
@@ -87,6 +147,7 @@ class ConvWorkspaces:
         self.unknown: dict[str, bool] = {}  # key -> benchmark on: calls with no measurement
         self.calls = 0
         self.unmeasured_calls = 0
+        self.estimated_largest = 0
         self.largest_trial = 0
         self.trial_key = ""
 
@@ -98,9 +159,13 @@ class ConvWorkspaces:
             trial, chosen, plain = self.table.get(key, (None, None, None))
             if benchmark and key not in self.tuned:
                 self.tuned.add(key)
-                if trial is None:
+                if trial is None:  # the trial is not estimated; the plan it would choose is
                     self.unknown[key] = True
                     self.unmeasured_calls += 1
+                    estimate = nearest_workspace(key, 1) if self.table else None
+                    if estimate:
+                        self.estimated_largest = max(self.estimated_largest, estimate)
+                        out.append((WORKSPACE, estimate))
                     continue
                 if trial > self.largest_trial:
                     self.largest_trial, self.trial_key = trial, key
@@ -112,7 +177,10 @@ class ConvWorkspaces:
             if size is None:
                 self.unknown.setdefault(key, benchmark)
                 self.unmeasured_calls += 1
-            elif size:
+                if self.table:
+                    size = nearest_workspace(key, 1 if benchmark else 2) or 0
+                    self.estimated_largest = max(self.estimated_largest, size)
+            if size:
                 out.append((WORKSPACE, size))
         return out
 
@@ -121,6 +189,6 @@ class ConvWorkspaces:
         return {"conv_calls": self.calls, "conv_calls_unmeasured": self.unmeasured_calls,
                 "conv_unmeasured": len(self.unknown),
                 "autotuning_unmeasured": unknown_tuned, "autotuning_largest": self.largest_trial,
-                "autotuning_largest_call": self.trial_key,
+                "autotuning_largest_call": self.trial_key, "estimated_largest": self.estimated_largest,
                 "measured_on": MEASURED_ON["gpu"] if self.table else "",
                 "unmeasured_examples": sorted(self.unknown)[:3]}

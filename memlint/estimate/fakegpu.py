@@ -55,6 +55,11 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `nn.DataParallel` scatters its inputs to the one fake GPU without `torch._C._scatter`
   (CUDA builds only).
 * `GradScaler` always steps (it would read `found_inf.item()`).
+* The optimizers take their multi-tensor (foreach) path for fake parameters on the GPU, as
+  they do for real ones there: `torch.optim.optimizer._foreach_supported_types` holds
+  `FakeTensor`. Otherwise they took the per-parameter path, whose temporaries are one
+  parameter's at a time where the GPU's are every parameter's at once (Adadelta on a
+  ResNet-18: 18 MiB instead of 87 MiB in the optimizer step).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
 * `torch.save` of fake tensors writes nothing and is listed (`scalars`).
@@ -83,6 +88,7 @@ import torch._dynamo  # noqa: F401 - before Tensor is patched: dynamo checks sig
 import torch.backends.cudnn
 import torch.nn.functional as F
 import torch.nn.parallel.comm
+import torch.optim.optimizer as optimizers  # the module: torch.optim deletes its name
 import torch.utils
 import torch.utils.checkpoint as checkpoint
 import torch.utils.data
@@ -338,6 +344,7 @@ class FakeGPU:
         self.whatifs.install(self._patch)
         self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
         self._patch(torch.amp.GradScaler, "_maybe_opt_step", _always_step)
+        self._patch(optimizers, "_foreach_supported_types", [*optimizers._foreach_supported_types, FakeTensor])
         original_clear = torch.clear_autocast_cache
 
         def clear_autocast_cache() -> None:
