@@ -170,6 +170,10 @@ def test_optimizers_take_their_gpu_path(mlp):
     assert default[temporaries] == 8 * layer
     one = predict.predict_factory(f"{mlp}:layers_one_by_one", eval_step=False)["phase_breakdown"]["step 1 optimizer step"]
     assert one[temporaries] == 3 * layer  # a few temporaries of one layer
+    from torch._subclasses.fake_tensor import FakeTensor
+    from torch.optim.optimizer import _foreach_supported_types
+
+    assert FakeTensor not in _foreach_supported_types  # restored after the run
 
 
 def test_cublas_workspaces_are_taken_at_their_first_matmul(mlp, tmp_path):

@@ -344,7 +344,9 @@ class FakeGPU:
         self.whatifs.install(self._patch)
         self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
         self._patch(torch.amp.GradScaler, "_maybe_opt_step", _always_step)
-        self._patch(optimizers, "_foreach_supported_types", [*optimizers._foreach_supported_types, FakeTensor])
+        # in place: DTensor's import appends itself to the same list
+        optimizers._foreach_supported_types.append(FakeTensor)
+        self._stack.callback(optimizers._foreach_supported_types.remove, FakeTensor)
         original_clear = torch.clear_autocast_cache
 
         def clear_autocast_cache() -> None:
