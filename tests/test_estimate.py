@@ -77,6 +77,18 @@ def layers(foreach=None):
         opt.zero_grad()
     return step
 
+def keyword_to():
+    # Module.to with keywords (timm's benchmark script: device=, dtype=, memory_format=)
+    model = torch.nn.Linear(1024, 1024)
+    model.to(device=torch.device("cuda"), dtype=None, memory_format=None)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x = torch.randn(8, 1024, device="cuda")
+    def step():
+        model(x).sum().backward()
+        opt.step()
+        opt.zero_grad()
+    return step
+
 def layers_one_by_one():
     return layers(foreach=False)
 
@@ -174,6 +186,11 @@ def test_optimizers_take_their_gpu_path(mlp):
     from torch.optim.optimizer import _foreach_supported_types
 
     assert FakeTensor not in _foreach_supported_types  # restored after the run
+
+
+def test_module_to_with_a_device_keyword_places_the_parameters(mlp):
+    result = predict.predict_factory(f"{mlp}:keyword_to", eval_step=False)
+    assert result["breakdown"]["parameters"] == 1024 * 1024 * 4 + 1024 * 4
 
 
 def test_cublas_workspaces_are_taken_at_their_first_matmul(mlp, tmp_path):

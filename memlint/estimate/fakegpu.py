@@ -123,7 +123,7 @@ def _target(device) -> str | None:
 
 # Calls that place tensors or that the device rules rewrite: never run as plain host calls.
 _DEVICE_FUNCTIONS = {torch.Tensor.to, torch.Tensor.cuda, torch.Tensor.cpu, torch.Tensor.pin_memory,
-                     F.scaled_dot_product_attention, torch.dropout}
+                     F.scaled_dot_product_attention, torch.dropout, torch._C._nn._parse_to}
 
 _DISPATCH_CHECKS = ("has_torch_function", "has_torch_function_unary", "has_torch_function_variadic")
 
@@ -171,6 +171,10 @@ class _Devices(TorchFunctionMode):
                 return func(*args, **kwargs)
         if func is torch.Tensor.to:
             return self._to(args[0], args[1:], kwargs)
+        if func is torch._C._nn._parse_to:
+            # Module.to's parser of its arguments: the device it names is the one `_to` then sees (rewritten like
+            # a factory's, `model.to(device=cuda)` answered the CPU and left the parameters off the GPU)
+            return func(*args, **kwargs)
         if func is torch.Tensor.cuda:
             return self._to(args[0], (), {"device": GPU, "non_blocking": kwargs.get("non_blocking", False)})
         if func is torch.Tensor.cpu:

@@ -134,7 +134,7 @@ HOST_LIMIT = 1 << 20
 # a placeholder (every index 1), a million dispatches; real, it takes milliseconds.
 INDEX_LIMIT = 1 << 26
 
-_MATMUL_OPS = {"mm", "bmm", "addmm", "baddbmm", "convolution", "_scaled_dot_product_flash_attention",
+_MATMUL_OPS = {"mm", "bmm", "addmm", "baddbmm", "_scaled_dot_product_flash_attention",
                "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention"}
 
 
