@@ -27,6 +27,7 @@ from memlint.analysis.syntax.light import LightModule, light_module
 from memlint.analysis.syntax.as_written import as_written
 from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
+from memlint.analysis.regions.guards import never_runs
 from memlint.budget import BudgetExceeded, Guard
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, LintResult, Position, Severity, describe
@@ -577,7 +578,10 @@ def dispatch_rules(
     `statements`, `origins` receives, per report, the statement whose node the hook was given."""
     reports: list[tuple[Rule, Report]] = []
     errors: list[FileError] = []
-    sink = lambda rule, report: reports.append((rule, report))  # noqa: E731
+    def sink(rule: Rule, report: Report) -> None:
+        if not never_runs(model, report.node):  # code switched off by a constant (`if 0 > 0:`)
+            reports.append((rule, report))
+
     dispatch: dict[type, list] = {}
     rules = [rule_type(model, sink) for rule_type in rule_types]
     for rule in rules:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memlint.analysis.library import CONTAINER_STORES, CPU_SAVED_CHECKPOINT_KEYS, named_like_loss, named_like_module
+from memlint.analysis.flow.provenance import MODULE_CLASS_NAME
 from memlint.analysis.questions import CALLERS
 from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
@@ -79,9 +80,10 @@ def _relative(path: str) -> str:
 class Located:
     """Where each file's names are defined (`ProjectIndex.locate`), kept from one index of a run to
     the next: a run's rounds index the same files again (on the bench corpus 26k look-ups, most of
-    what the parent does between rounds), and an answer depends only on the set of files and on
-    the asking file's imports. Forgotten for a file whose imports changed (a file with no summary
-    before has one now), and wholly when the set of files changes."""
+    what the parent does between rounds), and an answer depends only on the set of files, the
+    asking file's imports and those of the packages it goes through (`from .ppo import PPO` in an
+    `__init__.py` re-exports). Forgotten wholly when some file's imports changed (a file with no
+    summary before has one now) or the set of files changes."""
 
     def __init__(self) -> None:
         self.paths: frozenset[str] = frozenset()
@@ -95,7 +97,7 @@ class Located:
         for path, summary in summaries.items():
             imports = summary.get("imports")
             if path in self.imports and self.imports[path] != imports:
-                self.answers.pop(path, None)
+                self.answers = {}  # another file's answer may have gone through this one's imports
             self.imports[path] = imports
 
 
@@ -175,7 +177,7 @@ class ProjectIndex:
             for other, summary in self.summaries.items()
             if other != path
             for name, state in summary.get("calls", ())
-            if name.rpartition(".")[2] == function and self.locate(other, name) == (path, function)
+            if name.rpartition(".")[2] == function.rpartition(".")[2] and self.locate(other, name) == (path, function)
         ]
         return bool(states) and all(state == "off" for state in states)
 
@@ -304,7 +306,11 @@ class ProjectIndex:
             last = name.rpartition(".")[2]
             file = _relative(where[0])
             if base and not ("steps" in entry or entry.get("kind") == "lightning"):
-                continue  # a base class matters for the methods it calls per step, or as a LightningModule
+                # a base class matters for the methods it calls per step, or as a LightningModule;
+                # otherwise only where its name would be taken for a module's, or not, wrongly
+                if (entry.get("kind") == "module") != bool(MODULE_CLASS_NAME.search(last)):
+                    found[name] = {"kind": entry["kind"], "file": _relative(where[0])}
+                continue
             if "kind" in entry:
                 prefix = f"{where[1]}."
                 found[name] = {**entry, "file": file}
@@ -495,10 +501,11 @@ class ProjectIndex:
     def _saved_keys(self) -> tuple[set[str], bool]:
         """The keys of the project's checkpoints (`analysis/facts/checkpoints.saved_entries`) that some
         file writes with CPU tensors or no tensor, less those some file writes with tensors that may
-        be on a device; and whether some file writes device tensors under a key it computes (then no
-        key is known to be on the CPU alone). A key computed from a parameter of the saving function
-        counts as the strings of its default and those the project's calls pass by its name
-        (`param_key=["params", "params_ema"]`). A library the project uses and does not define adds
+        be on a device; and whether some file writes device tensors under a key it computes that no
+        call names (then no key is known to be on the CPU alone). A key computed from a parameter of
+        the saving function counts as the strings of its default and those the project's calls pass
+        by its name (`param_key=["params", "params_ema"]`, or the keys of a dict passed,
+        `recording={"epoch": epoch}`). A library the project uses and does not define adds
         the keys its own training code writes from the CPU (the library table)."""
         passed: dict[str, set[str]] = {}
         for summary in self.summaries.values():
@@ -511,12 +518,12 @@ class ProjectIndex:
             for key, on_cpu, *computed in summary.get("saved_entries", ()):
                 if key != "*":
                     keys = {key}
-                elif not on_cpu:
-                    computed_on_device = True
-                    continue
                 else:
                     param, defaults = computed or ("", [])
                     keys = set(defaults) | (passed.get(param, set()) if param else set())
+                    if not on_cpu and not keys:  # device tensors under keys nobody names
+                        computed_on_device = True
+                        continue
                 (cpu if on_cpu else device).update(keys)
         imported = {
             target.split(".")[0]

@@ -2,6 +2,7 @@
 prediction, each run in a process of its own.
 
     python benchmarks/estimate/measure_gpu.py OUTDIR [NAME_PREFIX ...]
+    python benchmarks/estimate/measure_gpu.py --table PREDICTED.json MEASURED.json ...   # the docs' table
 
 On a GPU machine: for each configuration, (1) the real run: 2 optimizer steps on the GPU,
 then `torch.cuda.max_memory_allocated()` / `max_memory_reserved()`; (2) the prediction,
@@ -115,9 +116,37 @@ def _available(key: str) -> bool:
     return all(importlib.util.find_spec(name) is not None for name in NEEDS.get(key, ()))
 
 
+def table(predicted_path: str, measured_paths: list[str]) -> str:
+    """The accuracy page's table: each configuration's GPU reading (the last of the files that has it)
+    against a --predict-only run's prediction; goal within 3% allocated and 10% reserved."""
+    mib = 1 << 20
+    measured: dict[str, dict] = {}
+    for path in measured_paths:
+        with open(path, encoding="utf-8") as handle:
+            measured.update({row["config"]: row["real"] for row in json.load(handle)["rows"]
+                             if row.get("real", {}).get("allocated")})
+    with open(predicted_path, encoding="utf-8") as handle:
+        predicted = {row["config"]: row["predicted"] for row in json.load(handle)["rows"]}
+    lines = ["| configuration | real allocated / reserved | predicted | error |", "|---|---:|---:|---:|"]
+    for kind, spec in [("factory", [t]) for t in FACTORIES] + [("command", list(c)) for c in COMMANDS]:
+        label = " ".join(spec)
+        real, pred = measured.get(label), predicted.get(label) or {}
+        if not real or not pred.get("peak_allocated"):
+            continue
+        errors = [(pred[f"peak_{k}"] / real[k] - 1, bar) for k, bar in (("allocated", 0.03), ("reserved", 0.10))]
+        text = " / ".join(f"{'✗ ' if abs(e) > bar else ''}{e * 100:+.1f}%".replace("-", "−") for e, bar in errors)
+        lines.append(f"| `{label if kind == 'factory' else 'python ' + label}` | {real['allocated'] / mib:,.0f} / "
+                     f"{real['reserved'] / mib:,.0f} | {pred['peak_allocated'] / mib:,.0f} / "
+                     f"{pred['peak_reserved'] / mib:,.0f} | {text} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     if argv and argv[0] == "--child":
         _child(argv[1:])
+        return 0
+    if argv and argv[0] == "--table":
+        print(table(argv[1], argv[2:]))
         return 0
     predict_only = "--predict-only" in argv
     argv = [a for a in argv if a != "--predict-only"]

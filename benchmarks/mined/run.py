@@ -43,14 +43,14 @@ from real_bugs import run as real  # noqa: E402
 RESULTS = HERE.parent / "results"
 
 
-def lint_tree(root: Path, cache: Path | None) -> tuple[dict[str, list[dict]], float]:
+def lint_tree(root: Path, cache: Path | None, preview: bool) -> tuple[dict[str, list[dict]], float]:
     """Findings of one tree (linted as its own project) and the seconds it took, from `cache` when it holds them."""
     stored = cache / root.parent.name / f"{root.name}.json" if cache else None
     if stored and stored.is_file():
         saved = json.loads(stored.read_text(encoding="utf-8"))
         return saved["findings"], saved["seconds"]
     started = time.perf_counter()
-    findings = real.lint(root)
+    findings = real.lint(root, preview)
     seconds = time.perf_counter() - started
     if stored:
         stored.parent.mkdir(parents=True, exist_ok=True)
@@ -59,14 +59,14 @@ def lint_tree(root: Path, cache: Path | None) -> tuple[dict[str, list[dict]], fl
 
 
 def lint_trees(
-    roots: list[Path], jobs: int, cache: Path | None
+    roots: list[Path], jobs: int, cache: Path | None, preview: bool = False
 ) -> tuple[dict[Path, dict[str, list[dict]]], dict[Path, float], dict[Path, str]]:
     """Findings and seconds of every tree, and why a tree could not be linted."""
     findings: dict[Path, dict[str, list[dict]]] = {}
     seconds: dict[Path, float] = {}
     failures: dict[Path, str] = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(lint_tree, root, cache): root for root in roots}
+        futures = {pool.submit(lint_tree, root, cache, preview): root for root in roots}
         for future in concurrent.futures.as_completed(futures):
             root = futures[future]
             try:
@@ -158,6 +158,9 @@ def main() -> None:
         choices=("dev", "dev-a", "dev-b", "test"),
         help="lint and score only this half's trees (dev-a and dev-b: the studied and the held-out part of dev)",
     )
+    parser.add_argument(
+        "--preview", action="store_true", help="lint with preview = true: also the findings that rest on an assumption"
+    )
     args = parser.parse_args()
     bugs = [bug for bug in load_bugs() if (tree(bug["repo"], bug["before"]) / bug["path"]).is_file()]
     if args.half in ("dev", "test"):
@@ -169,7 +172,7 @@ def main() -> None:
     roots = sorted({tree(bug["repo"], commit) for bug in bugs for commit in (bug["before"], bug["fix"])})
     started = time.perf_counter()
     findings, tree_seconds, failures = lint_trees(
-        roots, args.jobs, (args.cache or SRC / "findings") / args.label if args.reuse else None
+        roots, args.jobs, (args.cache or SRC / "findings") / args.label if args.reuse else None, args.preview
     )
     seconds = time.perf_counter() - started
     for root, why in sorted(failures.items()):
@@ -217,6 +220,7 @@ def main() -> None:
         "tree_seconds": round(sum(tree_seconds.values()), 1),
         "jobs": args.jobs,
         "half": args.half or "both",
+        "preview": args.preview,
         "halves": halves,
         "dev_bugs": shown,
     }

@@ -42,12 +42,13 @@ from fetch import SRC, load_bugs  # noqa: E402
 RESULTS = HERE.parent / "results" / "real_bugs.json"
 
 
-def lint(root: Path) -> dict[str, list[dict]]:
+def lint(root: Path, preview: bool = False) -> dict[str, list[dict]]:
     """Findings of every rule for every file under `root`, keyed by the path relative to it. The
-    tree is linted with settings of its own (none), never those of a memlint checkout it lies in,
-    whose excludes (`examples`) would drop files and which would make the checkout the project root."""
-    config = root / ".memlint_bench.toml"
-    config.write_text("[tool.memlint]\n", encoding="utf-8")
+    tree is linted with settings of its own (none, or `preview = true`), never those of a memlint
+    checkout it lies in, whose excludes (`examples`) would drop files and which would make the
+    checkout the project root."""
+    config = root / (".memlint_bench_preview.toml" if preview else ".memlint_bench.toml")
+    config.write_text("[tool.memlint]\n" + ("preview = true\n" if preview else ""), encoding="utf-8")
     done = subprocess.run(
         [
             *(sys.executable, "-m", "memlint", "lint", "--no-cache", "--exit-zero", "--format", "json"),
@@ -57,10 +58,11 @@ def lint(root: Path) -> dict[str, list[dict]]:
         text=True,
         cwd=root,
     )
-    if done.returncode not in (0, 1):
+    if done.returncode not in (0, 1) or not done.stdout.strip():
+        # memlint's JSON report is never empty ("[]" at least): no output is a failure of the run
         raise SystemExit(f"memlint failed on {root}: {done.stderr.strip().splitlines()[-1:]}")
     findings: dict[str, list[dict]] = collections.defaultdict(list)
-    for finding in json.loads(done.stdout or "[]"):
+    for finding in json.loads(done.stdout):
         path = Path(finding["filename"])
         relative = (path if path.is_absolute() else root / path).resolve().relative_to(root.resolve())
         findings[str(relative)].append(

@@ -23,6 +23,7 @@ class Model(NamedTuple):
 # Tensor methods, by name, on a receiver that is (or may be) a tensor.
 TENSOR_METHODS: dict[str, Model] = {
     "detach": Model("cut", "same", "tensor"),
+    "detach_": Model("cut", "same", "tensor"),  # detaches the receiver in place and returns it
     "item": Model("cut", "host", "number"),
     "tolist": Model("cut", "host", "sequence"),
     "numpy": Model("cut", "host", "ndarray"),
@@ -55,6 +56,14 @@ DTYPES = {
 }
 # Integer (and bool) dtypes: a tensor of one never requires grad, so nothing added into it keeps a graph.
 INTEGER_DTYPES = {"int", "int8", "int16", "int32", "int64", "long", "uint8", "bool", "short"}
+
+# torch functions whose result is integer indices (or a tuple of them), whatever their arguments
+# carry: an integer tensor never requires grad ("only Tensors of floating point and complex dtype
+# can require gradients", torch.Tensor.requires_grad_). `torch.where(condition)` with one argument
+# is `torch.nonzero(condition, as_tuple=True)` (PyTorch's reference of torch.where); with three it
+# selects from its tensors and keeps their history.
+INDEX_FUNCTIONS = frozenset({"torch.nonzero", "torch.argwhere"})
+INDEX_FUNCTIONS_OF_ONE_ARGUMENT = frozenset({"torch.where"})
 
 # Libraries of host values: numpy, math and statistics return Python numbers or numpy arrays,
 # never a tensor, so what they compute carries no autograd history (numpy refuses a tensor that
@@ -203,6 +212,17 @@ SEQUENTIAL_MODULES = frozenset({"torch.nn.Sequential", "torch.nn.modules.contain
 # `Speech2Text.__call__` is decorated `@torch.no_grad()` (espnet2/bin/asr_inference.py, espnet
 # 0.10 to 202412), so `asr_model(wav)` records no graph.
 NO_GRAD_CALLABLES = frozenset({"espnet2.bin.asr_inference.Speech2Text"})
+
+# Libraries whose classes take gradients on purpose: captum's attribution methods (`captum.attr`,
+# `LayerGradCam.attribute`, `IntegratedGradients.attribute`) differentiate the model's outputs with
+# respect to its inputs or layers, so they need grad on. Prefixes of the classes as resolved.
+GRADIENT_LIBRARIES = ("captum.",)
+
+# Libraries whose model classes are no torch modules: calling one runs another runtime, which
+# records no autograd graph. optimum's `ORTModel*` classes (optimum.onnxruntime, 1.x) run an ONNX
+# Runtime `InferenceSession` in `forward` and hand back tensors made from its outputs. Prefixes of
+# the class (or its factory, `ORTModelForFeatureExtraction.from_pretrained`) as resolved.
+OTHER_RUNTIME_MODELS = ("optimum.onnxruntime.",)
 
 # -- Values handed through: what a call returns of what it is given -----------------------------
 # (the value flow into and out of callees: `flow.summaries`, `provenance`)

@@ -61,7 +61,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
     imported = cache(lambda: _imported_calls(model, imported_roots))  # three parts read them
     builders: dict[str, Callable[[], Any]] = {  # in the order they were always computed (memos fill in order)
         "returns": lambda: _returns(model, top_level),
-        "calls": lambda: _calls(model, imported()),
+        "calls": lambda: _calls(model, imported() + _method_calls(model, imported_roots)),
         "alloc_setters": lambda: _alloc_setters(model, top_level),
         "calls_after_cuda": lambda: _calls_after_cuda(model, imported()),
         "imports": lambda: {k: [0, v] for k, v in model.imports.aliases.items()}
@@ -137,6 +137,27 @@ def _calls(model: "SemanticModel", imported: list[tuple[cst.Call, str]]) -> list
         if state is Grad.ON and model.module_facts.runs_frozen(call, direct=False):
             state = Grad.OFF
         found.append([name, state.value])
+    return found
+
+
+def _method_calls(model: "SemanticModel", imported_roots: set[str]) -> list[tuple[cst.Call, str]]:
+    """The file's calls of methods of imported classes on `self.<attr>`, where the file shows the
+    attribute's class (`alg: PPO` declared in the class, or `self.meter = Meter()`): with the
+    callee as `Class.method`, as written where the class is imported (`PPO.act`)."""
+    found = []
+    for call in model.tree.by_type.get(cst.Call, ()):
+        func = call.func
+        if not (
+            type(func) is cst.Attribute
+            and type(func.value) is cst.Attribute
+            and type(func.value.value) is cst.Name
+            and func.value.value.value == "self"
+        ):
+            continue
+        values = model.provenance.instance_values(func.value, call)
+        classes = {dotted(v.func) if type(v) is cst.Call else None for v in values}
+        if len(classes) == 1 and (cls := classes.pop()) and cls.split(".")[0] in imported_roots:
+            found.append((call, f"{cls}.{func.attr.value}"))
     return found
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import torch
 import torch.nn.functional as F
+from torch.nn import _reduction as _Reduction
 from torch.utils._pytree import tree_map
 from torch.utils.weak import WeakIdKeyDictionary
 
@@ -103,10 +104,37 @@ def handle(func, args, kwargs, on_cache):
 
 def _cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                    reduction="mean", label_smoothing=0.0):
-    # CUDA has no autocast rule for cross_entropy itself: its log_softmax runs with
-    # dtype=float32 and its nll_loss in fp32, so the fp32 log-probabilities are what it keeps.
-    if label_smoothing or target.is_floating_point():
-        return F.cross_entropy(input.float(), target, weight, size_average, ignore_index, reduce, reduction,
-                               label_smoothing)
-    logp = F.log_softmax(input, 1 if input.dim() > 1 else 0, dtype=torch.float32)
-    return F.nll_loss(logp, target, weight, size_average, ignore_index, reduce, reduction)
+    # CUDA autocast has no rule for cross_entropy itself: its C++ body (LossNLL.cpp) takes the
+    # log-probabilities in the input's own dtype (log_softmax with dtype=self's, which autocast leaves
+    # alone), and the nll_loss it calls is on the fp32 list, which casts them: backward keeps both,
+    # the low-precision log-probabilities (log_softmax's output) and their fp32 copy (nll_loss's input).
+    if size_average is not None or reduce is not None:
+        reduction = _Reduction.legacy_get_string(size_average, reduce)
+    dim = 1 if input.dim() > 1 else 0
+    logp = F.log_softmax(input, dim, dtype=input.dtype)
+    if target.is_floating_point():  # class probabilities: a product with the fp32 target, summed
+        if label_smoothing:
+            target = target * (1 - label_smoothing) + label_smoothing / logp.shape[dim]
+        product = _weighted(logp, weight, dim) * target
+        if reduction == "none":
+            return -product.sum(dim)
+        loss = -product.sum()
+        return loss / (logp.numel() / logp.shape[dim]) if reduction == "mean" else loss
+    loss = F.nll_loss(logp.float(), target, None if weight is None else weight.float(), None, ignore_index, None,
+                      reduction)
+    if not label_smoothing:
+        return loss
+    smooth = (-_weighted(logp, weight, dim)).sum(dim, dtype=torch.float32)
+    if reduction == "mean":
+        smooth = smooth.mean()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (1 - label_smoothing) * loss + smooth * (label_smoothing / logp.shape[dim])
+
+
+def _weighted(logp, weight, dim: int):
+    if weight is None:
+        return logp
+    shape = [1] * logp.dim()
+    shape[dim] = -1
+    return logp * weight.view(shape)

@@ -23,8 +23,11 @@ bytes for the 32x32-tile FFT (exact for the 3x3, 7x7-input backward-data of a 51
 layer: 1,092 MiB at batch 1), 2.6 GiB for a 4x4 stride-2 transposed convolution whose
 tensors are 2 MiB; which engines are offered changes with the batch size both ways (a 5x5
 convolution: 1,191 MiB at batch 32, 203 MiB at batch 128). No formula over the shapes
-follows that, so the prediction uses the measured size of the very call, and names the
-calls it has no measurement for instead of guessing. Eight of the networks measured again
+follows that, so the prediction uses the measured size of the very call. A call never measured
+takes an estimate instead, named as such: the median workspace, per byte of the larger tensor, of the
+nine nearest measured calls of its direction, dtype and kind (`nearest_workspace`; leaving each
+measured shape out of the table, 71% of its calls come within 50% or 1 MiB,
+`benchmarks/estimate/conv_neighbours.py`); the report names the calls estimated. Eight of the networks measured again
 on an H100 gave the same workspace for 1,049 of 1,060 calls, the others within 6 MiB: the
 table is applied on Hopper GPUs only (`benchmarks/results/estimate_conv_probe_h100_check.json`).
 """

@@ -46,6 +46,7 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   seed, which is what the CPU's fused kernel keeps without dropout; with dropout the
   CPU takes the math path, which keeps the attention probabilities, the mask and the
   dropped probabilities (B x H x L x L each: +1.8 GiB on a GPT-2 small at seq 512).
+  Its output takes the memory layout of the CUDA kernel that would run (`attention`).
 * `torch.dropout` on the GPU runs as `native_dropout`, CUDA's fused kernel, which keeps a
   bool mask; the CPU's dropout keeps a mask of the input's dtype.
 * Torch functions written in Python (`F.multi_head_attention_forward`) run their body
@@ -96,7 +97,7 @@ from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_flatten, tree_map_only
 
-from memlint.estimate import autocast, reductions, scalars
+from memlint.estimate import attention, autocast, reductions, scalars
 from memlint.estimate.distributed import FakeWorld, World, leave_world
 from memlint.estimate.kernels import KernelSide
 from memlint.estimate.tracker import GPU, HOST_LIMIT, Category, StepTracker, is_evaluation, user_site
@@ -183,10 +184,16 @@ class _Devices(TorchFunctionMode):
             return args[0]
         if func is torch.device and len(args) == 1 and _target(args[0]) == "cuda" and isinstance(args[0], int):
             return torch.device("cuda", args[0])  # an index is the accelerator's: none on a CPU build
-        if func is F.scaled_dot_product_attention:
+        if func is F.scaled_dot_product_attention and self._on_gpu_arg(args):
             args, kwargs = self._fused_attention(args, kwargs)
+            out = self._call(func, args, kwargs)
+            mask = args[3] if len(args) > 3 else kwargs.get("attn_mask")
+            return attention.efficient_layout(out) if attention.memory_efficient(out, args[:3], mask) else out
         if func is torch.dropout and self._on_gpu_arg(args):
             return self._fused_dropout(*args, **kwargs)
+        return self._call(func, args, kwargs)
+
+    def _call(self, func, args: tuple, kwargs: dict):
         placing = None
         if "device" in kwargs:
             target = _target(kwargs["device"])
@@ -245,10 +252,9 @@ class _Devices(TorchFunctionMode):
             return torch.dropout(input, p, train)
         return torch.native_dropout(input, p, train)[0]
 
-    def _fused_attention(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    @staticmethod
+    def _fused_attention(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         # (query, key, value, attn_mask, dropout_p, ...): see the module's docstring.
-        if not self._on_gpu_arg(args):
-            return args, kwargs
         if len(args) > 4:
             return (*args[:4], 0.0, *args[5:]), kwargs
         if "dropout_p" in kwargs:

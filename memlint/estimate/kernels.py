@@ -67,12 +67,16 @@ class _FusedRNN(torch.autograd.Function):
     @staticmethod
     def forward(ctx, module, forward, states, sizes, *tensors):
         # `states`: how the initial hidden state came: None, or ("tensor" | "tuple", how many tensors)
-        x, hx = tensors[0], _hx(states, tensors[1:1 + (states[1] if states else 0)])
+        held = 1 + (states[1] if states else 0)  # the input and the initial states
+        x, hx = tensors[0], _hx(states, tensors[1:held])
         with torch.no_grad():
             output, state = forward(module, x, hx)
             workspace = x.new_empty(sizes["forward"], dtype=torch.uint8)
             del workspace
             ctx.reserve = x.new_empty(sizes["reserve"], dtype=torch.uint8)  # freed with the graph
+        # cuDNN's backward reads the input, the initial states and the output (_cudnn_rnn's
+        # saved values), so they live until it runs, whether or not the program still holds them.
+        ctx.save_for_backward(*tensors[:held], output)
         ctx.backward_workspace = sizes["backward"]
         ctx.needs = [t.requires_grad for t in tensors]
         ctx.shapes = [(t.shape, t.dtype) for t in tensors]

@@ -78,15 +78,23 @@ def evaluate(model, loader):
                 return
         if model.grad_state(node) is not Grad.ON or regions.needs_grad(region):
             return
+        if model.provenance.runs_differentiating_object(node):
+            return  # an explainer or an attack: it takes gradients, grad must be on
         if model.module_facts.runs_frozen(node, direct):
             return  # its parameters require no grad: the forward records no graph
         self._statements.add(id(statement))
         where, hint = regions.describe(region)
         hint += f" ({via})" if via else ""
         extra = {}
-        if isinstance(region, cst.FunctionDef) and model.tree.parent_of(region) is model.module:
-            # the project index drops this when other files call it only without grad
-            extra = {"function": region.name.value, "in_file_calls": len(model.call_sites().get(region, ()))}
+        # the project index drops this when other files call the function it runs in only without grad
+        func = region if isinstance(region, cst.FunctionDef) else model.scope_of(node)
+        owner = model.enclosing_class(func) if isinstance(func, cst.FunctionDef) else None
+        if isinstance(func, cst.FunctionDef) and model.tree.parent_of(func) is model.module:
+            extra = {"function": func.name.value, "in_file_calls": len(model.call_sites().get(func, ()))}
+        elif owner is not None and model.tree.parent_of(owner) is model.module:
+            # a method of a top-level class: as `Class.method`, which other files' calls name
+            # where they show the receiver's class
+            extra = {"function": f"{owner.name.value}.{func.name.value}", "in_file_calls": len(model.call_sites().get(func, ()))}  # type: ignore[union-attr]
         first = self._fixed.get(id(region))
         if first is not None:
             # each model call of the region builds its own graph; the one fix (at the region) covers all

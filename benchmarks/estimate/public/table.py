@@ -314,8 +314,8 @@ def kernel_lines(kernels: dict) -> list[str]:
         "`cudnn.benchmark` the first call of a shape also allocates the largest candidate's workspace for the trials, "
         "which does not follow the tensors' sizes (DCGAN at batch 64 peaks 1 GiB above batch 256 for this reason). "
         "The prediction puts each call's measured workspaces in the peak (next section); a call never measured "
-        "takes the workspace of the nearest measured calls, scaled to its tensors, and its autotuning is named as "
-        "missing, bounded by the free memory only.",
+        "takes the workspace of the nearest measured calls, scaled to its tensors (the report names these calls and "
+        "calls their workspace an estimate), and its autotuning is named as missing, bounded by the free memory only.",
         "",
         "| convolution | benchmark | dtype | larger tensor MiB | forward extra MiB | backward extra MiB | extra / tensor |",
         "|---|---|---|---|---|---|---|",

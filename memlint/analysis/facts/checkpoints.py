@@ -287,6 +287,8 @@ def _on_cpu(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, d
         method = method_name(expr)
         if method == "cpu" or (method == "to" and bool(expr.args) and "cpu" in _text(expr.args[0].value)):
             return True
+        if method == "state_dict" and _module_on_cpu(model, expr.func.value, expr):  # type: ignore[attr-defined]
+            return True
         resolved = model.imports.resolve(expr.func) or ""
         if resolved in _FACTORIES:
             device = keyword_arg(expr, "device")
@@ -311,6 +313,31 @@ def _on_cpu(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, d
         values = [b.value for b in model.bindings(model.scope_of(at), expr.value)]
         return bool(values) and all(v is not None and _on_cpu(model, v, at, depth + 1) for v in values)
     return False
+
+
+_PLACEMENTS = ("to", "cpu", "cuda")
+
+
+def _module_on_cpu(model: "SemanticModel", module: cst.BaseExpression, at: cst.CSTNode) -> bool:
+    """Is `module` on the CPU where `at` runs, because the last statement of the function before `at`
+    that places it moves it there (`self.model.to('cpu')` before `self.model.state_dict()`)?
+    `Module.to` and `Module.cpu` move the module in place, so its state dict then holds CPU tensors."""
+    written = code(module)
+    scope = model.scope_of(at)
+    tree = model.tree
+    placements = [
+        call
+        for call in tree.descendants(scope, cst.Call)
+        if method_name(call) in _PLACEMENTS
+        and type(tree.parent_of(call)) is cst.Expr  # a statement of its own: the module moves in place
+        and model.scope_of(call) is scope
+        and tree.is_after(at, call)
+        and code(call.func.value) == written  # type: ignore[attr-defined]
+    ]
+    if not placements:
+        return False
+    last = placements[-1]  # in source order
+    return method_name(last) == "cpu" or (method_name(last) == "to" and bool(last.args) and "cpu" in _text(last.args[0].value))
 
 
 def _returns_cpu(model: "SemanticModel", func: cst.FunctionDef, depth: int) -> bool:
@@ -403,10 +430,28 @@ def keyword_strings(model: "SemanticModel") -> dict[str, list[str]]:
         for arg in call.args:
             if arg.keyword is None:
                 continue
-            strings = _strings(arg.value)
+            strings = _strings(arg.value) or _dict_keys(model, arg.value, call)
             if strings:
                 found.setdefault(arg.keyword.value, set()).update(strings)
     return {keyword: sorted(values) for keyword, values in sorted(found.items())}
+
+
+def _dict_keys(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> list[str]:
+    """The keys written out of the dict literal passed (`recording={"epoch": epoch}`, or a name every
+    binding of which is one): a saver that copies the dict's items into its checkpoint
+    (`for key, value in recording.items(): state[key] = value`) writes these keys."""
+    if isinstance(expr, cst.Name):
+        values = [b.value for b in model.bindings(model.scope_of(at), expr.value)]
+        if not values or not all(isinstance(v, cst.Dict) for v in values):
+            return []
+    elif isinstance(expr, cst.Dict):
+        values = [expr]
+    else:
+        return []
+    keys = [e.key for v in values for e in v.elements if isinstance(e, cst.DictElement)]  # type: ignore[union-attr]
+    if not keys or not all(isinstance(k, cst.SimpleString) for k in keys):
+        return []
+    return [str(k.evaluated_value) for k in keys]  # type: ignore[union-attr]
 
 
 def _strings(expr: cst.BaseExpression | None) -> list[str]:

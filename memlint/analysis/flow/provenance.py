@@ -32,6 +32,7 @@ from memlint.analysis.syntax.expressions import (
     target_names,
 )
 from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.regions.differentiation import differentiates
 from memlint.analysis.library import (
     CONCATENATIONS,
     BACKWARD_OF_ARGUMENT,
@@ -39,10 +40,13 @@ from memlint.analysis.library import (
     FRAMEWORK_ATTRIBUTES,
     HISTORY_PASSING_METHODS,
     HOST_LIBRARIES,
+    INDEX_FUNCTIONS,
+    INDEX_FUNCTIONS_OF_ONE_ARGUMENT,
     INTEGER_DTYPES,
     MODULE_RUN_METHODS,
     NON_MODEL_FACTORIES,
     NUMBER_METHODS,
+    OTHER_RUNTIME_MODELS,
     PASS_THROUGH_FUNCTIONS,
     RUNS_ITS_ARGUMENT,
     SEQUENTIAL_MODULES,
@@ -65,6 +69,7 @@ if TYPE_CHECKING:
 
     from memlint.analysis.context import FileContext
     from memlint.analysis.syntax.scopes import Binding, Scope
+    from memlint.analysis.syntax.tree import Tree
 
 # `build_model(cfg)` makes a module; it does not run one.
 _FACTORY_VERBS = re.compile(
@@ -79,7 +84,7 @@ _PASSING_METHOD_NAMES = frozenset().union(*HISTORY_PASSING_METHODS.values())
 # Methods of `torch.Tensor` that lists and tuples have too: no evidence that a value is a tensor.
 _LIST_METHODS = frozenset({"index", "count", "copy", "sort"})
 _HISTORY_FREE_METHODS = {
-    "item", "tolist", "detach", "numpy", "argmax", "argmin", "size", "dim", "numel", "nelement",
+    "item", "tolist", "detach", "detach_", "numpy", "argmax", "argmin", "size", "dim", "numel", "nelement",
     "element_size", "eq", "ne", "lt", "gt", "le", "ge", "isnan", "isinf", "isfinite", "any", "all",
     "is_contiguous", "data_ptr", "long", "int", "bool", "byte", "short", "stride", "nonzero",
     "backward", "get_device", "keys", "__len__", "is_floating_point", "register_hook",
@@ -105,6 +110,8 @@ _TORCH_NO_HISTORY = re.compile(
     r"distributed\..*|backends\..*|utils\..*|autograd\.grad|nn\.[A-Z]\w*|nn\.init\..*|"
     r"optim\..*|Generator|get_default_dtype|finfo|iinfo)$"
 )
+# A base class out of sight taken for a module by its name (a base of the project is asked instead).
+MODULE_CLASS_NAME = re.compile(r"(Module|PreTrainedModel|Model)$")
 _F_LOSSES = re.compile(r"^torch\.nn\.functional\.\w*(loss|entropy|_div|kl_div)$")
 _MODULE_FACTORIES = re.compile(
     r"(^torch\.nn\.[A-Z]\w*$)|(\.from_pretrained$)|(^torch\.compile$)|(DistributedDataParallel$)|"
@@ -151,6 +158,25 @@ _NOT_DEVICE_PARAMS = {
 }
 
 
+def _declared_attribute(node: cst.AnnAssign, tree: "Tree") -> str | None:
+    """The attribute of `self` whose class `node` declares: `attr: Cls` in a class body, or
+    `self.attr: Cls = ...` in a method."""
+    target = node.target
+    if type(target) is cst.Name:
+        block = tree.parent_of(tree.parent_of(node))  # SimpleStatementLine -> IndentedBlock -> ClassDef
+        owner = tree.parent_of(block) if type(block) is cst.IndentedBlock else None
+        return target.value if type(owner) is cst.ClassDef else None
+    if type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self":
+        return target.attr.value
+    return None
+
+
+def _indices(resolved: str, call: cst.Call) -> bool:
+    """Does the torch function `resolved` return integer indices at this call (`torch.nonzero(m)`,
+    `torch.where(m)`), which carry no autograd history?"""
+    return resolved in INDEX_FUNCTIONS or (resolved in INDEX_FUNCTIONS_OF_ONE_ARGUMENT and len(call.args) == 1)
+
+
 class Provenance:
     def __init__(self, model: "FileContext") -> None:
         self.model = model
@@ -178,23 +204,36 @@ class Provenance:
 
     @cached_property
     def _class_kinds(self) -> dict[str, str]:
-        """Classes of this file that subclass a module: "lightning" or "module"."""
-        kinds: dict[str, str] = {}
-        for cls in self.model.tree.by_type.get(cst.ClassDef, ()):
-            for base in cls.bases:
-                text = self.model.imports.resolve(base.value) or ""
-                if "Lightning" in text:
-                    kinds[cls.name.value] = "lightning"
-                elif re.search(r"(Module|PreTrainedModel|Model)$", text):
-                    kinds.setdefault(cls.name.value, "module")
-            derives = any(base.keyword is None and not reads_as_name(base.value, "object") for base in cls.bases)
-            if cls.name.value not in kinds and derives and any(
-                isinstance(stmt, cst.FunctionDef) and stmt.name.value == "forward" for stmt in cls.body.body
-            ):
-                # subclasses a module of another file (a class of no base, or of `object`, is not
-                # one, whatever its methods are called: skorch's `NeuralNet.forward`)
-                kinds[cls.name.value] = "module"
-        return kinds
+        """Classes of this file that subclass a module: "lightning" or "module". A base defined in
+        this file or in another file of the project is one by its definition, whatever its name; a
+        base out of sight is taken for a module where its name says so (`...Model`, `...Module`)."""
+        classes = {cls.name.value: cls for cls in self.model.tree.by_type.get(cst.ClassDef, ())}
+        kinds = {name: self._own_kind(cls, classes, {name}) for name, cls in classes.items()}
+        return {name: kind for name, kind in kinds.items() if kind}
+
+    def _own_kind(self, cls: cst.ClassDef, classes: dict[str, cst.ClassDef], seen: set[str]) -> str:
+        kinds = [self._base_kind(base.value, classes, seen) for base in cls.bases if base.keyword is None]
+        if "lightning" in kinds or "module" in kinds:
+            return "lightning" if "lightning" in kinds else "module"
+        derives = any(base.keyword is None and not reads_as_name(base.value, "object") for base in cls.bases)
+        if derives and any(isinstance(stmt, cst.FunctionDef) and stmt.name.value == "forward" for stmt in cls.body.body):
+            # subclasses a module of another file (a class of no base, or of `object`, is not
+            # one, whatever its methods are called: skorch's `NeuralNet.forward`)
+            return "module"
+        return ""
+
+    def _base_kind(self, base: cst.BaseExpression, classes: dict[str, cst.ClassDef], seen: set[str]) -> str:
+        """"lightning", "module" or "" for a base class: by its definition where the file or the
+        project has one, else by its name."""
+        if type(base) is cst.Name and base.value in classes:
+            return "" if base.value in seen else self._own_kind(classes[base.value], classes, seen | {base.value})
+        facts = self.model.project.klass(base)
+        if facts is not None:
+            return facts["kind"] if facts["kind"] in ("module", "lightning") else ""
+        text = self.model.imports.resolve(base) or ""
+        if "Lightning" in text:
+            return "lightning"
+        return "module" if MODULE_CLASS_NAME.search(text) else ""
 
     def class_kinds(self) -> dict[str, str]:
         """Classes of this file that subclass a module, by name: "lightning" or "module"."""
@@ -246,6 +285,8 @@ class Provenance:
         own = self._own_class_instance(func, call) if held else None
         if own is not None:  # an object of a class of this file (`self.gen = Sampler(...)`): by its definition
             return own in self._class_kinds
+        if held and self.constructed_class(func, call).startswith(OTHER_RUNTIME_MODELS):
+            return False  # an ONNX Runtime model (the library table): no autograd
         guessed = self._module_call_by_syntax(call)
         if guessed:
             project.function(call)  # asked: where the project defines the callee (`eeco_test_network`), its definition decides
@@ -256,13 +297,26 @@ class Provenance:
         not: `Net().to(device)`); None where the file does not show one."""
         classes = self.model.calls.classes
         names = set()
-        for value in self.held_values(expr, at):
+        for value in self.instance_values(expr, at):
             while type(value) is cst.Call and method_name(value) in _MODULE_PLACEMENT:
                 value = value.func.value  # type: ignore[attr-defined]
             if type(value) is not cst.Call or type(value.func) is not cst.Name or value.func.value not in classes:
                 return None
             names.add(value.func.value)
         return names.pop() if len(names) == 1 else None
+
+    def runs_differentiating_object(self, call: cst.Call) -> bool:
+        """Is `call` a call of an object whose class takes gradients on purpose (an explainer, an
+        attack: its facts, or its methods in this file), which needs grad on to work?"""
+        func = call.func
+        if not self._may_hold_an_object(func, call):
+            return False
+        made = self.project_instance(func, call)
+        if made is not None:
+            return bool((self.model.project.constructed(made) or {}).get("differentiates"))
+        own = self._own_class_instance(func, call)
+        cls = self.model.calls.classes.get(own) if own else None
+        return cls is not None and differentiates(self.model, cls)
 
     def _may_hold_an_object(self, func: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Is `func` `self.<attr>`, or a name bound to a call's result somewhere (`gen = Sampler()`)?
@@ -383,11 +437,14 @@ class Provenance:
             return expr.value in names
         if kind is cst.Attribute:
             return expr.attr.value not in _NO_HISTORY_ATTRIBUTES and self._reads_with_history(expr.value, names)
+        if kind is cst.Comparison:
+            return False  # a bool (a bool tensor of tensors): it never requires grad
         if kind is cst.Call:
             func = expr.func
             resolved = self.model.imports.resolve(func) or ""
             if (
                 _TORCH_NO_HISTORY.match(resolved)
+                or _indices(resolved, expr)
                 or resolved.startswith(HOST_LIBRARIES)  # `np.array([i / h, j / w])`: a host value
                 or (type(func) is cst.Attribute and func.attr.value in _HISTORY_FREE_METHODS)
                 or (type(func) is cst.Name and func.value in _HISTORY_FREE_BUILTINS)
@@ -563,7 +620,7 @@ class Provenance:
         if resolved.startswith("torch."):
             if resolved.startswith("torch.nn.functional."):
                 return bool(_F_LOSSES.match(resolved)) or args_history()
-            if _TORCH_NO_HISTORY.match(resolved):
+            if _TORCH_NO_HISTORY.match(resolved) or _indices(resolved, call):
                 return False
             return args_history()
         if resolved.startswith(HOST_LIBRARIES):
@@ -642,7 +699,7 @@ class Provenance:
         """The constructor call (`Meter()`) of a class of another file of the project that made every
         value `expr` (a name, or `self.<attr>`) may hold at `at`; None when the file does not show one."""
         project = self.model.project
-        values = self.held_values(expr, at)
+        values = self.instance_values(expr, at)
         calls = [v for v in values if type(v) is cst.Call and type(v.func) in (cst.Name, cst.Attribute)]
         if not calls or len(calls) != len(values):
             return None
@@ -680,6 +737,32 @@ class Provenance:
                 table.setdefault(attr, []).append(node.value)
         return table
 
+    @cached_property
+    def _declared_classes(self) -> dict[str, cst.BaseExpression]:
+        """`self.<attr>` -> the class a class of the file declares for it (`alg: PPO` in its body, a
+        dataclass field `aspect_model: AspectModel`, `self.meter: Meter = ...`), where the file
+        declares one class for the name."""
+        declared: dict[str, dict[str, cst.BaseExpression]] = {}
+        for node in self.model.tree.by_type.get(cst.AnnAssign, ()):
+            attr = _declared_attribute(node, self.model.tree)
+            cls = node.annotation.annotation
+            if attr is not None and type(cls) in (cst.Name, cst.Attribute) and dotted(cls):
+                declared.setdefault(attr, {})[dotted(cls)] = cls  # type: ignore[index]
+        return {attr: next(iter(classes.values())) for attr, classes in declared.items() if len(classes) == 1}
+
+    def declared_instance(self, expr: cst.BaseExpression) -> cst.Call | None:
+        """An instance of the class declared for `self.<attr>`, as a call of the class (a value of no
+        tree: ask only for the class it names); None where no class is declared."""
+        if type(expr) is not cst.Attribute or type(expr.value) is not cst.Name or expr.value.value != "self":
+            return None
+        cls = self._declared_classes.get(expr.attr.value)
+        return cst.Call(func=cls) if cls is not None else None
+
+    def instance_values(self, expr: cst.BaseExpression, at: cst.CSTNode) -> list[cst.BaseExpression]:
+        """What made the object `expr` holds: the class declared for it, else `held_values`."""
+        declared = self.declared_instance(expr)
+        return [declared] if declared is not None else self.held_values(expr, at)
+
     def receiver_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
         """The library class of the object `expr` holds: one this file constructs (`constructed_class`),
         or one a framework's base class sets on `self` (`self.accelerator` of a Hugging Face Trainer)."""
@@ -698,14 +781,18 @@ class Provenance:
         container (`held_values`); "" when the file does not show one class."""
         model = self.model
         if not isinstance(expr, cst.Name):
-            made = {model.imports.resolve(v.func) or "" if isinstance(v, cst.Call) else "" for v in self.held_values(expr, at)}
+            # `self.ort_model = ort_model` in `__init__`: what the constructor's callers pass
+            made = {
+                model.imports.resolve(v.func) or "" if type(v) is cst.Call else self.constructed_class(v, v) if type(v) is cst.Name else ""
+                for v in self.instance_values(expr, at)
+            }
             return made.pop() if len(made) == 1 else ""
         scope = model.scope_of(at)
         values: list[tuple[cst.BaseExpression, cst.CSTNode]] = []
         if isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):
-            sites = model.call_sites().get(scope, ())
+            sites = model.call_sites().get(scope, ()) or self._constructions(scope)
             for site in sites:
-                arg = model.summaries.argument_for(site, scope, expr.value)
+                arg = self._argument_to(site, scope, expr.value)
                 if not isinstance(arg, cst.Name) or arg.value == expr.value and model.scope_of(site) is scope:
                     return ""
                 values += self._bound_values(arg.value, model.scope_of(site), site)
@@ -715,6 +802,22 @@ class Provenance:
             values = self._bound_values(expr.value, scope, at)
         made = {model.imports.resolve(v.func) or "" if isinstance(v, cst.Call) else "" for v, _ in values}
         return made.pop() if len(made) == 1 else ""
+
+    def _argument_to(self, site: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
+        """The argument of `site` that `func` receives as `param`; a construction (`Model(a, b)`)
+        hands `__init__` its arguments after `self`, as a bound call does."""
+        if func.name.value == "__init__" and type(site.func) is cst.Name:
+            site = site.with_changes(func=cst.Attribute(value=cst.Name("self"), attr=cst.Name("__init__")))
+        return self.model.summaries.argument_for(site, func, param)
+
+    def _constructions(self, init: cst.FunctionDef) -> list[cst.Call]:
+        """The calls of this file that construct the class whose `__init__` is `init` (`Model(a, b)`)."""
+        cls = self.model.enclosing_class(init) if init.name.value == "__init__" else None
+        if cls is None:
+            return []
+        return [
+            c for c in self.model.tree.by_type.get(cst.Call, ()) if type(c.func) is cst.Name and c.func.value == cls.name.value
+        ]
 
     def _bound_values(self, name: str, scope: "Scope", at: cst.CSTNode) -> list[tuple[cst.BaseExpression, cst.CSTNode]]:
         bindings = self.reaching_bindings(scope, name, at) or self.model.bindings(self.model.module, name)

@@ -26,6 +26,7 @@ import libcst as cst
 from memlint.analysis.syntax.expressions import call_arg, code, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS, named_like_loss
+from memlint.analysis.regions.differentiation import differentiates
 from memlint.analysis.flow.values import NO, YES, Value, join
 from memlint.analysis.regions.grad import Grad
 
@@ -507,7 +508,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       it trains (`trains`: it differentiates, steps or zeroes an optimizer, in its loops too), and,
       for a checkpoint loader, the parameters it hands `torch.load` as file and `map_location` (`loads`);
     - a class: whether it is a module (`kind`), the grad mode its `__call__` (or a module's
-      `forward`) declares (`call_grad`), and the methods its own loops call once per step (`steps`).
+      `forward`) declares (`call_grad`), whether its methods take gradients on purpose
+      (`differentiates`: an explainer, an attack), and the methods its own loops call once per step (`steps`).
 
     A function with nothing to say still has an entry (`{}`): that the project defines it is a fact,
     so that no other file guesses what it does from its name."""
@@ -522,6 +524,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
                 if isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__call__", "forward"):
                     if model.grad.runs_without_grad(stmt):
                         entry["call_grad"] = "off"
+            if differentiates(model, cls):
+                entry["differentiates"] = True
             steps = _step_methods(model, cls)
             if steps:
                 entry["steps"] = steps

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import callee_name, method_name, names_in, target_names
+from memlint.analysis.syntax.expressions import bool_constant, callee_name, method_name, names_in, target_names
 from memlint.analysis.syntax.imports import dotted
 
 if TYPE_CHECKING:
@@ -79,3 +79,30 @@ def once_guard(model: "SemanticModel", branch: cst.If) -> bool:
         if method_name(call) in ("append", "extend", "add", "update") and dotted(call.func.value):
             written.add(dotted(call.func.value))
     return bool(tested & written)
+
+
+def never_runs(model: "SemanticModel", node: cst.CSTNode) -> bool:
+    """Is `node` in a branch no run takes: the body of `if 0 > 0:` or `if False:`, the `else` of
+    `if True:`? (Code switched off by a constant stays in files; nothing it would do happens.)"""
+    inner: cst.CSTNode = node
+    for anc in model.tree.ancestors(node):
+        if type(anc) is cst.If:
+            value = constant_truth(anc.test)
+            if (value is False and inner is anc.body) or (value is True and inner is anc.orelse):
+                return True
+        inner = anc
+    return False
+
+
+def constant_truth(test: cst.BaseExpression) -> bool | None:
+    """The truth of a test written of constants alone (`False`, `0`, `0 > 0`), None otherwise."""
+    value = bool_constant(test)
+    if value is not None or type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        return value
+    left, right = test.left, test.comparisons[0].comparator
+    if type(left) is not cst.Integer or type(right) is not cst.Integer:
+        return None
+    a, b = int(left.value, 0), int(right.value, 0)
+    compare = {cst.GreaterThan: a > b, cst.LessThan: a < b, cst.GreaterThanEqual: a >= b,
+               cst.LessThanEqual: a <= b, cst.Equal: a == b, cst.NotEqual: a != b}
+    return compare.get(type(test.comparisons[0].operator))
