@@ -65,6 +65,33 @@ def triple():
     model, opt, _, _ = make()
     return model, opt, torch.randn(64, 256, device=next(model.parameters()).device), lambda out, batch: out.sum()
 
+def layers(foreach=None):
+    # eight equal Linear layers, Adam: on the GPU the default (foreach) step takes every parameter's
+    # temporaries at once
+    model = torch.nn.Sequential(*[torch.nn.Linear(512, 512, bias=False) for _ in range(8)]).cuda()
+    opt = torch.optim.Adam(model.parameters(), foreach=foreach)
+    x = torch.randn(16, 512, device="cuda")
+    def step():
+        model(x).sum().backward()
+        opt.step()
+        opt.zero_grad()
+    return step
+
+def keyword_to():
+    # Module.to with keywords (timm's benchmark script: device=, dtype=, memory_format=)
+    model = torch.nn.Linear(1024, 1024)
+    model.to(device=torch.device("cuda"), dtype=None, memory_format=None)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x = torch.randn(8, 1024, device="cuda")
+    def step():
+        model(x).sum().backward()
+        opt.step()
+        opt.zero_grad()
+    return step
+
+def layers_one_by_one():
+    return layers(foreach=False)
+
 def data_dependent():
     model, opt, step, _ = make()
     def bad():
@@ -144,6 +171,48 @@ def test_autocast_cache_is_its_own_line_and_why_amp_can_take_more(mlp):
     assert amp["eval_breakdown"]["autocast cast cache"] == cache
     assert "autocast cast cache" not in fp32["eval_breakdown"]
     assert amp["eval_peak"] - fp32["eval_peak"] > cache // 2
+
+
+def test_optimizers_take_their_gpu_path(mlp):
+    # Adam's multi-tensor step holds the square roots of every exp_avg_sq at once (the GPU's default);
+    # asked for the per-parameter step (foreach=False), one layer's at a time.
+    layer = 512 * 512 * 4
+    temporaries = "optimizer-step temporaries"
+    default = predict.predict_factory(f"{mlp}:layers", eval_step=False)["phase_breakdown"]["step 1 optimizer step"]
+    assert default[temporaries] == 8 * layer
+    one = predict.predict_factory(f"{mlp}:layers_one_by_one", eval_step=False)["phase_breakdown"]["step 1 optimizer step"]
+    assert one[temporaries] == 3 * layer  # a few temporaries of one layer
+    from torch._subclasses.fake_tensor import FakeTensor
+    from torch.optim.optimizer import _foreach_supported_types
+
+    assert FakeTensor not in _foreach_supported_types  # restored after the run
+
+
+def test_module_to_with_a_device_keyword_places_the_parameters(mlp):
+    result = predict.predict_factory(f"{mlp}:keyword_to", eval_step=False)
+    assert result["breakdown"]["parameters"] == 1024 * 1024 * 4 + 1024 * 4
+
+
+def test_cublas_workspaces_are_taken_at_their_first_matmul(mlp, tmp_path):
+    from memlint.estimate.summary import summarize
+
+    mib = 1 << 20
+    # A 90 MiB forward tensor, freed before backward's first matmul: the backward handle's 32 MiB workspace
+    # and the 50 MiB after it reuse its block; taken at the start instead, they would not.
+    events = [(1, 1, 90 * mib, "Activation", 0), (-1, 1, 90 * mib, "Activation", 0), (1, 2, 50 * mib, "Temp", 0)]
+    at_start = summarize(events, ["step 1 backward"], [], 64 * mib, {})
+    placed = summarize(events, ["step 1 backward"], [], 64 * mib, {}, workspace_at=[1, 2])
+    assert at_start["peak_reserved"] == (64 + 90) * mib and placed["peak_reserved"] == (32 + 90) * mib
+    assert placed["breakdown"]["cuBLAS workspace (assumed)"] == 32 * mib  # the peak was before backward's
+    # In a fake run each handle's workspace comes after its first matmul's output (forward, then backward).
+    path = tmp_path / "snapshot.pickle"
+    predict.predict_factory(f"{mlp}:train", eval_step=False, snapshot_file=str(path))
+    import pickle
+
+    with open(path, "rb") as handle:
+        allocs = [e for e in pickle.load(handle)["device_traces"][0] if e["action"] == "alloc"]
+    places = [i for i, e in enumerate(allocs) if e["frames"][0]["name"] == "cuBLAS workspace (assumed)"]
+    assert len(places) == 2 and places[0] > 4 and all(allocs[i]["size"] == 32 * mib for i in places)
 
 
 def test_the_device_the_program_sees():

@@ -16,6 +16,7 @@ from memlint.estimate.launch import World, torchrun_world
 torch = pytest.importorskip("torch")
 
 from memlint.estimate import predict, report  # noqa: E402
+from memlint.estimate.cudnn_conv import conv_key, nearest_workspace  # noqa: E402
 from memlint.estimate.kernels import rnn_sizes  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -207,14 +208,15 @@ def test_fsdp2_side_streams_hold_their_own_segments(factories, monkeypatch):
 
     seen = {}
 
-    def summarize(events, phases, modules, workspace, extra, streams=None):
-        seen.update(events=events, phases=phases, workspace=workspace, streams=streams)
-        return summary.summarize(events, phases, modules, workspace, extra, streams)
+    def summarize(events, phases, modules, workspace, extra, streams=None, workspace_at=None):
+        seen.update(events=events, phases=phases, workspace=workspace, streams=streams, workspace_at=workspace_at)
+        return summary.summarize(events, phases, modules, workspace, extra, streams, workspace_at=workspace_at)
 
     monkeypatch.setattr(predict, "summarize", summarize)
     result = _run(factories, "fsdp2", 2)
     assert len(set(seen["streams"].values())) >= 2  # all-gather copy-in and reduce-scatter
-    one_stream = summary.summarize(seen["events"], seen["phases"], [], seen["workspace"], {})
+    one_stream = summary.summarize(seen["events"], seen["phases"], [], seen["workspace"], {},
+                                   workspace_at=seen["workspace_at"])
     assert result["peak_allocated"] == one_stream["peak_allocated"]
     assert result["peak_reserved"] > one_stream["peak_reserved"]
 
@@ -281,15 +283,22 @@ def test_a_torchrun_command_is_estimated_as_its_rank_0(tmp_path, options, world)
 def test_kernel_side_memory_is_named_and_bounded(factories):
     result = _run(factories, "convnet", None)
     conv = result["kernel_side"]
-    # Shapes never measured: 4x the largest convolution tensor (the first layer's output, 4 x 16 x 32 x 32
-    # fp32) is named beside the peak, and the 5 calls' autotuning is named as missing from it (per step:
-    # 2 forwards, the first layer's weight gradient, the second's data and weight gradients).
-    assert conv["cudnn_conv_workspace"] == 4 * 4 * 16 * 32 * 32 * 4 and conv["cudnn_benchmark"]
+    # Shapes never measured: each call's workspace is estimated from the nearest measured calls (the plan
+    # cudnn.benchmark would choose) and is in the peak; the 5 calls' autotuning is named as missing from it
+    # (per step: 2 forwards, the first layer's weight gradient, the second's data and weight gradients).
+    calls = [conv_key(direction, "float32", x, w, (1, 1), (1, 1), (1, 1), False, (0, 0), 1)
+             for direction, x, w in (("forward", (4, 3, 32, 32), (16, 3, 3, 3)), ("forward", (4, 16, 32, 32), (8, 16, 3, 3)),
+                                     ("backward_weight", (4, 3, 32, 32), (16, 3, 3, 3)),
+                                     ("backward_data", (4, 16, 32, 32), (8, 16, 3, 3)),
+                                     ("backward_weight", (4, 16, 32, 32), (8, 16, 3, 3)))]
+    assert conv["estimated_largest"] == max(nearest_workspace(key, 1) for key in calls) > 0 and conv["cudnn_benchmark"]
     assert (conv["conv_calls"], conv["conv_calls_unmeasured"], conv["conv_unmeasured"], conv["autotuning_unmeasured"]) \
         == (10, 10, 5, 5)
+    assert result["breakdown"]["cuDNN conv workspace"] == conv["estimated_largest"]  # the backward's, at the peak
     text = io.StringIO()
     report.write(result, "text", text, None)
-    assert "cuDNN conv workspace" in text.getvalue() and "autotuning not measured" in text.getvalue()
+    assert "an ESTIMATE" in text.getvalue() and "autotuning not measured" in text.getvalue()
+    assert all(key in text.getvalue() for key in sorted(calls)[:3]) and "(2 more shapes)" in text.getvalue()
     assert "lower bound" in text.getvalue()
     lstm = _run(factories, "lstm", None)
     # seq 10, batch 4, hidden 64, 2 layers, fp32: the reserve keeps 5 values a step and layer, and the

@@ -12,7 +12,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from memlint.estimate import predict  # noqa: E402
-from memlint.estimate.cudnn_conv import ConvWorkspaces, typical_workspace  # noqa: E402
+from memlint.estimate.cudnn_conv import ConvWorkspaces, nearest_workspace  # noqa: E402
 from memlint.estimate.kernels import rnn_sizes  # noqa: E402
 from memlint.estimate.summary import WORKSPACE  # noqa: E402
 from memlint.estimate.tracker import _multi_grad_hook_keeping_no_grads  # noqa: E402
@@ -127,16 +127,17 @@ def test_attention_output_layout_follows_the_kernel_cuda_picks(factories):
     assert kept["bf16 masked"] == (L * H * E, E, H * E, 1)
 
 
-def test_an_unmeasured_convolution_counts_its_typical_workspace():
-    # A 3x3 convolution's workspace is close to its input's and output's bytes (cuDNN's heuristics'
-    # plan, measured on Hopper); a 1x1 one's forward takes none.
-    key = "backward_data float32 x32,384,64,64 w128,384,3,3 s1,1 p1,1 d1,1 C o0,0 g1"
-    tensors = (32 * 384 + 32 * 128) * 64 * 64 * 4
-    assert 0.9 * tensors <= typical_workspace(key) <= 1.3 * tensors
-    assert typical_workspace("forward float32 x32,384,64,64 w128,384,1,1 s1,1 p0,0 d1,1 C o0,0 g1") < 4096
+def test_an_unmeasured_convolution_counts_its_estimated_workspace_and_is_named():
+    # A ResNet layer measured at batch 64 and 128, run at 96: the heuristics' plan's workspace is
+    # estimated from the nearest measured calls, in the transients, and the call is named as unmeasured.
+    key = "backward_data float32 x96,128,28,28 w128,128,3,3 s1,1 p1,1 d1,1 C o0,0 g1"
     convs = ConvWorkspaces("NVIDIA H100 80GB HBM3")
-    assert convs.transients([key], benchmark=False) == [(WORKSPACE, typical_workspace(key))]
-    assert convs.summary()["conv_unmeasured"] == 1
+    assert convs.transients([key], benchmark=False) == [(WORKSPACE, nearest_workspace(key, 2))]
+    summary = convs.summary()
+    assert summary["estimated_largest"] == nearest_workspace(key, 2) > 0
+    assert summary["conv_unmeasured"] == 1 and summary["unmeasured_examples"] == [key]
+    # Off Hopper the table does not hold, so nothing is estimated from it either.
+    assert ConvWorkspaces("NVIDIA A100-SXM4-80GB").transients([key], benchmark=False) == []
 
 
 def test_the_tracker_holds_no_gradient_while_a_module_waits_for_its_other_inputs():

@@ -132,8 +132,11 @@ def test_checkpointing_matches_a_real_cpu_run_checkpointed_by_hand(blocks_model)
     # Adam's step counters are host tensors beside a GPU; cuBLAS's workspace is the GPU's only.
     real = tracker._peak_mem[torch.device("cpu")] - sum(s["step"].nbytes for s in opt.state.values())
     whatif = _predict(blocks_model, "plain", checkpointing=True)
-    # Within CUDA's 512-byte rounding of each tensor, which the real CPU run does not have.
-    assert whatif["peak_allocated"] - workspace_for(whatif["gpu"], True, True) == pytest.approx(real, rel=1e-3)
+    # On CUDA, fp32 attention's memory-efficient kernel writes its output as (batch, length, heads, size),
+    # so nn.MultiheadAttention copies it: the block being recomputed holds one (B, T, D) fp32 tensor the
+    # CPU's kernel does not make. Within CUDA's 512-byte rounding of each tensor, which the CPU run lacks.
+    copy = x.numel() * x.element_size()
+    assert whatif["peak_allocated"] - workspace_for(whatif["gpu"], True, True) == pytest.approx(real + copy, rel=1e-3)
     plain = _predict(blocks_model, "plain")
     assert plain["peak_allocated"] - whatif["peak_allocated"] > 0.4 * real
 

@@ -180,13 +180,14 @@ class FakeWorld:
                 patch(owner, name, _with_mode(self.devices, getattr(owner, name)))
 
 
-def some_ranks(events: list, labels: list[str], workspace: int, streams: dict[int, int], summary: dict) -> dict:
+def some_ranks(events: list, labels: list[str], workspace: int, streams: dict[int, int], summary: dict,
+               workspace_at: list[int] | None = None) -> dict:
     """The peak of the ranks whose first DDP bucket is still alive when step 2 rebuilds the buckets
     (see the docstring): {"some_ranks": {held, peak_allocated, peak_reserved}}, or {} without DDP."""
     held = summary["breakdown"].get("DDP gradient buckets", 0)
     if not held or summary["steps_run"] < 2:
         return {}
-    worst = summarize(events, labels, [], workspace, {}, streams, linger=held)
+    worst = summarize(events, labels, [], workspace, {}, streams, linger=held, workspace_at=workspace_at)
     return {"some_ranks": {"held": held, "peak_allocated": worst["peak_allocated"],
                            "peak_reserved": worst["peak_reserved"]}}
 

@@ -56,6 +56,11 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `nn.DataParallel` scatters its inputs to the one fake GPU without `torch._C._scatter`
   (CUDA builds only).
 * `GradScaler` always steps (it would read `found_inf.item()`).
+* The optimizers take their multi-tensor (foreach) path for fake parameters on the GPU, as
+  they do for real ones there: `torch.optim.optimizer._foreach_supported_types` holds
+  `FakeTensor`. Otherwise they took the per-parameter path, whose temporaries are one
+  parameter's at a time where the GPU's are every parameter's at once (Adadelta on a
+  ResNet-18: 18 MiB instead of 87 MiB in the optimizer step).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
 * `torch.save` of fake tensors writes nothing and is listed (`scalars`).
@@ -84,6 +89,7 @@ import torch._dynamo  # noqa: F401 - before Tensor is patched: dynamo checks sig
 import torch.backends.cudnn
 import torch.nn.functional as F
 import torch.nn.parallel.comm
+import torch.optim.optimizer as optimizers  # the module: torch.optim deletes its name
 import torch.utils
 import torch.utils.checkpoint as checkpoint
 import torch.utils.data
@@ -118,7 +124,7 @@ def _target(device) -> str | None:
 
 # Calls that place tensors or that the device rules rewrite: never run as plain host calls.
 _DEVICE_FUNCTIONS = {torch.Tensor.to, torch.Tensor.cuda, torch.Tensor.cpu, torch.Tensor.pin_memory,
-                     F.scaled_dot_product_attention, torch.dropout}
+                     F.scaled_dot_product_attention, torch.dropout, torch._C._nn._parse_to}
 
 _DISPATCH_CHECKS = ("has_torch_function", "has_torch_function_unary", "has_torch_function_variadic")
 
@@ -166,6 +172,10 @@ class _Devices(TorchFunctionMode):
                 return func(*args, **kwargs)
         if func is torch.Tensor.to:
             return self._to(args[0], args[1:], kwargs)
+        if func is torch._C._nn._parse_to:
+            # Module.to's parser of its arguments: the device it names is the one `_to` then sees (rewritten like
+            # a factory's, `model.to(device=cuda)` answered the CPU and left the parameters off the GPU)
+            return func(*args, **kwargs)
         if func is torch.Tensor.cuda:
             return self._to(args[0], (), {"device": GPU, "non_blocking": kwargs.get("non_blocking", False)})
         if func is torch.Tensor.cpu:
@@ -344,6 +354,9 @@ class FakeGPU:
         self.whatifs.install(self._patch)
         self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
         self._patch(torch.amp.GradScaler, "_maybe_opt_step", _always_step)
+        # in place: DTensor's import appends itself to the same list
+        optimizers._foreach_supported_types.append(FakeTensor)
+        self._stack.callback(optimizers._foreach_supported_types.remove, FakeTensor)
         original_clear = torch.clear_autocast_cache
 
         def clear_autocast_cache() -> None:

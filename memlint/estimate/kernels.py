@@ -9,11 +9,9 @@ The model, measured on H100/H200 with cuDNN 9 (benchmarks/estimate/kernel_probe.
   (cuDNN 9.19, `cudnn_workspaces`), in the prediction: the chosen plan's for the call, and
   with `cudnn.benchmark = True` the trial workspace of a shape's first call (the largest
   plan's, up to GiBs for tensors of MiBs: 2.6 GiB for DCGAN's generator at batch 64), capped
-  at the free memory as PyTorch does and kept out of what must fit. For calls never measured
-  the typical workspace of the plan cuDNN's heuristics pick is in the prediction (about the
-  call's input and output bytes for kernels wider than 1x1, `cudnn_conv.typical_ratios`), the
-  report names how large one can be, 4x the largest convolution tensor (a median 1.3x over
-  320 shapes, under 13x for 95% of them, more for small tensors), and the autotuning as
+  at the free memory as PyTorch does and kept out of what must fit. A call never measured
+  takes the workspace of its nearest measured calls, scaled to its tensors
+  (`cudnn_conv.nearest_workspace`), in the prediction; its autotuning trial is named as
   missing from the peak, bounded by the free memory only.
 * cuDNN RNNs (LSTM/GRU/RNN training on the GPU) run as one fused kernel, which the fake
   run emulates (cuDNN is off in a fake run, and the CPU's RNN keeps 8-10 values per hidden
@@ -39,7 +37,6 @@ import torch.nn as nn
 
 from memlint.estimate.cudnn_conv import EMPTY_CACHE, ConvWorkspaces, calls_of
 
-CONV_WORKSPACE_FACTOR = 4
 MIB = 1 << 20
 # Reserve space per layer and per inner layer, in hidden-sized values of a step (see the docstring).
 RNN_RESERVE_GATES = {"LSTM": 5, "GRU": 6, "RNN_TANH": 1, "RNN_RELU": 1}
@@ -197,8 +194,6 @@ class KernelSide:
         if self.largest_conv:
             out.update(self.convs.summary())
             out["cudnn_benchmark"] = self.benchmark
-            if out["conv_unmeasured"]:  # calls whose plan's workspace was never measured: the typical size
-                out["cudnn_conv_workspace"] = CONV_WORKSPACE_FACTOR * self.largest_conv
         if self.rnn_reserve:
             out["cudnn_rnn_reserve"] = self.rnn_reserve
             out["cudnn_rnn_workspace"] = self.rnn_workspace

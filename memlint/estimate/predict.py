@@ -199,8 +199,10 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
     record = tracker.record
     labels = [p.label() for p in record.phases]
     workspace = workspace_for(gpu[0], record.matmuls, record.backward_matmuls)
+    # where each handle's workspace is taken, when every handle's first matmul ran on the GPU
+    workspace_at = list(record.cublas_at.values()) if len(record.cublas_at) == 1 + record.backward_matmuls else []
     if snapshot_file:
-        snapshot.write(snapshot.build(record.events, labels, workspace), snapshot_file)
+        snapshot.write(snapshot.build(record.events, labels, workspace, workspace_at), snapshot_file)
     kernel_side = getattr(tracker, "kernel_side", None)
     if tracker._mod_tracker is not None and record.steps < 1 and not record.modules:
         tracker._keep_modules()
@@ -218,7 +220,8 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
                          "whatif_note": whatifs.note() if whatifs else "",
                          "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__,
                          "world_size": world.size if world else 1, "rank": world.rank if world else 0,
-                         "kernel_side": kernel_side.summary() if kernel_side else {}}, record.streams)
+                         "kernel_side": kernel_side.summary() if kernel_side else {}}, record.streams,
+                        workspace_at=workspace_at)
     if world is not None and world.size > 1:
-        summary.update(some_ranks(record.events, labels, workspace, record.streams, summary))
+        summary.update(some_ranks(record.events, labels, workspace, record.streams, summary, workspace_at))
     return summary

@@ -12,18 +12,18 @@ from __future__ import annotations
 import pickle
 
 from memlint.estimate.allocator import Allocator
-from memlint.estimate.summary import EMPTY_CACHE, LABELS, final_categories
+from memlint.estimate.summary import CUBLAS, EMPTY_CACHE, LABELS, final_categories, with_workspaces
 
 
-def build(events: list, phases: list[str], workspace: int) -> dict:
-    """`events` and `phases` as for `summary.summarize`."""
+def build(events: list, phases: list[str], workspace: int, workspace_at: list[int] | None = None) -> dict:
+    """`events`, `phases`, `workspace` and `workspace_at` as for `summary.summarize`."""
     trace: list = []
     model = Allocator(trace=trace)
-    if workspace:
-        model.malloc(-1, workspace, "cuBLAS workspace (assumed)")
     final = final_categories(events)
-    for index, (sign, key, nbytes, category, phase) in enumerate(events):
-        if sign == EMPTY_CACHE:
+    for index, (sign, key, nbytes, category, phase) in with_workspaces(events, workspace, workspace_at):
+        if category == CUBLAS:
+            model.malloc(key, nbytes, LABELS[CUBLAS])
+        elif sign == EMPTY_CACHE:
             model.empty_cache()
         elif sign < 0:
             model.free(key)

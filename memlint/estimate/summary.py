@@ -16,20 +16,44 @@ EMPTY_CACHE = 2
 # Handles are per thread, and autograd runs a CUDA backward on its own device
 # thread: a training step with matmuls in backward holds two (measured: 64 MiB
 # on H100/H200 for any small model trained with a Linear layer).
+# Each is allocated where its handle's first matmul runs (`workspace_at`): the backward one often
+# lands in a block the forward freed, and the reserved memory follows from where it sits.
 CUBLAS_WORKSPACE = {"sm90": 32 << 20, "other": (4096 << 10) * 2 + (16 << 10) * 8}
-CATEGORIES = ["Parameter", "Buffer", "Gradient", "Optstate", "Optimizer temporaries", "Input", "Activation", "Autocast cache", "Temp", "Communication buffers", WORKSPACE, AUTOTUNING, "Other"]
+CUBLAS = "cuBLAS workspace"
+CATEGORIES = ["Parameter", "Buffer", "Gradient", "Optstate", "Optimizer temporaries", "Input", "Activation", "Autocast cache", "Temp", "Communication buffers", WORKSPACE, AUTOTUNING, CUBLAS, "Other"]
 LABELS = {"Parameter": "parameters", "Buffer": "buffers", "Gradient": "gradients", "Optstate": "optimizer state", "Optimizer temporaries": "optimizer-step temporaries",
           "Input": "inputs (batch)", "Activation": "activations", "Autocast cache": "autocast cast cache",
           "Temp": "backward temporaries", "Communication buffers": "DDP gradient buckets",
-          WORKSPACE: "cuDNN conv workspace", AUTOTUNING: "cuDNN autotuning trial", "Other": "other"}
+          WORKSPACE: "cuDNN conv workspace", AUTOTUNING: "cuDNN autotuning trial", CUBLAS: "cuBLAS workspace (assumed)",
+          "Other": "other"}
+
+
+def workspace_allocations(workspace: int, workspace_at: list[int]) -> list[tuple[int, int]]:
+    """(event index, bytes) of the cuBLAS workspaces, `workspace` bytes in all: one per handle where its first
+    matmul's outputs end (`workspace_at`), or all at the start (-1) where those are not known."""
+    if not workspace:
+        return []
+    if not workspace_at:
+        return [(-1, workspace)]
+    return [(index, workspace // len(workspace_at)) for index in sorted(workspace_at)]
+
+
+def with_workspaces(events: list, workspace: int, workspace_at: list[int] | None):
+    """(index, event) of `events`, with the cuBLAS workspaces' allocations (index None) where they are taken."""
+    pending = workspace_allocations(workspace, workspace_at or [])
+    for index, event in enumerate(events):
+        while pending and pending[0][0] <= index:
+            yield None, (1, -10 - len(pending), pending.pop(0)[1], CUBLAS, event[4])
+        yield index, event
 
 
 def summarize(events: list, phases: list[str], modules: list[dict], workspace: int, extra: dict,
-              streams: dict[int, int] | None = None, linger: int = 0) -> dict:
+              streams: dict[int, int] | None = None, linger: int = 0, workspace_at: list[int] | None = None) -> dict:
     """`events` as `tracker.Record.events`, `phases` their labels, `streams` the side stream of the
     allocations (event index -> stream) made off the default one (`tracker.Record.streams`);
     `linger` bytes allocated once more when step 2 begins and never freed (DDP's first bucket
-    on the ranks that still hold it: `distributed.some_ranks`)."""
+    on the ranks that still hold it: `distributed.some_ranks`); `workspace` the cuBLAS workspaces'
+    bytes, allocated as `workspace_allocations` says."""
     streams = streams or {}
     model = Allocator()
     live_cat: dict[int, str] = {}
@@ -43,10 +67,7 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
     capacity = extra.get("capacity") or 0
     bounded = []  # autotuning trials that the free memory would cut (phase labels)
     bare = Allocator()  # the same run without the autotuning trials, which shrink to the free memory
-    if workspace:
-        model.malloc(-1, workspace)
-        bare.malloc(-1, workspace)
-    for index, (sign, key, nbytes, category, phase) in enumerate(events):
+    for index, (sign, key, nbytes, category, phase) in with_workspaces(events, workspace, workspace_at):
         if linger and phases[phase].startswith("step 2 "):
             model.malloc(-2, linger)
             bare.malloc(-2, linger)
@@ -87,7 +108,7 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
             best = {"allocated": model.allocated, "phase": label, "totals": dict(totals)}
     if best["allocated"] < 0:
         best = {"allocated": model.allocated, "phase": "setup", "totals": dict(totals)}
-    breakdown = _breakdown(best, workspace)
+    breakdown = _breakdown(best)
     steps: dict[str, int] = {}
     for label, value in per_phase.items():
         if label.startswith("step "):
@@ -99,11 +120,11 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
         "peak_phase": best["phase"],
         "breakdown": breakdown,
         "phases": per_phase,
-        "phase_breakdown": {label: _breakdown({"allocated": per_phase[label], "totals": phase_totals[label]}, workspace)
+        "phase_breakdown": {label: _breakdown({"allocated": per_phase[label], "totals": phase_totals[label]})
                             for label in per_phase},
         "steps": steps,
         "eval_peak": per_phase.get("eval"),
-        "eval_breakdown": _breakdown(best_eval, workspace) if best_eval["allocated"] > 0 else {},
+        "eval_breakdown": _breakdown(best_eval) if best_eval["allocated"] > 0 else {},
         "modules": modules,
         "training_activations": activations,
         "autotuning_bounded_by_free_memory": sorted(set(bounded)),
@@ -114,11 +135,9 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
     }
 
 
-def _breakdown(best: dict, workspace: int) -> dict[str, int]:
+def _breakdown(best: dict) -> dict[str, int]:
     at_peak = best["totals"]
     breakdown = {LABELS.get(c, c): at_peak.get(c, 0) for c in CATEGORIES if at_peak.get(c, 0)}
-    if workspace:
-        breakdown["cuBLAS workspace (assumed)"] = workspace
     rounding = best["allocated"] - sum(breakdown.values())
     if rounding:
         breakdown["allocator block rounding"] = rounding

@@ -103,6 +103,7 @@ class Record:
     eval_skipped: int = 0
     micro_steps_answered: int = 0  # gradient-accumulation forwards answered from the second (fakegpu)
     backward_matmuls: bool = False  # backward runs on autograd's device thread: a cuBLAS handle of its own
+    cublas_at: dict = field(default_factory=dict)  # backward or not -> event index after its first GPU matmul
     streams: dict = field(default_factory=dict)  # event index -> side stream (1, 2, ...) of an allocation made on one
 
 
@@ -136,7 +137,7 @@ HOST_LIMIT = 1 << 20
 # a placeholder (every index 1), a million dispatches; real, it takes milliseconds.
 INDEX_LIMIT = 1 << 26
 
-_MATMUL_OPS = {"mm", "bmm", "addmm", "baddbmm", "convolution", "_scaled_dot_product_flash_attention",
+_MATMUL_OPS = {"mm", "bmm", "addmm", "baddbmm", "_scaled_dot_product_flash_attention",
                "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention"}
 
 
@@ -420,7 +421,8 @@ class StepTracker(MemTracker):
             return args[0]  # torch.tensor(...), torch.from_numpy(...) of small host data: the real tensor
         if any(t is DTensor for t in types):
             return NotImplemented
-        if func.__name__.split(".")[0] in _MATMUL_OPS:
+        matmul = func.__name__.split(".")[0] in _MATMUL_OPS
+        if matmul:
             self.record.matmuls = True
             self.record.backward_matmuls = self.record.backward_matmuls or self._mod_tracker.is_bw
         tensors = [t for t in tree_flatten((args, kwargs))[0] if isinstance(t, torch.Tensor)]
@@ -461,6 +463,8 @@ class StepTracker(MemTracker):
             if gpu:
                 self._mark(res, True)
             tree_map_only(torch.Tensor, partial(self._track, reftype), res)
+            if gpu and matmul:  # its handle's cuBLAS workspace is taken here (`summary.workspace_allocations`)
+                self.record.cublas_at.setdefault(bool(self._mod_tracker.is_bw), len(self.record.events))
             kernel_side = getattr(self, "kernel_side", None)
             if gpu and mode is not None and kernel_side is not None:
                 kernel_side.after_op(func, args, self._phase_index)

@@ -1,6 +1,6 @@
 """The public scripts' sources and the synthetic data they read.
 
-    python sources.py extract MIRRORS   # each source at its pinned commit into src/ (git-ignored)
+    python sources.py extract MIRRORS [NAME ...]   # each source (or those named) at its pinned commit into src/ (git-ignored)
     python sources.py data              # synthetic data where the scripts would download a data set
 
 `extract` reads git mirrors (MIRRORS/owner+name/repo, as fetched) at the commit of
@@ -33,8 +33,10 @@ def manifest() -> dict:
         return json.load(handle)
 
 
-def extract(mirrors: str) -> None:
+def extract(mirrors: str, names: list[str]) -> None:
     for name, source in manifest()["sources"].items():
+        if names and name not in names:
+            continue
         repo = os.path.join(mirrors, source["repo"].replace("/", "+"), "repo")
         target = os.path.join(SRC, name)
         shutil.rmtree(target, ignore_errors=True)
@@ -121,6 +123,21 @@ def _hf_clm(folder: str, rng: np.random.Generator) -> None:
             handle.write(" ".join(line) + "\n")
 
 
+def _cora(folder: str, rng: np.random.Generator) -> None:
+    # Cora's sizes: 2,708 papers of 1,433 binary word features (about 18 words each) in 7 classes, and
+    # 5,429 citations; the graph attention example holds the whole graph densely on the GPU.
+    os.makedirs(folder, exist_ok=True)
+    ids = rng.choice(1_200_000, 2708, replace=False)
+    classes = np.array(["Case_Based", "Genetic_Algorithms", "Neural_Networks", "Probabilistic_Methods",
+                        "Reinforcement_Learning", "Rule_Learning", "Theory"])
+    with open(os.path.join(folder, "cora.content"), "w", encoding="utf-8") as handle:
+        for paper, words in zip(ids, rng.random((len(ids), 1433)) < 18 / 1433):
+            handle.write("\t".join([str(paper), *map(str, words.astype(int)), rng.choice(classes)]) + "\n")
+    with open(os.path.join(folder, "cora.cites"), "w", encoding="utf-8") as handle:
+        for cited, citing in rng.choice(ids, (5429, 2)):
+            handle.write(f"{cited}\t{citing}\n")
+
+
 def data() -> None:
     rng = np.random.default_rng(0)
     chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
@@ -141,12 +158,17 @@ def data() -> None:
     lightning = os.path.join(SRC, "lightning", "examples")
     for place in ("Datasets", "pytorch/basics/data", "pytorch/domain_templates/data"):
         _link(os.path.join(mnist, "MNIST"), os.path.join(lightning, place, "MNIST"))
+    _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "lightning", "Datasets", "MNIST"))  # the Fabric example's
+    _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "ddpm_mnist", "data", "MNIST"))
+    _link(os.path.join(SRC, "examples", "word_language_model", "data", "wikitext-2", "train.txt"),
+          os.path.join(lightning, "fabric", "language_model", "data", "wikitext-2.txt"))  # Lightning's WikiText2 demo
+    _cora(os.path.join(SRC, "examples", "gat", "cora"), rng)
     print("synthetic data written under", os.path.relpath(SRC))
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["extract"] and len(sys.argv) == 3:
-        extract(sys.argv[2])
+    if sys.argv[1:2] == ["extract"] and len(sys.argv) >= 3:
+        extract(sys.argv[2], sys.argv[3:])
     elif sys.argv[1:] == ["data"]:
         data()
     else:
