@@ -899,11 +899,13 @@ class Provenance:
             for binding in self.model.bindings(module, name):
                 if binding.value is not None and self._history(binding.value, module, binding.node, guard):
                     return True
-        if bindings and any(self._history(v, scope, s, guard) for s, v in self.entry_stores(name, scope, at)):
+        if bindings and any(self._history(v, scope, s, guard) for s, v in self.entry_stores(name, scope, at, guard)):
             return True  # `metrics["nll"] = nll.mean()`: the mapping holds what its entries were set to
         return self._backwarded_value(name, scope, at)
 
-    def entry_stores(self, name: str, scope: "Scope", at: cst.CSTNode) -> list[tuple[cst.CSTNode, cst.BaseExpression]]:
+    def entry_stores(
+        self, name: str, scope: "Scope", at: cst.CSTNode, guard: set | None = None
+    ) -> list[tuple[cst.CSTNode, cst.BaseExpression]]:
         """The stores into entries of the local container `name` (`name[key] = value`, `name[key] += value`)
         in `scope` before `at`, with grad on, as (statement, value); none of those that a later loop over
         its own entries rebinds without history (`for k, v in name.items(): name[k] = v.item()`)."""
@@ -923,7 +925,8 @@ class Provenance:
         cleaned = [
             tree.order[id(loop)]
             for s, v, loop in before
-            if loop is not None and not tree.contains(loop, at) and not self._history(v, scope, s, set())
+            # (the guard of the question that asked: `x[i] = x[i - 1] + d` reads the mapping it fills)
+            if loop is not None and not tree.contains(loop, at) and not self._history(v, scope, s, set() if guard is None else guard)
         ]
         start = max(cleaned, default=-1)
         return [
