@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 import libcst as cst
 
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind
+from memlint.analysis.flow.summaries import parameter_names
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.expressions import method_name
 from memlint.analysis.syntax.imports import dotted
@@ -90,8 +91,8 @@ class Handed:
                 continue
             for callee in model.local_callees(call):
                 body = callee.body.body if type(callee.body) is cst.IndentedBlock else ()
-                for param in _positional(callee):
-                    arg = _argument(call, callee, param)
+                for param in parameter_names(callee):
+                    arg = model.summaries.argument_for(call, callee, param)
                     if type(arg) is cst.Name and arg.value == name and body:
                         if self.module_facts.is_module(cst.Name(param), body[0]):
                             return True
@@ -140,7 +141,7 @@ class Handed:
                 return None
         found = []
         for site in sites:
-            arg = _argument(site, func, param)
+            arg = model.summaries.argument_for(site, func, param)
             kind = HANDS_UNKNOWN if arg is None else self.kind(arg, site, depth)
             if arg is None and _default_is_none(func, param):
                 kind = HANDS_OTHER  # left out: None
@@ -253,25 +254,6 @@ def verdict(passed: list[tuple[Grad, str]]) -> str:
     if all(kind == HANDS_OTHER for kind in with_grad):
         return HANDS_OTHER
     return HANDS_UNKNOWN
-
-
-def _positional(func: cst.FunctionDef) -> list[str]:
-    return [p.name.value for p in [*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]]
-
-
-def _argument(call: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
-    """The argument of `call` that `func` receives as `param` (a method's `self` is the receiver, or
-    the object being constructed)."""
-    params = [p.name.value for p in [*func.params.posonly_params, *func.params.params]]
-    if params and params[0] in ("self", "cls") and (isinstance(call.func, cst.Attribute) or func.name.value == "__init__"):
-        params = params[1:]
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == param:
-            return arg.value
-    positional = [a for a in call.args if a.keyword is None and not a.star]
-    if param in params and params.index(param) < len(positional):
-        return positional[params.index(param)].value
-    return None
 
 
 def _default_is_none(func: cst.FunctionDef, param: str) -> bool:

@@ -125,10 +125,11 @@ class Summaries:
         return value
 
     def argument_for(self, call: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
-        """The argument of `call` that `func` receives as `param`."""
-        params = _positional(func)
-        if params and params[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
-            params = params[1:]  # bound method: the receiver is `self`
+        """The argument of `call` that `func` receives as `param` (a method's `self` is the receiver, or
+        the object being constructed)."""
+        params = parameter_names(func)
+        if params and params[0] in ("self", "cls") and (isinstance(call.func, cst.Attribute) or func.name.value == "__init__"):
+            params = params[1:]  # bound method or construction: `self` is not an argument
         for arg in call.args:
             if arg.keyword is not None and arg.keyword.value == param:
                 return arg.value
@@ -144,7 +145,7 @@ class Summaries:
         if not keeps:
             return []
         found = []
-        for param in _positional(func):
+        for param in parameter_names(func):
             arg = self.argument_for(call, func, param) if param in keeps else None
             if arg is not None:
                 statement, where = keeps[param]
@@ -495,7 +496,8 @@ def _on_host(expr: cst.BaseExpression) -> bool:
     return False
 
 
-def _positional(func: cst.FunctionDef) -> list[str]:
+def parameter_names(func: cst.FunctionDef) -> list[str]:
+    """`func`'s parameters that a call can name, in order (no `*args`, `**kwargs`)."""
     params = func.params
     return [p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]]
 
@@ -541,7 +543,7 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         if not top:
             continue
         entry = {}
-        params = [p for p in _positional(func) if p not in ("self", "cls")]
+        params = [p for p in parameter_names(func) if p not in ("self", "cls")]
         returns = summaries.returns(func) if func.returns is not None or _returns_a_value(model, func) else None
         if returns is not None and (returns.history != NO or returns.passes or named_like_loss(func.name.value)):
             entry["returns"] = returns.to_json()
