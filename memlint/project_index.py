@@ -13,8 +13,14 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from memlint.analysis.library import CONTAINER_STORES, CPU_SAVED_CHECKPOINT_KEYS, named_like_loss, named_like_module
-from memlint.analysis.flow.provenance import MODULE_CLASS_NAME
+# (only modules that need no LibCST: a warm run answered from the cache never imports it)
+from memlint.analysis.library import (
+    CONTAINER_STORES,
+    CPU_SAVED_CHECKPOINT_KEYS,
+    MODULE_CLASS_NAME,
+    named_like_loss,
+    named_like_module,
+)
 from memlint.analysis.questions import CALLERS
 from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES

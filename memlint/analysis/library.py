@@ -133,6 +133,8 @@ MODULE_RUN_METHODS = frozenset({"forward"})
 
 # Names of variables and attributes that, where nothing in the project says what they hold, are
 # assumed to hold a module (`model(x)`, `self.encoder(x)` run a forward).
+# A base class out of sight taken for a module by its name (a base of the project is asked instead).
+MODULE_CLASS_NAME = re.compile(r"(Module|PreTrainedModel|Model)$")
 _MODULE_NAMES = re.compile(
     r"^_*(model|models|net|network|module|criterion|criteria|loss_fn|loss_func|loss_function|lossfn|"
     r"loss_fct|loss_module|encoder|decoder|backbone|head|heads|classifier|generator|discriminator|"

@@ -43,6 +43,7 @@ from memlint.analysis.library import (
     INDEX_FUNCTIONS,
     INDEX_FUNCTIONS_OF_ONE_ARGUMENT,
     INTEGER_DTYPES,
+    MODULE_CLASS_NAME,
     MODULE_RUN_METHODS,
     NON_MODEL_FACTORIES,
     NUMBER_METHODS,
@@ -110,8 +111,6 @@ _TORCH_NO_HISTORY = re.compile(
     r"distributed\..*|backends\..*|utils\..*|autograd\.grad|nn\.[A-Z]\w*|nn\.init\..*|"
     r"optim\..*|Generator|get_default_dtype|finfo|iinfo)$"
 )
-# A base class out of sight taken for a module by its name (a base of the project is asked instead).
-MODULE_CLASS_NAME = re.compile(r"(Module|PreTrainedModel|Model)$")
 _F_LOSSES = re.compile(r"^torch\.nn\.functional\.\w*(loss|entropy|_div|kl_div)$")
 _MODULE_FACTORIES = re.compile(
     r"(^torch\.nn\.[A-Z]\w*$)|(\.from_pretrained$)|(^torch\.compile$)|(DistributedDataParallel$)|"
