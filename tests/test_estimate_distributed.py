@@ -297,7 +297,7 @@ def test_kernel_side_memory_is_named_and_bounded(factories):
     assert result["breakdown"]["cuDNN conv workspace"] == conv["estimated_largest"]  # the backward's, at the peak
     text = io.StringIO()
     report.write(result, "text", text, None)
-    assert "an ESTIMATE" in text.getvalue() and "autotuning not measured" in text.getvalue()
+    assert "an estimate, in the peak" in text.getvalue() and "autotuning not measured" in text.getvalue()
     assert all(key in text.getvalue() for key in sorted(calls)[:3]) and "(2 more shapes)" in text.getvalue()
     assert "lower bound" in text.getvalue()
     lstm = _run(factories, "lstm", None)

@@ -161,7 +161,7 @@ def _kernel_lines(kernel: dict, human: Callable[[int], str]) -> list[str]:
                      f"(cuDNN 9.19) for {known} of {kernel['conv_calls']} convolution calls")
     if measured and kernel.get("conv_calls_unmeasured"):
         lines.append(f"  {'cuDNN conv workspaces':<28}{'~ ' + human(kernel.get('estimated_largest', 0)):>12}   "
-                     f"an ESTIMATE, in the peak: the largest of {kernel['conv_calls_unmeasured']} calls never "
+                     f"an estimate, in the peak: the largest of {kernel['conv_calls_unmeasured']} calls never "
                      "measured, each from its nearest measured calls scaled to its tensors (tried on the measured "
                      "shapes, 7 to 8 calls in 10 come within 50%); not measured:")
         shown = kernel.get("unmeasured_examples", [])
