@@ -1,7 +1,8 @@
 """Lint every mined bug's repository before and at its fix, as a project; report recall per half and per rule.
 
     python benchmarks/mined/fetch.py      # once: materialise the trees from git mirrors
-    python benchmarks/mined/run.py --label NAME [--jobs N] [--half dev|dev-a|dev-b|test] [--reuse [--cache DIR]]
+    python benchmarks/mined/run.py --label NAME [--jobs N] [--half dev|dev-a|dev-b|test] [--rule CODE...]
+                                          [--reuse [--cache DIR]]
 
 Each bug of manifest_*.json names a file of a repository, the leaking line(s) at
 the commit before the fix (a line, or [first, last] of one statement) and the
@@ -161,6 +162,9 @@ def main() -> None:
     parser.add_argument(
         "--preview", action="store_true", help="lint with preview = true: also the findings that rest on an assumption"
     )
+    parser.add_argument(
+        "--rule", nargs="+", metavar="CODE", help="lint and score only the trees of bugs expected of these rules"
+    )
     args = parser.parse_args()
     bugs = [bug for bug in load_bugs() if (tree(bug["repo"], bug["before"]) / bug["path"]).is_file()]
     if args.half in ("dev", "test"):
@@ -169,6 +173,10 @@ def main() -> None:
         bugs = [bug for bug in bugs if half(bug["repo"]) == "dev" and dev_part(bug["repo"]) == args.half]
     if not bugs:
         raise SystemExit(f"no sources in {SRC}: run benchmarks/mined/fetch.py first")
+    if args.rule:
+        bugs = [bug for bug in bugs if bug["rule"] in args.rule]
+        if not bugs:
+            raise SystemExit(f"no bug of this half expects {', '.join(args.rule)}")
     roots = sorted({tree(bug["repo"], commit) for bug in bugs for commit in (bug["before"], bug["fix"])})
     started = time.perf_counter()
     findings, tree_seconds, failures = lint_trees(
