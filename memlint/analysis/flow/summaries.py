@@ -525,10 +525,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
     for cls in tree.by_type.get(cst.ClassDef, ()):
         if tree.parent_of(cls) is model.module:
             entry: dict[str, Any] = {"kind": kinds.get(cls.name.value, "object")}
-            for stmt in cls.body.body:
-                if isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__call__", "forward"):
-                    if model.grad.runs_without_grad(stmt):
-                        entry["call_grad"] = "off"
+            if model.model_runs.class_without_grad(cls):
+                entry["call_grad"] = "off"
             if differentiates(model, cls):
                 entry["differentiates"] = True
             steps = _step_methods(model, cls)

@@ -103,21 +103,60 @@ class ModelRuns:
     def _runs_without_grad(self, call: cst.Call) -> bool:
         """`self.asr_model(wav)` where `self.asr_model = Speech2Text(...)`: an object of a library
         class whose `__call__` runs its models without grad (the library table), or of a class of
-        this file whose `forward` (or `__call__`) runs all it does without grad."""
+        this file or of another file of the project whose `forward` (or `__call__`, its own or
+        inherited) runs all it does without grad."""
         model = self.model
         values = model.provenance.held_values(call.func, call)  # type: ignore[attr-defined]
         return bool(values) and all(
             type(v) is cst.Call
-            and ((model.imports.resolve(v.func) or "") in NO_GRAD_CALLABLES or self._class_without_grad(v.func))
+            and (
+                (model.imports.resolve(v.func) or "") in NO_GRAD_CALLABLES
+                or self._class_without_grad(v.func)
+                or (model.project.constructed(v) or {}).get("call_grad") == "off"
+            )
             for v in values
         )
 
     def _class_without_grad(self, made: cst.BaseExpression) -> bool:
         cls = self.model.calls.classes.get(made.value) if type(made) is cst.Name else None
-        return cls is not None and any(
-            type(stmt) is cst.FunctionDef and stmt.name.value in ("__call__", "forward") and self.model.grad.runs_without_grad(stmt)
-            for stmt in cls.body.body
-        )
+        return cls is not None and self.class_without_grad(cls)
+
+    def class_without_grad(self, cls: cst.ClassDef, seen: frozenset[int] = frozenset()) -> bool:
+        """Does calling an object of `cls` run all it does without grad: its own `__call__` or
+        `forward` does, or, where it defines neither, the one it inherits (the first base that says,
+        of this file or another file of the project: pytorch-metric-learning's miners subclass a
+        `BaseMiner` whose `forward` runs `mine` under `torch.no_grad()`)?"""
+        model = self.model
+        own = [s for s in cls.body.body if type(s) is cst.FunctionDef and s.name.value in ("__call__", "forward")]
+        if own:
+            return any(model.grad.runs_without_grad(s) or self._returns_no_graph(s) for s in own)
+        for base in cls.bases:
+            if base.keyword is not None:
+                continue
+            local = model.calls.classes.get(base.value.value) if type(base.value) is cst.Name else None
+            if local is not None and id(local) not in seen:
+                return self.class_without_grad(local, seen | {id(cls)})
+            facts = model.project.klass(base.value)
+            if facts is not None:  # a class of another file of the project: its definition decides
+                return facts.get("call_grad") == "off"
+        return False
+
+    def _returns_no_graph(self, func: cst.FunctionDef) -> bool:
+        """Is all `func` returns computed with grad off (`with torch.no_grad(): out = self.mine(x)`
+        then `return out`), and does it keep none of its arguments? Then what it computes with grad
+        on around that block (`self.reset_stats()` before, a check of the result after) is freed
+        when it returns: calling it saves no activations for a backward."""
+        model = self.model
+        returns = [r for r in model.tree.descendants(func.body, cst.Return) if model.scope_of(r) is func]
+        if not returns or model.summaries.keeps(func):
+            return False
+        for ret in returns:
+            if ret.value is None or model.grad_state(ret) is Grad.OFF:
+                continue
+            values = model.provenance.held_values(ret.value, ret) if type(ret.value) is cst.Name else []
+            if not values or any(model.grad_state(v) is not Grad.OFF for v in values):
+                return False
+        return True
 
     def _builds(self, call: cst.Call) -> bool:
         """`actor = Model[0](envs).to(device)` with `actor.eval()` later: the call returns a module
