@@ -314,9 +314,9 @@ class ProjectIndex:
             if base and not ("steps" in entry or entry.get("kind") == "lightning"):
                 # a base class matters for the methods it calls per step, or as a LightningModule;
                 # otherwise only where its name would be taken for a module's, or not, wrongly
-                # or for the grad mode of the `forward` its subclasses inherit
-                if (entry.get("kind") == "module") != bool(MODULE_CLASS_NAME.search(last)) or "call_grad" in entry:
-                    inherited = {"call_grad": entry["call_grad"]} if "call_grad" in entry else {}
+                # or for what its subclasses inherit: the grad mode of its `forward`, no parameters
+                inherited = {k: entry[k] for k in ("call_grad", "parameters") if k in entry}
+                if (entry.get("kind") == "module") != bool(MODULE_CLASS_NAME.search(last)) or inherited:
                     found[name] = {"kind": entry["kind"], **inherited, "file": _relative(where[0])}
                 continue
             if "kind" in entry:

@@ -513,7 +513,7 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       it trains (`trains`: it differentiates, steps or zeroes an optimizer, in its loops too), and,
       for a checkpoint loader, the parameters it hands `torch.load` as file and `map_location` (`loads`);
     - a class: whether it is a module (`kind`), the grad mode its `__call__` (or a module's
-      `forward`) declares (`call_grad`), whether its methods take gradients on purpose
+      `forward`) declares (`call_grad`), whether it can hold no parameter (`parameters`), whether its methods take gradients on purpose
       (`differentiates`: an explainer, an attack), and the methods its own loops call once per step (`steps`).
 
     A function with nothing to say still has an entry (`{}`): that the project defines it is a fact,
@@ -527,6 +527,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry: dict[str, Any] = {"kind": kinds.get(cls.name.value, "object")}
             if model.model_runs.class_without_grad(cls):
                 entry["call_grad"] = "off"
+            if entry["kind"] == "module" and model.model_runs.holds_no_parameters(cls):
+                entry["parameters"] = "none"
             if differentiates(model, cls):
                 entry["differentiates"] = True
             steps = _step_methods(model, cls)

@@ -44,6 +44,12 @@ _PASSING = TENSOR_API - {*_ENDING, "backward", "register_hook", "retain_grad", "
 _FLOW_DEPTH = 3  # names followed from a model's output
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 # methods that place or switch a module and return it (`Net().to(device).eval()`)
+# what a module class derives from where it holds nothing else; what makes or registers a parameter
+_MODULE_ROOTS = {"torch.nn.Module", "torch.nn.modules.module.Module"}
+_REGISTERS = {"register_parameter", "add_module", "register_module"}
+_PARAMETER_MAKERS = {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "setattr"}
+_CONSTANTS = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)
+_PLAIN_TYPES = {"int", "float", "bool", "str", "Optional[int]", "Optional[float]", "Optional[bool]", "Optional[str]"}
 _PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
 
 
@@ -202,8 +208,72 @@ class ModelRuns:
             bindings = model.bindings(model.scope_of(call), call.func.value)
             made = [b.value for b in bindings] if bindings else made
         return all(
-            isinstance(m, cst.Call) and (model.imports.resolve(m.func) or "") in PARAMETER_FREE_MODULES for m in made
+            isinstance(m, cst.Call)
+            and (
+                (model.imports.resolve(m.func) or "") in PARAMETER_FREE_MODULES
+                or self._made_without_parameters(m)
+            )
+            for m in made
         )
+
+    def _made_without_parameters(self, made: cst.Call) -> bool:
+        """Does `made` construct a module of this project that holds no parameters (its definition
+        says so, in this file or another)?"""
+        cls = self.model.calls.classes.get(made.func.value) if type(made.func) is cst.Name else None
+        if cls is not None:
+            return self.holds_no_parameters(cls)
+        return (self.model.project.constructed(made) or {}).get("parameters") == "none"
+
+    def holds_no_parameters(self, cls: cst.ClassDef, seen: frozenset[int] = frozenset()) -> bool:
+        """Is `cls` a module that can hold no parameter: its bases are `nn.Module` or such classes
+        of the project, nothing in it makes or registers a parameter or a submodule, and every
+        attribute it sets is a constant or an argument annotated as a number, a string or a bool
+        (wenet's `FrameReducer(blank_threshold: float)`)? Its output has history only where its
+        input has."""
+        model = self.model
+        if not cls.bases:
+            return False
+        for base in cls.bases:
+            if base.keyword is not None:
+                continue
+            if (model.imports.resolve(base.value) or "") in _MODULE_ROOTS:
+                continue
+            local = model.calls.classes.get(base.value.value) if type(base.value) is cst.Name else None
+            if local is not None:
+                if id(local) in seen or not self.holds_no_parameters(local, seen | {id(cls)}):
+                    return False
+                continue
+            if (model.project.klass(base.value) or {}).get("parameters") != "none":
+                return False
+        tree = model.tree
+        for call in tree.descendants(cls.body, cst.Call):
+            if method_name(call) in _REGISTERS or (model.imports.resolve(call.func) or "") in _PARAMETER_MAKERS:
+                return False
+        for stmt in tree.descendants(cls.body, cst.Assign):
+            scope = model.scope_of(stmt)
+            if scope is cls and type(stmt.value) is cst.Call:
+                return False  # a class attribute built by a call: maybe a module
+            for target in stmt.targets:
+                attr = target.target
+                if type(attr) is cst.Attribute and type(attr.value) is cst.Name and attr.value.value == "self":
+                    if not self._plain_value(stmt.value, scope):
+                        return False
+        return True
+
+    def _plain_value(self, value: cst.BaseExpression, scope: cst.CSTNode) -> bool:
+        """A constant, or a parameter of `scope` annotated as a number, a string or a bool: no module."""
+        if isinstance(value, _CONSTANTS):
+            return True
+        if type(value) is cst.UnaryOperation:
+            return self._plain_value(value.expression, scope)
+        if type(value) is cst.Name:
+            if value.value in ("True", "False", "None"):
+                return True
+            if isinstance(scope, cst.FunctionDef):
+                for param in (*scope.params.params, *scope.params.kwonly_params, *scope.params.posonly_params):
+                    if param.name.value == value.value:
+                        return param.annotation is not None and code(param.annotation.annotation) in _PLAIN_TYPES
+        return False
 
     def called_values(self, scope: cst.CSTNode) -> set[str]:
         """The names and attributes that `scope` itself calls (`model`, `self.net`), as written."""
