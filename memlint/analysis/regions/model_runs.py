@@ -154,7 +154,7 @@ class ModelRuns:
         when it returns: calling it saves no activations for a backward."""
         model = self.model
         returns = [r for r in model.tree.descendants(func.body, cst.Return) if model.scope_of(r) is func]
-        if not returns or model.summaries.keeps(func):
+        if not returns:
             return False
         for ret in returns:
             if ret.value is None or model.grad_state(ret) is Grad.OFF:
@@ -162,7 +162,7 @@ class ModelRuns:
             values = model.provenance.held_values(ret.value, ret) if type(ret.value) is cst.Name else []
             if not values or any(model.grad_state(v) is not Grad.OFF for v in values):
                 return False
-        return True
+        return not model.summaries.keeps(func)  # (asked last: most forwards return what they compute with grad)
 
     def _builds(self, call: cst.Call) -> bool:
         """`actor = Model[0](envs).to(device)` with `actor.eval()` later: the call returns a module
