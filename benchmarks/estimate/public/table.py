@@ -360,7 +360,23 @@ def _neighbours() -> str:
             f"(`benchmarks/estimate/conv_neighbours.py`) gives, {parts[0]}; {parts[1]} (leaving them out: 100%).")
 
 
-def first_look_lines(gpu: dict, first: dict, now: dict[tuple[str, int], dict]) -> list[str]:
+FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and what "now" holds)
+    ("estimate_public_first_look", "First look: public scripts never seen before",
+     "Picked from families the table above does not hold (a graph network, a two-tower network on ResNet-18, a "
+     "diffusion UNet, Lightning Fabric), run unmodified with synthetic data where they download (Cora's sizes for "
+     "the graph).", "the optimizers' multi-tensor step, convolutions never measured, where the cuBLAS workspaces sit"),
+    ("estimate_public_first_look_b", "Second first look: segmentation, detection, timm's trainer",
+     "Picked by a rule written before any of them ran (`first_look_rules` in the manifest): the most-used public "
+     "training script of each family the table lacks, run offline and unmodified, the model built from code or a "
+     "config, the data generated in the format the script reads (Carvana's 1918x1280 photos and masks; YOLO-format "
+     "COCO boxes; ImageNet-style class folders). No speech script or Hugging Face `Trainer` classification script "
+     "could run offline on both machines, so none is here.",
+     "channels-last convolutions estimated from channels-last measurements"),
+]
+
+
+def first_look_lines(gpu: dict, first: dict, now: dict[tuple[str, int], dict], stem: str, heading: str, picked: str,
+                     fixes: str) -> list[str]:
     """Public scripts never in the benchmark before: predicted before they were measured (`first_look`), and today."""
     rows, counts = [], {"first": [0, 0, 0], "now": [0, 0, 0]}
     before = {r["id"]: r for r in first["results"]}
@@ -368,8 +384,8 @@ def first_look_lines(gpu: dict, first: dict, now: dict[tuple[str, int], dict]) -
         measured = result["ranks"][0]
         cells = [result["id"], _mib(measured["allocated"]), _mib(measured["reserved"])]
         for name, prediction in (("first", before.get(result["id"], {})), ("now", now.get((result["id"], 1), {}))):
-            if "peak_allocated" not in prediction:
-                cells += ["none", "", ""]
+            if "peak_allocated" not in prediction or prediction.get("steps_run", 0) < min(2, measured["steps"]):
+                cells += [f"none: {_why(prediction)}" if _why(prediction) else "none", "", ""]
                 continue
             count = counts[name]
             count[0] += 1
@@ -387,16 +403,13 @@ def first_look_lines(gpu: dict, first: dict, now: dict[tuple[str, int], dict]) -
         return (f"{predicted} of {total} predict, {alloc} within ±5% allocated, {reserved} within ±10% reserved")
 
     return [
-        "## First look: public scripts never seen before",
+        f"## {heading}",
         "",
         f"{len(scripts)} more public scripts ({total} configurations, in the manifest with `first_look`): "
-        + "; ".join(scripts) + ". Picked from families the table above does not hold (a graph network, a "
-        "two-tower network on ResNet-18, a diffusion UNet, Lightning Fabric), run unmodified with synthetic data "
-        "where they download (Cora's sizes for the graph). They were predicted with the code of the day "
-        f"({first['date']}, `estimate_public_first_look_predictions.json`) and that prediction was committed before "
+        + "; ".join(scripts) + f". {picked} They were predicted with the code of the day "
+        f"({first['date']}, `{stem}_predictions.json`) and that prediction was committed before "
         f"they ran on a GPU: {gpu['gpu']}, torch {gpu['torch']} (CUDA {gpu['cuda']}), {gpu['date']} (an H100 here; "
-        "the table above is an H200). \"now\" is today's prediction, after the fixes the misses led to (the "
-        "optimizers' multi-tensor step, convolutions never measured, where the cuBLAS workspaces sit).",
+        f"the table above is an H200). \"now\" is today's prediction, after the fixes the misses led to ({fixes}).",
         "",
         f"- first look: {said('first')}.",
         f"- now: {said('now')}.",
@@ -494,9 +507,9 @@ def main() -> None:
         "|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
-        *(first_look_lines(_load("estimate_public_first_look_gpu.json"),
-                           _load("estimate_public_first_look_predictions.json"), predictions)
-          if os.path.exists(os.path.join(RESULTS, "estimate_public_first_look_gpu.json")) else []),
+        *(line for stem, *about in FIRST_LOOKS if os.path.exists(os.path.join(RESULTS, f"{stem}_gpu.json"))
+          for line in first_look_lines(_load(f"{stem}_gpu.json"), _load(f"{stem}_predictions.json"), predictions,
+                                       stem, *about)),
         "## Per rank: DDP, FSDP2, FSDP1",
         "",
         "`benchmarks/estimate/programs/distributed_gpt.py` (GPT, 8 layers, d=1024, seq 512, batch 8 per rank, "
