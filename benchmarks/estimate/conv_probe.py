@@ -4,6 +4,7 @@ the data behind the convolution workspace model of memlint's estimate.
 
     python conv_probe.py OUT.json models plain|benchmark   # the benchmark scripts' networks
     python conv_probe.py OUT.json sweep plain|benchmark [SECONDS]  # a grid of shapes, fp32 and bf16
+    python conv_probe.py OUT.json sweep-cl plain|benchmark [SECONDS]  # the same grid channels-last, fp32, fp16, bf16
 
 Every convolution runs under a dispatch mode that splits `convolution_backward` into one
 call per gradient and records, for each call, the allocator's events between a marker
@@ -251,20 +252,22 @@ def sweep_shapes() -> list:
     return [(n, *base) for base in bases for n in (1, 8, 32, 128)]
 
 
-def run_sweep(budget: float) -> list:
+def run_sweep(budget: float, channels_last: bool = False) -> list:
     torch.cuda.memory._record_memory_history(max_entries=2000, context=None, stacks="python")
     recorder = Recorder()
     started = time.perf_counter()
     out = []
-    for dtype in (torch.float32, torch.bfloat16):
+    layout = torch.channels_last if channels_last else torch.contiguous_format
+    dtypes = (torch.float32, torch.float16, torch.bfloat16) if channels_last else (torch.float32, torch.bfloat16)
+    for dtype in dtypes:
         for n, cin, cout, k, stride, pad, size, transposed, groups in sweep_shapes():
             if time.perf_counter() - started > budget:
                 return out
             if n * max(cin, cout) * size * size * 4 * (16 if transposed else 1) > 2**30:
                 continue
-            x = torch.randn(n, cin, size, size, device="cuda", dtype=dtype, requires_grad=True)
+            x = torch.randn(n, cin, size, size, device="cuda", dtype=dtype).to(memory_format=layout).requires_grad_()
             w_shape = (cin, cout // groups, k, k) if transposed else (cout, cin // groups, k, k)
-            w = torch.randn(w_shape, device="cuda", dtype=dtype, requires_grad=True)
+            w = torch.randn(w_shape, device="cuda", dtype=dtype).to(memory_format=layout).requires_grad_()
             try:
                 with recorder:
                     y = torch.ops.aten.convolution(x, w, None, [stride] * 2, [pad] * 2, [1, 1], transposed,
@@ -302,6 +305,6 @@ if __name__ == "__main__":
                 result["models"].append(json.load(handle))
             print(name, "done", flush=True)
     else:
-        result = {**header, "sweep": run_sweep(float(sys.argv[4]) if len(sys.argv) > 4 else 240.0)}
+        result = {**header, "sweep": run_sweep(float(sys.argv[4]) if len(sys.argv) > 4 else 240.0, what == "sweep-cl")}
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(result, handle)

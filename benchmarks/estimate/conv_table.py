@@ -2,6 +2,7 @@
 (memlint/estimate/cudnn_workspaces.py) and a reduced copy of the measurements
 (benchmarks/results/estimate_conv_probe_h200.json: per cuDNN call, the workspaces it took).
 
+    python conv_table.py add DIR   # the stored table and DIR's sweep_cl_plain.json / sweep_cl_benchmark.json
     python conv_table.py DIR   # DIR holds conv_probe.py's models_*.json, models2_*.json, models3_*.json (later batches of
                                # networks) and sweep_*.json, each plain and benchmark
 
@@ -61,6 +62,11 @@ def main(folder: str) -> None:
         with open(os.path.join(folder, f"sweep_{mode}.json"), encoding="utf-8") as handle:
             sweep = json.load(handle)["sweep"]
         calls += [{**reduced(c, "sweep", 0), "mode": mode} for c in sweep if "events" in c]
+    write(calls, header, "conv_probe.py models/sweep, plain and benchmark, on the device tool (2026-11-27)")
+
+
+def write(calls: list[dict], header: dict, about: str) -> None:
+    """The reduced measurements (benchmarks/results) and the table memlint's estimate reads."""
     table: dict[str, list] = {}  # key -> [trial, chosen (benchmark), chosen (plain)]; None: not seen
     seen_benchmark: set[tuple[str, str]] = set()  # (process, key): the plan cache is per process
     for call in calls:
@@ -82,8 +88,7 @@ def main(folder: str) -> None:
     index, source_index = {k: i for i, k in enumerate(keys)}, {s: i for i, s in enumerate(sources)}
     out = os.path.join(ROOT, "benchmarks", "results", "estimate_conv_probe_h200.json")
     with open(out, "w", encoding="utf-8") as handle:
-        json.dump({**header, "about": "conv_probe.py models/sweep, plain and benchmark, on the device tool (2026-11-27);"
-                   " per cuDNN call, in the order they ran: the workspaces freed within it, in order",
+        json.dump({**header, "about": about + "; per cuDNN call, in the order they ran: the workspaces freed within it, in order",
                    "fields": ["key", "source", "benchmark", "step", "workspaces", "free MiB"], "keys": keys,
                    "sources": sources,
                    "calls": [[index[c["key"]], source_index[c["source"]], int(c["mode"] == "benchmark"), c["step"],
@@ -103,6 +108,31 @@ def main(folder: str) -> None:
     with open(os.path.join(ROOT, "memlint", "estimate", "cudnn_workspaces.py"), "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines))
     print(len(calls), "calls,", len(table), "shapes")
+
+
+def add(folder: str) -> None:
+    """The stored measurements and conv_probe.py's sweep-cl runs in `folder` (sweep_cl_plain.json,
+    sweep_cl_benchmark.json: the sweep's layers channels-last, fp32, fp16 and bf16) into one table."""
+    path = os.path.join(ROOT, "benchmarks", "results", "estimate_conv_probe_h200.json")
+    with open(path, encoding="utf-8") as handle:
+        stored = json.load(handle)
+    header = {k: stored[k] for k in ("torch", "cudnn", "gpu", "total")}
+    calls = [{"key": stored["keys"][key], "source": stored["sources"][source], "mode": "benchmark" if bench else "plain",
+              "step": step, "workspaces": spaces, "free": free << 20}
+             for key, source, bench, step, spaces, free in stored["calls"] if stored["sources"][source] != "sweep-cl"]
+    gpu = ""
+    for mode in ("plain", "benchmark"):
+        with open(os.path.join(folder, f"sweep_cl_{mode}.json"), encoding="utf-8") as handle:
+            sweep = json.load(handle)
+        gpu = sweep["gpu"]
+        # A tensor of one channel or one pixel is both layouts: its key names none, and the stored
+        # measurement of that key stays as it was.
+        calls += [call for call in ({**reduced(c, "sweep-cl", 0), "mode": mode} for c in sweep["sweep"] if "events" in c)
+                  if call["key"].endswith(" cl")]
+    about = stored["about"].split("; per cuDNN call")[0]
+    if "sweep-cl" not in about:
+        about += f"; sweep-cl (channels-last layers) on {gpu} (2026-11-28)"
+    write(calls, header, about)
 
 
 def check(folder: str) -> None:
@@ -129,5 +159,7 @@ def check(folder: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == "check":  # python conv_table.py check DIR: the H100 comparison
         check(sys.argv[2])
+    elif sys.argv[1] == "add":  # python conv_table.py add DIR: channels-last sweeps into the stored table
+        add(sys.argv[2])
     else:
         main(sys.argv[1])

@@ -25,7 +25,7 @@ tensors are 2 MiB; which engines are offered changes with the batch size both wa
 convolution: 1,191 MiB at batch 32, 203 MiB at batch 128). No formula over the shapes
 follows that, so the prediction uses the measured size of the very call. A call never measured
 takes an estimate instead, named as such: the median workspace, per byte of the larger tensor, of the
-nine nearest measured calls of its direction, dtype and kind (`nearest_workspace`; leaving each
+nine nearest measured calls of its direction, dtype, kind and layout (`nearest_workspace`; leaving each
 measured shape out of the table, 71% of its calls come within 50% or 1 MiB,
 `benchmarks/estimate/conv_neighbours.py`); the report names the calls estimated. Eight of the networks measured again
 on an H100 gave the same workspace for 1,049 of 1,060 calls, the others within 6 MiB: the
@@ -107,7 +107,11 @@ def parse_key(key: str) -> tuple[str, tuple[float, ...], int] | None:
     larger = max(math.prod(x), x[0] * channels_out * math.prod(spatial)) * _ELEMENT[dtype]
     features = (math.log2(x[1]), math.log2(channels_out), math.log2(max(1, math.prod(x[2:]))),
                 math.log2(math.prod(w[2:])), float(stride[0]), math.log2(x[0]))
-    return f"{direction} {dtype} {parts[7]}", features, max(larger, 1)
+    # The layout is part of the kind: channels-last calls run cuDNN's NHWC engines, whose workspaces
+    # differ from the NCHW ones' (a 3x3 fp16 layer of 64 channels on 640x959 pixels: 21 MiB, where its
+    # NCHW neighbours take 3.6 times its 150 MiB tensors).
+    layout = " cl" if parts[-1] == "cl" else ""
+    return f"{direction} {dtype} {parts[7]}{layout}", features, max(larger, 1)
 
 
 @cache
@@ -130,7 +134,9 @@ def nearest_workspace(key: str, column: int) -> int | None:
     if parsed is None:
         return None
     kind, features, larger = parsed
-    return nearest(features, larger, _measured(column).get(kind, []))
+    measured = _measured(column)
+    # a layout never measured for this direction, dtype and kind: the other layout's calls
+    return nearest(features, larger, measured.get(kind) or measured.get(kind.removesuffix(" cl"), []))
 
 
 def nearest(features: tuple[float, ...], larger: int, measured: list[tuple[tuple[float, ...], float]]) -> int | None:

@@ -51,6 +51,7 @@ def run_one(script: dict, config: dict, gpus: int, steps: int, timeout: float) -
     argv, cwd, paths = command(script, config, gpus)
     out = tempfile.mktemp(prefix=f"measure-{config['id']}-")
     env = dict(os.environ, MEASURE_OUT=out, MEASURE_STEPS=str(steps), PYTHONUNBUFFERED="1")
+    env.update(script.get("env", {}))  # what the script needs to run offline (WANDB_MODE)
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(HERE, "measure_hook"), *paths, env.get("PYTHONPATH", "")])
     started = time.perf_counter()
     try:

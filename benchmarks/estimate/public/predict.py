@@ -35,6 +35,7 @@ def predict_one(script: dict, config: dict, gpus: int, timeout: float, world_siz
         if os.path.exists(os.path.join(cwd, name)):
             os.remove(os.path.join(cwd, name))
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env.update(script.get("env", {}))  # what the script needs to run offline (WANDB_MODE)
     env["PYTHONPATH"] = os.pathsep.join([ROOT, os.path.join(HERE, "cpu_shim"), *paths, env.get("PYTHONPATH", "")])
     started = time.perf_counter()
     cpu_before = _children_cpu()

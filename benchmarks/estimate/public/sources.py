@@ -138,6 +138,52 @@ def _cora(folder: str, rng: np.random.Generator) -> None:
             handle.write(f"{cited}\t{citing}\n")
 
 
+def _jpeg(path: str, rng: np.random.Generator, width: int, height: int) -> None:
+    from PIL import Image
+
+    Image.fromarray(rng.integers(0, 256, (height, width, 3), dtype=np.uint8)).save(path, quality=90)
+
+
+def _carvana(folder: str, rng: np.random.Generator) -> None:
+    # Carvana's layout and size for Pytorch-UNet: 1918x1280 photos, a 0/1 mask per photo (id_mask.gif);
+    # 50 of them, so that the script's 10% validation split leaves 45 to train on.
+    from PIL import Image
+
+    os.makedirs(os.path.join(folder, "imgs"), exist_ok=True)
+    os.makedirs(os.path.join(folder, "masks"), exist_ok=True)
+    for i in range(50):
+        _jpeg(os.path.join(folder, "imgs", f"car{i:03d}.jpg"), rng, 1918, 1280)
+        mask = (rng.random((1280, 1918)) < 0.3).astype(np.uint8)
+        Image.fromarray(mask, mode="L").convert("P").save(os.path.join(folder, "masks", f"car{i:03d}_mask.gif"))
+
+
+def _yolo(folder: str, rng: np.random.Generator) -> None:
+    # A COCO-like set in YOLO's format (images/ and labels/ of class cx cy w h): 64 photos of 640x480
+    # with 1 to 20 boxes of COCO's 80 classes, and the data file the script reads.
+    for sub in ("images/train", "labels/train"):
+        os.makedirs(os.path.join(folder, sub), exist_ok=True)
+    for i in range(64):
+        _jpeg(os.path.join(folder, "images", "train", f"im{i:03d}.jpg"), rng, 640, 480)
+        boxes = rng.uniform(0.05, 0.5, (int(rng.integers(1, 21)), 2))
+        centres = rng.uniform(0.3, 0.7, boxes.shape)
+        with open(os.path.join(folder, "labels", "train", f"im{i:03d}.txt"), "w", encoding="utf-8") as handle:
+            for (w, h), (x, y) in zip(boxes, centres):
+                handle.write(f"{rng.integers(0, 80)} {x:.4f} {y:.4f} {w:.4f} {h:.4f}\n")
+    with open(os.path.join(folder, "synth.yaml"), "w", encoding="utf-8") as handle:
+        handle.write(f"train: {folder}/images/train\nval: {folder}/images/train\nnc: 80\n"
+                     f"names: {[f'c{i}' for i in range(80)]}\n")
+
+
+def _imagefolder(folder: str, rng: np.random.Generator) -> None:
+    # ImageNet's folder layout (a folder per class) for timm's train.py: 256 training and 64
+    # validation photos of 10 classes; the transforms crop them to the model's input size.
+    for split, count in (("train", 256), ("validation", 64)):
+        for i in range(count):
+            klass = os.path.join(folder, split, f"n{i % 10:08d}")
+            os.makedirs(klass, exist_ok=True)
+            _jpeg(os.path.join(klass, f"{i:04d}.jpg"), rng, 320, 256)
+
+
 def data() -> None:
     rng = np.random.default_rng(0)
     chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
@@ -163,6 +209,10 @@ def data() -> None:
     _link(os.path.join(SRC, "examples", "word_language_model", "data", "wikitext-2", "train.txt"),
           os.path.join(lightning, "fabric", "language_model", "data", "wikitext-2.txt"))  # Lightning's WikiText2 demo
     _cora(os.path.join(SRC, "examples", "gat", "cora"), rng)
+    for name, make, folder in (("pytorch_unet", _carvana, "data"), ("yolov7", _yolo, "synth"),
+                               ("timm", _imagefolder, "synth_imagenet")):
+        if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(SRC, name, folder)):
+            make(os.path.join(SRC, name, folder), rng)
     print("synthetic data written under", os.path.relpath(SRC))
 
 

@@ -360,7 +360,23 @@ def _neighbours() -> str:
             f"(`benchmarks/estimate/conv_neighbours.py`) gives, {parts[0]}; {parts[1]} (leaving them out: 100%).")
 
 
-def first_look_lines(gpu: dict, first: dict, now: dict[tuple[str, int], dict]) -> list[str]:
+FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and what "now" holds)
+    ("estimate_public_first_look", "First look: public scripts never seen before",
+     "Picked from families the table above does not hold (a graph network, a two-tower network on ResNet-18, a "
+     "diffusion UNet, Lightning Fabric), run unmodified with synthetic data where they download (Cora's sizes for "
+     "the graph).", "the optimizers' multi-tensor step, convolutions never measured, where the cuBLAS workspaces sit"),
+    ("estimate_public_first_look_b", "Second first look: segmentation, detection, timm's trainer",
+     "Picked by a rule written before any of them ran (`first_look_rules` in the manifest): the most-used public "
+     "training script of each family the table lacks, run offline and unmodified, the model built from code or a "
+     "config, the data generated in the format the script reads (Carvana's 1918x1280 photos and masks; YOLO-format "
+     "COCO boxes; ImageNet-style class folders). No speech script or Hugging Face `Trainer` classification script "
+     "could run offline on both machines, so none is here.",
+     "channels-last convolutions estimated from channels-last measurements"),
+]
+
+
+def first_look_lines(gpu: dict, first: dict, now: dict[tuple[str, int], dict], stem: str, heading: str, picked: str,
+                     fixes: str) -> list[str]:
     """Public scripts never in the benchmark before: predicted before they were measured (`first_look`), and today."""
     rows, counts = [], {"first": [0, 0, 0], "now": [0, 0, 0]}
     before = {r["id"]: r for r in first["results"]}
@@ -368,8 +384,8 @@ def first_look_lines(gpu: dict, first: dict, now: dict[tuple[str, int], dict]) -
         measured = result["ranks"][0]
         cells = [result["id"], _mib(measured["allocated"]), _mib(measured["reserved"])]
         for name, prediction in (("first", before.get(result["id"], {})), ("now", now.get((result["id"], 1), {}))):
-            if "peak_allocated" not in prediction:
-                cells += ["none", "", ""]
+            if "peak_allocated" not in prediction or prediction.get("steps_run", 0) < min(2, measured["steps"]):
+                cells += [f"none: {_why(prediction)}" if _why(prediction) else "none", "", ""]
                 continue
             count = counts[name]
             count[0] += 1
@@ -387,16 +403,13 @@ def first_look_lines(gpu: dict, first: dict, now: dict[tuple[str, int], dict]) -
         return (f"{predicted} of {total} predict, {alloc} within ±5% allocated, {reserved} within ±10% reserved")
 
     return [
-        "## First look: public scripts never seen before",
+        f"## {heading}",
         "",
         f"{len(scripts)} more public scripts ({total} configurations, in the manifest with `first_look`): "
-        + "; ".join(scripts) + ". Picked from families the table above does not hold (a graph network, a "
-        "two-tower network on ResNet-18, a diffusion UNet, Lightning Fabric), run unmodified with synthetic data "
-        "where they download (Cora's sizes for the graph). They were predicted with the code of the day "
-        f"({first['date']}, `estimate_public_first_look_predictions.json`) and that prediction was committed before "
+        + "; ".join(scripts) + f". {picked} They were predicted with the code of the day "
+        f"({first['date']}, `{stem}_predictions.json`) and that prediction was committed before "
         f"they ran on a GPU: {gpu['gpu']}, torch {gpu['torch']} (CUDA {gpu['cuda']}), {gpu['date']} (an H100 here; "
-        "the table above is an H200). \"now\" is today's prediction, after the fixes the misses led to (the "
-        "optimizers' multi-tensor step, convolutions never measured, where the cuBLAS workspaces sit).",
+        f"the table above is an H200). \"now\" is today's prediction, after the fixes the misses led to ({fixes}).",
         "",
         f"- first look: {said('first')}.",
         f"- now: {said('now')}.",
@@ -412,7 +425,7 @@ def first_look_lines(gpu: dict, first: dict, now: dict[tuple[str, int], dict]) -
 def conv_call_lines(probe: dict, check: dict) -> list[str]:
     """What the per-call measurements of cuDNN's convolution workspaces hold (`conv_probe.py`)."""
     keys = probe["keys"]
-    sources = sorted(set(probe["sources"]) - {"sweep"})
+    sources = sorted(s for s in probe["sources"] if not s.startswith("sweep"))
     return [
         "### cuDNN convolution workspaces, per call",
         "",
@@ -432,7 +445,7 @@ def conv_call_lines(probe: dict, check: dict) -> list[str]:
         f"its two calls): {len(probe['calls'])} calls, {len(keys)} distinct, from {len(sources)} runs of networks "
         "(those of the benchmark scripts; torchvision's ResNet-18, ResNet-50 and MobileNetV2 at batch 32 to 256, in "
         "fp32 and under fp16 autocast; the CIFAR-10 ResNet-18 and VGG-16 of the usual training scripts at batch 64 "
-        "to 256) and a sweep of 26 layers at batch 1, 8, 32 and 128 in fp32 and bf16. The largest plan's workspace is a property of cuDNN's engine list for the call, "
+        "to 256) and a sweep of 26 layers at batch 1, 8, 32 and 128 in fp32 and bf16, and the same sweep channels-last in fp32, fp16 and bf16 (on an NVIDIA H100 80GB HBM3, `conv_probe.py sweep-cl`, added by `conv_table.py add`). The largest plan's workspace is a property of cuDNN's engine list for the call, "
         "not of the tensors: in fp32, FFT engines hold the filter's transform (for the 3x3 backward-data of 512 "
         "channels on 7x7 it is exactly (K·C + N·(C+K)) x 32·17·8 bytes, the 32x32-tile FFT: 1,092 MiB at batch 1), "
         "2.6 GiB for DCGAN's 4x4 stride-2 transposed convolution whose tensors are 2 MiB, and which engines are "
@@ -441,7 +454,8 @@ def conv_call_lines(probe: dict, check: dict) -> list[str]:
         "measured workspaces of the very call (a table that ships with memlint, generated by "
         "`conv_table.py`), puts them in the predicted peak (the trial capped at the free memory, as PyTorch does, and "
         "kept out of what must fit: it shrinks to what is free). A call it has no measurement for takes the "
-        "median workspace per tensor byte of the 9 measured calls nearest to it (same direction, dtype and kind; "
+        "median workspace per tensor byte of the 9 measured calls nearest to it (same direction, dtype, kind and "
+        "layout, channels-last calls from the channels-last sweep; "
         "channels, spatial size, kernel, stride and batch), times its own larger tensor: "
         + _neighbours() + " Its autotuning trial is named as unmeasured. " + _h100_check(check),
         "",
@@ -494,9 +508,9 @@ def main() -> None:
         "|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
-        *(first_look_lines(_load("estimate_public_first_look_gpu.json"),
-                           _load("estimate_public_first_look_predictions.json"), predictions)
-          if os.path.exists(os.path.join(RESULTS, "estimate_public_first_look_gpu.json")) else []),
+        *(line for stem, *about in FIRST_LOOKS if os.path.exists(os.path.join(RESULTS, f"{stem}_gpu.json"))
+          for line in first_look_lines(_load(f"{stem}_gpu.json"), _load(f"{stem}_predictions.json"), predictions,
+                                       stem, *about)),
         "## Per rank: DDP, FSDP2, FSDP1",
         "",
         "`benchmarks/estimate/programs/distributed_gpt.py` (GPT, 8 layers, d=1024, seq 512, batch 8 per rank, "
@@ -547,11 +561,14 @@ def main() -> None:
         "# on the GPU machine (the sources and the harness copied there):",
         "python benchmarks/estimate/public/measure_gpu.py OUT.json --jobs 4        # and --gpus 2, --gpus 4",
         "python benchmarks/estimate/public/measure_gpu.py OUT.json gat siamese ddpm fabric --jobs 4   # the first look's",
+        "python benchmarks/estimate/public/measure_gpu.py OUT.json unet yolov7 timm-train --jobs 3   # the second's",
         "python benchmarks/estimate/measure_distributed.py gpu OUT.json 1 2 4",
         "python benchmarks/estimate/kernel_probe.py OUT.json plain; python benchmarks/estimate/kernel_probe.py OUT.json benchmark",
         "python benchmarks/estimate/kernel_probe.py OUT.json rnn    # and sweep-plain, sweep-benchmark",
         "python benchmarks/estimate/conv_probe.py DIR/models_plain.json models plain   # and benchmark; sweep plain|benchmark",
         "python benchmarks/estimate/conv_table.py DIR   # here: the per-call table memlint estimate reads",
+        "python benchmarks/estimate/conv_probe.py DIR/sweep_cl_plain.json sweep-cl plain   # and benchmark: channels-last",
+        "python benchmarks/estimate/conv_table.py add DIR   # here: those sweeps into the table",
         "python benchmarks/estimate/rnn_sweep.py OUT.json 80        # then, here: python benchmarks/estimate/rnn_fit.py",
         "MEASURE_NO_CUDNN_BENCHMARK=1 python benchmarks/estimate/public/measure_gpu.py OUT.json dcgan timm --jobs 3",
         "# here:",
