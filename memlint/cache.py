@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import replace
 from typing import Any
 
@@ -106,6 +105,8 @@ class Cache:
     def save(self) -> None:
         if not self.dirty:
             return
+        import tempfile  # here: a run whose every file hits the cache writes nothing
+
         try:
             os.makedirs(self.directory, exist_ok=True)
             gitignore = os.path.join(self.directory, ".gitignore")

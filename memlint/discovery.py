@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from memlint.config import DEFAULT_INCLUDE
 from memlint.patterns import matches_any
+
+if TYPE_CHECKING:
+    import pathspec
 
 
 @dataclass
@@ -48,6 +49,8 @@ class GitIgnore:
 
     def add_file(self, ignore_file: str, base: str | None = None) -> None:
         """Add the patterns of `ignore_file`, relative to `base` (default: the file's directory)."""
+        import pathspec  # here: a tree outside git reads no ignore file, and a warm run needs no pathspec
+
         try:
             with open(ignore_file, encoding="utf-8", errors="replace") as handle:
                 spec = pathspec.GitIgnoreSpec.from_lines(handle.read().splitlines())
@@ -67,6 +70,8 @@ class GitIgnore:
         """Drop the patterns that ignore `directory` itself or a folder above it: a directory
         named on the command line is linted even where git ignores it, as ruff does; the
         patterns that match within it still apply."""
+        import pathspec
+
         absolute = os.path.abspath(directory)
         kept = []
         for base, spec in self.sources:
@@ -119,6 +124,8 @@ def _git_dir(git_root: Path) -> Path | None:
 def _global_excludes_file(git_root: Path) -> str:
     """`core.excludesFile` as git resolves it (global, system and repository configuration,
     `~` expanded), else git's default, `$XDG_CONFIG_HOME/git/ignore` or `~/.config/git/ignore`."""
+    import subprocess  # here: only a tree in git asks
+
     try:
         done = subprocess.run(
             ["git", "config", "--path", "--get", "core.excludesFile"],

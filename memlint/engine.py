@@ -28,7 +28,7 @@ from memlint.analysis.syntax.as_written import as_written
 from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.analysis.regions.guards import never_runs
-from memlint.analysis.questions import ANSWERS
+from memlint.analysis.questions import ANSWERS, CALLERS
 from memlint.budget import BudgetExceeded, Guard
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, LintResult, Position, Severity, describe
@@ -414,11 +414,14 @@ keep_trees = _kept_trees.keep
 def _asks_the_project(path: str, summary: dict, packages: Collection[str]) -> bool:
     """Did the file's analysis ask about a name it imports from where the project may define it: a
     relative import, a package or module of the project, or a module beside it (a script's
-    folder)? Its findings' questions count, and those of what it exports (asked when other files
-    call it). (The project index answers only for files of the project: `torch` gets no facts.)"""
+    folder)? Or how other files call a function of its own (any file of the project may)? Its
+    findings' questions count, and those of what it exports (asked when other files call it).
+    (The project index answers only for files of the project: `torch` gets no facts.)"""
     imports = summary.get("imports") or {}
     folder = os.path.dirname(path)
     for question in [*(summary.get("asked") or ()), *(summary.get("asked_for_exports") or ())]:
+        if question.startswith(CALLERS):
+            return True
         entry = imports.get(question.removeprefix("base:").partition(".")[0])
         if entry is None:
             continue

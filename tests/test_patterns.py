@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memlint.patterns import matches_any
+from memlint.config import DEFAULT_EXCLUDE
+from memlint.patterns import _matches, matches_any
 
 PATHS = [
     "build/x.py",
@@ -59,6 +60,15 @@ def test_without_contents_only_the_path_itself_counts(tmp_path: Path) -> None:
     assert not matches_any(str(tmp_path / "tools/sub/notes.txt"), ["tools/*"], tmp_path)
     assert not matches_any(str(tmp_path / "build/x.py"), ["build"], tmp_path)
     assert matches_any(str(tmp_path / "tools/sub/notes.txt"), ["tools/*"], tmp_path, contents=True)
+
+
+@pytest.mark.parametrize("pattern", [*DEFAULT_EXCLUDE, "x.py", "*.py", "*_a.py", "-x", "..."])
+def test_a_plain_name_matches_as_pathspec_matches_it(tmp_path: Path, pattern: str) -> None:
+    """The walk's excludes (`build`, `*.egg-info`) are compared with the path's last part directly:
+    the answer pathspec gives for the path itself, for files and directories at any depth."""
+    paths = [*PATHS, "build", "src/build", "a/.venv", "a/.venvs", "pkg.egg-info", "x.py/y", "a/-x", "...", "a/x..."]
+    for path in paths:
+        assert matches_any(str(tmp_path / path), [pattern], tmp_path) == _matches(pattern, path, False), (pattern, path)
 
 
 def test_absolute_patterns_and_paths_outside_the_project(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from memlint.estimate import baseline, sizes
+from memlint.estimate import sizes
 
 EXIT_OK, EXIT_NO_FIT, EXIT_ERROR = 0, 1, 2
 
@@ -85,6 +85,8 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
              no_eval: bool, output_format: str, batch_size: int | None, optimizer: str | None,
              dtype: str | None, checkpointing: bool, world_size: int | None, timeout: float, plot_file: str | None,
              snapshot_file: str | None, baseline_ref: str | None, max_increase: str | None) -> None:
+    from memlint.estimate import baseline  # here: it imports subprocess and tempfile, which `memlint check` needs not
+
     argv = ctx.meta.get("memlint.command")
     if bool(target) == bool(argv):
         _fail("give module:function, or a command after `--` (e.g. memlint estimate -- python train.py)")

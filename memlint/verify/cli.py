@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import click
 
@@ -88,6 +86,8 @@ def _run_all(jobs, script_args, options, device, workers, progress):
             return results
         finally:
             launcher.close()
+    from concurrent.futures import ThreadPoolExecutor  # here: `memlint check` imports this module too
+
     threads = str(max(1, (os.cpu_count() or 1) // workers))
     local = threading.local()
     launchers = []
@@ -120,6 +120,8 @@ def is_command(paths: tuple[str, ...], after: list[str]) -> bool:
         return False
     if not paths or any(os.path.isdir(p) for p in paths):
         return True
+    import shutil  # here: `memlint check` imports this module too
+
     return not after[0].startswith("-") and shutil.which(after[0]) is not None
 
 
