@@ -88,28 +88,44 @@ for batch in loader:
         if isinstance(func, cst.Attribute) and func.attr.value == "forward":
             func = func.value
         name = self._switched_code(func)
+        handed = None  # the argument that the callee runs as a model (`get_reward(self.reward_model, ids)`)
         if name is None:
-            return  # nothing written like it is put in eval (or training) mode: `_put_in_eval_mode` finds nothing
+            handed = self._handed_switched(node)
+            if handed is None:
+                return  # nothing written like it is put in eval (or training) mode: `_put_in_eval_mode` finds nothing
+            name = code(handed)
         evaluated = self._put_in_eval_mode(name, node)  # `.eval()` is a Module's: the callee is a model
         if evaluated is None or not self._untrained(name, node) or model.grad_state(node) is not Grad.ON:
             return
         if not self._in_training_step(node):
             return
-        if any(model.provenance.carries_history(arg.value, node) for arg in node.args):
+        if any(arg.value is not handed and model.provenance.carries_history(arg.value, node) for arg in node.args):
             return  # the gradient flows through the model to what made its input
         line = model.range_of(evaluated).start.line
+        called = f"`{name}(...)`" if handed is None else f"`{code(node.func)}(...)`"
+        runs = f"{called} runs" if handed is None else f"{called} runs `{name}`"
         message = (
-            f"`{name}(...)` runs with autograd on in a training step, but `{name}` is not trained here (eval mode at "
+            f"{runs} with autograd on in a training step, but `{name}` is not trained here (eval mode at "
             f"line {line}, in no optimizer)"
         )
         hint = (
-            f"run `{name}(...)` under `torch.no_grad()`: its parameters still require grad, so the forward saves "
+            f"run {called} under `torch.no_grad()`: its parameters still require grad, so the forward saves "
             "activations and a backward through its output fills a `.grad` for each of them"
         )
         assumed = self._handed_from_out_of_sight(name, node)
         if assumed:  # shown with `--preview` only: the callers that decide are not in this file
             hint += f" (assumed: {assumed})"
         self.report(node, message, hint, fix=self._fix(node), **({"assumptions": [assumed]} if assumed else {}))
+
+    def _handed_switched(self, call: cst.Call) -> cst.BaseExpression | None:
+        """The argument of `call`, written like a receiver of `.eval()` in this file, that the callee
+        runs as a model without training it (by its summary, here or in another file of the project)."""
+        if not any(type(a.value) in (cst.Name, cst.Attribute) and self._switched_code(a.value) for a in call.args):
+            return None  # (the callee's facts are asked only where some argument may be a model in eval mode)
+        return next(
+            (a for a in self.model.model_runs.handed_runs(call) if type(a) in (cst.Name, cst.Attribute) and self._switched_code(a)),
+            None,
+        )
 
     def _handed_from_out_of_sight(self, name: str, at: cst.CSTNode) -> str:
         """Where the model is a parameter of a function that this file never calls, whether an
@@ -242,11 +258,20 @@ for batch in loader:
                 continue
             if isinstance(parent, cst.Arg):
                 call = tree.parent_of(parent)
+                if isinstance(call, cst.Call) and any(a is mention for a in self._runs_handed(call, mention)):
+                    continue  # handed to a function that only runs it
                 if not isinstance(call, cst.Call) or (method_name(call) or code(call.func)).rsplit(".", 1)[-1] not in _HARMLESS_USES:
                     return False  # handed to code that may train it
                 if method_name(call) == "prepare" and len(call.args) > 1:
                     return False  # `accelerator.prepare(model, optimizer)`
         return True
+
+    def _runs_handed(self, call: cst.Call, mention: cst.CSTNode) -> list[cst.BaseExpression]:
+        """What `call` hands a callee that runs it as a model without training it, asked only where
+        `mention` is a plain argument (a call that hands a model on otherwise may train it)."""
+        if (method_name(call) or code(call.func)).rsplit(".", 1)[-1] in _HARMLESS_USES:
+            return []
+        return self.model.model_runs.handed_runs(call)
 
     def _called_method(self, mention: cst.CSTNode) -> cst.Call | None:
         attribute = self.model.tree.parent_of(mention)
