@@ -30,7 +30,10 @@ put in eval mode (`.eval()`), no optimizer gets its parameters (they are
 never read, and the model is passed to nothing but `.to()`, `deepcopy` or a
 `prepare(...)` of its own, here or, for a model the function is handed, where
 this file calls the function), and its parameters keep `requires_grad` (a model
-frozen with `requires_grad_(False)` records no graph). A call whose inputs
+frozen with `requires_grad_(False)` records no graph). The model may also be
+run by a function it is handed, of this file or of another file of the
+project, whose summary says it runs that parameter and does not train it
+(`scores = get_reward(reward_model, ids)`). A call whose inputs
 carry autograd history (a perceptual loss on generated images, a reward
 model on the policy's soft outputs) is not reported: the gradient must flow
 through it; nor is a step that makes inputs require grad on purpose
