@@ -26,9 +26,10 @@ class FrozenModelWithGrad(Rule):
 Checks for a model called in a training step (a loop that steps an
 optimizer, a function that does, `training_step`, `compute_loss`)
 with autograd on, when the file shows that the model is not trained: it is
-put in eval mode (`.eval()`), no optimizer gets its parameters (they are
-never read, and the model is passed to nothing but `.to()`, `deepcopy` or a
-`prepare(...)` of its own, here or, for a model the function is handed, where
+put in eval mode (`.eval()`, or bound to the result of one:
+`self.teacher = teacher.eval()`), no optimizer gets its parameters (they are
+never read, and the model is passed to nothing but `.to()`, `deepcopy`, a
+`prepare(...)` of its own or a function that only runs it, here or, for a model the function is handed, where
 this file calls the function), and its parameters keep `requires_grad` (a model
 frozen with `requires_grad_(False)` records no graph). The model may also be
 run by a function it is handed, of this file or of another file of the
@@ -173,6 +174,12 @@ for batch in loader:
                 for call in self.model.tree.by_type.get(cst.Call, ())
                 if method_name(call) in ("eval", "train")
             }
+            # a name bound to a model put in eval mode (`self.teacher = teacher.eval()`)
+            receivers |= {
+                code(assign.targets[0].target)
+                for assign in self.model.tree.by_type.get(cst.Assign, ())
+                if len(assign.targets) == 1 and _switched_value(assign.value) is not None
+            }
             self._switched = receivers, {_tail(r) for r in receivers}
         receivers, tails = self._switched
         if isinstance(func, cst.Name) and not func.lpar:
@@ -224,6 +231,8 @@ for batch in loader:
         for mention in self._mentions_of(name, at):
             call = self._called_method(mention)
             if call is None:
+                call = self._bound_switched(mention)
+            if call is None:
                 continue
             method = method_name(call)
             if method == "eval" or (method == "train" and call.args and code(call.args[0].value) == "False"):
@@ -268,6 +277,15 @@ for batch in loader:
                 if method_name(call) == "prepare" and len(call.args) > 1:
                     return False  # `accelerator.prepare(model, optimizer)`
         return True
+
+    def _bound_switched(self, mention: cst.CSTNode) -> cst.Call | None:
+        """The `.eval()` (or `.train(...)`) call whose result `mention` is bound to
+        (`self.teacher = teacher.eval()`, `vgg = vgg16(weights=w).eval().to(device)`), else None."""
+        target = self.model.tree.parent_of(mention)
+        assign = self.model.tree.parent_of(target) if isinstance(target, cst.AssignTarget) else None
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return None
+        return _switched_value(assign.value)
 
     def _runs_handed(self, call: cst.Call, mention: cst.CSTNode) -> list[cst.BaseExpression]:
         """What `call` hands a callee that runs it as a model without training it, asked only where
@@ -358,3 +376,13 @@ for batch in loader:
 def _tail(text: str) -> str:
     """The word that `text` ends in ("" when it ends in anything else, a parenthesis)."""
     return _TAIL.search(text).group()  # type: ignore[union-attr]
+
+
+_PLACEMENT = {"to", "cuda", "cpu", "half", "float", "bfloat16"}  # (`requires_grad_(False)` freezes it: no graph)
+
+
+def _switched_value(value: cst.BaseExpression) -> cst.Call | None:
+    """The `.eval()` or `.train(...)` call that `value` is, placed or not (`net.eval().to(device)`), else None."""
+    while type(value) is cst.Call and method_name(value) in _PLACEMENT:
+        value = value.func.value  # type: ignore[attr-defined]
+    return value if type(value) is cst.Call and method_name(value) in ("eval", "train") else None
