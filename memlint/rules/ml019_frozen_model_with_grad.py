@@ -29,13 +29,13 @@ with autograd on, when the file shows that the model is not trained: it is
 put in eval mode (`.eval()`, or bound to the result of one:
 `self.teacher = teacher.eval()`), no optimizer gets its parameters (they are
 never read, and the model is passed to nothing but `.to()`, `deepcopy`, a
-`prepare(...)` of its own or a function that only runs it, here or, for a model the function is handed, where
-this file calls the function), and its parameters keep `requires_grad` (a model
-frozen with `requires_grad_(False)` records no graph). The model may also be
-run by a function it is handed, of this file or of another file of the
-project, whose summary says it runs that parameter and does not train it
-(`scores = get_reward(reward_model, ids)`). A call whose inputs
-carry autograd history (a perceptual loss on generated images, a reward
+`prepare(...)` of its own or a function that only runs it, here or, for a
+model the function is handed, where this file calls the function), and its
+parameters keep `requires_grad` (a model frozen with `requires_grad_(False)`
+records no graph). The model may also be run by a function it is handed, of
+this file or of another file of the project, whose summary says it runs that
+parameter and does not train it (`scores = get_reward(reward_model, ids)`).
+A call whose inputs carry autograd history (a perceptual loss on generated images, a reward
 model on the policy's soft outputs) is not reported: the gradient must flow
 through it; nor is a step that makes inputs require grad on purpose
 (adversarial examples, saliency).
@@ -270,7 +270,7 @@ for batch in loader:
                 continue
             if isinstance(parent, cst.Arg):
                 call = tree.parent_of(parent)
-                if isinstance(call, cst.Call) and any(a is mention for a in self._runs_handed(call, mention)):
+                if isinstance(call, cst.Call) and any(a is mention for a in self._runs_handed(call)):
                     continue  # handed to a function that only runs it
                 if not isinstance(call, cst.Call) or (method_name(call) or code(call.func)).rsplit(".", 1)[-1] not in _HARMLESS_USES:
                     return False  # handed to code that may train it
@@ -287,9 +287,9 @@ for batch in loader:
             return None
         return _switched_value(assign.value)
 
-    def _runs_handed(self, call: cst.Call, mention: cst.CSTNode) -> list[cst.BaseExpression]:
-        """What `call` hands a callee that runs it as a model without training it, asked only where
-        `mention` is a plain argument (a call that hands a model on otherwise may train it)."""
+    def _runs_handed(self, call: cst.Call) -> list[cst.BaseExpression]:
+        """The arguments of `call` that its callee only runs as a model (by the callee's summary); none
+        for the harmless uses, which need no look at a callee."""
         if (method_name(call) or code(call.func)).rsplit(".", 1)[-1] in _HARMLESS_USES:
             return []
         return self.model.model_runs.handed_runs(call)
