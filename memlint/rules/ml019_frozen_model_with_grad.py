@@ -29,9 +29,9 @@ with autograd on, when the file shows that the model is not trained: it is
 put in eval mode (`.eval()`, or bound to the result of one:
 `self.teacher = teacher.eval()`), no optimizer gets its parameters (they are
 never read, and the model is passed to nothing but `.to()`, `deepcopy`, a
-`prepare(...)` of its own or a function that only runs it, here or, for a
-model the function is handed, where this file calls the function), and its
-parameters keep `requires_grad` (a model frozen with `requires_grad_(False)`
+`prepare(...)` of its own or a function that only runs it or puts it in eval
+mode, here or, for a model the function is handed, where this file calls the
+function), and its parameters keep `requires_grad` (a model frozen with `requires_grad_(False)`
 records no graph). The model may also be run by a function it is handed, of
 this file or of another file of the project, whose summary says it runs that
 parameter and does not train it (`scores = get_reward(reward_model, ids)`).
@@ -271,7 +271,7 @@ for batch in loader:
             if isinstance(parent, cst.Arg):
                 call = tree.parent_of(parent)
                 if isinstance(call, cst.Call) and any(a is mention for a in self._runs_handed(call)):
-                    continue  # handed to a function that only runs it
+                    continue  # handed to a function that only runs it, or prepares it for inference
                 if not isinstance(call, cst.Call) or (method_name(call) or code(call.func)).rsplit(".", 1)[-1] not in _HARMLESS_USES:
                     return False  # handed to code that may train it
                 if method_name(call) == "prepare" and len(call.args) > 1:
@@ -288,11 +288,12 @@ for batch in loader:
         return _switched_value(assign.value)
 
     def _runs_handed(self, call: cst.Call) -> list[cst.BaseExpression]:
-        """The arguments of `call` that its callee only runs as a model (by the callee's summary); none
-        for the harmless uses, which need no look at a callee."""
+        """The arguments of `call` that its callee only runs as a model or prepares for inference (puts
+        in eval mode), by the callee's summary; none for the harmless uses, which need no look at a callee."""
         if (method_name(call) or code(call.func)).rsplit(".", 1)[-1] in _HARMLESS_USES:
             return []
-        return self.model.model_runs.handed_runs(call)
+        runs = self.model.model_runs
+        return runs.handed_runs(call) + runs.handed_for_inference(call)
 
     def _called_method(self, mention: cst.CSTNode) -> cst.Call | None:
         attribute = self.model.tree.parent_of(mention)

@@ -88,6 +88,12 @@ class Summaries:
         that parameter."""
         return self._fact("model_run", func, self._model_run) or None
 
+    def evaluates(self, func: cst.FunctionDef) -> list[str]:
+        """The parameters that `func` puts in eval mode, itself or wrapped (`model, *_ =
+        deepspeed.initialize(model=model, ...); model.eval()`), and never in training mode: a
+        function that prepares a model for inference, as harmless to it as `.eval()`."""
+        return self._fact("evaluates", func, self._evaluates)
+
     def outputs_kept_on_self(self, func: cst.FunctionDef) -> list[tuple[cst.Assign, cst.Attribute]]:
         """Statements of a module's `forward` that keep what it computed from its inputs, with
         their history, on `self` (`self.activity = y`), where `forward` itself never reads the
@@ -394,6 +400,26 @@ class Summaries:
             return param if annotation_kind(self.model, declared.annotation.annotation) == MODULE else None
         return param if self.model.module_facts.is_module(cst.Name(param), at) else None
 
+    def _evaluates(self, func: cst.FunctionDef) -> list[str]:
+        model = self.model
+        params = [p for p in parameter_names(func) if p not in ("self", "cls")]
+        found: set[str] = set()
+        for call in model.tree.descendants(func.body, cst.Call):
+            if type(call.func) is not cst.Attribute or type(call.func.value) is not cst.Name:
+                continue
+            if call.func.attr.value == "train":
+                return []  # switched to training somewhere: not only prepared for inference
+            if call.func.attr.value != "eval" or call.args or model.scope_of(call) is not func:
+                continue
+            name = call.func.value.value
+            if name in params:
+                found.add(name)
+            for binding in model.bindings(func, name):
+                # a wrapper made from the parameter (`model, *_ = deepspeed.initialize(model=model)`)
+                if type(binding.value) is cst.Call:
+                    found.update(n for n in names_in(binding.value) if n in params)
+        return [] if model.loops.trains(func) else sorted(found)
+
     def derived(self, func: cst.FunctionDef) -> dict[str, set[str]]:
         """Name in `func` -> the parameters whose values it may hold with their history
         (`x = param * 2` derives from `param`; `x = param.detach()` does not)."""
@@ -594,6 +620,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         left = model.grad.leaves(func) if cls is None else None
         if left in (Grad.ON, Grad.OFF):  # `torch.set_grad_enabled(False)` and never back: its callers go on without grad
             entry["leaves_grad"] = left.value
+        evaluates = summaries.evaluates(func)
+        if evaluates:  # `prepare_deepspeed(model)`: puts the model it is handed in eval mode
+            entry["evals"] = evaluates
         loads = _checkpoint_load(model, func)
         if loads:
             entry["loads"] = loads

@@ -101,6 +101,19 @@ class ModelRuns:
                 found = [ProjectFacts.argument(entry, call, param) for param in entry.get("runs") or ()]
         return [arg for arg in found if arg is not None]
 
+    def handed_for_inference(self, call: cst.Call) -> list[cst.BaseExpression]:
+        """The arguments of `call` that its callee puts in eval mode and never trains (`prepare_deepspeed(
+        ref_model, ...)`): a function of this file by its summary, or of another file by its facts."""
+        model = self.model
+        found = []
+        for callee in model.local_callees(call):
+            found += [model.summaries.argument_for(call, callee, param) for param in model.summaries.evaluates(callee)]
+        if not found:
+            entry = model.provenance.project_callee(call, call)
+            if entry and not entry.get("trains"):
+                found = [ProjectFacts.argument(entry, call, param) for param in entry.get("evals") or ()]
+        return [arg for arg in found if arg is not None]
+
     def runs_module(self, call: cst.Call) -> bool:
         """Does `call` itself run a module's forward (not a loss, not a function of this file)? A
         module by what the file does with it (`.eval()`, `.parameters()`), whatever its name; a

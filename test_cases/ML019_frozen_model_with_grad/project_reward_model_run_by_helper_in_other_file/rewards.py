@@ -15,3 +15,15 @@ def fit_reward(model, query_responses, labels, optimizer):
     loss.backward()
     optimizer.step()
 
+
+
+def prepare_for_inference(model, device):
+    engine = torch.compile(model.to(device))
+    engine.eval()
+    return engine
+
+
+def prepare_for_fine_tuning(model, device):
+    model = model.to(device)
+    model.train()
+    return model
