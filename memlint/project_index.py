@@ -637,7 +637,7 @@ def _informative(entry: dict[str, Any]) -> bool:
     returns = entry.get("returns") or {}
     if returns.get("h", "no") != "no" or returns.get("p"):
         return True
-    return any(entry.get(key) for key in ("keeps", "keeps_in", "runs", "grad", "loads", "leaves_grad", "trains"))
+    return any(entry.get(key) for key in ("keeps", "keeps_in", "runs", "evals", "grad", "loads", "leaves_grad", "trains"))
 
 
 def _history(facts: dict[str, Any]) -> str | None:

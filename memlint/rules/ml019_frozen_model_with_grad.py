@@ -26,12 +26,16 @@ class FrozenModelWithGrad(Rule):
 Checks for a model called in a training step (a loop that steps an
 optimizer, a function that does, `training_step`, `compute_loss`)
 with autograd on, when the file shows that the model is not trained: it is
-put in eval mode (`.eval()`), no optimizer gets its parameters (they are
-never read, and the model is passed to nothing but `.to()`, `deepcopy` or a
-`prepare(...)` of its own, here or, for a model the function is handed, where
-this file calls the function), and its parameters keep `requires_grad` (a model
-frozen with `requires_grad_(False)` records no graph). A call whose inputs
-carry autograd history (a perceptual loss on generated images, a reward
+put in eval mode (`.eval()`, or bound to the result of one:
+`self.teacher = teacher.eval()`), no optimizer gets its parameters (they are
+never read, and the model is passed to nothing but `.to()`, `deepcopy`, a
+`prepare(...)` of its own or a function that only runs it or puts it in eval
+mode, here or, for a model the function is handed, where this file calls the
+function), and its parameters keep `requires_grad` (a model frozen with `requires_grad_(False)`
+records no graph). The model may also be run by a function it is handed, of
+this file or of another file of the project, whose summary says it runs that
+parameter and does not train it (`scores = get_reward(reward_model, ids)`).
+A call whose inputs carry autograd history (a perceptual loss on generated images, a reward
 model on the policy's soft outputs) is not reported: the gradient must flow
 through it; nor is a step that makes inputs require grad on purpose
 (adversarial examples, saliency).
@@ -88,28 +92,44 @@ for batch in loader:
         if isinstance(func, cst.Attribute) and func.attr.value == "forward":
             func = func.value
         name = self._switched_code(func)
+        handed = None  # the argument that the callee runs as a model (`get_reward(self.reward_model, ids)`)
         if name is None:
-            return  # nothing written like it is put in eval (or training) mode: `_put_in_eval_mode` finds nothing
+            handed = self._handed_switched(node)
+            if handed is None:
+                return  # nothing written like it is put in eval (or training) mode: `_put_in_eval_mode` finds nothing
+            name = code(handed)
         evaluated = self._put_in_eval_mode(name, node)  # `.eval()` is a Module's: the callee is a model
         if evaluated is None or not self._untrained(name, node) or model.grad_state(node) is not Grad.ON:
             return
         if not self._in_training_step(node):
             return
-        if any(model.provenance.carries_history(arg.value, node) for arg in node.args):
+        if any(arg.value is not handed and model.provenance.carries_history(arg.value, node) for arg in node.args):
             return  # the gradient flows through the model to what made its input
         line = model.range_of(evaluated).start.line
+        called = f"`{name}(...)`" if handed is None else f"`{code(node.func)}(...)`"
+        runs = f"{called} runs" if handed is None else f"{called} runs `{name}`"
         message = (
-            f"`{name}(...)` runs with autograd on in a training step, but `{name}` is not trained here (eval mode at "
+            f"{runs} with autograd on in a training step, but `{name}` is not trained here (eval mode at "
             f"line {line}, in no optimizer)"
         )
         hint = (
-            f"run `{name}(...)` under `torch.no_grad()`: its parameters still require grad, so the forward saves "
+            f"run {called} under `torch.no_grad()`: its parameters still require grad, so the forward saves "
             "activations and a backward through its output fills a `.grad` for each of them"
         )
         assumed = self._handed_from_out_of_sight(name, node)
         if assumed:  # shown with `--preview` only: the callers that decide are not in this file
             hint += f" (assumed: {assumed})"
         self.report(node, message, hint, fix=self._fix(node), **({"assumptions": [assumed]} if assumed else {}))
+
+    def _handed_switched(self, call: cst.Call) -> cst.BaseExpression | None:
+        """The argument of `call`, written like a receiver of `.eval()` in this file, that the callee
+        runs as a model without training it (by its summary, here or in another file of the project)."""
+        if not any(type(a.value) in (cst.Name, cst.Attribute) and self._switched_code(a.value) for a in call.args):
+            return None  # (the callee's facts are asked only where some argument may be a model in eval mode)
+        return next(
+            (a for a in self.model.model_runs.handed_runs(call) if type(a) in (cst.Name, cst.Attribute) and self._switched_code(a)),
+            None,
+        )
 
     def _handed_from_out_of_sight(self, name: str, at: cst.CSTNode) -> str:
         """Where the model is a parameter of a function that this file never calls, whether an
@@ -153,6 +173,12 @@ for batch in loader:
                 code(call.func.value)  # type: ignore[attr-defined]
                 for call in self.model.tree.by_type.get(cst.Call, ())
                 if method_name(call) in ("eval", "train")
+            }
+            # a name bound to a model put in eval mode (`self.teacher = teacher.eval()`)
+            receivers |= {
+                code(assign.targets[0].target)
+                for assign in self.model.tree.by_type.get(cst.Assign, ())
+                if len(assign.targets) == 1 and _switched_value(assign.value) is not None
             }
             self._switched = receivers, {_tail(r) for r in receivers}
         receivers, tails = self._switched
@@ -205,6 +231,8 @@ for batch in loader:
         for mention in self._mentions_of(name, at):
             call = self._called_method(mention)
             if call is None:
+                call = self._bound_switched(mention)
+            if call is None:
                 continue
             method = method_name(call)
             if method == "eval" or (method == "train" and call.args and code(call.args[0].value) == "False"):
@@ -242,11 +270,30 @@ for batch in loader:
                 continue
             if isinstance(parent, cst.Arg):
                 call = tree.parent_of(parent)
+                if isinstance(call, cst.Call) and any(a is mention for a in self._runs_handed(call)):
+                    continue  # handed to a function that only runs it, or prepares it for inference
                 if not isinstance(call, cst.Call) or (method_name(call) or code(call.func)).rsplit(".", 1)[-1] not in _HARMLESS_USES:
                     return False  # handed to code that may train it
                 if method_name(call) == "prepare" and len(call.args) > 1:
                     return False  # `accelerator.prepare(model, optimizer)`
         return True
+
+    def _bound_switched(self, mention: cst.CSTNode) -> cst.Call | None:
+        """The `.eval()` (or `.train(...)`) call whose result `mention` is bound to
+        (`self.teacher = teacher.eval()`, `vgg = vgg16(weights=w).eval().to(device)`), else None."""
+        target = self.model.tree.parent_of(mention)
+        assign = self.model.tree.parent_of(target) if isinstance(target, cst.AssignTarget) else None
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return None
+        return _switched_value(assign.value)
+
+    def _runs_handed(self, call: cst.Call) -> list[cst.BaseExpression]:
+        """The arguments of `call` that its callee only runs as a model or prepares for inference (puts
+        in eval mode), by the callee's summary; none for the harmless uses, which need no look at a callee."""
+        if (method_name(call) or code(call.func)).rsplit(".", 1)[-1] in _HARMLESS_USES:
+            return []
+        runs = self.model.model_runs
+        return runs.handed_runs(call) + runs.handed_for_inference(call)
 
     def _called_method(self, mention: cst.CSTNode) -> cst.Call | None:
         attribute = self.model.tree.parent_of(mention)
@@ -330,3 +377,13 @@ for batch in loader:
 def _tail(text: str) -> str:
     """The word that `text` ends in ("" when it ends in anything else, a parenthesis)."""
     return _TAIL.search(text).group()  # type: ignore[union-attr]
+
+
+_PLACEMENT = {"to", "cuda", "cpu", "half", "float", "bfloat16"}  # (`requires_grad_(False)` freezes it: no graph)
+
+
+def _switched_value(value: cst.BaseExpression) -> cst.Call | None:
+    """The `.eval()` or `.train(...)` call that `value` is, placed or not (`net.eval().to(device)`), else None."""
+    while type(value) is cst.Call and method_name(value) in _PLACEMENT:
+        value = value.func.value  # type: ignore[attr-defined]
+    return value if type(value) is cst.Call and method_name(value) in ("eval", "train") else None

@@ -26,7 +26,7 @@ import libcst as cst
 from memlint.analysis.syntax.expressions import call_arg, code, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.syntax.imports import dotted
-from memlint.analysis.flow.object_kinds import refined_by_annotation
+from memlint.analysis.flow.object_kinds import MODULE, annotation_kind, refined_by_annotation
 from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS, named_like_loss
 from memlint.analysis.regions.differentiation import differentiates
 from memlint.analysis.flow.values import NO, YES, Value, join
@@ -82,9 +82,17 @@ class Summaries:
         store = self.model.loops.store_of(statement)
         return store is not None and all(_on_host(part) for part in literal_parts(store.value))
 
-    def model_run(self, func: cst.FunctionDef) -> cst.Call | None:
-        """A call in `func` itself, with grad on, of a module that `func` is handed as a parameter."""
+    def model_run(self, func: cst.FunctionDef) -> tuple[cst.Call, str] | None:
+        """A call in `func` itself, with grad on, of a module that `func` is handed as a parameter
+        (`model(x)`, or a submodule it looks up, `getattr(model, model.base_model_prefix)(x)`), and
+        that parameter."""
         return self._fact("model_run", func, self._model_run) or None
+
+    def evaluates(self, func: cst.FunctionDef) -> list[str]:
+        """The parameters that `func` puts in eval mode, itself or wrapped (`model, *_ =
+        deepspeed.initialize(model=model, ...); model.eval()`), and never in training mode: a
+        function that prepares a model for inference, as harmless to it as `.eval()`."""
+        return self._fact("evaluates", func, self._evaluates)
 
     def outputs_kept_on_self(self, func: cst.FunctionDef) -> list[tuple[cst.Assign, cst.Attribute]]:
         """Statements of a module's `forward` that keep what it computed from its inputs, with
@@ -350,18 +358,67 @@ class Summaries:
                     found.setdefault(param, (statement, root))
         return found
 
-    def _model_run(self, func: cst.FunctionDef) -> cst.Call | bool:
+    def _model_run(self, func: cst.FunctionDef) -> tuple[cst.Call, str] | bool:
         model = self.model
         params = model.params(func) - {"self", "cls"}
         if not params or model.grad.entry_state(func) is Grad.OFF:
             return False
         for call in model.tree.descendants(func.body, cst.Call):
-            if not (isinstance(call.func, cst.Name) and call.func.value in params):
+            if type(call.func) is not cst.Name or model.scope_of(call) is not func:
                 continue
-            if model.scope_of(call) is func and model.grad_state(call) is not Grad.OFF:
-                if model.provenance.is_module_call(call) and not model.provenance.is_loss_call(call):
-                    return call
+            name = call.func.value
+            if name in params:
+                if model.grad_state(call) is not Grad.OFF and model.provenance.is_module_call(call) and not model.provenance.is_loss_call(call):
+                    return call, name
+                continue
+            param = self._submodule_of(func, name, params, call)
+            if param is not None and model.grad_state(call) is not Grad.OFF:
+                return call, param
         return False
+
+    def _submodule_of(self, func: cst.FunctionDef, name: str, params: set[str], at: cst.Call) -> str | None:
+        """The parameter whose attribute every binding of `name` in `func` looks up by `getattr`
+        (`backbone = getattr(model, model.base_model_prefix)`), where the file shows that parameter
+        is a module (its annotation, `.eval()`): calling what a module holds runs a part of it."""
+        bindings = self.model.bindings(func, name)
+        found = {
+            b.value.args[0].value.value
+            for b in bindings
+            if type(b.value) is cst.Call
+            and type(b.value.func) is cst.Name
+            and b.value.func.value == "getattr"
+            and len(b.value.args) >= 2
+            and type(b.value.args[0].value) is cst.Name
+        }
+        if len(found) != 1 or len(bindings) != 1:
+            return None
+        param = found.pop()
+        if param not in params:
+            return None
+        declared = next((p for p in func.params.params + func.params.kwonly_params if p.name.value == param), None)
+        if declared is not None and declared.annotation is not None:
+            return param if annotation_kind(self.model, declared.annotation.annotation) == MODULE else None
+        return param if self.model.module_facts.is_module(cst.Name(param), at) else None
+
+    def _evaluates(self, func: cst.FunctionDef) -> list[str]:
+        model = self.model
+        params = [p for p in parameter_names(func) if p not in ("self", "cls")]
+        found: set[str] = set()
+        for call in model.tree.descendants(func.body, cst.Call):
+            if type(call.func) is not cst.Attribute or type(call.func.value) is not cst.Name:
+                continue
+            if call.func.attr.value == "train":
+                return []  # switched to training somewhere: not only prepared for inference
+            if call.func.attr.value != "eval" or call.args or model.scope_of(call) is not func:
+                continue
+            name = call.func.value.value
+            if name in params:
+                found.add(name)
+            for binding in model.bindings(func, name):
+                # a wrapper made from the parameter (`model, *_ = deepspeed.initialize(model=model)`)
+                if type(binding.value) is cst.Call:
+                    found.update(n for n in names_in(binding.value) if n in params)
+        return [] if model.loops.trains(func) else sorted(found)
 
     def derived(self, func: cst.FunctionDef) -> dict[str, set[str]]:
         """Name in `func` -> the parameters whose values it may hold with their history
@@ -554,8 +611,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         if into:  # `record(history, value)`: stores `value` in the caller's `history`
             entry["keeps_in"] = {param: container for param, (_, container) in sorted(into.items())}
         run = summaries.model_run(func)
-        if run is not None and isinstance(run.func, cst.Name):
-            entry["runs"] = [run.func.value]
+        if run is not None:
+            entry["runs"] = [run[1]]
         if model.grad.declared_entry(func) is Grad.OFF:
             entry["grad"] = "off"
         if model.loops.trains(func):  # a caller's loop around it trains, whatever the loop is named
@@ -563,6 +620,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         left = model.grad.leaves(func) if cls is None else None
         if left in (Grad.ON, Grad.OFF):  # `torch.set_grad_enabled(False)` and never back: its callers go on without grad
             entry["leaves_grad"] = left.value
+        evaluates = summaries.evaluates(func)
+        if evaluates:  # `prepare_deepspeed(model)`: puts the model it is handed in eval mode
+            entry["evals"] = evaluates
         loads = _checkpoint_load(model, func)
         if loads:
             entry["loads"] = loads

@@ -24,6 +24,7 @@ import libcst as cst
 from memlint.analysis.syntax.expressions import code, method_name, target_names
 from memlint.analysis.library import CONCATENATIONS, NO_GRAD_CALLABLES, PARAMETER_FREE_MODULES
 from memlint.analysis.regions.grad import Grad
+from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.tensor_api import TENSOR_API
 from memlint.patterns import is_test_path
@@ -89,6 +90,35 @@ class ModelRuns:
                 if inner is not None:
                     return (call, *inner)
         return None
+
+    def handed_runs(self, call: cst.Call) -> list[cst.BaseExpression]:
+        """The arguments of `call` that its callee runs as a model, with grad on, without training
+        it: a function of this file by its summary, or of another file of the project by its facts
+        (`get_reward(self.reward_model, ids)` where `get_reward` runs the `model` it is handed)."""
+        model = self.model
+        found = []
+        for callee in model.local_callees(call):
+            run = model.summaries.model_run(callee)
+            if run is not None and not model.loops.trains(callee):
+                found.append(model.summaries.argument_for(call, callee, run[1]))
+        if not found:
+            entry = model.provenance.project_callee(call, call)
+            if entry and not entry.get("trains") and entry.get("grad") != "off":
+                found = [ProjectFacts.argument(entry, call, param) for param in entry.get("runs") or ()]
+        return [arg for arg in found if arg is not None]
+
+    def handed_for_inference(self, call: cst.Call) -> list[cst.BaseExpression]:
+        """The arguments of `call` that its callee puts in eval mode and never trains (`prepare_deepspeed(
+        ref_model, ...)`): a function of this file by its summary, or of another file by its facts."""
+        model = self.model
+        found = []
+        for callee in model.local_callees(call):
+            found += [model.summaries.argument_for(call, callee, param) for param in model.summaries.evaluates(callee)]
+        if not found:
+            entry = model.provenance.project_callee(call, call)
+            if entry and not entry.get("trains"):
+                found = [ProjectFacts.argument(entry, call, param) for param in entry.get("evals") or ()]
+        return [arg for arg in found if arg is not None]
 
     def runs_module(self, call: cst.Call) -> bool:
         """Does `call` itself run a module's forward (not a loss, not a function of this file)? A
