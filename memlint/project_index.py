@@ -314,8 +314,9 @@ class ProjectIndex:
             if base and not ("steps" in entry or entry.get("kind") == "lightning"):
                 # a base class matters for the methods it calls per step, or as a LightningModule;
                 # otherwise only where its name would be taken for a module's, or not, wrongly
-                # or for what its subclasses inherit: the grad mode of its `forward`, no parameters
-                inherited = {k: entry[k] for k in ("call_grad", "parameters") if k in entry}
+                # or for what its subclasses inherit: the grad mode of its `forward`, no parameters,
+                # the attributes its methods compute their returns from
+                inherited = {k: entry[k] for k in ("call_grad", "parameters", "reads_into_returns") if k in entry}
                 if (entry.get("kind") == "module") != bool(MODULE_CLASS_NAME.search(last)) or inherited:
                     found[name] = {"kind": entry["kind"], **inherited, "file": _relative(where[0])}
                 continue
@@ -637,7 +638,7 @@ def _informative(entry: dict[str, Any]) -> bool:
     returns = entry.get("returns") or {}
     if returns.get("h", "no") != "no" or returns.get("p"):
         return True
-    return any(entry.get(key) for key in ("keeps", "keeps_in", "runs", "grad", "loads", "leaves_grad", "trains"))
+    return any(entry.get(key) for key in ("keeps", "keeps_in", "runs", "grad", "loads", "leaves_grad", "trains", "constant"))
 
 
 def _history(facts: dict[str, Any]) -> str | None:

@@ -31,6 +31,7 @@ from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS,
 from memlint.analysis.regions.differentiation import differentiates
 from memlint.analysis.flow.values import NO, YES, Value, join
 from memlint.analysis.regions.grad import Grad
+from memlint.analysis.regions.model_runs import is_literal
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
@@ -513,8 +514,12 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       it trains (`trains`: it differentiates, steps or zeroes an optimizer, in its loops too), and,
       for a checkpoint loader, the parameters it hands `torch.load` as file and `map_location` (`loads`);
     - a class: whether it is a module (`kind`), the grad mode its `__call__` (or a module's
-      `forward`) declares (`call_grad`), whether it can hold no parameter (`parameters`), whether its methods take gradients on purpose
-      (`differentiates`: an explainer, an attack), and the methods its own loops call once per step (`steps`).
+      `forward`) declares (`call_grad`), whether it can hold no parameter
+      (`parameters`: "none", or "plain-arguments": none where its construction hands only literals), the
+      attributes of `self` a module's methods read and return values from (`reads_into_returns`:
+      what a subclass's `forward` stores there is consumed), whether its methods take gradients on purpose
+      (`differentiates`: an explainer, an attack), and the methods its own loops call once per step (`steps`);
+    - a name bound at module level to a literal: that it is a constant (`constant`).
 
     A function with nothing to say still has an entry (`{}`): that the project defines it is a fact,
     so that no other file guesses what it does from its name."""
@@ -527,14 +532,23 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry: dict[str, Any] = {"kind": kinds.get(cls.name.value, "object")}
             if model.model_runs.class_without_grad(cls):
                 entry["call_grad"] = "off"
-            if entry["kind"] == "module" and model.model_runs.holds_no_parameters(cls):
-                entry["parameters"] = "none"
+            held = model.model_runs.parameters_held(cls) if entry["kind"] == "module" else None
+            if held is not None:
+                entry["parameters"] = held
+            read = sorted({attr for _, attr in model.loops.class_reads_into_returns(cls)}) if entry["kind"] == "module" else ()
+            if read:
+                entry["reads_into_returns"] = read
             if differentiates(model, cls):
                 entry["differentiates"] = True
             steps = _step_methods(model, cls)
             if steps:
                 entry["steps"] = steps
             found[cls.name.value] = entry
+    for stmt in model.module.body:
+        # `COLLECT_STATS = False`: a constant other files may keep on a module (no module itself)
+        line = stmt.body[0] if type(stmt) is cst.SimpleStatementLine and len(stmt.body) == 1 else None
+        if type(line) is cst.Assign and len(line.targets) == 1 and type(line.targets[0].target) is cst.Name and is_literal(line.value):
+            found[line.targets[0].target.value] = {"constant": True}
     for func in tree.by_type.get(cst.FunctionDef, ()):
         cls = model.enclosing_class(func)
         # a function defined at module level, also in a `try:`/`if` block (`try: import apex ... def
