@@ -515,7 +515,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       for a checkpoint loader, the parameters it hands `torch.load` as file and `map_location` (`loads`);
     - a class: whether it is a module (`kind`), the grad mode its `__call__` (or a module's
       `forward`) declares (`call_grad`), whether it can hold no parameter
-      (`parameters`: "none", or "plain-arguments": none where its construction hands only literals), the
+      (`parameters`: "none", or "plain-arguments": none where its construction hands only literals;
+      as far as its file says, with the bases of other files it derives from in `parameter_bases`), the
       attributes of `self` a module's methods read and return values from (`reads_into_returns`:
       what a subclass's `forward` stores there is consumed), whether its methods take gradients on purpose
       (`differentiates`: an explainer, an attack), and the methods its own loops call once per step (`steps`);
@@ -532,9 +533,12 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry: dict[str, Any] = {"kind": kinds.get(cls.name.value, "object")}
             if model.model_runs.class_without_grad(cls):
                 entry["call_grad"] = "off"
-            held = model.model_runs.parameters_held(cls) if entry["kind"] == "module" else None
-            if held is not None:
+            held = model.model_runs.parameters_held(cls, own=True) if entry["kind"] == "module" else None
+            if held is not None:  # what its bases in other files hold, the project index adds
                 entry["parameters"] = held
+                bases = model.model_runs.project_bases(cls)
+                if bases:
+                    entry["parameter_bases"] = bases
             read = sorted({attr for _, attr in model.loops.class_reads_into_returns(cls)}) if entry["kind"] == "module" else ()
             if read:
                 entry["reads_into_returns"] = read

@@ -917,7 +917,9 @@ class Loops:
                 continue
             for attr in model.tree.descendants(stmt.body, cst.Attribute):
                 if type(attr.value) is cst.Name and attr.value.value == "self":
-                    found.append((stmt, attr.attr.value))
+                    parent = model.tree.parent_of(attr)
+                    if not (type(parent) is cst.Call and parent.func is attr):  # a call of a method or a submodule
+                        found.append((stmt, attr.attr.value))
         return found
 
     def is_generated_sequence(self, store: Store, region: cst.CSTNode) -> bool:

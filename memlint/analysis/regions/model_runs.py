@@ -231,7 +231,19 @@ class ModelRuns:
         # what it keeps is what it is handed: literals (`ThresholdReducer(low=0)`) are no module
         return held == HOLDS_WHAT_IT_IS_HANDED and all(arg.star == "" and is_literal(arg.value) for arg in made.args)
 
-    def parameters_held(self, cls: cst.ClassDef | None, seen: frozenset[int] = frozenset()) -> str | None:
+    def project_bases(self, cls: cst.ClassDef) -> list[str]:
+        """The base classes of `cls` that other files of the project may define, as written."""
+        model = self.model
+        return [
+            dotted(base.value)
+            for base in cls.bases
+            if base.keyword is None
+            and (model.imports.resolve(base.value) or "") not in _MODULE_ROOTS
+            and not (type(base.value) is cst.Name and base.value.value in model.calls.classes)
+            and dotted(base.value)
+        ]
+
+    def parameters_held(self, cls: cst.ClassDef | None, seen: frozenset[int] = frozenset(), own: bool = False) -> str | None:
         """Can `cls`, a module, hold no parameter? HOLDS_NONE where its bases are `nn.Module` or such
         classes of the project, nothing in it makes or registers a parameter or a submodule, and
         every attribute it sets is a constant, a value that is no module (a count, `.item()`), or
@@ -239,7 +251,8 @@ class ModelRuns:
         float)`); HOLDS_WHAT_IT_IS_HANDED where it also keeps arguments its constructor is handed
         unannotated, or a base class does (pytorch-metric-learning's `ThresholdReducer(low=None)`):
         none where its construction hands only literals; None where it may hold parameters. Its
-        output has history only where its input has."""
+        output has history only where its input has. `own`: as far as this file says, taking the
+        bases of other files (`project_bases`) for none (the project index joins what they hold)."""
         model = self.model
         if cls is None or not cls.bases:
             return None
@@ -251,7 +264,9 @@ class ModelRuns:
                 continue
             local = model.calls.classes.get(base.value.value) if type(base.value) is cst.Name else None
             if local is not None:
-                inherited = None if id(local) in seen else self.parameters_held(local, seen | {id(cls)})
+                inherited = None if id(local) in seen else self.parameters_held(local, seen | {id(cls)}, own)
+            elif own:
+                continue
             else:
                 inherited = (model.project.klass(base.value) or {}).get("parameters")
             if inherited not in (HOLDS_NONE, HOLDS_WHAT_IT_IS_HANDED):
