@@ -548,11 +548,6 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             if steps:
                 entry["steps"] = steps
             found[cls.name.value] = entry
-    for stmt in model.module.body:
-        # `COLLECT_STATS = False`: a constant other files may keep on a module (no module itself)
-        line = stmt.body[0] if type(stmt) is cst.SimpleStatementLine and len(stmt.body) == 1 else None
-        if type(line) is cst.Assign and len(line.targets) == 1 and type(line.targets[0].target) is cst.Name and is_literal(line.value):
-            found[line.targets[0].target.value] = {"constant": True}
     for func in tree.by_type.get(cst.FunctionDef, ()):
         cls = model.enclosing_class(func)
         # a function defined at module level, also in a `try:`/`if` block (`try: import apex ... def
@@ -591,6 +586,15 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         name = summaries.name(func)
         if not found.get(name):  # of two definitions in the branches of a block, the one that says something
             found[name] = entry
+    for stmt in model.module.body:
+        # `COLLECT_STATS = False`: a constant other files may keep on a module (no module itself)
+        line = stmt.body[0] if type(stmt) is cst.SimpleStatementLine and len(stmt.body) == 1 else None
+        if type(line) is cst.Assign and len(line.targets) == 1 and type(line.targets[0].target) is cst.Name:
+            name = line.targets[0].target.value
+            bound = model.bindings(model.module, name)  # bound once, or to literals alone, and no `global` rebinds it
+            rebound = any(name in (n.name.value for n in g.names) for g in tree.by_type.get(cst.Global, ()))
+            if bound and not rebound and all(b.value is not None and is_literal(b.value) for b in bound):
+                found.setdefault(name, {"constant": True})
     return found
 
 
