@@ -52,6 +52,7 @@ _CONSTANTS = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)
 # what a module class can hold: no parameter at all, or none where it is handed only literals
 HOLDS_NONE = "none"
 HOLDS_WHAT_IT_IS_HANDED = "plain-arguments"
+_HANDED_DEPTH = 2  # methods followed back through the calls that hand them a value kept on `self`
 _NUMBER_METHODS = {"item", "tolist", "numel", "dim", "__len__"}
 _NUMBER_BUILTINS = {"len", "int", "float", "bool", "str", "round", "abs"}
 _PLAIN_TYPES = {"int", "float", "bool", "str", "Optional[int]", "Optional[float]", "Optional[bool]", "Optional[str]"}
@@ -229,7 +230,20 @@ class ModelRuns:
         if held == HOLDS_NONE:
             return True
         # what it keeps is what it is handed: literals (`ThresholdReducer(low=0)`) are no module
-        return held == HOLDS_WHAT_IT_IS_HANDED and all(arg.star == "" and is_literal(arg.value) for arg in made.args)
+        return held == HOLDS_WHAT_IT_IS_HANDED and all(arg.star == "" and self._literal_at(arg.value, made) for arg in made.args)
+
+    def _literal_at(self, value: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """A literal, or a name every binding of which is one, or a loop's target over a literal
+        (`for low, high in [(0.1, None), (None, 0.2)]`)."""
+        if is_literal(value):
+            return True
+        if type(value) is not cst.Name:
+            return False
+        bound = self.model.bindings(self.model.scope_of(at), value.value)
+        return bool(bound) and all(
+            (type(b.node) is cst.For and is_literal(b.node.iter)) or (b.value is not None and b.value is not value and is_literal(b.value))
+            for b in bound
+        )
 
     def project_bases(self, cls: cst.ClassDef) -> list[str]:
         """The base classes of `cls` that other files of the project may define, as written."""
@@ -322,7 +336,7 @@ class ModelRuns:
                 return all(p.default is None or is_literal(p.default) for p in params)
         return True
 
-    def _plain_value(self, value: cst.BaseExpression, scope: cst.CSTNode, at: cst.CSTNode | None = None) -> bool:
+    def _plain_value(self, value: cst.BaseExpression, scope: cst.CSTNode, at: cst.CSTNode | None = None, depth: int = 0) -> bool:
         """Surely no module: a constant (also one the project defines, `c_f.COLLECT_STATS`), a
         number a call computes (`len(x)`, `t.item()`), a local bound only to such values, or a
         parameter of `scope` annotated as a number, a string or a bool."""
@@ -340,9 +354,17 @@ class ModelRuns:
         if type(value) is cst.Name:
             if isinstance(scope, cst.FunctionDef):
                 for param in (*scope.params.params, *scope.params.kwonly_params, *scope.params.posonly_params):
-                    if param.name.value == value.value:
-                        return param.annotation is not None and code(param.annotation.annotation) in _PLAIN_TYPES
+                    if param.name.value == value.value and param.annotation is not None:
+                        return code(param.annotation.annotation) in _PLAIN_TYPES
             if at is not None and isinstance(scope, cst.FunctionDef):
+                if value.value in model.params(scope) and scope.name.value != "__init__" and depth < _HANDED_DEPTH:
+                    # a method's parameter: what its calls in the file hand it (`self.set_stats(..., len(losses))`)
+                    sites = model.call_sites().get(scope, ())
+                    return bool(sites) and all(
+                        (handed := model.summaries.argument_for(site, scope, value.value)) is not None
+                        and self._plain_value(handed, model.scope_of(site), site, depth + 1)
+                        for site in sites
+                    )
                 bound = model.bindings(scope, value.value)
                 return bool(bound) and all(
                     b.value is not None and b.value is not value and self._plain_value(b.value, scope) for b in bound

@@ -1,6 +1,7 @@
 # Linted as one project with common.py, records.py and test_reducers.py. The reducers keep only
-# what their constructors are handed (unannotated) and counts; `WeightedReducer` also keeps a
-# layer it is handed, and `ScaledReducer` makes one: they can hold parameters.
+# what their constructors are handed (unannotated) and counts (also handed to a method that keeps
+# them); `WeightedReducer` also keeps a layer it is handed, and `ScaledReducer` makes one: they can
+# hold parameters.
 import torch
 
 from records import ModuleWithRecords
@@ -22,8 +23,13 @@ class ThresholdReducer(ModuleWithRecords):
     def forward(self, loss_dict, embeddings):
         losses = loss_dict["loss"]["losses"]
         kept = (losses > self.low) & (losses < self.high)
-        self.num_past_filter = torch.sum(kept).item()
+        self.set_stats(len(losses[kept]), torch.sum(kept).item())
         return torch.mean(losses[kept])
+
+    def set_stats(self, num_past_filter, num_kept):
+        if self.collect_stats:
+            self.num_past_filter = num_past_filter
+            self.num_kept = num_kept
 
 
 class WeightedReducer(ModuleWithRecords):

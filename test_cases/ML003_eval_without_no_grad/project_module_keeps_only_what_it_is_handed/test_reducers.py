@@ -1,5 +1,6 @@
 # Linted as one project with common.py, records.py and reducers.py: a test runs reducers in a loop
-# on losses that need no grad, never backwarding. The two built from literals hold no parameter,
+# on losses that need no grad, never backwarding. The two built from literals (also through a
+# loop over literals) hold no parameter,
 # so they record nothing; the one handed a layer, and the one that makes one, record its
 # activations every iteration.
 import unittest
@@ -15,7 +16,6 @@ TEST_DTYPES = [torch.float16]
 class TestReducers(unittest.TestCase):
     def test_reducers(self):
         reducer = MeanReducer()
-        threshold_reducer = ThresholdReducer(low=0.1, high=2)
         weighted_reducer = WeightedReducer(torch.nn.Linear(1, 1))
         scaled_reducer = ScaledReducer()
         batch_size = 100
@@ -28,6 +28,8 @@ class TestReducers(unittest.TestCase):
                 output = reducer(loss_dict, embeddings)
                 correct_output = torch.mean(losses)
                 self.assertTrue(output == correct_output)
-                output = threshold_reducer(loss_dict, embeddings)
+                for low, high in [(0.1, 2), (None, 1)]:
+                    threshold_reducer = ThresholdReducer(low, high)
+                    output = threshold_reducer(loss_dict, embeddings)
                 output = weighted_reducer(loss_dict, embeddings)  # expect: ML003
                 output = scaled_reducer(loss_dict, embeddings)  # expect: ML003
