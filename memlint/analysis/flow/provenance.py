@@ -24,6 +24,7 @@ from memlint.analysis.syntax.expressions import (
     call_arg,
     callee_name,
     code,
+    is_literal,
     keyword_arg,
     method_name,
     names_in,
@@ -1500,7 +1501,7 @@ class Provenance:
             type(b.value) is cst.Call
             and self._is_module_factory(b.value)
             and not any(method_name(c) in _DEVICE_PLACEMENT for c in _placements(b.value))
-            and not any(a.keyword is not None and a.keyword.value == "device" for a in b.value.args)
+            and all(is_literal(a.value) for a in _construction(b.value).args)  # handed no model, no tensor, no device
             for b in bindings
         ):
             return False
@@ -1509,8 +1510,12 @@ class Provenance:
                 continue
             parent = model.tree.parent_of(name)
             if type(parent) is cst.Attribute and parent.value is name:
-                if parent.attr.value in _DEVICE_PLACEMENT:
-                    return False  # `tr.to(device)`, `tr.cuda()`: moved in place
+                while type(parent) is cst.Attribute:  # `sampler.eval().requires_grad_(False).to(device)`
+                    if parent.attr.value in _DEVICE_PLACEMENT:
+                        return False  # moved in place
+                    call_of = model.tree.parent_of(parent)
+                    outer = model.tree.parent_of(call_of) if type(call_of) is cst.Call else None
+                    parent = outer if type(outer) is cst.Attribute else None
                 continue
             if type(parent) is cst.Call and parent.func is name:
                 continue  # another run of it
@@ -1545,6 +1550,13 @@ class Provenance:
 
 # the methods that move a module (in place) or a tensor to a device
 _DEVICE_PLACEMENT = frozenset({"to", "cuda", "to_empty", "xpu", "mps"})
+
+
+def _construction(made: cst.Call) -> cst.Call:
+    """`Net(...).eval()` -> `Net(...)`."""
+    while type(made.func) is cst.Attribute and type(made.func.value) is cst.Call:
+        made = made.func.value
+    return made
 
 
 def _placements(made: cst.Call) -> list[cst.Call]:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import call_arg, code, literal_parts, names_in, root_name, target_names
+from memlint.analysis.syntax.expressions import call_arg, code, is_literal, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import refined_by_annotation
@@ -31,7 +31,6 @@ from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS,
 from memlint.analysis.regions.differentiation import differentiates
 from memlint.analysis.flow.values import NO, YES, Value, join
 from memlint.analysis.regions.grad import Grad
-from memlint.analysis.regions.model_runs import is_literal
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import code, method_name, target_names
+from memlint.analysis.syntax.expressions import code, is_literal, method_name, target_names
 from memlint.analysis.library import CONCATENATIONS, NO_GRAD_CALLABLES, PARAMETER_FREE_MODULES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.imports import dotted
@@ -48,7 +48,6 @@ _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 _MODULE_ROOTS = {"torch.nn.Module", "torch.nn.modules.module.Module"}
 _REGISTERS = {"register_parameter", "add_module", "register_module"}
 _PARAMETER_MAKERS = {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "setattr"}
-_CONSTANTS = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)
 # what a module class can hold: no parameter at all, or none where it is handed only literals
 HOLDS_NONE = "none"
 HOLDS_WHAT_IT_IS_HANDED = "plain-arguments"
@@ -974,15 +973,3 @@ def eval_calls(model: "FileContext", imported: list[tuple[cst.Call, str]]) -> li
         )
     return found
 
-
-def is_literal(value: cst.BaseExpression) -> bool:
-    """A number, a string, True, False or None (negated, or a tuple or list of them)."""
-    if isinstance(value, _CONSTANTS):
-        return True
-    if type(value) is cst.UnaryOperation:
-        return is_literal(value.expression)
-    if type(value) is cst.Name:
-        return value.value in ("True", "False", "None")
-    if type(value) in (cst.Tuple, cst.List):
-        return all(is_literal(e.value) for e in value.elements)
-    return False
