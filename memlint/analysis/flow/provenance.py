@@ -24,7 +24,6 @@ from memlint.analysis.syntax.expressions import (
     call_arg,
     callee_name,
     code,
-    is_literal,
     keyword_arg,
     method_name,
     names_in,
@@ -61,6 +60,7 @@ from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.tensor_api import TENSOR_API
 from memlint.analysis.regions.grad import Grad
+from memlint.analysis.regions.model_runs import literal_at
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.syntax.tree import Tree, iter_children
 
@@ -1501,7 +1501,7 @@ class Provenance:
             type(b.value) is cst.Call
             and self._is_module_factory(b.value)
             and not any(method_name(c) in _DEVICE_PLACEMENT for c in _placements(b.value))
-            and all(is_literal(a.value) for a in _construction(b.value).args)  # handed no model, no tensor, no device
+            and all(literal_at(model, a.value, b.node) for a in _construction(b.value).args)  # no model, tensor or device
             for b in bindings
         ):
             return False

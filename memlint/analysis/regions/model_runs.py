@@ -229,20 +229,7 @@ class ModelRuns:
         if held == HOLDS_NONE:
             return True
         # what it keeps is what it is handed: literals (`ThresholdReducer(low=0)`) are no module
-        return held == HOLDS_WHAT_IT_IS_HANDED and all(arg.star == "" and self._literal_at(arg.value, made) for arg in made.args)
-
-    def _literal_at(self, value: cst.BaseExpression, at: cst.CSTNode) -> bool:
-        """A literal, or a name every binding of which is one, or a loop's target over a literal
-        (`for low, high in [(0.1, None), (None, 0.2)]`)."""
-        if is_literal(value):
-            return True
-        if type(value) is not cst.Name:
-            return False
-        bound = self.model.bindings(self.model.scope_of(at), value.value)
-        return bool(bound) and all(
-            (type(b.node) is cst.For and is_literal(b.node.iter)) or (b.value is not None and b.value is not value and is_literal(b.value))
-            for b in bound
-        )
+        return held == HOLDS_WHAT_IT_IS_HANDED and all(arg.star == "" and literal_at(self.model, arg.value, made) for arg in made.args)
 
     def project_bases(self, cls: cst.ClassDef) -> list[str]:
         """The base classes of `cls` that other files of the project may define, as written."""
@@ -973,3 +960,19 @@ def eval_calls(model: "FileContext", imported: list[tuple[cst.Call, str]]) -> li
         )
     return found
 
+
+def literal_at(model: "FileContext", value: cst.BaseExpression, at: cst.CSTNode) -> bool:
+    """Is `value`, read at `at`, surely a literal: one as written, a choice between two
+    (`1 if context else 2`), or a name every binding of which is one or a loop's target over one
+    (`for low, high in [(0.1, None), (None, 0.2)]`)?"""
+    if is_literal(value):
+        return True
+    if type(value) is cst.IfExp:
+        return literal_at(model, value.body, at) and literal_at(model, value.orelse, at)
+    if type(value) is not cst.Name:
+        return False
+    bound = model.bindings(model.scope_of(at), value.value)
+    return bool(bound) and all(
+        (type(b.node) is cst.For and is_literal(b.node.iter)) or (b.value is not None and b.value is not value and is_literal(b.value))
+        for b in bound
+    )
