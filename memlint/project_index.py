@@ -65,6 +65,7 @@ def _is_package(folder: str) -> bool:
 # How many re-exports (`from .ops import f` in a package's `__init__.py`) a name is followed through
 # to its definition.
 _REEXPORT_DEPTH = 3
+_BASE_DEPTH = 8  # base classes followed through other files for what a module class holds
 
 # The parts of a file's summary that hold the questions its analysis asked about names other files
 # define (engine.py records them where the rules ran in full; an editor's lint of changed statements
@@ -314,14 +315,22 @@ class ProjectIndex:
             if base and not ("steps" in entry or entry.get("kind") == "lightning"):
                 # a base class matters for the methods it calls per step, or as a LightningModule;
                 # otherwise only where its name would be taken for a module's, or not, wrongly
-                # or for what its subclasses inherit: the grad mode of its `forward`, no parameters
-                inherited = {k: entry[k] for k in ("call_grad", "parameters") if k in entry}
+                # or for what its subclasses inherit: the grad mode of its `forward`, no parameters,
+                # the attributes its methods compute their returns from
+                inherited = {k: entry[k] for k in ("call_grad", "reads_into_returns") if k in entry}
+                held = self._parameters(where[0], entry)
+                if held is not None:
+                    inherited["parameters"] = held
                 if (entry.get("kind") == "module") != bool(MODULE_CLASS_NAME.search(last)) or inherited:
                     found[name] = {"kind": entry["kind"], **inherited, "file": _relative(where[0])}
                 continue
             if "kind" in entry:
                 prefix = f"{where[1]}."
-                found[name] = {**entry, "file": file}
+                found[name] = {k: v for k, v in entry.items() if k not in ("parameters", "parameter_bases")}
+                found[name]["file"] = file
+                held = self._parameters(where[0], entry)
+                if held is not None:
+                    found[name]["parameters"] = held
                 for key, facts in flow.items():
                     method = key[len(prefix):]
                     if key.startswith(prefix) and (_informative(facts) or _guessed(method) or _stores(method)):
@@ -505,6 +514,23 @@ class ProjectIndex:
         for text in finding.extra["assumptions"]:
             hint = hint.replace(text, "")
         return replace(finding, hint=hint + "".join(f" ({fact})" for fact in facts), extra={**finding.extra, "assumptions": []})
+    def _parameters(self, path: str, entry: dict[str, Any], depth: int = 0) -> str | None:
+        """What a module class of `path` can hold (`parameters`, analysis/regions/model_runs.py),
+        joined with what its bases in other files hold, followed through their files: "none",
+        "plain-arguments" (none where its construction hands only literals), None (it may hold
+        parameters, or a base is out of sight)."""
+        held = entry.get("parameters")
+        for base in entry.get("parameter_bases", ()):
+            where = self.locate(path, base) if held is not None and depth < _BASE_DEPTH else None
+            flow = (self.summaries[where[0]].get("flow") or {}) if where is not None else {}
+            found = flow.get(where[1]) if where is not None else None
+            inherited = self._parameters(where[0], found, depth + 1) if where is not None and found else None
+            if inherited is None:
+                return None
+            if inherited != "none":
+                held = inherited
+        return held
+
     def _handed_by_callers(self, finding: Finding) -> Finding | None:
         """ML003 on a parameter run as a model by its name alone (`analysis/flow/handed.py`): where a call
         of the function (or construction of the class) in another file hands that parameter a module
@@ -637,7 +663,10 @@ def _informative(entry: dict[str, Any]) -> bool:
     returns = entry.get("returns") or {}
     if returns.get("h", "no") != "no" or returns.get("p"):
         return True
-    return any(entry.get(key) for key in ("keeps", "keeps_in", "runs", "evals", "grad", "loads", "leaves_grad", "trains"))
+    return any(
+        entry.get(key)
+        for key in ("keeps", "keeps_in", "runs", "evals", "grad", "loads", "leaves_grad", "trains", "constant")
+    )
 
 
 def _history(facts: dict[str, Any]) -> str | None:

@@ -174,12 +174,12 @@ def _with_project_facts(
     located = Located()  # every round indexes the same files: where their names are defined, once
     index = _index(results, settings, located)
     # files that no rule needed to read (no needle of any rule in them) but whose definitions other
-    # files call: their summaries first (they keep the results of the first phase: no rule applies)
+    # files call or derive from: their summaries first (they keep the results of the first phase: no rule applies)
     unread = sorted(
         {
             where[0]
             for path, result in results.items()
-            for name, _ in (result.summary or {}).get("calls", ())
+            for name in (*(name for name, _ in (result.summary or {}).get("calls", ())), *(result.summary or {}).get("bases", ()))
             if (where := index.locate(path, name)) is not None and where[0] in results and not results[where[0]].summary
         }
     )

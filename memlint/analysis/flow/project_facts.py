@@ -80,6 +80,11 @@ class ProjectFacts:
             self.asked.add(f"base:{name}")  # as a base: what matters is the methods it calls per step
         return self._get(name, False, "class")
 
+    def constant(self, expr: cst.BaseExpression) -> bool:
+        """Does `expr` (`c_f.COLLECT_STATS`) name a constant that another file of the project
+        binds at module level to a literal?"""
+        return bool((self._get(dotted(expr), True, "entry") or {}).get("constant"))
+
     def method(self, value: cst.Call, method: str) -> dict[str, Any] | None:
         """The facts of `method` of the project class that `value` constructs; None where the class
         defines no such method (an inherited one is out of sight)."""

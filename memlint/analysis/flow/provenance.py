@@ -60,6 +60,7 @@ from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.tensor_api import TENSOR_API
 from memlint.analysis.regions.grad import Grad
+from memlint.analysis.regions.model_runs import literal_at
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.syntax.tree import Tree, iter_children
 
@@ -1466,7 +1467,7 @@ class Provenance:
                 return False
             return any(self._device(a.value, scope, at, guard) for a in call.args)
         if self.is_module_call(call):
-            return not self._module_moved_to_cpu(call)
+            return not self._module_moved_to_cpu(call) and not self._host_module_run(call, scope, at, guard)
         if isinstance(call.func, cst.Attribute) and method not in ("item", "tolist"):
             return self._device(call.func.value, scope, at, guard)
         return False
@@ -1485,6 +1486,42 @@ class Provenance:
         params = scope.params
         param = next((p for p in [*params.params, *params.kwonly_params] if p.name.value == target.value), None)
         return param is not None and param.default is not None and code(param.default) == "None"
+
+    def _host_module_run(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        """`tr = StreamingTransformer(...)` then `tr(frame)` with `frame = torch.randn(...)`: a module
+        built in this function (no `device=`), never placed (no `.to(...)`, `.cuda()`, not handed
+        to a call that could move it), run on tensors none of which is on the device, computes on
+        the host (audiocraft's tests)."""
+        model = self.model
+        func = call.func
+        if type(func) is not cst.Name or not isinstance(scope, cst.FunctionDef):
+            return False
+        bindings = model.bindings(scope, func.value)
+        if not bindings or not all(
+            type(b.value) is cst.Call
+            and self._is_module_factory(b.value)
+            and not any(method_name(c) in _DEVICE_PLACEMENT for c in _placements(b.value))
+            and all(literal_at(model, a.value, b.node) for a in _construction(b.value).args)  # no model, tensor or device
+            for b in bindings
+        ):
+            return False
+        for name in model.tree.descendants(scope.body, cst.Name):
+            if name.value != func.value or name is func:
+                continue
+            parent = model.tree.parent_of(name)
+            if type(parent) is cst.Attribute and parent.value is name:
+                while type(parent) is cst.Attribute:  # `sampler.eval().requires_grad_(False).to(device)`
+                    if parent.attr.value in _DEVICE_PLACEMENT:
+                        return False  # moved in place
+                    call_of = model.tree.parent_of(parent)
+                    outer = model.tree.parent_of(call_of) if type(call_of) is cst.Call else None
+                    parent = outer if type(outer) is cst.Attribute else None
+                continue
+            if type(parent) is cst.Call and parent.func is name:
+                continue  # another run of it
+            if type(parent) is cst.Arg or model.scope_of(name) is not scope:
+                return False  # handed on (`accelerator.prepare(tr)`), or used in a nested function
+        return not any(self._device(a.value, scope, at, guard) for a in call.args)
 
     def _module_moved_to_cpu(self, call: cst.Call) -> bool:
         """`self.model = self.model.to("cpu")` earlier in the block around `call` (an OOM fallback):
@@ -1509,6 +1546,26 @@ class Provenance:
                 if to_cpu and any(m == callee or (callee == "self" and m.startswith("self.")) for m in moved):
                     return True
         return False
+
+
+# the methods that move a module (in place) or a tensor to a device
+_DEVICE_PLACEMENT = frozenset({"to", "cuda", "to_empty", "xpu", "mps"})
+
+
+def _construction(made: cst.Call) -> cst.Call:
+    """`Net(...).eval()` -> `Net(...)`."""
+    while type(made.func) is cst.Attribute and type(made.func.value) is cst.Call:
+        made = made.func.value
+    return made
+
+
+def _placements(made: cst.Call) -> list[cst.Call]:
+    """`Net(...).to(device).eval()` -> the calls chained on the construction ([`.eval()`, `.to(device)`])."""
+    found = []
+    while type(made.func) is cst.Attribute and type(made.func.value) is cst.Call:
+        found.append(made)
+        made = made.func.value
+    return found
 
 
 _CONTAINER_CONSTRUCTORS = frozenset(

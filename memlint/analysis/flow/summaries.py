@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import call_arg, code, literal_parts, names_in, root_name, target_names
+from memlint.analysis.syntax.expressions import call_arg, code, is_literal, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind, refined_by_annotation
@@ -570,8 +570,13 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       it trains (`trains`: it differentiates, steps or zeroes an optimizer, in its loops too), and,
       for a checkpoint loader, the parameters it hands `torch.load` as file and `map_location` (`loads`);
     - a class: whether it is a module (`kind`), the grad mode its `__call__` (or a module's
-      `forward`) declares (`call_grad`), whether it can hold no parameter (`parameters`), whether its methods take gradients on purpose
-      (`differentiates`: an explainer, an attack), and the methods its own loops call once per step (`steps`).
+      `forward`) declares (`call_grad`), whether it can hold no parameter
+      (`parameters`: "none", or "plain-arguments": none where its construction hands only literals;
+      as far as its file says, with the bases of other files it derives from in `parameter_bases`), the
+      attributes of `self` a module's methods read and return values from (`reads_into_returns`:
+      what a subclass's `forward` stores there is consumed), whether its methods take gradients on purpose
+      (`differentiates`: an explainer, an attack), and the methods its own loops call once per step (`steps`);
+    - a name bound at module level to a literal: that it is a constant (`constant`).
 
     A function with nothing to say still has an entry (`{}`): that the project defines it is a fact,
     so that no other file guesses what it does from its name."""
@@ -584,8 +589,15 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry: dict[str, Any] = {"kind": kinds.get(cls.name.value, "object")}
             if model.model_runs.class_without_grad(cls):
                 entry["call_grad"] = "off"
-            if entry["kind"] == "module" and model.model_runs.holds_no_parameters(cls):
-                entry["parameters"] = "none"
+            held = model.model_runs.parameters_held(cls, own=True) if entry["kind"] == "module" else None
+            if held is not None:  # what its bases in other files hold, the project index adds
+                entry["parameters"] = held
+                bases = model.model_runs.project_bases(cls)
+                if bases:
+                    entry["parameter_bases"] = bases
+            read = sorted({attr for _, attr in model.loops.class_reads_into_returns(cls)}) if entry["kind"] == "module" else ()
+            if read:
+                entry["reads_into_returns"] = read
             if differentiates(model, cls):
                 entry["differentiates"] = True
             steps = _step_methods(model, cls)
@@ -633,6 +645,15 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         name = summaries.name(func)
         if not found.get(name):  # of two definitions in the branches of a block, the one that says something
             found[name] = entry
+    for stmt in model.module.body:
+        # `COLLECT_STATS = False`: a constant other files may keep on a module (no module itself)
+        line = stmt.body[0] if type(stmt) is cst.SimpleStatementLine and len(stmt.body) == 1 else None
+        if type(line) is cst.Assign and len(line.targets) == 1 and type(line.targets[0].target) is cst.Name:
+            name = line.targets[0].target.value
+            bound = model.bindings(model.module, name)  # bound once, or to literals alone, and no `global` rebinds it
+            rebound = any(name in (n.name.value for n in g.names) for g in tree.by_type.get(cst.Global, ()))
+            if bound and not rebound and all(b.value is not None and is_literal(b.value) for b in bound):
+                found.setdefault(name, {"constant": True})
     return found
 
 

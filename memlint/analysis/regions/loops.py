@@ -880,12 +880,47 @@ class Loops:
         return None
 
     def _escapes_to_self(self, name: str, func: cst.FunctionDef) -> bool:
-        """Is the local `name` itself stored on `self` in `func` (`self.chunks = enc`)?"""
+        """Is the local `name` itself stored on `self` in `func` (`self.chunks = enc`), under an
+        attribute that no other method of the class reads into what it returns? OpenPCDet's heads
+        keep their predictions in `self.forward_ret_dict[...]` for `get_loss` to compute the loss
+        from: the next step's forward replaces them, and the loss backwards their graph."""
         for assign in self.model.tree.descendants(func.body, cst.Assign):
             if isinstance(assign.value, cst.Name) and assign.value.value == name:
-                if any(root_name(t.target) == "self" for t in assign.targets):
-                    return True
+                for t in assign.targets:
+                    if root_name(t.target) == "self" and _self_attribute(t.target) not in self.read_into_returns(func):
+                        return True
         return False
+
+    def read_into_returns(self, method: cst.FunctionDef) -> set[str]:
+        """The attributes of `self` that the other methods of `method`'s class read and return a
+        value from (`get_loss` reading `self.forward_ret_dict`), in this file, or in
+        a base class of the project's other files (its summary says so)."""
+        model = self.model
+        cls = model.enclosing_class(method)
+        if cls is None:
+            return set()
+        found = {attr for other, attr in self.class_reads_into_returns(cls) if other is not method}
+        for base in cls.bases:
+            if base.keyword is None and not (type(base.value) is cst.Name and base.value.value in model.calls.classes):
+                found.update((model.project.klass(base.value) or {}).get("reads_into_returns", ()))
+        return found
+
+    def class_reads_into_returns(self, cls: cst.ClassDef) -> list[tuple[cst.FunctionDef, str]]:
+        """(method, attribute) for each method of `cls` that reads `self.<attribute>` and returns a
+        value (a loss computed from it: what it returns is its caller's to backward)."""
+        model = self.model
+        found = []
+        for stmt in cls.body.body:
+            if type(stmt) is not cst.FunctionDef:
+                continue
+            if not any(r.value is not None and model.scope_of(r) is stmt for r in model.tree.descendants(stmt.body, cst.Return)):
+                continue
+            for attr in model.tree.descendants(stmt.body, cst.Attribute):
+                if type(attr.value) is cst.Name and attr.value.value == "self":
+                    parent = model.tree.parent_of(attr)
+                    if not (type(parent) is cst.Call and parent.func is attr):  # a call of a method or a submodule
+                        found.append((stmt, attr.attr.value))
+        return found
 
     def is_generated_sequence(self, store: Store, region: cst.CSTNode) -> bool:
         """`input = torch.cat([input, token], 0)` where the model runs on `input` in the
@@ -1014,6 +1049,15 @@ class Loops:
                 if any(isinstance(p, cst.Name) and p.value == name for p in literal_parts(ret.value)):
                     return True
         return False
+
+
+def _self_attribute(target: cst.BaseExpression) -> str | None:
+    """`self.forward_ret_dict["pred"]` -> "forward_ret_dict": the attribute of `self` written."""
+    while type(target) is cst.Subscript:
+        target = target.value
+    if type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self":
+        return target.attr.value
+    return None
 
 
 def exclusive_branches(model: "FileContext", a: cst.CSTNode, b: cst.CSTNode) -> bool:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import code, method_name, target_names
+from memlint.analysis.syntax.expressions import code, is_literal, method_name, target_names
 from memlint.analysis.library import CONCATENATIONS, NO_GRAD_CALLABLES, PARAMETER_FREE_MODULES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.flow.project_facts import ProjectFacts
@@ -49,7 +49,12 @@ _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 _MODULE_ROOTS = {"torch.nn.Module", "torch.nn.modules.module.Module"}
 _REGISTERS = {"register_parameter", "add_module", "register_module"}
 _PARAMETER_MAKERS = {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "setattr"}
-_CONSTANTS = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)
+# what a module class can hold: no parameter at all, or none where it is handed only literals
+HOLDS_NONE = "none"
+HOLDS_WHAT_IT_IS_HANDED = "plain-arguments"
+_HANDED_DEPTH = 2  # methods followed back through the calls that hand them a value kept on `self`
+_NUMBER_METHODS = {"item", "tolist", "numel", "dim", "__len__"}
+_NUMBER_BUILTINS = {"len", "int", "float", "bool", "str", "round", "abs"}
 _PLAIN_TYPES = {"int", "float", "bool", "str", "Optional[int]", "Optional[float]", "Optional[bool]", "Optional[str]"}
 _PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
 
@@ -248,21 +253,40 @@ class ModelRuns:
 
     def _made_without_parameters(self, made: cst.Call) -> bool:
         """Does `made` construct a module of this project that holds no parameters (its definition
-        says so, in this file or another)?"""
+        says so, in this file or another, where need be of the arguments `made` hands it)?"""
         cls = self.model.calls.classes.get(made.func.value) if type(made.func) is cst.Name else None
-        if cls is not None:
-            return self.holds_no_parameters(cls)
-        return (self.model.project.constructed(made) or {}).get("parameters") == "none"
+        held = self.parameters_held(cls) if cls is not None else (self.model.project.constructed(made) or {}).get("parameters")
+        if held == HOLDS_NONE:
+            return True
+        # what it keeps is what it is handed: literals (`ThresholdReducer(low=0)`) are no module
+        return held == HOLDS_WHAT_IT_IS_HANDED and all(arg.star == "" and literal_at(self.model, arg.value, made) for arg in made.args)
 
-    def holds_no_parameters(self, cls: cst.ClassDef, seen: frozenset[int] = frozenset()) -> bool:
-        """Is `cls` a module that can hold no parameter: its bases are `nn.Module` or such classes
-        of the project, nothing in it makes or registers a parameter or a submodule, and every
-        attribute it sets is a constant or an argument annotated as a number, a string or a bool
-        (wenet's `FrameReducer(blank_threshold: float)`)? Its output has history only where its
-        input has."""
+    def project_bases(self, cls: cst.ClassDef) -> list[str]:
+        """The base classes of `cls` that other files of the project may define, as written."""
         model = self.model
-        if not cls.bases:
-            return False
+        return [
+            dotted(base.value)
+            for base in cls.bases
+            if base.keyword is None
+            and (model.imports.resolve(base.value) or "") not in _MODULE_ROOTS
+            and not (type(base.value) is cst.Name and base.value.value in model.calls.classes)
+            and dotted(base.value)
+        ]
+
+    def parameters_held(self, cls: cst.ClassDef | None, seen: frozenset[int] = frozenset(), own: bool = False) -> str | None:
+        """Can `cls`, a module, hold no parameter? HOLDS_NONE where its bases are `nn.Module` or such
+        classes of the project, nothing in it makes or registers a parameter or a submodule, and
+        every attribute it sets is a constant, a value that is no module (a count, `.item()`), or
+        an argument annotated as a number, a string or a bool (wenet's `FrameReducer(blank_threshold:
+        float)`); HOLDS_WHAT_IT_IS_HANDED where it also keeps arguments its constructor is handed
+        unannotated, or a base class does (pytorch-metric-learning's `ThresholdReducer(low=None)`):
+        none where its construction hands only literals; None where it may hold parameters. Its
+        output has history only where its input has. `own`: as far as this file says, taking the
+        bases of other files (`project_bases`) for none (the project index joins what they hold)."""
+        model = self.model
+        if cls is None or not cls.bases:
+            return None
+        held = HOLDS_NONE
         for base in cls.bases:
             if base.keyword is not None:
                 continue
@@ -270,39 +294,97 @@ class ModelRuns:
                 continue
             local = model.calls.classes.get(base.value.value) if type(base.value) is cst.Name else None
             if local is not None:
-                if id(local) in seen or not self.holds_no_parameters(local, seen | {id(cls)}):
-                    return False
+                inherited = None if id(local) in seen else self.parameters_held(local, seen | {id(cls)}, own)
+            elif own:
                 continue
-            if (model.project.klass(base.value) or {}).get("parameters") != "none":
-                return False
+            else:
+                inherited = (model.project.klass(base.value) or {}).get("parameters")
+            if inherited not in (HOLDS_NONE, HOLDS_WHAT_IT_IS_HANDED):
+                return None
+            if inherited == HOLDS_WHAT_IT_IS_HANDED:
+                held = HOLDS_WHAT_IT_IS_HANDED
         tree = model.tree
         for call in tree.descendants(cls.body, cst.Call):
             if method_name(call) in _REGISTERS or (model.imports.resolve(call.func) or "") in _PARAMETER_MAKERS:
-                return False
+                return None
+            if method_name(call) == "__init__" and not all(
+                arg.star or is_literal(arg.value) or self._argument(arg.value, model.scope_of(call)) for arg in call.args
+            ):
+                return None  # a base handed something its constructor did not get: maybe a module
         for stmt in tree.descendants(cls.body, cst.Assign):
             scope = model.scope_of(stmt)
             if scope is cls and type(stmt.value) is cst.Call:
-                return False  # a class attribute built by a call: maybe a module
+                return None  # a class attribute built by a call: maybe a module
             for target in stmt.targets:
                 attr = target.target
                 if type(attr) is cst.Attribute and type(attr.value) is cst.Name and attr.value.value == "self":
-                    if not self._plain_value(stmt.value, scope):
-                        return False
+                    kind = self._kept_value(stmt.value, scope, stmt)
+                    if kind is None:
+                        return None
+                    if kind == HOLDS_WHAT_IT_IS_HANDED:
+                        held = kind
+        if held == HOLDS_WHAT_IT_IS_HANDED and not self._plain_defaults(cls):
+            return None
+        return held
+
+    def _kept_value(self, value: cst.BaseExpression, scope: cst.CSTNode, at: cst.CSTNode) -> str | None:
+        """What a value set on `self` is: HOLDS_NONE where it is surely no module (`_plain_value`),
+        HOLDS_WHAT_IT_IS_HANDED where it is an unannotated argument of the constructor (or picks
+        between one and a plain value), None otherwise."""
+        if self._plain_value(value, scope, at):
+            return HOLDS_NONE
+        if type(value) is cst.IfExp:
+            kinds = {self._kept_value(value.body, scope, at), self._kept_value(value.orelse, scope, at)}
+            return None if None in kinds else HOLDS_WHAT_IT_IS_HANDED if HOLDS_WHAT_IT_IS_HANDED in kinds else HOLDS_NONE
+        if isinstance(scope, cst.FunctionDef) and scope.name.value == "__init__" and self._argument(value, scope):
+            return HOLDS_WHAT_IT_IS_HANDED
+        return None
+
+    def _argument(self, value: cst.BaseExpression, scope: cst.CSTNode) -> bool:
+        """Is `value` a parameter of `scope` as handed (no default stands in: `_plain_defaults`)?"""
+        return type(value) is cst.Name and isinstance(scope, cst.FunctionDef) and value.value in self.model.params(scope)
+
+    def _plain_defaults(self, cls: cst.ClassDef) -> bool:
+        """Are the defaults of `cls`'s constructor literals (what it keeps when handed nothing)?"""
+        for stmt in cls.body.body:
+            if type(stmt) is cst.FunctionDef and stmt.name.value == "__init__":
+                params = (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
+                return all(p.default is None or is_literal(p.default) for p in params)
         return True
 
-    def _plain_value(self, value: cst.BaseExpression, scope: cst.CSTNode) -> bool:
-        """A constant, or a parameter of `scope` annotated as a number, a string or a bool: no module."""
-        if isinstance(value, _CONSTANTS):
+    def _plain_value(self, value: cst.BaseExpression, scope: cst.CSTNode, at: cst.CSTNode | None = None, depth: int = 0) -> bool:
+        """Surely no module: a constant (also one the project defines, `c_f.COLLECT_STATS`), a
+        number a call computes (`len(x)`, `t.item()`), a local bound only to such values, or a
+        parameter of `scope` annotated as a number, a string or a bool."""
+        model = self.model
+        if is_literal(value):
             return True
         if type(value) is cst.UnaryOperation:
-            return self._plain_value(value.expression, scope)
+            return self._plain_value(value.expression, scope, at)
+        if type(value) is cst.Call:
+            return method_name(value) in _NUMBER_METHODS or (
+                type(value.func) is cst.Name and value.func.value in _NUMBER_BUILTINS and not model.bindings(scope, value.func.value)
+            )
+        if type(value) is cst.Attribute and self._imported(value):
+            return model.project.constant(value)  # of an imported module of the project
         if type(value) is cst.Name:
-            if value.value in ("True", "False", "None"):
-                return True
             if isinstance(scope, cst.FunctionDef):
                 for param in (*scope.params.params, *scope.params.kwonly_params, *scope.params.posonly_params):
-                    if param.name.value == value.value:
-                        return param.annotation is not None and code(param.annotation.annotation) in _PLAIN_TYPES
+                    if param.name.value == value.value and param.annotation is not None:
+                        return code(param.annotation.annotation) in _PLAIN_TYPES
+            if at is not None and isinstance(scope, cst.FunctionDef):
+                if value.value in model.params(scope) and scope.name.value != "__init__" and depth < _HANDED_DEPTH:
+                    # a method's parameter: what its calls in the file hand it (`self.set_stats(..., len(losses))`)
+                    sites = model.call_sites().get(scope, ())
+                    return bool(sites) and all(
+                        (handed := model.summaries.argument_for(site, scope, value.value)) is not None
+                        and self._plain_value(handed, model.scope_of(site), site, depth + 1)
+                        for site in sites
+                    )
+                bound = model.bindings(scope, value.value)
+                return bool(bound) and all(
+                    b.value is not None and b.value is not value and self._plain_value(b.value, scope) for b in bound
+                )
         return False
 
     def called_values(self, scope: cst.CSTNode) -> set[str]:
@@ -907,3 +989,20 @@ def eval_calls(model: "FileContext", imported: list[tuple[cst.Call, str]]) -> li
             [name, span.start.line, span.start.column + 1, span.end.line, span.end.column + 1, where, fix, suppressed]
         )
     return found
+
+
+def literal_at(model: "FileContext", value: cst.BaseExpression, at: cst.CSTNode) -> bool:
+    """Is `value`, read at `at`, surely a literal: one as written, a choice between two
+    (`1 if context else 2`), or a name every binding of which is one or a loop's target over one
+    (`for low, high in [(0.1, None), (None, 0.2)]`)?"""
+    if is_literal(value):
+        return True
+    if type(value) is cst.IfExp:
+        return literal_at(model, value.body, at) and literal_at(model, value.orelse, at)
+    if type(value) is not cst.Name:
+        return False
+    bound = model.bindings(model.scope_of(at), value.value)
+    return bool(bound) and all(
+        (type(b.node) is cst.For and is_literal(b.node.iter)) or (b.value is not None and b.value is not value and is_literal(b.value))
+        for b in bound
+    )

@@ -129,3 +129,16 @@ def literal_parts(value: cst.BaseExpression) -> list[cst.BaseExpression]:
     if isinstance(value, cst.Dict):
         return [p for e in value.elements if isinstance(e, cst.DictElement) for p in literal_parts(e.value)]
     return [value]
+
+
+def is_literal(value: cst.BaseExpression) -> bool:
+    """A number, a string, True, False or None (negated, or a tuple or list of them)."""
+    if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    if type(value) is cst.UnaryOperation:
+        return is_literal(value.expression)
+    if type(value) is cst.Name:
+        return value.value in ("True", "False", "None")
+    if type(value) in (cst.Tuple, cst.List):
+        return all(is_literal(e.value) for e in value.elements)
+    return False
