@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import code, is_literal, method_name, target_names
-from memlint.analysis.library import CONCATENATIONS, NO_GRAD_CALLABLES, PARAMETER_FREE_MODULES
+from memlint.analysis.library import CONCATENATIONS, NO_GRAD_CALLABLES, NON_MODULE_PACKAGES, PARAMETER_FREE_MODULES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.imports import dotted
@@ -235,13 +235,15 @@ class ModelRuns:
         return bool(root) and (root in imports.aliases or root in imports.relative)
 
     def _parameter_free(self, call: cst.Call) -> bool:
-        """`act(x)` where `act = torch.nn.LogSoftmax(dim=1)` (or `torch.nn.ReLU()(x)`): a module with
-        nothing to differentiate; whether its result has history is its input's business."""
+        """`act(x)` where `act = torch.nn.LogSoftmax(dim=1)` (or `torch.nn.ReLU()(x)`, or `self.act(x)`
+        where every value set on `self.act` is one): a module with nothing to differentiate; whether its result has history is its input's business."""
         model = self.model
         made = [call.func]
         if isinstance(call.func, cst.Name):
             bindings = model.bindings(model.scope_of(call), call.func.value)
             made = [b.value for b in bindings] if bindings else made
+        elif isinstance(call.func, cst.Attribute):  # `self.rvm(...)` where `self.rvm = RelativeVolumeMel()`
+            made = list(model.provenance.held_values(call.func, call)) or made  # type: ignore[attr-defined]
         return all(
             isinstance(m, cst.Call)
             and (
@@ -374,16 +376,22 @@ class ModelRuns:
 
     def _kept_construction(self, made: cst.Call, own: bool) -> bool:
         """A default built in the constructor (`reducer if reducer is not None else MeanReducer()`):
-        a module of the project that holds no parameter where it is handed only literals. `own`: as
+        a module of the project that holds no parameter where it is handed only literals, or a
+        library class that holds none (`torchaudio.transforms.MelSpectrogram(n_mels=n_mels)`). `own`: as
         far as this file says, taking a class of another file of the project for one (it is listed
         with `project_bases`, and the project index joins what it holds)."""
+        if self._library_without_parameters(made.func):
+            return True  # whatever it is handed (sizes, rates)
         if not all(arg.star == "" and is_literal(arg.value) for arg in made.args):
             return False
-        if (self.model.imports.resolve(made.func) or "") in PARAMETER_FREE_MODULES:
-            return True
         if own and self._imported(made.func):
             return True
         return self._made_without_parameters(made)
+
+    def _library_without_parameters(self, func: cst.BaseExpression) -> bool:
+        """Does `func` name a class of torch that holds no parameter (a parameter-free layer, a sampler)?"""
+        resolved = self.model.imports.resolve(func) or ""
+        return resolved in PARAMETER_FREE_MODULES or resolved.startswith(NON_MODULE_PACKAGES)
 
     def _kept_imports(self, cls: cst.ClassDef) -> list[str]:
         """The imported classes `cls` constructs and keeps on `self` with literal arguments (the
@@ -397,7 +405,7 @@ class ModelRuns:
                     for v in values
                     if type(v) is cst.Call
                     and self._imported(v.func)
-                    and (self.model.imports.resolve(v.func) or "") not in PARAMETER_FREE_MODULES
+                    and not self._library_without_parameters(v.func)
                     and (name := dotted(v.func))
                 ]
         return found
@@ -426,7 +434,8 @@ class ModelRuns:
 
     def _plain_value(self, value: cst.BaseExpression, scope: cst.CSTNode, at: cst.CSTNode | None = None, depth: int = 0) -> bool:
         """Surely no module: a constant (also one the project defines, `c_f.COLLECT_STATS`), a
-        number a call computes (`len(x)`, `t.item()`), a local bound only to such values, or a
+        number a call computes (`len(x)`, `t.item()`), an object of a class of torch that is never a
+        module (NON_MODULE_PACKAGES), a local bound only to such values, or a
         parameter of `scope` annotated as a number, a string or a bool."""
         model = self.model
         if is_literal(value):
@@ -434,6 +443,8 @@ class ModelRuns:
         if type(value) is cst.UnaryOperation:
             return self._plain_value(value.expression, scope, at)
         if type(value) is cst.Call:
+            if (model.imports.resolve(value.func) or "").startswith(NON_MODULE_PACKAGES):
+                return True  # a sampler (`torch.distributions.Beta(alpha, alpha)`): no module
             return method_name(value) in _NUMBER_METHODS or (
                 type(value.func) is cst.Name and value.func.value in _NUMBER_BUILTINS and not model.bindings(scope, value.func.value)
             )
