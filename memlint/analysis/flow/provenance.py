@@ -675,6 +675,8 @@ class Provenance:
         if self.is_module_call(call) or self.is_loss_call(call):
             if self.model.module_facts.frozen(func, call):  # type: ignore[attr-defined]
                 return args_history()  # its parameters require no grad: only its inputs' history
+            if self.model.model_runs.parameter_free(call):  # type: ignore[attr-defined]
+                return args_history()  # it holds no parameter (`self.rvm = RelativeVolumeMel()`): the same
             return True
         if isinstance(func, cst.Attribute):
             if self._history(func.value, scope, at, guard):
@@ -1467,6 +1469,8 @@ class Provenance:
                 return False
             return any(self._device(a.value, scope, at, guard) for a in call.args)
         if self.is_module_call(call):
+            if self.model.model_runs.parameter_free(call):  # type: ignore[attr-defined]
+                return any(self._device(a.value, scope, at, guard) for a in call.args)  # where its inputs are
             return not self._module_moved_to_cpu(call) and not self._host_module_run(call, scope, at, guard)
         if isinstance(call.func, cst.Attribute) and method not in ("item", "tolist"):
             return self._device(call.func.value, scope, at, guard)

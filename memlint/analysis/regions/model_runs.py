@@ -136,7 +136,7 @@ class ModelRuns:
         return (
             runs
             and not provenance.is_loss_call(call)
-            and not self._parameter_free(call)
+            and not self.parameter_free(call)
             and not self._builds(call)
             and not self._runs_without_grad(call)
         )
@@ -234,7 +234,7 @@ class ModelRuns:
         root = (dotted(func) or "").partition(".")[0]
         return bool(root) and (root in imports.aliases or root in imports.relative)
 
-    def _parameter_free(self, call: cst.Call) -> bool:
+    def parameter_free(self, call: cst.Call) -> bool:
         """`act(x)` where `act = torch.nn.LogSoftmax(dim=1)` (or `torch.nn.ReLU()(x)`, or `self.act(x)`
         where every value set on `self.act` is one): a module with nothing to differentiate; whether its result has history is its input's business."""
         model = self.model
