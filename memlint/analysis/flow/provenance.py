@@ -107,11 +107,18 @@ _TORCH_NO_HISTORY = re.compile(
     r"^torch\.(tensor|as_tensor|from_numpy|zeros|ones|empty|full|arange|linspace|logspace|eye|"
     r"rand|randn|randint|randperm|normal|bernoulli|multinomial|zeros_like|ones_like|empty_like|"
     r"full_like|rand_like|randn_like|randint_like|argmax|argmin|argsort|searchsorted|bucketize|is_tensor|is_grad_enabled|numel|"
+    r"histc|bincount|unique|unique_consecutive|count_nonzero|nonzero|argwhere|"
     r"eq|ne|lt|gt|le|ge|equal|allclose|isclose|isnan|isinf|isfinite|no_grad|inference_mode|"
     r"set_grad_enabled|manual_seed|device|dtype|Size|save|load|compile|jit\..*|cuda\..*|"
     r"distributed\..*|backends\..*|utils\..*|autograd\.grad|nn\.[A-Z]\w*|nn\.init\..*|"
     r"optim\..*|Generator|get_default_dtype|finfo|iinfo)$"
 )
+# torch functions without history (no derivative: indices, counts) whose results are computed where
+# their inputs are, on the device for device inputs (`torch.histc(indices.float(), bins=n)`)
+_COMPUTED_WITHOUT_HISTORY = frozenset({
+    "argmax", "argmin", "argsort", "searchsorted", "bucketize", "histc", "bincount", "unique", "unique_consecutive",
+    "count_nonzero", "nonzero", "argwhere",
+})
 _F_LOSSES = re.compile(r"^torch\.nn\.functional\.\w*(loss|entropy|_div|kl_div)$")
 _MODULE_FACTORIES = re.compile(
     r"(^torch\.nn\.[A-Z]\w*$)|(\.from_pretrained$)|(^torch\.compile$)|(DistributedDataParallel$)|"
@@ -1465,7 +1472,7 @@ class Provenance:
             last = resolved.rsplit(".", 1)[1]
             if last in _REDUCTIONS and call_arg(call, 1, "dim") is None:
                 return False
-            if _TORCH_NO_HISTORY.match(resolved) and last not in ("argmax", "argmin", "argsort", "searchsorted", "bucketize"):
+            if _TORCH_NO_HISTORY.match(resolved) and last not in _COMPUTED_WITHOUT_HISTORY:
                 return False
             return any(self._device(a.value, scope, at, guard) for a in call.args)
         if self.is_module_call(call):
