@@ -282,6 +282,12 @@ CHECKPOINT_LOADS = {
 CPU_SAVED_CHECKPOINT_KEYS: dict[str, frozenset[str]] = {"basicsr": frozenset({"params", "params_ema"})}
 
 
+# Where torch's published weights are downloaded from, and the functions that download them: the
+# files there are state dicts of CPU tensors (torchvision's `load_state_dict_from_url` loads them
+# without `map_location` on machines without a GPU, torchvision 0.2 to 0.2x).
+CPU_SAVED_URL_PREFIXES = ("https://download.pytorch.org/models/",)
+WEIGHT_DOWNLOADS = frozenset({"torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url"})
+
 # -- Frameworks: the methods they call once per step, and what they keep of them ----------------
 # (read by `regions.frameworks`; which framework a class belongs to is decided from its bases).
 # Sources, as read: Lightning-AI/pytorch-lightning at 6694c3d (1.8.2) and at 00ae698 (2.x),
