@@ -174,8 +174,9 @@ SIZE_FACTORIES = {
     "torch.tril_indices", "torch.triu_indices",
 }
 
-# `torch.nn` modules without parameters or buffers that autograd would save for: calling one on a
-# value without history records no graph (`LogSoftmax(dim=1)(logits)` after a no_grad forward).
+# `torch.nn` modules (and torchaudio's transforms) without parameters or buffers that autograd would
+# save for: calling one on a value without history records no graph (`LogSoftmax(dim=1)(logits)`
+# after a no_grad forward).
 PARAMETER_FREE_MODULES = frozenset(
     f"torch.nn.{name}"
     for name in (
@@ -187,7 +188,20 @@ PARAMETER_FREE_MODULES = frozenset(
         "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "Upsample", "PixelShuffle", "PixelUnshuffle", "CosineSimilarity",
         "PairwiseDistance",
     )
+) | frozenset(
+    # torchaudio's signal transforms: buffers (a window, a filter bank), no parameter (torchaudio's
+    # transforms reference, 0.13 to 2.x)
+    f"torchaudio.transforms.{name}"
+    for name in (
+        "Spectrogram", "InverseSpectrogram", "MelScale", "MelSpectrogram", "MFCC", "LFCC", "AmplitudeToDB",
+        "Resample", "GriffinLim", "ComputeDeltas", "Fade", "Vol",
+    )
 )
+
+# Packages of torch whose classes are never modules (torch.distributions: `Distribution` derives from
+# `object`, PyTorch 1.x to 2.x): an object of one kept on a module adds no parameter to it
+# (`self.sampler = torch.distributions.Beta(alpha, alpha)`).
+NON_MODULE_PACKAGES = ("torch.distributions.",)
 
 # `torch.nn` modules whose forward returns one Tensor (PyTorch's torch.nn reference, 1.x to 2.x: the
 # "Output" of each page): the parameter-free ones above, layers with parameters, and the loss
@@ -267,6 +281,12 @@ CHECKPOINT_LOADS = {
 # with `param_key` 'params', and 'params_ema' for the EMA network (`SRModel.save` and its subclasses).
 CPU_SAVED_CHECKPOINT_KEYS: dict[str, frozenset[str]] = {"basicsr": frozenset({"params", "params_ema"})}
 
+
+# Where torch's published weights are downloaded from, and the functions that download them: the
+# files there are state dicts of CPU tensors (torchvision's `load_state_dict_from_url` loads them
+# without `map_location` on machines without a GPU, torchvision 0.2 to 0.2x).
+CPU_SAVED_URL_PREFIXES = ("https://download.pytorch.org/models/",)
+WEIGHT_DOWNLOADS = frozenset({"torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url"})
 
 # -- Frameworks: the methods they call once per step, and what they keep of them ----------------
 # (read by `regions.frameworks`; which framework a class belongs to is decided from its bases).

@@ -107,11 +107,18 @@ _TORCH_NO_HISTORY = re.compile(
     r"^torch\.(tensor|as_tensor|from_numpy|zeros|ones|empty|full|arange|linspace|logspace|eye|"
     r"rand|randn|randint|randperm|normal|bernoulli|multinomial|zeros_like|ones_like|empty_like|"
     r"full_like|rand_like|randn_like|randint_like|argmax|argmin|argsort|searchsorted|bucketize|is_tensor|is_grad_enabled|numel|"
+    r"histc|bincount|unique|unique_consecutive|count_nonzero|nonzero|argwhere|"
     r"eq|ne|lt|gt|le|ge|equal|allclose|isclose|isnan|isinf|isfinite|no_grad|inference_mode|"
     r"set_grad_enabled|manual_seed|device|dtype|Size|save|load|compile|jit\..*|cuda\..*|"
     r"distributed\..*|backends\..*|utils\..*|autograd\.grad|nn\.[A-Z]\w*|nn\.init\..*|"
     r"optim\..*|Generator|get_default_dtype|finfo|iinfo)$"
 )
+# torch functions without history (no derivative: indices, counts) whose results are computed where
+# their inputs are, on the device for device inputs (`torch.histc(indices.float(), bins=n)`)
+_COMPUTED_WITHOUT_HISTORY = frozenset({
+    "argmax", "argmin", "argsort", "searchsorted", "bucketize", "histc", "bincount", "unique", "unique_consecutive",
+    "count_nonzero", "nonzero", "argwhere",
+})
 _F_LOSSES = re.compile(r"^torch\.nn\.functional\.\w*(loss|entropy|_div|kl_div)$")
 _MODULE_FACTORIES = re.compile(
     r"(^torch\.nn\.[A-Z]\w*$)|(\.from_pretrained$)|(^torch\.compile$)|(DistributedDataParallel$)|"
@@ -675,6 +682,8 @@ class Provenance:
         if self.is_module_call(call) or self.is_loss_call(call):
             if self.model.module_facts.frozen(func, call):  # type: ignore[attr-defined]
                 return args_history()  # its parameters require no grad: only its inputs' history
+            if self.model.model_runs.parameter_free(call):  # type: ignore[attr-defined]
+                return args_history()  # it holds no parameter (`self.rvm = RelativeVolumeMel()`): the same
             return True
         if isinstance(func, cst.Attribute):
             if self._history(func.value, scope, at, guard):
@@ -1463,10 +1472,12 @@ class Provenance:
             last = resolved.rsplit(".", 1)[1]
             if last in _REDUCTIONS and call_arg(call, 1, "dim") is None:
                 return False
-            if _TORCH_NO_HISTORY.match(resolved) and last not in ("argmax", "argmin", "argsort", "searchsorted", "bucketize"):
+            if _TORCH_NO_HISTORY.match(resolved) and last not in _COMPUTED_WITHOUT_HISTORY:
                 return False
             return any(self._device(a.value, scope, at, guard) for a in call.args)
         if self.is_module_call(call):
+            if self.model.model_runs.parameter_free(call):  # type: ignore[attr-defined]
+                return any(self._device(a.value, scope, at, guard) for a in call.args)  # where its inputs are
             return not self._module_moved_to_cpu(call) and not self._host_module_run(call, scope, at, guard)
         if isinstance(call.func, cst.Attribute) and method not in ("item", "tolist"):
             return self._device(call.func.value, scope, at, guard)

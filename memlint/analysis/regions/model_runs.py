@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import code, is_literal, method_name, target_names
-from memlint.analysis.library import CONCATENATIONS, NO_GRAD_CALLABLES, PARAMETER_FREE_MODULES
+from memlint.analysis.library import CONCATENATIONS, NO_GRAD_CALLABLES, NON_MODULE_PACKAGES, PARAMETER_FREE_MODULES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.imports import dotted
@@ -136,7 +136,7 @@ class ModelRuns:
         return (
             runs
             and not provenance.is_loss_call(call)
-            and not self._parameter_free(call)
+            and not self.parameter_free(call)
             and not self._builds(call)
             and not self._runs_without_grad(call)
         )
@@ -234,14 +234,16 @@ class ModelRuns:
         root = (dotted(func) or "").partition(".")[0]
         return bool(root) and (root in imports.aliases or root in imports.relative)
 
-    def _parameter_free(self, call: cst.Call) -> bool:
-        """`act(x)` where `act = torch.nn.LogSoftmax(dim=1)` (or `torch.nn.ReLU()(x)`): a module with
-        nothing to differentiate; whether its result has history is its input's business."""
+    def parameter_free(self, call: cst.Call) -> bool:
+        """`act(x)` where `act = torch.nn.LogSoftmax(dim=1)` (or `torch.nn.ReLU()(x)`, or `self.act(x)`
+        where every value set on `self.act` is one): a module with nothing to differentiate; whether its result has history is its input's business."""
         model = self.model
         made = [call.func]
         if isinstance(call.func, cst.Name):
             bindings = model.bindings(model.scope_of(call), call.func.value)
             made = [b.value for b in bindings] if bindings else made
+        elif isinstance(call.func, cst.Attribute):  # `self.rvm(...)` where `self.rvm = RelativeVolumeMel()`
+            made = list(model.provenance.held_values(call.func, call)) or made  # type: ignore[attr-defined]
         return all(
             isinstance(m, cst.Call)
             and (
@@ -251,18 +253,48 @@ class ModelRuns:
             for m in made
         )
 
-    def _made_without_parameters(self, made: cst.Call) -> bool:
+    def _made_without_parameters(self, made: cst.Call, depth: int = 0) -> bool:
         """Does `made` construct a module of this project that holds no parameters (its definition
         says so, in this file or another, where need be of the arguments `made` hands it)?"""
         cls = self.model.calls.classes.get(made.func.value) if type(made.func) is cst.Name else None
         held = self.parameters_held(cls) if cls is not None else (self.model.project.constructed(made) or {}).get("parameters")
         if held == HOLDS_NONE:
             return True
-        # what it keeps is what it is handed: literals (`ThresholdReducer(low=0)`) are no module
-        return held == HOLDS_WHAT_IT_IS_HANDED and all(arg.star == "" and literal_at(self.model, arg.value, made) for arg in made.args)
+        # what it keeps is what it is handed: literals (`ThresholdReducer(low=0)`) are no module, nor
+        # is a module that holds no parameter (`PerAnchorReducer(inner)` for inner in [MeanReducer()])
+        return held == HOLDS_WHAT_IT_IS_HANDED and all(
+            arg.star == "" and (literal_at(self.model, arg.value, made) or self._parameter_free_value(arg.value, made, depth))
+            for arg in made.args
+        )
+
+    def _parameter_free_value(self, value: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
+        """Is `value`, read at `at`, surely a module of the project that holds no parameter: a
+        construction of one, or a name every binding of which is one or a loop's target over a list
+        of them (`for inner in [MeanReducer(), AvgNonZeroReducer()]`)?"""
+        if depth >= _HANDED_DEPTH:
+            return False
+        if type(value) is cst.Call:
+            return self._made_without_parameters(value, depth + 1)
+        if type(value) is not cst.Name:
+            return False
+        bound = self.model.bindings(self.model.scope_of(at), value.value)
+        return bool(bound) and all(
+            (
+                type(b.node) is cst.For
+                and type(b.node.target) is cst.Name
+                and type(b.node.iter) in (cst.List, cst.Tuple)
+                and all(
+                    type(e) is cst.Element and type(e.value) is cst.Call and self._made_without_parameters(e.value, depth + 1)
+                    for e in b.node.iter.elements
+                )
+            )
+            or (type(b.value) is cst.Call and self._made_without_parameters(b.value, depth + 1))
+            for b in bound
+        )
 
     def project_bases(self, cls: cst.ClassDef) -> list[str]:
-        """The base classes of `cls` that other files of the project may define, as written."""
+        """The base classes of `cls` that other files of the project may define, as written, and the
+        imported classes it keeps an object of (`_kept_imports`): what they hold, `cls` holds."""
         model = self.model
         return [
             dotted(base.value)
@@ -271,7 +303,7 @@ class ModelRuns:
             and (model.imports.resolve(base.value) or "") not in _MODULE_ROOTS
             and not (type(base.value) is cst.Name and base.value.value in model.calls.classes)
             and dotted(base.value)
-        ]
+        ] + self._kept_imports(cls)
 
     def parameters_held(self, cls: cst.ClassDef | None, seen: frozenset[int] = frozenset(), own: bool = False) -> str | None:
         """Can `cls`, a module, hold no parameter? HOLDS_NONE where its bases are `nn.Module` or such
@@ -318,7 +350,7 @@ class ModelRuns:
             for target in stmt.targets:
                 attr = target.target
                 if type(attr) is cst.Attribute and type(attr.value) is cst.Name and attr.value.value == "self":
-                    kind = self._kept_value(stmt.value, scope, stmt)
+                    kind = self._kept_value(stmt.value, scope, stmt, own)
                     if kind is None:
                         return None
                     if kind == HOLDS_WHAT_IT_IS_HANDED:
@@ -327,18 +359,56 @@ class ModelRuns:
             return None
         return held
 
-    def _kept_value(self, value: cst.BaseExpression, scope: cst.CSTNode, at: cst.CSTNode) -> str | None:
+    def _kept_value(self, value: cst.BaseExpression, scope: cst.CSTNode, at: cst.CSTNode, own: bool) -> str | None:
         """What a value set on `self` is: HOLDS_NONE where it is surely no module (`_plain_value`),
         HOLDS_WHAT_IT_IS_HANDED where it is an unannotated argument of the constructor (or picks
         between one and a plain value), None otherwise."""
         if self._plain_value(value, scope, at):
             return HOLDS_NONE
+        if type(value) is cst.Call and self._kept_construction(value, own):
+            return HOLDS_NONE
         if type(value) is cst.IfExp:
-            kinds = {self._kept_value(value.body, scope, at), self._kept_value(value.orelse, scope, at)}
+            kinds = {self._kept_value(value.body, scope, at, own), self._kept_value(value.orelse, scope, at, own)}
             return None if None in kinds else HOLDS_WHAT_IT_IS_HANDED if HOLDS_WHAT_IT_IS_HANDED in kinds else HOLDS_NONE
         if isinstance(scope, cst.FunctionDef) and scope.name.value == "__init__" and self._argument(value, scope):
             return HOLDS_WHAT_IT_IS_HANDED
         return None
+
+    def _kept_construction(self, made: cst.Call, own: bool) -> bool:
+        """A default built in the constructor (`reducer if reducer is not None else MeanReducer()`):
+        a module of the project that holds no parameter where it is handed only literals, or a
+        library class that holds none (`torchaudio.transforms.MelSpectrogram(n_mels=n_mels)`). `own`: as
+        far as this file says, taking a class of another file of the project for one (it is listed
+        with `project_bases`, and the project index joins what it holds)."""
+        if self._library_without_parameters(made.func):
+            return True  # whatever it is handed (sizes, rates)
+        if not all(arg.star == "" and is_literal(arg.value) for arg in made.args):
+            return False
+        if own and self._imported(made.func):
+            return True
+        return self._made_without_parameters(made)
+
+    def _library_without_parameters(self, func: cst.BaseExpression) -> bool:
+        """Does `func` name a class of torch that holds no parameter (a parameter-free layer, a sampler)?"""
+        resolved = self.model.imports.resolve(func) or ""
+        return resolved in PARAMETER_FREE_MODULES or resolved.startswith(NON_MODULE_PACKAGES)
+
+    def _kept_imports(self, cls: cst.ClassDef) -> list[str]:
+        """The imported classes `cls` constructs and keeps on `self` with literal arguments (the
+        project index joins what they hold; one it cannot find may hold parameters)."""
+        found = []
+        for stmt in self.model.tree.descendants(cls.body, cst.Assign):
+            if any(type(t.target) is cst.Attribute for t in stmt.targets):
+                values = [stmt.value.body, stmt.value.orelse] if type(stmt.value) is cst.IfExp else [stmt.value]
+                found += [
+                    name
+                    for v in values
+                    if type(v) is cst.Call
+                    and self._imported(v.func)
+                    and not self._library_without_parameters(v.func)
+                    and (name := dotted(v.func))
+                ]
+        return found
 
     def _argument(self, value: cst.BaseExpression, scope: cst.CSTNode) -> bool:
         """Is `value` a parameter of `scope` as handed (no default stands in: `_plain_defaults`)?"""
@@ -349,12 +419,23 @@ class ModelRuns:
         for stmt in cls.body.body:
             if type(stmt) is cst.FunctionDef and stmt.name.value == "__init__":
                 params = (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
-                return all(p.default is None or is_literal(p.default) for p in params)
+                return all(p.default is None or is_literal(p.default) or self._function_of_file(p.default) for p in params)
         return True
+
+    def _function_of_file(self, value: cst.BaseExpression) -> bool:
+        """`aggregation_func=aggregation_func`: a name only a module-level function of this file binds."""
+        model = self.model
+        return (
+            type(value) is cst.Name
+            and bool(model.functions.get(value.value))
+            and all(model.tree.parent_of(f) is model.module for f in model.functions[value.value])
+            and all(type(b.node) is cst.FunctionDef for b in model.bindings(model.module, value.value))
+        )
 
     def _plain_value(self, value: cst.BaseExpression, scope: cst.CSTNode, at: cst.CSTNode | None = None, depth: int = 0) -> bool:
         """Surely no module: a constant (also one the project defines, `c_f.COLLECT_STATS`), a
-        number a call computes (`len(x)`, `t.item()`), a local bound only to such values, or a
+        number a call computes (`len(x)`, `t.item()`), an object of a class of torch that is never a
+        module (NON_MODULE_PACKAGES), a local bound only to such values, or a
         parameter of `scope` annotated as a number, a string or a bool."""
         model = self.model
         if is_literal(value):
@@ -362,6 +443,8 @@ class ModelRuns:
         if type(value) is cst.UnaryOperation:
             return self._plain_value(value.expression, scope, at)
         if type(value) is cst.Call:
+            if (model.imports.resolve(value.func) or "").startswith(NON_MODULE_PACKAGES):
+                return True  # a sampler (`torch.distributions.Beta(alpha, alpha)`): no module
             return method_name(value) in _NUMBER_METHODS or (
                 type(value.func) is cst.Name and value.func.value in _NUMBER_BUILTINS and not model.bindings(scope, value.func.value)
             )
