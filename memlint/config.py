@@ -203,7 +203,7 @@ def load_settings(
         include = custom
     if path:
         include += _list(table, "extend-include", path) or []
-    root = path.parent if path else (start or Path.cwd()).resolve()
+    root = (path.parent if path else (start or Path.cwd())).resolve()  # files are found by their real paths
     order = {code: i for i, code in enumerate(RULE_CODES)}
     return Settings(
         codes=sorted(chosen, key=lambda c: (order.get(c, -1), c)),  # a total order: cache keys hold it

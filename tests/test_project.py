@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from samples import LEAKY_OPS, LEAKY_OPS_FIXED, POLICY_TRAIN, REWARDS
 
 from memlint.cli import main
+from memlint.config import load_settings
 
 TRAIN = """
 import torch
@@ -462,3 +463,19 @@ def test_a_files_answers_tell_which_facts_would_change_its_analysis(tmp_path: Pa
     again = lint_path(str(train), codes, ProjectFacts(unrelated))
     assert (again.findings, again.summary) == (alone.findings, alone.summary)
     assert lint_path(str(train), codes, ProjectFacts(fit)).summary[ANSWERS] != answers
+
+
+def test_config_named_through_a_link_or_a_relative_path_gives_the_real_root(tmp_path: Path) -> None:
+    """Files are found by their real paths and named as modules relative to the project's root, the
+    configuration file's folder: named through a symbolic link or by a relative path, the root must be
+    the same real folder, or no file's module name matches an import and other files' facts are lost."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "pyproject.toml").write_text("[tool.memlint]\n")
+    (tmp_path / "link").symlink_to(tmp_path / "real", target_is_directory=True)
+    old = os.getcwd()
+    os.chdir(tmp_path / "real")
+    try:
+        for config in (tmp_path / "link" / "pyproject.toml", Path("pyproject.toml")):
+            assert load_settings(config_file=config).root == (tmp_path / "real").resolve(), config
+    finally:
+        os.chdir(old)
