@@ -4,10 +4,11 @@ import re
 
 import libcst as cst
 
-from memlint.analysis.library import CHECKPOINT_LOADS, CPU_SAVED_URL_PREFIXES, WEIGHT_DOWNLOADS
+from memlint.analysis.library import CHECKPOINT_LOADS
 from memlint.analysis.syntax.expressions import call_arg, code, method_name
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.facts.checkpoints import (
+    downloads_published_weights,
     loads_cpu_saved_file,
     none_on_some_path,
     per_rank_file,
@@ -112,7 +113,7 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         reason = self._checkpoint_reason(node, source) if resolved in TORCH_LOAD else "a checkpoint"
         if reason is None or (reason != "a state dict" and self._saved_here(node, source)):
             return
-        if self._downloaded_cpu_weights(node, source):
+        if downloads_published_weights(model, node, source):
             return  # the file is torch's published weights, fetched here where missing: CPU tensors
         rank_zero = runs_on_rank_zero_only(model, node)
         if (rank_zero and saves_from_cpu(model)) or loads_cpu_saved_file(model, node):
@@ -206,54 +207,6 @@ optimizer.load_state_dict(checkpoint["optimizer"])
                 if target is not None and code(target.value) == path:
                     return True
         return False
-
-    def _downloaded_cpu_weights(self, call: cst.Call, source: cst.BaseExpression) -> bool:
-        """`if not path.exists(): hub.load_state_dict_from_url(f"https://download.pytorch.org/models/{path.name}",
-        path.parent)` then `torch.load(p)` where `path = Path(p)`: the function fetches the file it
-        loads, where missing, from torch's published weights (CPU_SAVED_URL_PREFIXES) into its folder."""
-        model = self.model
-        scope = model.scope_of(call)
-        for fetch in model.tree.descendants(scope, cst.Call):
-            if model.scope_of(fetch) is not scope or (model.imports.resolve(fetch.func) or "") not in WEIGHT_DOWNLOADS:
-                continue
-            url = call_arg(fetch, 0, "url")
-            folder = call_arg(fetch, 1, "model_dir")
-            if url is None or folder is None or not self._published_url(url.value, scope):
-                continue
-            if self._folder_of(folder.value, source, scope):
-                return True
-        return False
-
-    def _published_url(self, url: cst.BaseExpression, scope: cst.CSTNode) -> bool:
-        """A string (or f-string, or a name bound only to one) that starts with a CPU_SAVED_URL_PREFIXES entry."""
-        if type(url) is cst.Name:
-            bound = self.model.bindings(scope, url.value)
-            return bool(bound) and all(b.value is not None and b.value is not url and self._published_url(b.value, scope) for b in bound)
-        if type(url) is cst.SimpleString:
-            text = url.evaluated_value
-            return isinstance(text, str) and text.startswith(CPU_SAVED_URL_PREFIXES)
-        if type(url) is cst.FormattedString:
-            head = url.parts[0] if url.parts else None
-            return type(head) is cst.FormattedStringText and head.value.startswith(CPU_SAVED_URL_PREFIXES)
-        return False
-
-    def _folder_of(self, folder: cst.BaseExpression, source: cst.BaseExpression, scope: cst.CSTNode) -> bool:
-        """Is `folder` the folder of the file `source` names: `path.parent` (or a name bound only to it)
-        where `path` is bound only to `Path(source)`?"""
-        model = self.model
-        if type(folder) is cst.Name:
-            bound = model.bindings(scope, folder.value)
-            return bool(bound) and all(b.value is not None and b.value is not folder and self._folder_of(b.value, source, scope) for b in bound)
-        if not (type(folder) is cst.Attribute and folder.attr.value == "parent" and type(folder.value) is cst.Name):
-            return False
-        bound = model.bindings(scope, folder.value.value)
-        return bool(bound) and all(
-            type(b.value) is cst.Call
-            and (model.imports.resolve(b.value.func) or "") in ("pathlib.Path", "pathlib.PosixPath")
-            and len(b.value.args) == 1
-            and code(b.value.args[0].value) == code(source)
-            for b in bound
-        )
 
     def _feeds_load_state_dict(self, name: str, binding: cst.CSTNode) -> bool:
         tree = self.model.tree

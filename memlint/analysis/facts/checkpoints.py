@@ -13,6 +13,8 @@ also through a helper of the file that returns it), or read there
 reads back a file name (`optimizer_state.pt`, `model_rank_{rank}.pt`) that this
 file writes with CPU tensors. `per_rank_file`: a load of a file named for the
 process's rank reads the shard that rank saved, not rank 0's file.
+`downloads_published_weights`: the function fetches the file it loads, where missing, from
+torch's published weights, which are CPU tensors.
 
 `none_on_some_path`: a `map_location` that is given but may be None where the
 load runs (`None` unless there is no GPU, an object's setting whose constructor
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from memlint.analysis.library import CPU_SAVED_URL_PREFIXES, WEIGHT_DOWNLOADS
 from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg, method_name, names_in
 from memlint.analysis.facts.ranks import names_a_rank
 
@@ -636,3 +639,54 @@ def _moved_to_cpu_in_place(model: "SemanticModel", name: str, at: cst.CSTNode) -
             ):
                 return True
     return False
+
+
+def downloads_published_weights(model: "SemanticModel", call: cst.Call, source: cst.BaseExpression) -> bool:
+    """`if not path.exists(): hub.load_state_dict_from_url(f"https://download.pytorch.org/models/{path.name}",
+    path.parent)` then `torch.load(p)` where `path = Path(p)`: the function fetches the file it
+    loads, where missing, from torch's published weights (CPU_SAVED_URL_PREFIXES) into its folder."""
+    scope = model.scope_of(call)
+    for fetch in model.tree.descendants(scope, cst.Call):
+        if model.scope_of(fetch) is not scope or (model.imports.resolve(fetch.func) or "") not in WEIGHT_DOWNLOADS:
+            continue
+        url = call_arg(fetch, 0, "url")
+        folder = call_arg(fetch, 1, "model_dir")
+        if url is None or folder is None or not _published_url(model, url.value, scope):
+            continue
+        if _folder_of(model, folder.value, source, scope):
+            return True
+    return False
+
+
+def _published_url(model: "SemanticModel", url: cst.BaseExpression, scope: cst.CSTNode) -> bool:
+    """A string (or f-string, or a name bound only to one) that starts with a CPU_SAVED_URL_PREFIXES entry."""
+    if type(url) is cst.Name:
+        bound = model.bindings(scope, url.value)
+        return bool(bound) and all(b.value is not None and b.value is not url and _published_url(model, b.value, scope) for b in bound)
+    if type(url) is cst.SimpleString:
+        text = url.evaluated_value
+        return isinstance(text, str) and text.startswith(CPU_SAVED_URL_PREFIXES)
+    if type(url) is cst.FormattedString:
+        head = url.parts[0] if url.parts else None
+        return type(head) is cst.FormattedStringText and head.value.startswith(CPU_SAVED_URL_PREFIXES)
+    return False
+
+
+def _folder_of(
+    model: "SemanticModel", folder: cst.BaseExpression, source: cst.BaseExpression, scope: cst.CSTNode
+) -> bool:
+    """Is `folder` the folder of the file `source` names: `path.parent` (or a name bound only to it)
+    where `path` is bound only to `Path(source)`?"""
+    if type(folder) is cst.Name:
+        bound = model.bindings(scope, folder.value)
+        return bool(bound) and all(b.value is not None and b.value is not folder and _folder_of(model, b.value, source, scope) for b in bound)
+    if not (type(folder) is cst.Attribute and folder.attr.value == "parent" and type(folder.value) is cst.Name):
+        return False
+    bound = model.bindings(scope, folder.value.value)
+    return bool(bound) and all(
+        type(b.value) is cst.Call
+        and (model.imports.resolve(b.value.func) or "") in ("pathlib.Path", "pathlib.PosixPath")
+        and len(b.value.args) == 1
+        and code(b.value.args[0].value) == code(source)
+        for b in bound
+    )
