@@ -174,6 +174,12 @@ SIZE_FACTORIES = {
     "torch.tril_indices", "torch.triu_indices",
 }
 
+# `nn.Module` methods that move or cast a module in place and return it (PyTorch's nn.Module
+# reference, 1.x to 2.x): `net.eval().to(device)` is `net`.
+MODULE_PLACEMENT = frozenset({"to", "cuda", "cpu", "half", "float", "double", "bfloat16"})
+# ... with those that switch its mode or freeze it, which return it too.
+MODULE_SELF_RETURNING = MODULE_PLACEMENT | {"train", "eval", "requires_grad_"}
+
 # `torch.nn` modules (and torchaudio's transforms) without parameters or buffers that autograd would
 # save for: calling one on a value without history records no graph (`LogSoftmax(dim=1)(logits)`
 # after a no_grad forward).

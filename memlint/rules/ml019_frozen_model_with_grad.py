@@ -4,6 +4,7 @@ import re
 
 import libcst as cst
 
+from memlint.analysis.library import MODULE_PLACEMENT
 from memlint.analysis.syntax.expressions import code, method_name, names_in
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
@@ -379,11 +380,9 @@ def _tail(text: str) -> str:
     return _TAIL.search(text).group()  # type: ignore[union-attr]
 
 
-_PLACEMENT = {"to", "cuda", "cpu", "half", "float", "bfloat16"}  # (`requires_grad_(False)` freezes it: no graph)
-
-
 def _switched_value(value: cst.BaseExpression) -> cst.Call | None:
-    """The `.eval()` or `.train(...)` call that `value` is, placed or not (`net.eval().to(device)`), else None."""
-    while type(value) is cst.Call and method_name(value) in _PLACEMENT:
+    """The `.eval()` or `.train(...)` call that `value` is, placed or not (`net.eval().to(device)`), else
+    None (not after `requires_grad_(False)`: a frozen model records no graph)."""
+    while type(value) is cst.Call and method_name(value) in MODULE_PLACEMENT:
         value = value.func.value  # type: ignore[attr-defined]
     return value if type(value) is cst.Call and method_name(value) in ("eval", "train") else None

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import libcst as cst
 
+from memlint.analysis.library import MODULE_SELF_RETURNING
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind
 from memlint.analysis.flow.summaries import parameter_names
 from memlint.analysis.regions.grad import Grad
@@ -33,7 +34,6 @@ _LITERALS = (
     cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.List, cst.Dict,
     cst.Tuple, cst.Set, cst.Lambda, cst.ListComp, cst.DictComp, cst.SetComp, cst.GeneratorExp,
 )
-_PLACEMENT = {"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "train", "eval", "requires_grad_"}
 _DEPTH = 2  # callers of callers followed, for a parameter handed on (`main(model)` -> `evaluate(model)`)
 
 
@@ -203,7 +203,7 @@ class Handed:
         if self.provenance.is_module_factory(value):
             return HANDS_MODULE
         switched = False
-        while type(value) is cst.Call and method_name(value) in _PLACEMENT:
+        while type(value) is cst.Call and method_name(value) in MODULE_SELF_RETURNING:
             # `MTCNN(...).eval()`: an object switched to evaluation or training mode, then run, is a module
             switched = switched or (method_name(value) in ("eval", "train") and not value.args)
             value = value.func.value  # type: ignore[attr-defined]
@@ -265,6 +265,6 @@ def _default_is_none(func: cst.FunctionDef, param: str) -> bool:
 
 def _placed_name(value: cst.BaseExpression | None) -> str | None:
     """`model.to(device).eval()` -> "model": the name a value is, placed or switched."""
-    while type(value) is cst.Call and method_name(value) in _PLACEMENT:
+    while type(value) is cst.Call and method_name(value) in MODULE_SELF_RETURNING:
         value = value.func.value  # type: ignore[attr-defined]
     return value.value if type(value) is cst.Name else None

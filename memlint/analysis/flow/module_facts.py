@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from memlint.analysis.library import MODULE_SELF_RETURNING
 from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, method_name, names_in, target_names
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind
@@ -33,7 +34,6 @@ MODULE_EVIDENCE = {
 }
 _BUILTIN_TYPES = {"str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set"}
 # Methods that move or switch a module and return it (`Net().to(device)`).
-_PLACEMENT = {"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "train", "eval", "requires_grad_"}
 # Calls that return a package: `onnx = pytest.importorskip("onnx")` binds a package like `import onnx`.
 _IMPORTERS = {"importlib.import_module", "pytest.importorskip", "__import__"}
 
@@ -115,7 +115,7 @@ class ModuleFacts:
         tree = self.model.tree
         made: cst.CSTNode = call
         parent = tree.parent_of(made)
-        while isinstance(parent, cst.Attribute) and parent.attr.value in _PLACEMENT:
+        while isinstance(parent, cst.Attribute) and parent.attr.value in MODULE_SELF_RETURNING:
             outer = tree.parent_of(parent)
             if not isinstance(outer, cst.Call):
                 return False
@@ -259,7 +259,7 @@ def _root(written: str) -> str:
 def _unplaced(expr: cst.BaseExpression) -> cst.BaseExpression:
     """`net.eval().requires_grad_(False).to(device)` -> the call of `requires_grad_`, and its
     receiver `net.eval()` -> `net`: past the calls that place or switch a module and return it."""
-    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _PLACEMENT:
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in MODULE_SELF_RETURNING:
         if expr.func.attr.value == "requires_grad_":
             return expr
         expr = expr.func.value

@@ -34,6 +34,7 @@ from memlint.analysis.syntax.expressions import (
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.regions.differentiation import differentiates
 from memlint.analysis.library import (
+    MODULE_SELF_RETURNING,
     CONCATENATIONS,
     BACKWARD_OF_ARGUMENT,
     DTYPES,
@@ -145,7 +146,6 @@ _TORCH_TENSOR_FUNCTIONS = {
     "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "tensor", "as_tensor",
     "from_numpy", "Tensor", "FloatTensor", "LongTensor", "arange", "rand", "randn",
 }
-_MODULE_PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
 _OFF_DEVICE_METHODS = {"cpu", "numpy", "tolist", "item"}
 _NOT_TENSOR_METHODS = {
     "numel", "size", "dim", "nelement", "element_size", "data_ptr", "stride", "get_device", "is_contiguous",
@@ -256,7 +256,7 @@ class Provenance:
         return self._is_module_factory(expr)
 
     def _is_module_factory(self, expr: cst.BaseExpression) -> bool:
-        while isinstance(expr, cst.Call) and method_name(expr) in _MODULE_PLACEMENT:
+        while isinstance(expr, cst.Call) and method_name(expr) in MODULE_SELF_RETURNING:
             expr = expr.func.value  # Linear(4, 4).to(device).train()
         if not isinstance(expr, cst.Call):
             return False
@@ -310,7 +310,7 @@ class Provenance:
         classes = self.model.calls.classes
         names = set()
         for value in self.instance_values(expr, at):
-            while type(value) is cst.Call and method_name(value) in _MODULE_PLACEMENT:
+            while type(value) is cst.Call and method_name(value) in MODULE_SELF_RETURNING:
                 value = value.func.value  # type: ignore[attr-defined]
             if type(value) is not cst.Call or type(value.func) is not cst.Name or value.func.value not in classes:
                 return None
@@ -1288,7 +1288,7 @@ class Provenance:
         while (
             isinstance(value, cst.Call)
             and isinstance(value.func, cst.Attribute)
-            and value.func.attr.value in _MODULE_PLACEMENT
+            and value.func.attr.value in MODULE_SELF_RETURNING
         ):
             value = value.func.value
         if not isinstance(value, cst.Call) or depth > 4:

@@ -22,7 +22,13 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import code, is_literal, method_name, target_names
-from memlint.analysis.library import CONCATENATIONS, NO_GRAD_CALLABLES, NON_MODULE_PACKAGES, PARAMETER_FREE_MODULES
+from memlint.analysis.library import (
+    CONCATENATIONS,
+    MODULE_SELF_RETURNING,
+    NO_GRAD_CALLABLES,
+    NON_MODULE_PACKAGES,
+    PARAMETER_FREE_MODULES,
+)
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.imports import dotted
@@ -56,7 +62,6 @@ _HANDED_DEPTH = 2  # methods followed back through the calls that hand them a va
 _NUMBER_METHODS = {"item", "tolist", "numel", "dim", "__len__"}
 _NUMBER_BUILTINS = {"len", "int", "float", "bool", "str", "round", "abs"}
 _PLAIN_TYPES = {"int", "float", "bool", "str", "Optional[int]", "Optional[float]", "Optional[bool]", "Optional[str]"}
-_PLACEMENT = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", "requires_grad_"}
 
 
 class ModelRuns:
@@ -206,7 +211,7 @@ class ModelRuns:
         node: cst.CSTNode = call
         parent = model.tree.parent_of(node)
         # up through `.to(device)`, `.cuda()`, `.eval()` on the result
-        while isinstance(parent, cst.Attribute) and parent.attr.value in _PLACEMENT:
+        while isinstance(parent, cst.Attribute) and parent.attr.value in MODULE_SELF_RETURNING:
             outer = model.tree.parent_of(parent)
             if not isinstance(outer, cst.Call):
                 return False
