@@ -123,6 +123,18 @@ def _hf_clm(folder: str, rng: np.random.Generator) -> None:
             handle.write(" ".join(line) + "\n")
 
 
+def _ptb(path: str, rng: np.random.Generator) -> None:
+    # The Penn Treebank training text's sizes (887,521 words on 42,068 lines, 9,999 words and <eos>):
+    # the tutorial's decoder is vocabulary-sized.
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    vocab = np.array([f"w{i}" for i in range(9999)])
+    words = rng.choice(vocab, 887521)
+    words[:len(vocab)] = vocab
+    with open(path, "w", encoding="utf-8") as handle:
+        for line in np.array_split(words, 42068):
+            handle.write(" " + " ".join(line) + " \n")
+
+
 def _cora(folder: str, rng: np.random.Generator) -> None:
     # Cora's sizes: 2,708 papers of 1,433 binary word features (about 18 words each) in 7 classes, and
     # 5,429 citations; the graph attention example holds the whole graph densely on the GPU.
@@ -174,10 +186,11 @@ def _yolo(folder: str, rng: np.random.Generator) -> None:
                      f"names: {[f'c{i}' for i in range(80)]}\n")
 
 
-def _imagefolder(folder: str, rng: np.random.Generator) -> None:
-    # ImageNet's folder layout (a folder per class) for timm's train.py: 256 training and 64
-    # validation photos of 10 classes; the transforms crop them to the model's input size.
-    for split, count in (("train", 256), ("validation", 64)):
+def _imagefolder(folder: str, rng: np.random.Generator, validation: str = "validation") -> None:
+    # ImageNet's folder layout (a folder per class) for timm's train.py (and, with "val", Lightning's
+    # ImageNet template): 256 training and 64 validation photos of 10 classes; the transforms crop
+    # them to the model's input size.
+    for split, count in (("train", 256), (validation, 64)):
         for i in range(count):
             klass = os.path.join(folder, split, f"n{i % 10:08d}")
             os.makedirs(klass, exist_ok=True)
@@ -206,11 +219,17 @@ def data() -> None:
         _link(os.path.join(mnist, "MNIST"), os.path.join(lightning, place, "MNIST"))
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "lightning", "Datasets", "MNIST"))  # the Fabric example's
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "ddpm_mnist", "data", "MNIST"))
+    _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "pytorch_tutorial", "tutorials", "data", "MNIST"))  # '../../data/'
     _link(os.path.join(SRC, "examples", "word_language_model", "data", "wikitext-2", "train.txt"),
           os.path.join(lightning, "fabric", "language_model", "data", "wikitext-2.txt"))  # Lightning's WikiText2 demo
     _cora(os.path.join(SRC, "examples", "gat", "cora"), rng)
+    ptb = os.path.join(SRC, "pytorch_tutorial", "tutorials", "02-intermediate", "language_model", "data", "train.txt")
+    if os.path.isdir(os.path.join(SRC, "pytorch_tutorial")) and not os.path.exists(ptb):
+        _ptb(ptb, rng)
+    lightning_imagenet = (lambda folder, rng: _imagefolder(folder, rng, "val"))
     for name, make, folder in (("pytorch_unet", _carvana, "data"), ("yolov7", _yolo, "synth"),
-                               ("timm", _imagefolder, "synth_imagenet")):
+                               ("timm", _imagefolder, "synth_imagenet"),
+                               ("lightning", lightning_imagenet, "examples/pytorch/domain_templates/synth_imagenet")):
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(SRC, name, folder)):
             make(os.path.join(SRC, name, folder), rng)
     print("synthetic data written under", os.path.relpath(SRC))
