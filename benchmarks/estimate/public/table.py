@@ -372,6 +372,13 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "COCO boxes; ImageNet-style class folders). No speech script or Hugging Face `Trainer` classification script "
      "could run offline on both machines, so none is here.",
      "channels-last convolutions estimated from channels-last measurements"),
+    ("estimate_public_first_look_c", "Third first look: a small character LM, Lightning's ImageNet template, LSTM tutorials",
+     "Picked by a rule written before any of them ran on a GPU (`first_look_rules` in the manifest): the most-starred "
+     "public script of each family still missing (a small LM beside the GPT scripts, recurrent networks, a Lightning "
+     "`Trainer` on a convolutional net), run offline and unmodified, the model built from code, the data shipped with "
+     "the script or generated in its format (Penn Treebank's and MNIST's sizes, ImageNet-style class folders). No "
+     "speech script and no current Hugging Face `Trainer` script could run offline on both machines, so none is here.",
+     "an LSTM's initial state given as a list"),
 ]
 
 
