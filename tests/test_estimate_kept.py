@@ -63,6 +63,28 @@ def lstm():
         opt.zero_grad()
     return step
 
+def lstm_carried(as_list):
+    # The state carried between batches, detached: as a tuple, or as the list a comprehension makes.
+    rnn = nn.LSTM(64, 128, batch_first=True).cuda()
+    opt = _sgd(rnn)
+    x = torch.randn(32, 50, 64, device="cuda")
+    state = (torch.zeros(1, 32, 128, device="cuda"), torch.zeros(1, 32, 128, device="cuda"))
+    def step():
+        nonlocal state
+        hx = [s.detach() for s in state] if as_list else tuple(s.detach() for s in state)
+        out, state = rnn(x, hx)
+        KEPT["list" if as_list else "tuple"] = [tuple(s.shape) for s in state]
+        out.sum().backward()
+        opt.step()
+        opt.zero_grad()
+    return step
+
+def lstm_list():
+    return lstm_carried(True)
+
+def lstm_tuple():
+    return lstm_carried(False)
+
 def attention():
     # Queries laid out (length, batch, heads, size), as nn.MultiheadAttention projects them.
     proj = nn.Linear(256, 256).cuda()
@@ -115,6 +137,15 @@ def test_cudnn_rnn_keeps_its_input_and_output_for_backward(factories):
     output = SEQ * BATCH * HIDDEN * 4
     kept = _kept(factories, "lstm")["lstm"]
     assert reserve + output <= kept < reserve + output + MIB
+
+
+def test_cudnn_rnn_takes_its_initial_state_as_a_list_like_torch(factories):
+    # torch's LSTM takes (h, c) as a list too; the fused emulation used to stop on it.
+    as_list = predict.predict_factory(f"{factories}:lstm_list", eval_step=False)
+    as_tuple = predict.predict_factory(f"{factories}:lstm_tuple", eval_step=False)
+    assert not as_list["stopped"] and as_list["steps_run"] == 2
+    assert sys.modules[factories].KEPT == {"list": [(1, 32, 128)] * 2, "tuple": [(1, 32, 128)] * 2}
+    assert as_list["peak_allocated"] == as_tuple["peak_allocated"]
 
 
 def test_attention_output_layout_follows_the_kernel_cuda_picks(factories):

@@ -182,8 +182,10 @@ class KernelSide:
         self.rnn_reserve = max(self.rnn_reserve, sizes["reserve"])
         self.rnn_workspace = max(self.rnn_workspace, sizes["forward"], sizes["backward"])
         self.rnn_name = type(module).__name__
-        states = () if hx is None else tuple(hx) if isinstance(hx, tuple) else (hx,)
-        layout = None if hx is None else ("tuple" if isinstance(hx, tuple) else "tensor", len(states))
+        # An LSTM's (h, c) may come as a list, as `[s.detach() for s in states]` makes it: torch takes it.
+        several = isinstance(hx, (tuple, list))
+        states = () if hx is None else tuple(hx) if several else (hx,)
+        layout = None if hx is None else ("tuple" if several else "tensor", len(states))
         out = _FusedRNN.apply(module, forward, layout, sizes, x, *states, *module._flat_weights)
         return out[0], (tuple(out[1:]) if len(out) > 2 else out[1])
 
