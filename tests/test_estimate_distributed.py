@@ -311,7 +311,9 @@ def test_kernel_side_memory_is_named_and_bounded(factories):
     # The peak is the backward's workspace over the parameters, the input and the outputs' gradients:
     # what the CPU's LSTM would keep for backward (several times the reserve) is not there.
     assert lstm["peak_phase"].endswith("backward")
-    assert sizes["backward"] < lstm["peak_allocated"] < sizes["backward"] + sizes["reserve"] + MIB
+    # (The workspace's block is the whole 2 MiB-rounded segment when the rest is too small to split.)
+    segment = -(-sizes["backward"] // (2 * MIB)) * 2 * MIB
+    assert sizes["backward"] < lstm["peak_allocated"] < segment + sizes["reserve"] + MIB
     # Under CUDA autocast cuDNN runs the RNN in the autocast dtype: 2-byte reserve and workspaces.
     half = rnn_sizes("LSTM", 10, 4, 64, 2, 1, 2, weights // 2)
     assert _run(factories, "lstm_autocast", None)["kernel_side"]["cudnn_rnn_reserve"] == half["reserve"]

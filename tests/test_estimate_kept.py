@@ -79,6 +79,18 @@ def lstm_carried(as_list):
         opt.zero_grad()
     return step
 
+def lstm_flat():
+    rnn = nn.GRU(64, 128, num_layers=2).cuda()
+    opt = _sgd(rnn)
+    KEPT["weights"] = {w.untyped_storage() for w in rnn._flat_weights}
+    x = torch.randn(50, 32, 64, device="cuda")
+    def step():
+        rnn(x)[0].sum().backward()
+        KEPT["gradients"] = {p.grad.untyped_storage() for p in rnn.parameters()}
+        opt.step()
+        opt.zero_grad()
+    return step
+
 def lstm_list():
     return lstm_carried(True)
 
@@ -146,6 +158,15 @@ def test_cudnn_rnn_takes_its_initial_state_as_a_list_like_torch(factories):
     assert not as_list["stopped"] and as_list["steps_run"] == 2
     assert sys.modules[factories].KEPT == {"list": [(1, 32, 128)] * 2, "tuple": [(1, 32, 128)] * 2}
     assert as_list["peak_allocated"] == as_tuple["peak_allocated"]
+
+
+def test_cudnn_rnn_weights_and_their_gradients_sit_in_one_buffer(factories):
+    # On the GPU flatten_parameters moves the weights into one buffer and cuDNN's backward writes their
+    # gradients into one: the allocator sees one block each, not eight (which fragment differently).
+    kept = _kept(factories, "lstm_flat")
+    assert len(kept["weights"]) == 1 and len(kept["gradients"]) == 1
+    weights = next(iter(kept["weights"]))
+    assert weights.nbytes() == sum(p.numel() * 4 for p in torch.nn.GRU(64, 128, num_layers=2).parameters())
 
 
 def test_attention_output_layout_follows_the_kernel_cuda_picks(factories):

@@ -20,12 +20,13 @@ The model, measured on H100/H200 with cuDNN 9 (benchmarks/estimate/kernel_probe.
   (G x layers + layers - 1), G = 5 for an LSTM, 6 for a GRU, 1 for a plain RNN (the gates'
   activations of every step, and each inner layer's output); forward and backward each take
   a transient workspace, fitted on 74 float32 shapes (17 chosen, 57 random; H100 and H200,
-  cuDNN 9.19; benchmarks/estimate/rnn_fit.py) as C + A x seq x batch x H x directions x
-  gates x element size + B x batch x H x layers x directions x gates x element size + W x
-  the weights' bytes, H = max(hidden, 192) (below that the workspace stops shrinking with
-  the hidden size): median error 19% forward, 23% backward; fitted on the random shapes
-  alone, 12% and 20% on the chosen ones, worst 57%, as cuDNN picks its algorithm by shape.
-  Both are in the prediction.
+  cuDNN 9.19; benchmarks/estimate/rnn_fit.py) as C x layers x directions + A x seq x batch x
+  H x directions x gates x element size + B x batch x H x layers x directions x gates x
+  element size + W x the weights' bytes, H = max(hidden, 192) (below that the workspace
+  stops shrinking with the hidden size); C, about 9 MiB, is what each layer and direction
+  takes whatever the batch (a bidirectional 4-layer LSTM at batch 1 takes 70 MiB): median
+  error 9% forward, 13% backward; fitted on the random shapes alone, 9% and 17% on the
+  chosen ones, worst 51%, as cuDNN picks its algorithm by shape. Both are in the prediction.
 """
 
 from __future__ import annotations
@@ -41,9 +42,9 @@ MIB = 1 << 20
 # Reserve space per layer and per inner layer, in hidden-sized values of a step (see the docstring).
 RNN_RESERVE_GATES = {"LSTM": 5, "GRU": 6, "RNN_TANH": 1, "RNN_RELU": 1}
 RNN_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
-# Transient workspace, forward and backward: (constant, per seq x batch x H x gates, per batch x H x
-# layers x gates, per weight byte), H = max(hidden, RNN_HIDDEN_FLOOR) (see the docstring).
-RNN_WORKSPACE = {"forward": (11.67 * MIB, 1.425, 8.0, 1.171), "backward": (11.654 * MIB, 1.567, 9.694, 1.523)}
+# Transient workspace, forward and backward: (per layer and direction, per seq x batch x H x gates,
+# per batch x H x layers x gates, per weight byte), H = max(hidden, RNN_HIDDEN_FLOOR) (see the docstring).
+RNN_WORKSPACE = {"forward": (9.124 * MIB, 1.516, 5.44, 0.954), "backward": (9.251 * MIB, 1.656, 7.06, 1.28)}
 RNN_HIDDEN_FLOOR = 192
 
 
@@ -55,8 +56,9 @@ def rnn_sizes(mode: str, seq: int, batch: int, hidden: int, layers: int, directi
     gates = RNN_GATES[mode]
     out = {"reserve": seq * step * (RNN_RESERVE_GATES[mode] * layers + layers - 1)}
     tile = batch * max(hidden, RNN_HIDDEN_FLOOR) * directions * element_size * gates
-    for phase, (constant, per_step, per_layer, per_weight) in RNN_WORKSPACE.items():
-        out[phase] = int(constant + per_step * seq * tile + per_layer * tile * layers + per_weight * weights)
+    for phase, (per_stack, per_step, per_layer, per_weight) in RNN_WORKSPACE.items():
+        out[phase] = int(per_stack * layers * directions + per_step * seq * tile + per_layer * tile * layers
+                         + per_weight * weights)
     return out
 
 
@@ -79,6 +81,7 @@ class _FusedRNN(torch.autograd.Function):
         ctx.save_for_backward(*tensors[:held], output)
         ctx.backward_workspace = sizes["backward"]
         ctx.needs = [t.requires_grad for t in tensors]
+        ctx.held = held
         ctx.shapes = [(t.shape, t.dtype) for t in tensors]
         return (output, *state) if isinstance(state, tuple) else (output, state)
 
@@ -88,7 +91,17 @@ class _FusedRNN(torch.autograd.Function):
         workspace = like.new_empty(ctx.backward_workspace, dtype=torch.uint8)
         del workspace
         out = [like.new_zeros(shape, dtype=dtype) if need else None
-               for need, (shape, dtype) in zip(ctx.needs, ctx.shapes)]
+               for need, (shape, dtype) in zip(ctx.needs[:ctx.held], ctx.shapes[:ctx.held])]
+        # The weights' gradients come in one buffer, as cuDNN's backward writes them (views of it).
+        weights = [(shape, dtype) for need, (shape, dtype) in zip(ctx.needs[ctx.held:], ctx.shapes[ctx.held:]) if need]
+        if weights and len({dtype for _, dtype in weights}) == 1:
+            flat = like.new_zeros(sum(shape.numel() for shape, _ in weights), dtype=weights[0][1]).split(
+                [shape.numel() for shape, _ in weights])
+            views = iter(view.view(shape) for view, (shape, _) in zip(flat, weights))
+            out += [next(views) if need else None for need in ctx.needs[ctx.held:]]
+        else:
+            out += [like.new_zeros(shape, dtype=dtype) if need else None
+                    for need, (shape, dtype) in zip(ctx.needs[ctx.held:], ctx.shapes[ctx.held:])]
         del ctx.reserve
         return (None, None, None, None, *out)
 
@@ -114,12 +127,15 @@ class KernelSide:
         self.rnn_name = ""
         self._handle = None
         self._forwards: dict[type, object] = {}
+        self._flatten = None
 
     def install(self) -> None:
         self._handle = nn.modules.module.register_module_forward_hook(self._after_forward)
         for kind in (nn.LSTM, nn.GRU, nn.RNN):
             self._forwards[kind] = kind.__dict__["forward"]
             kind.forward = self._fused(kind.__dict__["forward"])
+        self._flatten = nn.RNNBase.__dict__["flatten_parameters"]
+        nn.RNNBase.flatten_parameters = self._flattened(self._flatten)
 
     def remove(self) -> None:
         if self._handle is not None:
@@ -128,6 +144,26 @@ class KernelSide:
         for kind, forward in self._forwards.items():
             kind.forward = forward
         self._forwards.clear()
+        if self._flatten is not None:
+            nn.RNNBase.flatten_parameters = self._flatten
+            self._flatten = None
+
+    def _flattened(self, flatten):
+        def flatten_parameters(module):
+            weights = module._flat_weights
+            if (len(weights) != len(module._flat_weights_names) or not all(isinstance(w, torch.Tensor) for w in weights)
+                    or not self.tracker.on_gpu(weights[0]) or len({w.dtype for w in weights}) > 1
+                    or len({w.untyped_storage() for w in weights}) == 1):
+                return flatten(module)
+            # On the GPU cuDNN moves an RNN's weights into one buffer (torch._cudnn_rnn_flatten_weight),
+            # freeing the tensors `.to()` made; its backward returns their gradients in one buffer too. A fake
+            # run has no cuDNN, so the weights stayed apart: the same bytes, in other blocks of the allocator.
+            with torch.no_grad():
+                flat = weights[0].new_empty(sum(w.numel() for w in weights))
+                for w, view in zip(weights, flat.split([w.numel() for w in weights])):
+                    w.data = view.view_as(w).copy_(w)
+
+        return flatten_parameters
 
     def _fused(self, forward):
         def fused_forward(module, input, hx=None):

@@ -249,9 +249,10 @@ def rnn_lines(h100: dict) -> list[str]:
         f"cuDNN RNNs ({h100['gpu']}, `kernel_probe.py rnn`): what a training forward keeps beyond its outputs (the "
         "reserve space) and the transient workspace of forward and backward, against the model the fake run "
         "allocates (`rnn_sizes`: the reserve from the gates' count; the workspaces fitted on these float32 shapes "
-        "and 57 random ones, `rnn_sweep.py` on an H200, by `rnn_fit.py`: a constant, a term in seq x batch x hidden, "
-        "one in batch x hidden x layers, hidden counted as at least 192, and the weights' bytes; median error 19% "
-        "forward and 23% backward over the 74; fitted on the random shapes alone, 12% and 20% on these. The "
+        "and 57 random ones, `rnn_sweep.py` on an H200, by `rnn_fit.py`: a constant per layer and direction, a term in "
+        "seq x batch x hidden, one in batch x hidden x layers, hidden counted as at least 192, and the weights' bytes; "
+        "median error 9% forward and 13% backward over the 74; fitted on the random shapes alone, 9% and 17% on "
+        "these. The "
         "bfloat16 row is a converted fp32 module, whose weights cuDNN copies at every call).",
         "",
         "| RNN | kept MiB | model | forward workspace MiB | model | backward workspace MiB | model |",
