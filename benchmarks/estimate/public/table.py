@@ -379,7 +379,8 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "`Trainer` on a convolutional net), run offline and unmodified, the model built from code, the data shipped with "
      "the script or generated in its format (Penn Treebank's and MNIST's sizes, ImageNet-style class folders). No "
      "speech script and no current Hugging Face `Trainer` script could run offline on both machines, so none is here.",
-     "an LSTM's initial state given as a list"),
+     "an LSTM's initial state given as a list; a cuDNN RNN's weights and their gradients in one buffer each, as "
+     "the GPU lays them out; a workspace share for each layer and direction of an RNN"),
 ]
 
 
