@@ -58,6 +58,16 @@ def errors(rows: list[dict], phase: int, coefficients: np.ndarray) -> np.ndarray
     return (a @ coefficients - y) / y
 
 
+def one_workspace(r: dict) -> float:
+    """The backward's measure less what it holds beside the workspace, over the forward's workspace: cuDNN
+    sizes one workspace for the forward and both backward calls, and the backward-weights call takes it on
+    top of the input's and the weights' gradients, of which the measure counts what the freed reserve does not."""
+    kept = r["after_forward"] - r["before"] - r["outputs"]
+    grads = r["seq"] * r["batch"] * r["input"] * 4 + features(r)[3]
+    forward, backward = measured(r)
+    return (backward - min(grads, kept)) / forward
+
+
 def main() -> None:
     kernels, sweep = sys.argv[1:3] if len(sys.argv) == 3 else (
         os.path.join(RESULTS, "estimate_kernels_gpu_h100.json"), os.path.join(RESULTS, "estimate_rnn_sweep_gpu.json"))
@@ -71,6 +81,12 @@ def main() -> None:
               f"{every[3]:.3f} x weights; {len(inside)} shapes: median {np.median(inside):.1%}, "
               f"90% under {np.quantile(inside, 0.9):.1%}; fitted on the {len(random)} random shapes, the "
               f"{len(held)} chosen ones: median {np.median(held):.1%}, worst {held.max():.1%}")
+
+
+    ratios = np.array([one_workspace(r) for r in chosen + random])
+    print(f"backward less min(input and weight gradients, reserve), over forward: median {np.median(ratios):.3f}, "
+          f"80% within {np.quantile(ratios, 0.1):.2f} to {np.quantile(ratios, 0.9):.2f} (one workspace size; the "
+          "backward fit stands for it on top of the gradients)")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,9 @@ The model, measured on H100/H200 with cuDNN 9 (benchmarks/estimate/kernel_probe.
   takes whatever the batch (a bidirectional 4-layer LSTM at batch 1 takes 70 MiB): median
   error 9% forward, 13% backward; fitted on the random shapes alone, 9% and 17% on the
   chosen ones, worst 51%, as cuDNN picks its algorithm by shape. Both are in the prediction.
+  (cuDNN takes one workspace size for the three calls, the backward-weights one on top of the
+  gradients, rnn_fit.py shows; the backward fit, allocated before the gradients, stands for
+  that sum, which keeps the peak but not the blocks the allocator then reuses.)
 """
 
 from __future__ import annotations
