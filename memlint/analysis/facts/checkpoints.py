@@ -459,8 +459,8 @@ def _dict_keys(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode
 
 def _strings(expr: cst.BaseExpression | None) -> list[str]:
     """A string written out, or a list or tuple of them (short names only: keys, not messages)."""
-    values = [e.value for e in expr.elements] if isinstance(expr, (cst.List, cst.Tuple)) else [expr]
-    strings = [v.evaluated_value for v in values if isinstance(v, cst.SimpleString)]
+    values = [e.value for e in expr.elements] if type(expr) in (cst.List, cst.Tuple) else [expr]
+    strings = [v.evaluated_value for v in values if type(v) is cst.SimpleString]
     if not strings or len(strings) != len(values):
         return []
     return [str(s) for s in strings if isinstance(s, str) and 0 < len(s) <= 40 and s.isidentifier()]

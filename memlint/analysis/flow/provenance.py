@@ -256,9 +256,9 @@ class Provenance:
         return self._is_module_factory(expr)
 
     def _is_module_factory(self, expr: cst.BaseExpression) -> bool:
-        while isinstance(expr, cst.Call) and method_name(expr) in MODULE_SELF_RETURNING:
+        while type(expr) is cst.Call and method_name(expr) in MODULE_SELF_RETURNING:
             expr = expr.func.value  # Linear(4, 4).to(device).train()
-        if not isinstance(expr, cst.Call):
+        if type(expr) is not cst.Call:
             return False
         name = self.model.imports.resolve(expr.func) or ""
         if any(part.endswith(NON_MODEL_FACTORIES) for part in name.split(".")):
@@ -268,7 +268,7 @@ class Provenance:
         made = self.model.project.constructed(expr, record=False)
         if made is not None:  # a class of another file of the project
             return made.get("kind") in ("module", "lightning")
-        return isinstance(expr.func, cst.Name) and expr.func.value in self._class_kinds
+        return type(expr.func) is cst.Name and expr.func.value in self._class_kinds
 
     def is_module_call(self, call: cst.Call) -> bool:
         """Does this call run a model, module or criterion forward?"""
@@ -342,7 +342,7 @@ class Provenance:
 
     def _module_call_by_syntax(self, call: cst.Call) -> bool:
         func = call.func
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             if func.value == "self":
                 return self.in_module_class(call)
             if func.value[:1].isupper():
@@ -354,16 +354,16 @@ class Provenance:
                 b.value is not None and self._is_module_factory(b.value)
                 for b in self.model.bindings(scope, func.value) + self.model.bindings(self.model.module, func.value)
             )
-        if isinstance(func, cst.Subscript):
+        if type(func) is cst.Subscript:
             # `self.model["generator"](z)`, `nets[i](x)`: a module taken from a container of modules
             holder = func.value
-            last = holder.attr.value if isinstance(holder, cst.Attribute) else root_name(holder) or ""
+            last = holder.attr.value if type(holder) is cst.Attribute else root_name(holder) or ""
             return bool(named_like_module(last) or named_like_module(last.rstrip("s")))
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             attr = func.attr.value
             if attr in MODULE_RUN_METHODS:
                 return True
-            if root_name(func) == "self" and isinstance(func.value, cst.Name):
+            if root_name(func) == "self" and type(func.value) is cst.Name:
                 return attr in self._module_attributes or bool(named_like_module(attr))
             return bool(named_like_module(attr)) and not (
                 self.model.imports.resolve(func) or ""
@@ -510,12 +510,12 @@ class Provenance:
         if name in ("torch.autograd.backward", "torch.autograd.grad"):
             arg = call_arg(call, 0, "tensors" if name.endswith("backward") else "outputs")
             return [arg.value] if arg else []
-        if not isinstance(func, cst.Attribute):
+        if type(func) is not cst.Attribute:
             return None
         attr = func.attr.value
         if attr == "backward":
             if call.args and not call.args[0].keyword:
-                if isinstance(func.value, cst.Name) and _accelerator_like(func.value.value):
+                if type(func.value) is cst.Name and _accelerator_like(func.value.value):
                     return [call.args[0].value]  # accelerator.backward(loss), fabric.backward(loss)
                 if self.receiver_class(func.value, call) in BACKWARD_OF_ARGUMENT:
                     return [call.args[0].value]  # self.accelerator.backward(loss) in a Trainer subclass
@@ -643,21 +643,21 @@ class Provenance:
         if run:  # `optimizer.step(closure)` returns what `closure()` returns (its summary)
             run_call = cst.Call(func=cst.Name(run[0].name.value))
             return any(self.callee_value(run_call, f, element, lambda arg: False).carries for f in run)
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             if func.value in _HISTORY_FREE_BUILTINS:
                 return False
             if func.value in _PASS_THROUGH_BUILTINS:
                 return args_history()
-        if isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS:
+        if type(func) is cst.Attribute and func.attr.value in _HISTORY_FREE_METHODS:
             return False
         if (
-            isinstance(func, cst.Attribute)
+            type(func) is cst.Attribute
             and func.attr.value in _NUMBER_METHOD_NAMES  # first: the receiver's class is looked up only then
             and func.attr.value in NUMBER_METHODS.get(self.constructed_class(func.value, at), ())
         ):
             return False  # `svi.evaluate_loss(x)` of pyro's SVI: a float, by the library's model
         if (
-            isinstance(func, cst.Attribute)
+            type(func) is cst.Attribute
             and func.attr.value in _PASSING_METHOD_NAMES  # first: the receiver's class is looked up only then
             and func.attr.value in HISTORY_PASSING_METHODS.get(self.receiver_class(func.value, at), ())
         ):
@@ -685,7 +685,7 @@ class Provenance:
             if self.model.model_runs.parameter_free(call):  # type: ignore[attr-defined]
                 return args_history()  # it holds no parameter (`self.rvm = RelativeVolumeMel()`): the same
             return True
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             if self._history(func.value, scope, at, guard):
                 return True
             if func.attr.value in _ARITHMETIC_METHODS:
@@ -1073,9 +1073,9 @@ class Provenance:
         Python number (or string), not a tensor."""
         child = at
         for anc in self.model.tree.ancestors(at):
-            if isinstance(anc, (cst.FunctionDef, cst.Module)):
+            if type(anc) in (cst.FunctionDef, cst.Module):
                 return False
-            if isinstance(anc, cst.If) and child is anc.body and self._number_tested(anc.test) == name:
+            if type(anc) is cst.If and child is anc.body and self._number_tested(anc.test) == name:
                 return True
             child = anc
         return False
@@ -1161,9 +1161,9 @@ class Provenance:
         for binding in reversed(before):
             reaching.append(binding)
             block = tree.parent_of(tree.statement_of(binding.node))
-            if isinstance(block, cst.SimpleStatementLine):
+            if type(block) is cst.SimpleStatementLine:
                 block = tree.parent_of(block)
-            while block is not None and isinstance(tree.parent_of(block), cst.With):
+            while block is not None and type(tree.parent_of(block)) is cst.With:
                 block = tree.parent_of(tree.parent_of(block))  # a `with` body always runs
             if block is not None and tree.contains(block, at):
                 break
@@ -1221,20 +1221,20 @@ class Provenance:
         tuple, "maybe" otherwise (a model's output may be a tensor, a tuple or a
         ModelOutput; an item of a mapping may be a number). A fix that calls a tensor
         method on a value is offered only where this says "tensor"."""
-        if isinstance(expr, cst.BinaryOperation):
+        if type(expr) is cst.BinaryOperation:
             # arithmetic makes a tensor only of a tensor (`step_batch_size * world_size` is an int)
             operands = (expr.left, expr.right)
             return "tensor" if any(self.value_kind(e, at, guard) == "tensor" for e in operands) else "maybe"
-        if isinstance(expr, cst.UnaryOperation):
+        if type(expr) is cst.UnaryOperation:
             return "tensor" if self.value_kind(expr.expression, at, guard) == "tensor" else "maybe"
-        if isinstance(expr, cst.IfExp):
+        if type(expr) is cst.IfExp:
             both = (expr.body, expr.orelse)
             return "tensor" if all(self.value_kind(e, at, guard) == "tensor" for e in both) else "maybe"
-        if isinstance(expr, (cst.Dict, cst.List, cst.Tuple, cst.DictComp, cst.ListComp, cst.Set)):
+        if type(expr) in (cst.Dict, cst.List, cst.Tuple, cst.DictComp, cst.ListComp, cst.Set):
             return "container"
-        if isinstance(expr, cst.Attribute):
+        if type(expr) is cst.Attribute:
             return "tensor" if expr.attr.value in _TENSOR_ATTRIBUTES else "maybe"
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             method = method_name(expr)
             resolved = self.model.imports.resolve(expr.func) or ""
             # a loss of torch, or a criterion module called, is a tensor; a method only named like
@@ -1253,13 +1253,13 @@ class Provenance:
             if resolved in _CONTAINER_CONSTRUCTORS:
                 return "container"  # `metrics = dict()`
             return "maybe"
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             used_as = self._used_as(expr.value, self.model.scope_of(at))
             if used_as is not None:
                 return used_as  # `output["loss"].backward()`: a mapping; `out.backward()`: a tensor
-        if isinstance(expr, cst.Name) and _CONTAINER_NAME.search(expr.value):
+        if type(expr) is cst.Name and _CONTAINER_NAME.search(expr.value):
             return "container"  # `loss_dict`, `outputs`, `metrics`: named for what they hold
-        if isinstance(expr, cst.Name) and expr.value not in guard:
+        if type(expr) is cst.Name and expr.value not in guard:
             scope = self.model.scope_of(at)
             kinds = {
                 self.value_kind(b.value, b.node, guard | {expr.value})
