@@ -250,7 +250,7 @@ class Loops:
 
     # -- evaluation --------------------------------------------------------------
     def is_eval_function(self, func: cst.CSTNode) -> bool:
-        if not isinstance(func, cst.FunctionDef):
+        if type(func) is not cst.FunctionDef:  # (asked of a module too: 40k times on the bench corpus)
             return False
         if self.is_test_function(func):
             return False  # pytest functions, not evaluation loops
