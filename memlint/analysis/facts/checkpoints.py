@@ -443,16 +443,16 @@ def _dict_keys(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode
     """The keys written out of the dict literal passed (`recording={"epoch": epoch}`, or a name every
     binding of which is one): a saver that copies the dict's items into its checkpoint
     (`for key, value in recording.items(): state[key] = value`) writes these keys."""
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         values = [b.value for b in model.bindings(model.scope_of(at), expr.value)]
-        if not values or not all(isinstance(v, cst.Dict) for v in values):
+        if not values or not all(type(v) is cst.Dict for v in values):
             return []
-    elif isinstance(expr, cst.Dict):
+    elif type(expr) is cst.Dict:
         values = [expr]
     else:
         return []
-    keys = [e.key for v in values for e in v.elements if isinstance(e, cst.DictElement)]  # type: ignore[union-attr]
-    if not keys or not all(isinstance(k, cst.SimpleString) for k in keys):
+    keys = [e.key for v in values for e in v.elements if type(e) is cst.DictElement]  # type: ignore[union-attr]
+    if not keys or not all(type(k) is cst.SimpleString for k in keys):
         return []
     return [str(k.evaluated_value) for k in keys]  # type: ignore[union-attr]
 

@@ -104,7 +104,7 @@ class ModuleFacts:
         func = call.func
         if self.is_module(func, call):
             return True
-        if not isinstance(func, cst.Attribute) or not func.attr.value.startswith("forward"):
+        if type(func) is not cst.Attribute or not func.attr.value.startswith("forward"):
             return False
         return self.is_module(func.value, call)
 

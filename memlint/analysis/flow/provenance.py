@@ -382,7 +382,7 @@ class Provenance:
         """Names and attributes (as written) assigned an ultralytics model object."""
         found: set[str] = set()
         for node in self.model.tree.by_type.get(cst.Assign, ()):
-            if isinstance(node.value, cst.Call):
+            if type(node.value) is cst.Call:
                 made = self.model.imports.resolve(node.value.func) or ""
                 if made.startswith("ultralytics.") and made.rsplit(".", 1)[-1][:1].isupper():
                     found.update(code(t.target) for t in node.targets)
@@ -722,7 +722,7 @@ class Provenance:
         its `forward`, as `nn.Module.__call__` runs)."""
         project = self.model.project
         found = project.function(call)
-        if found is None and isinstance(call.func, cst.Attribute):
+        if found is None and type(call.func) is cst.Attribute:
             made = self.project_instance(call.func.value, at)
             found = project.method(made, call.func.attr.value) if made is not None else None
         if found is None and type(call.func) in (cst.Name, cst.Attribute):
@@ -1325,15 +1325,15 @@ class Provenance:
         """Is `container` a name that holds a tensor wherever it reaches `at` (`obs = torch.zeros(n, d)`)?
         `container[i] = x` then copies `x` into the tensor's fixed storage: it keeps no reference to
         `x` and grows nothing, however many steps write into it."""
-        if isinstance(container, cst.Attribute) and isinstance(container.value, cst.Name) and container.value.value == "self":
+        if type(container) is cst.Attribute and type(container.value) is cst.Name and container.value.value == "self":
             # `self.moving_avg[idx] = r` where every value the class gives `self.moving_avg` (but None,
             # which a subscript store would not get past) is a tensor (`torch.zeros(n)`)
             values = [
                 v for v in self.self_attribute_values.get(container.attr.value, [])
-                if not (isinstance(v, cst.Name) and v.value == "None")
+                if not (type(v) is cst.Name and v.value == "None")
             ]
             return bool(values) and all(self.value_kind(v, v) == "tensor" for v in values)
-        return isinstance(container, cst.Name) and self.value_kind(container, at) == "tensor"
+        return type(container) is cst.Name and self.value_kind(container, at) == "tensor"
 
     def _used_as(self, name: str, scope: "Scope") -> str | None:
         """What the uses of `name` in `scope` show it is: "mapping" when it is
@@ -1342,16 +1342,16 @@ class Provenance:
         tree = self.model.tree
         evidence = None
         for sub in tree.descendants(scope, cst.Subscript):
-            if isinstance(sub.value, cst.Name) and sub.value.value == name and len(sub.slice) == 1:
+            if type(sub.value) is cst.Name and sub.value.value == name and len(sub.slice) == 1:
                 key = sub.slice[0].slice
-                if isinstance(key, cst.Index) and isinstance(key.value, (cst.SimpleString, cst.FormattedString)):
+                if type(key) is cst.Index and type(key.value) in (cst.SimpleString, cst.FormattedString):
                     if not self._shadowed(sub, name, scope):
                         return "mapping"
         for call in tree.descendants(scope, cst.Call):
             func = call.func
             if (
-                isinstance(func, cst.Attribute)
-                and isinstance(func.value, cst.Name)
+                type(func) is cst.Attribute
+                and type(func.value) is cst.Name
                 and func.value.value == name
                 and func.attr.value in _TENSOR_EVIDENCE
                 and not self._shadowed(call, name, scope)
@@ -1384,9 +1384,9 @@ class Provenance:
         for anc in self.model.tree.ancestors(node):
             if anc is scope:
                 return False
-            if isinstance(anc, cst.Lambda) and name in {p.name.value for p in anc.params.params}:
+            if type(anc) is cst.Lambda and name in {p.name.value for p in anc.params.params}:
                 return True
-            if isinstance(anc, cst.FunctionDef) and (name in self.model.params(anc) or self.model.bindings(anc, name)):
+            if type(anc) is cst.FunctionDef and (name in self.model.params(anc) or self.model.bindings(anc, name)):
                 return True
         return False
 

@@ -256,7 +256,7 @@ class Summaries:
 
     def _returned_through(self, expr: cst.BaseExpression) -> Value | None:
         """What a call of functions of this file returns (`helper(x)`, `optimizer.step(closure)`)."""
-        if not isinstance(expr, cst.Call):
+        if type(expr) is not cst.Call:
             return None
         model = self.model
         callees = model.local_callees(expr) or model.provenance.run_callables(expr)

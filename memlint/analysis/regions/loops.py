@@ -590,7 +590,7 @@ class Loops:
         if type(statement.targets[0].target) not in (cst.Name, cst.Attribute) or self.model.enclosing_loops(statement):
             return None  # unpacked into names, or the pieces of one step of a loop around it
         scope = self.model.scope_of(statement)
-        if isinstance(scope, cst.FunctionDef) and (self.is_module_forward(scope) or self.per_step_method(scope)):
+        if type(scope) is cst.FunctionDef and (self.is_module_forward(scope) or self.per_step_method(scope)):
             return None  # one step's pieces, which its backward needs
         value = statement.value
         if type(value) is cst.Call and len(value.args) == 1 and value.args[0].keyword is None:
