@@ -88,7 +88,7 @@ for x, y in loader:
     def visit_Assign(self, node: cst.Assign) -> None:
         super().visit_Assign(node)
         target = node.targets[0].target
-        if isinstance(target, cst.Attribute) and root_name(target) == "self":
+        if type(target) is cst.Attribute and root_name(target) == "self":
             self._check_output_on_self(node, target)
 
     def _check_output_on_self(self, node: cst.Assign, target: cst.Attribute) -> None:

@@ -75,9 +75,9 @@ with torch.no_grad():
         training = region is None
         if training:
             region = model.loops.step_region(statement)
-            if isinstance(region, cst.FunctionDef) and model.loops.is_module_forward(region):
+            if type(region) is cst.FunctionDef and model.loops.is_module_forward(region):
                 return  # what a forward passes to a context object is the caller's to keep or drop
-            if isinstance(region, cst.FunctionDef) and model.loops.accumulates_by_design(region):
+            if type(region) is cst.FunctionDef and model.loops.accumulates_by_design(region):
                 return  # a metric's `update` gathers the epoch's outputs: that is what it is for
         if region is None or not model.loops.outlives(store, region) or model.loops.is_generated_sequence(store, region):
             return

@@ -54,7 +54,7 @@ for x, y in loader:
     def visit_Assign(self, node: cst.Assign) -> None:
         model = self.model
         call = node.value
-        if len(node.targets) != 1 or not isinstance(call, cst.Call):
+        if len(node.targets) != 1 or type(call) is not cst.Call:
             return
         target = node.targets[0].target
         if not self._may_feed_back(call, target):
@@ -77,7 +77,7 @@ for x, y in loader:
             for a in call.args
             if set(names_in(a.value)) & bound
             # a state passed on as it is (`state`, not `state.detach()`) from a differentiated call
-            and ((differentiated and isinstance(a.value, cst.Name)) or model.provenance.carries_history(a.value, node))
+            and ((differentiated and type(a.value) is cst.Name) or model.provenance.carries_history(a.value, node))
         ]
         if not fed_back:
             return
@@ -96,9 +96,9 @@ for x, y in loader:
         bound = set(target_names(target))
         if any(set(names_in(a.value)) & bound for a in call.args):
             return True
-        elements = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
-        on_self = any(isinstance(e, cst.Attribute) and reads_as_name(e.value, "self") for e in elements)
-        return on_self and any(isinstance(a.value, cst.Attribute) for a in call.args)
+        elements = [e.value for e in target.elements] if type(target) in (cst.Tuple, cst.List) else [target]
+        on_self = any(type(e) is cst.Attribute and reads_as_name(e.value, "self") for e in elements)
+        return on_self and any(type(a.value) is cst.Attribute for a in call.args)
 
     def _differentiated_call(self, node: cst.Assign, target: cst.BaseExpression) -> bool:
         """`logits, state = model.step(frames, state)` in a loop that backwards a loss

@@ -183,9 +183,9 @@ for batch in loader:
             }
             self._switched = receivers, {_tail(r) for r in receivers}
         receivers, tails = self._switched
-        if isinstance(func, cst.Name) and not func.lpar:
+        if type(func) is cst.Name and not func.lpar:
             return func.value if func.value in receivers else None
-        if isinstance(func, cst.Attribute) and not func.lpar and _tail(func.attr.value) not in tails:
+        if type(func) is cst.Attribute and not func.lpar and _tail(func.attr.value) not in tails:
             return None
         written = code(func)
         return written if written in receivers else None

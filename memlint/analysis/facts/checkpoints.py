@@ -443,24 +443,24 @@ def _dict_keys(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode
     """The keys written out of the dict literal passed (`recording={"epoch": epoch}`, or a name every
     binding of which is one): a saver that copies the dict's items into its checkpoint
     (`for key, value in recording.items(): state[key] = value`) writes these keys."""
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         values = [b.value for b in model.bindings(model.scope_of(at), expr.value)]
-        if not values or not all(isinstance(v, cst.Dict) for v in values):
+        if not values or not all(type(v) is cst.Dict for v in values):
             return []
-    elif isinstance(expr, cst.Dict):
+    elif type(expr) is cst.Dict:
         values = [expr]
     else:
         return []
-    keys = [e.key for v in values for e in v.elements if isinstance(e, cst.DictElement)]  # type: ignore[union-attr]
-    if not keys or not all(isinstance(k, cst.SimpleString) for k in keys):
+    keys = [e.key for v in values for e in v.elements if type(e) is cst.DictElement]  # type: ignore[union-attr]
+    if not keys or not all(type(k) is cst.SimpleString for k in keys):
         return []
     return [str(k.evaluated_value) for k in keys]  # type: ignore[union-attr]
 
 
 def _strings(expr: cst.BaseExpression | None) -> list[str]:
     """A string written out, or a list or tuple of them (short names only: keys, not messages)."""
-    values = [e.value for e in expr.elements] if isinstance(expr, (cst.List, cst.Tuple)) else [expr]
-    strings = [v.evaluated_value for v in values if isinstance(v, cst.SimpleString)]
+    values = [e.value for e in expr.elements] if type(expr) in (cst.List, cst.Tuple) else [expr]
+    strings = [v.evaluated_value for v in values if type(v) is cst.SimpleString]
     if not strings or len(strings) != len(values):
         return []
     return [str(s) for s in strings if isinstance(s, str) and 0 < len(s) <= 40 and s.isidentifier()]

@@ -255,13 +255,13 @@ class CudaInit:
 
 
 def _is_cuda_literal(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.SimpleString):
+    if type(expr) is cst.SimpleString:
         value = expr.evaluated_value
         return isinstance(value, str) and value.startswith("cuda")
-    if isinstance(expr, cst.FormattedString):
+    if type(expr) is cst.FormattedString:
         first = expr.parts[0] if expr.parts else None
-        return isinstance(first, cst.FormattedStringText) and first.value.startswith("cuda")
-    if isinstance(expr, cst.IfExp):
+        return type(first) is cst.FormattedStringText and first.value.startswith("cuda")
+    if type(expr) is cst.IfExp:
         return _is_cuda_literal(expr.body) or _is_cuda_literal(expr.orelse)
     return False
 

@@ -30,10 +30,10 @@ if TYPE_CHECKING:
 HANDS_MODULE = "module"  # a module, as the caller's file shows it (constructed, `.eval()`-ed, ...)
 HANDS_OTHER = "other"  # surely not a module: a literal, a function, an object of a class that is not one
 HANDS_UNKNOWN = "unknown"  # nothing in sight says
-_LITERALS = (
+_LITERALS = frozenset({
     cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.List, cst.Dict,
     cst.Tuple, cst.Set, cst.Lambda, cst.ListComp, cst.DictComp, cst.SetComp, cst.GeneratorExp,
-)
+})  # exact types: `isinstance` against LibCST's classes goes through ABCMeta
 _DEPTH = 2  # callers of callers followed, for a parameter handed on (`main(model)` -> `evaluate(model)`)
 
 
@@ -165,7 +165,7 @@ class Handed:
     def kind(self, expr: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> str:
         """What `expr`, handed at `at`, is as this file shows it (HANDS_*)."""
         model = self.model
-        if isinstance(expr, _LITERALS) or (type(expr) is cst.Name and expr.value in ("None", "True", "False")):
+        if type(expr) in _LITERALS or (type(expr) is cst.Name and expr.value in ("None", "True", "False")):
             return HANDS_OTHER
         if type(expr) in (cst.Name, cst.Attribute) and self.module_facts.is_module(expr, at):
             return HANDS_MODULE
@@ -196,7 +196,7 @@ class Handed:
         """What a bound value is: a module made (`nn.Linear(...)`, a module class of the project, placed
         or not), something surely not one (a literal, an object of a class that is not one), else unknown."""
         model = self.model
-        if isinstance(value, _LITERALS):
+        if type(value) in _LITERALS:
             return HANDS_OTHER
         if type(value) is not cst.Call:
             return HANDS_UNKNOWN

@@ -87,13 +87,13 @@ class ModuleFacts:
         """Does the file show that `expr` (a name or `self.<attr>`), as read at `at`, is a module?"""
         names, attributes = self._shown
         scope = self.model.scope_of(at)
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             if expr.value in names.get(id(scope), ()):
                 return True
             bound_here = bool(self.model.bindings(scope, expr.value)) or expr.value in self.model.params(scope)
             return not bound_here and expr.value in names.get(id(self.model.module), ())
-        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
-            cls = self.model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
+        if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
+            cls = self.model.enclosing_class(scope) if type(scope) is cst.FunctionDef else None
             return cls is not None and expr.attr.value in attributes.get(id(cls), ())
         return False
 
@@ -104,7 +104,7 @@ class ModuleFacts:
         func = call.func
         if self.is_module(func, call):
             return True
-        if not isinstance(func, cst.Attribute) or not func.attr.value.startswith("forward"):
+        if type(func) is not cst.Attribute or not func.attr.value.startswith("forward"):
             return False
         return self.is_module(func.value, call)
 

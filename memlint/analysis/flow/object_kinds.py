@@ -75,26 +75,26 @@ def annotation_kind(model: "FileContext", annotation: cst.BaseExpression | None)
 
 
 def _annotation_kinds(model: "FileContext", expr: cst.BaseExpression) -> set[str]:
-    if isinstance(expr, cst.SimpleString):
+    if type(expr) is cst.SimpleString:
         try:
             inner = cst.parse_expression(expr.evaluated_value)
         except Exception:  # noqa: BLE001 - a string annotation that is no expression
             return set()
         return _annotation_kinds(model, inner)
-    if isinstance(expr, cst.BinaryOperation):
+    if type(expr) is cst.BinaryOperation:
         return _annotation_kinds(model, expr.left) | _annotation_kinds(model, expr.right)
-    if isinstance(expr, cst.Subscript):
+    if type(expr) is cst.Subscript:
         kinds = _annotation_kinds(model, expr.value)
         for element in expr.slice:
-            if isinstance(element.slice, cst.Index):
+            if type(element.slice) is cst.Index:
                 kinds |= _annotation_kinds(model, element.slice.value)
         return kinds
-    if isinstance(expr, (cst.Tuple, cst.List)):
+    if type(expr) in (cst.Tuple, cst.List):
         out: set[str] = set()
         for element in expr.elements:
             out |= _annotation_kinds(model, element.value)
         return out
-    name = model.imports.resolve(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else None
+    name = model.imports.resolve(expr) if type(expr) in (cst.Name, cst.Attribute) else None
     if not name:
         return set()
     if _TENSOR_TYPE.search(name):
@@ -240,9 +240,9 @@ def annotated_value(model: "FileContext", annotation: cst.BaseExpression) -> Val
     """What a return annotation says of the value (`-> tuple[torch.Tensor, int]`: a tuple whose second
     element is an int, with no history), element by element for a tuple of fixed length; None where it
     says nothing the flow facts hold (a class, a container of unknowns)."""
-    if isinstance(annotation, cst.Subscript) and (dotted(annotation.value) or "") in _TUPLES:
-        items = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
-        if not items or any(isinstance(i, cst.Ellipsis) for i in items):
+    if type(annotation) is cst.Subscript and (dotted(annotation.value) or "") in _TUPLES:
+        items = [e.slice.value for e in annotation.slice if type(e.slice) is cst.Index]
+        if not items or any(type(i) is cst.Ellipsis for i in items):
             return None
         elements = [annotated_value(model, item) or Value() for item in items]
         history = NO if all(e.history == NO for e in elements) else MAYBE

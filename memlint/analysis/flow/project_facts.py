@@ -65,7 +65,7 @@ class ProjectFacts:
 
     def constructed(self, value: cst.BaseExpression, record: bool = True) -> dict[str, Any] | None:
         """The facts of the project class (of another file) that `value` constructs (`Meter()`)."""
-        if not isinstance(value, cst.Call):
+        if type(value) is not cst.Call:
             return None
         return self._get(dotted(value.func), record, "class")
 

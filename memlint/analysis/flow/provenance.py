@@ -15,6 +15,7 @@ costs more trust than a missed finding):
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -159,6 +160,7 @@ _NUMBER_METHOD_NAMES = frozenset().union(*NUMBER_METHODS.values())
 _TENSOR_EVIDENCE = {"backward", "item", "detach", "detach_", "to", "cpu", "cuda", "numpy", "requires_grad_", "register_hook"}
 _REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
 _BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
+_AUTOGRAD_DIFFERENTIATION = ("torch.autograd.backward", "torch.autograd.grad")
 # Parameters of Lightning's hooks that are not tensors.
 _NOT_DEVICE_PARAMS = {
     "self", "batch_idx", "dataloader_idx", "batch_indices", "trainer", "pl_module", "optimizer", "optimizer_idx",
@@ -256,9 +258,9 @@ class Provenance:
         return self._is_module_factory(expr)
 
     def _is_module_factory(self, expr: cst.BaseExpression) -> bool:
-        while isinstance(expr, cst.Call) and method_name(expr) in MODULE_SELF_RETURNING:
+        while type(expr) is cst.Call and method_name(expr) in MODULE_SELF_RETURNING:
             expr = expr.func.value  # Linear(4, 4).to(device).train()
-        if not isinstance(expr, cst.Call):
+        if type(expr) is not cst.Call:
             return False
         name = self.model.imports.resolve(expr.func) or ""
         if any(part.endswith(NON_MODEL_FACTORIES) for part in name.split(".")):
@@ -268,7 +270,7 @@ class Provenance:
         made = self.model.project.constructed(expr, record=False)
         if made is not None:  # a class of another file of the project
             return made.get("kind") in ("module", "lightning")
-        return isinstance(expr.func, cst.Name) and expr.func.value in self._class_kinds
+        return type(expr.func) is cst.Name and expr.func.value in self._class_kinds
 
     def is_module_call(self, call: cst.Call) -> bool:
         """Does this call run a model, module or criterion forward?"""
@@ -342,7 +344,7 @@ class Provenance:
 
     def _module_call_by_syntax(self, call: cst.Call) -> bool:
         func = call.func
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             if func.value == "self":
                 return self.in_module_class(call)
             if func.value[:1].isupper():
@@ -354,16 +356,16 @@ class Provenance:
                 b.value is not None and self._is_module_factory(b.value)
                 for b in self.model.bindings(scope, func.value) + self.model.bindings(self.model.module, func.value)
             )
-        if isinstance(func, cst.Subscript):
+        if type(func) is cst.Subscript:
             # `self.model["generator"](z)`, `nets[i](x)`: a module taken from a container of modules
             holder = func.value
-            last = holder.attr.value if isinstance(holder, cst.Attribute) else root_name(holder) or ""
+            last = holder.attr.value if type(holder) is cst.Attribute else root_name(holder) or ""
             return bool(named_like_module(last) or named_like_module(last.rstrip("s")))
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             attr = func.attr.value
             if attr in MODULE_RUN_METHODS:
                 return True
-            if root_name(func) == "self" and isinstance(func.value, cst.Name):
+            if root_name(func) == "self" and type(func.value) is cst.Name:
                 return attr in self._module_attributes or bool(named_like_module(attr))
             return bool(named_like_module(attr)) and not (
                 self.model.imports.resolve(func) or ""
@@ -380,7 +382,7 @@ class Provenance:
         """Names and attributes (as written) assigned an ultralytics model object."""
         found: set[str] = set()
         for node in self.model.tree.by_type.get(cst.Assign, ()):
-            if isinstance(node.value, cst.Call):
+            if type(node.value) is cst.Call:
                 made = self.model.imports.resolve(node.value.func) or ""
                 if made.startswith("ultralytics.") and made.rsplit(".", 1)[-1][:1].isupper():
                     found.update(code(t.target) for t in node.targets)
@@ -497,25 +499,45 @@ class Provenance:
 
     def backward_calls(self, region: cst.CSTNode) -> list[tuple[cst.Call, list[cst.BaseExpression]]]:
         """Calls in `region` that run backward, with the expressions they differentiate."""
+        tree = self.model.tree
+        if not tree.by_type.get(cst.Call):
+            return []
+        calls, keys = self._backward_candidates
+        start = tree.order[id(region)]
         found = []
-        for call in self.model.tree.descendants(region, cst.Call):
+        for call in calls[bisect_left(keys, start) : bisect_right(keys, tree.end[id(region)])]:
             backwarded = self.backwarded_expressions(call)
             if backwarded is not None:
                 found.append((call, backwarded))
         return found
 
+    @cached_property
+    def _backward_candidates(self) -> tuple[list[cst.Call], list[int]]:
+        """The file's calls that `backwarded_expressions` may answer for, in source order, and their
+        pre-order indexes: it answers None for every other call without asking anything, and
+        `backward_calls` is asked of most loops and functions (100k calls looked at on the bench corpus)."""
+        model = self.model
+        resolve = model.imports.resolve
+        calls = [
+            call
+            for call in model.tree.by_type.get(cst.Call, ())
+            if (type(call.func) is cst.Attribute and call.func.attr.value in _BACKWARD_FUNCTIONS)
+            or resolve(call.func) in _AUTOGRAD_DIFFERENTIATION
+        ]
+        return calls, [model.tree.order[id(call)] for call in calls]
+
     def backwarded_expressions(self, call: cst.Call) -> list[cst.BaseExpression] | None:
         func = call.func
         name = self.model.imports.resolve(func) or ""
-        if name in ("torch.autograd.backward", "torch.autograd.grad"):
+        if name in _AUTOGRAD_DIFFERENTIATION:
             arg = call_arg(call, 0, "tensors" if name.endswith("backward") else "outputs")
             return [arg.value] if arg else []
-        if not isinstance(func, cst.Attribute):
+        if type(func) is not cst.Attribute:
             return None
         attr = func.attr.value
         if attr == "backward":
             if call.args and not call.args[0].keyword:
-                if isinstance(func.value, cst.Name) and _accelerator_like(func.value.value):
+                if type(func.value) is cst.Name and _accelerator_like(func.value.value):
                     return [call.args[0].value]  # accelerator.backward(loss), fabric.backward(loss)
                 if self.receiver_class(func.value, call) in BACKWARD_OF_ARGUMENT:
                     return [call.args[0].value]  # self.accelerator.backward(loss) in a Trainer subclass
@@ -643,21 +665,21 @@ class Provenance:
         if run:  # `optimizer.step(closure)` returns what `closure()` returns (its summary)
             run_call = cst.Call(func=cst.Name(run[0].name.value))
             return any(self.callee_value(run_call, f, element, lambda arg: False).carries for f in run)
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             if func.value in _HISTORY_FREE_BUILTINS:
                 return False
             if func.value in _PASS_THROUGH_BUILTINS:
                 return args_history()
-        if isinstance(func, cst.Attribute) and func.attr.value in _HISTORY_FREE_METHODS:
+        if type(func) is cst.Attribute and func.attr.value in _HISTORY_FREE_METHODS:
             return False
         if (
-            isinstance(func, cst.Attribute)
+            type(func) is cst.Attribute
             and func.attr.value in _NUMBER_METHOD_NAMES  # first: the receiver's class is looked up only then
             and func.attr.value in NUMBER_METHODS.get(self.constructed_class(func.value, at), ())
         ):
             return False  # `svi.evaluate_loss(x)` of pyro's SVI: a float, by the library's model
         if (
-            isinstance(func, cst.Attribute)
+            type(func) is cst.Attribute
             and func.attr.value in _PASSING_METHOD_NAMES  # first: the receiver's class is looked up only then
             and func.attr.value in HISTORY_PASSING_METHODS.get(self.receiver_class(func.value, at), ())
         ):
@@ -685,7 +707,7 @@ class Provenance:
             if self.model.model_runs.parameter_free(call):  # type: ignore[attr-defined]
                 return args_history()  # it holds no parameter (`self.rvm = RelativeVolumeMel()`): the same
             return True
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             if self._history(func.value, scope, at, guard):
                 return True
             if func.attr.value in _ARITHMETIC_METHODS:
@@ -700,7 +722,7 @@ class Provenance:
         its `forward`, as `nn.Module.__call__` runs)."""
         project = self.model.project
         found = project.function(call)
-        if found is None and isinstance(call.func, cst.Attribute):
+        if found is None and type(call.func) is cst.Attribute:
             made = self.project_instance(call.func.value, at)
             found = project.method(made, call.func.attr.value) if made is not None else None
         if found is None and type(call.func) in (cst.Name, cst.Attribute):
@@ -1073,9 +1095,9 @@ class Provenance:
         Python number (or string), not a tensor."""
         child = at
         for anc in self.model.tree.ancestors(at):
-            if isinstance(anc, (cst.FunctionDef, cst.Module)):
+            if type(anc) in (cst.FunctionDef, cst.Module):
                 return False
-            if isinstance(anc, cst.If) and child is anc.body and self._number_tested(anc.test) == name:
+            if type(anc) is cst.If and child is anc.body and self._number_tested(anc.test) == name:
                 return True
             child = anc
         return False
@@ -1161,9 +1183,9 @@ class Provenance:
         for binding in reversed(before):
             reaching.append(binding)
             block = tree.parent_of(tree.statement_of(binding.node))
-            if isinstance(block, cst.SimpleStatementLine):
+            if type(block) is cst.SimpleStatementLine:
                 block = tree.parent_of(block)
-            while block is not None and isinstance(tree.parent_of(block), cst.With):
+            while block is not None and type(tree.parent_of(block)) is cst.With:
                 block = tree.parent_of(tree.parent_of(block))  # a `with` body always runs
             if block is not None and tree.contains(block, at):
                 break
@@ -1221,20 +1243,20 @@ class Provenance:
         tuple, "maybe" otherwise (a model's output may be a tensor, a tuple or a
         ModelOutput; an item of a mapping may be a number). A fix that calls a tensor
         method on a value is offered only where this says "tensor"."""
-        if isinstance(expr, cst.BinaryOperation):
+        if type(expr) is cst.BinaryOperation:
             # arithmetic makes a tensor only of a tensor (`step_batch_size * world_size` is an int)
             operands = (expr.left, expr.right)
             return "tensor" if any(self.value_kind(e, at, guard) == "tensor" for e in operands) else "maybe"
-        if isinstance(expr, cst.UnaryOperation):
+        if type(expr) is cst.UnaryOperation:
             return "tensor" if self.value_kind(expr.expression, at, guard) == "tensor" else "maybe"
-        if isinstance(expr, cst.IfExp):
+        if type(expr) is cst.IfExp:
             both = (expr.body, expr.orelse)
             return "tensor" if all(self.value_kind(e, at, guard) == "tensor" for e in both) else "maybe"
-        if isinstance(expr, (cst.Dict, cst.List, cst.Tuple, cst.DictComp, cst.ListComp, cst.Set)):
+        if type(expr) in (cst.Dict, cst.List, cst.Tuple, cst.DictComp, cst.ListComp, cst.Set):
             return "container"
-        if isinstance(expr, cst.Attribute):
+        if type(expr) is cst.Attribute:
             return "tensor" if expr.attr.value in _TENSOR_ATTRIBUTES else "maybe"
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             method = method_name(expr)
             resolved = self.model.imports.resolve(expr.func) or ""
             # a loss of torch, or a criterion module called, is a tensor; a method only named like
@@ -1253,13 +1275,13 @@ class Provenance:
             if resolved in _CONTAINER_CONSTRUCTORS:
                 return "container"  # `metrics = dict()`
             return "maybe"
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             used_as = self._used_as(expr.value, self.model.scope_of(at))
             if used_as is not None:
                 return used_as  # `output["loss"].backward()`: a mapping; `out.backward()`: a tensor
-        if isinstance(expr, cst.Name) and _CONTAINER_NAME.search(expr.value):
+        if type(expr) is cst.Name and _CONTAINER_NAME.search(expr.value):
             return "container"  # `loss_dict`, `outputs`, `metrics`: named for what they hold
-        if isinstance(expr, cst.Name) and expr.value not in guard:
+        if type(expr) is cst.Name and expr.value not in guard:
             scope = self.model.scope_of(at)
             kinds = {
                 self.value_kind(b.value, b.node, guard | {expr.value})
@@ -1303,15 +1325,15 @@ class Provenance:
         """Is `container` a name that holds a tensor wherever it reaches `at` (`obs = torch.zeros(n, d)`)?
         `container[i] = x` then copies `x` into the tensor's fixed storage: it keeps no reference to
         `x` and grows nothing, however many steps write into it."""
-        if isinstance(container, cst.Attribute) and isinstance(container.value, cst.Name) and container.value.value == "self":
+        if type(container) is cst.Attribute and type(container.value) is cst.Name and container.value.value == "self":
             # `self.moving_avg[idx] = r` where every value the class gives `self.moving_avg` (but None,
             # which a subscript store would not get past) is a tensor (`torch.zeros(n)`)
             values = [
                 v for v in self.self_attribute_values.get(container.attr.value, [])
-                if not (isinstance(v, cst.Name) and v.value == "None")
+                if not (type(v) is cst.Name and v.value == "None")
             ]
             return bool(values) and all(self.value_kind(v, v) == "tensor" for v in values)
-        return isinstance(container, cst.Name) and self.value_kind(container, at) == "tensor"
+        return type(container) is cst.Name and self.value_kind(container, at) == "tensor"
 
     def _used_as(self, name: str, scope: "Scope") -> str | None:
         """What the uses of `name` in `scope` show it is: "mapping" when it is
@@ -1320,16 +1342,16 @@ class Provenance:
         tree = self.model.tree
         evidence = None
         for sub in tree.descendants(scope, cst.Subscript):
-            if isinstance(sub.value, cst.Name) and sub.value.value == name and len(sub.slice) == 1:
+            if type(sub.value) is cst.Name and sub.value.value == name and len(sub.slice) == 1:
                 key = sub.slice[0].slice
-                if isinstance(key, cst.Index) and isinstance(key.value, (cst.SimpleString, cst.FormattedString)):
+                if type(key) is cst.Index and type(key.value) in (cst.SimpleString, cst.FormattedString):
                     if not self._shadowed(sub, name, scope):
                         return "mapping"
         for call in tree.descendants(scope, cst.Call):
             func = call.func
             if (
-                isinstance(func, cst.Attribute)
-                and isinstance(func.value, cst.Name)
+                type(func) is cst.Attribute
+                and type(func.value) is cst.Name
                 and func.value.value == name
                 and func.attr.value in _TENSOR_EVIDENCE
                 and not self._shadowed(call, name, scope)
@@ -1362,9 +1384,9 @@ class Provenance:
         for anc in self.model.tree.ancestors(node):
             if anc is scope:
                 return False
-            if isinstance(anc, cst.Lambda) and name in {p.name.value for p in anc.params.params}:
+            if type(anc) is cst.Lambda and name in {p.name.value for p in anc.params.params}:
                 return True
-            if isinstance(anc, cst.FunctionDef) and (name in self.model.params(anc) or self.model.bindings(anc, name)):
+            if type(anc) is cst.FunctionDef and (name in self.model.params(anc) or self.model.bindings(anc, name)):
                 return True
         return False
 

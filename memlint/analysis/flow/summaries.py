@@ -211,11 +211,11 @@ class Summaries:
         return refined_by_annotation(model, func, join(values) if values else None) or join(values)
 
     def _value_of(self, expr: cst.BaseExpression, at: cst.CSTNode, grad: Grad, derived: dict[str, set[str]]) -> Value:
-        if isinstance(expr, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
+        if type(expr) is cst.Tuple and not any(type(e) is cst.StarredElement for e in expr.elements):
             parts = [self._value_of(e.value, at, grad, derived) for e in expr.elements]
             whole = join(parts)
             return Value(history=whole.history, kind="sequence", elements=tuple(parts), passes=whole.passes)
-        if isinstance(expr, cst.Name) and expr.value == "None":
+        if type(expr) is cst.Name and expr.value == "None":
             return Value(history=NO, kind="none")
         history = NO if grad is Grad.OFF or not self._returned_history(expr, at) else YES
         through = self._returned_through(expr)
@@ -256,7 +256,7 @@ class Summaries:
 
     def _returned_through(self, expr: cst.BaseExpression) -> Value | None:
         """What a call of functions of this file returns (`helper(x)`, `optimizer.step(closure)`)."""
-        if not isinstance(expr, cst.Call):
+        if type(expr) is not cst.Call:
             return None
         model = self.model
         callees = model.local_callees(expr) or model.provenance.run_callables(expr)
@@ -523,15 +523,15 @@ class Summaries:
 
 def _syntactic_kind(expr: cst.BaseExpression) -> str:
     """What `expr` is, as far as its syntax shows."""
-    if isinstance(expr, (cst.Dict, cst.DictComp)):
+    if type(expr) in (cst.Dict, cst.DictComp):
         return "mapping"
-    if isinstance(expr, (cst.List, cst.ListComp, cst.Tuple)):
+    if type(expr) in (cst.List, cst.ListComp, cst.Tuple):
         return "sequence"
-    if isinstance(expr, (cst.Integer, cst.Float)):
+    if type(expr) in (cst.Integer, cst.Float):
         return "number"
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("float", "int", "round"):
+    if type(expr) is cst.Call and type(expr.func) is cst.Name and expr.func.value in ("float", "int", "round"):
         return "number"
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "item":
+    if type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value == "item":
         return "number"
     return "unknown"
 

@@ -271,16 +271,16 @@ class GradMode:
         rest of the stack's life, so it acts like a bare call on the statements after it."""
         func = call.func
         if not (
-            isinstance(func, cst.Attribute)
+            type(func) is cst.Attribute
             and func.attr.value == "enter_context"
-            and isinstance(func.value, cst.Name)
+            and type(func.value) is cst.Name
             and call.args
         ):
             return False
         scopes = self.scopes
         for binding in scopes.bindings(scopes.scope_of(call), func.value.value):
-            made = binding.node.item if isinstance(binding.node, cst.WithItem) else binding.value
-            if isinstance(made, cst.Call) and (self.imports.resolve(made.func) or "").endswith("ExitStack"):
+            made = binding.node.item if type(binding.node) is cst.WithItem else binding.value
+            if type(made) is cst.Call and (self.imports.resolve(made.func) or "").endswith("ExitStack"):
                 return True
         return False
 

@@ -30,18 +30,18 @@ def runs_sometimes(model: "SemanticModel", node: cst.CSTNode, region: cst.CSTNod
         chain.append(anc)
     inner: set[str] = set()
     for anc in chain:
-        if isinstance(anc, (cst.For, cst.CompFor)):
+        if type(anc) in (cst.For, cst.CompFor):
             inner.update(target_names(anc.target))
     varying: set[str] | None = None
     for anc in chain:
-        if isinstance(anc, (cst.ExceptHandler, cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.FunctionDef)):
+        if type(anc) in (cst.ExceptHandler, cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.FunctionDef):
             return True
-        if not isinstance(anc, cst.If):
+        if type(anc) is not cst.If:
             continue
         if once_guard(model, anc):
             return True
         names = set(names_in(anc.test)) - inner
-        if isinstance(region, cst.FunctionDef):
+        if type(region) is cst.FunctionDef:
             if names & (model.params(region) - {"self", "cls"}):
                 return True
         else:

@@ -1006,7 +1006,7 @@ class EvalRegions:
         if model.loops.has_backward(region):
             return True
         for call in model.tree.descendants(region, cst.Call):
-            if method_name(call) in ("set_grad_enabled", "enable_grad") or isinstance(call.func, cst.Name):
+            if method_name(call) in ("set_grad_enabled", "enable_grad") or type(call.func) is cst.Name:
                 if model.grad.effect(call) is Grad.ON:
                     return True
             name = model.imports.resolve(call.func) or ""
@@ -1014,7 +1014,7 @@ class EvalRegions:
                 return True
         for assign in model.tree.descendants(region, cst.Assign):
             t = assign.targets[0].target
-            if isinstance(t, cst.Attribute) and t.attr.value == "requires_grad":
+            if type(t) is cst.Attribute and t.attr.value == "requires_grad":
                 return True
         return False
 

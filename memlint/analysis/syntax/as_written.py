@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
+from itertools import accumulate
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -33,8 +34,7 @@ class _Source:
     def offset(self, line: int, column: int) -> int:
         starts = self._starts
         if starts is None:
-            ends = (match.end() for match in _NEWLINE.finditer(self.text))
-            starts = self._starts = [0, *ends]
+            starts = self._starts = _line_starts(self.text)
         return starts[line - 1] + column
 
     def slice(self, node: cst.CSTNode, span: Span) -> str:
@@ -50,6 +50,14 @@ class _Source:
                 return "(" * parens + inner + ")" * parens if inner else inner
             start, end = before - 1, after + 1
         return text[start:end]
+
+
+def _line_starts(text: str) -> list[int]:
+    """The offset of each line's first character, lines split as the parser splits them."""
+    if "\r" in text:
+        return [0, *(match.end() for match in _NEWLINE.finditer(text))]
+    # (the common case in C: a line starts one past the previous one's end)
+    return list(accumulate(map((1).__add__, map(len, text.split("\n")[:-1])), initial=0))
 
 
 def _skip_back(text: str, index: int) -> int:
