@@ -16,7 +16,9 @@ class EvalWithoutNoGrad(Rule):
     severity = Severity.WARNING
     summary = "Evaluation code calls a model with autograd enabled"
     fix_applicability = Applicability.UNSAFE
-    needles = (("eval", "val", "test", "predict", "infer", "diffusers", "detach", ".data", ".item(", ".tolist("),)
+    needles = (
+        ("eval", "val", "test", "predict", "infer", "diffusers", "detach", ".data", ".item(", ".tolist(", "argmax", "multinomial"),
+    )
     what = """
 Checks for evaluation code (a function named `validate*`, `evaluate*`,
 `eval*`, `test*`, `predict*` or `inference`, a loop after `model.eval()`, or a
