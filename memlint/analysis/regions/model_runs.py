@@ -50,7 +50,7 @@ _NUMBERS = {"int", "float", "bool"}
 _PASSING = TENSOR_API - {*_ENDING, "backward", "register_hook", "retain_grad", "requires_grad_",
                          "register_post_accumulate_grad_hook", "grad", "grad_fn", "detach_"}
 _FLOW_DEPTH = 3  # names followed from a model's output
-# In a decoding loop, what else a step's output may become without its graph being wanted: metadata
+# In a loop recognised by use, what else a step's output may become without its graph being wanted: metadata
 # (`past[0][0].shape[-2]`), integers (`logits.argmax(-1)`, `torch.multinomial(probs, 1)`, `x == eos`);
 # and how many names deep it is followed there (`out` -> `logits` -> `last` -> `probs` -> `token`)
 _METADATA = {"shape", "dtype", "device", "ndim", "is_cuda"}
@@ -77,6 +77,7 @@ class ModelRuns:
         self._runs: dict[int, object] = {}
         self._backwarded: dict[int, set[str]] = {}  # id(scope) -> names it differentiates
         self._called: dict[int, set[str]] = {}  # id(scope) -> what it calls, as written
+        self._inferring: dict[int, bool] = {}  # id(function) -> `infers_without_grad`
 
     def model_run(self, func: cst.FunctionDef) -> tuple[cst.Call, ...] | None:
         """The chain of calls by which `func` runs a model with grad on: `(self.module_(x),)` for a
@@ -107,6 +108,34 @@ class ModelRuns:
                 if inner is not None:
                     return (call, *inner)
         return None
+
+    def infers_without_grad(self, func: cst.FunctionDef) -> bool:
+        """Does `func` run a model (directly, or through a function of this file that runs one), and
+        only with grad off (`with torch.no_grad():` around it, or declared so), never differentiating:
+        an inference step (trl's `compute_reference_log_probs`)?"""
+        key = id(func)
+        if key not in self._inferring:
+            self._inferring[key] = False  # (a call back into it while computing reads as "no")
+            self._inferring[key] = self._compute_inferring(func)
+        return self._inferring[key]
+
+    def _compute_inferring(self, func: cst.FunctionDef) -> bool:
+        model = self.model
+        if model.loops.trains_each_iteration(func) or model.loops.has_backward(func):
+            return False
+        off = model.grad.declared_entry(func) is Grad.OFF
+        found = False
+        for call in model.tree.descendants(func.body, cst.Call):
+            if model.scope_of(call) is not func:
+                continue
+            if self.runs_module(call):
+                pass
+            elif not any(self.model_run(c) is not None or self.infers_without_grad(c) for c in model.running_callees(call)):
+                continue
+            if not off and model.grad_state(call) is not Grad.OFF:
+                return False
+            found = True
+        return found
 
     def handed_runs(self, call: cst.Call) -> list[cst.BaseExpression]:
         """The arguments of `call` that its callee runs as a model, with grad on, without training
@@ -525,6 +554,7 @@ class EvalRegions:
         self._evaluated: dict[int, set[str]] = {}  # id(scope) -> receivers of `.eval()` in it
         self._by_name: dict[int, bool] = {}  # id(method) -> `_differentiated_by_name`
         self._by_callers: dict[int, bool] = {}  # id(function) -> `evaluated_by_callers`
+        self._spent: dict[int, bool] = {}  # id(loop) -> `_spends_outputs`
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -765,7 +795,7 @@ class EvalRegions:
                 found.add(id(scope))
         for loop in (*model.tree.by_type.get(cst.For, ()), *model.tree.by_type.get(cst.While, ())):
             scope = model.scope_of(loop)
-            if id(scope) not in found and self._decodes_for_nothing(loop):
+            if id(scope) not in found and self._spends_outputs(loop):
                 found.add(id(scope))
         return found
 
@@ -824,8 +854,9 @@ class EvalRegions:
         """Does the value of `expr` reach the end of its history (`.detach()`, `.data`, `.item()`,
         `.tolist()`, `int(...)`) through its parts, fields, the tensor methods and torch functions
         that pass history on, and names bound to it in `scope` (every read of them), and go nowhere
-        else first? With a decoding `loop`: or become metadata or integers, or go back into a model
-        call of the loop (the next step's input, the cache), through arithmetic and unpacking too."""
+        else first? With a `loop` (`_spends_outputs`): or become metadata, integers or booleans, or go into
+        a model call of the loop (a criterion, the next step's input, the cache), through arithmetic
+        and unpacking too."""
         tree = self.model.tree
         node: cst.CSTNode = expr
         while True:
@@ -867,6 +898,10 @@ class EvalRegions:
                 names = [target] if type(target) is cst.Name else []
                 if loop is not None and type(target) in (cst.Tuple, cst.List):
                     names = [e.value for e in target.elements]  # type: ignore[attr-defined]
+                if loop is not None and type(parent.value) is cst.BinaryOperation and any(
+                    type(n) is cst.Name and n.value in seen for n in names
+                ):
+                    return False  # `total = total + loss`: kept across iterations with its graph (ML001's)
                 return (
                     bool(names)
                     and all(type(n) is cst.Name for n in names)
@@ -890,7 +925,7 @@ class EvalRegions:
         if name == "_":
             return True  # unpacked and dropped
         if name in seen:
-            return loop is not None  # (in a decoding loop: its reads are being followed already)
+            return loop is not None  # (in a loop's outputs: its reads are being followed already)
         if len(seen) >= (_FLOW_DEPTH if loop is None else _DECODING_DEPTH):
             return False
         tree = self.model.tree
@@ -899,12 +934,19 @@ class EvalRegions:
             self.model.scope_of(n) is scope and self._detaches(n, scope, seen | {name}, loop) for n in reads
         )
 
-    def _decodes_for_nothing(self, loop: cst.CSTNode) -> bool:
-        """Generation recognised by use: a loop that decodes (each step runs a model on what the
-        steps before it produced: the sampled token, the cache) in a function that never
-        differentiates, where every output of every model run ends its history (an `int` token,
-        `.argmax()`, `.item()`, its shape) or goes back into a model run of the loop. No graph a
-        step records is ever wanted, and the carried cache chains each step's graph to the last."""
+    def _spends_outputs(self, loop: cst.CSTNode) -> bool:
+        """Evaluation recognised by use: a loop over batches, or one that decodes (each step runs a
+        model on what the steps before it produced: the sampled token, the cache), in a function
+        that never differentiates, where every output of every model run ends its history
+        (`.item()`, `.detach()`, an `int` token, `.argmax()`, its shape, a comparison) or goes into
+        another model run of the loop (a criterion, the next step). No graph a step records is ever
+        wanted (and a carried cache chains each step's graph to the last)."""
+        key = id(loop)
+        if key not in self._spent:
+            self._spent[key] = self._compute_spent(loop)
+        return self._spent[key]
+
+    def _compute_spent(self, loop: cst.CSTNode) -> bool:
         model = self.model
         loops = model.loops
         scope = model.scope_of(loop)
@@ -912,7 +954,7 @@ class EvalRegions:
             return False
         if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
             return False
-        if loops.has_backward(scope) or not loops.decodes(loop):
+        if loops.has_backward(scope) or not (loops.iterates_batches(loop) or loops.decodes(loop)):
             return False
         runs = [
             c
@@ -950,7 +992,7 @@ class EvalRegions:
                 loops.iterates_eval_data(loop)
                 or loops.follows_model_eval(loop)
                 or type(loop) is cst.For and bool(self._detached_outputs(loop))
-                or self._decodes_for_nothing(loop)
+                or self._spends_outputs(loop)
             )
         return self._loops[key]
 
