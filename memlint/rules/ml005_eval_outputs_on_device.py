@@ -34,7 +34,11 @@ logits.detach())`) is reported too: the graph is gone, the tensor of batch
 size stays on the device every step. So is an evaluation loop run with grad
 that collects its outputs, which keep their graphs too (in a training step,
 retained-graph, ML001, reports such a store). Each store is its own finding:
-logits and labels collected side by side are two.
+logits and labels collected side by side are two. A loop over batches that
+runs its models only through functions of its file that turn grad off
+(`ref = self.compute_reference(batch)`, whose forward is under `no_grad`) is
+an inference loop too, and what such a function returns is where its model's
+output is (gathering across processes keeps it there).
 
 Where the code shows the collected tensor's shape and dtype (literal sizes,
 a loader written out, an `nn.Sequential` of `Linear` layers), the message

@@ -554,7 +554,7 @@ class EvalRegions:
         self._evaluated: dict[int, set[str]] = {}  # id(scope) -> receivers of `.eval()` in it
         self._by_name: dict[int, bool] = {}  # id(method) -> `_differentiated_by_name`
         self._by_callers: dict[int, bool] = {}  # id(function) -> `evaluated_by_callers`
-        self._spent: dict[int, bool] = {}  # id(loop) -> `_spends_outputs`
+        self._spent: dict[int, bool] = {}  # id(loop) -> `spends_outputs`
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -795,7 +795,7 @@ class EvalRegions:
                 found.add(id(scope))
         for loop in (*model.tree.by_type.get(cst.For, ()), *model.tree.by_type.get(cst.While, ())):
             scope = model.scope_of(loop)
-            if id(scope) not in found and self._spends_outputs(loop):
+            if id(scope) not in found and self.spends_outputs(loop):
                 found.add(id(scope))
         return found
 
@@ -854,7 +854,7 @@ class EvalRegions:
         """Does the value of `expr` reach the end of its history (`.detach()`, `.data`, `.item()`,
         `.tolist()`, `int(...)`) through its parts, fields, the tensor methods and torch functions
         that pass history on, and names bound to it in `scope` (every read of them), and go nowhere
-        else first? With a `loop` (`_spends_outputs`): or become metadata, integers or booleans, or go into
+        else first? With a `loop` (`spends_outputs`): or become metadata, integers or booleans, or go into
         a model call of the loop (a criterion, the next step's input, the cache), through arithmetic
         and unpacking too."""
         tree = self.model.tree
@@ -934,7 +934,7 @@ class EvalRegions:
             self.model.scope_of(n) is scope and self._detaches(n, scope, seen | {name}, loop) for n in reads
         )
 
-    def _spends_outputs(self, loop: cst.CSTNode) -> bool:
+    def spends_outputs(self, loop: cst.CSTNode) -> bool:
         """Evaluation recognised by use: a loop over batches, or one that decodes (each step runs a
         model on what the steps before it produced: the sampled token, the cache), in a function
         that never differentiates, where every output of every model run ends its history
@@ -965,7 +965,16 @@ class EvalRegions:
 
     def _is_read(self, name: cst.Name) -> bool:
         """A read of a variable: not a binding target, an attribute's name nor an argument's keyword."""
-        parent = self.model.tree.parent_of(name)
+        tree = self.model.tree
+        parent = tree.parent_of(name)
+        node: cst.CSTNode = name
+        while type(parent) in (cst.Element, cst.StarredElement, cst.Tuple, cst.List):
+            node, parent = parent, tree.parent_of(parent)  # an element of an unpacking target, or of a literal
+        if node is not name and (
+            type(parent) is cst.AssignTarget or (type(parent) in (cst.For, cst.CompFor) and parent.target is node)
+        ):
+            return False  # `posterior, state = ...`: bound, not read
+        parent = tree.parent_of(name)
         kind = type(parent)
         if kind is cst.AssignTarget or kind is cst.Param:
             return False
@@ -992,7 +1001,7 @@ class EvalRegions:
                 loops.iterates_eval_data(loop)
                 or loops.follows_model_eval(loop)
                 or type(loop) is cst.For and bool(self._detached_outputs(loop))
-                or self._spends_outputs(loop)
+                or self.spends_outputs(loop)
             )
         return self._loops[key]
 
