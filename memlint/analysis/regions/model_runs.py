@@ -961,7 +961,9 @@ class EvalRegions:
             for c in model.tree.descendants(loop.body, cst.Call)
             if model.scope_of(c) is scope and model.provenance.is_module_call(c)
         ]
-        return bool(runs) and all(self._detaches(c, scope, frozenset(), loop) for c in runs)
+        # (a loop whose every output is dropped, `_ = model(x)` to time it, shows no use of them)
+        used = any(not _dropped(model, c) for c in runs)
+        return used and all(self._detaches(c, scope, frozenset(), loop) for c in runs)
 
     def _is_read(self, name: cst.Name) -> bool:
         """A read of a variable: not a binding target, an attribute's name nor an argument's keyword."""
@@ -1234,6 +1236,15 @@ def exported_model_runs(model: "FileContext") -> dict[str, str]:
             continue
         found[func.name.value] = model.summaries.describe(chain[-1])
     return found
+
+
+def _dropped(model: "FileContext", call: cst.Call) -> bool:
+    """Is the result of `call` bound to `_` alone (`_ = model(x)`)?"""
+    parent = model.tree.parent_of(call)
+    return (
+        type(parent) is cst.Assign
+        and all(type(t.target) is cst.Name and t.target.value == "_" for t in parent.targets)
+    )
 
 
 def _evaluating_module(value: cst.BaseExpression) -> bool:
