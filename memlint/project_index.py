@@ -21,7 +21,7 @@ from memlint.analysis.library import (
     named_like_loss,
     named_like_module,
 )
-from memlint.analysis.questions import CALLERS
+from memlint.analysis.questions import CALLERS, EVALUATING
 from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
 
@@ -189,14 +189,15 @@ class ProjectIndex:
         return bool(states) and all(state == "off" for state in states)
 
     @cached_property
-    def _called_with_grad(self) -> set[tuple[str, str]]:
-        """(file, function) of the project's functions that another file calls with grad on."""
-        return {
-            where
-            for path, summary in self.summaries.items()
-            for name, state in summary.get("calls", ())
-            if state == "on" and (where := self.locate(path, name)) is not None
-        }
+    def _called_with_grad(self) -> dict[tuple[str, str], bool]:
+        """(file, function) of the project's functions that another file calls with grad on -> whether
+        every such call hands it modules in eval mode only, outside any training step."""
+        found: dict[tuple[str, str], bool] = {}
+        for path, summary in self.summaries.items():
+            for name, state in summary.get("calls", ()):
+                if state in ("on", EVALUATING) and (where := self.locate(path, name)) is not None:
+                    found[where] = found.get(where, True) and state == EVALUATING
+        return found
 
     def kept_by_project_callees(self) -> list[Finding]:
         """ML001 across files: a per-step call passes a value with autograd history to a function
@@ -300,8 +301,9 @@ class ProjectIndex:
             asked = [*asked, *summary.get("asked_for_exports", ())]
         for question in dict.fromkeys(asked):
             if question.startswith(CALLERS):  # how other files call this file's own function
-                if (path, question.removeprefix(CALLERS)) in self._called_with_grad:
-                    found[question] = {"grad_on": True}
+                evaluating = self._called_with_grad.get((path, question.removeprefix(CALLERS)))
+                if evaluating is not None:
+                    found[question] = {"grad_on": True, **({"evaluating": True} if evaluating else {})}
                 continue
             base = question.startswith("base:")
             name = question.removeprefix("base:")

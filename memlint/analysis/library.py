@@ -337,6 +337,7 @@ class KeptReturn(NamedTuple):
     keeper: str  # who keeps them, in words, for messages
     detached_keys: tuple[str, ...] = ()  # the entries of a returned dict it detaches first
     element: int | None = None  # of a returned tuple, the one element it keeps (None: all it returns)
+    on_device: bool = True  # kept where it was returned (False: moved to the CPU first)
 
 
 # Step returns that Lightning keeps until the end of the epoch or of the run: a kept value with
@@ -358,7 +359,9 @@ LIGHTNING_KEPT_RETURNS: dict[str, KeptReturn] = {
     # `self._predictions[dataloader_idx].append(move_data_to_device(predictions, torch.device("cpu")))`
     # while `return_predictions` (the default of `Trainer.predict`, except under spawn strategies): moved
     # to the CPU, not detached, kept until `predict` returns.
-    "predict_step": KeptReturn(None, "`Trainer.predict` keeps every return (moved to the CPU, not detached)"),
+    "predict_step": KeptReturn(
+        None, "`Trainer.predict` keeps every return (moved to the CPU, not detached)", on_device=False
+    ),
 }
 
 # ignite 0.4 to 0.6 (ignite/metrics/metric.py): `Metric.iteration_completed` runs once per iteration

@@ -36,6 +36,7 @@ from memlint.analysis.facts.hooks import exported_hook_registrations, step_calls
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.regions.model_runs import eval_calls, exported_model_runs
 from memlint.analysis.regions.grad import Grad
+from memlint.analysis.questions import EVALUATING
 from memlint.suppression import is_suppressed
 
 if TYPE_CHECKING:
@@ -137,7 +138,9 @@ def _calls(model: "SemanticModel", imported: list[tuple[cst.Call, str]]) -> list
         state = model.grad_state(call)
         if state is Grad.ON and model.module_facts.runs_frozen(call, direct=False):
             state = Grad.OFF
-        found.append([name, state.value])
+        # with grad on, handed modules in eval mode only, outside training: an evaluating call
+        evaluating = state is Grad.ON and call.args and model.eval_regions.evaluating_call(call)
+        found.append([name, EVALUATING if evaluating else state.value])
     return found
 
 

@@ -13,6 +13,10 @@ from memlint.cache import facts_digest
 # The question a file asks about a function of its own: how other files call it (`callers:validation`).
 CALLERS = "callers:"
 
+# The grad mode a file's summary records for a call (`calls`) that runs with grad on but hands the
+# callee modules in eval mode only, outside any training step: evaluation, whatever the callee is named.
+EVALUATING = "eval"
+
 # The part of a file's summary that keeps every answer its analysis was given (`ProjectFacts.answers`):
 # a command-line run's next round skips the file where the project's facts would give them all again.
 ANSWERS = "answers"
@@ -33,6 +37,7 @@ VIEWS: dict[str, Callable[[dict[str, Any] | None], Any]] = {
     "entry": lambda entry: entry,
     "trains": lambda entry: bool((_function(entry) or {}).get("trains")),
     "grad_on": lambda entry: bool(entry and entry.get("grad_on")),
+    "evaluating": lambda entry: bool(entry and entry.get("evaluating")),
 }
 
 

@@ -16,7 +16,9 @@ class EvalWithoutNoGrad(Rule):
     severity = Severity.WARNING
     summary = "Evaluation code calls a model with autograd enabled"
     fix_applicability = Applicability.UNSAFE
-    needles = (("eval", "val", "test", "predict", "infer", "diffusers", "detach", ".data", ".item(", ".tolist("),)
+    needles = (
+        ("eval", "val", "test", "predict", "infer", "diffusers", "detach", ".data", ".item(", ".tolist(", "argmax", "multinomial"),
+    )
     what = """
 Checks for evaluation code (a function named `validate*`, `evaluate*`,
 `eval*`, `test*`, `predict*` or `inference`, a loop after `model.eval()`, or a
@@ -26,10 +28,17 @@ Evaluation is also recognised by use: a loop over batches, or a statement of
 a function that never differentiates (other than a module's `forward` or a
 framework's step), that reads the model's outputs only through `.detach()`
 or `.data`; outside loops also through `.item()`, `.tolist()` or `int(...)`,
-after the torch functions and tensor methods that carry their history.
+after the torch functions and tensor methods that carry their history. So is
+a loop over batches, or a decoding loop (each step runs the model on what the
+last one produced: the sampled token, the cache), in such a function, whose
+every model output ends as a number, an integer (`.argmax()`, a sampled
+token), a comparison or its shape, or goes into another model run of the loop
+(a criterion, the next step).
 A function of any name that runs the models it is handed and never
-differentiates is evaluation code when every caller in its file hands it
-those models after `.eval()`, with grad on and outside a training step.
+differentiates is evaluation code when every caller, in its file or in
+another file of the project, hands it those models in eval mode (after
+`.eval()`, or attributes its class binds only to models put in eval mode),
+with grad on and outside a training step.
 The model may be run directly or through a function of this file or of
 another file of the project (by the function's summary). Each model call of
 the region is reported on its line; the one fix, for the whole region, goes

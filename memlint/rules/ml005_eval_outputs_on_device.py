@@ -34,7 +34,14 @@ logits.detach())`) is reported too: the graph is gone, the tensor of batch
 size stays on the device every step. So is an evaluation loop run with grad
 that collects its outputs, which keep their graphs too (in a training step,
 retained-graph, ML001, reports such a store). Each store is its own finding:
-logits and labels collected side by side are two.
+logits and labels collected side by side are two. A loop over batches that
+runs its models only through functions of its file that turn grad off
+(`ref = self.compute_reference(batch)`, whose forward is under `no_grad`) is
+an inference loop too, and what such a function returns is where its model's
+output is (gathering across processes keeps it there). A step's return that
+the framework keeps on the device counts as collected too: Lightning before
+2.0 keeps every `validation_step` (`test_step`, `training_step`) return for an
+overridden `validation_epoch_end` (`test_epoch_end`, `training_epoch_end`).
 
 Where the code shows the collected tensor's shape and dtype (literal sizes,
 a loader written out, an `nn.Sequential` of `Linear` layers), the message
@@ -65,8 +72,10 @@ with torch.no_grad():
         statement = store.statement
         # a callee of this file keeps it (`evaluator.add(out)`): how is written in the callee
         inner = model.loops.store_of(store.keep) if store.kind == "update" and store.keep is not None else None
-        if (inner.kind if inner is not None else store.kind) not in ("append", "subscript", "concat"):
+        if (inner.kind if inner is not None else store.kind) not in ("append", "subscript", "concat", "returned"):
             return  # `confmat += ...` keeps one fixed-size tensor, it does not grow
+        if store.kind == "returned" and not self._kept_on_device(statement):
+            return  # the framework moves what it keeps to the CPU (`Trainer.predict`)
         if store.kind == "subscript" and model.provenance.tensor_buffer(store.container, statement):
             return  # `obs[step] = next_obs` copies into a tensor allocated once: nothing grows
         region = model.loops.eval_region(statement)
@@ -110,13 +119,22 @@ with torch.no_grad():
         self.report(
             statement,
             message,
-            f"move it off the device as you collect it: `{code(replacements[0][1])}`",
+            f"{store.via}: move it off the device as you return it: `{code(replacements[0][1])}`"
+            if store.kind == "returned"
+            else f"move it off the device as you collect it: `{code(replacements[0][1])}`",
             fix=keep_fix(model, store, region, replacements, "Move the collected tensor to the CPU", False)
             if all(provenance.value_kind(p, statement) == "tensor" for p in parts)
             or (len(parts) == 1 and provenance.collected_tensors(store.container, statement))
             else None,  # not known to be a tensor (a list of strings, a model's tuple): no `.cpu()` edit
             severity=Severity.ERROR if size is not None and size.large else Severity.WARNING,
         )
+
+    def _kept_on_device(self, statement: cst.CSTNode) -> bool:
+        """Does the framework keep this step's return where it is (Lightning < 2.0's `validation_step`
+        returns for `validation_epoch_end`), not moved to the CPU first?"""
+        func = self.model.scope_of(statement)
+        kept = self.model.frameworks.kept_return(func) if isinstance(func, cst.FunctionDef) else None
+        return kept is not None and kept.on_device
 
     def check_comprehension(self, store: Store, loop: cst.CompFor) -> None:
         model = self.model

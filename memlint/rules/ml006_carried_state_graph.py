@@ -18,7 +18,7 @@ class CarriedStateGraph(Rule):
     severity = Severity.ERROR
     summary = "A tensor from iteration k is fed into iteration k+1 of a training loop without `.detach()`"
     fix_applicability = Applicability.UNSAFE
-    needles = (("backward", "autograd.grad"),)
+    needles = (("backward", "autograd.grad", "detach", "item", "argmax", "numpy"),)
     what = """
 Checks for state that a training loop carries from one iteration into the
 next (an RNN hidden state: `out, hidden = rnn(x, hidden)`) without detaching
@@ -26,6 +26,12 @@ it, usually together with `backward(retain_graph=True)` to silence the
 "Trying to backward through the graph a second time" error. With
 `retain_graph=True` in the loop, a state unpacked from any call whose other
 results are backwarded counts too (`logits, state = model.step(x, state)`).
+A rollout or generation loop run with grad on that never differentiates, and
+whose model outputs only end as numbers or go back into its model runs,
+carries state too: a model output that a model run of the loop reads in the
+next step (`_, posterior = rssm.representation(obs, h)`, then
+`h = rssm.recurrent(posterior, action, h)`) chains every step's graph to the
+last until the loop ends.
 """
     why = """
 The state links each iteration's graph to the previous one, so nothing is ever
@@ -57,12 +63,16 @@ for x, y in loader:
         if len(node.targets) != 1 or type(call) is not cst.Call:
             return
         target = node.targets[0].target
-        if not self._may_feed_back(call, target):
-            return
         attributes = self._self_attributes(target)
+        if not self._may_feed_back(call, target):
+            if not attributes and type(target) in (cst.Name, cst.Tuple) and model.enclosing_loops(node):
+                self._check_rollout_state(node, call, target, model.enclosing_loops(node)[0])
+            return
         loops = model.enclosing_loops(node) if not attributes else []
         if not attributes and not (loops and model.loops.has_backward(loops[0])):
-            return  # state carried by a name needs a loop that differentiates: asked first, it is cheap
+            if loops:
+                self._check_rollout_state(node, call, target, loops[0])
+            return  # state carried by a name needs a loop that differentiates, or one that wants no graph
         differentiated = self._differentiated_call(node, target)
         if not (model.provenance.is_module_call(call) or model.provenance.carries_history(call, node) or differentiated):
             return
@@ -88,6 +98,30 @@ for x, y in loader:
             return
         fed_back = [a for a in fed_back if set(names_in(a)) & set(state)]
         self._report(node, loop, state, fed_back)
+
+    def _check_rollout_state(self, node: cst.Assign, call: cst.Call, target: cst.BaseExpression, loop: cst.CSTNode) -> None:
+        """A loop that never differentiates (`spends_outputs`), with grad on: a model output this
+        statement binds that a model run of the loop reads in the next step carries its graph there."""
+        model = self.model
+        if not model.provenance.is_module_call(call) or not model.eval_regions.spends_outputs(loop):
+            return
+        if model.grad_state(node) is not Grad.ON:
+            return
+        bound = set(target_names(target)) - {"_"}
+        position = model.tree.order[id(node)]
+        carried = [
+            arg.value
+            for run in model.tree.descendants(loop.body, cst.Call)
+            # read by its own model run, or one before it in the loop's body: in the next step
+            if (run is call or model.tree.order[id(run)] < position) and model.provenance.is_module_call(run)
+            for arg in run.args
+            if type(arg.value) is cst.Name
+            and arg.value.value in bound
+            and any(b.node is node for b in model.provenance.reaching_bindings(model.scope_of(run), arg.value.value, run))
+        ]
+        state = sorted({a.value for a in carried if not self._detached_in(a.value, loop, node)})  # type: ignore[attr-defined]
+        if state:
+            self._report(node, loop, state, [], rollout=True)
 
     def _may_feed_back(self, call: cst.Call, target: cst.BaseExpression) -> bool:
         """Could `call` be handed back what the assignment binds: an argument that reads a name the
@@ -141,11 +175,22 @@ for x, y in loader:
                 return
         self._report(node, None, state, fed_back)
 
-    def _report(self, node: cst.Assign, loop: cst.CSTNode | None, state: list[str], fed_back: list) -> None:
+    def _report(
+        self, node: cst.Assign, loop: cst.CSTNode | None, state: list[str], fed_back: list, rollout: bool = False
+    ) -> None:
         model = self.model
         retain = model.provenance.retains_graph(loop if loop is not None else model.module)
         names = ", ".join(f"`{n}`" for n in state)
         message = f"{names} carries its autograd graph into the next iteration, linking every step's graph to the last"
+        if rollout:
+            # nothing backwards through the loop: no graph is wanted, so the fix is to record none
+            self.report(
+                node,
+                f"{names} carries its autograd graph into the next step of a loop that never differentiates: "
+                "every step's graph stays linked to the last",
+                "run the loop under `with torch.no_grad():` (or detach the state where it is carried)",
+            )
+            return
         if retain:  # retain_graph=True only hides the "backward through the graph a second time" error
             message = (
                 f"{names} carries its autograd graph into the next iteration, and `backward(retain_graph=True)` "

@@ -7,8 +7,9 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 
 def measure_train_loss(model, criterion, train_batches):
     total = 0.0
-    for x, y in train_batches:
-        total = total + criterion(model(x), y).detach()  # expect: ML001
+    with torch.no_grad():
+        for x, y in train_batches:
+            total = total + criterion(model(x), y).detach()  # expect: ML001
     return total.item() / len(train_batches)
 
 

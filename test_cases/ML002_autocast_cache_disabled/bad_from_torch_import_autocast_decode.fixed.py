@@ -12,11 +12,12 @@ def main():
     tokens = torch.randint(0, 32, (2, 8), device=device)
     generated = []
     with autocast(device_type=device, dtype=torch.bfloat16, cache_enabled=True):  # expect: ML002
-        for _ in range(30):
-            logits = model(tokens)[:, -1]
-            next_token = logits.argmax(dim=-1, keepdim=True)
-            tokens = torch.cat([tokens[:, 1:], next_token], dim=1)
-            generated.append(next_token[0, 0].item())
+        with torch.no_grad():
+            for _ in range(30):
+                logits = model(tokens)[:, -1]  # expect: ML003
+                next_token = logits.argmax(dim=-1, keepdim=True)
+                tokens = torch.cat([tokens[:, 1:], next_token], dim=1)
+                generated.append(next_token[0, 0].item())
     print(f"generated {generated[:8]}")
 
 

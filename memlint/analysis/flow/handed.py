@@ -169,6 +169,8 @@ class Handed:
             return HANDS_OTHER
         if type(expr) in (cst.Name, cst.Attribute) and self.module_facts.is_module(expr, at):
             return HANDS_MODULE
+        if type(expr) is cst.Attribute and type(at) is cst.Call and model.eval_regions.kept_in_eval_mode(expr, at):
+            return HANDS_MODULE  # `self.embedder`, bound only to `Net(...).eval()` (placed) in its class
         scope = model.scope_of(at)
         if type(expr) is cst.Name and isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):
             return self._parameter_kind(scope, expr.value, depth)

@@ -102,6 +102,11 @@ class ProjectFacts:
         (its in-file callers alone do not decide the grad mode it runs in)?"""
         return self._get(f"{CALLERS}{function}", True, "grad_on")
 
+    def evaluated_elsewhere(self, function: str) -> bool:
+        """Does every call of this file's top-level `function` with grad on in another file of the
+        project hand it modules in eval mode only, outside any training step (`EVALUATING` calls)?"""
+        return self._get(f"{CALLERS}{function}", True, "evaluating")
+
     @staticmethod
     def answer_list(answers: dict[tuple[str, str], Any], imported: Collection[str] | None) -> list[list[Any]]:
         """`answers` as the file's summary keeps them (JSON): those about a name whose first part the

@@ -1501,8 +1501,45 @@ class Provenance:
             if self.model.model_runs.parameter_free(call):  # type: ignore[attr-defined]
                 return any(self._device(a.value, scope, at, guard) for a in call.args)  # where its inputs are
             return not self._module_moved_to_cpu(call) and not self._host_module_run(call, scope, at, guard)
+        if (
+            isinstance(call.func, cst.Attribute)
+            and method in _PASSING_METHOD_NAMES  # first: the receiver's class is looked up only then
+            and method in HISTORY_PASSING_METHODS.get(self.receiver_class(call.func.value, at), ())
+        ):
+            return bool(call.args) and self._passed_device(call.args[0].value, scope, at, guard)
+        callees = self.model.local_callees(call)
+        if callees:
+            return self._returns_device(callees, guard)
         if isinstance(call.func, cst.Attribute) and method not in ("item", "tolist"):
             return self._device(call.func.value, scope, at, guard)
+        return False
+
+    def _passed_device(self, arg: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        """Is what a method that hands back its argument (`accelerator.gather(x)`) is handed on the
+        device? A name is followed to the bindings that reach the call, also where the call's result
+        is bound to that very name (`x = accelerator.gather(x)`, which the name's own guard would stop)."""
+        if type(arg) is not cst.Name:
+            return self._device(arg, scope, at, guard)
+        key = ("passed", id(at))
+        if key in guard:
+            return False
+        inner = guard | {key}
+        return any(
+            b.value is not None and b.node is not at and self._device(b.value, scope, b.node, inner)
+            for b in self.reaching_bindings(scope, arg.value, at)
+        )
+
+    def _returns_device(self, callees: list[cst.FunctionDef], guard: set) -> bool:
+        """Does a function of this file return a per-batch device tensor (a model's output, placed or
+        not: `return logits.log_softmax(-1)`) by what its `return` statements read?"""
+        for callee in callees:
+            key = ("returns", id(callee))
+            if key in guard:
+                continue
+            inner = guard | {key}
+            for ret in self.model.tree.descendants(callee.body, cst.Return):
+                if ret.value is not None and self.model.scope_of(ret) is callee and self._device(ret.value, callee, ret, inner):
+                    return True
         return False
 
     def _keeps_device(self, target: cst.BaseExpression, call: cst.Call) -> bool:

@@ -374,6 +374,13 @@ class GradMode:
             func.name.value
         )
 
+    def evaluated_elsewhere(self, func: cst.FunctionDef) -> bool:
+        """A top-level function whose every call with grad on in another file of the project hands it
+        modules in eval mode only, outside any training step (their facts say)."""
+        return self.scopes.tree.parent_of(func) is self.scopes.module and self.frameworks.project.evaluated_elsewhere(
+            func.name.value
+        )
+
     def _callers_only_off(self) -> set[int]:
         """Functions whose every call site in this file runs without grad, and that no other file of
         the project calls with grad on."""

@@ -562,8 +562,28 @@ class Loops:
 
     def _evaluates_batches(self, loop: cst.CSTNode) -> bool:
         return self.is_eval_loop(loop) or (
-            self.runs_model(loop) and self.iterates_batches(loop) and self.model.grad_state(loop) is Grad.OFF
+            self.iterates_batches(loop)
+            and (
+                (self.runs_model(loop) and self.model.grad_state(loop) is Grad.OFF)
+                or (not self.trains_each_iteration(loop) and self._infers_through_callees(loop))
+            )
         )
+
+    def _infers_through_callees(self, loop: cst.CSTNode) -> bool:
+        """Does each iteration run a model only through functions of this file that run it with grad
+        off (`ref = self.compute_reference_log_probs(batch)`, whose forward is under `no_grad`), and
+        none itself: an inference loop, whatever its names?"""
+        model = self.model
+        runs = model.model_runs
+        inferring = False
+        for call in model.tree.descendants(loop.body, cst.Call):
+            if self.provenance.is_module_call(call):
+                return False
+            callees = model.running_callees(call)
+            if any(runs.model_run(c) is not None for c in callees):
+                return False
+            inferring = inferring or any(runs.infers_without_grad(c) for c in callees)
+        return inferring
 
     def _batch_loop_around(self, outer: list[cst.CSTNode]) -> cst.CSTNode | None:
         """The loop over evaluation batches (not a counting loop) among the loops `outer` around a

@@ -24,6 +24,7 @@ import libcst as cst
 from memlint.analysis.syntax.expressions import code, is_literal, method_name, target_names
 from memlint.analysis.library import (
     CONCATENATIONS,
+    MODULE_PLACEMENT,
     MODULE_SELF_RETURNING,
     NO_GRAD_CALLABLES,
     NON_MODULE_PACKAGES,
@@ -49,6 +50,12 @@ _NUMBERS = {"int", "float", "bool"}
 _PASSING = TENSOR_API - {*_ENDING, "backward", "register_hook", "retain_grad", "requires_grad_",
                          "register_post_accumulate_grad_hook", "grad", "grad_fn", "detach_"}
 _FLOW_DEPTH = 3  # names followed from a model's output
+# In a loop recognised by use, what else a step's output may become without its graph being wanted: metadata
+# (`past[0][0].shape[-2]`), integers (`logits.argmax(-1)`, `torch.multinomial(probs, 1)`, `x == eos`);
+# and how many names deep it is followed there (`out` -> `logits` -> `last` -> `probs` -> `token`)
+_METADATA = {"shape", "dtype", "device", "ndim", "is_cuda"}
+_INTEGRAL = {"argmax", "argmin", "argsort", "multinomial", "size", "dim", "numel", "eq", "ne"}
+_DECODING_DEPTH = 6
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 # methods that place or switch a module and return it (`Net().to(device).eval()`)
 # what a module class derives from where it holds nothing else; what makes or registers a parameter
@@ -70,6 +77,7 @@ class ModelRuns:
         self._runs: dict[int, object] = {}
         self._backwarded: dict[int, set[str]] = {}  # id(scope) -> names it differentiates
         self._called: dict[int, set[str]] = {}  # id(scope) -> what it calls, as written
+        self._inferring: dict[int, bool] = {}  # id(function) -> `infers_without_grad`
 
     def model_run(self, func: cst.FunctionDef) -> tuple[cst.Call, ...] | None:
         """The chain of calls by which `func` runs a model with grad on: `(self.module_(x),)` for a
@@ -100,6 +108,34 @@ class ModelRuns:
                 if inner is not None:
                     return (call, *inner)
         return None
+
+    def infers_without_grad(self, func: cst.FunctionDef) -> bool:
+        """Does `func` run a model (directly, or through a function of this file that runs one), and
+        only with grad off (`with torch.no_grad():` around it, or declared so), never differentiating:
+        an inference step (trl's `compute_reference_log_probs`)?"""
+        key = id(func)
+        if key not in self._inferring:
+            self._inferring[key] = False  # (a call back into it while computing reads as "no")
+            self._inferring[key] = self._compute_inferring(func)
+        return self._inferring[key]
+
+    def _compute_inferring(self, func: cst.FunctionDef) -> bool:
+        model = self.model
+        if model.loops.trains_each_iteration(func) or model.loops.has_backward(func):
+            return False
+        off = model.grad.declared_entry(func) is Grad.OFF
+        found = False
+        for call in model.tree.descendants(func.body, cst.Call):
+            if model.scope_of(call) is not func:
+                continue
+            if self.runs_module(call):
+                pass
+            elif not any(self.model_run(c) is not None or self.infers_without_grad(c) for c in model.running_callees(call)):
+                continue
+            if not off and model.grad_state(call) is not Grad.OFF:
+                return False
+            found = True
+        return found
 
     def handed_runs(self, call: cst.Call) -> list[cst.BaseExpression]:
         """The arguments of `call` that its callee runs as a model, with grad on, without training
@@ -518,6 +554,7 @@ class EvalRegions:
         self._evaluated: dict[int, set[str]] = {}  # id(scope) -> receivers of `.eval()` in it
         self._by_name: dict[int, bool] = {}  # id(method) -> `_differentiated_by_name`
         self._by_callers: dict[int, bool] = {}  # id(function) -> `evaluated_by_callers`
+        self._spent: dict[int, bool] = {}  # id(loop) -> `spends_outputs`
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -577,12 +614,15 @@ class EvalRegions:
     def _compute_by_callers(self, func: cst.FunctionDef) -> frozenset[str]:
         model = self.model
         loops = model.loops
-        sites = model.call_sites().get(func)
-        if not sites or model.grad.entry_state(func) is Grad.OFF:
+        sites = model.call_sites().get(func, ())
+        # other files' calls with grad on: each hands it modules in eval mode only, outside training
+        # (then they evaluate, as the calls of this file below must), or some may train through it
+        elsewhere = model.grad.called_with_grad_elsewhere(func)
+        if elsewhere and not model.grad.evaluated_elsewhere(func):
+            return frozenset()
+        if not (sites or elsewhere) or model.grad.entry_state(func) is Grad.OFF:
             return frozenset()
         if loops.is_module_forward(func) or loops.per_step_method(func) or loops.trains(func) or loops.has_backward(func):
-            return frozenset()
-        if model.grad.called_with_grad_elsewhere(func):
             return frozenset()
         params = model.params(func)
         # the parameters it calls with grad on (`resnet(x)`): modules where the callers hand it modules
@@ -596,16 +636,11 @@ class EvalRegions:
         })
         if not run:
             return frozenset()
-        evaluating = False
+        evaluating = elsewhere
         for site in sites:
             if model.grad_state(site) is Grad.OFF:
                 continue  # run without grad there: no graph, and no training either
-            scope = model.scope_of(site)
-            if model.model_runs.feeds_backward(site) or loops.trains_each_iteration(scope):
-                return frozenset()
-            if isinstance(scope, cst.FunctionDef) and (loops.per_step_method(scope) or loops.is_module_forward(scope)):
-                return frozenset()
-            if any(loops.trains_each_iteration(loop) for loop in model.enclosing_loops(site)):
+            if self._in_training(site):
                 return frozenset()
             if self.region(site) is not None:
                 continue  # in an evaluation region of the caller's: reported there, its fix covers this call
@@ -614,6 +649,35 @@ class EvalRegions:
                 return frozenset()
             evaluating = True
         return frozenset(run) if evaluating else frozenset()
+
+    def _in_training(self, site: cst.Call) -> bool:
+        """Is the call `site` part of a training step: its result is backwarded, or its function or a
+        loop around it trains, or it is in a module's `forward` or a framework's per-step method?"""
+        model = self.model
+        loops = model.loops
+        scope = model.scope_of(site)
+        if model.model_runs.feeds_backward(site) or loops.trains_each_iteration(scope):
+            return True
+        if isinstance(scope, cst.FunctionDef) and (loops.per_step_method(scope) or loops.is_module_forward(scope)):
+            return True
+        return any(loops.trains_each_iteration(loop) for loop in model.enclosing_loops(site))
+
+    def evaluating_call(self, call: cst.Call) -> bool:
+        """Does `call` (of a function of another file, with grad on) evaluate: it hands modules, each
+        in eval mode (`self.resnet`, bound only to `InceptionResnetV1(...).eval()` in `__init__`), and
+        no other module, outside any training step? Whatever the callee runs of them runs in eval mode
+        with a graph nothing wants."""
+        model = self.model
+        handed = [a.value for a in call.args if not a.star]
+        if not any(
+            _evaluating_module(v) or (type(v) in (cst.Name, cst.Attribute) and code(v) in self._switched_to_eval)
+            for v in handed
+        ):
+            return False  # (asked of every imported call: what the file never puts in eval mode is no such module)
+        modules = [v for v in handed if self._in_eval_mode(v, call)]
+        if not modules or self._in_training(call):
+            return False
+        return all(v in modules or not model.module_facts.is_module(v, call) for v in handed)
 
     def runs_handed_module(self, call: cst.Call) -> bool:
         """Does `call` run a module that its function's every caller hands it in eval mode?"""
@@ -629,6 +693,8 @@ class EvalRegions:
         """Is the module `expr` (a name, `self.net`) put in eval mode before `at`, with no switch back
         to training in between: `.eval()` on it in the same scope, or a name bound to `Net(...).eval()`?"""
         model = self.model
+        if _evaluating_module(expr):
+            return True  # `embed(frames, Net().eval())`
         if type(expr) not in (cst.Name, cst.Attribute):
             return False
         scope = model.scope_of(at)
@@ -650,10 +716,56 @@ class EvalRegions:
         if state is not None:
             return state
         if type(expr) is not cst.Name:
-            return False
+            return self.kept_in_eval_mode(expr, at)
         bindings = model.provenance.reaching_bindings(scope, expr.value, at)
         return bool(bindings) and all(
             type(b.value) is cst.Call and method_name(b.value) == "eval" and not b.value.args for b in bindings
+        )
+
+    @cached_property
+    def _switched_to_eval(self) -> set[str]:
+        """What the file puts in eval mode, as written: receivers of `.eval()`, and targets bound to
+        the result of one (`self.resnet = InceptionResnetV1(...).eval()`)."""
+        model = self.model
+        found = {
+            code(call.func.value)  # type: ignore[attr-defined]
+            for call in model.tree.by_type.get(cst.Call, ())
+            if method_name(call) == "eval" and not call.args
+        }
+        for assign in model.tree.by_type.get(cst.Assign, ()):
+            if _evaluating_module(assign.value):
+                found.update(code(target.target) for target in assign.targets)
+        return found
+
+    def kept_in_eval_mode(self, expr: cst.BaseExpression, at: cst.Call) -> bool:
+        """Is `expr` an attribute of `self` that its class binds only to modules switched to eval mode
+        (`self.resnet = InceptionResnetV1(...).eval()`) or to itself placed (`self.resnet.to(device)`,
+        `.half()`), and never switches back to training?"""
+        model = self.model
+        if type(expr) is not cst.Attribute or type(expr.value) is not cst.Name or expr.value.value != "self":
+            return False
+        scope = model.scope_of(at)
+        cls = model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
+        if cls is None:
+            return False
+        written = code(expr)
+        bound = [
+            assign.value
+            for assign in model.tree.descendants(cls, cst.Assign)
+            if any(code(target.target) == written for target in assign.targets)
+        ]
+        if not bound:
+            return False
+        for value in bound:
+            if _evaluating_module(value):
+                continue
+            while type(value) is cst.Call and method_name(value) in MODULE_PLACEMENT:
+                value = value.func.value  # type: ignore[attr-defined]
+            if code(value) != written:
+                return False  # (what is placed or cast where it is keeps its mode)
+        return not any(
+            method_name(call) == "train" and code(call.func.value) == written  # type: ignore[attr-defined]
+            for call in model.tree.descendants(cls, cst.Call)
         )
 
     @cached_property
@@ -680,6 +792,10 @@ class EvalRegions:
         for loop in model.tree.by_type.get(cst.For, ()):
             scope = model.scope_of(loop)
             if id(scope) not in found and (model.loops.iterates_eval_data(loop) or self._detached_outputs(loop)):
+                found.add(id(scope))
+        for loop in (*model.tree.by_type.get(cst.For, ()), *model.tree.by_type.get(cst.While, ())):
+            scope = model.scope_of(loop)
+            if id(scope) not in found and self.spends_outputs(loop):
                 found.add(id(scope))
         return found
 
@@ -732,11 +848,15 @@ class EvalRegions:
             return False  # a helper run once with the model it is handed: its caller chose the grad mode
         return model.model_runs.runs_module(call) and self._detaches(call, scope, frozenset())
 
-    def _detaches(self, expr: cst.BaseExpression, scope: cst.FunctionDef, seen: frozenset[str]) -> bool:
+    def _detaches(
+        self, expr: cst.BaseExpression, scope: cst.FunctionDef, seen: frozenset[str], loop: cst.CSTNode | None = None
+    ) -> bool:
         """Does the value of `expr` reach the end of its history (`.detach()`, `.data`, `.item()`,
         `.tolist()`, `int(...)`) through its parts, fields, the tensor methods and torch functions
         that pass history on, and names bound to it in `scope` (every read of them), and go nowhere
-        else first?"""
+        else first? With a `loop` (`spends_outputs`): or become metadata, integers or booleans, or go into
+        a model call of the loop (a criterion, the next step's input, the cache), through arithmetic
+        and unpacking too."""
         tree = self.model.tree
         node: cst.CSTNode = expr
         while True:
@@ -750,36 +870,113 @@ class EvalRegions:
                 called = type(outer) is cst.Call and outer.func is parent
                 if attr in _ENDING:
                     return called or attr == "data"
+                if loop is not None and (attr in _METADATA if not called else attr in _INTEGRAL):
+                    return True
                 if called and attr not in _PASSING:
                     return False
                 node = outer if called else parent  # a tensor method's result, or a field (`out.logits`)
-            elif kind is cst.Arg and parent.keyword is None and not parent.star:
+            elif kind is cst.Arg and not parent.star and (parent.keyword is None or loop is not None):
                 outer = tree.parent_of(parent)
+                if loop is not None and self._fed_back(outer, loop):  # type: ignore[arg-type]
+                    return True
+                if parent.keyword is not None:
+                    return False
                 name = self.model.imports.resolve(outer.func) or ""  # type: ignore[union-attr]
                 if name in _NUMBERS and len(outer.args) == 1:  # type: ignore[union-attr]
+                    return True
+                if loop is not None and name.startswith("torch.") and name.rpartition(".")[2] in _INTEGRAL:
                     return True
                 if not self._passes_history(name):
                     return False
                 node = outer  # type: ignore[assignment]
+            elif loop is not None and kind is cst.BinaryOperation:
+                node = parent  # `logits / temperature`
+            elif loop is not None and kind is cst.Comparison:
+                return True  # `token == eos_id`: a bool tensor, no history
             elif kind is cst.Assign and parent.value is node and len(parent.targets) == 1:
                 target = parent.targets[0].target
-                return type(target) is cst.Name and self._reads_end_history(target.value, scope, seen)
+                names = [target] if type(target) is cst.Name else []
+                if loop is not None and type(target) in (cst.Tuple, cst.List):
+                    names = [e.value for e in target.elements]  # type: ignore[attr-defined]
+                if loop is not None and type(parent.value) is cst.BinaryOperation and any(
+                    type(n) is cst.Name and n.value in seen for n in names
+                ):
+                    return False  # `total = total + loss`: kept across iterations with its graph (ML001's)
+                return (
+                    bool(names)
+                    and all(type(n) is cst.Name for n in names)
+                    and all(self._reads_end_history(n.value, scope, seen, loop) for n in names)  # type: ignore[attr-defined]
+                )
             else:
                 return False
 
-    def _reads_end_history(self, name: str, scope: cst.FunctionDef, seen: frozenset[str]) -> bool:
+    def _fed_back(self, call: cst.CSTNode, loop: cst.CSTNode) -> bool:
+        """Is `call` a model run inside `loop` (what it is handed there is the next step's input)?"""
+        return (
+            type(call) is cst.Call
+            and self.model.tree.contains(loop, call)
+            and self.model.provenance.is_module_call(call)
+        )
+
+    def _reads_end_history(
+        self, name: str, scope: cst.FunctionDef, seen: frozenset[str], loop: cst.CSTNode | None = None
+    ) -> bool:
         """Does every read of `name` in `scope` end its history (`_detaches`)? A few names deep."""
-        if name in seen or len(seen) >= _FLOW_DEPTH:
+        if name == "_":
+            return True  # unpacked and dropped
+        if name in seen:
+            return loop is not None  # (in a loop's outputs: its reads are being followed already)
+        if len(seen) >= (_FLOW_DEPTH if loop is None else _DECODING_DEPTH):
             return False
         tree = self.model.tree
         reads = [n for n in tree.descendants(scope, cst.Name) if n.value == name and self._is_read(n)]
         return bool(reads) and all(
-            self.model.scope_of(n) is scope and self._detaches(n, scope, seen | {name}) for n in reads
+            self.model.scope_of(n) is scope and self._detaches(n, scope, seen | {name}, loop) for n in reads
         )
+
+    def spends_outputs(self, loop: cst.CSTNode) -> bool:
+        """Evaluation recognised by use: a loop over batches, or one that decodes (each step runs a
+        model on what the steps before it produced: the sampled token, the cache), in a function
+        that never differentiates, where every output of every model run ends its history
+        (`.item()`, `.detach()`, an `int` token, `.argmax()`, its shape, a comparison) or goes into
+        another model run of the loop (a criterion, the next step). No graph a step records is ever
+        wanted (and a carried cache chains each step's graph to the last)."""
+        key = id(loop)
+        if key not in self._spent:
+            self._spent[key] = self._compute_spent(loop)
+        return self._spent[key]
+
+    def _compute_spent(self, loop: cst.CSTNode) -> bool:
+        model = self.model
+        loops = model.loops
+        scope = model.scope_of(loop)
+        if not isinstance(scope, cst.FunctionDef) or not isinstance(loop, (cst.For, cst.While)):
+            return False
+        if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
+            return False
+        if loops.has_backward(scope) or not (loops.iterates_batches(loop) or loops.decodes(loop)):
+            return False
+        runs = [
+            c
+            for c in model.tree.descendants(loop.body, cst.Call)
+            if model.scope_of(c) is scope and model.provenance.is_module_call(c)
+        ]
+        # (a loop whose every output is dropped, `_ = model(x)` to time it, shows no use of them)
+        used = any(not _dropped(model, c) for c in runs)
+        return used and all(self._detaches(c, scope, frozenset(), loop) for c in runs)
 
     def _is_read(self, name: cst.Name) -> bool:
         """A read of a variable: not a binding target, an attribute's name nor an argument's keyword."""
-        parent = self.model.tree.parent_of(name)
+        tree = self.model.tree
+        parent = tree.parent_of(name)
+        node: cst.CSTNode = name
+        while type(parent) in (cst.Element, cst.StarredElement, cst.Tuple, cst.List):
+            node, parent = parent, tree.parent_of(parent)  # an element of an unpacking target, or of a literal
+        if node is not name and (
+            type(parent) is cst.AssignTarget or (type(parent) in (cst.For, cst.CompFor) and parent.target is node)
+        ):
+            return False  # `posterior, state = ...`: bound, not read
+        parent = tree.parent_of(name)
         kind = type(parent)
         if kind is cst.AssignTarget or kind is cst.Param:
             return False
@@ -806,6 +1003,7 @@ class EvalRegions:
                 loops.iterates_eval_data(loop)
                 or loops.follows_model_eval(loop)
                 or type(loop) is cst.For and bool(self._detached_outputs(loop))
+                or self.spends_outputs(loop)
             )
         return self._loops[key]
 
@@ -1038,6 +1236,23 @@ def exported_model_runs(model: "FileContext") -> dict[str, str]:
             continue
         found[func.name.value] = model.summaries.describe(chain[-1])
     return found
+
+
+def _dropped(model: "FileContext", call: cst.Call) -> bool:
+    """Is the result of `call` bound to `_` alone (`_ = model(x)`)?"""
+    parent = model.tree.parent_of(call)
+    return (
+        type(parent) is cst.Assign
+        and all(type(t.target) is cst.Name and t.target.value == "_" for t in parent.targets)
+    )
+
+
+def _evaluating_module(value: cst.BaseExpression) -> bool:
+    """Is `value` a module switched to eval mode where it is written, placed or not (`Net().eval()`,
+    `net.eval().to(device)`, `net.to(device).eval()`)?"""
+    while type(value) is cst.Call and method_name(value) in MODULE_PLACEMENT:
+        value = value.func.value  # type: ignore[attr-defined]
+    return type(value) is cst.Call and method_name(value) == "eval" and not value.args
 
 
 def hands_a_module(model: "FileContext", call: cst.Call) -> bool:

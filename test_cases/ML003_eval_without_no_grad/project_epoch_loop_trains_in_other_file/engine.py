@@ -12,5 +12,5 @@ def run_epoch(model, criterion, loader, optimizer, loss_scaler):
 def score_epoch(model, loader):
     correct = 0.0
     for x, y in loader:
-        correct += (model(x).argmax(-1) == y).float().sum().item()
+        correct += (model(x).argmax(-1) == y).float().sum().item()  # expect: ML003
     return correct
