@@ -413,6 +413,10 @@ for x, y in loader:
                     sources=sorted(history_sources(model, value, entry_statement)),
                 )
             return
+        # `loss, stats = self.actor(data)` with `self.actor` handed to the constructor: what the project's
+        # constructions hand it decides what `stats` holds (the project index reads their classes)
+        handed = next(filter(None, (model.handed.handed_element(p, statement) for p in itself)), None)
+        described = model.handed.exported(*model.handed.named_parameter(handed[0])) if handed else []  # type: ignore[misc]
         if at_keep:
             hint, fix = _fix_at_keep(model, store)
             notes = notes.replace(f" ({store.via} (line {model.range_of(store.keep).start.line}))", "")
@@ -428,6 +432,7 @@ for x, y in loader:
             meter=meter,  # the class, not in this file, whose `update` was assumed to keep its argument
             assumptions=assumptions,  # the words of the message that the project index may confirm
             sources=sorted(set().union(*(history_sources(model, p, statement) for p in parts))),
+            **({"handed_element": [*described, handed[1]]} if described and handed else {}),
         )
 
 
