@@ -419,6 +419,16 @@ for x, y in loader:
         # constructions hand it decides what `stats` holds (the project index reads their classes)
         handed = next(filter(None, (model.handed.handed_element(p, statement) for p in itself)), None)
         described = model.handed.exported(*model.handed.named_parameter(handed[0])) if handed else []  # type: ignore[misc]
+        if loops.entry_for_returning_method(store, region):
+            # `self.forward_ret_dict["cls_preds"] = cls_preds` for `get_loss`: one step's, replaced by the next
+            # forward, and differentiated through by the loss that method returns: no detach to offer
+            severity = Severity.WARNING
+            message = f"`{code(store.container)}` keeps `{kept}` with its autograd graph from one `forward` call to the next"
+            hint = (
+                "another method of the class computes what it returns from it (a loss): the next forward replaces it,"
+                " so it holds one step; detach it only if nothing differentiates through it"
+            )
+            fix = None
         if at_keep:
             hint, fix = _fix_at_keep(model, store)
             notes = notes.replace(f" ({store.via} (line {model.range_of(store.keep).start.line}))", "")

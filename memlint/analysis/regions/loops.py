@@ -1013,7 +1013,7 @@ class Loops:
         if root is None:
             return False
         if root == "self":
-            return not self._reset_per_call(store, region) and not self._entry_for_returning_method(store, region)
+            return not self._reset_per_call(store, region)
         if isinstance(region, cst.FunctionDef):
             # a local of a per-step function dies with the step; a container reached through a
             # context object the caller passes in (`ctx.outputs`, `kwargs["cache"]`) does not
@@ -1041,7 +1041,7 @@ class Loops:
         return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
 
 
-    def _entry_for_returning_method(self, store: Store, region: cst.CSTNode) -> bool:
+    def entry_for_returning_method(self, store: Store, region: cst.CSTNode) -> bool:
         """`self.forward_ret_dict["cls_preds"] = cls_preds` in a module's `forward`: an entry under a fixed
         key, replaced by every forward, of an attribute that another method of the class (or of its base in
         another file) reads into what it returns (`get_loss`): it holds one step's predictions, for the

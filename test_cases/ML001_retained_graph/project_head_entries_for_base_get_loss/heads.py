@@ -1,7 +1,8 @@
 # Linted as one project with head_template.py. `AnchorHead` stores its predictions under fixed keys of
 # the dict the base class's `get_loss` (another file) computes the loss from: every forward replaces
-# them, nothing to report. `CountingHead` stores them under a key that changes with every call: the
-# dict keeps every call's predictions with their graphs.
+# them, so the report says they are kept until the next call, with no detach offered (the loss needs
+# their graph). `CountingHead` stores them under a key that changes with every call: the dict keeps
+# every call's predictions with their graphs.
 from torch import nn
 
 from head_template import HeadTemplate
@@ -15,7 +16,7 @@ class AnchorHead(HeadTemplate):
     def forward(self, data_dict):
         cls_preds = self.conv_cls(data_dict["features"])
         cls_preds = cls_preds.permute(0, 2, 3, 1).contiguous()
-        self.forward_ret_dict["cls_preds"] = cls_preds
+        self.forward_ret_dict["cls_preds"] = cls_preds  # expect: ML001
         self.forward_ret_dict["labels"] = data_dict["labels"]
         return data_dict
 
