@@ -549,7 +549,7 @@ class ProjectIndex:
                     continue
                 if grad == "off" and not is_class:
                     continue  # run without grad: no graph
-                kinds = dict((key, kind) for key, kind in handed)
+                kinds = dict((key, kind) for key, kind, *_ in handed)
                 passed.append((other, kinds.get(param, kinds.get(position, "unknown"))))
         module = next((other for other, kind in passed if kind == "module"), None)
         if module is not None:
@@ -559,6 +559,35 @@ class ProjectIndex:
         if passed and all(kind == "other" for _, kind in passed) and in_file == 0:
             return None
         return finding
+
+    def _handed_element_refuted(self, finding: Finding) -> bool:
+        """ML001 on an element of what an object handed to a constructor returns (`loss, stats =
+        self.actor(data)`): where every construction of the class in the project's other files (and
+        none in its own) hands an object of a project class whose `__call__` (else `forward`) returns
+        that element without history, nothing with a graph is kept."""
+        name, param, position, is_class, in_file, element = finding.extra["handed_element"]
+        path = finding.filename
+        if not is_class or in_file != 0:
+            return False
+        classes = []
+        for other, summary in self.summaries.items():
+            if other == path:
+                continue
+            for callee, _, handed in summary.get("passes", ()):
+                if callee.rpartition(".")[2] != name or self.locate(other, callee) != (path, name):
+                    continue
+                made = next((entry[2:] for entry in handed if entry[0] in (param, position)), [])
+                if not made:
+                    return False  # an object nothing in sight shows the class of
+                classes.append((other, made[0]))
+        for other, cls in classes:
+            where = self.locate(other, cls)
+            flow = (self.summaries[where[0]].get("flow") or {}) if where is not None else {}
+            facts = (flow.get(f"{where[1]}.__call__") or flow.get(f"{where[1]}.forward") or {}) if where else {}
+            elements = (facts.get("returns") or {}).get("e") or []
+            if element >= len(elements) or elements[element].get("h") != "no" or elements[element].get("p"):
+                return False
+        return bool(classes)
 
     @cached_property
     def _saved_keys(self) -> tuple[set[str], bool]:
@@ -628,6 +657,8 @@ class ProjectIndex:
             if finding.code == "ML011" and finding.extra.get("keys") and self._reads_cpu_checkpoint(finding):
                 continue
             if finding.code == "ML001" and self._guess_refuted(finding):
+                continue
+            if finding.code == "ML001" and finding.extra.get("handed_element") and self._handed_element_refuted(finding):
                 continue
             if finding.code == "ML001" and finding.extra.get("assumptions"):
                 finding = self._guess_confirmed(finding)

@@ -157,17 +157,9 @@ def evaluate(model, loader):
         cls = model.enclosing_class(func)
         init = func.name.value == "__init__"
         name = cls.name.value if init and cls is not None else func.name.value
-        params = [p.name.value for p in [*func.params.posonly_params, *func.params.params]]
-        if params and params[0] in ("self", "cls") and init:
-            params = params[1:]
         where = f"`{name}(...)`" if init else f"`{name}`"
         assumed = f"`{param}` is a model: no caller of {where} in sight shows what it is handed"
-        exported = (cls is None or (init and model.tree.parent_of(cls) is model.module)) and (
-            init or model.tree.parent_of(func) is model.module
-        )
-        position = params.index(param) if param in params else -1
-        in_file = -1 if passed is None else len(passed)  # (-1: also handed on, so its callers are not all known)
-        return kind, assumed, [name, param, position, init, in_file] if exported else []
+        return kind, assumed, model.handed.exported(func, param)
 
     def _fix(self, region: cst.CSTNode) -> FixSpec:
         torch = torch_alias(self.model)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 import libcst as cst
 
 from memlint.analysis.library import MODULE_SELF_RETURNING
+from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind
 from memlint.analysis.flow.summaries import parameter_names
 from memlint.analysis.regions.grad import Grad
@@ -127,6 +128,39 @@ class Handed:
             return None
         return init, param
 
+    def exported(self, func: cst.FunctionDef, param: str) -> list[Any]:
+        """How the project's other files would call `func` with `param` (the summary's `passes`):
+        [function or class, parameter, position, whether a class, its calls in this file]
+        ([] where they cannot: a method; calls -1: also handed on, so not all known)."""
+        model = self.model
+        cls = model.enclosing_class(func)
+        init = func.name.value == "__init__"
+        if not ((cls is None or (init and model.tree.parent_of(cls) is model.module)) and (
+            init or model.tree.parent_of(func) is model.module
+        )):
+            return []
+        params = [p.name.value for p in [*func.params.posonly_params, *func.params.params]]
+        if params and params[0] in ("self", "cls") and init:
+            params = params[1:]
+        passed = self.passed(func, param)
+        name = cls.name.value if init and cls is not None else func.name.value
+        return [name, param, params.index(param) if param in params else -1, init, -1 if passed is None else len(passed)]
+
+    def handed_element(self, expr: cst.BaseExpression, at: cst.CSTNode) -> tuple[cst.Call, int] | None:
+        """`stats` after `loss, stats = self.actor(data)`, where `self.actor` came in by a parameter
+        (`named_parameter`): that call, and the element of what it returns that `expr` holds."""
+        if type(expr) is not cst.Name:
+            return None
+        scope = self.model.scope_of(at)
+        bindings = self.provenance.reaching_bindings(scope, expr.value, at)
+        found = {(id(value), element): value for value, element in map(unpacked, bindings)}
+        if len(found) != 1:
+            return None
+        (_, element), value = next(iter(found.items()))
+        if type(value) is not cst.Call or element is None or self.named_parameter(value) is None:
+            return None
+        return value, element
+
     # -- what this file's callers hand it -------------------------------------------------------
     def passed(self, func: cst.FunctionDef, param: str, depth: int = 0) -> list[tuple[Grad, str]] | None:
         """For each call of `func` in this file, the grad mode it is made in and what it hands `param`
@@ -222,26 +256,39 @@ class Handed:
     # -- what this file hands other files' functions (the summary's `passes`) --------------------
     def passes(self, imported: list[tuple[cst.Call, str]]) -> list[list[Any]]:
         """What the calls of imported functions and classes (each with its callee as written) hand them:
-        [callee as written, grad mode, [[position or keyword, HANDS_MODULE or HANDS_OTHER], ...]] (an
-        argument nothing in sight shows is left out). Another file's function whose parameter is run
-        as a model by its name alone reads what its callers hand it here."""
+        [callee as written, grad mode, [[position or keyword, HANDS_MODULE or HANDS_OTHER(, class)], ...]]
+        (an argument nothing in sight shows is left out; the class, as written, where the argument is an
+        object of a class of another file of the project). Another file's function whose parameter is run
+        as a model by its name alone reads what its callers hand it here, and a class that calls the
+        object it is handed reads what that object's class returns."""
         found = []
         for call, name in imported:
             if call.args:
-                handed = [[key, kind] for key, kind in self._handed_arguments(call) if kind != HANDS_UNKNOWN]
+                handed = [entry for entry in self._handed_arguments(call) if entry[1] != HANDS_UNKNOWN or len(entry) > 2]
                 found.append([name, self.model.grad_state(call).value, handed])
         return found
 
-    def _handed_arguments(self, call: cst.Call) -> Iterator[tuple[int | str, str]]:
+    def _handed_arguments(self, call: cst.Call) -> Iterator[list[Any]]:
         position = 0
         for arg in call.args:
             if arg.star:
                 return
-            if arg.keyword is not None:
-                yield arg.keyword.value, self.kind(arg.value, call)
-            else:
-                yield position, self.kind(arg.value, call)
-                position += 1
+            key: int | str = arg.keyword.value if arg.keyword is not None else position
+            made = self._project_class(arg.value, call)
+            yield [key, self.kind(arg.value, call), *([made] if made else [])]
+            position += arg.keyword is None
+
+    def _project_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
+        """The imported callable (as written here) whose call made every value `expr` holds (`actor =
+        BBActor(net)`): the project index finds the class where the project defines it."""
+        values = self.provenance.held_values(expr, at) if type(expr) in (cst.Name, cst.Attribute) else [expr]
+        model = self.model
+        imported = model.imports.aliases.keys() | model.imports.relative.keys()
+        names = {
+            dotted(v.func) if type(v) is cst.Call and (dotted(v.func) or "").partition(".")[0] in imported else None
+            for v in values
+        }
+        return names.pop() if len(names) == 1 and values else None
 
 
 def verdict(passed: list[tuple[Grad, str]]) -> str:

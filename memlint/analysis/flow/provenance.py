@@ -167,6 +167,10 @@ _NOT_DEVICE_PARAMS = {
 }
 
 
+# how many names one history question may follow through their bindings
+_NAME_STEPS = 16
+
+
 def _declared_attribute(node: cst.AnnAssign, tree: "Tree") -> str | None:
     """The attribute of `self` whose class `node` declares: `attr: Cls` in a class body, or
     `self.attr: Cls = ...` in a method."""
@@ -893,8 +897,10 @@ class Provenance:
         return [(b.value, b.node) for b in bindings if b.value is not None] if all(b.value is not None for b in bindings) else []
 
     def _name_history(self, name: str, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
-        key = (id(scope), name)
-        if key in guard:
+        # keyed by where the name is read, so that `s = s * 2` reads the `s` bound before it; a bounded
+        # number of steps, since a loop's bindings may read each other round its back edge
+        key = (id(scope), name, id(at))
+        if key in guard or len(guard) > _NAME_STEPS:
             return False
         guard = guard | {key}
         if self._checked_for_a_number(name, at):
@@ -1189,12 +1195,61 @@ class Provenance:
                 block = tree.parent_of(tree.parent_of(block))  # a `with` body always runs
             if block is not None and tree.contains(block, at):
                 break
+            rebinding = self._rebinding_branches(binding, before, at)
+            if rebinding is not None:
+                # `if ...: s = a` / `else: s = b` before `at`: one of them surely ran, nothing earlier reaches
+                reaching.extend(b for b in before if tree.contains(rebinding, b.node) and b not in reaching)
+                break
         dominating = reaching[-1]
         for loop in self.model.enclosing_loops(at):
             if tree.contains(loop, dominating.node):
                 break  # rebound earlier in this iteration: nothing comes round the back edge
             reaching.extend(b for b in bindings if tree.contains(loop, b.node) and b not in before)
         return reaching
+
+    def _rebinding_branches(self, binding: "Binding", before: list["Binding"], at: cst.CSTNode) -> cst.If | None:
+        """The `if` statement around `binding` that rebinds its name on every branch (an `else` included,
+        in nested `if`s too) and lies in a block that encloses `at`: after it, no earlier binding reaches."""
+        tree = self.model.tree
+        bound = {id(tree.statement_of(b.node)) for b in before if type(b.node) is not cst.For}
+        current = tree.statement_of(binding.node)
+        while True:
+            parent = tree.parent_of(current)
+            if isinstance(parent, (cst.SimpleStatementLine, cst.IndentedBlock, cst.SimpleStatementSuite, cst.Else, cst.With)):
+                current = parent
+                continue
+            if not isinstance(parent, cst.If):
+                return None
+            top = parent
+            while isinstance(tree.parent_of(top), cst.If) and tree.parent_of(top).orelse is top:  # type: ignore[union-attr]
+                top = tree.parent_of(top)  # type: ignore[assignment]
+            if tree.contains(top, at) or not self._branches_rebind(top, bound):
+                return None
+            outer = tree.parent_of(top)
+            if outer is not None and tree.contains(outer, at):
+                return top
+            current = top
+
+    def _branches_rebind(self, test: cst.If, bound: set[int]) -> bool:
+        """Does every branch of `test` (which needs an `else`) hold one of the statements `bound`, directly,
+        in a `with` body or in an inner `if` that does on all its branches?"""
+        branch: cst.If | cst.Else | None = test
+        while isinstance(branch, cst.If):
+            if not self._block_rebinds(branch.body, bound):
+                return False
+            branch = branch.orelse
+        return branch is not None and self._block_rebinds(branch.body, bound)
+
+    def _block_rebinds(self, block: cst.BaseSuite, bound: set[int]) -> bool:
+        for statement in block.body:
+            smalls = statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement]
+            if any(id(small) in bound for small in smalls):
+                return True
+            if isinstance(statement, cst.With) and self._block_rebinds(statement.body, bound):
+                return True
+            if isinstance(statement, cst.If) and self._branches_rebind(statement, bound):
+                return True
+        return False
 
     def run_callables(self, call: cst.Call) -> list[cst.FunctionDef]:
         """The functions of this file that `call` runs and whose result it returns, by the

@@ -1061,6 +1061,27 @@ class Loops:
         return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
 
 
+    def entry_for_returning_method(self, store: Store, region: cst.CSTNode) -> bool:
+        """`self.forward_ret_dict["cls_preds"] = cls_preds` in a module's `forward`: an entry under a fixed
+        key, replaced by every forward, of an attribute that another method of the class (or of its base in
+        another file) reads into what it returns (`get_loss`): it holds one step's predictions, for the
+        loss that method computes from them."""
+        statement = store.statement
+        if store.kind != "subscript" or not isinstance(statement, cst.Assign):
+            return False
+        if not (isinstance(region, cst.FunctionDef) and self.is_module_forward(region)):
+            return False
+        targets = [t.target for t in statement.targets]
+        fixed = all(
+            type(t) is cst.Subscript
+            and len(t.slice) == 1
+            and type(t.slice[0].slice) is cst.Index
+            and type(t.slice[0].slice.value) is cst.SimpleString
+            for t in targets
+        )
+        attr = _self_attribute(targets[0])
+        return fixed and attr is not None and attr in self.read_into_returns(region)
+
     def _returned(self, name: str, func: cst.FunctionDef) -> bool:
         """Does `func` hand `name` back to its caller (`return out, state`)? What is written into it
         is then the caller's to keep or drop, like the rest of what `func` returns."""
