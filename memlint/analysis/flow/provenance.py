@@ -462,7 +462,26 @@ class Provenance:
                 or (type(func) is cst.Name and func.value in _HISTORY_FREE_BUILTINS)
             ):
                 return False
+            passed = self._passed_by_project_function(expr)
+            if passed is not None:  # `flatten_dict(stats)`: its definition says which arguments it passes through
+                return any(self._reads_with_history(arg, names) for arg in passed)
         return any(self._reads_with_history(child, names) for child in iter_children(expr))
+
+    def _passed_by_project_function(self, call: cst.Call) -> list[cst.BaseExpression] | None:
+        """The arguments of `call` whose history a function of another file of the project returns
+        (those of the parameters its facts say it passes through); None where it is no such function,
+        or where it returns history of its own (then what it reads is not told apart)."""
+        project = self.model.project
+        if type(call.func) not in (cst.Name, cst.Attribute):
+            return None
+        facts = project.function(call)
+        if facts is None:
+            return None
+        value = project.returned(facts)
+        if value.history != NO:
+            return None
+        passed = (project.argument(facts, call, param) for param in value.passes)
+        return [arg for arg in passed if arg is not None]
 
     def assumed_losses(self, parts: list[cst.BaseExpression], at: cst.CSTNode) -> list[str]:
         """The calls named like a loss (defined outside this file) that the history of `parts`

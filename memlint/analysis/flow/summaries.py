@@ -446,7 +446,7 @@ class Summaries:
             (loop.iter, set(names_in(loop.iter)), target_names(loop.target))
             for loop in model.tree.descendants(func.body, cst.For)
             if model.scope_of(loop) is func
-        ]
+        ] + self._filled_by_callees(func)
         reads = model.provenance.reads_with_history
         read: dict[tuple[int, str], bool] = {}
         changed = True
@@ -468,6 +468,28 @@ class Summaries:
                         table[name] |= sources
                         changed = True
         return table
+
+    def _filled_by_callees(self, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, set[str], list[str]]]:
+        """(value, the names it reads, [the local name it goes into]) of each call in `func` of a function
+        of this file that stores one argument in another (`rec(nested, "", flat)`, whose `rec` sets
+        `into[k] = v` for the entries of `nest`): the container then holds what the value holds."""
+        return self._fact("filled_by_callees", func, self._fills) or []
+
+    def _fills(self, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, set[str], list[str]]]:
+        model = self.model
+        found = []
+        for call in model.tree.descendants(func.body, cst.Call):
+            if model.scope_of(call) is not func or type(call.func) is not cst.Name:
+                continue
+            callees = model.local_callees(call)
+            # a function defined in `func` is the one its name calls there (`rec` of each of two flatteners)
+            callees = [c for c in callees if model.scope_of(c) is func] or callees
+            for callee in callees:
+                for param, (_, into) in (self.keeps_in_arguments(callee) or {}).items():
+                    value, container = self.argument_for(call, callee, param), self.argument_for(call, callee, into)
+                    if value is not None and type(container) is cst.Name:
+                        found.append((value, set(names_in(value)), [container.value]))
+        return found
 
     def _params_read(
         self,
@@ -494,8 +516,8 @@ class Summaries:
         """Do only plain assignments reach `name` at `at`, none of whose values reads a parameter's
         history (`v = v.data.sum()`)?"""
         reaching = self.model.provenance.reaching_bindings(func, name, at)
-        if not reaching:
-            return False
+        if not reaching or any(name in targets for _, _, targets in self._filled_by_callees(func)):
+            return False  # (`flat = {}`, then a helper fills it: what it holds came after the binding)
         reads = self.model.provenance.reads_with_history
         holding = {n for n, params in derived.items() if params}
         for binding in reaching:
