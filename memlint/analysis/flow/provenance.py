@@ -36,6 +36,7 @@ from memlint.analysis.regions.differentiation import differentiates
 from memlint.analysis.library import (
     MODULE_SELF_RETURNING,
     CONCATENATIONS,
+    CONTAINER_STORES,
     BACKWARD_OF_ARGUMENT,
     DTYPES,
     FRAMEWORK_ATTRIBUTES,
@@ -648,6 +649,12 @@ class Provenance:
         func = call.func
         resolved = self.model.imports.resolve(func) or ""
         args_history = lambda: any(self._history(a.value, scope, at, guard) for a in call.args)  # noqa: E731
+        if resolved in CONCATENATIONS and call.args and type(call.args[0].value) is cst.Name:
+            # `outs.append(model(x))` in a loop, then `torch.cat(outs)`: it joins what the list collected
+            name = call.args[0].value.value
+            bindings = self.reaching_bindings(scope, name, at)
+            if bindings and any(self._history(v, scope, s, guard) for s, v in self._collected(name, scope, at, bindings)):
+                return True
         if resolved.startswith("torch."):
             if resolved.startswith("torch.nn.functional."):
                 return bool(_F_LOSSES.match(resolved)) or args_history()
@@ -962,6 +969,41 @@ class Provenance:
             for s, v, loop in before
             if tree.order[id(s)] > start and loop is None and self.model.grad_state(s) is not Grad.OFF
         ]
+
+    def _collected(
+        self, name: str, scope: "Scope", at: cst.CSTNode, bindings: list
+    ) -> list[tuple[cst.CSTNode, cst.BaseExpression]]:
+        """What the local container `name`, bound to an empty display that reaches `at`, collected before
+        `at` in `scope` with grad on (`outs.append(out)`, `outs.extend(parts)`), as (statement, value)."""
+        if not all(type(b.value) in (cst.List, cst.Dict, cst.Set) and not b.value.elements for b in bindings if b.value is not None):
+            return []
+        stores = self._collection_index.get((id(scope), name))
+        if not stores:
+            return []
+        order = self.model.tree.order
+        first = min(order[id(b.node)] for b in bindings)
+        return [
+            (s, v)
+            for s, v in stores
+            if first < order[id(s)] < order[id(at)] and self.model.grad_state(s) is not Grad.OFF
+        ]
+
+    @cached_property
+    def _collection_index(self) -> dict[tuple[int, str], list[tuple[cst.CSTNode, cst.BaseExpression]]]:
+        """(scope, container name) -> the statements that add a value to it (`name.append(value)`, the
+        methods of CONTAINER_STORES, at their argument's position), with the value."""
+        index: dict[tuple[int, str], list[tuple[cst.CSTNode, cst.BaseExpression]]] = {}
+        for statement in self.model.tree.by_type.get(cst.Expr, ()):
+            call = statement.value
+            if type(call) is not cst.Call or type(call.func) is not cst.Attribute or type(call.func.value) is not cst.Name:
+                continue
+            position = CONTAINER_STORES.get(call.func.attr.value)
+            positional = [a for a in call.args if a.keyword is None and not a.star]
+            if position is None or position >= len(positional):
+                continue
+            scope = self.model.scope_of(statement)
+            index.setdefault((id(scope), call.func.value.value), []).append((statement, positional[position].value))
+        return index
 
     def history_entries(self, expr: cst.BaseExpression, at: cst.CSTNode) -> list[tuple[cst.CSTNode, cst.BaseExpression]]:
         """Where the container `expr` (a name) gets its autograd history from the values set into its
