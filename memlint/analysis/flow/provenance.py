@@ -1029,14 +1029,69 @@ class Provenance:
                 ret = next((a for a in self.model.tree.ancestors(node) if type(a) is cst.Return), None) if node else None
                 if type(node) is cst.Name and ret is not None:
                     inner += self._history_entries(node.value, callee, ret, depth + 1)
+                elif type(node) is cst.Call and ret is not None:
+                    # `return loss, flatten_dict(stats)`: the entries of the mapping it passes through
+                    for arg in self._passed_through(node):
+                        if type(arg) is cst.Name:
+                            inner += self._history_entries(arg.value, callee, ret, depth + 1)
+            shown = self._display_entries(value, scope, binding.node) if depth and element is None else None
             if inner:
                 found += inner
+            elif shown is not None:
+                # in a callee: `stats = dict(loss=dict(policy=pg_loss, ...), ...)`, the values that bring the history
+                found += [(v, v) for v in shown]
             elif element is not None and type(value) is cst.Call:
                 if self._call_history(value, scope, binding.node, set(), element):
                     return []
             elif self._history(value, scope, binding.node, set()):
                 return []
         return found
+
+    def _passed_through(self, call: cst.Call) -> list[cst.BaseExpression]:
+        """The arguments of `call` whose history the function it calls (of this file or another file of
+        the project) returns, where it returns none of its own."""
+        passed = self._passed_by_project_function(call)
+        if passed is not None:
+            return passed
+        found = []
+        for callee in self.model.local_callees(call):
+            returns = self.model.summaries.returns(callee)
+            if returns is not None and returns.history == NO:
+                found += [a for p in returns.passes if (a := self.model.summaries.argument_for(call, callee, p)) is not None]
+        return found
+
+    def _display_entries(self, value: cst.BaseExpression, scope: "Scope", at: cst.CSTNode) -> list[cst.BaseExpression] | None:
+        """The values with history of a mapping display (`{"loss": loss}`, `dict(loss=loss)`), also of the
+        displays nested in it; None where `value` is no such display."""
+        if type(value) is cst.Dict:
+            items = [e.value for e in value.elements if type(e) is cst.DictElement]
+            if len(items) != len(value.elements):
+                return None  # `{**other, ...}`: what `other` holds is not shown here
+        elif (
+            type(value) is cst.Call
+            and type(value.func) is cst.Name
+            and value.func.value == "dict"
+            and not self.model.bindings(self.model.module, "dict")
+            and all(a.keyword is not None for a in value.args)
+        ):
+            items = [a.value for a in value.args]
+        else:
+            return None
+        found = []
+        for item in items:
+            inner = self._display_entries(item, scope, at)
+            if inner is not None:
+                found += inner
+            elif self._history(item, scope, at, set()) or self._reads_parameters(item, scope):
+                found.append(item)
+        return found
+
+    def _reads_parameters(self, expr: cst.BaseExpression, scope: "Scope") -> bool:
+        """Does `expr` read, with its history, what a parameter of the function `scope` was handed (the
+        history its callers' arguments bring in)?"""
+        if type(scope) is not cst.FunctionDef:
+            return False
+        return bool(self.model.summaries.params_read(expr, self.model.summaries.derived(scope)))
 
     @cached_property
     def _entry_store_index(self) -> dict[tuple[int, str], list[tuple[cst.CSTNode, cst.BaseExpression, cst.For | None]]]:

@@ -230,7 +230,7 @@ class Summaries:
         return Value(
             history=history,
             kind=_syntactic_kind(expr),
-            passes=tuple(sorted(self._params_read(expr, derived, (self.model.scope_of(at), at)))),
+            passes=tuple(sorted(self.params_read(expr, derived, (self.model.scope_of(at), at)))),
             where=code(expr),
             notes={"at": expr},
         )
@@ -283,7 +283,7 @@ class Summaries:
                 store = model.loops.store_of(statement)
                 if store is None or not self._outlives_call(store.container, func):
                     continue
-                for param in self._params_read(store.value, derived, at=(func, statement)):
+                for param in self.params_read(store.value, derived, at=(func, statement)):
                     keeps.setdefault(param, (statement, code(store.container)))
         return keeps
 
@@ -354,7 +354,7 @@ class Summaries:
                 if isinstance(store.container, cst.Name) and store.kind not in ("append", "subscript"):
                     continue  # `total += value` rebinds the callee's own name: the caller's is untouched
                 # (what the parameters derive is asked only here: most functions store into none)
-                for param in self._params_read(store.value, self.derived(func)) - {root}:
+                for param in self.params_read(store.value, self.derived(func)) - {root}:
                     found.setdefault(param, (statement, root))
         return found
 
@@ -491,7 +491,7 @@ class Summaries:
                         found.append((value, set(names_in(value)), [container.value]))
         return found
 
-    def _params_read(
+    def params_read(
         self,
         expr: cst.BaseExpression,
         derived: dict[str, set[str]],
