@@ -37,6 +37,7 @@ from memlint.analysis.regions.differentiation import differentiates
 from memlint.analysis.library import (
     MODULE_SELF_RETURNING,
     CONCATENATIONS,
+    CONTAINER_STORES,
     BACKWARD_OF_ARGUMENT,
     DTYPES,
     FRAMEWORK_ATTRIBUTES,
@@ -468,7 +469,26 @@ class Provenance:
                 or (type(func) is cst.Name and func.value in _HISTORY_FREE_BUILTINS)
             ):
                 return False
+            passed = self._passed_by_project_function(expr)
+            if passed is not None:  # `flatten_dict(stats)`: its definition says which arguments it passes through
+                return any(self._reads_with_history(arg, names) for arg in passed)
         return any(self._reads_with_history(child, names) for child in iter_children(expr))
+
+    def _passed_by_project_function(self, call: cst.Call) -> list[cst.BaseExpression] | None:
+        """The arguments of `call` whose history a function of another file of the project returns
+        (those of the parameters its facts say it passes through); None where it is no such function,
+        or where it returns history of its own (then what it reads is not told apart)."""
+        project = self.model.project
+        if type(call.func) not in (cst.Name, cst.Attribute):
+            return None
+        facts = project.function(call)
+        if facts is None:
+            return None
+        value = project.returned(facts)
+        if value.history != NO:
+            return None
+        passed = (project.argument(facts, call, param) for param in value.passes)
+        return [arg for arg in passed if arg is not None]
 
     def assumed_losses(self, parts: list[cst.BaseExpression], at: cst.CSTNode) -> list[str]:
         """The calls named like a loss (defined outside this file) that the history of `parts`
@@ -655,6 +675,12 @@ class Provenance:
         func = call.func
         resolved = self.model.imports.resolve(func) or ""
         args_history = lambda: any(self._history(a.value, scope, at, guard) for a in call.args)  # noqa: E731
+        if resolved in CONCATENATIONS and call.args and type(call.args[0].value) is cst.Name:
+            # `outs.append(model(x))` in a loop, then `torch.cat(outs)`: it joins what the list collected
+            name = call.args[0].value.value
+            bindings = self.reaching_bindings(scope, name, at)
+            if bindings and any(self._history(v, scope, s, guard) for s, v in self._collected(name, scope, at, bindings)):
+                return True
         if resolved.startswith("torch."):
             if resolved.startswith("torch.nn.functional."):
                 return bool(_F_LOSSES.match(resolved)) or args_history()
@@ -972,6 +998,41 @@ class Provenance:
             if tree.order[id(s)] > start and loop is None and self.model.grad_state(s) is not Grad.OFF
         ]
 
+    def _collected(
+        self, name: str, scope: "Scope", at: cst.CSTNode, bindings: list
+    ) -> list[tuple[cst.CSTNode, cst.BaseExpression]]:
+        """What the local container `name`, bound to an empty display that reaches `at`, collected before
+        `at` in `scope` with grad on (`outs.append(out)`, `outs.extend(parts)`), as (statement, value)."""
+        if not all(type(b.value) in (cst.List, cst.Dict, cst.Set) and not b.value.elements for b in bindings if b.value is not None):
+            return []
+        stores = self._collection_index.get((id(scope), name))
+        if not stores:
+            return []
+        order = self.model.tree.order
+        first = min(order[id(b.node)] for b in bindings)
+        return [
+            (s, v)
+            for s, v in stores
+            if first < order[id(s)] < order[id(at)] and self.model.grad_state(s) is not Grad.OFF
+        ]
+
+    @cached_property
+    def _collection_index(self) -> dict[tuple[int, str], list[tuple[cst.CSTNode, cst.BaseExpression]]]:
+        """(scope, container name) -> the statements that add a value to it (`name.append(value)`, the
+        methods of CONTAINER_STORES, at their argument's position), with the value."""
+        index: dict[tuple[int, str], list[tuple[cst.CSTNode, cst.BaseExpression]]] = {}
+        for statement in self.model.tree.by_type.get(cst.Expr, ()):
+            call = statement.value
+            if type(call) is not cst.Call or type(call.func) is not cst.Attribute or type(call.func.value) is not cst.Name:
+                continue
+            position = CONTAINER_STORES.get(call.func.attr.value)
+            positional = [a for a in call.args if a.keyword is None and not a.star]
+            if position is None or position >= len(positional):
+                continue
+            scope = self.model.scope_of(statement)
+            index.setdefault((id(scope), call.func.value.value), []).append((statement, positional[position].value))
+        return index
+
     def history_entries(self, expr: cst.BaseExpression, at: cst.CSTNode) -> list[tuple[cst.CSTNode, cst.BaseExpression]]:
         """Where the container `expr` (a name) gets its autograd history from the values set into its
         entries alone (`metrics["nll"] = nll.mean()`), here or in the function of this file that
@@ -996,14 +1057,69 @@ class Provenance:
                 ret = next((a for a in self.model.tree.ancestors(node) if type(a) is cst.Return), None) if node else None
                 if type(node) is cst.Name and ret is not None:
                     inner += self._history_entries(node.value, callee, ret, depth + 1)
+                elif type(node) is cst.Call and ret is not None:
+                    # `return loss, flatten_dict(stats)`: the entries of the mapping it passes through
+                    for arg in self._passed_through(node):
+                        if type(arg) is cst.Name:
+                            inner += self._history_entries(arg.value, callee, ret, depth + 1)
+            shown = self._display_entries(value, scope, binding.node) if depth and element is None else None
             if inner:
                 found += inner
+            elif shown is not None:
+                # in a callee: `stats = dict(loss=dict(policy=pg_loss, ...), ...)`, the values that bring the history
+                found += [(v, v) for v in shown]
             elif element is not None and type(value) is cst.Call:
                 if self._call_history(value, scope, binding.node, set(), element):
                     return []
             elif self._history(value, scope, binding.node, set()):
                 return []
         return found
+
+    def _passed_through(self, call: cst.Call) -> list[cst.BaseExpression]:
+        """The arguments of `call` whose history the function it calls (of this file or another file of
+        the project) returns, where it returns none of its own."""
+        passed = self._passed_by_project_function(call)
+        if passed is not None:
+            return passed
+        found = []
+        for callee in self.model.local_callees(call):
+            returns = self.model.summaries.returns(callee)
+            if returns is not None and returns.history == NO:
+                found += [a for p in returns.passes if (a := self.model.summaries.argument_for(call, callee, p)) is not None]
+        return found
+
+    def _display_entries(self, value: cst.BaseExpression, scope: "Scope", at: cst.CSTNode) -> list[cst.BaseExpression] | None:
+        """The values with history of a mapping display (`{"loss": loss}`, `dict(loss=loss)`), also of the
+        displays nested in it; None where `value` is no such display."""
+        if type(value) is cst.Dict:
+            items = [e.value for e in value.elements if type(e) is cst.DictElement]
+            if len(items) != len(value.elements):
+                return None  # `{**other, ...}`: what `other` holds is not shown here
+        elif (
+            type(value) is cst.Call
+            and type(value.func) is cst.Name
+            and value.func.value == "dict"
+            and not self.model.bindings(self.model.module, "dict")
+            and all(a.keyword is not None for a in value.args)
+        ):
+            items = [a.value for a in value.args]
+        else:
+            return None
+        found = []
+        for item in items:
+            inner = self._display_entries(item, scope, at)
+            if inner is not None:
+                found += inner
+            elif self._history(item, scope, at, set()) or self._reads_parameters(item, scope):
+                found.append(item)
+        return found
+
+    def _reads_parameters(self, expr: cst.BaseExpression, scope: "Scope") -> bool:
+        """Does `expr` read, with its history, what a parameter of the function `scope` was handed (the
+        history its callers' arguments bring in)?"""
+        if type(scope) is not cst.FunctionDef:
+            return False
+        return bool(self.model.summaries.params_read(expr, self.model.summaries.derived(scope)))
 
     @cached_property
     def _entry_store_index(self) -> dict[tuple[int, str], list[tuple[cst.CSTNode, cst.BaseExpression, cst.For | None]]]:

@@ -230,7 +230,7 @@ class Summaries:
         return Value(
             history=history,
             kind=_syntactic_kind(expr),
-            passes=tuple(sorted(self._params_read(expr, derived, (self.model.scope_of(at), at)))),
+            passes=tuple(sorted(self.params_read(expr, derived, (self.model.scope_of(at), at)))),
             where=code(expr),
             notes={"at": expr},
         )
@@ -283,7 +283,7 @@ class Summaries:
                 store = model.loops.store_of(statement)
                 if store is None or not self._outlives_call(store.container, func):
                     continue
-                for param in self._params_read(store.value, derived, at=(func, statement)):
+                for param in self.params_read(store.value, derived, at=(func, statement)):
                     keeps.setdefault(param, (statement, code(store.container)))
         return keeps
 
@@ -354,7 +354,7 @@ class Summaries:
                 if isinstance(store.container, cst.Name) and store.kind not in ("append", "subscript"):
                     continue  # `total += value` rebinds the callee's own name: the caller's is untouched
                 # (what the parameters derive is asked only here: most functions store into none)
-                for param in self._params_read(store.value, self.derived(func)) - {root}:
+                for param in self.params_read(store.value, self.derived(func)) - {root}:
                     found.setdefault(param, (statement, root))
         return found
 
@@ -446,7 +446,7 @@ class Summaries:
             (loop.iter, set(names_in(loop.iter)), target_names(loop.target))
             for loop in model.tree.descendants(func.body, cst.For)
             if model.scope_of(loop) is func
-        ]
+        ] + self._filled_by_callees(func)
         reads = model.provenance.reads_with_history
         read: dict[tuple[int, str], bool] = {}
         changed = True
@@ -469,7 +469,29 @@ class Summaries:
                         changed = True
         return table
 
-    def _params_read(
+    def _filled_by_callees(self, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, set[str], list[str]]]:
+        """(value, the names it reads, [the local name it goes into]) of each call in `func` of a function
+        of this file that stores one argument in another (`rec(nested, "", flat)`, whose `rec` sets
+        `into[k] = v` for the entries of `nest`): the container then holds what the value holds."""
+        return self._fact("filled_by_callees", func, self._fills) or []
+
+    def _fills(self, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, set[str], list[str]]]:
+        model = self.model
+        found = []
+        for call in model.tree.descendants(func.body, cst.Call):
+            if model.scope_of(call) is not func or type(call.func) is not cst.Name:
+                continue
+            callees = model.local_callees(call)
+            # a function defined in `func` is the one its name calls there (`rec` of each of two flatteners)
+            callees = [c for c in callees if model.scope_of(c) is func] or callees
+            for callee in callees:
+                for param, (_, into) in (self.keeps_in_arguments(callee) or {}).items():
+                    value, container = self.argument_for(call, callee, param), self.argument_for(call, callee, into)
+                    if value is not None and type(container) is cst.Name:
+                        found.append((value, set(names_in(value)), [container.value]))
+        return found
+
+    def params_read(
         self,
         expr: cst.BaseExpression,
         derived: dict[str, set[str]],
@@ -494,8 +516,8 @@ class Summaries:
         """Do only plain assignments reach `name` at `at`, none of whose values reads a parameter's
         history (`v = v.data.sum()`)?"""
         reaching = self.model.provenance.reaching_bindings(func, name, at)
-        if not reaching:
-            return False
+        if not reaching or any(name in targets for _, _, targets in self._filled_by_callees(func)):
+            return False  # (`flat = {}`, then a helper fills it: what it holds came after the binding)
         reads = self.model.provenance.reads_with_history
         holding = {n for n, params in derived.items() if params}
         for binding in reaching:
