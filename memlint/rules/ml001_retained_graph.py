@@ -5,7 +5,7 @@ import libcst as cst
 from typing import TYPE_CHECKING
 
 from memlint.analysis.flow.consumers import consumed_after
-from memlint.analysis.syntax.expressions import call_arg, code, literal_parts, names_in, root_name
+from memlint.analysis.syntax.expressions import code, literal_parts, names_in, root_name
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.project import history_sources
 from memlint.models import Applicability, Severity
@@ -161,7 +161,7 @@ for x, y in loader:
         # a step's return kept by the framework has the history it was computed with, whatever mode returns it
         if region is None or (model.grad_state(statement) is Grad.OFF and store.kind != "returned"):
             return
-        if not isinstance(region, cst.FunctionDef) and _unrolls_differentiation(model, region):
+        if not isinstance(region, cst.FunctionDef) and model.loops.unrolls_differentiation(region):
             return  # a meta-learner's inner loop: its graph is built for the caller's backward, kept on purpose
         # a running statistic of a module, updated in place (`self.running_mean.mul_(m).add_(v)`) or
         # rebound from its old value (`self.running_mean = m * self.running_mean + (1 - m) * v`)
@@ -577,42 +577,6 @@ def _backwarded_by_framework(model: "SemanticModel", region: cst.CSTNode) -> set
         if ret.value is not None and model.scope_of(ret) is region:
             returned |= {e.value for e in literal_parts(ret.value) if isinstance(e, cst.Name)}
     return returned
-
-
-def _unrolls_differentiation(model: "SemanticModel", loop: cst.CSTNode) -> bool:
-    """Does `loop` unroll an optimization for a higher-order backward after it (a meta-learner's inner
-    steps): every differentiation in it keeps its graph (`torch.autograd.grad(r, w, create_graph=True)`),
-    and it steps the very inputs it differentiates with what it computes from the gradient (`w = w -
-    alpha * g`)? Then every iteration's graph is part of the one the caller differentiates, kept on
-    purpose; a training loop backwards its loss, and an evaluation loop that takes forces does not step
-    the positions it differentiates."""
-    calls = [call for call, _ in model.provenance.backward_calls(loop)]
-    inputs: set[str] = set()
-    derived: set[str] = set()
-    for call in calls:
-        keeps = any(a.keyword is not None and a.keyword.value == "create_graph" and code(a.value) == "True" for a in call.args)
-        taken = call_arg(call, 1, "inputs")
-        if not keeps or taken is None:
-            return False
-        inputs.update(names_in(taken.value))
-        statement = model.tree.statement_of(call)
-        if isinstance(statement, cst.Assign):
-            derived.update(n for t in statement.targets for n in names_in(t.target))
-    assigns = list(model.tree.descendants(loop, cst.Assign))
-    grown = True
-    while grown:  # what is computed from the gradients, in the loop
-        grown = False
-        for assign in assigns:
-            targets = {n for t in assign.targets for n in names_in(t.target)}
-            if set(names_in(assign.value)) & derived and not targets <= derived:
-                derived |= targets
-                grown = True
-    return any(
-        type(t.target) is cst.Name and t.target.value in inputs and set(names_in(assign.value)) & (derived - {t.target.value})
-        for assign in assigns
-        for t in assign.targets
-    )
-
 
 def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.FunctionDef | None:
     """A function of this file whose result flows into `expr` (in its scope) and that calls

@@ -170,6 +170,40 @@ class Loops:
         """Does `region` differentiate anything (`backward`, `autograd.grad`)?"""
         return bool(self.provenance.backward_calls(region))
 
+    def unrolls_differentiation(self, loop: cst.CSTNode) -> bool:
+        """Does `loop` unroll an optimization for a higher-order backward after it (a meta-learner's inner
+        steps): every differentiation in it keeps its graph (`torch.autograd.grad(r, w, create_graph=True)`),
+        and it steps the very inputs it differentiates with what it computes from the gradient (`w = w -
+        alpha * g`)? Then every iteration's graph is part of the one the caller differentiates, kept on
+        purpose; a training loop backwards its loss, and an evaluation loop that takes forces does not step
+        the positions it differentiates."""
+        calls = [call for call, _ in self.provenance.backward_calls(loop)]
+        inputs: set[str] = set()
+        derived: set[str] = set()
+        for call in calls:
+            keeps = any(a.keyword is not None and a.keyword.value == "create_graph" and code(a.value) == "True" for a in call.args)
+            taken = call_arg(call, 1, "inputs")
+            if not keeps or taken is None:
+                return False
+            inputs.update(names_in(taken.value))
+            statement = self.model.tree.statement_of(call)
+            if isinstance(statement, cst.Assign):
+                derived.update(n for t in statement.targets for n in names_in(t.target))
+        assigns = list(self.model.tree.descendants(loop, cst.Assign))
+        grown = True
+        while grown:  # what is computed from the gradients, in the loop
+            grown = False
+            for assign in assigns:
+                targets = {n for t in assign.targets for n in names_in(t.target)}
+                if set(names_in(assign.value)) & derived and not targets <= derived:
+                    derived |= targets
+                    grown = True
+        return any(
+            type(t.target) is cst.Name and t.target.value in inputs and set(names_in(assign.value)) & (derived - {t.target.value})
+            for assign in assigns
+            for t in assign.targets
+        )
+
     def trains_each_iteration(self, region: cst.CSTNode) -> bool:
         """Does each iteration of `region` finish its own graph: it differentiates, or it takes an
         optimisation step (also through a per-step function of this file, `self.train_one_batch()`,
