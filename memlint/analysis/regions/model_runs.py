@@ -555,6 +555,7 @@ class EvalRegions:
         self._by_name: dict[int, bool] = {}  # id(method) -> `_differentiated_by_name`
         self._by_callers: dict[int, bool] = {}  # id(function) -> `evaluated_by_callers`
         self._spent: dict[int, bool] = {}  # id(loop) -> `spends_outputs`
+        self._self_assigns: dict[int, tuple[dict[str, list[cst.BaseExpression]], set[str]]] = {}  # `_class_assigns`
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -749,11 +750,8 @@ class EvalRegions:
         if cls is None:
             return False
         written = code(expr)
-        bound = [
-            assign.value
-            for assign in model.tree.descendants(cls, cst.Assign)
-            if any(code(target.target) == written for target in assign.targets)
-        ]
+        assigned, trained = self._class_assigns(cls)
+        bound = assigned.get(written)
         if not bound:
             return False
         for value in bound:
@@ -763,10 +761,25 @@ class EvalRegions:
                 value = value.func.value  # type: ignore[attr-defined]
             if code(value) != written:
                 return False  # (what is placed or cast where it is keeps its mode)
-        return not any(
-            method_name(call) == "train" and code(call.func.value) == written  # type: ignore[attr-defined]
-            for call in model.tree.descendants(cls, cst.Call)
-        )
+        return written not in trained
+
+    def _class_assigns(self, cls: cst.ClassDef) -> tuple[dict[str, list[cst.BaseExpression]], set[str]]:
+        """The values `cls` assigns, by each target as written (an assignment once per target it
+        names), and what its `.train(...)` calls switch, as written: asked for every `self.<attr>`
+        handed to a call, once per class (a scan of the class per argument was a fiftieth of a run)."""
+        found = self._self_assigns.get(id(cls))
+        if found is None:
+            assigned: dict[str, list[cst.BaseExpression]] = {}
+            for assign in self.model.tree.descendants(cls, cst.Assign):
+                for target in dict.fromkeys(code(target.target) for target in assign.targets):
+                    assigned.setdefault(target, []).append(assign.value)
+            trained = {
+                code(call.func.value)  # type: ignore[attr-defined]
+                for call in self.model.tree.descendants(cls, cst.Call)
+                if method_name(call) == "train"
+            }
+            found = self._self_assigns[id(cls)] = (assigned, trained)
+        return found
 
     @cached_property
     def _evaluating_scopes(self) -> set[int]:
