@@ -120,8 +120,17 @@ def test_tied_gpt_with_host_indices_runs_unmodified(tmp_path):
     assert data["modules"][0]["forward_growth"] > 0  # the training forward's, not the evaluation's
 
 
+def test_indices_drawn_on_the_gpu_have_real_values(tmp_path):
+    # Small GPU tensors made without the model keep real values: the slices are T long.
+    done = _estimate(tmp_path, GPT.replace("{index_device}", ", device=device"), "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    data = json.loads(done.stdout)
+    assert data["steps_run"] == 2 and data["breakdown"]["inputs (batch)"] == 2 * _round(8 * 16 * 8)
+
+
 def test_a_gpu_value_as_a_slice_bound_stops_with_one_line(tmp_path):
-    done = _estimate(tmp_path, GPT.replace("{index_device}", ", device=device"))
+    # An offset computed by the model on the GPU has no values in a fake run.
+    done = _estimate(tmp_path, GPT.replace("{index_device}", ", device=device) + model.lm_head.weight.sum().long("))
     assert done.returncode == 2, done.stdout + done.stderr
     line = GPT.splitlines().index("    x = torch.stack([data[i:i + T] for i in ix])") + 1
     assert f"train.py:{line}: cannot run fake: a value computed on the GPU is used as an index" in done.stdout
@@ -200,7 +209,7 @@ def test_host_values_are_real_and_gpu_values_are_listed(tmp_path, capsys):
         kept = torch.arange(n)[mask]                  # data-dependent shape, on real host data
         losses = torch.zeros(3)
         losses[0] = 6.0
-        gpu = torch.ones(3, device="cuda").sum()
+        gpu = torch.nn.Linear(3, 1).cuda()(torch.ones(1, 3, device="cuda")).sum()   # computed by a model: no data
         print(n, kept.numel(), float(losses.mean()), f"{gpu:.2f}", int(gpu.item()))
     """)
     torch.manual_seed(0)

@@ -63,7 +63,9 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   ResNet-18: 18 MiB instead of 87 MiB in the optimizer step).
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
-* `torch.save` of fake tensors writes nothing and is listed (`scalars`).
+* `torch.save` of fake tensors writes no data; `torch.load` in the same run gives back what
+  was saved (a data set's processing cache, a reloaded checkpoint), and both are listed
+  (`saving`).
 * In an evaluation, a small GPU result copied to the host is a real tensor of zeros,
   listed (`scalars`): a host loop then reads it at host speed.
 * Calls on small real host tensors run as they are, with no mode (the tracker
@@ -100,7 +102,9 @@ from torch.utils._pytree import tree_flatten, tree_map_only
 from memlint.estimate import attention, autocast, reductions, scalars
 from memlint.estimate.distributed import FakeWorld, World, leave_world
 from memlint.estimate.kernels import KernelSide
-from memlint.estimate.tracker import GPU, HOST_LIMIT, Category, StepTracker, is_evaluation, user_site
+from memlint.estimate.saving import Saved
+from memlint.estimate.tracker import (GPU, HOST_LIMIT, Category, StepTracker, install_sparse_storages, is_evaluation,
+                                     user_site)
 from memlint.estimate.whatif import WhatIfs
 
 # Forwards an evaluation loop runs on one input shape before the next ones answer the last output.
@@ -349,7 +353,8 @@ class FakeGPU:
             for name in ("Adam", "AdamW"):
                 self._patch(torch.optim, name, _SGDInstead)
         self._patch(torch, "compile", _no_compile)
-        self._patch(torch, "save", _save_real_only(torch.save, tracker))
+        Saved(tracker).install(self._patch)
+        install_sparse_storages(self._patch)
         self._bound_evaluation(tracker)
         self.whatifs.install(self._patch)
         self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
@@ -808,16 +813,6 @@ def _scatter_to_one(tensor, devices=None, chunk_sizes=None, dim=0, streams=None,
 def _always_step(scaler, optimizer, optimizer_state, *args, **kwargs):
     # The real one skips the step when `found_inf.item()` is non-zero: a fake value has no infs.
     return optimizer.step(*args, **kwargs)
-
-
-def _save_real_only(save, tracker: StepTracker):
-    def save_unless_fake(obj, f, *args, **kwargs):
-        if scalars.holds_fake(obj, FakeTensor):
-            tracker.note_use(scalars.SAVE, user_site() or "?", None)
-            return None
-        return save(obj, f, *args, **kwargs)
-
-    return save_unless_fake
 
 
 def _no_compile(model=None, **kwargs):

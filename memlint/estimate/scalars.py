@@ -19,8 +19,9 @@ an accuracy count or a "best so far" test decides what is printed or saved, not 
 memory of a training step. For the same reason a small result copied to the host in an
 evaluation (`(pred == y).cpu()`) is a real tensor of zeros, which a host loop reads fast.
 
-`torch.save` of fake tensors writes nothing (they have no data; the file would be half
-written, and a script that resumes from it would fail on its next run); it is listed.
+`torch.save` of fake tensors writes no data (they have none; a half-written file would
+fail the script's next run); what was saved is loaded back in the same run (`saving`),
+and it is listed.
 """
 
 from __future__ import annotations
@@ -31,13 +32,15 @@ import sys
 from dataclasses import dataclass
 
 VALUE, FORMAT, INDEX, TRUTH = "value", "format", "index", "truth"
-EVAL_TRUTH, EVAL_COPY, SAVE = "evaluation truth", "evaluation copy", "save"
+EVAL_TRUTH, EVAL_COPY, SAVE, SAVE_BUFFER = "evaluation truth", "evaluation copy", "save", "save into a buffer"
 
 # How each use is answered and named in the report.
 DESCRIPTION = {VALUE: "read as a Python number", FORMAT: "formatted", TRUTH: "deciding a condition in library code",
                EVAL_TRUTH: "deciding a condition in an evaluation",
                EVAL_COPY: "copied to the host in an evaluation (a tensor of zeros)",
-               SAVE: "saved with torch.save (the file is not written)"}
+               SAVE: "saved with torch.save (the file is not written; a load in this run gets them back)",
+               SAVE_BUFFER: "saved with torch.save into a buffer or an open file (a one-line placeholder is written "
+                            "instead: a file made of it holds no data)"}
 
 _SUBSCRIPT_OPS = {"BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BUILD_SLICE", "BINARY_SLICE", "STORE_SLICE"}
 

@@ -7,6 +7,11 @@ taught what a fake run on a CPU-only machine needs.
   storages: those made by a call that asked for CUDA (`fakegpu`) and every
   output of an op that read one of them. `FakeTensor.device` reports
   `cuda:0` for them, so the program and the tracker see a CUDA tensor.
+* Sparse tensors: a fake one holds no entries, so a real one copied to the GPU gets
+  stand-ins of its indices and values, and MemTracker counts a sparse tensor by its parts.
+  CUDA's sparse @ dense takes column-major copies of its dense operand and result.
+* Where CUDA's kernel allocates its outputs in another order than it returns them (dropout:
+  the mask first), they are counted in the kernel's order, which the allocator model sees.
 * Two more categories: the autocast cast cache and the step's inputs.
 * Which phase (forward, backward, optimizer step) of which step each
   allocation happened in, and every allocation and free on the GPU, in
@@ -16,6 +21,13 @@ taught what a fake run on a CPU-only machine needs.
   (`HOST_LIMIT` elements) runs on real data, so indices drawn on the CPU
   (`torch.randint(len(data) - block, (batch,))`), step counters and metrics
   have their real values, and control flow and shapes follow the program.
+* Small GPU tensors made from real host data keep that data beside them (a shadow):
+  a copy of a real host tensor to the GPU, a small factory on the GPU, and the result of
+  an op whose tensor inputs all have one (up to `HOST_LIMIT` elements in all). So an op
+  whose output's shape depends on the values (a boolean mask's selection, `nonzero`: a
+  graph's edges without self-loops) gets its real shape, and such a tensor read as a
+  Python value, or copied to the host, gives its real value. An in-place op from inputs
+  without one drops it.
 * A fake value read as a Python value answers a placeholder or stops the run,
   by how it is used (`scalars`), and every use is recorded with where.
 * `MemTracker` hooks the gradient of frozen parameters too, which torch refuses:
@@ -35,9 +47,10 @@ from functools import partial
 
 import torch
 from torch._guards import active_fake_mode
-from torch._subclasses.fake_tensor import FakeTensor, unset_fake_temporarily
+from torch._subclasses.fake_tensor import (DataDependentOutputException, DynamicOutputShapeException, FakeTensor,
+                                          unset_fake_temporarily)
 from torch.autograd.graph import _get_grad_fn_or_grad_acc
-from torch.distributed._tools import mod_tracker
+from torch.distributed._tools import mem_tracker, mod_tracker
 from torch.distributed._tools.common_utils import get_untyped_storages
 from torch.distributed._tools.mem_tracker import MemTracker, _ModState, _RefType, _UpdateType
 from torch.distributed.tensor import DTensor
@@ -137,6 +150,19 @@ HOST_LIMIT = 1 << 20
 # a placeholder (every index 1), a million dispatches; real, it takes milliseconds.
 INDEX_LIMIT = 1 << 26
 
+# Sparse @ dense on CUDA (`_sparse_mm_copies`).
+_SPARSE_DENSE_MM = {torch.ops.aten.mm.default, torch.ops.aten.addmm.default, torch.ops.aten._sparse_mm.default,
+                    torch.ops.aten._sparse_addmm.default}
+
+# Ops whose CUDA kernel allocates its outputs in another order than it returns them, which decides
+# where the caching allocator puts them: CUDA's dropout allocates its mask before its output (the
+# mask's 20 MiB segment then holds a large output too, where the other order takes one more).
+_OUTPUTS_IN_CUDA_ORDER = {torch.ops.aten.native_dropout.default: (1, 0)}
+
+# Indexing by a boolean mask: the output's (or the index's) size is the mask's count of True.
+_MASK_INDEXING = {torch.ops.aten.index.Tensor, torch.ops.aten.index_put.default, torch.ops.aten.index_put_.default,
+                  torch.ops.aten._index_put_impl_.default}
+
 _MATMUL_OPS = {"mm", "bmm", "addmm", "baddbmm", "_scaled_dot_product_flash_attention",
                "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention"}
 
@@ -194,11 +220,52 @@ def _multi_grad_hook_keeping_no_grads(tensors, fn, mode: str = "all"):
     return [t.register_hook(hook) for t in tensors]
 
 
+# A sparse tensor's parts (COO: indices and values; compressed layouts: their index arrays and
+# values): it has no storage of its own, so memory is what its parts hold.
+_SPARSE_PARTS = {torch.sparse_coo: ("_indices", "_values"),
+                 torch.sparse_csr: ("crow_indices", "col_indices", "values"),
+                 torch.sparse_csc: ("ccol_indices", "row_indices", "values"),
+                 torch.sparse_bsr: ("crow_indices", "col_indices", "values"),
+                 torch.sparse_bsc: ("ccol_indices", "row_indices", "values")}
+
+
+def storages(t: torch.Tensor) -> set:
+    """The storages that hold `t`'s memory: its own, a wrapper subclass's inner tensors', or a
+    sparse tensor's parts' (torch's `get_untyped_storages` raises on sparse tensors, which a graph
+    network's adjacency often is)."""
+    parts = _SPARSE_PARTS.get(t.layout)
+    if parts is None:
+        return get_untyped_storages(t)
+    return {st for part in parts for st in get_untyped_storages(getattr(t, part)())}
+
+
+def _written(func, args: tuple, kwargs: dict) -> list:
+    """The tensors an op writes in place (`out=` included), by its schema."""
+    schema = getattr(func, "_schema", None)
+    if schema is None or not schema.is_mutable:
+        return []
+    written = []
+    for i, argument in enumerate(schema.arguments):
+        if argument.alias_info is not None and argument.alias_info.is_write:
+            value = args[i] if i < len(args) else kwargs.get(argument.name)
+            written += [v for v in tree_flatten(value)[0] if isinstance(v, torch.Tensor)]
+    return written
+
+
+def install_sparse_storages(patch) -> None:
+    """Make torch's MemTracker account sparse tensors by their parts (`patch(owner, name, value)`
+    restores on exit)."""
+    patch(mem_tracker, "get_untyped_storages", storages)
+
+
 class StepTracker(MemTracker):
     def __init__(self, on_step=None) -> None:
         super().__init__()
         self._ref_class = Category
         self.gpu = WeakIdKeyDictionary()  # storage -> True: on the emulated GPU
+        # sparse tensor on the emulated GPU -> stand-ins of its parts (a fake one holds none: `_sparse_parts`)
+        self.gpu_sparse = WeakIdKeyDictionary()
+        self.shadow = WeakIdKeyDictionary()  # fake GPU tensor -> the real host tensor of its values
         self.inside = 0  # > 0 while the fake mode runs an op
         self.placing: bool | None = None  # set by fakegpu around a call that names a device
         self.category: Category | None = None  # set around a call whose allocations are one kind (DDP's buckets)
@@ -219,13 +286,20 @@ class StepTracker(MemTracker):
     # -- the GPU -------------------------------------------------------------------------
     def on_gpu(self, t: torch.Tensor) -> bool:
         try:
+            if t.layout in _SPARSE_PARTS:  # by the tensor: reaching its parts dispatches, which asks its device
+                return t in self.gpu_sparse
             return t.untyped_storage() in self.gpu
         except (RuntimeError, NotImplementedError):
             return False
 
     def _mark(self, out, gpu: bool) -> None:
         def mark(t: torch.Tensor) -> None:
-            for st in get_untyped_storages(t):
+            if t.layout in _SPARSE_PARTS:
+                if gpu:
+                    self.gpu_sparse.setdefault(t, ())
+                else:
+                    self.gpu_sparse.pop(t, None)
+            for st in storages(t):
                 if gpu:
                     self.gpu[st] = True
                 else:
@@ -355,8 +429,8 @@ class StepTracker(MemTracker):
                 if isinstance(t, torch.Tensor) and 0 in t.shape and not self.record.empty_input:
                     self.record.empty_input = f"{tuple(t.shape)} at {user_site() or '?'}"
                 if isinstance(t, torch.Tensor) and self.on_gpu(t):
-                    winfo = self._WINFO.get(t.untyped_storage(), (None, None))[0]
-                    if winfo is not None and winfo.reftype in (Category.ACT, Category.OTH):
+                    winfos = [self._WINFO.get(st, (None, None))[0] for st in storages(t)]
+                    if any(w is not None and w.reftype in (Category.ACT, Category.OTH) for w in winfos):
                         self.retag(t, Category.INPUT)
         super()._pre_fw_hook(module, inputs)
         stats = self.memory_tracking.get(module)
@@ -415,6 +489,9 @@ class StepTracker(MemTracker):
         # while the fake mode runs the op: its device propagation must see the CPU device.
         kwargs = kwargs or {}
         if func is torch.ops.aten._local_scalar_dense.default and isinstance(args[0], FakeTensor):
+            if args[0] in self.shadow:
+                with unset_fake_temporarily():
+                    return self.shadow[args[0]].item()
             return self._placeholder(args[0])
         if func is torch.ops.aten.lift_fresh.default and type(args[0]) is torch.Tensor and self.placing is None \
                 and args[0].numel() <= HOST_LIMIT and active_fake_mode() is not None:
@@ -431,19 +508,40 @@ class StepTracker(MemTracker):
         else:
             gpu = any(self.on_gpu(t) for t in tensors)
         mode = active_fake_mode()
+        real = None
+        sparse_from_host = [t for t in tensors if type(t) is torch.Tensor and t.layout == torch.sparse_coo]
         self.inside += 1
         try:
             if mode is None:  # a real run, tracked the same way (the tests' reference)
                 res = func(*args, **kwargs)
             elif not gpu and self._host_inputs(func, tensors, kwargs):
                 res = self._host(func, args, kwargs, tensors)
+            elif not gpu and any(isinstance(t, FakeTensor) for t in tensors) and self._shadowed(tensors) \
+                    and (host := self._on_shadows(func, args, kwargs)) is not None:
+                res = host  # a shadowed GPU tensor back on the host: its real values
             else:
+                shadowed = gpu and self._shadowed(tensors)
+                given = (args, kwargs)
                 if any(type(t) is torch.Tensor for t in tensors):
                     # Made fake here rather than by the fake mode's own path for real inputs,
                     # which is several times slower (a real batch copied to the GPU every step).
                     args, kwargs = tree_map_only(
                         torch.Tensor, lambda t: mode.from_tensor(t) if type(t) is torch.Tensor else t, (args, kwargs))
-                res = func(*args, **kwargs)
+                try:
+                    res = func(*args, **kwargs)
+                except (DynamicOutputShapeException, DataDependentOutputException):
+                    real = self._on_shadows(func, *given) if shadowed else None
+                    if real is not None:
+                        res = tree_map_only(torch.Tensor, mode.from_tensor, real)  # the shape the values give
+                    else:
+                        res = self._index_by_mask_values(func, args, kwargs, mode)
+                        if res is None:
+                            raise
+                else:
+                    # after the fake run, which gives the outputs' sizes: a large factory is never made real
+                    small = sum(o.numel() for o in tree_flatten(res)[0] if isinstance(o, torch.Tensor)) <= HOST_LIMIT
+                    real = self._on_shadows(func, *given) if shadowed and small else None
+                self._keep_shadows(func, args, kwargs, res, real)
         finally:
             self.inside -= 1
         if mode is not None and not gpu:
@@ -462,7 +560,14 @@ class StepTracker(MemTracker):
                 reftype = Category.ACT
             if gpu:
                 self._mark(res, True)
-            tree_map_only(torch.Tensor, partial(self._track, reftype), res)
+            if gpu and func in _OUTPUTS_IN_CUDA_ORDER:
+                res_in_order = [res[i] for i in _OUTPUTS_IN_CUDA_ORDER[func]]
+            else:
+                res_in_order = res
+            tree_map_only(torch.Tensor, partial(self._track, reftype), res_in_order)
+            if gpu and sparse_from_host:
+                for part in self._sparse_parts(res, sparse_from_host[0]):
+                    self._track(reftype, part)
             if gpu and matmul:  # its handle's cuBLAS workspace is taken here (`summary.workspace_allocations`)
                 self.record.cublas_at.setdefault(bool(self._mod_tracker.is_bw), len(self.record.events))
             kernel_side = getattr(self, "kernel_side", None)
@@ -471,6 +576,8 @@ class StepTracker(MemTracker):
             self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
             if gpu and func in _REDUCTIONS:
                 self._reduction_staging(args, kwargs)
+            if gpu and func in _SPARSE_DENSE_MM and isinstance(res, torch.Tensor):
+                self._sparse_mm_copies(args, res)
         return res
 
     def _reduction_staging(self, args: tuple, kwargs: dict) -> None:
@@ -495,6 +602,95 @@ class StepTracker(MemTracker):
             self._track(Category.OTH, buffer)
             self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
             del buffer
+
+    def _sparse_parts(self, res, host: torch.Tensor) -> tuple:
+        """A fake sparse tensor holds no entries (its nnz is 0), so a real one's copy to the GPU gets
+        stand-ins of the indices and values it holds, freed with it."""
+        if not (isinstance(res, FakeTensor) and res.layout == torch.sparse_coo):
+            return ()
+        with unset_fake_temporarily():  # the host tensor's own count, not a fake copy's
+            sparse_dim, nnz = host.sparse_dim(), host._nnz()
+        parts = (torch.empty((sparse_dim, nnz), dtype=torch.int64),
+                 torch.empty((nnz, *host.shape[sparse_dim:]), dtype=res.dtype))
+        for part in parts:
+            self._mark(part, True)
+        self.gpu_sparse[res] = parts
+        return parts
+
+    # -- shadows: the real values of small GPU tensors made from host data ----------------------
+    def _shadowed(self, tensors: list) -> bool:
+        """Whether every tensor input has real values (a real host tensor, or a shadowed fake), small
+        in all; a factory (no inputs) always, its output is checked when it is made."""
+        total = 0
+        for t in tensors:
+            if not (type(t) is torch.Tensor and t.device.type == "cpu" or isinstance(t, FakeTensor) and t in self.shadow):
+                return False
+            total += t.numel()
+        return total <= HOST_LIMIT
+
+    def _on_shadows(self, func, args: tuple, kwargs: dict):
+        """`func` on the real values, on the host; None when it cannot run there or its outputs are large."""
+        def real(t: torch.Tensor) -> torch.Tensor:
+            return self.shadow[t] if isinstance(t, FakeTensor) else t
+
+        args, kwargs = tree_map_only(torch.Tensor, real, (args, kwargs))
+        if "device" in kwargs:
+            kwargs = {**kwargs, "device": torch.device("cpu")}
+        try:
+            with unset_fake_temporarily():
+                res = func(*args, **kwargs)
+        except Exception:  # noqa: BLE001 - an op the host cannot run (a CUDA-only kernel): no shadow
+            return None
+        outputs = [o for o in tree_flatten(res)[0] if isinstance(o, torch.Tensor)]
+        if any(type(o) is not torch.Tensor for o in outputs) or sum(o.numel() for o in outputs) > HOST_LIMIT:
+            return None
+        return res
+
+    def _keep_shadows(self, func, args: tuple, kwargs: dict, res, real) -> None:
+        if real is None:
+            for t in _written(func, args, kwargs):  # written from values this run does not have
+                self.shadow.pop(t, None)
+            return
+        fakes, reals = tree_flatten(res)[0], tree_flatten(real)[0]
+        if len(fakes) != len(reals):
+            return
+        for fake, value in zip(fakes, reals):
+            if isinstance(fake, FakeTensor) and isinstance(value, torch.Tensor) and fake.shape == value.shape:
+                self.shadow[fake] = value
+
+    def _index_by_mask_values(self, func, args: tuple, kwargs: dict, mode):
+        """`x[mask]` and `x[mask] = v` on the GPU with a boolean mask that has real values: its
+        shape is the mask's count, so the mask becomes the indices of its True elements (CUDA's
+        kernel computes the same, `nonzero`) and the fake op runs on them. None otherwise."""
+        if func not in _MASK_INDEXING or len(args) < 2:
+            return None
+        indices = []
+        for m in args[1]:
+            if isinstance(m, torch.Tensor) and m.dtype in (torch.bool, torch.uint8):
+                if m not in self.shadow:
+                    return None
+                with unset_fake_temporarily():
+                    found = self.shadow[m].nonzero().unbind(1)
+                indices += [mode.from_tensor(i) for i in found]
+            else:
+                indices.append(m)
+        return func(args[0], indices, *args[2:], **kwargs)
+
+    def _sparse_mm_copies(self, args: tuple, res: torch.Tensor) -> None:
+        """CUDA's sparse @ dense (cuSPARSE's SpMM, `torch.spmm`) works on column-major copies of the
+        dense operand and of the result (a row-major result is copied back at the end): both are
+        allocated after the result and freed after the call (pygcn's peak on an H200 holds them)."""
+        sparse = [a for a in args if isinstance(a, torch.Tensor) and a.layout == torch.sparse_coo]
+        dense = [a for a in args if isinstance(a, torch.Tensor) and a.layout == torch.strided and a.dim() == 2]
+        if not sparse or not dense or res.layout != torch.strided:
+            return
+        copies = [torch.empty(t.shape, dtype=res.dtype) for t in (res, dense[-1])
+                  if not (t.dim() == 2 and t.stride(0) == 1)]  # already column-major: used as it is
+        for copy in copies:
+            self._mark(copy, True)
+            self._track(Category.OTH, copy)
+        self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
+        del copies
 
     @staticmethod
     def _host_inputs(func, tensors: list, kwargs: dict) -> bool:

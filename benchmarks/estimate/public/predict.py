@@ -30,8 +30,8 @@ from measure_gpu import command, selected  # noqa: E402
 def predict_one(script: dict, config: dict, gpus: int, timeout: float, world_size: int | None = None) -> dict:
     argv, cwd, paths = command(script, config, gpus)
     for name in script.get("writes", []):
-        # A file the script resumes from: the fake run's own save leaves a broken one (fake tensors
-        # cannot be pickled), which the next configuration would fail to load.
+        # A file the script resumes from, or a cache it loads (PyTorch Geometric's processed data): the
+        # fake run's own save leaves a placeholder without data, which the next run would stop on.
         if os.path.exists(os.path.join(cwd, name)):
             os.remove(os.path.join(cwd, name))
     env = dict(os.environ, PYTHONUNBUFFERED="1")

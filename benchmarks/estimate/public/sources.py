@@ -197,6 +197,39 @@ def _imagefolder(folder: str, rng: np.random.Generator, validation: str = "valid
             _jpeg(os.path.join(klass, f"{i:04d}.jpg"), rng, 320, 256)
 
 
+def _planetoid(folder: str, prefix: str, sizes: tuple[int, int, int, int], rng: np.random.Generator) -> None:
+    # Planetoid's raw files (PyTorch Geometric reads ind.NAME.{x,tx,allx,y,ty,ally,graph,test.index}) at a
+    # data set's sizes (nodes, features, classes, undirected edges): 20 labelled nodes a class, the last
+    # 1,000 nodes the test set; the features dense (read back as such), the graph a symmetric adjacency list.
+    nodes, features, classes, edges = sizes
+    os.makedirs(folder, exist_ok=True)
+    x = (rng.random((nodes, features)) < 0.02).astype(np.float32)
+    y = np.eye(classes, dtype=np.int32)[rng.integers(0, classes, nodes)]
+    labelled, test = 20 * classes, nodes - 1000
+    graph: dict = {i: [] for i in range(nodes)}
+    for a, b in rng.integers(0, nodes, (edges, 2)):
+        graph[int(a)].append(int(b))
+        graph[int(b)].append(int(a))
+    parts = {"x": x[:labelled], "tx": x[test:], "allx": x[:test], "y": y[:labelled], "ty": y[test:], "ally": y[:test],
+             "graph": graph}
+    for name, value in parts.items():
+        with open(os.path.join(folder, f"ind.{prefix}.{name}"), "wb") as handle:
+            pickle.dump(value, handle)
+    with open(os.path.join(folder, f"ind.{prefix}.test.index"), "w", encoding="utf-8") as handle:
+        handle.write("\n".join(str(i) for i in rng.permutation(np.arange(test, nodes))) + "\n")
+
+
+PLANETOID = {"cora": (2708, 1433, 7, 5278), "pubmed": (19717, 500, 3, 44324)}
+
+
+def _photos(folder: str, rng: np.random.Generator, count: int = 96) -> None:
+    # A folder of photos for datasets' imagefolder (diffusers' unconditional example): 500x500 like
+    # Oxford Flowers' (the transforms resize and crop them to --resolution).
+    os.makedirs(folder, exist_ok=True)
+    for i in range(count):
+        _jpeg(os.path.join(folder, f"{i:04d}.jpg"), rng, 500, 500)
+
+
 def data() -> None:
     rng = np.random.default_rng(0)
     chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
@@ -226,10 +259,17 @@ def data() -> None:
     ptb = os.path.join(SRC, "pytorch_tutorial", "tutorials", "02-intermediate", "language_model", "data", "train.txt")
     if os.path.isdir(os.path.join(SRC, "pytorch_tutorial")) and not os.path.exists(ptb):
         _ptb(ptb, rng)
+    if os.path.isdir(os.path.join(SRC, "pyg")):
+        for prefix, sizes in PLANETOID.items():
+            folder = os.path.join(SRC, "pyg", "data", "Planetoid", {"cora": "Cora", "pubmed": "PubMed"}[prefix], "raw")
+            if not os.path.exists(os.path.join(folder, f"ind.{prefix}.test.index")):
+                _planetoid(folder, prefix, sizes, rng)
     lightning_imagenet = (lambda folder, rng: _imagefolder(folder, rng, "val"))
     for name, make, folder in (("pytorch_unet", _carvana, "data"), ("yolov7", _yolo, "synth"),
                                ("timm", _imagefolder, "synth_imagenet"),
-                               ("lightning", lightning_imagenet, "examples/pytorch/domain_templates/synth_imagenet")):
+                               ("lightning", lightning_imagenet, "examples/pytorch/domain_templates/synth_imagenet"),
+                               ("pygcn", _cora, "data/cora"),
+                               ("diffusers", _photos, "examples/unconditional_image_generation/synth_images")):
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(SRC, name, folder)):
             make(os.path.join(SRC, name, folder), rng)
     print("synthetic data written under", os.path.relpath(SRC))

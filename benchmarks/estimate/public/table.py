@@ -381,11 +381,29 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "speech script and no current Hugging Face `Trainer` script could run offline on both machines, so none is here.",
      "an LSTM's initial state given as a list; a cuDNN RNN's weights and their gradients in one buffer each, as "
      "the GPU lays them out; a workspace share for each layer and direction of an RNN"),
+    ("estimate_public_first_look_d", "Fourth first look: graph networks on a sparse adjacency and through PyTorch "
+     "Geometric, diffusers' DDPM trainer",
+     "Picked by a rule written before any of them ran (`first_look_rules` in the manifest): the most-starred "
+     "public script of each family the table lacks or has once (a graph network on a sparse adjacency or through a "
+     "graph library, beside one dense GAT; a diffusion UNet through a library's own trainer, beside one hand-written "
+     "DDPM), run offline and unmodified, the model built from code, the data generated in the format the script "
+     "reads (Cora's and PubMed's sizes in Planetoid's files; 500x500 photos for datasets' imagefolder). diffusers' "
+     "first look stopped on the CPU machine's environment, not on memlint: the script's default logger is "
+     "tensorboard, which only the GPU machine had; with it installed, and memlint unchanged, it predicted 3,940.6 / "
+     "4,322.0 and 9,546.4 / 10,176.0 MiB (`estimate_public_first_look_d_predictions_tensorboard.json`), the figures "
+     "of \"now\". No speech script and no current Hugging Face `Trainer` script of a small repository could run "
+     "offline on both machines, so none is here.",
+     "sparse tensors on the GPU, counted by their indices and values; cuSPARSE's column-major copies in a sparse "
+     "product; a data set's cache saved from fake tensors and loaded back in the same run; small GPU tensors made "
+     "from host data keep their values, so a boolean mask's selection has its real size; CUDA's dropout allocates "
+     "its mask before its output",
+     "that prediction, made with the code no change for them had touched while they first ran on the GPU, was committed "
+     "with the figures of that run"),
 ]
 
 
 def first_look_lines(gpu: dict, first: dict, now: dict[tuple[str, int], dict], stem: str, heading: str, picked: str,
-                     fixes: str) -> list[str]:
+                     fixes: str, committed: str = "that prediction was committed before they ran on a GPU") -> list[str]:
     """Public scripts never in the benchmark before: predicted before they were measured (`first_look`), and today."""
     rows, counts = [], {"first": [0, 0, 0], "now": [0, 0, 0]}
     before = {r["id"]: r for r in first["results"]}
@@ -416,9 +434,9 @@ def first_look_lines(gpu: dict, first: dict, now: dict[tuple[str, int], dict], s
         "",
         f"{len(scripts)} more public scripts ({total} configurations, in the manifest with `first_look`): "
         + "; ".join(scripts) + f". {picked} They were predicted with the code of the day "
-        f"({first['date']}, `{stem}_predictions.json`) and that prediction was committed before "
-        f"they ran on a GPU: {gpu['gpu']}, torch {gpu['torch']} (CUDA {gpu['cuda']}), {gpu['date']} (an H100 here; "
-        f"the table above is an H200). \"now\" is today's prediction, after the fixes the misses led to ({fixes}).",
+        f"({first['date']}, `{stem}_predictions.json`) and {committed}: {gpu['gpu']}, torch {gpu['torch']} (CUDA {gpu['cuda']}), {gpu['date']}"
+        + (" (an H100 here; the table above is an H200)" if "H100" in gpu["gpu"] else "")
+        + f". \"now\" is today's prediction, after the fixes the misses led to ({fixes}).",
         "",
         f"- first look: {said('first')}.",
         f"- now: {said('now')}.",
