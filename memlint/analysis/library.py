@@ -454,3 +454,28 @@ HISTORY_PASSING_METHODS: dict[str, frozenset[str]] = {
 FRAMEWORK_ATTRIBUTES: dict[str, dict[str, str]] = {
     "hf-trainer": {"accelerator": "accelerate.Accelerator"},
 }
+
+
+# -- Metrics whose states grow with every update ----------------------------------------------------
+# torchmetrics (Lightning-AI/torchmetrics, src/torchmetrics/metric.py, 0.x to 1.x): `add_state(name,
+# default=[], dist_reduce_fx="cat")` makes a list state that every `update` appends the batch's tensors to,
+# on the device they came from, until `reset()` (`compute()` empties nothing); `compute_on_cpu=True` moves
+# list states to the CPU after each update. A class deriving from one of these bases that adds a list
+# state grows the same way.
+METRIC_BASES = frozenset({"torchmetrics.Metric", "torchmetrics.metric.Metric"})
+METRIC_PACKAGE = "torchmetrics."
+# torchmetrics classes whose states are such lists ("cat" states), from torchmetrics' sources. The curve
+# family keeps lists only with `thresholds=None` (the default); with a number of thresholds it keeps a
+# fixed-size confusion tensor.
+LIST_STATE_METRICS = {
+    "AUROC": True, "BinaryAUROC": True, "MulticlassAUROC": True, "MultilabelAUROC": True,
+    "ROC": True, "BinaryROC": True, "MulticlassROC": True, "MultilabelROC": True,
+    "PrecisionRecallCurve": True, "BinaryPrecisionRecallCurve": True,
+    "MulticlassPrecisionRecallCurve": True, "MultilabelPrecisionRecallCurve": True,
+    "AveragePrecision": True, "BinaryAveragePrecision": True, "MulticlassAveragePrecision": True,
+    "MultilabelAveragePrecision": True,
+    "CatMetric": False, "MeanAveragePrecision": False, "SpearmanCorrCoef": False, "KendallRankCorrCoef": False,
+    "CalibrationError": False, "BinaryCalibrationError": False, "MulticlassCalibrationError": False,
+    "RetrievalMAP": False, "RetrievalMRR": False, "RetrievalNormalizedDCG": False, "RetrievalPrecision": False,
+    "RetrievalRecall": False, "KernelInceptionDistance": False, "BERTScore": False,
+}  # class -> whether `thresholds=<number>` turns the lists into a fixed-size tensor

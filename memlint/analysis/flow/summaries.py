@@ -597,7 +597,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       as far as its file says, with the bases of other files it derives from in `parameter_bases`), the
       attributes of `self` a module's methods read and return values from (`reads_into_returns`:
       what a subclass's `forward` stores there is consumed), whether its methods take gradients on purpose
-      (`differentiates`: an explainer, an attack), and the methods its own loops call once per step (`steps`);
+      (`differentiates`: an explainer, an attack), the methods its own loops call once per step (`steps`),
+      and whether it is a metric whose every `update` appends to list states on the device (`list_states`);
     - a name bound at module level to a literal: that it is a constant (`constant`).
 
     A function with nothing to say still has an entry (`{}`): that the project defines it is a fact,
@@ -625,6 +626,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             steps = _step_methods(model, cls)
             if steps:
                 entry["steps"] = steps
+            if model.metrics.class_grows(cls):  # every `update` appends to list states on the device
+                entry["list_states"] = True
             found[cls.name.value] = entry
     for func in tree.by_type.get(cst.FunctionDef, ()):
         cls = model.enclosing_class(func)
