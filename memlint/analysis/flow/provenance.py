@@ -1581,8 +1581,10 @@ class Provenance:
                 return False
             if self._is_lightning_batch(expr.value, scope):
                 return True  # Lightning moves the batch to the device before the step
-            key = (id(scope), expr.value)
-            if key in guard:
+            # keyed by where the name is read, as `_name_history` is, so that `out = out.softmax(-1)`
+            # reads the `out` bound before it; a bounded number of steps round a loop's back edge
+            key = (id(scope), expr.value, id(at))
+            if key in guard or len(guard) > _NAME_STEPS:
                 return False
             guard = guard | {key}
             return any(
