@@ -479,3 +479,25 @@ LIST_STATE_METRICS = {
     "RetrievalMAP": False, "RetrievalMRR": False, "RetrievalNormalizedDCG": False, "RetrievalPrecision": False,
     "RetrievalRecall": False, "KernelInceptionDistance": False, "BERTScore": False,
 }  # class -> whether `thresholds=<number>` turns the lists into a fixed-size tensor
+
+
+# -- Hugging Face models whose forward returns a key/value cache --------------------------------------
+# transformers 4.x: the generative models whose forward builds and returns every layer's key/value cache
+# (`past_key_values`) while `use_cache` is on, which their configs turn on by default (`use_cache=True` in
+# GPT2Config, LlamaConfig, T5Config, BartConfig, ...): the causal LMs (`*ForCausalLM`; GPT-2's and CTRL's
+# `*LMHeadModel`, modeling_gpt2.py `GPT2LMHeadModel.forward` returning `presents`) and the encoder-decoder
+# generators (`*ForConditionalGeneration`, `AutoModelForSeq2SeqLM`, Marian's `MarianMTModel`:
+# modeling_t5.py `T5Stack.forward`, `use_cache = use_cache if use_cache is not None else
+# self.config.use_cache`, its decoder's `present_key_value_states` returned as `past_key_values`).
+CACHED_LM_SUFFIXES = ("ForCausalLM", "ForConditionalGeneration", "ForSeq2SeqLM")
+CACHED_LM_CLASSES = frozenset({"GPT2LMHeadModel", "GPT2DoubleHeadsModel", "CTRLLMHeadModel", "MarianMTModel"})
+
+
+def returns_kv_cache(qualified: str) -> bool:
+    """Is `qualified` (`transformers.GPT2LMHeadModel.from_pretrained`, resolved) a transformers model
+    class, or a method of one, whose forward returns a key/value cache while `use_cache` is on?"""
+    if not qualified.startswith("transformers."):
+        return False
+    return any(
+        part.endswith(CACHED_LM_SUFFIXES) or part in CACHED_LM_CLASSES for part in qualified.split(".")[1:]
+    )
