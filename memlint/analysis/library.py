@@ -131,6 +131,21 @@ def named_like_loss(name: str) -> bool:
 # no-grad predict loop, where a method of that name says nothing of the grad mode.)
 MODULE_RUN_METHODS = frozenset({"forward"})
 
+# Methods a module has that compute nothing from its parameters on the values they are handed (torch
+# 2.x torch/nn/modules/module.py `Module`; transformers 4.x `PreTrainedModel` and `GenerationMixin`,
+# whose `generate` is decorated `@torch.no_grad()`; diffusers `ModelMixin`): every other method of a
+# module called on tensors (`vae.encode(pixels)`, `clip.encode_image(images)`) computes with them.
+MODULE_API_METHODS = frozenset({
+    "add_module", "apply", "bfloat16", "buffers", "children", "compile", "cpu", "cuda", "double", "eval",
+    "extra_repr", "float", "get_buffer", "get_extra_state", "get_parameter", "get_submodule", "half", "ipu",
+    "load_state_dict", "modules", "named_buffers", "named_children", "named_modules", "named_parameters",
+    "parameters", "register_buffer", "register_module", "register_parameter", "requires_grad_",
+    "set_extra_state", "set_submodule", "share_memory", "state_dict", "to", "to_empty", "train", "type", "xpu",
+    "zero_grad", "save_pretrained", "push_to_hub", "resize_token_embeddings", "get_input_embeddings",
+    "get_output_embeddings", "set_input_embeddings", "tie_weights", "gradient_checkpointing_enable",
+    "enable_input_require_grads", "generate", "load_adapter", "set_adapter", "enable_slicing", "enable_tiling",
+})
+
 # Names of variables and attributes that, where nothing in the project says what they hold, are
 # assumed to hold a module (`model(x)`, `self.encoder(x)` run a forward).
 # A base class out of sight taken for a module by its name (a base of the project is asked instead).
