@@ -644,6 +644,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         keeps = summaries.keeps(func) or {}
         if keeps or (cls is not None and func.name.value == "update"):  # a meter's `update` that keeps nothing says so
             entry["keeps"] = {param: where for param, (_, where) in sorted(keeps.items())}
+        grows = sorted(param for param, (statement, _) in keeps.items() if _grows_with(model, statement))
+        if grows:  # `self.preds.append(preds)`: one more of what it is handed on every call, where it was
+            entry["grows"] = grows
         into = (summaries.keeps_in_arguments(func) or {}) if cls is None else {}
         if into:  # `record(history, value)`: stores `value` in the caller's `history`
             entry["keeps_in"] = {param: container for param, (_, container) in sorted(into.items())}
@@ -683,6 +686,18 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
 
 
 _BLOCKS = (cst.IndentedBlock, cst.Try, cst.ExceptHandler, cst.Else, cst.Finally, cst.If)
+_GROWING = ("append", "subscript", "concat")
+
+
+def _grows_with(model: "FileContext", statement: cst.CSTNode) -> bool:
+    """Does the callee's store `statement` add one more of what it keeps on every call (an append, an
+    entry, a concatenation: not a running sum), without moving it off the device first?"""
+    store = model.loops.store_of(statement)
+    if store is not None and store.kind == "update" and store.keep is not None:
+        store = model.loops.store_of(store.keep)  # kept by a callee of its own
+    if store is None or store.kind not in _GROWING or model.summaries.keeps_on_host(store.statement):
+        return False
+    return not (store.kind == "subscript" and model.provenance.tensor_buffer(store.container, store.statement))
 
 
 def _module_level(model: "FileContext", func: cst.FunctionDef) -> bool:

@@ -78,6 +78,7 @@ class Store:
     via: str = ""
     keep: cst.CSTNode | None = None  # the callee's statement that keeps it, where it is in this file
     assumed: bool = False  # `via` is an assumption about a callee whose definition is out of sight
+    grows: bool = False  # a callee of another file keeps it by adding one more entry each call (its facts)
 
 
 class Loops:
@@ -813,7 +814,7 @@ class Loops:
             arg = project.argument(facts, call, param)
             if arg is not None:
                 via = f"`{cls}.{method}` ({facts.get('file', 'another file')}) keeps it in `{where}`"
-                return Store(statement, receiver, arg, "update", via)
+                return Store(statement, receiver, arg, "update", via, grows=param in (facts.get("grows") or ()))
         return None
 
     def _kept_in_argument(self, call: cst.Call, statement: cst.CSTNode, callees: list[cst.FunctionDef]) -> Store | None:
