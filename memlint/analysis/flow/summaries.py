@@ -686,18 +686,17 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
 
 
 _BLOCKS = (cst.IndentedBlock, cst.Try, cst.ExceptHandler, cst.Else, cst.Finally, cst.If)
-_GROWING = ("append", "subscript", "concat")
+# (an entry set by key is left out: `self.latest[name] = value` with the same keys every call does not grow)
+_GROWING = ("append", "concat")
 
 
 def _grows_with(model: "FileContext", statement: cst.CSTNode) -> bool:
-    """Does the callee's store `statement` add one more of what it keeps on every call (an append, an
-    entry, a concatenation: not a running sum), without moving it off the device first?"""
+    """Does the callee's store `statement` add one more of what it keeps on every call (an append, a
+    concatenation: not a running sum), without moving it off the device first?"""
     store = model.loops.store_of(statement)
     if store is not None and store.kind == "update" and store.keep is not None:
         store = model.loops.store_of(store.keep)  # kept by a callee of its own
-    if store is None or store.kind not in _GROWING or model.summaries.keeps_on_host(store.statement):
-        return False
-    return not (store.kind == "subscript" and model.provenance.tensor_buffer(store.container, store.statement))
+    return store is not None and store.kind in _GROWING and not model.summaries.keeps_on_host(store.statement)
 
 
 def _module_level(model: "FileContext", func: cst.FunctionDef) -> bool:
