@@ -95,7 +95,12 @@ for batch in loader:
             return
         if isinstance(func, cst.Attribute) and func.attr.value == "forward":
             func = func.value
-        elif type(func) is cst.Attribute and self._switched_code(func.value) is not None and self._computes_with(node):
+        elif (
+            type(func) is cst.Attribute
+            and not (type(func.value) is cst.Name and func.value.value == "self")  # `self.model(x)`: an attribute
+            and self._switched_code(func.value) is not None
+            and self._computes_with(node)
+        ):
             func = func.value  # `vae.encode(pixels)`: a method of the model that computes on what it is handed runs it
         name = self._switched_code(func)
         handed = None  # the argument that the callee runs as a model (`get_reward(self.reward_model, ids)`)

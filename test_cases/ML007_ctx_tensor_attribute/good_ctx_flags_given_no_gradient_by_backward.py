@@ -25,3 +25,23 @@ class DeformConvFunction(Function):
 
 
 deform_conv = DeformConvFunction.apply
+
+
+class ShiftedActivation(Function):
+    """Backward returns names bound only to `None` for the offsets (StyleGAN3's filtered lrelu keeps
+    `ctx.s_ofs = sx, sy` this way): ints, not tensors."""
+
+    @staticmethod
+    def forward(ctx, x, sx, sy):
+        ctx.save_for_backward(x)
+        ctx.s_ofs = sx, sy
+        return deform_conv_ext.shifted_act(x, sx, sy)
+
+    @staticmethod
+    def backward(ctx, dy):
+        (x,) = ctx.saved_tensors
+        sx, sy = ctx.s_ofs
+        dsx = None
+        dsy = None
+        dx = deform_conv_ext.shifted_act_backward(dy, x, sx, sy)
+        return dx, dsx, dsy

@@ -1,6 +1,7 @@
 # The look-alikes: methods of models in eval mode that compute nothing with autograd in the step: a
 # module's own API (`state_dict`), a method declared `@torch.no_grad()` where it is defined, and an EMA
-# copy's `update(model)` whose result nothing keeps.
+# copy's `update(model)` whose result nothing keeps; and a trainer module that puts itself in eval mode
+# between epochs, whose `self.model(x)` runs the trained submodule (an attribute, not a method).
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -44,3 +45,22 @@ def train(loader, device="cuda"):
         optimizer.step()
         ema.update(denoiser)
     return snapshot
+
+
+class Trainer(nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+        self.optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def fit(self, loader, epochs):
+        for epoch in range(epochs):
+            for x, y in loader:
+                loss = F.mse_loss(self.model(x), y)
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+            self.evaluate()
+
+    def evaluate(self):
+        self.eval()

@@ -298,18 +298,41 @@ def _differentiated_inputs(cls: cst.ClassDef, forward: cst.FunctionDef) -> set[s
     )
     if backward is None or not inputs:
         return set()
-    found: set[str] = set()
+    returns: list[cst.Return] = []
+    assigned: dict[str, list[cst.BaseExpression | None]] = {}  # name -> what backward binds it to (None: unknown)
     stack: list[cst.CSTNode] = [backward.body]
     while stack:
         node = stack.pop()
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             continue  # a nested function's returns are not backward's
         if isinstance(node, cst.Return) and node.value is not None:
-            for position, grad in enumerate(_gradients(node.value, len(inputs))):
-                if position < len(inputs) and not (isinstance(grad, cst.Name) and grad.value == "None"):
-                    found.add(inputs[position])
+            returns.append(node)
+        elif isinstance(node, cst.Assign):
+            for target in node.targets:
+                for name in names_in(target.target):
+                    assigned.setdefault(name, []).append(node.value if isinstance(target.target, cst.Name) else None)
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For)):
+            for name in names_in(node.target):
+                assigned.setdefault(name, []).append(None)
         stack.extend(node.children)
+
+    def none(grad: cst.BaseExpression) -> bool:
+        """`None`, or a name backward only ever binds to `None` (`dsx = None` ... `return dx, dsx`)."""
+        if not isinstance(grad, cst.Name):
+            return False
+        values = assigned.get(grad.value)
+        return grad.value == "None" or bool(values) and all(_is_none(v) for v in values)  # type: ignore[arg-type]
+
+    found: set[str] = set()
+    for ret in returns:
+        for position, grad in enumerate(_gradients(ret.value, len(inputs))):  # type: ignore[arg-type]
+            if position < len(inputs) and not none(grad):
+                found.add(inputs[position])
     return found
+
+
+def _is_none(value: cst.BaseExpression | None) -> bool:
+    return isinstance(value, cst.Name) and value.value == "None"
 
 
 def _gradients(value: cst.BaseExpression, inputs: int) -> list[cst.BaseExpression]:
