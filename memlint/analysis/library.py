@@ -131,6 +131,21 @@ def named_like_loss(name: str) -> bool:
 # no-grad predict loop, where a method of that name says nothing of the grad mode.)
 MODULE_RUN_METHODS = frozenset({"forward"})
 
+# Methods a module has that compute nothing from its parameters on the values they are handed (torch
+# 2.x torch/nn/modules/module.py `Module`; transformers 4.x `PreTrainedModel` and `GenerationMixin`,
+# whose `generate` is decorated `@torch.no_grad()`; diffusers `ModelMixin`): every other method of a
+# module called on tensors (`vae.encode(pixels)`, `clip.encode_image(images)`) computes with them.
+MODULE_API_METHODS = frozenset({
+    "add_module", "apply", "bfloat16", "buffers", "children", "compile", "cpu", "cuda", "double", "eval",
+    "extra_repr", "float", "get_buffer", "get_extra_state", "get_parameter", "get_submodule", "half", "ipu",
+    "load_state_dict", "modules", "named_buffers", "named_children", "named_modules", "named_parameters",
+    "parameters", "register_buffer", "register_module", "register_parameter", "requires_grad_",
+    "set_extra_state", "set_submodule", "share_memory", "state_dict", "to", "to_empty", "train", "type", "xpu",
+    "zero_grad", "save_pretrained", "push_to_hub", "resize_token_embeddings", "get_input_embeddings",
+    "get_output_embeddings", "set_input_embeddings", "tie_weights", "gradient_checkpointing_enable",
+    "enable_input_require_grads", "generate", "load_adapter", "set_adapter", "enable_slicing", "enable_tiling",
+})
+
 # Names of variables and attributes that, where nothing in the project says what they hold, are
 # assumed to hold a module (`model(x)`, `self.encoder(x)` run a forward).
 # A base class out of sight taken for a module by its name (a base of the project is asked instead).
@@ -454,3 +469,50 @@ HISTORY_PASSING_METHODS: dict[str, frozenset[str]] = {
 FRAMEWORK_ATTRIBUTES: dict[str, dict[str, str]] = {
     "hf-trainer": {"accelerator": "accelerate.Accelerator"},
 }
+
+
+# -- Metrics whose states grow with every update ----------------------------------------------------
+# torchmetrics (Lightning-AI/torchmetrics, src/torchmetrics/metric.py, 0.x to 1.x): `add_state(name,
+# default=[], dist_reduce_fx="cat")` makes a list state that every `update` appends the batch's tensors to,
+# on the device they came from, until `reset()` (`compute()` empties nothing); `compute_on_cpu=True` moves
+# list states to the CPU after each update. A class deriving from one of these bases that adds a list
+# state grows the same way.
+METRIC_BASES = frozenset({"torchmetrics.Metric", "torchmetrics.metric.Metric"})
+METRIC_PACKAGE = "torchmetrics."
+# torchmetrics classes whose states are such lists ("cat" states), from torchmetrics' sources. The curve
+# family keeps lists only with `thresholds=None` (the default); with a number of thresholds it keeps a
+# fixed-size confusion tensor.
+LIST_STATE_METRICS = {
+    "AUROC": True, "BinaryAUROC": True, "MulticlassAUROC": True, "MultilabelAUROC": True,
+    "ROC": True, "BinaryROC": True, "MulticlassROC": True, "MultilabelROC": True,
+    "PrecisionRecallCurve": True, "BinaryPrecisionRecallCurve": True,
+    "MulticlassPrecisionRecallCurve": True, "MultilabelPrecisionRecallCurve": True,
+    "AveragePrecision": True, "BinaryAveragePrecision": True, "MulticlassAveragePrecision": True,
+    "MultilabelAveragePrecision": True,
+    "CatMetric": False, "MeanAveragePrecision": False, "SpearmanCorrCoef": False, "KendallRankCorrCoef": False,
+    "CalibrationError": False, "BinaryCalibrationError": False, "MulticlassCalibrationError": False,
+    "RetrievalMAP": False, "RetrievalMRR": False, "RetrievalNormalizedDCG": False, "RetrievalPrecision": False,
+    "RetrievalRecall": False, "KernelInceptionDistance": False, "BERTScore": False,
+}  # class -> whether `thresholds=<number>` turns the lists into a fixed-size tensor
+
+
+# -- Hugging Face models whose forward returns a key/value cache --------------------------------------
+# transformers 4.x: the generative models whose forward builds and returns every layer's key/value cache
+# (`past_key_values`) while `use_cache` is on, which their configs turn on by default (`use_cache=True` in
+# GPT2Config, LlamaConfig, T5Config, BartConfig, ...): the causal LMs (`*ForCausalLM`; GPT-2's and CTRL's
+# `*LMHeadModel`, modeling_gpt2.py `GPT2LMHeadModel.forward` returning `presents`) and the encoder-decoder
+# generators (`*ForConditionalGeneration`, `AutoModelForSeq2SeqLM`, Marian's `MarianMTModel`:
+# modeling_t5.py `T5Stack.forward`, `use_cache = use_cache if use_cache is not None else
+# self.config.use_cache`, its decoder's `present_key_value_states` returned as `past_key_values`).
+CACHED_LM_SUFFIXES = ("ForCausalLM", "ForConditionalGeneration", "ForSeq2SeqLM")
+CACHED_LM_CLASSES = frozenset({"GPT2LMHeadModel", "GPT2DoubleHeadsModel", "CTRLLMHeadModel", "MarianMTModel"})
+
+
+def returns_kv_cache(qualified: str) -> bool:
+    """Is `qualified` (`transformers.GPT2LMHeadModel.from_pretrained`, resolved) a transformers model
+    class, or a method of one, whose forward returns a key/value cache while `use_cache` is on?"""
+    if not qualified.startswith("transformers."):
+        return False
+    return any(
+        part.endswith(CACHED_LM_SUFFIXES) or part in CACHED_LM_CLASSES for part in qualified.split(".")[1:]
+    )

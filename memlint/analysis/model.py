@@ -10,6 +10,7 @@ import libcst as cst
 from memlint.analysis.facts.autograd_functions import AutogradFunctions
 from memlint.analysis.context import FileContext
 from memlint.analysis.facts.cuda_init import CudaInit
+from memlint.analysis.facts.metrics import Metrics
 from memlint.analysis.flow.summaries import Summaries
 from memlint.analysis.regions.loops import Loops
 from memlint.analysis.regions.model_runs import EvalRegions, ModelRuns
@@ -48,6 +49,11 @@ class SemanticModel(FileContext):
     def cuda_init(self) -> CudaInit:
         """Where CUDA is used, indexed once for ML010 and the project summary."""
         return CudaInit(self)
+
+    @cached_property
+    def metrics(self) -> Metrics:
+        """Which metrics grow with every update (ML020, the project summary)."""
+        return Metrics(self)
 
     @cached_property
     def sizes(self) -> Sizes:

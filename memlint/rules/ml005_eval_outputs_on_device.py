@@ -22,7 +22,11 @@ class EvalOutputsOnDevice(StoreRule):
     severity_otherwise = "an error where the code shows 0.25 MiB or more kept per batch"
     summary = "Evaluation outputs are collected across batches on the device"
     fix_applicability = Applicability.UNSAFE
-    needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine"), ("append", "extend", "cat", "+=", "] ="))
+    # (a store of a callee of another file, `store.add(out)`: the calls that collect most often)
+    needles = (
+        ("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine"),
+        ("append", "extend", "cat", "+=", "] =", "add(", "update(", "process(", "record(", "collect(", "push("),
+    )
     what = """
 Checks for tensors collected across evaluation batches (outputs, logits,
 predictions, labels moved to the device) into a container that outlives the
@@ -33,7 +37,10 @@ A training step that keeps a detached output (`self.logits.append(
 logits.detach())`) is reported too: the graph is gone, the tensor of batch
 size stays on the device every step. So is an evaluation loop run with grad
 that collects its outputs, which keep their graphs too (in a training step,
-retained-graph, ML001, reports such a store). Each store is its own finding:
+retained-graph, ML001, reports such a store). So is an output handed to a
+method that appends what it is given to the object's lists, by that method's
+definition in this file or another file of the project (`evaluator.add(out)`
+where `add` does `self.preds.append(preds)`). Each store is its own finding:
 logits and labels collected side by side are two. A loop over batches that
 runs its models only through functions of its file that turn grad off
 (`ref = self.compute_reference(batch)`, whose forward is under `no_grad`) is
@@ -72,7 +79,7 @@ with torch.no_grad():
         statement = store.statement
         # a callee of this file keeps it (`evaluator.add(out)`): how is written in the callee
         inner = model.loops.store_of(store.keep) if store.kind == "update" and store.keep is not None else None
-        if (inner.kind if inner is not None else store.kind) not in ("append", "subscript", "concat", "returned"):
+        if (inner.kind if inner is not None else store.kind) not in ("append", "subscript", "concat", "returned") and not store.grows:
             return  # `confmat += ...` keeps one fixed-size tensor, it does not grow
         if store.kind == "returned" and not self._kept_on_device(statement):
             return  # the framework moves what it keeps to the CPU (`Trainer.predict`)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from memlint.analysis.library import returns_kv_cache
 from memlint.analysis.syntax.expressions import bool_constant, code, method_name
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
@@ -18,13 +19,15 @@ class HfUseCacheInTraining(Rule):
     code = "ML018"
     name = "hf-use-cache-in-training"
     severity = Severity.WARNING
-    summary = "A Hugging Face causal LM trained with `use_cache` on keeps every layer's key/value cache across steps"
+    summary = "A Hugging Face generative model trained with `use_cache` on keeps every layer's key/value cache across steps"
     fix_applicability = Applicability.SAFE
-    needles = (("from_pretrained",), ("ForCausalLM",), ("backward",))
+    needles = (("from_pretrained",), ("ForCausalLM", "LMHeadModel", "Generation", "Seq2SeqLM", "MTModel"), ("backward",))
     what = """
-Checks for the forward of a Hugging Face causal LM (`AutoModelForCausalLM`,
-`LlamaForCausalLM`, ... loaded with `from_pretrained`, possibly wrapped by
-peft) in a training loop, whose whole output is bound to a name
+Checks for the forward of a Hugging Face model that returns a key/value cache
+(a causal LM: `AutoModelForCausalLM`, `LlamaForCausalLM`, `GPT2LMHeadModel`,
+...; an encoder-decoder generator: `T5ForConditionalGeneration`,
+`AutoModelForSeq2SeqLM`, `MarianMTModel`, ...), loaded with `from_pretrained`,
+possibly wrapped by peft, in a training loop, whose whole output is bound to a name
 (`outputs = model(**batch)`) while the model's `use_cache` is on: not passed
 as `use_cache=False`, not set to `False` in `from_pretrained(...)` or on
 `model.config`, and no gradient checkpointing (with it, transformers turns
@@ -104,7 +107,7 @@ for batch in loader:
             if not isinstance(value, cst.Call):
                 return None
             resolved = model.imports.resolve(value.func) or ""
-            if method_name(value) == "from_pretrained" and resolved.startswith("transformers.") and "ForCausalLM" in resolved:
+            if method_name(value) == "from_pretrained" and returns_kv_cache(resolved):
                 loaded = value
                 continue
             inner = self._wrapped(value, name)

@@ -4,8 +4,8 @@ import re
 
 import libcst as cst
 
-from memlint.analysis.library import MODULE_PLACEMENT
-from memlint.analysis.syntax.expressions import code, method_name, names_in
+from memlint.analysis.library import MODULE_API_METHODS, MODULE_PLACEMENT
+from memlint.analysis.syntax.expressions import code, is_literal, method_name, names_in
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, torch_alias
@@ -26,7 +26,10 @@ class FrozenModelWithGrad(Rule):
     what = """
 Checks for a model called in a training step (a loop that steps an
 optimizer, a function that does, `training_step`, `compute_loss`)
-with autograd on, when the file shows that the model is not trained: it is
+with autograd on, or a method of it that computes on what it is handed and
+whose result is used (`latents = vae.encode(pixels)`; not a module's own
+API such as `state_dict()`, nor `generate` or a method defined under
+`@torch.no_grad()`), when the file shows that the model is not trained: it is
 put in eval mode (`.eval()`, or bound to the result of one:
 `self.teacher = teacher.eval()`), no optimizer gets its parameters (they are
 never read, and the model is passed to nothing but `.to()`, `deepcopy`, a
@@ -92,6 +95,13 @@ for batch in loader:
             return
         if isinstance(func, cst.Attribute) and func.attr.value == "forward":
             func = func.value
+        elif (
+            type(func) is cst.Attribute
+            and not (type(func.value) is cst.Name and func.value.value == "self")  # `self.model(x)`: an attribute
+            and self._switched_code(func.value) is not None
+            and self._computes_with(node)
+        ):
+            func = func.value  # `vae.encode(pixels)`: a method of the model that computes on what it is handed runs it
         name = self._switched_code(func)
         handed = None  # the argument that the callee runs as a model (`get_reward(self.reward_model, ids)`)
         if name is None:
@@ -107,7 +117,7 @@ for batch in loader:
         if any(arg.value is not handed and model.provenance.carries_history(arg.value, node) for arg in node.args):
             return  # the gradient flows through the model to what made its input
         line = model.range_of(evaluated).start.line
-        called = f"`{name}(...)`" if handed is None else f"`{code(node.func)}(...)`"
+        called = f"`{name}(...)`" if handed is None and func is node.func else f"`{code(node.func)}(...)`"
         runs = f"{called} runs" if handed is None else f"{called} runs `{name}`"
         message = (
             f"{runs} with autograd on in a training step, but `{name}` is not trained here (eval mode at "
@@ -121,6 +131,22 @@ for batch in loader:
         if assumed:  # shown with `--preview` only: the callers that decide are not in this file
             hint += f" (assumed: {assumed})"
         self.report(node, message, hint, fix=self._fix(node), **({"assumptions": [assumed]} if assumed else {}))
+
+    def _computes_with(self, call: cst.Call) -> bool:
+        """Does `receiver.method(...)` compute with the model on what it is handed: a method no module
+        API has (`vae.encode(pixels)`, not `.state_dict()`, `.generate(...)`), handed something other
+        than literals, whose result is used, and not declared to run without grad where it is defined?"""
+        model = self.model
+        if call.func.attr.value in MODULE_API_METHODS or not call.args:  # type: ignore[attr-defined]
+            return False
+        if all(is_literal(a.value) for a in call.args) or type(model.tree.parent_of(call)) is cst.Expr:
+            return False  # `ema.update(model)`, `model.set_mode("eval")`: nothing computed is kept
+        method = model.loops.method_called(call)
+        if method is not None:
+            return model.grad.declared_entry(method) is not Grad.OFF
+        made = model.provenance.project_instance(call.func.value, call)  # type: ignore[attr-defined]
+        facts = model.project.method(made, call.func.attr.value) if made is not None else None  # type: ignore[attr-defined]
+        return (facts or {}).get("grad") != "off"
 
     def _handed_switched(self, call: cst.Call) -> cst.BaseExpression | None:
         """The argument of `call`, written like a receiver of `.eval()` in this file, that the callee

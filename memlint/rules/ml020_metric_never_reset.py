@@ -2,30 +2,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import bool_constant, code, keyword_arg, literal_parts, method_name
+from memlint.analysis.syntax.expressions import code, literal_parts, method_name
 from memlint.analysis.regions.guards import runs_sometimes
 from memlint.analysis.regions.per_step import step_context
 from memlint.models import Applicability, Severity
 from memlint.rules.base import Rule
-
-# torchmetrics classes whose states are lists that every `update` appends the batch's
-# predictions and targets to ("cat" states), from torchmetrics' sources. The curve family keeps
-# lists only with `thresholds=None` (the default); with a number of thresholds it keeps a
-# fixed-size confusion tensor.
-LIST_STATE_METRICS = {
-    "AUROC": True, "BinaryAUROC": True, "MulticlassAUROC": True, "MultilabelAUROC": True,
-    "ROC": True, "BinaryROC": True, "MulticlassROC": True, "MultilabelROC": True,
-    "PrecisionRecallCurve": True, "BinaryPrecisionRecallCurve": True,
-    "MulticlassPrecisionRecallCurve": True, "MultilabelPrecisionRecallCurve": True,
-    "AveragePrecision": True, "BinaryAveragePrecision": True, "MulticlassAveragePrecision": True,
-    "MultilabelAveragePrecision": True,
-    "CatMetric": False, "MeanAveragePrecision": False, "SpearmanCorrCoef": False, "KendallRankCorrCoef": False,
-    "CalibrationError": False, "BinaryCalibrationError": False, "MulticlassCalibrationError": False,
-    "RetrievalMAP": False, "RetrievalMRR": False, "RetrievalNormalizedDCG": False, "RetrievalPrecision": False,
-    "RetrievalRecall": False, "KernelInceptionDistance": False, "BERTScore": False,
-}  # class -> whether `thresholds=<number>` turns the lists into a fixed-size tensor
-_PACKAGE = "torchmetrics."
-
 
 class MetricNeverReset(Rule):
     code = "ML020"
@@ -33,12 +14,14 @@ class MetricNeverReset(Rule):
     severity = Severity.WARNING
     summary = "A torchmetrics metric with list states is updated every step and never reset"
     fix_applicability = Applicability.DISPLAY_ONLY
-    needles = (("torchmetrics",),)
+    needles = (("torchmetrics", "etric"),)  # a metric class of another file of the project: `self.val_metric = ...`
     what = """
 Checks for a torchmetrics metric whose states are lists of every batch's
 inputs (`AUROC`, `ROC`, `PrecisionRecallCurve`, `AveragePrecision` without
 `thresholds=`, `CatMetric`, `MeanAveragePrecision`, `SpearmanCorrCoef`,
-retrieval metrics, ...), built without `compute_on_cpu=True`, updated
+retrieval metrics, ..., and a `Metric` subclass of the project, in this file or
+another, that adds a list state with `add_state(name, default=[])` and appends
+device tensors to it), built without `compute_on_cpu=True`, updated
 (`metric.update(...)` or `metric(...)`) on every step, and never `reset()`
 in the file. A metric logged through Lightning's `self.log(name, metric)`
 is reset by Lightning at the end of each epoch and is not reported, nor is
@@ -90,7 +73,7 @@ for epoch in range(epochs):
         if context is None or self._dies_with_its_evaluation(target, built, context.region):
             return
         self._reported.add(target)
-        kind = (model.imports.resolve(built.func) or "").rsplit(".", 1)[-1]
+        kind = model.metrics.growing(built)
         message = (
             f"`{target}` (`{kind}`, line {model.range_of(built).start.line}) is updated on {context.where} and "
             "never `reset()`, so its list states grow on the device"
@@ -129,21 +112,9 @@ for epoch in range(epochs):
                 value = assign.value
                 while isinstance(value, cst.Call) and method_name(value) in ("to", "cuda"):
                     value = value.func.value  # `AUROC(...).to(device)`
-                if not isinstance(value, cst.Call):
-                    continue
-                name = model.imports.resolve(value.func) or ""
-                kind = name.rsplit(".", 1)[-1]
-                if not name.startswith(_PACKAGE) or kind not in LIST_STATE_METRICS:
-                    continue
-                on_cpu = keyword_arg(value, "compute_on_cpu")
-                if on_cpu is not None and bool_constant(on_cpu.value) is not False:
-                    continue
-                if LIST_STATE_METRICS[kind] and keyword_arg(value, "thresholds") is not None:
-                    continue  # binned: a fixed-size state
-                if any(arg.star == "**" for arg in value.args):
-                    continue
-                for target in assign.targets:
-                    self._metrics.setdefault(code(target.target), []).append(value)
+                if isinstance(value, cst.Call) and model.metrics.growing(value) is not None:
+                    for target in assign.targets:
+                        self._metrics.setdefault(code(target.target), []).append(value)
         return self._metrics
 
     def _dies_with_its_evaluation(self, target: str, built: cst.Call, region: cst.CSTNode) -> bool:

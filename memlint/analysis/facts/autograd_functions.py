@@ -65,7 +65,8 @@ class AutogradFunctions:
                 if not params:
                     continue
                 ctx = params[0].name.value
-                checker = _TensorEvidence(self.model, func, ctx, self._passed_tensors(cls, func))
+                passed = self._passed_tensors(cls, func) | _differentiated_inputs(cls, func)
+                checker = _TensorEvidence(self.model, func, ctx, passed)
                 called = _called_ctx_attributes(cls)
                 deleted = _deleted_ctx_attributes(cls)
                 for assign in self.model.tree.descendants(func.body, cst.Assign):
@@ -282,6 +283,73 @@ def _zero_elements(call: cst.Call, resolved: str) -> bool:
         first = sizes[0]
         sizes = [e.value for e in first.elements] if isinstance(first, (cst.Tuple, cst.List)) else [first]
     return any(isinstance(size, cst.Integer) and size.evaluated_value == 0 for size in sizes)
+
+
+def _differentiated_inputs(cls: cst.ClassDef, forward: cst.FunctionDef) -> set[str]:
+    """Parameters of `forward` that `backward` returns a gradient for (anything but `None` at their
+    position): autograd accepts a gradient only for an input that is a tensor ("backward returned a
+    gradient different than None at position N, but the corresponding forward input was not a
+    Variable", torch/csrc/autograd/python_function.cpp), so each of them is one."""
+    inputs: list[str] = []
+    for param in [*forward.params.posonly_params, *forward.params.params][1:]:  # (after `ctx`)
+        inputs.append(param.name.value)
+    backward = next(
+        (f for f in cls.body.body if isinstance(f, cst.FunctionDef) and f.name.value == "backward"), None
+    )
+    if backward is None or not inputs:
+        return set()
+    returns: list[cst.Return] = []
+    assigned: dict[str, list[cst.BaseExpression | None]] = {}  # name -> what backward binds it to (None: unknown)
+    stack: list[cst.CSTNode] = [backward.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue  # a nested function's returns are not backward's
+        if isinstance(node, cst.Return) and node.value is not None:
+            returns.append(node)
+        elif isinstance(node, cst.Assign):
+            for target in node.targets:
+                for name in names_in(target.target):
+                    assigned.setdefault(name, []).append(node.value if isinstance(target.target, cst.Name) else None)
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For)):
+            for name in names_in(node.target):
+                assigned.setdefault(name, []).append(None)
+        stack.extend(node.children)
+
+    def none(grad: cst.BaseExpression) -> bool:
+        """`None`, or a name backward only ever binds to `None` (`dsx = None` ... `return dx, dsx`)."""
+        if not isinstance(grad, cst.Name):
+            return False
+        values = assigned.get(grad.value)
+        return grad.value == "None" or bool(values) and all(_is_none(v) for v in values)  # type: ignore[arg-type]
+
+    found: set[str] = set()
+    for ret in returns:
+        for position, grad in enumerate(_gradients(ret.value, len(inputs))):  # type: ignore[arg-type]
+            if position < len(inputs) and not none(grad):
+                found.add(inputs[position])
+    return found
+
+
+def _is_none(value: cst.BaseExpression | None) -> bool:
+    return isinstance(value, cst.Name) and value.value == "None"
+
+
+def _gradients(value: cst.BaseExpression, inputs: int) -> list[cst.BaseExpression]:
+    """The gradients a `return` of `backward` gives, by position: a tuple's elements up to the first
+    starred one (`(grad,) + (None,) * 3`: its leading tuple's), a lone value for a Function of one input."""
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        value = value.left
+    if isinstance(value, (cst.Tuple, cst.List)):
+        found = []
+        for element in value.elements:
+            if isinstance(element, cst.StarredElement):
+                break
+            found.append(element.value)
+        return found
+    if inputs == 1 and not isinstance(value, (cst.Name, cst.BinaryOperation)):
+        return [value]  # (a name may hold the tuple of all gradients)
+    return []
 
 
 def _called_ctx_attributes(cls: cst.ClassDef) -> set[str]:

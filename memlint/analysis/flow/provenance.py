@@ -1581,10 +1581,14 @@ class Provenance:
                 return False
             if self._is_lightning_batch(expr.value, scope):
                 return True  # Lightning moves the batch to the device before the step
-            key = (id(scope), expr.value)
+            # keyed by where the name is read, so that `out = out.softmax(-1)` reads the `out` bound
+            # before it; and visited once per question: the answer is an "any" over what the bindings
+            # read, so a name seen before (on this path, round a loop's back edge, or on another path,
+            # which found nothing there) adds nothing, and a chain of rebindings is read in linear time
+            key = (id(scope), expr.value, id(at))
             if key in guard:
                 return False
-            guard = guard | {key}
+            guard.add(key)
             return any(
                 (b.value is not None and self._device(b.value, scope, b.node, guard))
                 or (isinstance(b.node, cst.For) and self._batch_on_device(b.node, expr.value))

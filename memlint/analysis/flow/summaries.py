@@ -597,7 +597,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       as far as its file says, with the bases of other files it derives from in `parameter_bases`), the
       attributes of `self` a module's methods read and return values from (`reads_into_returns`:
       what a subclass's `forward` stores there is consumed), whether its methods take gradients on purpose
-      (`differentiates`: an explainer, an attack), and the methods its own loops call once per step (`steps`);
+      (`differentiates`: an explainer, an attack), the methods its own loops call once per step (`steps`),
+      and whether it is a metric whose every `update` appends to list states on the device (`list_states`);
     - a name bound at module level to a literal: that it is a constant (`constant`).
 
     A function with nothing to say still has an entry (`{}`): that the project defines it is a fact,
@@ -625,6 +626,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             steps = _step_methods(model, cls)
             if steps:
                 entry["steps"] = steps
+            if model.metrics.class_grows(cls):  # every `update` appends to list states on the device
+                entry["list_states"] = True
             found[cls.name.value] = entry
     for func in tree.by_type.get(cst.FunctionDef, ()):
         cls = model.enclosing_class(func)
@@ -641,6 +644,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         keeps = summaries.keeps(func) or {}
         if keeps or (cls is not None and func.name.value == "update"):  # a meter's `update` that keeps nothing says so
             entry["keeps"] = {param: where for param, (_, where) in sorted(keeps.items())}
+        grows = sorted(param for param, (statement, _) in keeps.items() if _grows_with(model, statement))
+        if grows:  # `self.preds.append(preds)`: one more of what it is handed on every call, where it was
+            entry["grows"] = grows
         into = (summaries.keeps_in_arguments(func) or {}) if cls is None else {}
         if into:  # `record(history, value)`: stores `value` in the caller's `history`
             entry["keeps_in"] = {param: container for param, (_, container) in sorted(into.items())}
@@ -680,6 +686,17 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
 
 
 _BLOCKS = (cst.IndentedBlock, cst.Try, cst.ExceptHandler, cst.Else, cst.Finally, cst.If)
+# (an entry set by key is left out: `self.latest[name] = value` with the same keys every call does not grow)
+_GROWING = ("append", "concat")
+
+
+def _grows_with(model: "FileContext", statement: cst.CSTNode) -> bool:
+    """Does the callee's store `statement` add one more of what it keeps on every call (an append, a
+    concatenation: not a running sum), without moving it off the device first?"""
+    store = model.loops.store_of(statement)
+    if store is not None and store.kind == "update" and store.keep is not None:
+        store = model.loops.store_of(store.keep)  # kept by a callee of its own
+    return store is not None and store.kind in _GROWING and not model.summaries.keeps_on_host(store.statement)
 
 
 def _module_level(model: "FileContext", func: cst.FunctionDef) -> bool:

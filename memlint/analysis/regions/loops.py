@@ -22,7 +22,7 @@ from memlint.analysis.syntax.expressions import (
 )
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import (
-    CONCATENATIONS, CONTAINER_STORES, GRAPH_FEATURE_FRAMES, GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT,
+    CONCATENATIONS, CONTAINER_STORES, GRAPH_FEATURE_FRAMES, GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING,
     SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
 )
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
@@ -78,6 +78,7 @@ class Store:
     via: str = ""
     keep: cst.CSTNode | None = None  # the callee's statement that keeps it, where it is in this file
     assumed: bool = False  # `via` is an assumption about a callee whose definition is out of sight
+    grows: bool = False  # a callee of another file keeps it by adding one more entry each call (its facts)
 
 
 class Loops:
@@ -813,7 +814,7 @@ class Loops:
             arg = project.argument(facts, call, param)
             if arg is not None:
                 via = f"`{cls}.{method}` ({facts.get('file', 'another file')}) keeps it in `{where}`"
-                return Store(statement, receiver, arg, "update", via)
+                return Store(statement, receiver, arg, "update", via, grows=param in (facts.get("grows") or ()))
         return None
 
     def _kept_in_argument(self, call: cst.Call, statement: cst.CSTNode, callees: list[cst.FunctionDef]) -> Store | None:
@@ -829,6 +830,24 @@ class Loops:
                 via = f"`{summaries.name(callee)}` stores it in its `{into}`, which is `{code(container)}` here"
                 return Store(statement, container, arg, "append", via, keep)
         return None
+
+    def method_called(self, call: cst.Call) -> cst.FunctionDef | None:
+        """The method of a class of this file that `receiver.method(...)` runs, where the file shows it."""
+        func = call.func
+        if type(func) is not cst.Attribute or func.attr.value not in self.model.functions:
+            return None
+        made = set()
+        for value in self.provenance.instance_values(func.value, call):
+            while type(value) is cst.Call and method_name(value) in MODULE_SELF_RETURNING:
+                value = value.func.value  # `VAE().to(device)`
+            if type(value) is cst.Call and type(value.func) is cst.Name and value.func.value in self._classes:
+                made.add(value.func.value)
+        if len(made) != 1:
+            return self._method_of(func.value, func.attr.value, call, call)
+        cls = self._classes[made.pop()]
+        return next(
+            (s for s in cls.body.body if type(s) is cst.FunctionDef and s.name.value == func.attr.value), None
+        )
 
     def _method_of(
         self, receiver: cst.BaseExpression, method: str, call: cst.Call, at: cst.CSTNode
