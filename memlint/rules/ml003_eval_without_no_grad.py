@@ -33,7 +33,8 @@ a loop over batches, or a decoding loop (each step runs the model on what the
 last one produced: the sampled token, the cache), in such a function, whose
 every model output ends as a number, an integer (`.argmax()`, a sampled
 token), a comparison or its shape, or goes into another model run of the loop
-(a criterion, the next step).
+(a criterion, the next step). A statement of such a loop that binds state a
+model run reads in the next step is reported as carried state (ML006), not here.
 A function of any name that runs the models it is handed and never
 differentiates is evaluation code when every caller, in its file or in
 another file of the project, hands it those models in eval mode (after
@@ -100,6 +101,8 @@ def evaluate(model, loader):
             return  # an explainer or an attack: it takes gradients, grad must be on
         if model.module_facts.runs_frozen(node, direct):
             return  # its parameters require no grad: the forward records no graph
+        if model.carried.carried_statement(node):
+            return  # it binds state the loop's next step runs the model on: carried state (ML006) reports it
         handed = self._handed(node) if direct else None
         if handed is not None and handed[0] == HANDS_OTHER:
             return  # every caller that runs it with grad hands it something that is no module
