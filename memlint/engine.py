@@ -28,7 +28,7 @@ from memlint.analysis.syntax.as_written import as_written
 from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.project import SUMMARY_NEEDLES, summarize
 from memlint.analysis.regions.guards import never_runs
-from memlint.analysis.questions import ANSWERS, CALLERS
+from memlint.analysis.questions import ANSWERS, CALLERS, OVERRIDES
 from memlint.budget import BudgetExceeded, Guard
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, LintResult, Position, Severity, describe
@@ -447,12 +447,12 @@ def _of_the_project(path: str, level: int, target: str, packages: Collection[str
 def _asks_the_project(path: str, summary: dict, packages: Collection[str]) -> bool:
     """Did the file's analysis ask about a name it imports from where the project may define it: a
     relative import, a package or module of the project, or a module beside it (a script's
-    folder)? Or how other files call a function of its own (any file of the project may)? Its
-    findings' questions count, and those of what it exports (asked when other files call it).
-    (The project index answers only for files of the project: `torch` gets no facts.)"""
+    folder)? Or how other files call a function of its own, or override a method of its own (any
+    file of the project may)? Its findings' questions count, and those of what it exports (asked
+    when other files call it). (The project index answers only for files of the project: `torch` gets no facts.)"""
     imports = summary.get("imports") or {}
     for question in [*(summary.get("asked") or ()), *(summary.get("asked_for_exports") or ())]:
-        if question.startswith(CALLERS):
+        if question.startswith((CALLERS, OVERRIDES)):
             return True
         entry = imports.get(question.removeprefix("base:").partition(".")[0])
         if entry is not None and _of_the_project(path, entry[0], entry[1], packages):

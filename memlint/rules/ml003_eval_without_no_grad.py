@@ -81,7 +81,8 @@ def evaluate(model, loader):
         if not model.eval_regions.may_evaluate(model.scope_of(node)):
             return  # in no evaluation region (`region` below would say so, after the costly questions)
         direct = model.model_runs.runs_module(node) or model.eval_regions.runs_handed_module(node)
-        if not direct and not model.running_callees(node):
+        overridden = "" if direct else model.eval_regions.overridden_evaluation(node)
+        if not direct and not overridden and not model.running_callees(node):
             return
         regions = model.eval_regions
         region = regions.region(node)
@@ -92,7 +93,7 @@ def evaluate(model, loader):
             return
         via = ""
         if not direct:
-            via = regions.model_run_by_callee(node)
+            via = overridden or regions.model_run_by_callee(node)
             if not via:
                 return
         if model.grad_state(node) is not Grad.ON or regions.needs_grad(region):
