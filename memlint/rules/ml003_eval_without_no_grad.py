@@ -41,7 +41,11 @@ another file of the project, hands it those models in eval mode (after
 `.eval()`, or attributes its class binds only to models put in eval mode),
 with grad on and outside a training step.
 The model may be run directly or through a function of this file or of
-another file of the project (by the function's summary). Each model call of
+another file of the project (by the function's summary). A class that leaves
+an evaluation method to its subclasses (`self.eval_step(batch)`, the method
+abstract or not defined there) evaluates at that call when a subclass in
+another file of the project overrides it with a model run with grad on: one
+`no_grad` there covers every subclass. Each model call of
 the region is reported on its line; the one fix, for the whole region, goes
 with the first. Where the model is a parameter (or kept on `self` from one
 in `__init__`) that nothing but its name shows is a module, its callers
