@@ -152,6 +152,23 @@ def test_a_file_no_rule_reads_still_answers_for_its_calls(tmp_path: Path) -> Non
     assert lint(tmp_path) == [] and len(lint(tmp_path, "--preview")) == 1
 
 
+def test_a_subclass_in_another_file_decides_its_base_class_template_call(tmp_path: Path) -> None:
+    """`Agent.batch_act` calls `self.eval_step(batch)`, which `Agent` leaves to its subclasses: the
+    finding at that call comes and goes with the override in seq2seq.py alone (a warm run too)."""
+    folder = Path(__file__).resolve().parent.parent / "test_cases" / "ML003_eval_without_no_grad"
+    bad = folder / "project_template_eval_step_overridden_in_other_file"
+    (tmp_path / "agent.py").write_text((bad / "agent.py").read_text(encoding="utf-8"))
+    subclass = (bad / "seq2seq.py").read_text(encoding="utf-8")
+    (tmp_path / "seq2seq.py").write_text(subclass)
+    [shown] = lint(tmp_path)
+    assert (shown["filename"], shown["location"]["row"]) == ("./agent.py", 12)
+    assert "a subclass's `eval_step` runs `self.model(batch.text)` (seq2seq.py:19)" in shown["hint"]
+    (tmp_path / "seq2seq.py").write_text(subclass.replace("    def eval_step", "    @torch.no_grad()\n    def eval_step"))
+    assert lint(tmp_path) == []
+    (tmp_path / "seq2seq.py").write_text(subclass)
+    assert [f["location"]["row"] for f in lint(tmp_path)] == [12]
+
+
 EVAL_CALLED_HERE = EVAL + """
 
 def test(model, loader, opt):
