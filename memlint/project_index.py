@@ -21,7 +21,7 @@ from memlint.analysis.library import (
     named_like_loss,
     named_like_module,
 )
-from memlint.analysis.questions import CALLERS, EVALUATING
+from memlint.analysis.questions import CALLERS, EVALUATING, OVERRIDES
 from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
 
@@ -199,6 +199,25 @@ class ProjectIndex:
                     found[where] = found.get(where, True) and state == EVALUATING
         return found
 
+    @cached_property
+    def _evaluating_overrides(self) -> dict[tuple[str, str], str]:
+        """(file, `Class.method`) of the project's classes -> how a subclass in another file that
+        defines the method evaluates in it (the model run, in words, and its file), by the
+        subclasses' summaries: their bases as written (`bases`) and their methods' `evaluation_run`."""
+        found: dict[tuple[str, str], str] = {}
+        for other, summary in self.summaries.items():
+            flow = summary.get("flow") or {}
+            for cls, entry in flow.items():
+                for base in entry.get("bases", ()) if "kind" in entry else ():
+                    where = self.locate(other, base)
+                    if where is None or where[0] == other:
+                        continue
+                    prefix = f"{cls}."
+                    for key, facts in flow.items():
+                        if key.startswith(prefix) and facts.get("evaluation_run"):
+                            found.setdefault((where[0], f"{where[1]}.{key[len(prefix):]}"), facts["evaluation_run"])
+        return found
+
     def kept_by_project_callees(self) -> list[Finding]:
         """ML001 across files: a per-step call passes a value with autograd history to a function
         of another file of the project that keeps that argument beyond the call (appends it to a
@@ -305,6 +324,11 @@ class ProjectIndex:
                 if evaluating is not None:
                     found[question] = {"grad_on": True, **({"evaluating": True} if evaluating else {})}
                 continue
+            if question.startswith(OVERRIDES):  # what other files' subclasses do in a method it leaves to them
+                run = self._evaluating_overrides.get((path, question.removeprefix(OVERRIDES)))
+                if run is not None:
+                    found[question] = {"evaluation_run": run}
+                continue
             base = question.startswith("base:")
             name = question.removeprefix("base:")
             where = self.locate(path, name)
@@ -328,7 +352,7 @@ class ProjectIndex:
                 continue
             if "kind" in entry:
                 prefix = f"{where[1]}."
-                found[name] = {k: v for k, v in entry.items() if k not in ("parameters", "parameter_bases")}
+                found[name] = {k: v for k, v in entry.items() if k not in ("parameters", "parameter_bases", "bases")}
                 found[name]["file"] = file
                 held = self._parameters(where[0], entry)
                 if held is not None:

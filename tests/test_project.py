@@ -127,6 +127,48 @@ def test_what_other_files_hand_a_parameter_decides_a_model_run_by_its_name(tmp_p
     assert "assumed: `model` is a model" in assumed["hint"]
 
 
+def test_a_file_no_rule_reads_still_answers_for_its_calls(tmp_path: Path) -> None:
+    """main.py holds nothing any rule (or the project summary) looks for, so no rule runs on it; its
+    construction of `Predictor` is still what decides whether `predict` runs a model: a module shows
+    the finding by default, a plain function silences it even with --preview. Only main.py changes."""
+    from memlint.analysis.project import SUMMARY_NEEDLES
+    from memlint.rules import ALL_RULES
+    from memlint.screen import needs_tree
+
+    folder = Path(__file__).resolve().parent.parent / "test_cases" / "ML003_eval_without_no_grad"
+    runner = (folder / "project_model_handed_by_a_file_no_rule_reads" / "runner.py").read_text(encoding="utf-8")
+    (tmp_path / "runner.py").write_text(runner)
+    caller = "import torch\n\nfrom runner import Predictor\n\nclassifier = Predictor({})\nprint(classifier)\n"
+    for handed in ("torch.nn.Linear(8, 2)", "lambda x: x / 2"):
+        text = caller.format(handed)
+        assert not needs_tree(text, [r for r in ALL_RULES if r.may_apply(text)], SUMMARY_NEEDLES)
+    (tmp_path / "main.py").write_text(caller.format("torch.nn.Linear(8, 2)"))
+    [shown] = lint(tmp_path)
+    assert (shown["filename"], shown["code"], shown["location"]["row"]) == ("./runner.py", "ML003", 11)
+    assert "main.py hands `model` a model" in shown["hint"]
+    (tmp_path / "main.py").write_text(caller.format("lambda x: x / 2"))
+    assert lint(tmp_path, "--preview") == []
+    (tmp_path / "main.py").unlink()  # no caller in sight: an assumption again
+    assert lint(tmp_path) == [] and len(lint(tmp_path, "--preview")) == 1
+
+
+def test_a_subclass_in_another_file_decides_its_base_class_template_call(tmp_path: Path) -> None:
+    """`Agent.batch_act` calls `self.eval_step(batch)`, which `Agent` leaves to its subclasses: the
+    finding at that call comes and goes with the override in seq2seq.py alone (a warm run too)."""
+    folder = Path(__file__).resolve().parent.parent / "test_cases" / "ML003_eval_without_no_grad"
+    bad = folder / "project_template_eval_step_overridden_in_other_file"
+    (tmp_path / "agent.py").write_text((bad / "agent.py").read_text(encoding="utf-8"))
+    subclass = (bad / "seq2seq.py").read_text(encoding="utf-8")
+    (tmp_path / "seq2seq.py").write_text(subclass)
+    [shown] = lint(tmp_path)
+    assert (shown["filename"], shown["location"]["row"]) == ("./agent.py", 12)
+    assert "a subclass's `eval_step` runs `self.model(batch.text)` (seq2seq.py:19)" in shown["hint"]
+    (tmp_path / "seq2seq.py").write_text(subclass.replace("    def eval_step", "    @torch.no_grad()\n    def eval_step"))
+    assert lint(tmp_path) == []
+    (tmp_path / "seq2seq.py").write_text(subclass)
+    assert [f["location"]["row"] for f in lint(tmp_path)] == [12]
+
+
 EVAL_CALLED_HERE = EVAL + """
 
 def test(model, loader, opt):

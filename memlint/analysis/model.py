@@ -12,6 +12,7 @@ from memlint.analysis.context import FileContext
 from memlint.analysis.facts.cuda_init import CudaInit
 from memlint.analysis.facts.metrics import Metrics
 from memlint.analysis.flow.summaries import Summaries
+from memlint.analysis.regions.carried import CarriedState
 from memlint.analysis.regions.loops import Loops
 from memlint.analysis.regions.model_runs import EvalRegions, ModelRuns
 from memlint.analysis.flow.handed import Handed
@@ -74,6 +75,11 @@ class SemanticModel(FileContext):
     def eval_regions(self) -> EvalRegions:
         """Evaluation regions (ML003, the project summary)."""
         return EvalRegions(self)
+
+    @cached_property
+    def carried(self) -> CarriedState:
+        """State a loop carries into its next step with its graph (ML006; ML003 leaves it to ML006)."""
+        return CarriedState(self)
 
     def release(self) -> None:
         """Drop the analyses once the file's findings are built. They refer back to the model, so

@@ -1,6 +1,7 @@
 """The words of the questions a file's analysis asks the project about names other files define:
 a name as written (`get_reward`), a base class (`base:Trainer`), or how other files call a
-function of the file's own (`callers:validation`). Both sides read them: the analysis that asks
+function of the file's own (`callers:validation`), or what the subclasses of other files do in a
+method its class leaves to them (`overrides:Agent.eval_step`). Both sides read them: the analysis that asks
 (analysis/flow/project_facts.py) and the index that answers (project_index.py); and the views an
 answer takes of a name's facts, which a run's next round reads again (`same_answers`)."""
 
@@ -12,6 +13,10 @@ from memlint.cache import facts_digest
 
 # The question a file asks about a function of its own: how other files call it (`callers:validation`).
 CALLERS = "callers:"
+
+# The question a base class's file asks about a method it calls on `self` but leaves to its subclasses
+# (`overrides:TorchAgent.eval_step`): what the subclasses of other files that define it do in it.
+OVERRIDES = "overrides:"
 
 # The grad mode a file's summary records for a call (`calls`) that runs with grad on but hands the
 # callee modules in eval mode only, outside any training step: evaluation, whatever the callee is named.

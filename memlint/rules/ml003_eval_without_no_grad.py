@@ -33,14 +33,19 @@ a loop over batches, or a decoding loop (each step runs the model on what the
 last one produced: the sampled token, the cache), in such a function, whose
 every model output ends as a number, an integer (`.argmax()`, a sampled
 token), a comparison or its shape, or goes into another model run of the loop
-(a criterion, the next step).
+(a criterion, the next step). A statement of such a loop that binds state a
+model run reads in the next step is reported as carried state (ML006), not here.
 A function of any name that runs the models it is handed and never
 differentiates is evaluation code when every caller, in its file or in
 another file of the project, hands it those models in eval mode (after
 `.eval()`, or attributes its class binds only to models put in eval mode),
 with grad on and outside a training step.
 The model may be run directly or through a function of this file or of
-another file of the project (by the function's summary). Each model call of
+another file of the project (by the function's summary). A class that leaves
+an evaluation method to its subclasses (`self.eval_step(batch)`, the method
+abstract or not defined there) evaluates at that call when a subclass in
+another file of the project overrides it with a model run with grad on: one
+`no_grad` there covers every subclass. Each model call of
 the region is reported on its line; the one fix, for the whole region, goes
 with the first. Where the model is a parameter (or kept on `self` from one
 in `__init__`) that nothing but its name shows is a module, its callers
@@ -80,7 +85,8 @@ def evaluate(model, loader):
         if not model.eval_regions.may_evaluate(model.scope_of(node)):
             return  # in no evaluation region (`region` below would say so, after the costly questions)
         direct = model.model_runs.runs_module(node) or model.eval_regions.runs_handed_module(node)
-        if not direct and not model.running_callees(node):
+        overridden = "" if direct else model.eval_regions.overridden_evaluation(node)
+        if not direct and not overridden and not model.running_callees(node):
             return
         regions = model.eval_regions
         region = regions.region(node)
@@ -91,7 +97,7 @@ def evaluate(model, loader):
             return
         via = ""
         if not direct:
-            via = regions.model_run_by_callee(node)
+            via = overridden or regions.model_run_by_callee(node)
             if not via:
                 return
         if model.grad_state(node) is not Grad.ON or regions.needs_grad(region):
@@ -100,6 +106,8 @@ def evaluate(model, loader):
             return  # an explainer or an attack: it takes gradients, grad must be on
         if model.module_facts.runs_frozen(node, direct):
             return  # its parameters require no grad: the forward records no graph
+        if model.carried.carried_statement(node):
+            return  # it binds state the loop's next step runs the model on: carried state (ML006) reports it
         handed = self._handed(node) if direct else None
         if handed is not None and handed[0] == HANDS_OTHER:
             return  # every caller that runs it with grad hands it something that is no module

@@ -1,16 +1,11 @@
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import code, method_name, names_in, reads_as_name, target_names
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, detach
-
-_DETACHING_HELPER = re.compile(r"detach|repackage", re.IGNORECASE)
-
 
 class CarriedStateGraph(Rule):
     code = "ML006"
@@ -66,12 +61,12 @@ for x, y in loader:
         attributes = self._self_attributes(target)
         if not self._may_feed_back(call, target):
             if not attributes and type(target) in (cst.Name, cst.Tuple) and model.enclosing_loops(node):
-                self._check_rollout_state(node, call, target, model.enclosing_loops(node)[0])
+                self._check_rollout_state(node, model.enclosing_loops(node)[0])
             return
         loops = model.enclosing_loops(node) if not attributes else []
         if not attributes and not (loops and model.loops.has_backward(loops[0])):
             if loops:
-                self._check_rollout_state(node, call, target, loops[0])
+                self._check_rollout_state(node, loops[0])
             return  # state carried by a name needs a loop that differentiates, or one that wants no graph
         differentiated = self._differentiated_call(node, target)
         if not (model.provenance.is_module_call(call) or model.provenance.carries_history(call, node) or differentiated):
@@ -94,32 +89,15 @@ for x, y in loader:
         loop = loops[0]
         state = sorted(bound & set(n for a in fed_back for n in names_in(a)))
         state = [n for n in state if self._from_previous_iteration(n, loop, node)]
-        if not state or any(self._detached_in(name, loop, node) for name in state):
+        if not state or any(model.carried.detached_in(name, loop, node) for name in state):
             return
         fed_back = [a for a in fed_back if set(names_in(a)) & set(state)]
         self._report(node, loop, state, fed_back)
 
-    def _check_rollout_state(self, node: cst.Assign, call: cst.Call, target: cst.BaseExpression, loop: cst.CSTNode) -> None:
-        """A loop that never differentiates (`spends_outputs`), with grad on: a model output this
-        statement binds that a model run of the loop reads in the next step carries its graph there."""
-        model = self.model
-        if not model.provenance.is_module_call(call) or not model.eval_regions.spends_outputs(loop):
-            return
-        if model.grad_state(node) is not Grad.ON:
-            return
-        bound = set(target_names(target)) - {"_"}
-        position = model.tree.order[id(node)]
-        carried = [
-            arg.value
-            for run in model.tree.descendants(loop.body, cst.Call)
-            # read by its own model run, or one before it in the loop's body: in the next step
-            if (run is call or model.tree.order[id(run)] < position) and model.provenance.is_module_call(run)
-            for arg in run.args
-            if type(arg.value) is cst.Name
-            and arg.value.value in bound
-            and any(b.node is node for b in model.provenance.reaching_bindings(model.scope_of(run), arg.value.value, run))
-        ]
-        state = sorted({a.value for a in carried if not self._detached_in(a.value, loop, node)})  # type: ignore[attr-defined]
+    def _check_rollout_state(self, node: cst.Assign, loop: cst.CSTNode) -> None:
+        """A loop that never differentiates, with grad on: a model output this statement binds that a
+        model run of the loop reads in the next step carries its graph there (`analysis/regions/carried.py`)."""
+        state = self.model.carried.rollout_state(node)
         if state:
             self._report(node, loop, state, [], rollout=True)
 
@@ -251,19 +229,3 @@ for x, y in loader:
             and model.tree.order[id(b.node)] < model.tree.order[id(carrier)]
             for b in reaching
         )
-
-    def _detached_in(self, name: str, loop: cst.CSTNode, carrier: cst.Assign) -> bool:
-        model = self.model
-        scope = model.scope_of(carrier)
-        for binding in model.bindings(scope, name):
-            if binding.node is carrier or not model.tree.contains(loop, binding.node) or binding.value is None:
-                continue
-            if not model.provenance.carries_history(binding.value, binding.node):
-                return True  # hidden = hidden.detach(), repackage_hidden(hidden), ...
-        for call in model.tree.descendants(loop, cst.Call):
-            if method_name(call) == "detach_" and name in names_in(call.func):
-                return True
-            callee = code(call.func)
-            if _DETACHING_HELPER.search(callee) and any(name in names_in(a.value) for a in call.args):
-                return True
-        return False

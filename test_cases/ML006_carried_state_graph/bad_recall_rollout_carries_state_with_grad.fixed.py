@@ -20,11 +20,11 @@ class Agent:
                 embedded = self.encoder(torch.from_numpy(env.reset()).float())  # expect: ML003
                 done, score = False, 0.0
                 while not done:
-                    deterministic = self.rssm.recurrent_model(posterior, action, deterministic)  # expect: ML003, ML006
-                    _, posterior = self.rssm.representation_model(embedded, deterministic)  # expect: ML003, ML006
+                    deterministic = self.rssm.recurrent_model(posterior, action, deterministic)  # expect: ML006
+                    _, posterior = self.rssm.representation_model(embedded, deterministic)  # expect: ML006
                     action = self.actor(posterior, deterministic).detach()  # expect: ML003
                     observation, reward, done, _ = env.step(action.cpu().numpy()[0])
                     score += reward
-                    embedded = self.encoder(torch.from_numpy(observation).float())  # expect: ML003, ML006
+                    embedded = self.encoder(torch.from_numpy(observation).float())  # expect: ML006
                 scores.append(score)
         return scores

@@ -24,7 +24,7 @@ import libcst as cst
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.syntax.imports import dotted
 from memlint.cache import facts_digest
-from memlint.analysis.questions import CALLERS, VIEWS, brief
+from memlint.analysis.questions import CALLERS, OVERRIDES, VIEWS, brief
 
 
 class ProjectFacts:
@@ -107,6 +107,13 @@ class ProjectFacts:
         project hand it modules in eval mode only, outside any training step (`EVALUATING` calls)?"""
         return self._get(f"{CALLERS}{function}", True, "evaluating")
 
+    def evaluation_in_overrides(self, cls: str, method: str) -> str | None:
+        """Where a subclass in another file of the project overrides `method` of this file's class
+        `cls` (one the class calls on `self` but leaves to its subclasses) with an evaluation that
+        runs a model with grad on: that run in words (`self.model(...)` (agent.py:503)), else None."""
+        entry = self._get(f"{OVERRIDES}{cls}.{method}", True, "entry")
+        return entry.get("evaluation_run") if entry else None
+
     @staticmethod
     def answer_list(answers: dict[tuple[str, str], Any], imported: Collection[str] | None) -> list[list[Any]]:
         """`answers` as the file's summary keeps them (JSON): those about a name whose first part the
@@ -115,7 +122,7 @@ class ProjectFacts:
         return [
             [view, name, answer]
             for (view, name), answer in sorted(answers.items())
-            if imported is None or not name or name.partition(".")[0] in imported or name.startswith(CALLERS)
+            if imported is None or not name or name.partition(".")[0] in imported or name.startswith((CALLERS, OVERRIDES))
         ]
 
 

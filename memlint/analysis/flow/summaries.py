@@ -628,6 +628,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
                 entry["steps"] = steps
             if model.metrics.class_grows(cls):  # every `update` appends to list states on the device
                 entry["list_states"] = True
+            bases = _imported_bases(model, cls)
+            if bases:
+                entry["bases"] = bases
             found[cls.name.value] = entry
     for func in tree.by_type.get(cst.FunctionDef, ()):
         cls = model.enclosing_class(func)
@@ -666,6 +669,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         loads = _checkpoint_load(model, func)
         if loads:
             entry["loads"] = loads
+        run = _evaluation_run(model, func) if cls is not None else None
+        if run:  # an override its base class's file calls on `self` (`overrides:` questions)
+            entry["evaluation_run"] = run
         if entry:
             entry["params"] = params
         if cls is not None and any(dotted(d.decorator) in ("property", "functools.cached_property", "cached_property") for d in func.decorators):
@@ -683,6 +689,27 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             if bound and not rebound and all(b.value is not None and is_literal(b.value) for b in bound):
                 found.setdefault(name, {"constant": True})
     return found
+
+
+def _imported_bases(model: "FileContext", cls: cst.ClassDef) -> list[str]:
+    """The bases of `cls`, as written, that it imports (`TorchAgent`, `agents.TorchAgent`): the
+    project index finds the class each names, and so the overrides of its methods here."""
+    roots = set(model.imports.aliases) | set(model.imports.relative)
+    names = (dotted(base.value) for base in cls.bases if base.keyword is None)
+    return [name for name in names if name and name.split(".")[0] in roots]
+
+
+def _evaluation_run(model: "FileContext", func: cst.FunctionDef) -> str | None:
+    """Where a method named for evaluation (`eval_step`) that never differentiates runs a model with
+    grad on (itself, as ML003 counts a model run, or through its callees), that run in words; else None."""
+    loops = model.loops
+    if not loops.is_eval_function(func) or loops.trains(func) or loops.has_backward(func):
+        return None
+    for call in model.tree.descendants(func.body, cst.Call):
+        if model.scope_of(call) is func and model.grad_state(call) is Grad.ON and model.model_runs.runs_module(call):
+            return model.summaries.describe(call)
+    chain = model.model_runs.model_run(func)
+    return model.summaries.describe(chain[-1]) if chain else None
 
 
 _BLOCKS = (cst.IndentedBlock, cst.Try, cst.ExceptHandler, cst.Else, cst.Finally, cst.If)

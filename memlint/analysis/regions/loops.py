@@ -62,6 +62,11 @@ _IN_PLACE = {"add_", "sub_", "mul_", "div_", "lerp_", "addcmul_", "addcdiv_", "c
 _ACCUMULATING_OPS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign)
 
 
+def named_for_evaluation(name: str) -> bool:
+    """Is a function or method of this name evaluation code by its name (`validate`, `eval_step`)?"""
+    return bool(_EVAL_FUNCTION.search(name))
+
+
 @dataclass(frozen=True)
 class Store:
     """A statement that keeps `value` in `container` (`losses.append(loss)`, `total += loss`)."""
@@ -289,7 +294,7 @@ class Loops:
             return False
         if self.is_test_function(func):
             return False  # pytest functions, not evaluation loops
-        return bool(_EVAL_FUNCTION.search(func.name.value)) or self.model.frameworks.inference_method(func)
+        return named_for_evaluation(func.name.value) or self.model.frameworks.inference_method(func)
 
     def is_test_function(self, func: cst.FunctionDef) -> bool:
         """A pytest test (`test*` in a test file): it runs once, to check, not to evaluate data."""

@@ -31,6 +31,7 @@ from memlint.analysis.library import (
     PARAMETER_FREE_MODULES,
 )
 from memlint.analysis.regions.grad import Grad
+from memlint.analysis.regions.loops import named_for_evaluation
 from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.tensor_api import TENSOR_API
@@ -579,6 +580,8 @@ class EvalRegions:
             return scope if isinstance(scope, cst.FunctionDef) else self._top_level_statement(call)
         if self._detached_at_once(call, scope):
             return self._top_level_statement(call)  # the statement that runs the model is the region
+        if self.overridden_evaluation(call):
+            return self._top_level_statement(call)  # the one call its subclasses' evaluations run under
         if isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope):
             return scope
         return None
@@ -592,7 +595,46 @@ class EvalRegions:
             self.model.loops.is_eval_function(scope)
             or id(scope) in self._evaluating_scopes
             or (isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope))
+            or id(scope) in self._calling_overrides
         )
+
+    @cached_property
+    def _calling_overrides(self) -> set[int]:
+        """Scopes (by id) that call on `self` a method named for evaluation that their class leaves to
+        its subclasses (`self.eval_step(batch)`, abstract or not defined here): a template method,
+        whose overrides other files define (`overridden_evaluation`)."""
+        return {id(self.model.scope_of(call)) for call in self.model.tree.by_type.get(cst.Call, ()) if self._left_to_subclasses(call)}
+
+    def _left_to_subclasses(self, call: cst.Call) -> cst.ClassDef | None:
+        """The top-level class whose method calls `self.<name>(...)`, a method named for evaluation
+        that the class leaves to its subclasses (it does not define it, or only raises
+        `NotImplementedError`); None for any other call."""
+        func = call.func
+        if type(func) is not cst.Attribute or type(func.value) is not cst.Name or func.value.value != "self":
+            return None
+        if not named_for_evaluation(func.attr.value):
+            return None
+        model = self.model
+        scope = model.scope_of(call)
+        cls = model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
+        if cls is None or model.tree.parent_of(cls) is not model.module:
+            return None
+        own = [s for s in cls.body.body if type(s) is cst.FunctionDef and s.name.value == func.attr.value]
+        return cls if all(_abstract(f) for f in own) else None
+
+    def overridden_evaluation(self, call: cst.Call) -> str:
+        """`self.eval_step(batch)`, with grad on and outside training, in a class that leaves the method
+        to its subclasses, where a subclass in another file of the project overrides it with an
+        evaluation that runs a model with grad on: that run in words (the call is the region a
+        `no_grad` fix wraps once for every subclass); "" otherwise."""
+        cls = self._left_to_subclasses(call)
+        if cls is None:
+            return ""
+        model = self.model
+        if model.grad_state(call) is not Grad.ON or self._in_training(call):
+            return ""
+        run = model.project.evaluation_in_overrides(cls.name.value, call.func.attr.value)  # type: ignore[attr-defined]
+        return f"a subclass's `{call.func.attr.value}` runs {run}" if run else ""  # type: ignore[attr-defined]
 
     def evaluated_by_callers(self, func: cst.FunctionDef) -> bool:
         """Evaluation context from the call sites: a function, whatever its name, that runs modules it
@@ -1229,6 +1271,23 @@ class EvalRegions:
                 return True
         return False
 
+
+
+def _abstract(func: cst.FunctionDef) -> bool:
+    """Does `func` only say it is left to subclasses: a docstring, `pass`, `...`, `raise NotImplementedError`?"""
+    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else [func.body]
+    for statement in body:
+        lines = statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement]
+        for line in lines:
+            if type(line) is cst.Pass:
+                continue
+            if type(line) is cst.Expr and type(line.value) in (cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis):
+                continue
+            raised = line.exc if type(line) is cst.Raise else None
+            if raised is not None and "NotImplementedError" in code(raised):
+                continue
+            return False
+    return True
 
 
 # -- across files: the project summary's part (memlint/analysis/project.py) ----------------

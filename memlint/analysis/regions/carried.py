@@ -1,0 +1,85 @@
+"""State a loop carries from one step into the next with its autograd graph (ML006, and ML003 asks).
+
+A rollout or decoding loop with grad on that never differentiates (`EvalRegions.spends_outputs`)
+records a graph at every model run for nothing: evaluation without `no_grad` (ML003). Where a
+model output that one statement binds is read by a model run of the loop in the next step
+(`h = rssm.recurrent(posterior, action, h)`), the graphs do not end with their step: each holds
+the one before it, and memory grows with every step until the loop ends. That statement is
+carried state (ML006), the stronger fact: ML003 leaves it to ML006 and reports the loop's other
+model runs, so that one line gets one finding.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from memlint.analysis.regions.grad import Grad
+from memlint.analysis.syntax.expressions import code, method_name, names_in, target_names
+
+if TYPE_CHECKING:
+    from memlint.analysis.model import SemanticModel
+
+# A helper that ends a state's history by its name (`repackage_hidden(h)`, `detach_state(s)`).
+_DETACHING_HELPER = re.compile(r"detach|repackage", re.IGNORECASE)
+
+
+class CarriedState:
+    def __init__(self, model: "SemanticModel") -> None:
+        self.model = model
+
+    def rollout_state(self, node: cst.Assign) -> list[str]:
+        """The names `node` binds to a model's output in a loop that never differentiates, with grad
+        on, that a model run of the loop (this one, or one before it) reads in the next step, and
+        that the loop never detaches: each step's graph stays linked to the last. [] otherwise."""
+        model = self.model
+        call = node.value
+        if len(node.targets) != 1 or type(call) is not cst.Call:
+            return []
+        target = node.targets[0].target
+        loops = model.enclosing_loops(node)
+        if type(target) not in (cst.Name, cst.Tuple) or not loops:
+            return []
+        loop = loops[0]
+        if not model.provenance.is_module_call(call) or not model.eval_regions.spends_outputs(loop):
+            return []
+        if model.grad_state(node) is not Grad.ON:
+            return []
+        bound = set(target_names(target)) - {"_"}
+        position = model.tree.order[id(node)]
+        carried = [
+            arg.value
+            for run in model.tree.descendants(loop.body, cst.Call)
+            # read by its own model run, or one before it in the loop's body: in the next step
+            if (run is call or model.tree.order[id(run)] < position) and model.provenance.is_module_call(run)
+            for arg in run.args
+            if type(arg.value) is cst.Name
+            and arg.value.value in bound
+            and any(b.node is node for b in model.provenance.reaching_bindings(model.scope_of(run), arg.value.value, run))
+        ]
+        return sorted({a.value for a in carried if not self.detached_in(a.value, loop, node)})  # type: ignore[attr-defined]
+
+    def carried_statement(self, call: cst.Call) -> bool:
+        """Is `call` the model run of a statement that binds rollout state (`rollout_state`)?"""
+        statement = self.model.tree.statement_of(call)
+        return type(statement) is cst.Assign and statement.value is call and bool(self.rollout_state(statement))
+
+    def detached_in(self, name: str, loop: cst.CSTNode, carrier: cst.Assign) -> bool:
+        """Does the loop end `name`'s history somewhere other than at `carrier`: binds it to a value
+        without history (`h = h.detach()`, `repackage_hidden(h)`), detaches it in place, or hands it
+        to a helper named for detaching?"""
+        model = self.model
+        scope = model.scope_of(carrier)
+        for binding in model.bindings(scope, name):
+            if binding.node is carrier or not model.tree.contains(loop, binding.node) or binding.value is None:
+                continue
+            if not model.provenance.carries_history(binding.value, binding.node):
+                return True  # hidden = hidden.detach(), repackage_hidden(hidden), ...
+        for call in model.tree.descendants(loop, cst.Call):
+            if method_name(call) == "detach_" and name in names_in(call.func):
+                return True
+            if _DETACHING_HELPER.search(code(call.func)) and any(name in names_in(a.value) for a in call.args):
+                return True
+        return False
