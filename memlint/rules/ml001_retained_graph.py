@@ -395,6 +395,14 @@ for x, y in loader:
             if len(parts) == 1 and not (kept_return or running_update)
             else []
         )
+        if entries and isinstance(parts[0], cst.Name) and parts[0].value in backwarded_returns:
+            # the step also returns the mapping for the framework to backward: a detach where the entry
+            # is set would detach that loss too, so the finding stays at the keep, and names the entry
+            if fix is None:
+                entry_statement, value = entries[0]
+                line = model.range_of(entry_statement).start.line
+                hint = f"store a copy of `{code(parts[0])}` with `{code(value)}` (line {line}) detached"
+            entries = []
         if entries:
             kept_at = model.range_of(store.keep if at_keep else statement).start.line
             for entry_statement, value in entries:
