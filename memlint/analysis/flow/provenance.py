@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import (
+    bool_constant,
     call_arg,
     callee_name,
     code,
@@ -41,6 +42,9 @@ from memlint.analysis.library import (
     BACKWARD_OF_ARGUMENT,
     DTYPES,
     FRAMEWORK_ATTRIBUTES,
+    GRAD_LEAF_KEYWORD,
+    GRAD_LEAF_METHOD,
+    GRAPH_OF_DERIVATIVE,
     HISTORY_PASSING_METHODS,
     HOST_LIBRARIES,
     INDEX_FUNCTIONS,
@@ -634,16 +638,11 @@ class Provenance:
         that autograd records every operation on (only leaves may change `requires_grad`, so it is one)."""
         if type(value) is not cst.Call:
             return False
-        if type(value.func) is cst.Attribute and value.func.attr.value == "requires_grad_":
-            arg = call_arg(value, 0, "requires_grad")
-            return arg is None or (type(arg.value) is cst.Name and arg.value.value == "True")
-        flag = keyword_arg(value, "requires_grad")
-        return (
-            flag is not None
-            and type(flag.value) is cst.Name
-            and flag.value.value == "True"
-            and (self.model.imports.resolve(value.func) or "").startswith("torch.")
-        )
+        if type(value.func) is cst.Attribute and value.func.attr.value == GRAD_LEAF_METHOD:
+            arg = call_arg(value, 0, GRAD_LEAF_KEYWORD)
+            return arg is None or bool_constant(arg.value) is True
+        flag = keyword_arg(value, GRAD_LEAF_KEYWORD)
+        return flag is not None and bool_constant(flag.value) is True and (self.model.imports.resolve(value.func) or "").startswith("torch.")
 
     @cached_property
     def _leaf_statements(self) -> dict[tuple[int, str], list[cst.CSTNode]]:
@@ -660,10 +659,9 @@ class Provenance:
             target = assign.targets[0].target
             if (
                 type(target) is cst.Attribute
-                and target.attr.value == "requires_grad"
+                and target.attr.value == GRAD_LEAF_KEYWORD
                 and type(target.value) is cst.Name
-                and type(assign.value) is cst.Name
-                and assign.value.value == "True"
+                and bool_constant(assign.value) is True
             ):
                 found.setdefault((id(self.model.scope_of(assign)), target.value.value), []).append(assign)
         return found
@@ -739,6 +737,9 @@ class Provenance:
         args_history = lambda: any(self._history(a.value, scope, at, guard) for a in call.args)  # noqa: E731
         if self._makes_grad_leaf(call):
             return True  # read as an operand: what is computed from it records a graph
+        if resolved in GRAPH_OF_DERIVATIVE:
+            flag = keyword_arg(call, GRAPH_OF_DERIVATIVE[resolved])
+            return flag is not None and bool_constant(flag.value) is True  # `create_graph=True`: the derivative has a graph
         if resolved in CONCATENATIONS and call.args and type(call.args[0].value) is cst.Name:
             # `outs.append(model(x))` in a loop, then `torch.cat(outs)`: it joins what the list collected
             name = call.args[0].value.value
