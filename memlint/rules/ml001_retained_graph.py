@@ -240,7 +240,9 @@ for x, y in loader:
         if at_keep and where == "this loop":
             where = "its loop"
         # the kept value is itself a per-batch activation (a model output): it stays on the device
-        itself = [p for p in parts if model.provenance.device_output(p, statement)]
+        # (not of a running value, `total = total + out`: one tensor, read back each iteration where it is)
+        running = store.kind == "accumulate"
+        itself = [p for p in parts if not running and model.provenance.device_output(p, statement)]
         retained = was_backwarded and model.provenance.retains_graph(region)
         # backward only on some iterations (`if not forward_only: loss.backward()`)
         backward_sites = [call for call, _ in model.provenance.backward_calls(region)]
@@ -332,7 +334,7 @@ for x, y in loader:
         meter = model.loops.meter_class(store) if store.assumed else None
         # A part that is itself a non-scalar device tensor (a model output, logits) leaves the
         # device as well: `.detach()` alone frees the graph but keeps the tensor there every step.
-        on_device = [model.provenance.device_output(p, statement) for p in parts]
+        on_device = [not running and model.provenance.device_output(p, statement) for p in parts]
         own = [(p, off_device(p) if moved else _detach_history(model, p, statement)) for p, moved in zip(parts, on_device)]
         hint = f"store `{code(own[0][1])}`" + (
             " (or `.item()` for a Python number)"
