@@ -397,9 +397,10 @@ for x, y in loader:
             if len(parts) == 1 and not (kept_return or running_update)
             else []
         )
-        if entries and isinstance(parts[0], cst.Name) and parts[0].value in backwarded_returns:
-            # the step also returns the mapping for the framework to backward: a detach where the entry
-            # is set would detach that loss too, so the finding stays at the keep, and names the entry
+        if entries and isinstance(parts[0], cst.Name) and _returned_alone(model, region, parts[0].value, backwarded_returns):
+            # the step also returns the mapping for the framework to backward its loss (`return log`, not
+            # `return loss, metrics`): a detach where the entry is set would detach that loss too, so the
+            # finding stays at the keep, and names the entry
             if fix is None:
                 entry_statement, value = entries[0]
                 line = model.range_of(entry_statement).start.line
@@ -587,6 +588,15 @@ def _backwarded_by_framework(model: "SemanticModel", region: cst.CSTNode) -> set
         if ret.value is not None and model.scope_of(ret) is region:
             returned |= {e.value for e in literal_parts(ret.value) if isinstance(e, cst.Name)}
     return returned
+
+def _returned_alone(model: "SemanticModel", region: cst.CSTNode, name: str, backwarded_returns: set[str]) -> bool:
+    """Does the per-step hook `region` return `name` as its whole value (`return log`), for its
+    framework to backward the loss that mapping holds?"""
+    if name not in backwarded_returns:
+        return False
+    returns = [r for r in model.tree.descendants(region, cst.Return) if model.scope_of(r) is region]
+    return any(type(r.value) is cst.Name and r.value.value == name for r in returns)
+
 
 def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.FunctionDef | None:
     """A function of this file whose result flows into `expr` (in its scope) and that calls
