@@ -680,10 +680,16 @@ class Provenance:
 
     def _grad_leaf(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
         """Does `name` hold, at `at`, a leaf tensor made to require grad (and nothing else)?"""
-        if self._made_leaf_before(name, scope, at):
-            return True
         bindings = self.reaching_bindings(scope, name, at)
-        return bool(bindings) and all(b.value is not None and self._makes_grad_leaf(b.value) for b in bindings)
+        if bindings and all(b.value is not None and self._makes_grad_leaf(b.value) for b in bindings):
+            return not any(  # `loss = f(x).requires_grad_()`: a value with a graph stays one
+                type(b.value.func) is cst.Attribute and self._history(b.value.func.value, scope, b.node, set())
+                for b in bindings
+            )
+        # `if on_mps: loss.requires_grad_(True)` after `loss = criterion(...)`: the loss keeps its graph
+        return self._made_leaf_before(name, scope, at) and not any(
+            b.value is not None and self._history(b.value, scope, b.node, set()) for b in bindings
+        )
 
     def carries_history_element(self, call: cst.Call, index: int, at: cst.CSTNode) -> bool:
         """May element `index` of the tuple `call` returns carry autograd history?"""
