@@ -57,6 +57,19 @@ DTYPES = {
 # Integer (and bool) dtypes: a tensor of one never requires grad, so nothing added into it keeps a graph.
 INTEGER_DTYPES = {"int", "int8", "int16", "int32", "int64", "long", "uint8", "bool", "short"}
 
+# Leaves that require grad: `x.requires_grad_()` (True by default) and the factories' `requires_grad=True`
+# keyword make a tensor autograd records every operation on ("only leaf tensors" may change the flag,
+# PyTorch's reference of torch.Tensor.requires_grad_, 1.x to 2.x). The method, and the keyword (also the
+# flag's position in the method's arguments: 0).
+GRAD_LEAF_METHOD = "requires_grad_"
+GRAD_LEAF_KEYWORD = "requires_grad"
+
+# Derivatives that are themselves differentiable where asked: `torch.autograd.grad(..., create_graph=True)`
+# "constructs the graph of the derivative, allowing to compute higher order derivative products"
+# (PyTorch's reference of torch.autograd.grad, 1.x to 2.x), so its results carry history; without the
+# keyword they carry none. The function, and its keyword.
+GRAPH_OF_DERIVATIVE = {"torch.autograd.grad": "create_graph"}
+
 # torch functions whose result is integer indices (or a tuple of them), whatever their arguments
 # carry: an integer tensor never requires grad ("only Tensors of floating point and complex dtype
 # can require gradients", torch.Tensor.requires_grad_). `torch.where(condition)` with one argument

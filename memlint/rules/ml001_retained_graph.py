@@ -240,7 +240,9 @@ for x, y in loader:
         if at_keep and where == "this loop":
             where = "its loop"
         # the kept value is itself a per-batch activation (a model output): it stays on the device
-        itself = [p for p in parts if model.provenance.device_output(p, statement)]
+        # (not of a running value, `total = total + out`: one tensor, read back each iteration where it is)
+        running = store.kind == "accumulate"
+        itself = [p for p in parts if not running and model.provenance.device_output(p, statement)]
         retained = was_backwarded and model.provenance.retains_graph(region)
         # backward only on some iterations (`if not forward_only: loss.backward()`)
         backward_sites = [call for call, _ in model.provenance.backward_calls(region)]
@@ -332,7 +334,7 @@ for x, y in loader:
         meter = model.loops.meter_class(store) if store.assumed else None
         # A part that is itself a non-scalar device tensor (a model output, logits) leaves the
         # device as well: `.detach()` alone frees the graph but keeps the tensor there every step.
-        on_device = [model.provenance.device_output(p, statement) for p in parts]
+        on_device = [not running and model.provenance.device_output(p, statement) for p in parts]
         own = [(p, off_device(p) if moved else _detach_history(model, p, statement)) for p, moved in zip(parts, on_device)]
         hint = f"store `{code(own[0][1])}`" + (
             " (or `.item()` for a Python number)"
@@ -395,6 +397,15 @@ for x, y in loader:
             if len(parts) == 1 and not (kept_return or running_update)
             else []
         )
+        if entries and isinstance(parts[0], cst.Name) and _returned_alone(model, region, parts[0].value, backwarded_returns):
+            # the step also returns the mapping for the framework to backward its loss (`return log`, not
+            # `return loss, metrics`): a detach where the entry is set would detach that loss too, so the
+            # finding stays at the keep, and names the entry
+            if fix is None:
+                entry_statement, value = entries[0]
+                line = model.range_of(entry_statement).start.line
+                hint = f"store a copy of `{code(parts[0])}` with `{code(value)}` (line {line}) detached"
+            entries = []
         if entries:
             kept_at = model.range_of(store.keep if at_keep else statement).start.line
             for entry_statement, value in entries:
@@ -577,6 +588,15 @@ def _backwarded_by_framework(model: "SemanticModel", region: cst.CSTNode) -> set
         if ret.value is not None and model.scope_of(ret) is region:
             returned |= {e.value for e in literal_parts(ret.value) if isinstance(e, cst.Name)}
     return returned
+
+def _returned_alone(model: "SemanticModel", region: cst.CSTNode, name: str, backwarded_returns: set[str]) -> bool:
+    """Does the per-step hook `region` return `name` as its whole value (`return log`), for its
+    framework to backward the loss that mapping holds?"""
+    if name not in backwarded_returns:
+        return False
+    returns = [r for r in model.tree.descendants(region, cst.Return) if model.scope_of(r) is region]
+    return any(type(r.value) is cst.Name and r.value.value == name for r in returns)
+
 
 def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.FunctionDef | None:
     """A function of this file whose result flows into `expr` (in its scope) and that calls

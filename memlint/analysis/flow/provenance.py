@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import (
+    bool_constant,
     call_arg,
     callee_name,
     code,
@@ -41,6 +42,9 @@ from memlint.analysis.library import (
     BACKWARD_OF_ARGUMENT,
     DTYPES,
     FRAMEWORK_ATTRIBUTES,
+    GRAD_LEAF_KEYWORD,
+    GRAD_LEAF_METHOD,
+    GRAPH_OF_DERIVATIVE,
     HISTORY_PASSING_METHODS,
     HOST_LIBRARIES,
     INDEX_FUNCTIONS,
@@ -623,7 +627,69 @@ class Provenance:
     # -- may this value carry autograd history? --------------------------------
     def carries_history(self, expr: cst.BaseExpression, at: cst.CSTNode | None = None) -> bool:
         at = at if at is not None else expr
-        return self._history(expr, self.model.scope_of(at), at, set())
+        scope = self.model.scope_of(at)
+        if type(expr) is cst.Name and self._grad_leaf(expr.value, scope, at):
+            return False  # a leaf that requires grad has no graph of its own: what is computed from it has
+        return self._history(expr, scope, at, set())
+
+    # -- leaves that require grad: optimized inputs ------------------------------
+    def _makes_grad_leaf(self, value: cst.BaseExpression) -> bool:
+        """`x.requires_grad_()` (`True`, or no argument) and `torch.zeros(n, requires_grad=True)`: a tensor
+        that autograd records every operation on (only leaves may change `requires_grad`, so it is one)."""
+        if type(value) is not cst.Call:
+            return False
+        if type(value.func) is cst.Attribute and value.func.attr.value == GRAD_LEAF_METHOD:
+            arg = call_arg(value, 0, GRAD_LEAF_KEYWORD)
+            return arg is None or bool_constant(arg.value) is True
+        flag = keyword_arg(value, GRAD_LEAF_KEYWORD)
+        return flag is not None and bool_constant(flag.value) is True and (self.model.imports.resolve(value.func) or "").startswith("torch.")
+
+    @cached_property
+    def _leaf_statements(self) -> dict[tuple[int, str], list[cst.CSTNode]]:
+        """(scope, name) -> the statements that make the tensor a name holds require grad in place
+        (`x.requires_grad_()`, `x.requires_grad = True`)."""
+        found: dict[tuple[int, str], list[cst.CSTNode]] = {}
+        tree = self.model.tree
+        for call in tree.by_type.get(cst.Call, ()):
+            if type(tree.parent_of(call)) is cst.Expr and type(call.func) is cst.Attribute and type(call.func.value) is cst.Name:
+                if self._makes_grad_leaf(call):
+                    key = (id(self.model.scope_of(call)), call.func.value.value)
+                    found.setdefault(key, []).append(call)
+        for assign in tree.by_type.get(cst.Assign, ()):
+            target = assign.targets[0].target
+            if (
+                type(target) is cst.Attribute
+                and target.attr.value == GRAD_LEAF_KEYWORD
+                and type(target.value) is cst.Name
+                and bool_constant(assign.value) is True
+            ):
+                found.setdefault((id(self.model.scope_of(assign)), target.value.value), []).append(assign)
+        return found
+
+    def _made_leaf_before(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
+        """Is `name` made to require grad in place (`name.requires_grad_()`) before `at`, in its scope,
+        after the binding that reaches `at`?"""
+        made = self._leaf_statements.get((id(scope), name))
+        if not made:
+            return False
+        order = self.model.tree.order
+        position = order[id(at)]
+        bound = [order[id(b.node)] for b in self.reaching_bindings(scope, name, at) if order[id(b.node)] < position]
+        latest = max(bound, default=-1)
+        return any(latest < order[id(m)] < position for m in made)
+
+    def _grad_leaf(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
+        """Does `name` hold, at `at`, a leaf tensor made to require grad (and nothing else)?"""
+        bindings = self.reaching_bindings(scope, name, at)
+        if bindings and all(b.value is not None and self._makes_grad_leaf(b.value) for b in bindings):
+            return not any(  # `loss = f(x).requires_grad_()`: a value with a graph stays one
+                type(b.value.func) is cst.Attribute and self._history(b.value.func.value, scope, b.node, set())
+                for b in bindings
+            )
+        # `if on_mps: loss.requires_grad_(True)` after `loss = criterion(...)`: the loss keeps its graph
+        return self._made_leaf_before(name, scope, at) and not any(
+            b.value is not None and self._history(b.value, scope, b.node, set()) for b in bindings
+        )
 
     def carries_history_element(self, call: cst.Call, index: int, at: cst.CSTNode) -> bool:
         """May element `index` of the tuple `call` returns carry autograd history?"""
@@ -675,6 +741,11 @@ class Provenance:
         func = call.func
         resolved = self.model.imports.resolve(func) or ""
         args_history = lambda: any(self._history(a.value, scope, at, guard) for a in call.args)  # noqa: E731
+        if self._makes_grad_leaf(call):
+            return True  # read as an operand: what is computed from it records a graph
+        if resolved in GRAPH_OF_DERIVATIVE:
+            flag = keyword_arg(call, GRAPH_OF_DERIVATIVE[resolved])
+            return flag is not None and bool_constant(flag.value) is True  # `create_graph=True`: the derivative has a graph
         if resolved in CONCATENATIONS and call.args and type(call.args[0].value) is cst.Name:
             # `outs.append(model(x))` in a loop, then `torch.cat(outs)`: it joins what the list collected
             name = call.args[0].value.value
@@ -964,6 +1035,8 @@ class Provenance:
                     return True
         if bindings and any(self._history(v, scope, s, guard) for s, v in self.entry_stores(name, scope, at, guard)):
             return True  # `metrics["nll"] = nll.mean()`: the mapping holds what its entries were set to
+        if self._made_leaf_before(name, scope, at) and self.model.grad_state(at) is not Grad.OFF:
+            return True  # `x.requires_grad_()`: read as an operand, what is computed from it records a graph
         return self._backwarded_value(name, scope, at)
 
     def entry_stores(
