@@ -261,6 +261,44 @@ SEVENTH_ROUND = {
     ),
 }
 
+# Round 8: audited 2026-11-28 (session 31) at the newest stored snapshot of each repository. Picked by a
+# rule fixed before any of it was linted: 15 families, each with candidates in a fixed order; the pick is
+# the first that no earlier round, precision_audit.py's CODEBASES, corpus_findings.py's PACKAGES,
+# benchmarks/real_bugs/manifest.json or a mined manifest holds (by repository owner/name), whose snapshot
+# could be fetched, and that has 5 to 500 Python files. LLM pretraining (nanoGPT, TinyLlama, build-nanogpt,
+# gpt-neox), LLM fine-tuning (stanford_alpaca, Firefly, ms-swift), preference optimization
+# (direct-preference-optimization, PaLM-rlhf-pytorch, open-instruct), RL (TD3, drqv2, rl-baselines3-zoo),
+# image translation GANs (pytorch-CycleGAN-and-pix2pix, contrastive-unpaired-translation, stargan-v2,
+# SPADE), diffusion (DiT, SiT, ddim, glide-text2im), speech recognition (whisper, kospeech), TTS and
+# vocoders (vits, glow-tts, waveglow, univnet), detection (yolov9, lufficc/SSD, pytorch-YOLOv4,
+# faster-rcnn.pytorch), segmentation (Pytorch-UNet, SegFormer, DeepLabV3Plus-Pytorch, segment-anything),
+# graphs (pygcn, pretrain-gnns, graphsage-simple, cogdl), self-supervised (moco, moco-v3, SimCLR, swav),
+# time series (Informer2020, PatchTST, Autoformer, iTransformer), vision-language (MiniGPT-4,
+# open_flamingo, ALBEF), distillation and meta-learning (RepDistiller, mdistiller, MAML-Pytorch,
+# pytorch-meta). Candidates by owner/name, in order:
+EIGHTH_ROUND_CANDIDATES = [
+    ["karpathy/nanoGPT", "jzhang38/TinyLlama", "karpathy/build-nanogpt", "EleutherAI/gpt-neox"],
+    ["tatsu-lab/stanford_alpaca", "yangjianxin1/Firefly", "modelscope/ms-swift"],
+    ["eric-mitchell/direct-preference-optimization", "lucidrains/PaLM-rlhf-pytorch", "allenai/open-instruct"],
+    ["sfujim/TD3", "facebookresearch/drqv2", "DLR-RM/rl-baselines3-zoo"],
+    [
+        "junyanz/pytorch-CycleGAN-and-pix2pix",
+        "taesungp/contrastive-unpaired-translation",
+        "clovaai/stargan-v2",
+        "NVlabs/SPADE",
+    ],
+    ["facebookresearch/DiT", "willisma/SiT", "ermongroup/ddim", "openai/glide-text2im"],
+    ["openai/whisper", "sooftware/kospeech"],
+    ["jaywalnut310/vits", "jaywalnut310/glow-tts", "NVIDIA/waveglow", "maum-ai/univnet"],
+    ["WongKinYiu/yolov9", "lufficc/SSD", "Tianxiaomo/pytorch-YOLOv4", "jwyang/faster-rcnn.pytorch"],
+    ["milesial/Pytorch-UNet", "NVlabs/SegFormer", "VainF/DeepLabV3Plus-Pytorch", "facebookresearch/segment-anything"],
+    ["tkipf/pygcn", "snap-stanford/pretrain-gnns", "williamleif/graphsage-simple", "THUDM/cogdl"],
+    ["facebookresearch/moco", "facebookresearch/moco-v3", "sthalles/SimCLR", "facebookresearch/swav"],
+    ["zhouhaoyi/Informer2020", "yuqinie98/PatchTST", "thuml/Autoformer", "thuml/iTransformer"],
+    ["Vision-CAIR/MiniGPT-4", "mlfoundations/open_flamingo", "salesforce/ALBEF"],
+    ["HobbitLong/RepDistiller", "megvii-research/mdistiller", "dragen1860/MAML-Pytorch", "tristandeleu/pytorch-meta"],
+]
+
 ROUNDS = {1: FIRST_ROUND, 2: SECOND_ROUND, 3: THIRD_ROUND, 4: FOURTH_ROUND, 5: FIFTH_ROUND, 6: SIXTH_ROUND, 7: SEVENTH_ROUND}
 
 
