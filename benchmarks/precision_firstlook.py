@@ -299,7 +299,16 @@ EIGHTH_ROUND = {
     "RepDistiller": ("HobbitLong/RepDistiller", "b84f547c5db6a35318d4671d7d5c4de74c822403"),
 }
 
-ROUNDS = {1: FIRST_ROUND, 2: SECOND_ROUND, 3: THIRD_ROUND, 4: FOURTH_ROUND, 5: FIFTH_ROUND, 6: SIXTH_ROUND, 7: SEVENTH_ROUND, 8: EIGHTH_ROUND}
+ROUNDS = {
+    1: FIRST_ROUND,
+    2: SECOND_ROUND,
+    3: THIRD_ROUND,
+    4: FOURTH_ROUND,
+    5: FIFTH_ROUND,
+    6: SIXTH_ROUND,
+    7: SEVENTH_ROUND,
+    8: EIGHTH_ROUND,
+}
 
 
 def stem(round_number: int) -> str:
