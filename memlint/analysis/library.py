@@ -208,9 +208,9 @@ MODULE_PLACEMENT = frozenset({"to", "cuda", "cpu", "half", "float", "double", "b
 # ... with those that switch its mode or freeze it, which return it too.
 MODULE_SELF_RETURNING = MODULE_PLACEMENT | {"train", "eval", "requires_grad_"}
 
-# `torch.nn` modules (and torchaudio's transforms) without parameters or buffers that autograd would
-# save for: calling one on a value without history records no graph (`LogSoftmax(dim=1)(logits)`
-# after a no_grad forward).
+# `torch.nn` modules (and torchaudio's transforms, and torch's loss modules) without parameters:
+# calling one on a value without history records no graph (`LogSoftmax(dim=1)(logits)` after a
+# no_grad forward).
 PARAMETER_FREE_MODULES = frozenset(
     f"torch.nn.{name}"
     for name in (
@@ -230,6 +230,17 @@ PARAMETER_FREE_MODULES = frozenset(
         "Spectrogram", "InverseSpectrogram", "MelScale", "MelSpectrogram", "MFCC", "LFCC", "AmplitudeToDB",
         "Resample", "GriffinLim", "ComputeDeltas", "Fade", "Vol",
     )
+) | frozenset(
+    # `torch.nn`'s loss modules: `_Loss` and `_WeightedLoss` (torch/nn/modules/loss.py, PyTorch 1.x to
+    # 2.x) keep a reduction string and register `weight`/`pos_weight` as buffers, never a parameter, so a
+    # loss of values without history has none (`criterion(pred.detach(), y)`)
+    f"torch.nn.{name}"
+    for name in (
+        "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss",
+        "SmoothL1Loss", "HuberLoss", "CTCLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MarginRankingLoss",
+        "HingeEmbeddingLoss", "MultiLabelMarginLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss",
+        "CosineEmbeddingLoss", "MultiMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+    )
 )
 
 # Packages of torch whose classes are never modules (torch.distributions: `Distribution` derives from
@@ -238,8 +249,8 @@ PARAMETER_FREE_MODULES = frozenset(
 NON_MODULE_PACKAGES = ("torch.distributions.",)
 
 # `torch.nn` modules whose forward returns one Tensor (PyTorch's torch.nn reference, 1.x to 2.x: the
-# "Output" of each page): the parameter-free ones above, layers with parameters, and the loss
-# modules. A fix may call `.detach()` on what they return. Recurrent layers (RNN, LSTM, GRU),
+# "Output" of each page): the parameter-free ones above (the loss modules among them), and layers
+# with parameters. A fix may call `.detach()` on what they return. Recurrent layers (RNN, LSTM, GRU),
 # LSTMCell and MultiheadAttention return tuples and are not here; `nn.Sequential` returns what its
 # last module returns (SEQUENTIAL_MODULES).
 TENSOR_MODULES = PARAMETER_FREE_MODULES | frozenset(
@@ -249,11 +260,7 @@ TENSOR_MODULES = PARAMETER_FREE_MODULES | frozenset(
         "ConvTranspose3d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "LayerNorm", "GroupNorm",
         "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "RMSNorm", "LocalResponseNorm", "Embedding",
         "EmbeddingBag", "PReLU", "RNNCell", "GRUCell", "TransformerEncoder", "TransformerEncoderLayer",
-        "TransformerDecoder", "TransformerDecoderLayer", "Transformer", "L1Loss", "MSELoss", "CrossEntropyLoss",
-        "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss", "SmoothL1Loss", "HuberLoss", "CTCLoss",
-        "PoissonNLLLoss", "GaussianNLLLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "MultiLabelMarginLoss",
-        "SoftMarginLoss", "MultiLabelSoftMarginLoss", "CosineEmbeddingLoss", "MultiMarginLoss",
-        "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+        "TransformerDecoder", "TransformerDecoderLayer", "Transformer",
     )
 )
 SEQUENTIAL_MODULES = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})

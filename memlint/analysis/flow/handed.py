@@ -36,6 +36,7 @@ _LITERALS = frozenset({
     cst.Tuple, cst.Set, cst.Lambda, cst.ListComp, cst.DictComp, cst.SetComp, cst.GeneratorExp,
 })  # exact types: `isinstance` against LibCST's classes goes through ABCMeta
 _DEPTH = 2  # callers of callers followed, for a parameter handed on (`main(model)` -> `evaluate(model)`)
+_VALUE_STEPS = 6  # names, returns and parameters followed back to what makes a handed value
 
 
 class Handed:
@@ -43,6 +44,7 @@ class Handed:
         self.model = model
         self.module_facts = module_facts
         self.provenance = provenance
+        self._parameter_values: dict[int, list[cst.BaseExpression]] = {}  # asked for every call of a parameter
 
     # -- a run whose being a model rests on a parameter's name ---------------------------------
     def named_parameter(self, call: cst.Call) -> tuple[cst.FunctionDef, str] | None:
@@ -181,6 +183,68 @@ class Handed:
                 kind = HANDS_OTHER  # left out: None
             # (a construction's grad mode is not the one its object's methods run in: theirs decide)
             found.append((Grad.ON if func.name.value == "__init__" else model.grad_state(site), kind))
+        return found
+
+    def parameter_values(self, expr: cst.BaseExpression | None) -> list[cst.BaseExpression]:
+        """`handed_values` of the parameter `expr` names where it is read (a parameter never bound
+        again but to itself placed); [] for any other expression."""
+        scope = self.model.scope_of(expr) if type(expr) is cst.Name else None
+        if type(scope) is not cst.FunctionDef or expr.value not in self.model.params(scope):  # type: ignore[union-attr]
+            return []
+        known = self._parameter_values.get(id(expr))
+        if known is None:
+            known = self._parameter_values[id(expr)] = self._values_of(expr, expr, 0)  # type: ignore[arg-type]
+        return known
+
+    def handed_values(self, func: cst.FunctionDef, param: str, depth: int = 0) -> list[cst.BaseExpression]:
+        """The values every call of `func` in this file hands `param` (for `__init__`, every construction
+        of its class), followed through names bound to them, parameters handed on and functions of this
+        file that return them (`criterion = self._select_criterion()` where it returns `nn.MSELoss()`):
+        the expressions that make them; [] where a call, a binding or a return is out of sight."""
+        if depth >= _VALUE_STEPS:
+            return []
+        if func.name.value == "__init__":
+            sites = self._constructions(func)
+        else:
+            sites = self.model.call_sites().get(func) or []
+        found: list[cst.BaseExpression] = []
+        for site in sites:
+            arg = self.model.summaries.argument_for(site, func, param)
+            values = self._values_of(arg, site, depth + 1) if arg is not None else []
+            if not values:
+                return []
+            found += values
+        return found
+
+    def _values_of(self, expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> list[cst.BaseExpression]:
+        """What makes the value `expr` holds at `at` (see `handed_values`); [] where it is out of sight."""
+        model = self.model
+        if depth >= _VALUE_STEPS:
+            return []
+        steps: list[tuple[cst.BaseExpression | None, cst.CSTNode]]
+        if type(expr) is cst.Call:
+            callees = model.local_callees(expr)
+            if not callees:
+                return [expr]  # a construction, or a call this file does not define: the asker says what it makes
+            returns = [r for f in callees for r in model.tree.descendants(f.body, cst.Return) if model.scope_of(r) is f]
+            steps = [(r.value, r) for r in returns]
+        elif type(expr) is cst.Name:
+            scope = model.scope_of(at)
+            if type(scope) is cst.FunctionDef and expr.value in model.params(scope):
+                if not self._plain_parameter(scope, expr.value):
+                    return []
+                return self.handed_values(scope, expr.value, depth + 1)  # what this file's callers hand it
+            bindings = self.provenance.reaching_bindings(scope, expr.value, at) or model.bindings(model.module, expr.value)
+            # `a, b = f(x)`: which part the name receives, only the definition of `f` says
+            steps = [(value if element is None else None, b.node) for b in bindings for value, element in [unpacked(b)]]
+        else:
+            return [expr]
+        found: list[cst.BaseExpression] = []
+        for value, node in steps:
+            values = self._values_of(value, node, depth + 1) if value is not None else []
+            if not values:
+                return []
+            found += values
         return found
 
     def _referenced(self, func: cst.FunctionDef) -> bool:

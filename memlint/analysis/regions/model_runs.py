@@ -278,7 +278,9 @@ class ModelRuns:
 
     def parameter_free(self, call: cst.Call) -> bool:
         """`act(x)` where `act = torch.nn.LogSoftmax(dim=1)` (or `torch.nn.ReLU()(x)`, or `self.act(x)`
-        where every value set on `self.act` is one): a module with nothing to differentiate; whether its result has history is its input's business."""
+        where every value set on `self.act` is one, or `criterion(x)` where `criterion` is a parameter, or
+        `self.criterion` is set from one in `__init__`, and every call in this file hands one): a module
+        with nothing to differentiate; whether its result has history is its input's business."""
         model = self.model
         made = [call.func]
         if isinstance(call.func, cst.Name):
@@ -286,6 +288,8 @@ class ModelRuns:
             made = [b.value for b in bindings] if bindings else made
         elif isinstance(call.func, cst.Attribute):  # `self.rvm(...)` where `self.rvm = RelativeVolumeMel()`
             made = list(model.provenance.held_values(call.func, call)) or made  # type: ignore[attr-defined]
+        handed = model.handed  # type: ignore[attr-defined]
+        made = [value for m in made for value in (handed.parameter_values(m) or [m])]
         return all(
             isinstance(m, cst.Call)
             and (
