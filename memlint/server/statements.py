@@ -37,6 +37,7 @@ test_cases/ and over a two-file project.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -55,6 +56,8 @@ _CACHED = (cst.FunctionDef, cst.ClassDef)
 _ASSIGNMENTS = (cst.Assign, cst.AnnAssign, cst.AugAssign)
 _IMPORTS = (cst.Import, cst.ImportFrom)
 _GENERATIONS = 4  # the entries of the last lints are kept (an undo finds them); older ones are dropped
+# a message or hint that names a line (`the model of line 19`): moving the finding would leave the number stale
+_NAMES_A_LINE = re.compile(r"\blines? \d")
 
 
 @dataclass
@@ -289,8 +292,11 @@ def _row_count(text: str) -> int:
 def _placement(finding: Finding, row: int, end: int, header_end: int) -> tuple[bool, ...] | None:
     """For a finding of the statement on rows [row, end): per edit of its fix, whether it lies in
     the module's header (a new import after the docstring: its row is the context's, it stays where
-    the statement moves); None when the finding or an edit lies elsewhere, or cannot be told apart."""
+    the statement moves); None when the finding or an edit lies elsewhere, or cannot be told apart,
+    or when its text names a line (the statement is then linted again after each edit)."""
     if not (row <= finding.location.row and finding.end_location.row < end):
+        return None
+    if _NAMES_A_LINE.search(finding.message) or _NAMES_A_LINE.search(finding.hint or ""):
         return None
     anchored = []
     for edit in finding.fix.edits if finding.fix is not None else ():
