@@ -20,14 +20,14 @@ from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.expressions import code, method_name, names_in, target_names
 
 if TYPE_CHECKING:
-    from memlint.analysis.model import SemanticModel
+    from memlint.analysis.context import FileContext
 
 # A helper that ends a state's history by its name (`repackage_hidden(h)`, `detach_state(s)`).
 _DETACHING_HELPER = re.compile(r"detach|repackage", re.IGNORECASE)
 
 
 class CarriedState:
-    def __init__(self, model: "SemanticModel") -> None:
+    def __init__(self, model: "FileContext") -> None:
         self.model = model
 
     def rollout_state(self, node: cst.Assign) -> list[str]:

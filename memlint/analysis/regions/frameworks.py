@@ -11,6 +11,7 @@ results is data (`analysis.library`, with the sources it was read from).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable
@@ -37,11 +38,22 @@ _LIGHTNING_EVAL_HOOKS = {name for name, hook in LIGHTNING_HOOKS.items() if hook.
 PER_STEP_NAMES = set(LIGHTNING_HOOKS) | set(HF_TRAINER_HOOKS)
 TRAIN_STEP_NAMES = {name for name, hook in LIGHTNING_HOOKS.items() if not hook.evaluation} | {"compute_loss"}
 _GRADS = {"on": Grad.ON, "off": Grad.OFF, "maybe": Grad.MAYBE}
+_EVAL_FUNCTION = re.compile(
+    r"^_*(validate|validation|valid|evaluate|evaluation|eval|test|testing|predict|prediction|"
+    r"inference|infer|run_eval|run_validation|run_test)(_|$)"
+    r"|_(validate|validation|evaluate|evaluation|eval|predict|prediction|inference)$",
+    re.IGNORECASE,
+)
 # Packages whose classes are surely not Lightning's (a base from anywhere else
 # may be a LightningModule subclass defined in another module of the project).
 _NOT_LIGHTNING = (
     "torch.", "transformers.", "skorch.", "ignite.", "accelerate.", "sklearn.", "object", "abc.", "fairseq.",
 )
+
+
+def named_for_evaluation(name: str) -> bool:
+    """Is a function or method of this name evaluation code by its name (`validate`, `eval_step`)?"""
+    return bool(_EVAL_FUNCTION.search(name))
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from memlint.analysis.library import (
     CONCATENATIONS, CONTAINER_STORES, GRAPH_FEATURE_FRAMES, GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING,
     SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
 )
-from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
+from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES, named_for_evaluation
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.syntax.scopes import Loop, is_abstract
@@ -34,12 +34,6 @@ if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
     from memlint.analysis.flow.provenance import Provenance
 
-_EVAL_FUNCTION = re.compile(
-    r"^_*(validate|validation|valid|evaluate|evaluation|eval|test|testing|predict|prediction|"
-    r"inference|infer|run_eval|run_validation|run_test)(_|$)"
-    r"|_(validate|validation|evaluate|evaluation|eval|predict|prediction|inference)$",
-    re.IGNORECASE,
-)
 _EVAL_LOADER = re.compile(
     r"(^|[^a-z])(val|valid|validation|test|testing|eval|evaluation|dev|holdout)([^a-z]|$|loader|dataloader|set|data|iter)",
     re.IGNORECASE,
@@ -60,11 +54,6 @@ _METER = re.compile(r"meter|avg|average|tracker|stats|history|record", re.IGNORE
 _INVARIANT_CALLS = {"is_available", "device_count", "is_initialized", "get_world_size", "get_rank"}
 _IN_PLACE = {"add_", "sub_", "mul_", "div_", "lerp_", "addcmul_", "addcdiv_", "copy_"}
 _ACCUMULATING_OPS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign)
-
-
-def named_for_evaluation(name: str) -> bool:
-    """Is a function or method of this name evaluation code by its name (`validate`, `eval_step`)?"""
-    return bool(_EVAL_FUNCTION.search(name))
 
 
 @dataclass(frozen=True)

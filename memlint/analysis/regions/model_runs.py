@@ -31,7 +31,7 @@ from memlint.analysis.library import (
     PARAMETER_FREE_MODULES,
 )
 from memlint.analysis.regions.grad import Grad
-from memlint.analysis.regions.loops import named_for_evaluation
+from memlint.analysis.regions.frameworks import named_for_evaluation
 from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.tensor_api import TENSOR_API
