@@ -4,8 +4,6 @@ whose real values decide shapes on the GPU."""
 
 from __future__ import annotations
 
-import runpy
-import textwrap
 
 import pytest
 
@@ -14,18 +12,8 @@ torch = pytest.importorskip("torch")
 from torch._subclasses.fake_tensor import DynamicOutputShapeException  # noqa: E402
 
 from memlint.estimate import allocator, saving, scalars  # noqa: E402
-from memlint.estimate.fakegpu import FakeGPU  # noqa: E402
-from memlint.estimate.tracker import GPU, StepTracker  # noqa: E402
-
-
-def _run_fake(tmp_path, source: str, name: str = "prog.py") -> StepTracker:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(source))
-    tracker = StepTracker()
-    with FakeGPU(tracker):
-        tracker.start_training()
-        runpy.run_path(str(path), run_name="__main__")
-    return tracker
+from memlint.estimate.tracker import GPU  # noqa: E402
+from test_estimate_programs import _run_fake  # noqa: E402
 
 
 def _round(n: int) -> int:

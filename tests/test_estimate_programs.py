@@ -137,8 +137,8 @@ def test_a_gpu_value_as_a_slice_bound_stops_with_one_line(tmp_path):
     assert "no training step ran fake" in done.stdout and "Traceback" not in done.stdout + done.stderr
 
 
-def _run_fake(tmp_path, source: str) -> StepTracker:
-    path = tmp_path / "prog.py"
+def _run_fake(tmp_path, source: str, name: str = "prog.py") -> StepTracker:
+    path = tmp_path / name
     path.write_text(textwrap.dedent(source))
     tracker = StepTracker()
     with FakeGPU(tracker):
