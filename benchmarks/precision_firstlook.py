@@ -299,6 +299,45 @@ EIGHTH_ROUND = {
     "RepDistiller": ("HobbitLong/RepDistiller", "b84f547c5db6a35318d4671d7d5c4de74c822403"),
 }
 
+# Round 9: audited 2026-11-28 (session 32) at the newest stored snapshot of each repository. Picked by a
+# rule fixed before any of it was linted: 15 families of domains earlier rounds covered thinly or not at all,
+# each with candidates in a fixed order; the pick is the first that no earlier round, precision_audit.py's
+# CODEBASES, corpus_findings.py's PACKAGES, benchmarks/real_bugs/manifest.json or a mined manifest holds (by
+# repository owner/name), whose snapshot could be fetched, and that has 5 to 500 Python files. LLM training
+# with inference (llama2.c, RWKV-LM, GaLore, LLaMA-Adapter), recommendation (torchrec, LightGCN-PyTorch,
+# ReChorus, SASRec.pytorch), RL from human feedback (RL4LMs, MOSS-RLHF, verl, safe-rlhf), audio and music
+# generation (bark, descript-audio-codec, encodec, jukebox), 3D and NeRF (gaussian-splatting, nerf_pl,
+# torch-ngp, pixel-nerf), medical imaging (torchio, TransUNet, Swin-Unet, Attention-Gated-Networks), OCR
+# (EasyOCR, parseq, DB, CRAFT-pytorch), video understanding (TimeSformer, temporal-shift-module,
+# 3D-ResNets-PyTorch, UniFormerV2), graph networks (powerful-gnns, pretrain-gnns, GCNII, graphsage-simple),
+# tabular (pytorch_tabular, rtdl, tabular-dl-revisiting-models, saint), continual learning (mammoth, PyCIL,
+# continual-learning, avalanche), adversarial robustness (robustness, auto-attack, TRADES, fast_adversarial),
+# meta-learning (MAML-Pytorch, pytorch-maml, few-shot, prototypical-networks), compression and pruning
+# (Torch-Pruning, LLM-Pruner, wanda, gptq), multimodal (open_flamingo, ALBEF, ViLT, ImageBind). Candidates
+# by owner/name, in order:
+NINTH_ROUND_CANDIDATES = [
+    ["karpathy/llama2.c", "BlinkDL/RWKV-LM", "jiaweizzhao/GaLore", "OpenGVLab/LLaMA-Adapter"],
+    ["pytorch/torchrec", "gusye1234/LightGCN-PyTorch", "THUwangcy/ReChorus", "pmixer/SASRec.pytorch"],
+    ["allenai/RL4LMs", "OpenLMLab/MOSS-RLHF", "volcengine/verl", "PKU-Alignment/safe-rlhf"],
+    ["suno-ai/bark", "descriptinc/descript-audio-codec", "facebookresearch/encodec", "openai/jukebox"],
+    ["graphdeco-inria/gaussian-splatting", "kwea123/nerf_pl", "ashawkey/torch-ngp", "sxyu/pixel-nerf"],
+    ["fepegar/torchio", "Beckschen/TransUNet", "HuCaoFighting/Swin-Unet", "ozan-oktay/Attention-Gated-Networks"],
+    ["JaidedAI/EasyOCR", "baudm/parseq", "MhLiao/DB", "clovaai/CRAFT-pytorch"],
+    [
+        "facebookresearch/TimeSformer",
+        "mit-han-lab/temporal-shift-module",
+        "kenshohara/3D-ResNets-PyTorch",
+        "OpenGVLab/UniFormerV2",
+    ],
+    ["weihua916/powerful-gnns", "snap-stanford/pretrain-gnns", "chennnM/GCNII", "williamleif/graphsage-simple"],
+    ["manujosephv/pytorch_tabular", "yandex-research/rtdl", "yandex-research/tabular-dl-revisiting-models", "somepago/saint"],
+    ["aimagelab/mammoth", "G-U-N/PyCIL", "GMvandeVen/continual-learning", "ContinualAI/avalanche"],
+    ["MadryLab/robustness", "fra31/auto-attack", "yaodongyu/TRADES", "locuslab/fast_adversarial"],
+    ["dragen1860/MAML-Pytorch", "tristandeleu/pytorch-maml", "oscarknagg/few-shot", "jakesnell/prototypical-networks"],
+    ["VainF/Torch-Pruning", "horseee/LLM-Pruner", "locuslab/wanda", "IST-DASLab/gptq"],
+    ["mlfoundations/open_flamingo", "salesforce/ALBEF", "dandelin/ViLT", "facebookresearch/ImageBind"],
+]
+
 ROUNDS = {
     1: FIRST_ROUND,
     2: SECOND_ROUND,
