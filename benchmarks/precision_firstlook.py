@@ -313,30 +313,26 @@ EIGHTH_ROUND = {
 # tabular (pytorch_tabular, rtdl, tabular-dl-revisiting-models, saint), continual learning (mammoth, PyCIL,
 # continual-learning, avalanche), adversarial robustness (robustness, auto-attack, TRADES, fast_adversarial),
 # meta-learning (MAML-Pytorch, pytorch-maml, few-shot, prototypical-networks), compression and pruning
-# (Torch-Pruning, LLM-Pruner, wanda, gptq), multimodal (open_flamingo, ALBEF, ViLT, ImageBind). Candidates
-# by owner/name, in order:
-NINTH_ROUND_CANDIDATES = [
-    ["karpathy/llama2.c", "BlinkDL/RWKV-LM", "jiaweizzhao/GaLore", "OpenGVLab/LLaMA-Adapter"],
-    ["pytorch/torchrec", "gusye1234/LightGCN-PyTorch", "THUwangcy/ReChorus", "pmixer/SASRec.pytorch"],
-    ["allenai/RL4LMs", "OpenLMLab/MOSS-RLHF", "volcengine/verl", "PKU-Alignment/safe-rlhf"],
-    ["suno-ai/bark", "descriptinc/descript-audio-codec", "facebookresearch/encodec", "openai/jukebox"],
-    ["graphdeco-inria/gaussian-splatting", "kwea123/nerf_pl", "ashawkey/torch-ngp", "sxyu/pixel-nerf"],
-    ["fepegar/torchio", "Beckschen/TransUNet", "HuCaoFighting/Swin-Unet", "ozan-oktay/Attention-Gated-Networks"],
-    ["JaidedAI/EasyOCR", "baudm/parseq", "MhLiao/DB", "clovaai/CRAFT-pytorch"],
-    [
-        "facebookresearch/TimeSformer",
-        "mit-han-lab/temporal-shift-module",
-        "kenshohara/3D-ResNets-PyTorch",
-        "OpenGVLab/UniFormerV2",
-    ],
-    ["weihua916/powerful-gnns", "snap-stanford/pretrain-gnns", "chennnM/GCNII", "williamleif/graphsage-simple"],
-    ["manujosephv/pytorch_tabular", "yandex-research/rtdl", "yandex-research/tabular-dl-revisiting-models", "somepago/saint"],
-    ["aimagelab/mammoth", "G-U-N/PyCIL", "GMvandeVen/continual-learning", "ContinualAI/avalanche"],
-    ["MadryLab/robustness", "fra31/auto-attack", "yaodongyu/TRADES", "locuslab/fast_adversarial"],
-    ["dragen1860/MAML-Pytorch", "tristandeleu/pytorch-maml", "oscarknagg/few-shot", "jakesnell/prototypical-networks"],
-    ["VainF/Torch-Pruning", "horseee/LLM-Pruner", "locuslab/wanda", "IST-DASLab/gptq"],
-    ["mlfoundations/open_flamingo", "salesforce/ALBEF", "dandelin/ViLT", "facebookresearch/ImageBind"],
-]
+# (Torch-Pruning, LLM-Pruner, wanda, gptq), multimodal (open_flamingo, ALBEF, ViLT, ImageBind). Skipped by the
+# rule: torchrec (532 Python files), gaussian-splatting (a snapshot too large to fetch), powerful-gnns (4 Python
+# files); 8 to 313 Python files each
+NINTH_ROUND = {
+    "llama2.c": ("karpathy/llama2.c", "350e04fe35433e6d2941dce5a1f53308f87058eb"),
+    "LightGCN-PyTorch": ("gusye1234/LightGCN-PyTorch", "947ca2b3b1d2d3545b114145710cb06c4e57b3d2"),
+    "RL4LMs": ("allenai/RL4LMs", "97df0bd2f7406a906206c9610aea795fbf52884c"),
+    "bark": ("suno-ai/bark", "f4f32d4cd480dfec1c245d258174bc9bde3c2148"),
+    "nerf_pl": ("kwea123/nerf_pl", "52aeb387da64a9ad9a0f914ea9b049ffc598b20c"),
+    "torchio": ("fepegar/torchio", "9051dbcd95f91a4bcdad656a8b20e876d1a71f4a"),
+    "EasyOCR": ("JaidedAI/EasyOCR", "c4f3cd7225efd4f85451bd8b4a7646ae9a092420"),
+    "TimeSformer": ("facebookresearch/TimeSformer", "a5ef29a7b7264baff199a30b3306ac27de901133"),
+    "pretrain-gnns": ("snap-stanford/pretrain-gnns", "8b20528a83b8869ce16451305b32c827258d19a3"),
+    "pytorch_tabular": ("manujosephv/pytorch_tabular", "023db2776f96a0f2854e837eef62840be1a12a5e"),
+    "mammoth": ("aimagelab/mammoth", "e75a491c69fd729edeb01431afb753d9157d9a81"),
+    "robustness": ("MadryLab/robustness", "a9541241defd9972e9334bfcdb804f6aefe24dc7"),
+    "MAML-Pytorch": ("dragen1860/MAML-Pytorch", "98a00d41724c133bd29619a2fb2cc46dd128a368"),
+    "Torch-Pruning": ("VainF/Torch-Pruning", "e80127d7c6935c319a7dd6719b8a72e3c1fcbff9"),
+    "open_flamingo": ("mlfoundations/open_flamingo", "655f693fbfa04cd6e9a987d960654624d48917cf"),
+}
 
 ROUNDS = {
     1: FIRST_ROUND,
@@ -347,6 +343,7 @@ ROUNDS = {
     6: SIXTH_ROUND,
     7: SEVENTH_ROUND,
     8: EIGHTH_ROUND,
+    9: NINTH_ROUND,
 }
 
 
