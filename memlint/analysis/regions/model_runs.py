@@ -1257,10 +1257,14 @@ class EvalRegions:
         return isinstance(scope, cst.FunctionDef) and self.model.loops.is_module_forward(scope)
 
     def needs_grad(self, region: cst.CSTNode) -> bool:
-        """Saliency, adversarial and gradient-penalty code differentiates on purpose, and code that
-        switches grad on itself (`torch.set_grad_enabled(True)`, `torch.enable_grad()`) asks for it."""
+        """Saliency, adversarial and gradient-penalty code differentiates on purpose, code that
+        switches grad on itself (`torch.set_grad_enabled(True)`, `torch.enable_grad()`) asks for it,
+        and so does code that reads the autograd graph a run records (`out.grad_fn`, in the region
+        or a hook it defines: a tracer that maps a model's layers by their outputs' `grad_fn`)."""
         model = self.model
         if model.loops.has_backward(region):
+            return True
+        if any(a.attr.value == "grad_fn" for a in model.tree.descendants(region, cst.Attribute)):
             return True
         for call in model.tree.descendants(region, cst.Call):
             if method_name(call) in ("set_grad_enabled", "enable_grad") or type(call.func) is cst.Name:
