@@ -174,7 +174,9 @@ class ModelRuns:
         model = self.model
         facts = model.module_facts
         provenance = model.provenance
-        runs = facts.runs_module(call) or (provenance.is_module_call(call) and not facts.not_module(call))
+        runs = facts.runs_module(call) or (
+            provenance.is_module_call(call) and not facts.not_module(call) and not _literals_only(call)
+        )
         return (
             runs
             and not provenance.is_loss_call(call)
@@ -1279,6 +1281,13 @@ class EvalRegions:
                 return True
         return False
 
+
+
+def _literals_only(call: cst.Call) -> bool:
+    """Is every argument of `call` a literal number or string (`frame.head(10)`, `table.head(1)`)? A
+    forward runs on tensors; a callee guessed to be a module by its name alone is no module where it
+    is handed nothing but literals (a data frame's `head(n)`)."""
+    return bool(call.args) and all(arg.star == "" and is_literal(arg.value) for arg in call.args)
 
 
 def _abstract(func: cst.FunctionDef) -> bool:
