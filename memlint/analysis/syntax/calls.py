@@ -111,7 +111,7 @@ class Calls:
                 for func in names[node.value]:
                     escaped.add(id(func))
         for node in self.tree.by_type.get(cst.Attribute, ()):
-            if node.attr.value in names and id(node) not in called_ids:
+            if node.attr.value in names and id(node) not in called_ids and not self._truth_tested(node):
                 # a method handed on as `self.step`; a plain function reaches an object only by its
                 # name written somewhere (seen above), so `opt.evaluate` is an option, not a reference
                 for func in names[node.attr.value]:
@@ -122,6 +122,18 @@ class Calls:
             for func in group:
                 result[func] = [] if id(func) in escaped else sites.get(id(func), [])
         return result
+
+    def _truth_tested(self, node: cst.Attribute) -> bool:
+        """Is `node` only tested for truth (`if self.args.imprint_weights:`, `while not opt.done`, an
+        operand of `and`/`or` there)? A bound method is always true, so a test reads a value of that
+        name (an option), and hands no method on."""
+        child: cst.CSTNode = node
+        parent = self.tree.parent_of(node)
+        while type(parent) is cst.BooleanOperation or (
+            type(parent) is cst.UnaryOperation and type(parent.operator) is cst.Not
+        ):
+            child, parent = parent, self.tree.parent_of(parent)
+        return type(parent) in (cst.If, cst.While, cst.IfExp) and parent.test is child
 
     @property
     def classes(self) -> dict[str, cst.ClassDef]:
