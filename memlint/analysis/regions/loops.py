@@ -325,6 +325,8 @@ class Loops:
     def _is_step_loop(self, loop: cst.CSTNode) -> bool:
         if self.iterates_chunks(loop):
             return False  # `for part in torch.chunk(x, n)`: the pieces of one batch, within one step
+        if self.iterates_parameters(loop):
+            return False  # `for name, p in policy.named_parameters()`: one model's parameters, within one step
         scope = self.model.scope_of(loop)
         if isinstance(scope, cst.FunctionDef) and self.is_module_forward(scope) and not self.is_training_loop(loop):
             return self.has_backward(loop)  # a forward's loops run over its layers, blocks or time steps
@@ -334,6 +336,17 @@ class Loops:
             or self.has_backward(loop)
             or self.is_eval_loop(loop)
         )
+
+    def iterates_parameters(self, loop: cst.CSTNode) -> bool:
+        """A `for` over a module's parameters (`m.parameters()`, `m.named_parameters()`, enumerated):
+        one term per parameter of one computation (a penalty, TRPO's per-parameter gradients of the
+        KL divergence), bounded by the model's size, whatever it keeps or differentiates."""
+        if not isinstance(loop, cst.For):
+            return False
+        iterable = loop.iter
+        if isinstance(iterable, cst.Call) and code(iterable.func) == "enumerate" and iterable.args:
+            iterable = iterable.args[0].value
+        return isinstance(iterable, cst.Call) and method_name(iterable) in ("parameters", "named_parameters")
 
     def iterates_chunks(self, loop: cst.CSTNode) -> bool:
         """A `for` over the pieces of one tensor (`torch.chunk(x, n)`, `x.split(k)`, zipped or enumerated)."""
