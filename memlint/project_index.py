@@ -177,7 +177,7 @@ class ProjectIndex:
                 return origin
         return None
 
-    def only_called_without_grad(self, path: str, function: str) -> bool:
+    def only_called_without_grad(self, path: str, function: str, by_name: bool = False) -> bool:
         # found as `locate` finds a definition (a script's sibling module imported by its bare name too)
         states = [
             state
@@ -186,6 +186,11 @@ class ProjectIndex:
             for name, state in summary.get("calls", ())
             if name.rpartition(".")[2] == function.rpartition(".")[2] and self.locate(other, name) == (path, function)
         ]
+        if not states and by_name and "." in function:
+            # a method no caller shows the class of (`self.policy.get_log_probs_ref_model(...)`): every
+            # call of its name on an object, in any file of the project, this one included
+            method = function.rpartition(".")[2]
+            states = [s for summary in self.summaries.values() if (s := (summary.get("method_grad") or {}).get(method))]
         return bool(states) and all(state == "off" for state in states)
 
     @cached_property
@@ -691,7 +696,8 @@ class ProjectIndex:
                 if finding is None:
                     continue
             if finding.code == "ML003" and finding.extra.get("function") and not finding.extra.get("in_file_calls"):
-                if self.only_called_without_grad(finding.filename, finding.extra["function"]):
+                by_name = not finding.extra.get("handed_on")
+                if self.only_called_without_grad(finding.filename, finding.extra["function"], by_name):
                     continue
             adjusted.append(finding)
         return adjusted if preview else [f for f in adjusted if not hidden(f)]

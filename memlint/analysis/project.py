@@ -37,6 +37,7 @@ from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.regions.model_runs import eval_calls, exported_model_runs
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.questions import EVALUATING
+from memlint.analysis.tensor_api import TENSOR_API
 from memlint.suppression import is_suppressed
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "saved_entries": lambda: saved_entries(model),
         "keyword_strings": lambda: keyword_strings(model),
         "passes": lambda: model.handed.passes(imported()),
+        "method_grad": lambda: _method_grad(model, imported_roots),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -87,7 +89,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
 _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
-    "bases", "saved_entries", "keyword_strings", "passes",
+    "bases", "saved_entries", "keyword_strings", "passes", "method_grad",
 )  # the summary's keys as the cache has always written them
 
 
@@ -163,6 +165,28 @@ def _method_calls(model: "SemanticModel", imported_roots: set[str]) -> list[tupl
         if len(classes) == 1 and (cls := classes.pop()) and cls.split(".")[0] in imported_roots:
             found.append((call, f"{cls}.{func.attr.value}"))
     return found
+
+
+def _method_grad(model: "SemanticModel", imported_roots: set[str]) -> dict[str, str]:
+    """Each method name this file calls on an object (`self.policy.get_log_probs_ref_model(...)`,
+    whatever the receiver's class) -> "off" where every such call runs without grad, else "on".
+    A method whose class no caller shows is still called by its name: where every call of that name
+    in the project runs without grad, so does the method (`ProjectIndex.only_called_without_grad`).
+    Library calls (`torch.cat`, `np.stack`, a module's tensor methods) are left out: no project
+    method is reached through an imported module, and tensor methods are no project's."""
+    found: dict[str, str] = {}
+    for call in model.tree.by_type.get(cst.Call, ()):
+        func = call.func
+        if type(func) is not cst.Attribute:
+            continue
+        name = func.attr.value
+        root = dotted(func.value)
+        if name in TENSOR_API or (root and root.partition(".")[0] in imported_roots):
+            continue
+        state = "off" if model.grad_state(call) is Grad.OFF else "on"
+        if found.get(name) != "on":
+            found[name] = state
+    return dict(sorted(found.items()))
 
 
 def _trainer_precisions(model: "SemanticModel") -> list[list]:

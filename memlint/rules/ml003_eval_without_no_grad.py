@@ -126,8 +126,10 @@ def evaluate(model, loader):
             extra |= {"function": func.name.value, "in_file_calls": len(model.call_sites().get(func, ()))}
         elif owner is not None and model.tree.parent_of(owner) is model.module:
             # a method of a top-level class: as `Class.method`, which other files' calls name
-            # where they show the receiver's class
+            # where they show the receiver's class, or by its name alone unless it is handed on
             extra |= {"function": f"{owner.name.value}.{func.name.value}", "in_file_calls": len(model.call_sites().get(func, ()))}  # type: ignore[union-attr]
+            if model.calls.handed_on(func):  # type: ignore[arg-type]
+                extra["handed_on"] = True
         first = self._fixed.get(id(region))
         if first is not None:
             # each model call of the region builds its own graph; the one fix (at the region) covers all

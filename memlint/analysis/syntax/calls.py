@@ -26,6 +26,7 @@ class Calls:
         # benchmark corpus; the call is kept so that its id is not reused while this lives.
         self._local_callees: dict[int, tuple[cst.Call, list[cst.FunctionDef]]] = {}
         self._passed: dict[int, tuple[cst.Call, list[cst.FunctionDef]]] = {}  # id(call) -> passed_callables
+        self._escaped: set[int] = set()  # id(function) of those referenced other than by calls
 
     def imported_statement_calls(self, imported_roots: set[str]) -> Iterator[tuple[cst.Expr, cst.Call, str]]:
         """Statements that only call an imported function with arguments (`record(history, loss)`),
@@ -117,11 +118,18 @@ class Calls:
                 for func in names[node.attr.value]:
                     if self.scopes.enclosing_class(func) is not None:
                         escaped.add(id(func))
+        self._escaped = escaped
         result: dict[cst.FunctionDef, list[cst.Call]] = {}
         for group in names.values():
             for func in group:
                 result[func] = [] if id(func) in escaped else sites.get(id(func), [])
         return result
+
+    def handed_on(self, func: cst.FunctionDef) -> bool:
+        """Is `func` referenced other than by calls (passed as a callback, stored, exported), so that
+        it may be called from anywhere?"""
+        self._call_site_table  # noqa: B018  (it finds the references)
+        return id(func) in self._escaped
 
     def _truth_tested(self, node: cst.Attribute) -> bool:
         """Is `node` only tested for truth (`if self.args.imprint_weights:`, `while not opt.done`, an
