@@ -728,7 +728,10 @@ def _informative(entry: dict[str, Any]) -> bool:
         return True
     return any(
         entry.get(key)
-        for key in ("keeps", "keeps_in", "runs", "evals", "grad", "loads", "leaves_grad", "trains", "constant")
+        for key in (
+            "keeps", "keeps_in", "runs", "evals", "grad", "loads", "leaves_grad", "trains", "constant",
+            "returns_differentiating",
+        )
     )
 
 

@@ -339,7 +339,24 @@ class Provenance:
             return bool((self.model.project.constructed(made) or {}).get("differentiates"))
         own = self._own_class_instance(func, call)
         cls = self.model.calls.classes.get(own) if own else None
-        return cls is not None and differentiates(self.model, cls)
+        return (cls is not None and differentiates(self.model, cls)) or self._returned_differentiating(func, call)
+
+    def _returned_differentiating(self, func: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """`model, _ = make_and_restore_model(...)` and `model(...)`: is every binding of the name
+        an element of what a project function of another file returns as an object that takes
+        gradients on purpose (its facts' `returns_differentiating`)?"""
+        if type(func) is not cst.Name:
+            return False
+        scope = self.model.scope_of(at)
+        bindings = self.reaching_bindings(scope, func.value, at) or self.model.bindings(self.model.module, func.value)
+        if not bindings:
+            return False
+        for binding in bindings:
+            value, element = unpacked(binding)
+            entry = self.model.project.function(value) if type(value) is cst.Call else None
+            if not entry or (-1 if element is None else element) not in (entry.get("returns_differentiating") or ()):
+                return False
+        return True
 
     def _may_hold_an_object(self, func: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Is `func` `self.<attr>`, or a name bound to a call's result somewhere (`gen = Sampler()`)?

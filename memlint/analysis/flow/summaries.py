@@ -28,7 +28,7 @@ from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind, refined_by_annotation
 from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS, named_like_loss
-from memlint.analysis.regions.differentiation import differentiates
+from memlint.analysis.regions.differentiation import differentiates, returns_differentiating
 from memlint.analysis.flow.values import NO, YES, Value, join
 from memlint.analysis.regions.grad import Grad
 
@@ -669,6 +669,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         loads = _checkpoint_load(model, func)
         if loads:
             entry["loads"] = loads
+        made = returns_differentiating(model, func) if cls is None else []
+        if made:  # `model, checkpoint = make_and_restore_model(...)`: calling `model` takes gradients
+            entry["returns_differentiating"] = made
         run = _evaluation_run(model, func) if cls is not None else None
         if run:  # an override its base class's file calls on `self` (`overrides:` questions)
             entry["evaluation_run"] = run

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.library import GRADIENT_LIBRARIES
+from memlint.analysis.library import GRADIENT_LIBRARIES, MODULE_SELF_RETURNING
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
@@ -32,3 +32,45 @@ def differentiates(model: "FileContext", cls: cst.ClassDef, seen: frozenset[str]
     return any(regions.needs_grad(m) for m in methods) or any(
         does(call.func) for m in methods for call in model.tree.descendants(m, cst.Call)
     )
+
+
+def returns_differentiating(model: "FileContext", func: cst.FunctionDef) -> list[int]:
+    """The elements of what `func` returns that are objects of a class of the project that takes
+    gradients on purpose (robustness' `make_and_restore_model` returns `(AttackerModel(...), checkpoint)`,
+    placed and maybe wrapped in `DataParallel`): [-1] for the whole value, else the tuple's indexes
+    that every `return` agrees on. A caller in another file that runs such an object needs grad on."""
+    returns = [r for r in model.tree.descendants(func.body, cst.Return) if model.scope_of(r) is func]
+    if not returns or any(r.value is None for r in returns):
+        return []
+    shapes = [r.value.elements if type(r.value) is cst.Tuple else None for r in returns]  # type: ignore[union-attr]
+    if all(shape is None for shape in shapes):
+        return [-1] if all(_made_differentiating(model, r.value, r, set()) for r in returns) else []  # type: ignore[arg-type]
+    if any(shape is None for shape in shapes) or len({len(shape) for shape in shapes}) != 1:  # type: ignore[arg-type]
+        return []
+    return [
+        i
+        for i in range(len(shapes[0]))  # type: ignore[arg-type]
+        if all(_made_differentiating(model, shape[i].value, r, set()) for shape, r in zip(shapes, returns))  # type: ignore[index]
+    ]
+
+
+def _made_differentiating(model: "FileContext", expr: cst.BaseExpression, at: cst.CSTNode, seen: set[int]) -> bool:
+    """Is every value `expr` may hold at `at` an object of a class of the project that differentiates,
+    also once placed (`model.cuda()`) or wrapped in `DataParallel`, whose call runs it?"""
+    if id(expr) in seen:
+        return True  # `model = model.cuda()`: the other bindings decide
+    seen.add(id(expr))
+    if type(expr) is cst.Name:
+        values = model.provenance.held_values(expr, at)  # type: ignore[attr-defined]
+        return bool(values) and all(_made_differentiating(model, v, v, seen) for v in values)
+    if type(expr) is not cst.Call:
+        return False
+    func = expr.func
+    if type(func) is cst.Attribute and func.attr.value in MODULE_SELF_RETURNING:
+        return _made_differentiating(model, func.value, at, seen)
+    if (model.imports.resolve(func) or "").endswith("DataParallel") and expr.args:
+        return _made_differentiating(model, expr.args[0].value, at, seen)
+    cls = model.calls.classes.get(func.value) if type(func) is cst.Name else None
+    if cls is not None:
+        return differentiates(model, cls)
+    return bool((model.project.constructed(expr) or {}).get("differentiates"))  # a class of another file
