@@ -289,6 +289,8 @@ for batch in loader:
                 call = self._called_method(mention)
                 if call is not None and method_name(call) in ("parameters", "named_parameters"):
                     return False
+                if call is not None and self._makes_stepped_optimizer(call):
+                    return False  # `self.opt, sched = self.net.get_optimizer(steps)`: the holder's own optimizer
         for mention in self._mentions_of(name, at):
             parent = tree.parent_of(mention)
             if isinstance(parent, cst.Attribute) and parent.value is mention:
@@ -304,6 +306,23 @@ for batch in loader:
                 if method_name(call) == "prepare" and len(call.args) > 1:
                     return False  # `accelerator.prepare(model, optimizer)`
         return True
+
+    def _makes_stepped_optimizer(self, call: cst.Call) -> bool:
+        """Is what `call` returns bound to an optimizer that this file steps (`self.opt, self.sched =
+        self.net.get_optimizer(n)`, then `self.opt.step()`)? A method of the object that holds a model
+        may build that optimizer from the model's parameters, out of sight."""
+        model = self.model
+        assign = model.tree.parent_of(call)
+        if not isinstance(assign, cst.Assign) or assign.value is not call:
+            return False
+        bound = set()
+        for target in assign.targets:
+            parts = target.target.elements if isinstance(target.target, (cst.Tuple, cst.List)) else [target.target]
+            bound |= {code(p.value if isinstance(p, cst.Element) else p) for p in parts}
+        return any(
+            model.loops.is_optimizer_step(c) and code(c.func.value) in bound  # type: ignore[attr-defined]
+            for c in model.tree.by_type.get(cst.Call, ())
+        )
 
     def _bound_switched(self, mention: cst.CSTNode) -> cst.Call | None:
         """The `.eval()` (or `.train(...)`) call whose result `mention` is bound to
