@@ -597,7 +597,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       as far as its file says, with the bases of other files it derives from in `parameter_bases`), the
       attributes of `self` a module's methods read and return values from (`reads_into_returns`:
       what a subclass's `forward` stores there is consumed), whether its methods take gradients on purpose
-      (`differentiates`: an explainer, an attack), the methods its own loops call once per step (`steps`),
+      (`differentiates`: an explainer, an attack; `takes_gradients` where its methods differentiate
+      themselves, not only make inputs require grad), the methods its own loops call once per step (`steps`),
       and whether it is a metric whose every `update` appends to list states on the device (`list_states`);
     - a name bound at module level to a literal: that it is a constant (`constant`).
 
@@ -623,6 +624,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
                 entry["reads_into_returns"] = read
             if differentiates(model, cls):
                 entry["differentiates"] = True
+                if differentiates(model, cls, strict=True):  # its own methods differentiate (an attack)
+                    entry["takes_gradients"] = True
             steps = _step_methods(model, cls)
             if steps:
                 entry["steps"] = steps

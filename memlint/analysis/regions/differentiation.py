@@ -12,31 +12,36 @@ if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
 
 
-def differentiates(model: "FileContext", cls: cst.ClassDef, seen: frozenset[str] = frozenset()) -> bool:
+def differentiates(
+    model: "FileContext", cls: cst.ClassDef, seen: frozenset[str] = frozenset(), strict: bool = False
+) -> bool:
     """Does `cls` take gradients on purpose (an explainer, an adversarial attack): its methods
     differentiate (backward, `torch.autograd.grad`, inputs made to require grad), or it derives from,
     or makes, a class that does (of this file, or of a gradient library of the library table)?
-    Calling such an object needs grad on."""
+    Calling such an object needs grad on. `strict`: only where a method itself differentiates
+    (backward, `torch.autograd.grad`): a network whose layer makes its edge weights require grad,
+    for explainers to differentiate later, predicts like any other."""
     regions = model.eval_regions  # type: ignore[attr-defined]
     classes = model.calls.classes
     seen = seen | {cls.name.value}
 
     def does(expr: cst.BaseExpression) -> bool:  # a class that differentiates, as named in this file
         if type(expr) is cst.Name and expr.value in classes:
-            return expr.value not in seen and differentiates(model, classes[expr.value], seen)
+            return expr.value not in seen and differentiates(model, classes[expr.value], seen, strict)
         return (model.imports.resolve(expr) or "").startswith(GRADIENT_LIBRARIES)
 
     if any(does(base.value) for base in cls.bases):
         return True
     methods = [stmt for stmt in cls.body.body if isinstance(stmt, cst.FunctionDef)]
-    return any(regions.needs_grad(m) for m in methods) or any(
+    differentiating = model.loops.has_backward if strict else regions.needs_grad  # type: ignore[attr-defined]
+    return any(differentiating(m) for m in methods) or any(
         does(call.func) for m in methods for call in model.tree.descendants(m, cst.Call)
     )
 
 
 def returns_differentiating(model: "FileContext", func: cst.FunctionDef) -> list[int]:
-    """The elements of what `func` returns that are objects of a class of the project that takes
-    gradients on purpose (robustness' `make_and_restore_model` returns `(AttackerModel(...), checkpoint)`,
+    """The elements of what `func` returns that are objects of a class of the project whose methods
+    differentiate (`differentiates`, strict) (robustness' `make_and_restore_model` returns `(AttackerModel(...), checkpoint)`,
     placed and maybe wrapped in `DataParallel`): [-1] for the whole value, else the tuple's indexes
     that every `return` agrees on. A caller in another file that runs such an object needs grad on."""
     returns = [r for r in model.tree.descendants(func.body, cst.Return) if model.scope_of(r) is func]
@@ -72,5 +77,5 @@ def _made_differentiating(model: "FileContext", expr: cst.BaseExpression, at: cs
         return _made_differentiating(model, expr.args[0].value, at, seen)
     cls = model.calls.classes.get(func.value) if type(func) is cst.Name else None
     if cls is not None:
-        return differentiates(model, cls)
-    return bool((model.project.constructed(expr) or {}).get("differentiates"))  # a class of another file
+        return differentiates(model, cls, strict=True)
+    return bool((model.project.constructed(expr) or {}).get("takes_gradients"))  # a class of another file

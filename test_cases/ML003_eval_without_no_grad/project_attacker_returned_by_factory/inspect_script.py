@@ -1,7 +1,7 @@
 # Linted as one project with attacker.py and model_utils.py. `model` is the attacker model the factory
 # returns: its call makes adversarial examples by differentiating, so grad must stay on: no finding.
-# `classifier` is a plain network the other factory returns: predicting with grad on records a graph
-# for nothing.
+# `classifier` is a network the other factory returns, which only makes its mask require grad for
+# explainers to use later: predicting with it with grad on records a graph for nothing.
 import torch
 from torchvision.models import resnet18
 
