@@ -5,6 +5,7 @@ the data behind the convolution workspace model of memlint's estimate.
     python conv_probe.py OUT.json models plain|benchmark   # the benchmark scripts' networks
     python conv_probe.py OUT.json sweep plain|benchmark [SECONDS]  # a grid of shapes, fp32 and bf16
     python conv_probe.py OUT.json sweep-cl plain|benchmark [SECONDS]  # the same grid channels-last, fp32, fp16, bf16
+    python conv_probe.py OUT.json sweep-fullres plain|benchmark [SECONDS]  # image-to-image layers at full resolution
 
 Every convolution runs under a dispatch mode that splits `convolution_backward` into one
 call per gradient and records, for each call, the allocator's events between a marker
@@ -192,6 +193,21 @@ def _cifar(arch: str, batch: int):
     return step
 
 
+def _espcn(batch: int, factor: int, size: int):
+    # pytorch/examples' super_resolution network (ESPCN): full-resolution layers on the Y channel, then a
+    # pixel shuffle
+    import torch.nn as nn
+
+    model = nn.Sequential(nn.Conv2d(1, 64, 5, 1, 2), nn.ReLU(), nn.Conv2d(64, 64, 3, 1, 1), nn.ReLU(),
+                          nn.Conv2d(64, 32, 3, 1, 1), nn.ReLU(), nn.Conv2d(32, factor ** 2, 3, 1, 1),
+                          nn.PixelShuffle(factor)).cuda()
+
+    def step():
+        model(torch.randn(batch, 1, size, size, device="cuda")).mean().backward()
+
+    return step
+
+
 def _amp(step_factory, dtype=torch.float16):
     step = step_factory()
 
@@ -219,6 +235,8 @@ MODELS = {
     **{f"cifar-{arch}-b{n}": (lambda arch=arch, n=n: _cifar(arch, n)) for arch in ("resnet18", "vgg16") for n in (64, 128, 256)},
     **{f"amp-tv-{arch}-b{n}": (lambda arch=arch, n=n: _amp(lambda: _classifier(f"tv_{arch}", n)))
        for arch in ("resnet18", "resnet50") for n in (32, 64, 128, 256)},
+    # pytorch/examples' super_resolution (the fifth first look)
+    "superres-espcn-x3-b4": lambda: _espcn(4, 3, 85), "superres-espcn-x4-b64": lambda: _espcn(64, 4, 64),
 }
 
 
@@ -252,7 +270,20 @@ def sweep_shapes() -> list:
     return [(n, *base) for base in bases for n in (1, 8, 32, 128)]
 
 
-def run_sweep(budget: float, channels_last: bool = False) -> list:
+def fullres_shapes() -> list:
+    """Layers of image-to-image networks (super-resolution, denoising, segmentation heads), which keep
+    the input's resolution: few channels on many pixels, where the grid above has many channels on
+    few. Sizes between the common crops, so that no script's own shape needs to be in the table."""
+    bases = [  # (in, out, kernel, stride, padding, transposed, groups)
+        (1, 64, 5, 1, 2, False, 1), (3, 64, 5, 1, 2, False, 1), (1, 64, 9, 1, 4, False, 1), (3, 64, 3, 1, 1, False, 1),
+        (64, 64, 3, 1, 1, False, 1), (64, 32, 3, 1, 1, False, 1), (64, 32, 5, 1, 2, False, 1), (32, 9, 3, 1, 1, False, 1),
+        (32, 16, 3, 1, 1, False, 1), (32, 1, 5, 1, 2, False, 1), (64, 3, 3, 1, 1, False, 1), (32, 32, 3, 1, 1, False, 1),
+    ]
+    return [(n, cin, cout, k, stride, pad, size, transposed, groups)
+            for cin, cout, k, stride, pad, transposed, groups in bases for size in (48, 72, 96, 128) for n in (1, 4, 16, 64)]
+
+
+def run_sweep(budget: float, channels_last: bool = False, shapes: list | None = None) -> list:
     torch.cuda.memory._record_memory_history(max_entries=2000, context=None, stacks="python")
     recorder = Recorder()
     started = time.perf_counter()
@@ -260,7 +291,7 @@ def run_sweep(budget: float, channels_last: bool = False) -> list:
     layout = torch.channels_last if channels_last else torch.contiguous_format
     dtypes = (torch.float32, torch.float16, torch.bfloat16) if channels_last else (torch.float32, torch.bfloat16)
     for dtype in dtypes:
-        for n, cin, cout, k, stride, pad, size, transposed, groups in sweep_shapes():
+        for n, cin, cout, k, stride, pad, size, transposed, groups in shapes or sweep_shapes():
             if time.perf_counter() - started > budget:
                 return out
             if n * max(cin, cout) * size * size * 4 * (16 if transposed else 1) > 2**30:
@@ -305,6 +336,7 @@ if __name__ == "__main__":
                 result["models"].append(json.load(handle))
             print(name, "done", flush=True)
     else:
-        result = {**header, "sweep": run_sweep(float(sys.argv[4]) if len(sys.argv) > 4 else 240.0, what == "sweep-cl")}
+        shapes = fullres_shapes() if what == "sweep-fullres" else None
+        result = {**header, "sweep": run_sweep(float(sys.argv[4]) if len(sys.argv) > 4 else 240.0, what == "sweep-cl", shapes)}
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(result, handle)

@@ -2,7 +2,7 @@
 (memlint/estimate/cudnn_workspaces.py) and a reduced copy of the measurements
 (benchmarks/results/estimate_conv_probe_h200.json: per cuDNN call, the workspaces it took).
 
-    python conv_table.py add DIR   # the stored table and DIR's sweep_cl_plain.json / sweep_cl_benchmark.json
+    python conv_table.py add DIR [STEM]  # the stored table and DIR's STEM_plain.json / STEM_benchmark.json (sweep_cl; modelsN: networks)
     python conv_table.py DIR   # DIR holds conv_probe.py's models_*.json, models2_*.json, models3_*.json (later batches of
                                # networks) and sweep_*.json, each plain and benchmark
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -110,29 +111,57 @@ def write(calls: list[dict], header: dict, about: str) -> None:
     print(len(calls), "calls,", len(table), "shapes")
 
 
-def add(folder: str) -> None:
-    """The stored measurements and conv_probe.py's sweep-cl runs in `folder` (sweep_cl_plain.json,
-    sweep_cl_benchmark.json: the sweep's layers channels-last, fp32, fp16 and bf16) into one table."""
+def add(folder: str, stem: str = "sweep_cl") -> None:
+    """The stored measurements and a conv_probe.py sweep's two runs in `folder` (STEM_plain.json,
+    STEM_benchmark.json) into one table. sweep_cl: the sweep's layers channels-last, fp32, fp16 and
+    bf16; sweep_fullres: image-to-image layers at full resolution, fp32 and bf16. A run replaces the
+    stored calls of its own source."""
+    source = stem.replace("_", "-")
+    if stem.startswith("models"):  # networks (conv_probe.py models): one source each
+        add_models(folder, stem)
+        return
     path = os.path.join(ROOT, "benchmarks", "results", "estimate_conv_probe_h200.json")
     with open(path, encoding="utf-8") as handle:
         stored = json.load(handle)
     header = {k: stored[k] for k in ("torch", "cudnn", "gpu", "total")}
-    calls = [{"key": stored["keys"][key], "source": stored["sources"][source], "mode": "benchmark" if bench else "plain",
+    calls = [{"key": stored["keys"][key], "source": stored["sources"][source_index], "mode": "benchmark" if bench else "plain",
               "step": step, "workspaces": spaces, "free": free << 20}
-             for key, source, bench, step, spaces, free in stored["calls"] if stored["sources"][source] != "sweep-cl"]
+             for key, source_index, bench, step, spaces, free in stored["calls"] if stored["sources"][source_index] != source]
     gpu = ""
     for mode in ("plain", "benchmark"):
-        with open(os.path.join(folder, f"sweep_cl_{mode}.json"), encoding="utf-8") as handle:
+        with open(os.path.join(folder, f"{stem}_{mode}.json"), encoding="utf-8") as handle:
             sweep = json.load(handle)
         gpu = sweep["gpu"]
         # A tensor of one channel or one pixel is both layouts: its key names none, and the stored
         # measurement of that key stays as it was.
-        calls += [call for call in ({**reduced(c, "sweep-cl", 0), "mode": mode} for c in sweep["sweep"] if "events" in c)
-                  if call["key"].endswith(" cl")]
+        calls += [call for call in ({**reduced(c, source, 0), "mode": mode} for c in sweep["sweep"] if "events" in c)
+                  if source != "sweep-cl" or call["key"].endswith(" cl")]
     about = stored["about"].split("; per cuDNN call")[0]
-    if "sweep-cl" not in about:
-        about += f"; sweep-cl (channels-last layers) on {gpu} (2026-11-28)"
+    if source not in about:
+        what = {"sweep-cl": "channels-last layers", "sweep-fullres": "full-resolution image-to-image layers"}[source]
+        about += f"; {source} ({what}) on {gpu} ({time.strftime('%Y-%m-%d')})"
     write(calls, header, about)
+
+
+def add_models(folder: str, stem: str) -> None:
+    """conv_probe.py's `models` runs (STEM_plain.json, STEM_benchmark.json) into the stored table: each
+    network a source, replacing its stored calls."""
+    path = os.path.join(ROOT, "benchmarks", "results", "estimate_conv_probe_h200.json")
+    with open(path, encoding="utf-8") as handle:
+        stored = json.load(handle)
+    runs = {}
+    for mode in ("plain", "benchmark"):
+        with open(os.path.join(folder, f"{stem}_{mode}.json"), encoding="utf-8") as handle:
+            runs[mode] = json.load(handle)
+    names = {model["model"] for run in runs.values() for model in run["models"]}
+    calls = [{"key": stored["keys"][key], "source": stored["sources"][source], "mode": "benchmark" if bench else "plain",
+              "step": step, "workspaces": spaces, "free": free << 20}
+             for key, source, bench, step, spaces, free in stored["calls"] if stored["sources"][source] not in names]
+    for mode, run in runs.items():
+        for model in run["models"]:
+            for step, step_calls in enumerate(model.get("steps", [])):
+                calls += [{**reduced(c, model["model"], step), "mode": mode} for c in step_calls]
+    write(calls, {k: stored[k] for k in ("torch", "cudnn", "gpu", "total")}, stored["about"].split("; per cuDNN call")[0])
 
 
 def check(folder: str) -> None:
@@ -159,7 +188,7 @@ def check(folder: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == "check":  # python conv_table.py check DIR: the H100 comparison
         check(sys.argv[2])
-    elif sys.argv[1] == "add":  # python conv_table.py add DIR: channels-last sweeps into the stored table
-        add(sys.argv[2])
+    elif sys.argv[1] == "add":  # python conv_table.py add DIR [STEM]: a sweep's two runs into the stored table
+        add(sys.argv[2], *sys.argv[3:4])
     else:
         main(sys.argv[1])

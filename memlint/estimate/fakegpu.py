@@ -137,6 +137,21 @@ def _python_level(func) -> bool:
     return isinstance(func, FunctionType) and func.__module__ == F.__name__
 
 
+# Tensors made from Python data (`_python_data`): real when made on the host.
+_FROM_DATA = {torch.tensor, torch.as_tensor, torch.asarray}
+
+
+def _python_data(args: tuple) -> bool:
+    """Numbers, or lists and tuples of them: data whose tensor costs what the data already does."""
+    return bool(args) and all(type(v) in (int, float, bool) for v in _leaves(args[:1], depth=2))
+
+
+def _host_transform(module: torch.nn.Module, args: tuple, kwargs: dict) -> bool:
+    """A module without parameters, buffers or hooks of its own called on small real host tensors."""
+    return not (module._forward_hooks or module._forward_pre_hooks or module._parameters or module._buffers
+                or module._modules) and _real_host_call(args, kwargs)
+
+
 def _real_host_call(args: tuple, kwargs: dict) -> bool:
     """A call on small real host tensors only, which runs as it is, with no mode at all: a
     program's host side (nanoGPT's get_batch slices each row with a real index, 400 batches of
@@ -173,6 +188,12 @@ class _Devices(TorchFunctionMode):
         kwargs = dict(kwargs or {})
         if func not in _DEVICE_FUNCTIONS and _real_host_call(args, kwargs):
             with torch._C._DisableTorchDispatch():  # the tracker and the fake mode: see `_real_host_call`
+                return func(*args, **kwargs)
+        if func is torch.Tensor.__setitem__ and len(args) == 3 and self.tracker.write_scalar(*args):
+            return None
+        if func in _FROM_DATA and _target(kwargs.get("device")) == "cpu" and _python_data(args):
+            # `torch.as_tensor(mean, device=x.device)` on the host (a transform's constants, per sample)
+            with torch._C._DisableTorchDispatch():
                 return func(*args, **kwargs)
         if func is torch.Tensor.to:
             return self._to(args[0], args[1:], kwargs)
@@ -540,6 +561,10 @@ class FakeGPU:
         accumulation = _Accumulation(tracker) if self.world is None else None
 
         def call(module, *args, **kwargs):
+            if _host_transform(module, args, kwargs):
+                # a stateless module on real host data (a data set's `Normalize`, per sample): plain
+                # host work, no GPU memory to track and nothing to bound
+                return module.forward(*args, **kwargs)
             if state["depth"]:
                 return self._nested(module_call, state, module, args, kwargs)
             shapes = tuple(tuple(t.shape) if isinstance(t, torch.Tensor) else type(t)

@@ -150,6 +150,9 @@ HOST_LIMIT = 1 << 20
 # a placeholder (every index 1), a million dispatches; real, it takes milliseconds.
 INDEX_LIMIT = 1 << 26
 
+# Ops that gather many host tensors into one (`_host_inputs`).
+_GATHERS = {torch.ops.aten.stack.default, torch.ops.aten.cat.default}
+
 # Sparse @ dense on CUDA (`_sparse_mm_copies`).
 _SPARSE_DENSE_MM = {torch.ops.aten.mm.default, torch.ops.aten.addmm.default, torch.ops.aten._sparse_mm.default,
                     torch.ops.aten._sparse_addmm.default}
@@ -237,6 +240,14 @@ def storages(t: torch.Tensor) -> set:
     if parts is None:
         return get_untyped_storages(t)
     return {st for part in parts for st in get_untyped_storages(getattr(t, part)())}
+
+
+def _basic_index(key) -> bool:
+    """An index that selects a view (numbers, slices of numbers, None, ...), no tensor or list in it."""
+    parts = key if type(key) is tuple else (key,)
+    return all(type(p) in (int, bool) or p is None or p is Ellipsis
+               or type(p) is slice and all(type(v) in (int, type(None)) for v in (p.start, p.stop, p.step))
+               for p in parts)
 
 
 def _written(func, args: tuple, kwargs: dict) -> list:
@@ -658,10 +669,32 @@ class StepTracker(MemTracker):
             if isinstance(fake, FakeTensor) and isinstance(value, torch.Tensor) and fake.shape == value.shape:
                 self.shadow[fake] = value
 
+    def write_scalar(self, target, key, value) -> bool:
+        """`x[i] = 3` on a small GPU tensor with real values (a label tensor rewritten element by element,
+        forward-forward's negative labels): the write goes to the values, nothing is dispatched. CUDA
+        writes a Python number into the tensor it indexes (a fill) and allocates nothing, so the fake
+        tensor has nothing to record, and a loop over 50,000 elements takes a second, not minutes.
+        False (the usual dispatch) for anything else: a tensor value, advanced indexing."""
+        if not (isinstance(target, FakeTensor) and target in self.shadow and type(value) in (int, float, bool)
+                and _basic_index(key)):
+            return False
+        with unset_fake_temporarily(), torch._C._DisableTorchDispatch():  # the real values, past this mode too
+            self.shadow[target][key] = value
+        return True
+
     def _index_by_mask_values(self, func, args: tuple, kwargs: dict, mode):
         """`x[mask]` and `x[mask] = v` on the GPU with a boolean mask that has real values: its
         shape is the mask's count, so the mask becomes the indices of its True elements (CUDA's
         kernel computes the same, `nonzero`) and the fake op runs on them. None otherwise."""
+        if func is torch.ops.aten.masked_select.default and len(args) == 2:
+            # CUDA's masked_select is `x[mask]` on both broadcast to one shape (IndexKernel.cu)
+            x, m = args
+            if m not in self.shadow:
+                return None
+            shape = torch.broadcast_shapes(x.shape, m.shape)
+            with unset_fake_temporarily():
+                found = self.shadow[m].expand(shape).nonzero().unbind(1)
+            return torch.ops.aten.index.Tensor(x.expand(shape), [mode.from_tensor(i) for i in found])
         if func not in _MASK_INDEXING or len(args) < 2:
             return None
         indices = []
@@ -699,8 +732,14 @@ class StepTracker(MemTracker):
         one sample at a time: `data[i].numpy()` needs the real sample)."""
         if "device" in kwargs and _device_type(kwargs["device"]) != "cpu":
             return False
-        return all(type(t) in (torch.Tensor, torch.nn.Parameter) and t.device.type == "cpu" for t in tensors) and \
-            (sum(t.numel() for t in tensors) <= HOST_LIMIT or getattr(func, "is_view", False))
+        if not all(type(t) in (torch.Tensor, torch.nn.Parameter) and t.device.type == "cpu" for t in tensors):
+            return False
+        total = sum(t.numel() for t in tensors)
+        # A batch collated from many real samples (DataLoader's `torch.stack`, up to `INDEX_LIMIT`
+        # elements) is made real too: a copy costs little, where making each sample fake costs a
+        # conversion each (forward-forward's one batch of 50,000 MNIST images: minutes).
+        return total <= HOST_LIMIT or getattr(func, "is_view", False) or \
+            func in _GATHERS and len(tensors) > 1 and total <= INDEX_LIMIT
 
     @staticmethod
     def _host(func, args: tuple, kwargs: dict, tensors: list):

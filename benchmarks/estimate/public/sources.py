@@ -230,6 +230,57 @@ def _photos(folder: str, rng: np.random.Generator, count: int = 96) -> None:
         _jpeg(os.path.join(folder, f"{i:04d}.jpg"), rng, 500, 500)
 
 
+def _fastspeech2(root: str, rng: np.random.Generator) -> None:
+    # FastSpeech2's preprocessed features (train.txt of phonemes in braces, mel/pitch/energy/duration .npy
+    # per utterance), 128 utterances of LJSpeech and LibriTTS speakers: every one 120 phonemes and 840
+    # frames (about LJSpeech's longest clip) so the shuffled batches have one shape. Energy is float32 as
+    # the preprocessing writes it (a torch STFT's; the script moves it to the GPU as it is), pitch
+    # float64 (pyworld's; the script casts it). The HiFi-GAN
+    # vocoder's weights are not in the mirror: a random generator of its architecture, saved where the
+    # script loads it (its size is the weights', its values matter to no memory figure).
+    sys.path.insert(0, root)
+    try:
+        import torch
+        import hifigan
+        from text.cmudict import valid_symbols
+    finally:
+        sys.path.remove(root)
+    with open(os.path.join(root, "hifigan", "config.json"), encoding="utf-8") as handle:
+        vocoder = hifigan.Generator(hifigan.AttrDict(json.load(handle)))
+    for name in ("generator_LJSpeech.pth.tar", "generator_universal.pth.tar"):
+        torch.save({"generator": vocoder.state_dict()}, os.path.join(root, "hifigan", name))
+    phones, frames = 120, 840
+    for corpus in ("LJSpeech", "LibriTTS"):
+        folder = os.path.join(root, "preprocessed_data", corpus)
+        with open(os.path.join(folder, "speakers.json"), encoding="utf-8") as handle:
+            speakers = list(json.load(handle))
+        for sub in ("mel", "pitch", "energy", "duration"):
+            os.makedirs(os.path.join(folder, sub), exist_ok=True)
+        lines = []
+        for i in range(128):
+            speaker, base = speakers[i % len(speakers)], f"U{i:04d}"
+            duration = rng.multinomial(frames - phones, np.full(phones, 1 / phones)) + 1
+            for sub, array in (("mel", rng.standard_normal((frames, 80), dtype=np.float32)),
+                               ("pitch", rng.standard_normal(phones)),
+                               ("energy", rng.standard_normal(phones, dtype=np.float32)),
+                               ("duration", duration)):
+                np.save(os.path.join(folder, sub, f"{speaker}-{sub}-{base}.npy"), array)
+            lines.append(f"{base}|{speaker}|{{{' '.join(rng.choice(valid_symbols, phones))}}}|synthetic\n")
+        for split in ("train.txt", "val.txt"):
+            with open(os.path.join(folder, split), "w", encoding="utf-8") as handle:
+                handle.writelines(lines)
+
+
+def _bsds300(folder: str, rng: np.random.Generator) -> None:
+    # BSDS300's layout for pytorch/examples' super_resolution: 200 training and 100 test photos of
+    # 481x321 (portrait or landscape), which the transforms crop to 256 (or a multiple of the factor).
+    for split, count in (("train", 200), ("test", 100)):
+        os.makedirs(os.path.join(folder, split), exist_ok=True)
+        for i in range(count):
+            width, height = (481, 321) if i % 3 else (321, 481)
+            _jpeg(os.path.join(folder, split, f"{i:05d}.jpg"), rng, width, height)
+
+
 def data() -> None:
     rng = np.random.default_rng(0)
     chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
@@ -240,8 +291,9 @@ def data() -> None:
     with open(os.path.join(nanogpt, "meta.pkl"), "wb") as handle:
         pickle.dump({"vocab_size": len(chars), "itos": dict(enumerate(chars)),
                      "stoi": {c: i for i, c in enumerate(chars)}}, handle)
-    with open(os.path.join(SRC, "mingpt", "projects", "chargpt", "input.txt"), "w", encoding="utf-8") as handle:
-        handle.write("".join(rng.choice(chars, 1_000_000)))
+    if os.path.isdir(os.path.join(SRC, "mingpt")):  # a source not extracted (`extract MIRRORS NAME ...`) gets no data
+        with open(os.path.join(SRC, "mingpt", "projects", "chargpt", "input.txt"), "w", encoding="utf-8") as handle:
+            handle.write("".join(rng.choice(chars, 1_000_000)))
     _wikitext2(os.path.join(SRC, "examples", "word_language_model", "data", "wikitext-2"), rng)
     _hf_clm(os.path.join(SRC, "transformers", "examples", "pytorch", "language-modeling", "data"), rng)
     mnist = os.path.join(SRC, "examples", "data")
@@ -253,6 +305,7 @@ def data() -> None:
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "lightning", "Datasets", "MNIST"))  # the Fabric example's
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "ddpm_mnist", "data", "MNIST"))
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "pytorch_tutorial", "tutorials", "data", "MNIST"))  # '../../data/'
+    _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "examples", "mnist_forward_forward", "data", "MNIST"))
     _link(os.path.join(SRC, "examples", "word_language_model", "data", "wikitext-2", "train.txt"),
           os.path.join(lightning, "fabric", "language_model", "data", "wikitext-2.txt"))  # Lightning's WikiText2 demo
     _cora(os.path.join(SRC, "examples", "gat", "cora"), rng)
@@ -269,9 +322,13 @@ def data() -> None:
                                ("timm", _imagefolder, "synth_imagenet"),
                                ("lightning", lightning_imagenet, "examples/pytorch/domain_templates/synth_imagenet"),
                                ("pygcn", _cora, "data/cora"),
-                               ("diffusers", _photos, "examples/unconditional_image_generation/synth_images")):
+                               ("diffusers", _photos, "examples/unconditional_image_generation/synth_images"),
+                               ("examples", _bsds300, "super_resolution/dataset/BSDS300/images")):
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(SRC, name, folder)):
             make(os.path.join(SRC, name, folder), rng)
+    fastspeech2 = os.path.join(SRC, "fastspeech2")
+    if os.path.isdir(fastspeech2) and not os.path.exists(os.path.join(fastspeech2, "preprocessed_data", "LJSpeech", "train.txt")):
+        _fastspeech2(fastspeech2, rng)
     print("synthetic data written under", os.path.relpath(SRC))
 
 

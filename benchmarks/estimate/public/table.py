@@ -399,6 +399,23 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "its mask before its output",
      "that prediction, made with the code no change for them had touched while they first ran on the GPU, was committed "
      "with the figures of that run"),
+    ("estimate_public_first_look_e", "Fifth first look: text-to-speech, super-resolution, forward-forward training",
+     "Picked by a rule written before any of them ran (`first_look_rules` in the manifest): the most-starred "
+     "public training script of the family the table lacks (speech: FastSpeech2, a Transformer text-to-speech model "
+     "through `nn.DataParallel`, on LJSpeech's and LibriTTS's preprocessed features), then the pytorch/examples "
+     "training scripts the table lacks that run offline on a GPU, run unmodified, the model built from code, the "
+     "data generated in the format the script reads (mel, pitch, energy and duration files, every utterance at one "
+     "length near LJSpeech's longest so that the shuffled batches have one shape; BSDS300's 481x321 photos; MNIST). "
+     "FastSpeech2's HiFi-GAN vocoder weights could not be fetched, so a random generator of its architecture is "
+     "saved where the script loads it. No current Hugging Face `Trainer` script other than run_clm.py could be "
+     "fetched, so none is here.",
+     "a selection by a mask with real values through `masked_select` (a loss over padded sequences' valid "
+     "positions); numbers written into a small GPU tensor with real values go to its values with nothing "
+     "dispatched; a data set's stateless transforms, their constants and the collated batch stay on the host as "
+     "real work; the measured cuDNN workspaces of full-resolution layers and of ESPCN's network; with the "
+     "full-resolution layers alone in the table, ESPCN's own calls estimated from their neighbours, super_resolution "
+     "predicts 40.1 / 84.0 and 371.8 / 638.0 MiB",
+     "that prediction, made with the code before any change for them, was committed with the figures of the GPU run"),
 ]
 
 
