@@ -172,10 +172,6 @@ _NOT_DEVICE_PARAMS = {
 }
 
 
-# how many names one history question may follow through their bindings
-_NAME_STEPS = 16
-
-
 def _declared_attribute(node: cst.AnnAssign, tree: "Tree") -> str | None:
     """The attribute of `self` whose class `node` declares: `attr: Cls` in a class body, or
     `self.attr: Cls = ...` in a method."""
@@ -804,11 +800,12 @@ class Provenance:
             return bool(call.args) and self._history(call.args[0].value, scope, at, guard)  # `accelerator.gather(x)` is `x`
         callees = self.model.local_callees(call)
         if callees:  # a function of this file: its summary says what it returns
-            key = ("call", id(call))
+            # once per question and element (`a, b = f(x)`: `b` is asked apart from `a`)
+            key = ("call", id(call), element)
             if key in guard:
                 return False
-            inner = guard | {key}
-            arg_history = lambda arg: self._history(arg, scope, at, inner)  # noqa: E731
+            guard.add(key)
+            arg_history = lambda arg: self._history(arg, scope, at, guard)  # noqa: E731
             return any(self.callee_value(call, f, element, arg_history).carries for f in callees)
         external = self.project_callee(call, at)
         if external is not None:  # a function or method of another file of the project: its facts say
@@ -1011,12 +1008,15 @@ class Provenance:
         return [(b.value, b.node) for b in bindings if b.value is not None] if all(b.value is not None for b in bindings) else []
 
     def _name_history(self, name: str, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
-        # keyed by where the name is read, so that `s = s * 2` reads the `s` bound before it; a bounded
-        # number of steps, since a loop's bindings may read each other round its back edge
+        # keyed by where the name is read, so that `s = s * 2` reads the `s` bound before it; and visited
+        # once per question, as `_device` does: the answer is an "any" over what the bindings read, so a
+        # name seen before (on this path, round a loop's back edge, or on another path, which found
+        # nothing there) adds nothing; per path, a loop whose bindings read each other took exponential
+        # time, and its file's analyses ran out of their CPU budget with their findings
         key = (id(scope), name, id(at))
-        if key in guard or len(guard) > _NAME_STEPS:
+        if key in guard:
             return False
-        guard = guard | {key}
+        guard.add(key)
         if self._checked_for_a_number(name, at):
             return False  # `if isinstance(v, (int, float)): out[k] = v`: no tensor here
         bindings = self.reaching_bindings(scope, name, at)
@@ -1079,7 +1079,7 @@ class Provenance:
             tree.order[id(loop)]
             for s, v, loop in before
             # (the guard of the question that asked: `x[i] = x[i - 1] + d` reads the mapping it fills)
-            if loop is not None and not tree.contains(loop, at) and not self._history(v, scope, s, set() if guard is None else guard)
+            if loop is not None and not tree.contains(loop, at) and not self._history(v, scope, s, set() if guard is None else set(guard))
         ]
         start = max(cleaned, default=-1)
         return [
