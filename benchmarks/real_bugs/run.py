@@ -69,7 +69,9 @@ def lint(root: Path, preview: bool = False) -> dict[str, list[dict]]:
             {"code": finding["code"], "row": finding["location"]["row"], "message": finding["message"]}
         )
     for line in done.stderr.splitlines():
-        if "error" in line.lower():
+        # an analysis that ran out of its CPU allowance on a file drops its findings there: say so,
+        # or a slowdown reads as lost recall
+        if "error" in line.lower() or "stopped after" in line:
             print(f"memlint: {line}", file=sys.stderr)
     return findings
 
