@@ -124,12 +124,14 @@ class ProjectIndex:
             located = Located()
         located.for_summaries(summaries)
         self._located = located.answers
+        self._facts: dict[tuple[tuple[str, str], bool, str], dict[str, Any] | None] = {}  # `fact`'s answers
 
     def learn(self, summaries: dict[str, dict[str, Any]]) -> None:
         """Take newer summaries of some of the files (a run's first phase, as they come): what `fact`
         answers follows them; the joins computed once per index do not."""
         self.summaries.update(summaries)
         self._located.clear()
+        self._facts.clear()
 
     def qualify(self, path: str, name: str) -> str:
         """The project-qualified name of `name` as written in `path`."""
@@ -356,11 +358,17 @@ class ProjectIndex:
         where = self.locate(path, name)
         if where is None:
             return None
+        key = (where, base, name.rpartition(".")[2])  # the same answer wherever it is asked from
+        if key not in self._facts:
+            self._facts[key] = self._fact(where, base, key[2])
+        return self._facts[key]
+
+    def _fact(self, where: tuple[str, str], base: bool, last: str) -> dict[str, Any] | None:
+        """(`fact` of the definition `where`, named `last` where it is asked, as a base or not)"""
         flow = self.summaries[where[0]].get("flow") or {}
         entry = flow.get(where[1])
         if entry is None:
             return None
-        last = name.rpartition(".")[2]
         file = _relative(where[0])
         if base and not ("steps" in entry or entry.get("kind") == "lightning"):
             # a base class matters for the methods it calls per step, or as a LightningModule;

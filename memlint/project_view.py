@@ -180,16 +180,19 @@ class _Imports:
                     continue
                 other = self._file(path, module)
                 for name in names:
-                    self._defining(path, module, name, other, targets)
+                    self._defining(path, module, name, other, targets, calls=not _package(path))
                 if not names and other is not None:
                     targets.append(other)
             found[path] = [t for t in dict.fromkeys(targets) if t != path]
         return found
 
-    def _defining(self, path: str, module: str, name: str, other: str | None, into: list[str], depth: int = 0) -> None:
+    def _defining(
+        self, path: str, module: str, name: str, other: str | None, into: list[str], depth: int = 0, calls: bool = True
+    ) -> None:
         """The files that `name` imported from `module` (`other`: its file) comes from, into
-        `into`: the file that defines it, and the packages' `__init__.py` it is re-exported through
-        (the project index follows them to the definition)."""
+        `into`: the file that defines it, and the files it is re-exported through (a package's
+        `__init__.py`, mostly: the project index follows them to the definition). `calls`: the
+        importing file may call it (a package's `__init__.py` re-exports it, and calls nothing)."""
         submodule = self._file(path, f"{module}.{name}")
         if submodule is not None:
             into.append(submodule)
@@ -197,13 +200,13 @@ class _Imports:
         if other is None:
             return
         into.append(other)
-        self.names.add((other, name))
-        if not _package(other) or depth >= _REEXPORT_DEPTH:
-            return
-        for inner, names in self._statements(other):
-            if inner is not None and name in names:
-                self._defining(other, inner, name, self._file(other, inner), into, depth + 1)
-                return
+        if depth < _REEXPORT_DEPTH:
+            for inner, names in self._statements(other):
+                if inner is not None and name in names:  # a re-export (in a package's `__init__.py`, mostly)
+                    self._defining(other, inner, name, self._file(other, inner), into, depth + 1, calls)
+                    return
+        if calls:
+            self.names.add((other, name))
 
     def _file(self, path: str, module: str) -> str | None:
         package = self.modules[path].rpartition(".")[0] if not path.endswith("__init__.py") else self.modules[path]

@@ -213,10 +213,11 @@ def _with_project_facts(
             index = _index(results, settings, located)
         if rounds == PROJECT_ROUNDS:
             break
+        briefs: dict = {}  # (the index's facts in brief, once each)
         todo = [
             (path, settings.codes_for(path), index.callers_facts(path))
             for path, result in results.items()
-            if result.summary and not _same_answers(result, index, path)
+            if result.summary and not _same_answers(result, index, path, briefs)
         ]
         if not todo:
             break
@@ -230,11 +231,11 @@ def _index(results: dict[str, LintResult], settings: Settings, located: Located 
     return ProjectIndex({p: r.summary or {} for p, r in results.items()}, settings.root, located)
 
 
-def _same_answers(result: LintResult, index: ProjectIndex, path: str) -> bool:
+def _same_answers(result: LintResult, index: ProjectIndex, path: str, briefs: dict) -> bool:
     """Would the project's summaries (`index`) answer every look-up of the analysis that made `result`
     as it was answered? Then that analysis would take the same path to the same results."""
     answers = (result.summary or {}).get(ANSWERS)
-    return answers is not None and same_answers(answers, _Facts(index, path))
+    return answers is not None and same_answers(answers, _Facts(index, path), briefs)
 
 
 class _Facts:
