@@ -123,6 +123,7 @@ class Shipments:
 _IMPORT = re.compile(
     rb"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([\w., \t]+))", re.MULTILINE
 )
+_ATTRIBUTE_CALL = re.compile(rb"\.(\w+)\(")
 _REEXPORT_DEPTH = 3  # as `ProjectIndex` follows them
 
 
@@ -168,7 +169,8 @@ class _Imports:
         self.modules = {path: package_module_name(path) or module_name(path, root) for path in paths}
         self.by_module = {module_name(p, root): p for p in paths} | {m: p for p, m in self.modules.items()}
         self.statements: dict[str, list[tuple[str | None, list[str]]]] = {}
-        self.names: set[tuple[str, str]] = set()  # (file, name) that other files import by name
+        self.names: set[tuple[str, str]] = set()  # (file, name) that other files import by name and may call
+        self.attribute_calls: dict[str, set[str]] = {}  # file -> the names it calls as attributes (`ops.f(...)`)
 
     def edges(self) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
@@ -176,7 +178,10 @@ class _Imports:
             targets: list[str] = []
             for module, names in self._statements(path):
                 if module is None:
-                    targets += [other for name in names if (other := self._file(path, name)) and not _package(other)]
+                    for other in filter(None, (self._file(path, name) for name in names)):
+                        self._module_imported(path, other)
+                        if not _package(other):
+                            targets.append(other)
                     continue
                 other = self._file(path, module)
                 for name in names:
@@ -196,6 +201,8 @@ class _Imports:
         submodule = self._file(path, f"{module}.{name}")
         if submodule is not None:
             into.append(submodule)
+            if calls and not depth:
+                self._module_imported(path, submodule)
             return
         if other is None:
             return
@@ -207,6 +214,20 @@ class _Imports:
                     return
         if calls:
             self.names.add((other, name))
+
+    def _module_imported(self, path: str, module: str) -> None:
+        """`path` imports the module `module` whole (`from pkg import ops`, `import pkg.ops as ops`):
+        the names it calls as attributes (`ops.f(...)`) may be the module's functions, or those its
+        `__init__.py` re-exports."""
+        if _package(path):
+            return
+        called = self.attribute_calls.get(path, set())
+        if not _package(module):
+            self.names.update((module, name) for name in called)
+            return
+        for inner, names in self._statements(module):
+            for name in called.intersection(names) if inner is not None else ():
+                self._defining(module, inner, name, self._file(module, inner), [], 1)
 
     def _file(self, path: str, module: str) -> str | None:
         package = self.modules[path].rpartition(".")[0] if not path.endswith("__init__.py") else self.modules[path]
@@ -226,6 +247,7 @@ class _Imports:
         if not path.endswith("__init__.py"):
             package = package[:-1]
         found: list[tuple[str | None, list[str]]] = []
+        self.attribute_calls[path] = {name.decode() for name in _ATTRIBUTE_CALL.findall(text)}
         for dots, target, names, plain in _IMPORT.findall(text):
             if plain:
                 found.append((None, [name.split()[0].decode() for name in plain.split(b",") if name.split()]))

@@ -17,6 +17,17 @@ def differentiates(model: "FileContext", cls: cst.ClassDef, seen: frozenset[str]
     differentiate (backward, `torch.autograd.grad`, inputs made to require grad), or it derives from,
     or makes, a class that does (of this file, or of a gradient library of the library table)?
     Calling such an object needs grad on."""
+    if seen:
+        return _differentiates(model, cls, seen)
+    # asked of a class for every call of its objects and for the file's summary: once per class
+    # (the memo lives in the model's own attributes, dropped with them by `release`)
+    memo = model.__dict__.setdefault("_differentiating", {})
+    if id(cls) not in memo:
+        memo[id(cls)] = _differentiates(model, cls, seen)
+    return memo[id(cls)]
+
+
+def _differentiates(model: "FileContext", cls: cst.ClassDef, seen: frozenset[str]) -> bool:
     regions = model.eval_regions  # type: ignore[attr-defined]
     classes = model.calls.classes
     seen = seen | {cls.name.value}
