@@ -328,11 +328,10 @@ def _lint_rules(
     tree = None
     # a file no rule needs whose summary other files' findings still read: other files of the
     # project import from it (their analyses ask about its definitions), or it calls the project
-    caller = False
-    if project is None and not rules and not reexports and not any(needle in text for needle in SUMMARY_NEEDLES):
+    caller = project is None and imported(path)
+    if project is None and not rules and not reexports and not caller and not any(needle in text for needle in SUMMARY_NEEDLES):
         tree = _python_tree(text) if _kept_trees.packages and parser is None else None
-        # (one that does not parse is reported as ever, from CPython's message)
-        caller = tree is not None and (imported(path) or _calls_the_project(path, tree, _kept_trees.packages))
+        caller = _calls_the_project(path, tree, _kept_trees.packages)
         if not caller:
             return (_syntax_check_only(text, path, codes) if tree is None else []), [], {}
     if len(text) > MAX_ANALYSED_BYTES:
@@ -342,8 +341,7 @@ def _lint_rules(
     if tree is None and parser is None and kept is None:
         tree = _python_tree(text)
     if project is None and not reexports and not caller and not needs_tree(text, rules, SUMMARY_NEEDLES, tree):
-        # needles in comments and docstrings only
-        if not imported(path) and not _calls_the_project(path, tree, _kept_trees.packages):
+        if not _calls_the_project(path, tree, _kept_trees.packages):  # needles in comments and docstrings only
             return [], [], {}
     summary = None
     if (tree is not None or kept is not None) and LIGHT_TREES:

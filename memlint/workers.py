@@ -21,7 +21,6 @@ from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from memlint.config import Settings
 from memlint.models import FileError, Finding, LintResult
-from memlint.rules.catalog import SYNTAX_ERROR
 from memlint.analysis.questions import ANSWERS, same_answers
 from memlint.cache import Cache, content_key
 from memlint import project_view
@@ -197,7 +196,7 @@ def _with_project_facts(
             where[0]
             for path, result in results.items()
             for name in (*(name for name, _ in (result.summary or {}).get("calls", ())), *(result.summary or {}).get("bases", ()))
-            if (where := index.locate(path, name)) is not None and where[0] in results and _unread(results[where[0]])
+            if (where := index.locate(path, name)) is not None and where[0] in results and not results[where[0]].summary
         }
     )
     todo = [(p, settings.codes_for(p), index.callers_facts(p)) for p in unread]
@@ -224,12 +223,6 @@ def _with_project_facts(
             break
         rounds += 1
     return index
-
-
-def _unread(result: LintResult) -> bool:
-    """Did the first phase read no summary of the file, though it parses (one that does not keeps
-    its report, CPython's message)?"""
-    return not result.summary and not any(f.code == SYNTAX_ERROR[0] for f in result.findings)
 
 
 def _index(results: dict[str, LintResult], settings: Settings, located: Located | None = None) -> ProjectIndex:
