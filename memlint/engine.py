@@ -26,7 +26,7 @@ from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.light import LightModule, light_module
 from memlint.analysis.syntax.as_written import as_written
 from memlint.analysis.syntax.tree import Tree
-from memlint.analysis.project import SUMMARY_NEEDLES, summarize
+from memlint.analysis.project import SUMMARY_NEEDLES, imports, summarize
 from memlint.analysis.regions.guards import never_runs
 from memlint.analysis.questions import ANSWERS, CALLERS, OVERRIDES
 from memlint.budget import BudgetExceeded, Guard
@@ -34,6 +34,8 @@ from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, LintResult, Position, Severity, describe
 from memlint.notebook import Notebook, NotebookError, is_notebook, parse_notebook
 from memlint.parsing import parse_module, python_ast
+from memlint import project_view
+from memlint.project_view import imported, lookup_for
 from memlint.rules import BY_CODE, FILE_CODES, SYNTAX_ERROR, UNREADABLE, UNUSED_NOQA
 from memlint.rules.catalog import RULES
 from memlint.rules.base import FixSpec, Report, Rule
@@ -324,9 +326,10 @@ def _lint_rules(
     # ops`, `ops.f(...)`), and its summary's imports lead them to the definitions
     reexports = path.endswith("__init__.py") and "import" in text
     tree = None
-    # a file no rule needs whose summary other files' findings still read: it calls the project
-    caller = False
-    if project is None and not rules and not reexports and not any(needle in text for needle in SUMMARY_NEEDLES):
+    # a file no rule needs whose summary other files' findings still read: other files of the
+    # project import from it (their analyses ask about its definitions), or it calls the project
+    caller = project is None and imported(path)
+    if project is None and not rules and not reexports and not caller and not any(needle in text for needle in SUMMARY_NEEDLES):
         tree = _python_tree(text) if _kept_trees.packages and parser is None else None
         caller = _calls_the_project(path, tree, _kept_trees.packages)
         if not caller:
@@ -369,8 +372,9 @@ def _lint_rules(
         parser.statement_lines if parser is not None else None,
         text,
         parsed=tree,
-        project=project if project is not None else ProjectFacts(answers=answers),
+        project=project if project is not None else ProjectFacts(answers=answers, lookup=lookup_for(path)),
     )
+    project_view.asking(path, lambda: imports(model))
     with Guard().active() as guard:
         return _analyse(model, text, path, rules, guard, parser, summary)
 
@@ -485,8 +489,10 @@ def _analyse_light(
         if light is None:
             return None
         walked = None
-    facts = project if project is not None else ProjectFacts(answers=answers)  # (its answers: `_lint_text`)
+    # (its answers: `_lint_text`; in a run of `lint_files`, the facts of the files analysed so far)
+    facts = project if project is not None else ProjectFacts(answers=answers, lookup=lookup_for(path))
     model = SemanticModel(light.module, path, walked, None, text, light.spans, project=facts)
+    project_view.asking(path, lambda: imports(model))  # (its look-ups read the names it imports)
     with Guard().active() as guard, as_written(text, light.spans):
         summary = {}
         try:

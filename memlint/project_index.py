@@ -124,6 +124,14 @@ class ProjectIndex:
             located = Located()
         located.for_summaries(summaries)
         self._located = located.answers
+        self._facts: dict[tuple[tuple[str, str], bool, str], dict[str, Any] | None] = {}  # `fact`'s answers
+
+    def learn(self, summaries: dict[str, dict[str, Any]]) -> None:
+        """Take newer summaries of some of the files (a run's first phase, as they come): what `fact`
+        answers follows them; the joins computed once per index do not."""
+        self.summaries.update(summaries)
+        self._located.clear()
+        self._facts.clear()
 
     def qualify(self, path: str, name: str) -> str:
         """The project-qualified name of `name` as written in `path`."""
@@ -298,86 +306,103 @@ class ProjectIndex:
             return other, rest
         return None
 
-    @cached_property
-    def _asked_of(self) -> set[str]:
-        """The files whose definitions some other file's analysis asked about."""
-        found = set()
-        for path, summary in self.summaries.items():
-            for question in summary.get("asked", ()):
-                where = self.locate(path, question.removeprefix("base:"))
-                if where is not None:
-                    found.add(where[0])
-        return found
-
     def facts_for(self, path: str) -> dict[str, dict[str, Any]]:
         """What the project's other files say about the functions and classes `path` calls or derives
-        from, keyed
-        by the callee as written there (analysis/flow/project_facts.py reads it): the facts of each
-        definition that can change an answer of the file's analysis. A function that says nothing
-        counts where its name would otherwise be guessed from (a loss, a model); a class counts with
-        its methods."""
+        from, keyed by the question as the file's analysis asks it (analysis/flow/project_facts.py
+        reads it; `fact` says what each holds): the facts of the questions its analysis asked, and
+        of the methods of the classes it asked about."""
         found: dict[str, dict[str, Any]] = {}
         summary = self.summaries.get(path, {})
         asked = summary.get("asked")
         if asked is None:  # a summary made without the analysis' questions (an editor's buffer): all it names
             asked = [*(name for name, _ in summary.get("calls", ())), *(f"base:{b}" for b in summary.get("bases", ()))]
-        elif path in self._asked_of:  # what its own definitions answer other files depends on these
+        else:
             asked = [*asked, *summary.get("asked_for_exports", ())]
         for question in dict.fromkeys(asked):
-            if question.startswith(CALLERS):  # how other files call this file's own function
-                evaluating = self._called_with_grad.get((path, question.removeprefix(CALLERS)))
-                if evaluating is not None:
-                    found[question] = {"grad_on": True, **({"evaluating": True} if evaluating else {})}
+            entry = self.fact(path, question)
+            if entry is not None:
+                found[question] = entry
+            if entry is None or "kind" not in entry or question.startswith("base:"):
                 continue
-            if question.startswith(OVERRIDES):  # what other files' subclasses do in a method it leaves to them
-                run = self._evaluating_overrides.get((path, question.removeprefix(OVERRIDES)))
-                if run is not None:
-                    found[question] = {"evaluation_run": run}
-                continue
-            base = question.startswith("base:")
-            name = question.removeprefix("base:")
-            where = self.locate(path, name)
-            flow = self.summaries[where[0]].get("flow") or {} if where is not None else {}
-            entry = flow.get(where[1]) if where is not None else None
-            if entry is None:
-                continue
-            last = name.rpartition(".")[2]
-            file = _relative(where[0])
-            if base and not ("steps" in entry or entry.get("kind") == "lightning"):
-                # a base class matters for the methods it calls per step, or as a LightningModule;
-                # otherwise only where its name would be taken for a module's, or not, wrongly
-                # or for what its subclasses inherit: the grad mode of its `forward`, no parameters,
-                # the attributes its methods compute their returns from
-                inherited = {k: entry[k] for k in ("call_grad", "reads_into_returns") if k in entry}
-                held = self._parameters(where[0], entry)
-                if held is not None:
-                    inherited["parameters"] = held
-                if (entry.get("kind") == "module") != bool(MODULE_CLASS_NAME.search(last)) or inherited:
-                    found[name] = {"kind": entry["kind"], **inherited, "file": _relative(where[0])}
-                continue
-            if "kind" in entry:
-                prefix = f"{where[1]}."
-                found[name] = {k: v for k, v in entry.items() if k not in ("parameters", "parameter_bases", "bases")}
-                found[name]["file"] = file
-                held = self._parameters(where[0], entry)
-                if held is not None:
-                    found[name]["parameters"] = held
-                for key, facts in flow.items():
-                    method = key[len(prefix):]
-                    if key.startswith(prefix) and (_informative(facts) or _guessed(method) or _stores(method)):
-                        found[f"{name}.{method}"] = {**facts, "file": file}
-            elif _informative(entry) or _guessed(last):
-                found.setdefault(name, {**entry, "file": file})
-        if path not in self._asked_of:
-            # the grad mode this file's calls run in is what other files' functions are told (`calls`):
-            # a function that leaves grad switched sets it for the calls after it; and a loop that
-            # trains through a function of another file holds no evaluation region (`eval_calls`)
-            for name in summary.get("asked_for_exports", ()):
-                where = self.locate(path, name)
-                entry = (self.summaries[where[0]].get("flow") or {}).get(where[1]) if where is not None else None
-                if entry and ("leaves_grad" in entry or "trains" in entry):
-                    found.setdefault(name, {**entry, "file": os.path.relpath(where[0])})  # type: ignore[index]
+            where = self.locate(path, question)
+            prefix = f"{where[1]}." if where is not None else ""
+            for key in (self.summaries[where[0]].get("flow") or {}) if where is not None else ():
+                if key.startswith(prefix) and (method := self.fact(path, f"{question}.{key[len(prefix):]}")) is not None:
+                    found[f"{question}.{key[len(prefix):]}"] = method
         return found
+
+    def callers_facts(self, path: str) -> dict[str, dict[str, Any]]:
+        """The answers to the questions `path`'s analysis may ask about how other files call its own
+        functions and what their subclasses do in its classes' methods (`CALLERS`, `OVERRIDES`):
+        they read every file's summary, so the parent hands them to the process that analyses `path`."""
+        found = {}
+        for (where, function), evaluating in self._called_with_grad.items():
+            if where == path:
+                found[f"{CALLERS}{function}"] = {"grad_on": True, **({"evaluating": True} if evaluating else {})}
+        for (where, method), run in self._evaluating_overrides.items():
+            if where == path:
+                found[f"{OVERRIDES}{method}"] = {"evaluation_run": run}
+        return found
+
+    def fact(self, path: str, question: str) -> dict[str, Any] | None:
+        """What the project's other files say about one question of `path`'s analysis (a name as
+        written there, `base:` and a name it derives from, a method `Class.method` of a class it
+        names), or None: the facts of the definition that can change an answer. A function that says
+        nothing counts where its name would otherwise be guessed from (a loss, a model); a class
+        counts with its kind and what it holds; a method of a class where it could be taken for a
+        store (`update`, `append`). Each answer depends on the question alone, so that an analysis
+        may ask as it goes (a run's first phase) and be handed the same as from `facts_for`."""
+        if question.startswith(CALLERS):  # how other files call this file's own function
+            evaluating = self._called_with_grad.get((path, question.removeprefix(CALLERS)))
+            return None if evaluating is None else {"grad_on": True, **({"evaluating": True} if evaluating else {})}
+        if question.startswith(OVERRIDES):  # what other files' subclasses do in a method it leaves to them
+            run = self._evaluating_overrides.get((path, question.removeprefix(OVERRIDES)))
+            return None if run is None else {"evaluation_run": run}
+        base = question.startswith("base:")
+        name = question.removeprefix("base:")
+        where = self.locate(path, name)
+        if where is None:
+            return None
+        key = (where, base, name.rpartition(".")[2])  # the same answer wherever it is asked from
+        if key not in self._facts:
+            self._facts[key] = self._fact(where, base, key[2])
+        return self._facts[key]
+
+    def _fact(self, where: tuple[str, str], base: bool, last: str) -> dict[str, Any] | None:
+        """(`fact` of the definition `where`, named `last` where it is asked, as a base or not)"""
+        flow = self.summaries[where[0]].get("flow") or {}
+        entry = flow.get(where[1])
+        if entry is None:
+            return None
+        file = _relative(where[0])
+        if base and not ("steps" in entry or entry.get("kind") == "lightning"):
+            # a base class matters for the methods it calls per step, or as a LightningModule;
+            # otherwise only where its name would be taken for a module's, or not, wrongly
+            # or for what its subclasses inherit: the grad mode of its `forward`, no parameters,
+            # the attributes its methods compute their returns from
+            inherited = {k: entry[k] for k in ("call_grad", "reads_into_returns") if k in entry}
+            held = self._parameters(where[0], entry)
+            if held is not None:
+                inherited["parameters"] = held
+            if (entry.get("kind") == "module") != bool(MODULE_CLASS_NAME.search(last)) or inherited:
+                return {"kind": entry["kind"], **inherited, "file": file}
+            return None
+        if "kind" in entry:
+            found = {k: v for k, v in entry.items() if k not in ("parameters", "parameter_bases", "bases")}
+            found["file"] = file
+            held = self._parameters(where[0], entry)
+            if held is not None:
+                found["parameters"] = held
+            return found
+        owner = flow.get(where[1].rpartition(".")[0]) if "." in where[1] else None
+        if owner is not None and "kind" in owner:  # a method of a class of the project
+            if _informative(entry) or _guessed(last) or _stores(last):
+                return {**entry, "file": file}
+            return None
+        if _informative(entry) or _guessed(last) or "leaves_grad" in entry or "trains" in entry:
+            # (the grad mode a function leaves switched decides that of the calls after it)
+            return {**entry, "file": file}
+        return None
 
     def defining_file(self, path: str, name: str) -> tuple[str | None, str]:
         """The other file of the project that defines the function `name` as written in `path`, and

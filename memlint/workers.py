@@ -22,7 +22,8 @@ from typing import Any, Callable, Iterable, Iterator, TypeVar
 from memlint.config import Settings
 from memlint.models import FileError, Finding, LintResult
 from memlint.analysis.questions import ANSWERS, same_answers
-from memlint.cache import Cache, content_key, facts_digest
+from memlint.cache import Cache, content_key
+from memlint import project_view
 from memlint.project_index import QUESTION_PARTS, Located, ProjectIndex, forget_packages, hidden, module_name, package_module_name
 
 T = TypeVar("T")
@@ -113,25 +114,35 @@ def lint_files(
         todo.append((path, codes))
     engine = None
     jobs = workers or default_jobs()
+    shipments = project_view.Shipments()  # the summaries so far, for each worker's look-ups
+    for path, result in results.items():
+        shipments.publish(path, result.summary)
     if todo:
         import memlint.engine as engine  # LibCST and the rules, only for a miss; before forking, so workers share it
 
         # for the second phase, in each worker: the trees of files that ask about the project's modules
         engine.keep_trees(KEPT_SOURCE_BYTES // jobs, _packages([path for path, _ in todo], settings.root))
+    edges, names = project_view.import_edges([path for path, _ in todo], settings.root) if todo else ({}, set())
+    # before the workers start: they inherit it
+    project_view.start(paths, settings.root, {other for imported in edges.values() for other in imported}, names)
 
     try:
         with Workers(jobs) as pool, _progress(len(todo), progress) as bar:
-            todo.sort(key=lambda job: -_size(job[0]))
-            for result in parallel_map(_lint_job, todo, pool.jobs, pool=pool, home=_path):
+            todo.sort(key=lambda job: -_size(job[0]))  # the biggest first, as far as the imports allow
+            codes_of = dict(todo)
+            jobs_ = [(path, codes_of[path], None) for path in project_view.callees_first(list(codes_of), edges)]
+            for result in parallel_map(_lint_job, jobs_, pool.jobs, pool=pool, home=_path, attach=shipments.attach):
                 results[result.path] = result
+                shipments.publish(result.path, result.summary)
                 bar.update(1)
                 if cache is not None and result.cache_key is not None:
                     keys[result.path] = result.cache_key
                     cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
-            index = _with_project_facts(results, settings, cache, keys, pool)
+            index = _with_project_facts(results, settings, cache, keys, pool, shipments)
     finally:  # interrupted too: what finished stays cached
         if engine is not None:
             engine.keep_trees(0)  # (the trees of a run without workers)
+        project_view.stop()
         if cache is not None:
             cache.save()
     for result in extra:
@@ -163,14 +174,19 @@ PROJECT_ROUNDS = 3  # facts reach through chains of files: a caller of a caller 
 
 
 def _with_project_facts(
-    results: dict[str, LintResult], settings: Settings, cache: Cache | None, keys: dict[str, str], pool: "Workers"
+    results: dict[str, LintResult],
+    settings: Settings,
+    cache: Cache | None,
+    keys: dict[str, str],
+    pool: "Workers",
+    shipments: "project_view.Shipments",
 ) -> ProjectIndex:
-    """The second phase: every file whose callees are defined in other files of the project is
-    analysed again with their facts (`ProjectIndex.facts_for`), its results replacing those of the
-    first phase, which saw the file alone. Its summary may change what it says to its own callers:
-    rounds go on while some file's facts change, at most `PROJECT_ROUNDS`. Results are cached by
-    the file's content and the facts it read."""
-    used: dict[str, str] = {}  # path -> digest of the facts its results were made with ("": none)
+    """The second phase: every file whose analysis was given answers about the project's
+    definitions that the whole project's summaries no longer give (it asked before the defining
+    file was analysed, or that file's facts changed since) is analysed again, its results replacing
+    those of the first phase. Its summary may change what it says to its own callers: rounds go
+    on while some file's answers change, at most `PROJECT_ROUNDS`. A file's results are cached by
+    its content; its answers, kept in its summary, say whether they still hold."""
     located = Located()  # every round indexes the same files: where their names are defined, once
     index = _index(results, settings, located)
     # files that no rule needed to read (no needle of any rule in them) but whose definitions other
@@ -183,41 +199,29 @@ def _with_project_facts(
             if (where := index.locate(path, name)) is not None and where[0] in results and not results[where[0]].summary
         }
     )
-    if unread:
-        for result in parallel_map(_lint_job, [(p, settings.codes_for(p), {}) for p in unread], pool.jobs, pool=pool, home=_path):
-            results[result.path] = result
-            if cache is not None and result.cache_key is not None:
-                cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
-        index = _index(results, settings, located)
-    for round_ in range(PROJECT_ROUNDS):
-        slot = f"project-{round_}"  # a file read again in two rounds keeps both results (warm runs repeat the rounds)
-        todo: list[tuple[str, list[str], dict]] = []
-        for path, result in results.items():
-            facts = index.facts_for(path) if result.summary else {}
-            digest = facts_digest(facts)
-            if used.get(path, "") == digest:
-                continue
-            used[path] = digest
-            if _same_answers(result, facts):  # its analysis would take the same path: the same results
-                continue
-            codes = settings.codes_for(path)
-            key = keys.get(path) if cache is not None and digest else None
-            hit = cache.get(path, f"{key}:{digest}", slot=slot) if key else None
-            if hit is not None:
-                results[path] = LintResult(path, hit[0], hit[1], summary=hit[2])
-            elif digest:
-                todo.append((path, codes, facts))
-            else:  # its facts went away (the first phase's results, again): rare, lint it alone
-                todo.append((path, codes, {}))
+    todo = [(p, settings.codes_for(p), index.callers_facts(p)) for p in unread]
+    rounds = 0
+    while True:
+        if todo:
+            for result in parallel_map(_lint_job, todo, pool.jobs, pool=pool, home=_path, attach=shipments.attach):
+                _keep_questions(result, results[result.path])
+                results[result.path] = result
+                if cache is not None and result.cache_key is not None:
+                    cache.put(result.path, result.cache_key, result.findings, result.errors, result.summary)
+            for path, _, _ in todo:  # (after the round: each of its analyses saw the same summaries)
+                shipments.publish(path, results[path].summary)
+            index = _index(results, settings, located)
+        if rounds == PROJECT_ROUNDS:
+            break
+        briefs: dict = {}  # (the index's facts in brief, once each)
+        todo = [
+            (path, settings.codes_for(path), index.callers_facts(path))
+            for path, result in results.items()
+            if result.summary and not _same_answers(result, index, path, briefs)
+        ]
         if not todo:
             break
-        for result in parallel_map(_lint_job, todo, pool.jobs, pool=pool, home=_path):
-            _keep_questions(result, results[result.path])
-            results[result.path] = result
-            digest = used[result.path]
-            if cache is not None and result.cache_key is not None and digest:
-                cache.put(result.path, f"{result.cache_key}:{digest}", result.findings, result.errors, result.summary, slot=slot)
-        index = _index(results, settings, located)
+        rounds += 1
     return index
 
 
@@ -227,12 +231,21 @@ def _index(results: dict[str, LintResult], settings: Settings, located: Located 
     return ProjectIndex({p: r.summary or {} for p, r in results.items()}, settings.root, located)
 
 
-def _same_answers(result: LintResult, facts: dict) -> bool:
-    """Would `facts` answer every look-up of the analysis that made `result` as it was answered?
-    (On the bench corpus, 24 of the 111 files the second phase would read again: their callees'
-    facts say what the first phase assumed where it had none.)"""
+def _same_answers(result: LintResult, index: ProjectIndex, path: str, briefs: dict) -> bool:
+    """Would the project's summaries (`index`) answer every look-up of the analysis that made `result`
+    as it was answered? Then that analysis would take the same path to the same results."""
     answers = (result.summary or {}).get(ANSWERS)
-    return answers is not None and same_answers(answers, facts)
+    return answers is not None and same_answers(answers, _Facts(index, path), briefs)
+
+
+class _Facts:
+    """The facts `index` gives the questions of `path`'s analysis, as `same_answers` reads them."""
+
+    def __init__(self, index: ProjectIndex, path: str) -> None:
+        self.index, self.path = index, path
+
+    def get(self, question: str) -> dict | None:
+        return self.index.fact(self.path, question)
 
 
 def _keep_questions(result: LintResult, before: LintResult) -> None:
@@ -251,13 +264,14 @@ def parallel_map(
     initargs: tuple = (),
     pool: "Workers | None" = None,
     home: Callable[[T], str] | None = None,
+    attach: Callable[[int, T], T] | None = None,
 ) -> Iterator[R]:
     """`func` over `todo`, in worker processes when there is enough to do; results as they finish.
     `todo` comes biggest first: handed out one at a time, the processes finish together. `pool`:
     the workers of a run that maps several times (they start once); else its own, for this map.
-    `home`: see `Workers.map`."""
+    `home`, `attach`: see `Workers.map`."""
     if pool is not None:
-        yield from pool.map(func, todo, home)
+        yield from pool.map(func, todo, home, attach)
         return
     with Workers(jobs, initializer, initargs) as own:
         yield from own.map(func, todo)
@@ -284,15 +298,23 @@ class Workers:
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         self.close(stop=kind is not None)
 
-    def map(self, func: Callable[[T], R], todo: list[T], home: Callable[[T], str] | None = None) -> Iterator[R]:
+    def map(
+        self,
+        func: Callable[[T], R],
+        todo: list[T],
+        home: Callable[[T], str] | None = None,
+        attach: Callable[[int, T], T] | None = None,
+    ) -> Iterator[R]:
         """`func` over `todo`, results as they finish. `home`: a job's key (its file); a job whose
-        key an earlier job of this run had goes to the same worker, unless another has nothing left."""
+        key an earlier job of this run had goes to the same worker, unless another has nothing left.
+        `attach`: the job as handed to a worker (its number; -1: this process), given what the
+        results so far tell it."""
         if not self.processes and (len(todo) < PARALLEL_THRESHOLD or self.jobs <= 1):
             if self.initializer is not None and not self.initialized:
                 self.initializer(*self.initargs)
                 self.initialized = True
             for job in todo:
-                yield func(job)
+                yield func(job if attach is None else attach(-1, job))
             return
         from multiprocessing.connection import wait  # here: a warm run (every file a cache hit) starts no worker
 
@@ -301,7 +323,7 @@ class Workers:
         busy: dict[Any, Any] = {}
         try:
             for worker in range(len(self.connections)):
-                self._hand(worker, func, pending, busy)
+                self._hand(worker, func, pending, busy, attach)
             while busy:
                 for connection in wait(list(busy)):
                     try:
@@ -313,7 +335,7 @@ class Workers:
                             f"a worker process ended unexpectedly (exit code {process.exitcode}; out of memory?)"
                         ) from None
                     del busy[connection]
-                    self._hand(self.connections.index(connection), func, pending, busy)  # it works while we go on
+                    self._hand(self.connections.index(connection), func, pending, busy, attach)  # it works while we go on
                     if not done:
                         raise value
                     yield value
@@ -321,10 +343,10 @@ class Workers:
             if busy:  # abandoned midway (an error, Ctrl-C): their results would answer the next map
                 self.close(stop=True)
 
-    def _hand(self, worker: int, func: Callable, pending: "_Queues", busy: dict) -> None:
+    def _hand(self, worker: int, func: Callable, pending: "_Queues", busy: dict, attach: Callable | None) -> None:
         job = pending.next_for(worker)
         if job is not _DONE:
-            self.connections[worker].send((func, job))
+            self.connections[worker].send((func, job if attach is None else attach(worker, job)))
             busy[self.connections[worker]] = job
 
     def _start(self) -> None:
@@ -452,15 +474,22 @@ def _progress(total: int, wanted: bool):
     return click.progressbar(length=total, label="Linting", file=sys.stderr, show_pos=True)
 
 
-def _lint_job(job: tuple[str, list[str]] | tuple[str, list[str], dict]) -> LintResult:
+def _lint_job(job: tuple[str, list[str], dict | None, dict]) -> LintResult:
+    """A file's lint in a run's first phase (`callers` None: alone, but for what the files analysed
+    so far define) or second (`callers`: how other files use its definitions; its summary is
+    wanted whatever the rules need). `parts`: the summaries this process has not seen yet."""
     from memlint.engine import lint_path
 
-    if len(job) == 2:
-        return lint_path(*job)
-    from memlint.analysis.flow.project_facts import ProjectFacts
+    path, codes, callers, parts = job
+    project_view.update(parts)
+    if callers is None:
+        result = lint_path(path, codes)
+    else:
+        from memlint.analysis.flow.project_facts import ProjectFacts
 
-    path, codes, facts = job
-    return lint_path(path, codes, ProjectFacts(facts))
+        result = lint_path(path, codes, ProjectFacts(lookup=project_view.lookup_for(path, callers)))
+    project_view.update(project_view.answering({path: result.summary}))  # its next files may ask about it
+    return result
 
 
 def _packages(paths: list[str], root: Path) -> set[str]:

@@ -445,20 +445,39 @@ def test_a_model_handed_by_callers_out_of_sight_is_an_assumption(tmp_path: Path)
     assert lint(tmp_path, "--no-cache", "--preview") == []
 
 
+def test_the_callee_is_analysed_before_its_caller(tmp_path: Path, monkeypatch) -> None:
+    """The first phase takes a file after the files it imports from: the caller's one analysis
+    already has `get_reward`'s facts (it is parsed, translated and analysed once)."""
+    import memlint.engine as engine
+
+    root = reward_project(tmp_path, "")
+    caller = (root / "pkg" / "train.py").read_text()
+    analysed: list[str] = []
+    real = engine._analyse_light
+    monkeypatch.setattr(engine, "_analyse_light", lambda tree, text, *rest: analysed.append(text) or real(tree, text, *rest))
+    assert [f["code"] for f in lint(root, "--no-cache")] == ["ML001"] and analysed.count(caller) == 1
+
+
 def test_the_second_phase_analyses_the_tree_the_first_kept(tmp_path: Path, monkeypatch) -> None:
-    """The caller is analysed twice (alone, then with `get_reward`'s facts) but parsed and
+    """A caller analysed before its callee (the two files import each other, and the first phase
+    starts from the bigger, the callee) is analysed again with `get_reward`'s facts, but parsed and
     translated once: its first analysis asked about a name the project's `pkg` may define, so its
     light tree stayed for the second. The same findings without the kept tree."""
     import memlint.engine as engine
     import memlint.workers as workers
 
     root = reward_project(tmp_path, "")
+    rewards = root / "pkg" / "rewards.py"
+    rewards.write_text(f"from pkg.train import train\n{'#' * 1000}\n{rewards.read_text()}")
     caller = (root / "pkg" / "train.py").read_text()
     translated: list[str] = []
     real = engine.light_module
     monkeypatch.setattr(engine, "light_module", lambda tree, text: translated.append(text) or real(tree, text))
+    analysed: list[str] = []
+    real_analyse = engine._analyse_light
+    monkeypatch.setattr(engine, "_analyse_light", lambda tree, text, *rest: analysed.append(text) or real_analyse(tree, text, *rest))
     kept = lint(root, "--no-cache")
-    assert [f["code"] for f in kept] == ["ML001"] and translated.count(caller) == 1
+    assert [f["code"] for f in kept] == ["ML001"] and translated.count(caller) == 1 and analysed.count(caller) == 2
     assert not engine._kept_trees.trees  # forgotten with the run
     translated.clear()
     monkeypatch.setattr(workers, "KEPT_SOURCE_BYTES", 0)

@@ -66,8 +66,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "calls": lambda: _calls(model, imported() + _method_calls(model, imported_roots)),
         "alloc_setters": lambda: _alloc_setters(model, top_level),
         "calls_after_cuda": lambda: _calls_after_cuda(model, imported()),
-        "imports": lambda: {k: [0, v] for k, v in model.imports.aliases.items()}
-        | {k: list(v) for k, v in model.imports.relative.items()},
+        "imports": lambda: imports(model),
         "ctx_functions": lambda: sorted({s.function.name.value for s in model.autograd_functions.tensor_stores}),
         "flow": lambda: exported(model),
         "kept_argument_calls": lambda: kept_argument_calls(model, imported_roots),
@@ -84,6 +83,11 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
+
+
+def imports(model: "SemanticModel") -> dict[str, list]:
+    """The names the file's imports bind: name -> [dots of a relative import, module or name]."""
+    return {k: [0, v] for k, v in model.imports.aliases.items()} | {k: list(v) for k, v in model.imports.relative.items()}
 
 
 _ORDER = (

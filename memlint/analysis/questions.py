@@ -51,10 +51,19 @@ def brief(answer: Any) -> Any:
     return answer if answer is None or type(answer) is bool else facts_digest({"": answer})
 
 
-def same_answers(answers: list[list[Any]], facts: dict[str, dict[str, Any]]) -> bool:
-    """Would `facts` give an analysis every answer of `answers` (`ProjectFacts.answer_list`) again?"""
+def same_answers(answers: list[list[Any]], facts: dict[str, dict[str, Any]], briefs: dict | None = None) -> bool:
+    """Would `facts` give an analysis every answer of `answers` (`ProjectFacts.answer_list`) again?
+    `briefs`: the answers in brief so far, by view and facts object (facts that `facts.get` hands
+    out again and again, alive while `briefs` is: a run's index answers every file's questions)."""
     for view, name, answer in answers:
-        given = facts_digest(facts) if view == "digest" else brief(VIEWS[view](facts.get(name)))
+        if view == "digest":
+            given = facts_digest(facts)
+        elif briefs is None:
+            given = brief(VIEWS[view](facts.get(name)))
+        else:
+            entry = facts.get(name)
+            key = (view, id(entry))
+            given = briefs[key] if key in briefs else briefs.setdefault(key, brief(VIEWS[view](entry)))
         if given != answer:
             return False
     return True

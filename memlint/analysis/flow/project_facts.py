@@ -17,7 +17,7 @@ and into the cache key of the file's findings.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Collection
+from typing import Any, Callable, Collection
 
 import libcst as cst
 
@@ -28,8 +28,17 @@ from memlint.analysis.questions import CALLERS, OVERRIDES, VIEWS, brief
 
 
 class ProjectFacts:
-    def __init__(self, facts: dict[str, dict[str, Any]] | None = None, answers: dict | None = None) -> None:
+    def __init__(
+        self,
+        facts: dict[str, dict[str, Any]] | None = None,
+        answers: dict | None = None,
+        lookup: Callable[[str], dict[str, Any] | None] | None = None,
+    ) -> None:
         self.facts = facts or {}
+        # Where the facts are looked up as the analysis asks (a command-line run: `ProjectIndex.fact`
+        # of the summaries known so far), instead of handed in beforehand; each name once.
+        self.lookup = lookup
+        self.looked: set[str] = set()
         # The names this file's analysis asked about where the answer could change a finding, found
         # or not (in the first phase, none is): the project index hands the file the facts of these
         # alone, and a file that asked about nothing the project defines is not analysed again.
@@ -50,6 +59,11 @@ class ProjectFacts:
             return None
         if record:
             self.asked.add(name)
+        if self.lookup is not None and name not in self.looked:
+            self.looked.add(name)
+            entry = self.lookup(name)
+            if entry is not None:
+                self.facts[name] = entry
         found = VIEWS[view](self.facts.get(name))
         self.answers[(view, name)] = brief(found)
         return found
@@ -76,9 +90,8 @@ class ProjectFacts:
     def klass(self, expr: cst.BaseExpression) -> dict[str, Any] | None:
         """The facts of the project class (of another file) that `expr` names as a base class."""
         name = dotted(expr)
-        if name:
-            self.asked.add(f"base:{name}")  # as a base: what matters is the methods it calls per step
-        return self._get(name, False, "class")
+        # as a base: what matters is the methods it calls per step (`ProjectIndex.fact`)
+        return self._get(f"base:{name}" if name else None, True, "class")
 
     def constant(self, expr: cst.BaseExpression) -> bool:
         """Does `expr` (`c_f.COLLECT_STATS`) name a constant that another file of the project
@@ -122,7 +135,10 @@ class ProjectFacts:
         return [
             [view, name, answer]
             for (view, name), answer in sorted(answers.items())
-            if imported is None or not name or name.partition(".")[0] in imported or name.startswith((CALLERS, OVERRIDES))
+            if imported is None
+            or not name
+            or name.removeprefix("base:").partition(".")[0] in imported
+            or name.startswith((CALLERS, OVERRIDES))
         ]
 
 

@@ -21,6 +21,18 @@ def differentiates(
     Calling such an object needs grad on. `strict`: only where a method itself differentiates
     (backward, `torch.autograd.grad`): a network whose layer makes its edge weights require grad,
     for explainers to differentiate later, predicts like any other."""
+    if seen:
+        return _differentiates(model, cls, seen, strict)
+    # asked of a class for every call of its objects and for the file's summary: once per class
+    # (the memo lives in the model's own attributes, dropped with them by `release`)
+    memo = model.__dict__.setdefault("_differentiating", {})
+    key = (id(cls), strict)
+    if key not in memo:
+        memo[key] = _differentiates(model, cls, seen, strict)
+    return memo[key]
+
+
+def _differentiates(model: "FileContext", cls: cst.ClassDef, seen: frozenset[str], strict: bool) -> bool:
     regions = model.eval_regions  # type: ignore[attr-defined]
     classes = model.calls.classes
     seen = seen | {cls.name.value}
