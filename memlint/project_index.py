@@ -361,6 +361,18 @@ class ProjectIndex:
                     method = key[len(prefix):]
                     if key.startswith(prefix) and (_informative(facts) or _guessed(method) or _stores(method)):
                         found[f"{name}.{method}"] = {**facts, "file": file}
+                for base_path, base_name in self._project_bases(where[0], where[1]):
+                    # a method it inherits from a base class of another file, with what it keeps through the
+                    # methods of this class it calls on `self` (a base's `forward` calling `self.update`)
+                    base_flow = self.summaries[base_path].get("flow") or {}
+                    base_prefix = f"{base_name}."
+                    for key, facts in base_flow.items():
+                        method = key[len(base_prefix):]
+                        if not key.startswith(base_prefix) or f"{name}.{method}" in found or f"{prefix}{method}" in flow:
+                            continue
+                        facts = _through_own_methods(facts, flow, prefix)
+                        if _informative(facts) or _stores(method):
+                            found[f"{name}.{method}"] = {**facts, "file": _relative(base_path)}
             elif _informative(entry) or _guessed(last):
                 found.setdefault(name, {**entry, "file": file})
         if path not in self._asked_of:
@@ -372,6 +384,21 @@ class ProjectIndex:
                 entry = (self.summaries[where[0]].get("flow") or {}).get(where[1]) if where is not None else None
                 if entry and ("leaves_grad" in entry or "trains" in entry):
                     found.setdefault(name, {**entry, "file": os.path.relpath(where[0])})  # type: ignore[index]
+        return found
+
+    def _project_bases(self, path: str, cls: str) -> list[tuple[str, str]]:
+        """The base classes (file, name there) of the class `cls` of `path` that other files of the
+        project define, nearest first, through their own project bases (a few levels)."""
+        found: list[tuple[str, str]] = []
+        pending = [(path, cls)]
+        while pending and len(found) < _BASE_DEPTH:
+            here, name = pending.pop(0)
+            entry = (self.summaries[here].get("flow") or {}).get(name) or {}
+            for base in entry.get("bases", ()):
+                where = self.locate(here, base)
+                if where is not None and where not in found and "kind" in ((self.summaries[where[0]].get("flow") or {}).get(where[1]) or {}):
+                    found.append(where)
+                    pending.append(where)
         return found
 
     def defining_file(self, path: str, name: str) -> tuple[str | None, str]:
@@ -712,6 +739,25 @@ def _stores(method: str) -> bool:
     """Would a call of this method be taken for a store into its receiver where its class is out of
     sight (`meter.update(loss)`, `history.append(loss)`)? Its facts say it keeps nothing, where so."""
     return method == "update" or method in CONTAINER_STORES
+
+
+def _through_own_methods(facts: dict[str, Any], flow: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """An inherited method's facts for a subclass: the arguments it hands on to methods it calls on
+    `self` (`hands_self`) are kept where the subclass's own definitions of those methods keep them."""
+    keeps = dict(facts.get("keeps") or {})
+    grows = set(facts.get("grows") or ())
+    for method, handed in (facts.get("hands_self") or {}).items():
+        own = flow.get(f"{prefix}{method}") or {}
+        params = own.get("params") or []
+        for param, at in handed.items():
+            inner = params[at] if isinstance(at, int) and at < len(params) else at
+            if inner in (own.get("keeps") or {}) and param not in keeps:
+                keeps[param] = own["keeps"][inner]
+                if inner in (own.get("grows") or ()):
+                    grows.add(param)
+    if keeps == (facts.get("keeps") or {}):
+        return facts
+    return {**facts, "keeps": keeps, **({"grows": sorted(grows)} if grows else {})}
 
 
 def _informative(entry: dict[str, Any]) -> bool:
