@@ -325,10 +325,15 @@ class ProjectIndex:
             if entry is None or "kind" not in entry or question.startswith("base:"):
                 continue
             where = self.locate(path, question)
-            prefix = f"{where[1]}." if where is not None else ""
-            for key in (self.summaries[where[0]].get("flow") or {}) if where is not None else ():
-                if key.startswith(prefix) and (method := self.fact(path, f"{question}.{key[len(prefix):]}")) is not None:
-                    found[f"{question}.{key[len(prefix):]}"] = method
+            if where is None:
+                continue
+            # its own methods, then those it inherits from base classes of other files
+            for file, cls in [where, *self._project_bases(*where)]:
+                prefix = f"{cls}."
+                for key in self.summaries[file].get("flow") or {}:
+                    asked = f"{question}.{key[len(prefix):]}"
+                    if key.startswith(prefix) and asked not in found and (method := self.fact(path, asked)) is not None:
+                        found[asked] = method
         return found
 
     def callers_facts(self, path: str) -> dict[str, dict[str, Any]]:
@@ -373,7 +378,7 @@ class ProjectIndex:
         flow = self.summaries[where[0]].get("flow") or {}
         entry = flow.get(where[1])
         if entry is None:
-            return None
+            return self._inherited(where, flow, last)
         file = _relative(where[0])
         if base and not ("steps" in entry or entry.get("kind") == "lightning"):
             # a base class matters for the methods it calls per step, or as a LightningModule;
@@ -403,6 +408,35 @@ class ProjectIndex:
             # (the grad mode a function leaves switched decides that of the calls after it)
             return {**entry, "file": file}
         return None
+
+    def _inherited(self, where: tuple[str, str], flow: dict[str, Any], last: str) -> dict[str, Any] | None:
+        """(`fact` of a method `Class.last` that the class of `where` inherits from a base class of
+        another file, with what it keeps through the methods of this class it calls on `self`: a
+        base's `forward` calling `self.update`)"""
+        cls, _, method = where[1].rpartition(".")
+        if not cls or "kind" not in (flow.get(cls) or {}):
+            return None
+        for base_path, base_name in self._project_bases(where[0], cls):
+            facts = (self.summaries[base_path].get("flow") or {}).get(f"{base_name}.{method}")
+            if facts is not None:
+                facts = _through_own_methods(facts, flow, f"{cls}.")
+                return {**facts, "file": _relative(base_path)} if _informative(facts) or _stores(last) else None
+        return None
+
+    def _project_bases(self, path: str, cls: str) -> list[tuple[str, str]]:
+        """The base classes (file, name there) of the class `cls` of `path` that other files of the
+        project define, nearest first, through their own project bases (a few levels)."""
+        found: list[tuple[str, str]] = []
+        pending = [(path, cls)]
+        while pending and len(found) < _BASE_DEPTH:
+            here, name = pending.pop(0)
+            entry = (self.summaries[here].get("flow") or {}).get(name) or {}
+            for base in entry.get("bases", ()):
+                where = self.locate(here, base)
+                if where is not None and where not in found and "kind" in ((self.summaries[where[0]].get("flow") or {}).get(where[1]) or {}):
+                    found.append(where)
+                    pending.append(where)
+        return found
 
     def defining_file(self, path: str, name: str) -> tuple[str | None, str]:
         """The other file of the project that defines the function `name` as written in `path`, and
@@ -743,6 +777,25 @@ def _stores(method: str) -> bool:
     """Would a call of this method be taken for a store into its receiver where its class is out of
     sight (`meter.update(loss)`, `history.append(loss)`)? Its facts say it keeps nothing, where so."""
     return method == "update" or method in CONTAINER_STORES
+
+
+def _through_own_methods(facts: dict[str, Any], flow: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """An inherited method's facts for a subclass: the arguments it hands on to methods it calls on
+    `self` (`hands_self`) are kept where the subclass's own definitions of those methods keep them."""
+    keeps = dict(facts.get("keeps") or {})
+    grows = set(facts.get("grows") or ())
+    for method, handed in (facts.get("hands_self") or {}).items():
+        own = flow.get(f"{prefix}{method}") or {}
+        params = own.get("params") or []
+        for param, at in handed.items():
+            inner = params[at] if isinstance(at, int) and at < len(params) else at
+            if inner in (own.get("keeps") or {}) and param not in keeps:
+                keeps[param] = own["keeps"][inner]
+                if inner in (own.get("grows") or ()):
+                    grows.add(param)
+    if keeps == (facts.get("keeps") or {}):
+        return facts
+    return {**facts, "keeps": keeps, **({"grows": sorted(grows)} if grows else {})}
 
 
 def _informative(entry: dict[str, Any]) -> bool:

@@ -33,7 +33,10 @@ Checks for values that may carry autograd history (a loss, a model output, a
 metric computed with grad) being kept beyond the loop iteration that produced
 them: appended to a list created outside the loop, added to an outer
 accumulator (`total += loss`), stored in `d[k]` or on `self`, or fed to a
-meter, without `.detach()`, `.item()` or `float()` on the way. A mapping
+meter, without `.detach()`, `.item()` or `float()` on the way. An object of
+the project's own classes keeps what its method keeps, as its definition
+says: `metric(out, y)` runs its `forward`, also one inherited from a base
+class in another file that hands `out` to the subclass's `update`. A mapping
 filled entry by entry (`metrics["aux"] = aux.mean()`) holds what its entries
 were set to, also where another function keeps it: the finding is on the
 entry that brings the history in. Also inside a

@@ -678,6 +678,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         run = _evaluation_run(model, func) if cls is not None else None
         if run:  # an override its base class's file calls on `self` (`overrides:` questions)
             entry["evaluation_run"] = run
+        handed = _handed_to_self(model, func, params) if cls is not None else {}
+        if handed:  # `self.update(preds, target)` in a base's `forward`: what a subclass's `update` keeps, it keeps
+            entry["hands_self"] = handed
         if entry:
             entry["params"] = params
         if cls is not None and any(dotted(d.decorator) in ("property", "functools.cached_property", "cached_property") for d in func.decorators):
@@ -694,6 +697,26 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             rebound = any(name in (n.name.value for n in g.names) for g in tree.by_type.get(cst.Global, ()))
             if bound and not rebound and all(b.value is not None and is_literal(b.value) for b in bound):
                 found.setdefault(name, {"constant": True})
+    return found
+
+
+def _handed_to_self(model: "FileContext", func: cst.FunctionDef, params: list[str]) -> dict[str, dict[str, Any]]:
+    """The parameters a method hands, unchanged, to other methods it calls on `self` (a template: a
+    base class's `forward` calls `self.update(preds, target)`, which its subclasses define): method ->
+    {parameter: the callee's position (int, after `self`) or keyword (str) it arrives at}."""
+    found: dict[str, dict[str, Any]] = {}
+    for call in model.tree.descendants(func.body, cst.Call):
+        callee = call.func
+        if not (type(callee) is cst.Attribute and type(callee.value) is cst.Name and callee.value.value == "self"):
+            continue
+        if callee.attr.value == func.name.value or model.scope_of(call) is not func:
+            continue
+        positional = [a for a in call.args if a.keyword is None]
+        for index, arg in enumerate(call.args):
+            if arg.star or type(arg.value) is not cst.Name or arg.value.value not in params:
+                continue
+            at: Any = arg.keyword.value if arg.keyword is not None else positional.index(arg)
+            found.setdefault(callee.attr.value, {}).setdefault(arg.value.value, at)
     return found
 
 

@@ -689,7 +689,9 @@ class Loops:
         if kind is cst.Expr and type(statement.value) is cst.Call:
             call = statement.value
             if type(call.func) is not cst.Attribute:
-                return self._kept_in_argument(call, statement, self.model.named_callees(call))
+                return self._kept_by_called_instance(call, statement) or self._kept_in_argument(
+                    call, statement, self.model.named_callees(call)
+                )
             method = call.func.attr.value
             container = call.func.value
             if method in CONTAINER_STORES:
@@ -810,6 +812,22 @@ class Loops:
             "in this file)",
             assumed=True,
         )
+
+    def _kept_by_called_instance(self, call: cst.Call, statement: cst.CSTNode) -> Store | None:
+        """`metric(out, y)` where `metric` is made from a class of another file of the project: calling
+        the object runs its `__call__`, else its `forward` (as `nn.Module.__call__` does), and what that
+        method keeps of its arguments, by its facts, the object keeps."""
+        if not call.args:
+            return None
+        made = self.provenance.project_instance(call.func, statement)
+        if made is None:
+            return None
+        project = self.model.project
+        for method in ("__call__", "forward"):
+            facts = project.method(made, method)
+            if facts is not None:
+                return self._kept_by_project_method(call, statement, call.func, code(made.func), method, facts)
+        return None
 
     def _kept_by_project_method(
         self, call: cst.Call, statement: cst.CSTNode, receiver: cst.BaseExpression, cls: str, method: str, facts: dict
