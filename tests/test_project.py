@@ -540,3 +540,19 @@ def test_config_named_through_a_link_or_a_relative_path_gives_the_real_root(tmp_
             assert load_settings(config_file=config).root == (tmp_path / "real").resolve(), config
     finally:
         os.chdir(old)
+
+
+def test_an_output_a_callee_of_another_file_keeps_is_detached_where_it_is_handed_not_moved(tmp_path: Path) -> None:
+    """`mae(out, y)` runs `MeanAbsoluteError.forward` (metrics.py), which computes with `out` beside
+    the target it is handed: the fix frees the graph and leaves the output on its device, where a
+    move to the host would make the metric subtract across devices (and no `.item()` is offered for
+    a whole output)."""
+    case = Path(__file__).resolve().parent.parent / "test_cases" / "ML001_retained_graph"
+    for name in ("metrics.py", "train.py"):
+        source = (case / "project_called_metric_object_keeps_inputs" / name).read_text(encoding="utf-8")
+        (tmp_path / name).write_text(source)
+    shown = {f["location"]["row"]: f for f in lint(tmp_path, "--no-cache", "--select", "ML001")}
+    assert sorted(shown) == [22, 24]
+    for finding in shown.values():
+        assert [edit["content"] for edit in finding["fix"]["edits"]] == ["out.detach()"]
+        assert finding["hint"].startswith("store `out.detach()` (`") and ".item()" not in finding["hint"]

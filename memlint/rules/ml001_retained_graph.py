@@ -337,11 +337,15 @@ for x, y in loader:
         meter = model.loops.meter_class(store) if store.assumed else None
         # A part that is itself a non-scalar device tensor (a model output, logits) leaves the
         # device as well: `.detach()` alone frees the graph but keeps the tensor there every step.
-        on_device = [not running and model.provenance.device_output(p, statement) for p in parts]
+        # Not one handed to a callee that keeps it (`metric(out, y)`): the callee computes with it,
+        # maybe beside the other device tensors it is handed, so only its graph may go.
+        to_callee = bool(store.via) and store.kind != "returned"  # (a framework keeping a step's return computes nothing)
+        whole = [not running and model.provenance.device_output(p, statement) for p in parts]
+        on_device = [w and not to_callee for w in whole]
         own = [(p, off_device(p) if moved else _detach_history(model, p, statement)) for p, moved in zip(parts, on_device)]
         hint = f"store `{code(own[0][1])}`" + (
             " (or `.item()` for a Python number)"
-            if store.kind in ("accumulate", "append", "update") and not on_device[0] and not in_place_forward
+            if store.kind in ("accumulate", "append", "update") and not whole[0] and not in_place_forward
             else ""
         )
         # `.detach()` applies to a tensor; a model's output may be a tuple or a
