@@ -10,6 +10,7 @@ every answer is kept in the file's summary (`questions.same_answers`), and analy
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any, Callable, Collection
@@ -238,11 +239,13 @@ class _Imports:
         absolute), (None, modules) for `import modules`."""
         if path in self.statements:
             return self.statements[path]
-        try:
-            with open(path, "rb") as handle:
-                text = handle.read()
-        except OSError:
-            text = b""
+        text = b""
+        if os.path.isfile(path):  # not a FIFO: reading one waits forever (its analysis says what it is)
+            try:
+                with open(path, "rb") as handle:
+                    text = handle.read()
+            except OSError:
+                pass
         package = self.modules[path].split(".")
         if not path.endswith("__init__.py"):
             package = package[:-1]
