@@ -294,7 +294,9 @@ def test_kernel_side_memory_is_named_and_bounded(factories):
     assert conv["estimated_largest"] == max(nearest_workspace(key, 1) for key in calls) > 0 and conv["cudnn_benchmark"]
     assert (conv["conv_calls"], conv["conv_calls_unmeasured"], conv["conv_unmeasured"], conv["autotuning_unmeasured"]) \
         == (10, 10, 5, 5)
-    assert result["breakdown"]["cuDNN conv workspace"] == conv["estimated_largest"]  # the backward's, at the peak
+    # in the peak: the workspace of the backward's first call, the last layer's weight gradient (the
+    # first layer's, a little larger, runs when the activations it saved are already freed)
+    assert result["breakdown"]["cuDNN conv workspace"] == nearest_workspace(calls[4], 1)
     text = io.StringIO()
     report.write(result, "text", text, None)
     assert "an estimate, in the peak" in text.getvalue() and "autotuning not measured" in text.getvalue()
