@@ -35,12 +35,18 @@ def _class(entry: dict[str, Any] | None) -> dict[str, Any] | None:
     return entry if entry is not None and "kind" in entry else None
 
 
+def _backwards(entry: dict[str, Any]) -> dict[str, Any] | None:
+    """The parameters a function differentiates, with its parameters to map a call's arguments."""
+    return {"params": entry.get("params") or [], "backwards": entry["backwards"]} if entry.get("backwards") else None
+
+
 # How each look-up reads a name's facts: the answer it hands the analysis.
 VIEWS: dict[str, Callable[[dict[str, Any] | None], Any]] = {
     "function": _function,
     "class": _class,
     "entry": lambda entry: entry,
     "trains": lambda entry: bool((_function(entry) or {}).get("trains")),
+    "backwards": lambda entry: _backwards(_function(entry) or {}),
     "grad_on": lambda entry: bool(entry and entry.get("grad_on")),
     "evaluating": lambda entry: bool(entry and entry.get("evaluating")),
 }

@@ -77,6 +77,12 @@ class ProjectFacts:
         imported calls in loops: the answer alone is kept, and it is the same for most functions.)"""
         return self._get(dotted(call.func), True, "trains")
 
+    def differentiated_arguments(self, call: cst.Call) -> list[cst.BaseExpression]:
+        """The arguments of `call` that the project function (of another file) it calls differentiates
+        (`backward_step(loss, optimizer)`, whose body runs `loss.backward()`)."""
+        facts = self._get(dotted(call.func), True, "backwards")
+        return [arg for param in facts["backwards"] if (arg := self.argument(facts, call, param)) is not None] if facts else []
+
     def constructed(self, value: cst.BaseExpression, record: bool = True) -> dict[str, Any] | None:
         """The facts of the project class (of another file) that `value` constructs (`Meter()`)."""
         if type(value) is not cst.Call:

@@ -165,6 +165,8 @@ _NUMBER_METHOD_NAMES = frozenset().union(*NUMBER_METHODS.values())
 _TENSOR_EVIDENCE = {"backward", "item", "detach", "detach_", "to", "cpu", "cuda", "numpy", "requires_grad_", "register_hook"}
 _REDUCTIONS = {"sum", "mean", "max", "min", "norm", "std", "var", "prod", "all", "any", "median", "logsumexp"}
 _BACKWARD_FUNCTIONS = {"backward", "manual_backward"}
+# How many levels of this file's helpers that hand a value on to one that differentiates it are followed.
+_DIFFERENTIATION_ROUNDS = 4
 _AUTOGRAD_DIFFERENTIATION = ("torch.autograd.backward", "torch.autograd.grad")
 # Parameters of Lightning's hooks that are not tensors.
 _NOT_DEVICE_PARAMS = {
@@ -195,6 +197,7 @@ class Provenance:
     def __init__(self, model: "FileContext") -> None:
         self.model = model
         self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
+        self._differentiating: dict[int, list[str]] = {}  # id(function of this file) -> the parameters it differentiates
         self._module_calls: dict[int, tuple[cst.Call, bool]] = {}  # id(call) -> (call, is_module_call(call))
         # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
         # to return a value with history; switched off to ask whether a finding rests on that guess.
@@ -557,17 +560,81 @@ class Provenance:
         """The file's calls that `backwarded_expressions` may answer for, in source order, and their
         pre-order indexes: it answers None for every other call without asking anything, and
         `backward_calls` is asked of most loops and functions (100k calls looked at on the bench corpus)."""
+        order = self.model.tree.order
+        calls = sorted([*self._direct_backward_calls, *(call for call, _ in self._handed_to_backward.values())], key=lambda c: order[id(c)])
+        return calls, [order[id(call)] for call in calls]
+
+    @cached_property
+    def _direct_backward_calls(self) -> list[cst.Call]:
+        """`x.backward()`, `accelerator.backward(x)`, `torch.autograd.grad(x, ...)`: calls that differentiate themselves."""
         model = self.model
         resolve = model.imports.resolve
-        calls = [
+        return [
             call
             for call in model.tree.by_type.get(cst.Call, ())
             if (type(call.func) is cst.Attribute and call.func.attr.value in _BACKWARD_FUNCTIONS)
             or resolve(call.func) in _AUTOGRAD_DIFFERENTIATION
         ]
-        return calls, [model.tree.order[id(call)] for call in calls]
+
+    @cached_property
+    def _handed_to_backward(self) -> dict[int, tuple[cst.Call, list[cst.BaseExpression]]]:
+        """id(call) -> (call, its arguments that the callee differentiates) for each call that hands a
+        value to a function that backwards it: of this file (`self._backward(loss, opt)`, whose body
+        runs `loss.backward()`; also through such calls, to a fixed point) or of another file of the
+        project, by its facts (`backwards`)."""
+        model = self.model
+        summaries = model.summaries
+        found: dict[int, tuple[cst.Call, list[cst.BaseExpression]]] = {}
+        direct = [(call, exprs) for call in self._direct_backward_calls if (exprs := self.backwarded_expressions(call))]
+        imports = model.imports
+        for call in model.tree.by_type.get(cst.Call, ()):
+            root = (dotted(call.func) or "").partition(".")[0]
+            if call.args and root and (root in imports.aliases or root in imports.relative):
+                handed = model.project.differentiated_arguments(call)
+                if handed:
+                    found[id(call)] = (call, handed)
+        differentiating: dict[int, list[str]] = {}
+        for _ in range(_DIFFERENTIATION_ROUNDS):  # each round reaches one more level of helpers
+            sites: dict[int, tuple[cst.FunctionDef, list[tuple[cst.Call, list[cst.BaseExpression]]]]] = {}
+            for call, exprs in [*direct, *found.values()]:
+                scope = model.scope_of(call)
+                if type(scope) is cst.FunctionDef:
+                    sites.setdefault(id(scope), (scope, []))[1].append((call, exprs))
+            named = set()
+            for key, (func, calls) in sites.items():
+                params = summaries.differentiated_in(func, calls)
+                if params:
+                    named.add(func.name.value)
+                if params != differentiating.get(key, []):
+                    differentiating[key] = params
+            before = len(found)
+            for call in model.tree.by_type.get(cst.Call, ()):
+                func = call.func
+                name = func.value if type(func) is cst.Name else func.attr.value if type(func) is cst.Attribute else None
+                if name not in named or not call.args or id(call) in found:
+                    continue
+                handed = [
+                    arg
+                    for callee in model.local_callees(call)
+                    for param in differentiating.get(id(callee), ())
+                    if (arg := summaries.argument_for(call, callee, param)) is not None
+                ]
+                if handed:
+                    found[id(call)] = (call, handed)
+            if len(found) == before:
+                break
+        self._differentiating = differentiating
+        return found
+
+    def differentiated_parameters(self, func: cst.FunctionDef) -> list[str]:
+        """The parameters of `func` (of this file) whose own values it differentiates."""
+        self._handed_to_backward  # noqa: B018 (computed with it)
+        return self._differentiating.get(id(func), [])
 
     def backwarded_expressions(self, call: cst.Call) -> list[cst.BaseExpression] | None:
+        handed = self.__dict__.get("_handed_to_backward", {}).get(id(call))
+        if handed is not None:
+            return handed[1]
         func = call.func
         name = self.model.imports.resolve(func) or ""
         if name in _AUTOGRAD_DIFFERENTIATION:

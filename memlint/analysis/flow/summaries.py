@@ -31,6 +31,7 @@ from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS,
 from memlint.analysis.regions.differentiation import differentiates, returns_differentiating
 from memlint.analysis.flow.values import NO, YES, Value, join
 from memlint.analysis.regions.grad import Grad
+from memlint.analysis.tensor_api import TENSOR_API
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
@@ -262,6 +263,55 @@ class Summaries:
         callees = model.local_callees(expr) or model.provenance.run_callables(expr)
         returns = [r for r in (self.returns(f) for f in callees) if r is not None]
         return join(returns) if returns else None
+
+    def differentiated_in(
+        self, func: cst.FunctionDef, calls: list[tuple[cst.Call, list[cst.BaseExpression]]]
+    ) -> list[str]:
+        """The parameters whose own values `func` differentiates by `calls` (its calls that backward,
+        with what each differentiates): `loss.backward()`, also after `loss *= mul` or through
+        `loss.mean()`. A caller's value handed there is backwarded: it carries history, and the call
+        frees its graph."""
+        params = _value_parameters(func)
+        found: set[str] = set()
+        for call, exprs in calls if params else ():
+            for expr in exprs:
+                found |= self._differentiated_roots(expr, call, func, params, set())
+        return [p for p in params if p in found]
+
+    def _differentiated_roots(
+        self, expr: cst.BaseExpression, at: cst.CSTNode, func: cst.FunctionDef, params: list[str], seen: set
+    ) -> set[str]:
+        """The parameters of `func` whose own value `expr` is at `at`, up to arithmetic and tensor
+        methods: not what a call computes from them (`self.model(batch)` is differentiated, not `batch`)."""
+        kind = type(expr)
+        if kind is cst.Name:
+            if (expr.value, id(at)) in seen:
+                return set()
+            seen.add((expr.value, id(at)))
+            tree = self.model.tree
+            position = tree.order[id(at)]
+            before = [
+                b for b in self.model.bindings(func, expr.value)
+                if tree.order[id(b.node)] < position and not tree.contains(b.node, at)
+            ]
+            # `loss *= mul` scales the value it keeps: the parameter's value still reaches `at`
+            assigned = [b for b in before if type(b.node) is not cst.AugAssign]
+            found = {expr.value} if not assigned and expr.value in params else set()
+            for binding in assigned:
+                if type(binding.node) in (cst.Assign, cst.AnnAssign, cst.NamedExpr) and binding.value is not None:
+                    found |= self._differentiated_roots(binding.value, binding.node, func, params, seen)
+            return found
+        if kind is cst.BinaryOperation:
+            parts = [expr.left] if type(expr.operator) in (cst.Divide, cst.FloorDivide) else [expr.left, expr.right]
+        elif kind is cst.UnaryOperation:
+            parts = [expr.expression]
+        elif kind is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in TENSOR_API:
+            parts = [expr.func.value]
+        elif kind in (cst.Attribute, cst.Subscript):
+            parts = [expr.value]  # `outputs.loss`, `losses["total"]`
+        else:
+            return set()
+        return {p for part in parts for p in self._differentiated_roots(part, at, func, params, seen)}
 
     def _keeps(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
         model = self.model
@@ -581,6 +631,22 @@ def parameter_names(func: cst.FunctionDef) -> list[str]:
     return [p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]]
 
 
+def _value_parameters(func: cst.FunctionDef) -> list[str]:
+    """`func`'s parameters that may be handed a tensor: not `self`, nor one whose default is a
+    number, a string or a bool (`mul=1`: a factor a differentiated loss is scaled by)."""
+    params = func.params
+    return [
+        p.name.value
+        for p in [*params.posonly_params, *params.params, *params.kwonly_params]
+        if p.name.value not in ("self", "cls")
+        and not (p.default is not None and type(p.default) in _LITERAL_DEFAULTS)
+        and not (type(p.default) is cst.Name and p.default.value in ("True", "False"))
+    ]
+
+
+_LITERAL_DEFAULTS = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.UnaryOperation)
+
+
 def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
     """What other files of the project may ask of this file's functions, methods and classes,
     for the project's per-file summary (read by `flow.project_facts` in the files that call them):
@@ -661,6 +727,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry["runs"] = [run[1]]
         if model.grad.declared_entry(func) is Grad.OFF:
             entry["grad"] = "off"
+        differentiated = model.provenance.differentiated_parameters(func)
+        if differentiated:  # `self._backward(loss, opt)`: what the caller hands as `loss` is backwarded
+            entry["backwards"] = differentiated
         if model.loops.trains(func):  # a caller's loop around it trains, whatever the loop is named
             entry["trains"] = True
         left = model.grad.leaves(func) if cls is None else None
