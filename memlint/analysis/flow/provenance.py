@@ -1434,10 +1434,43 @@ class Provenance:
             sites: dict[str, list[cst.Call]] = {}
             for call, exprs in self.backward_calls(scope):
                 for expr in exprs:
-                    for name in differentiated_names(expr):
+                    for name in self._differentiated_values(expr):
                         sites.setdefault(name, []).append(call)
             self._backwarded[id(scope)] = sites
         return self._backwarded[id(scope)]
+
+    def _differentiated_values(self, expr: cst.BaseExpression) -> list[str]:
+        """Names whose own values `backward(expr)` differentiates, so that they carry history: the loss,
+        what it is computed from by arithmetic and tensor methods, and the prediction a loss function
+        is handed first; not its target (`F.cross_entropy(out, y)`), nor a model's input (`model(x).mean()`)."""
+        kind = type(expr)
+        if kind is cst.Name:
+            return [expr.value]
+        if kind is cst.BinaryOperation:
+            if type(expr.operator) in (cst.Divide, cst.FloorDivide):
+                return self._differentiated_values(expr.left)
+            return self._differentiated_values(expr.left) + self._differentiated_values(expr.right)
+        if kind is cst.UnaryOperation:
+            return self._differentiated_values(expr.expression)
+        if kind in (cst.Attribute, cst.Subscript):
+            return self._differentiated_values(expr.value)
+        if kind in (cst.List, cst.Tuple):
+            return [n for e in expr.elements for n in self._differentiated_values(e.value)]
+        if kind is not cst.Call:
+            return []
+        func = expr.func
+        if type(func) is cst.Attribute and _tensor_method(func.attr.value):  # `loss.mean()`, `a.add(b)`
+            found = self._differentiated_values(func.value)
+            if func.attr.value in _ARITHMETIC_METHODS:
+                found += [n for a in expr.args for n in self._differentiated_values(a.value)]
+            return found
+        positional = [a for a in expr.args if a.keyword is None and not a.star]
+        if not positional:
+            return []
+        if self.is_module_call(expr) and not _F_LOSSES.match(self.model.imports.resolve(func) or "") and not named_like_loss(callee_name(expr) or ""):
+            return []  # a model's output: what it is handed is its input, no value of the graph
+        # `F.mse_loss(pred, y)`, `criterion(pred, y)`, `scaler.scale(loss)`, `sum(losses)`: the first argument
+        return self._differentiated_values(positional[0].value)
 
     def reaching_bindings(self, scope: "Scope", name: str, at: cst.CSTNode) -> list["Binding"]:
         """Bindings of `name` that may reach `at`: the latest one before it whose
