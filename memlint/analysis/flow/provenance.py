@@ -713,7 +713,7 @@ class Provenance:
         return self._history(expr, scope, at, set())
 
     # -- leaves that require grad: optimized inputs ------------------------------
-    def _makes_grad_leaf(self, value: cst.BaseExpression) -> bool:
+    def makes_grad_leaf(self, value: cst.BaseExpression) -> bool:
         """`x.requires_grad_()` (`True`, or no argument) and `torch.zeros(n, requires_grad=True)`: a tensor
         that autograd records every operation on (only leaves may change `requires_grad`, so it is one)."""
         if type(value) is not cst.Call:
@@ -732,7 +732,7 @@ class Provenance:
         tree = self.model.tree
         for call in tree.by_type.get(cst.Call, ()):
             if type(tree.parent_of(call)) is cst.Expr and type(call.func) is cst.Attribute and type(call.func.value) is cst.Name:
-                if self._makes_grad_leaf(call):
+                if self.makes_grad_leaf(call):
                     key = (id(self.model.scope_of(call)), call.func.value.value)
                     found.setdefault(key, []).append(call)
         for assign in tree.by_type.get(cst.Assign, ()):
@@ -761,7 +761,7 @@ class Provenance:
     def _grad_leaf(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
         """Does `name` hold, at `at`, a leaf tensor made to require grad (and nothing else)?"""
         bindings = self.reaching_bindings(scope, name, at)
-        if bindings and all(b.value is not None and self._makes_grad_leaf(b.value) for b in bindings):
+        if bindings and all(b.value is not None and self.makes_grad_leaf(b.value) for b in bindings):
             return not any(  # `loss = f(x).requires_grad_()`: a value with a graph stays one
                 type(b.value.func) is cst.Attribute and self._history(b.value.func.value, scope, b.node, set())
                 for b in bindings
@@ -821,7 +821,7 @@ class Provenance:
         func = call.func
         resolved = self.model.imports.resolve(func) or ""
         args_history = lambda: any(self._history(a.value, scope, at, guard) for a in call.args)  # noqa: E731
-        if self._makes_grad_leaf(call):
+        if self.makes_grad_leaf(call):
             return True  # read as an operand: what is computed from it records a graph
         if resolved in GRAPH_OF_DERIVATIVE:
             flag = keyword_arg(call, GRAPH_OF_DERIVATIVE[resolved])

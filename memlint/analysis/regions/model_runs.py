@@ -1262,7 +1262,8 @@ class EvalRegions:
         """Saliency, adversarial and gradient-penalty code differentiates on purpose, code that
         switches grad on itself (`torch.set_grad_enabled(True)`, `torch.enable_grad()`) asks for it,
         and so does code that reads the autograd graph a run records (`out.grad_fn`, in the region
-        or a hook it defines: a tracer that maps a model's layers by their outputs' `grad_fn`)."""
+        or a hook it defines: a tracer that maps a model's layers by their outputs' `grad_fn`), or makes
+        the tensors it runs on require grad (`torch.tensor(data, requires_grad=True)`)."""
         model = self.model
         if model.loops.has_backward(region):
             return True
@@ -1274,6 +1275,8 @@ class EvalRegions:
                     return True
             name = model.imports.resolve(call.func) or ""
             if method_name(call) == "requires_grad_" or name.startswith(("torch.func.", "functorch.")):
+                return True
+            if model.provenance.makes_grad_leaf(call):  # `torch.tensor(..., requires_grad=True)`: it wants a graph
                 return True
         for assign in model.tree.descendants(region, cst.Assign):
             t = assign.targets[0].target
