@@ -334,6 +334,20 @@ NINTH_ROUND = {
     "open_flamingo": ("mlfoundations/open_flamingo", "655f693fbfa04cd6e9a987d960654624d48917cf"),
 }
 
+# Round 10: audited 2026-11-28 (session 33) at the newest stored snapshot of each repository. Picked by a
+# rule fixed before any of it was linted: 15 families, each with candidates in a fixed order; the pick is
+# the first that no earlier round, precision_audit.py's CODEBASES, corpus_findings.py's PACKAGES,
+# benchmarks/real_bugs/manifest.json or a mined manifest holds (by repository owner/name), whose snapshot
+# could be fetched, and that has 5 to 500 Python files. LLM pretraining (gpt-neox, nanotron, torchtitan),
+# RL from human feedback (MOSS-RLHF, safe-rlhf, verl), speech recognition (kospeech, Speech-Backbones), TTS and
+# vocoders (glow-tts, waveglow, univnet), detection (lufficc/SSD, pytorch-YOLOv4, faster-rcnn.pytorch),
+# segmentation (SegFormer, DeepLabV3Plus-Pytorch, segment-anything), self-supervised (swav, SimCLR),
+# time series (PatchTST, Autoformer, iTransformer), vision-language (ALBEF, ViLT, ImageBind), distillation
+# and meta-learning (mdistiller, pytorch-maml, few-shot, prototypical-networks), RL (drqv2,
+# rl-baselines3-zoo), diffusion (SiT, ddim, glide-text2im), continual learning (PyCIL, continual-learning,
+# avalanche), video understanding (temporal-shift-module, 3D-ResNets-PyTorch), audio generation
+# (descript-audio-codec, encodec).
+
 ROUNDS = {
     1: FIRST_ROUND,
     2: SECOND_ROUND,
