@@ -1505,8 +1505,10 @@ class Provenance:
         ModelOutput; an item of a mapping may be a number). A fix that calls a tensor
         method on a value is offered only where this says "tensor"."""
         if type(expr) is cst.BinaryOperation:
-            # arithmetic makes a tensor only of a tensor (`step_batch_size * world_size` is an int)
             operands = (expr.left, expr.right)
+            if type(expr.operator) is cst.Multiply and any(type(e) in (cst.List, cst.ListComp) for e in operands):
+                return "container"  # `[None] * n`: a list repeated is a list
+            # arithmetic makes a tensor only of a tensor (`step_batch_size * world_size` is an int)
             return "tensor" if any(self.value_kind(e, at, guard) == "tensor" for e in operands) else "maybe"
         if type(expr) is cst.UnaryOperation:
             return "tensor" if self.value_kind(expr.expression, at, guard) == "tensor" else "maybe"
