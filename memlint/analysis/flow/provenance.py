@@ -565,9 +565,52 @@ class Provenance:
             if (type(call.func) is cst.Attribute and call.func.attr.value in _BACKWARD_FUNCTIONS)
             or resolve(call.func) in _AUTOGRAD_DIFFERENTIATION
         ]
+        backwarding = self._backwarded_parameters
+        if backwarding:  # and the calls of this file's functions that differentiate what they are handed
+            names = {func.name.value for func, _ in backwarding.values()}
+            calls = sorted(
+                calls + [c for c in model.tree.by_type.get(cst.Call, ()) if callee_name(c) in names and c not in calls],
+                key=lambda c: model.tree.order[id(c)],
+            )
         return calls, [model.tree.order[id(call)] for call in calls]
 
+    @cached_property
+    def _backwarded_parameters(self) -> dict[int, tuple[cst.FunctionDef, frozenset[str]]]:
+        """The functions of this file that differentiate a value they are handed (`def backward_step(model,
+        loss): model.backward(loss)`), by id, with those parameters: a call of one differentiates what
+        it hands them, wherever the call is."""
+        model = self.model
+        found: dict[int, tuple[cst.FunctionDef, frozenset[str]]] = {}
+        for call in model.tree.by_type.get(cst.Call, ()):
+            if not (type(call.func) is cst.Attribute and call.func.attr.value in _BACKWARD_FUNCTIONS):
+                if model.imports.resolve(call.func) not in _AUTOGRAD_DIFFERENTIATION:
+                    continue
+            func = model.scope_of(call)
+            exprs = self._differentiated_by(call) if type(func) is cst.FunctionDef else None
+            if not exprs:
+                continue
+            params = set(model.params(func)) & {n for e in exprs for n in differentiated_names(e)}
+            if params:
+                known = found.get(id(func), (func, frozenset()))[1]
+                found[id(func)] = (func, known | params)
+        return found
+
     def backwarded_expressions(self, call: cst.Call) -> list[cst.BaseExpression] | None:
+        backwarded = self._differentiated_by(call)
+        if backwarded is not None or not self._backwarded_parameters:
+            return backwarded
+        handed = []
+        for func in self.model.local_callees(call):
+            entry = self._backwarded_parameters.get(id(func))
+            for param in sorted(entry[1]) if entry else ():
+                arg = self.model.summaries.argument_for(call, func, param)
+                if arg is not None:
+                    handed.append(arg)
+        return handed or None
+
+    def _differentiated_by(self, call: cst.Call) -> list[cst.BaseExpression] | None:
+        """What a call of torch's differentiation (`loss.backward()`, `torch.autograd.grad(out, x)`,
+        `accelerator.backward(loss)`) differentiates; None for any other call."""
         func = call.func
         name = self.model.imports.resolve(func) or ""
         if name in _AUTOGRAD_DIFFERENTIATION:
@@ -582,6 +625,10 @@ class Provenance:
                     return [call.args[0].value]  # accelerator.backward(loss), fabric.backward(loss)
                 if self.receiver_class(func.value, call) in BACKWARD_OF_ARGUMENT:
                     return [call.args[0].value]  # self.accelerator.backward(loss) in a Trainer subclass
+                if self.value_kind(func.value, call) != "tensor":
+                    # `model.backward(loss)` on what nothing shows to be a tensor: an engine's backward
+                    # (DeepSpeed's `engine.backward(loss)`) differentiates its argument, a tensor's its receiver
+                    return [func.value, call.args[0].value]
             return [func.value]
         if attr in _BACKWARD_FUNCTIONS and call.args:
             return [call.args[0].value]
@@ -1617,6 +1664,8 @@ class Provenance:
                 and type(func.value) is cst.Name
                 and func.value.value == name
                 and func.attr.value in _TENSOR_EVIDENCE
+                # `engine.backward(loss)`: a backward handed what it differentiates is an engine's
+                and not (func.attr.value == "backward" and call.args and call.args[0].keyword is None)
                 and not self._shadowed(call, name, scope)
             ):
                 evidence = "tensor"

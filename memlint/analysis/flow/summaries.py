@@ -123,6 +123,13 @@ class Summaries:
         returns = self.returns(func)
         if returns is None:
             return None
+        if element is not None and not returns.elements:
+            # returns of several lengths (`return loss, out, metrics` beside `return loss, metrics`): a call
+            # unpacked into n names can only have received a return of n elements
+            arity = _unpacked_arity(self.model, call)
+            by_arity = self._fact("returns_by_arity", func, self._returns_by_arity) if arity else None
+            if by_arity and arity in by_arity:
+                returns = by_arity[arity]
         value = returns if element is None else returns.element(element)
         if value.history != NO or not value.passes:
             return value
@@ -209,6 +216,24 @@ class Summaries:
                 values.append(self._value_of(ret.value, ret, grad, derived))
         # (an abstract method returns nothing to read: its annotation alone says what overrides return)
         return refined_by_annotation(model, func, join(values) if values else None) or join(values)
+
+    def _returns_by_arity(self, func: cst.FunctionDef) -> dict[int, Value]:
+        """What `func` returns to a caller that unpacks n names, by n: its returned tuples of n elements,
+        and whatever else it returns that may be a tuple of any length (not a tuple literal, not None)."""
+        model = self.model
+        grad = model.grad.entry_state(func)
+        derived = self.derived(func)
+        tuples: dict[int, list[Value]] = {}
+        others: list[Value] = []
+        for ret in model.tree.descendants(func.body, cst.Return):
+            if ret.value is None or model.scope_of(ret) is not func:
+                continue
+            value = self._value_of(ret.value, ret, grad, derived)
+            if value.elements and type(ret.value) is cst.Tuple:
+                tuples.setdefault(len(value.elements), []).append(value)
+            elif value.kind != "none":
+                others.append(value)
+        return {n: join(values + others) for n, values in tuples.items()} if len(tuples) > 1 else {}
 
     def _value_of(self, expr: cst.BaseExpression, at: cst.CSTNode, grad: Grad, derived: dict[str, set[str]]) -> Value:
         if type(expr) is cst.Tuple and not any(type(e) is cst.StarredElement for e in expr.elements):
@@ -859,3 +884,15 @@ def kept_argument_calls(model: "FileContext", imported_roots: set[str]) -> list[
                 ])
                 break
     return found
+
+
+def _unpacked_arity(model: "FileContext", call: cst.Call) -> int | None:
+    """n where `call` is the value of an assignment that unpacks it into n targets, none starred
+    (`loss, metrics = step(batch)`); None otherwise."""
+    statement = model.tree.parent_of(call)
+    if type(statement) is not cst.Assign or statement.value is not call or len(statement.targets) != 1:
+        return None
+    target = statement.targets[0].target
+    if type(target) not in (cst.Tuple, cst.List) or any(type(e) is cst.StarredElement for e in target.elements):
+        return None
+    return len(target.elements)
