@@ -25,6 +25,7 @@ import libcst as cst
 
 from memlint.analysis.syntax.expressions import call_arg, code, is_literal, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.syntax.calls import argument_for, parameter_names
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind, refined_by_annotation
 from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS, named_like_loss
@@ -140,18 +141,8 @@ class Summaries:
         return value
 
     def argument_for(self, call: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
-        """The argument of `call` that `func` receives as `param` (a method's `self` is the receiver, or
-        the object being constructed)."""
-        params = parameter_names(func)
-        if params and params[0] in ("self", "cls") and (isinstance(call.func, cst.Attribute) or func.name.value == "__init__"):
-            params = params[1:]  # bound method or construction: `self` is not an argument
-        for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value == param:
-                return arg.value
-        positional = [a for a in call.args if a.keyword is None and not a.star]
-        if param in params and params.index(param) < len(positional):
-            return positional[params.index(param)].value
-        return None
+        """The argument of `call` that `func` receives as `param` (see `syntax.calls.argument_for`)."""
+        return argument_for(call, func, param)
 
     def kept_arguments(self, call: cst.Call, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, str, cst.CSTNode]]:
         """The arguments of `call` that `func` keeps beyond the call, in parameter order:
@@ -598,12 +589,6 @@ def _on_host(expr: cst.BaseExpression) -> bool:
             return False
         expr = func.value
     return False
-
-
-def parameter_names(func: cst.FunctionDef) -> list[str]:
-    """`func`'s parameters that a call can name, in order (no `*args`, `**kwargs`)."""
-    params = func.params
-    return [p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]]
 
 
 def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
