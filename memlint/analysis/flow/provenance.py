@@ -1664,8 +1664,14 @@ class Provenance:
                 and type(func.value) is cst.Name
                 and func.value.value == name
                 and func.attr.value in _TENSOR_EVIDENCE
-                # `engine.backward(loss)`: a backward handed what it differentiates is an engine's
-                and not (func.attr.value == "backward" and call.args and call.args[0].keyword is None)
+                # `engine.backward(loss)`: a backward handed a value it did not build (a loss) may be an
+                # engine's; `out.backward(torch.ones_like(out))`, handed a gradient it builds, is a tensor's
+                and not (
+                    func.attr.value == "backward"
+                    and call.args
+                    and call.args[0].keyword is None
+                    and type(call.args[0].value) in (cst.Name, cst.Attribute)
+                )
                 and not self._shadowed(call, name, scope)
             ):
                 evidence = "tensor"
