@@ -334,6 +334,38 @@ NINTH_ROUND = {
     "open_flamingo": ("mlfoundations/open_flamingo", "655f693fbfa04cd6e9a987d960654624d48917cf"),
 }
 
+# Round 10: audited 2026-11-28 (session 33) at the newest stored snapshot of each repository. Picked by a
+# rule fixed before any of it was linted: 15 families, each with candidates in a fixed order; the pick is
+# the first that no earlier round, precision_audit.py's CODEBASES, corpus_findings.py's PACKAGES,
+# benchmarks/real_bugs/manifest.json or a mined manifest holds (by repository owner/name), whose snapshot
+# could be fetched, and that has 5 to 500 Python files. LLM pretraining (gpt-neox, nanotron, torchtitan),
+# RL from human feedback (MOSS-RLHF, safe-rlhf, verl), speech recognition (kospeech, Speech-Backbones), TTS and
+# vocoders (glow-tts, waveglow, univnet), detection (lufficc/SSD, pytorch-YOLOv4, faster-rcnn.pytorch),
+# segmentation (SegFormer, DeepLabV3Plus-Pytorch, segment-anything), self-supervised (swav, SimCLR),
+# time series (PatchTST, Autoformer, iTransformer), vision-language (ALBEF, ViLT, ImageBind), distillation
+# and meta-learning (mdistiller, pytorch-maml, few-shot, prototypical-networks), RL (drqv2,
+# rl-baselines3-zoo), diffusion (SiT, ddim, glide-text2im), continual learning (PyCIL, continual-learning,
+# avalanche), video understanding (temporal-shift-module, 3D-ResNets-PyTorch), audio generation
+# (descript-audio-codec, encodec). Skipped by the rule: SegFormer (634 Python files); 7 to 111 Python files each
+TENTH_ROUND = {
+    "gpt-neox": ("EleutherAI/gpt-neox", "ea7aefd8f8e183256992d9fede4d7c71a46d67a5"),
+    "MOSS-RLHF": ("OpenLMLab/MOSS-RLHF", "4865d826fc6705dfdf1894aede00b4c81dabb24b"),
+    "kospeech": ("sooftware/kospeech", "984b5890dd53379486b2abc0165c3396eb52ad37"),
+    "glow-tts": ("jaywalnut310/glow-tts", "13e997689d643410f5d9f1f9a73877ae85e19bc2"),
+    "SSD": ("lufficc/SSD", "68dc0a20efaf3997e58b616afaaaa21bf8ca3c05"),
+    "DeepLabV3Plus-Pytorch": ("VainF/DeepLabV3Plus-Pytorch", "4e1087de98bc49d55b9239ae92810ef7368660db"),
+    "swav": ("facebookresearch/swav", "06b1b7cbaf6ba2a792300d79c7299db98b93b7f9"),
+    "PatchTST": ("yuqinie98/PatchTST", "204c21efe0b39603ad6e2ca640ef5896646ab1a9"),
+    "ALBEF": ("salesforce/ALBEF", "b9727e43c3040491774d1b22cc27718aa7772fac"),
+    "mdistiller": ("megvii-research/mdistiller", "a08d46f10d6102bd6e3f258ca5ac880b020ea259"),
+    "drqv2": ("facebookresearch/drqv2", "c0c650b76c6e5d22a7eb5f2edffd1440fe94f8ef"),
+    "SiT": ("willisma/SiT", "947f95bd3a510e9af441d38c1e9f72e0eee873c5"),
+    "PyCIL": ("G-U-N/PyCIL", "87cc4110d60765dc3f64af7ef7a693efed8418ff"),
+    "temporal-shift-module": ("mit-han-lab/temporal-shift-module", "1f6a834b02120441d99fa706b7a13ccc5293c6fa"),
+    "descript-audio-codec": ("descriptinc/descript-audio-codec", "c7cfc5d2647e26471dc394f95846a0830e7bec34"),
+}
+
+
 ROUNDS = {
     1: FIRST_ROUND,
     2: SECOND_ROUND,
@@ -344,6 +376,7 @@ ROUNDS = {
     7: SEVENTH_ROUND,
     8: EIGHTH_ROUND,
     9: NINTH_ROUND,
+    10: TENTH_ROUND,
 }
 
 

@@ -85,6 +85,10 @@ with torch.no_grad():
             return  # the framework moves what it keeps to the CPU (`Trainer.predict`)
         if store.kind == "subscript" and model.provenance.tensor_buffer(store.container, statement):
             return  # `obs[step] = next_obs` copies into a tensor allocated once: nothing grows
+        # `bank[start:end] = emb` replaces a window of its container: it keeps the value only where the
+        # container is a list, which must then show (a tensor or an array copies it into fixed storage)
+        window = store.kind == "subscript" and _slice_window(statement)
+        assumed = window and model.provenance.value_kind(store.container, statement) != "container"
         region = model.loops.eval_region(statement)
         # A training step that keeps a detached output (`self.logits.append(logits.detach())`):
         # the graph is gone, the tensor of batch size is still on the device every step.
@@ -123,17 +127,26 @@ with torch.no_grad():
                 f"`{code(store.container)}`, so device memory grows with the number of {'steps' if training else 'batches'}"
             )
         replacements = [(p, off_device(p)) for p in parts]
+        extra: dict[str, object] = {}
+        if assumed:
+            # shown with `--preview` only; and no edit, which a tensor buffer would not need
+            extra = {"assumptions": [f"`{code(store.container)}` is a list, not a tensor or array filled in place"]}
         self.report(
             statement,
             message,
             f"{store.via}: move it off the device as you return it: `{code(replacements[0][1])}`"
             if store.kind == "returned"
-            else f"move it off the device as you collect it: `{code(replacements[0][1])}`",
+            else f"move it off the device as you collect it: `{code(replacements[0][1])}`"
+            + (f" (assumed: {extra['assumptions'][0]})" if assumed else ""),  # type: ignore[index]
             fix=keep_fix(model, store, region, replacements, "Move the collected tensor to the CPU", False)
-            if all(provenance.value_kind(p, statement) == "tensor" for p in parts)
-            or (len(parts) == 1 and provenance.collected_tensors(store.container, statement))
+            if not assumed
+            and (
+                all(provenance.value_kind(p, statement) == "tensor" for p in parts)
+                or (len(parts) == 1 and provenance.collected_tensors(store.container, statement))
+            )
             else None,  # not known to be a tensor (a list of strings, a model's tuple): no `.cpu()` edit
             severity=Severity.ERROR if size is not None and size.large else Severity.WARNING,
+            **extra,
         )
 
     def _kept_on_device(self, statement: cst.CSTNode) -> bool:
@@ -177,3 +190,11 @@ def _retained_graph_reports(model: "SemanticModel", store: Store) -> bool:
     if region is None:
         return False
     return isinstance(region, cst.FunctionDef) or not consumed_after(model, store.container, region, store.kind == "concat")
+
+
+def _slice_window(statement: cst.CSTNode) -> bool:
+    """Is `statement` a store into a slice of its container (`bank[a:b] = v`, `queue[i, :n] = v`)?"""
+    if type(statement) is not cst.Assign or len(statement.targets) != 1:
+        return False
+    target = statement.targets[0].target
+    return type(target) is cst.Subscript and any(type(e.slice) is cst.Slice for e in target.slice)

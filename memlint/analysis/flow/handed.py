@@ -17,7 +17,7 @@ import libcst as cst
 from memlint.analysis.library import MODULE_SELF_RETURNING
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind
-from memlint.analysis.flow.summaries import parameter_names
+from memlint.analysis.syntax.calls import parameter_names
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.expressions import method_name
 from memlint.analysis.syntax.imports import dotted

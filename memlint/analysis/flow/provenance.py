@@ -635,6 +635,11 @@ class Provenance:
         handed = self.__dict__.get("_handed_to_backward", {}).get(id(call))
         if handed is not None:
             return handed[1]
+        return self._differentiated_by(call)
+
+    def _differentiated_by(self, call: cst.Call) -> list[cst.BaseExpression] | None:
+        """What a call of torch's differentiation (`loss.backward()`, `torch.autograd.grad(out, x)`,
+        `accelerator.backward(loss)`) differentiates; None for any other call."""
         func = call.func
         name = self.model.imports.resolve(func) or ""
         if name in _AUTOGRAD_DIFFERENTIATION:
@@ -649,6 +654,10 @@ class Provenance:
                     return [call.args[0].value]  # accelerator.backward(loss), fabric.backward(loss)
                 if self.receiver_class(func.value, call) in BACKWARD_OF_ARGUMENT:
                     return [call.args[0].value]  # self.accelerator.backward(loss) in a Trainer subclass
+                if self.value_kind(func.value, call) != "tensor":
+                    # `model.backward(loss)` on what nothing shows to be a tensor: an engine's backward
+                    # (DeepSpeed's `engine.backward(loss)`) differentiates its argument, a tensor's its receiver
+                    return [func.value, call.args[0].value]
             return [func.value]
         if attr in _BACKWARD_FUNCTIONS and call.args:
             return [call.args[0].value]
@@ -1605,8 +1614,10 @@ class Provenance:
         ModelOutput; an item of a mapping may be a number). A fix that calls a tensor
         method on a value is offered only where this says "tensor"."""
         if type(expr) is cst.BinaryOperation:
-            # arithmetic makes a tensor only of a tensor (`step_batch_size * world_size` is an int)
             operands = (expr.left, expr.right)
+            if type(expr.operator) is cst.Multiply and any(type(e) in (cst.List, cst.ListComp) for e in operands):
+                return "container"  # `[None] * n`: a list repeated is a list
+            # arithmetic makes a tensor only of a tensor (`step_batch_size * world_size` is an int)
             return "tensor" if any(self.value_kind(e, at, guard) == "tensor" for e in operands) else "maybe"
         if type(expr) is cst.UnaryOperation:
             return "tensor" if self.value_kind(expr.expression, at, guard) == "tensor" else "maybe"
@@ -1715,6 +1726,14 @@ class Provenance:
                 and type(func.value) is cst.Name
                 and func.value.value == name
                 and func.attr.value in _TENSOR_EVIDENCE
+                # `engine.backward(loss)`: a backward handed a value it did not build (a loss) may be an
+                # engine's; `out.backward(torch.ones_like(out))`, handed a gradient it builds, is a tensor's
+                and not (
+                    func.attr.value == "backward"
+                    and call.args
+                    and call.args[0].keyword is None
+                    and type(call.args[0].value) in (cst.Name, cst.Attribute)
+                )
                 and not self._shadowed(call, name, scope)
             ):
                 evidence = "tensor"

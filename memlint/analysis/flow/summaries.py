@@ -25,6 +25,7 @@ import libcst as cst
 
 from memlint.analysis.syntax.expressions import call_arg, code, is_literal, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.syntax.calls import argument_for, parameter_names
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind, refined_by_annotation
 from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS, named_like_loss
@@ -124,6 +125,13 @@ class Summaries:
         returns = self.returns(func)
         if returns is None:
             return None
+        if element is not None and not returns.elements:
+            # returns of several lengths (`return loss, out, metrics` beside `return loss, metrics`): a call
+            # unpacked into n names can only have received a return of n elements
+            arity = _unpacked_arity(self.model, call)
+            by_arity = self._fact("returns_by_arity", func, self._returns_by_arity) if arity else None
+            if by_arity and arity in by_arity:
+                returns = by_arity[arity]
         value = returns if element is None else returns.element(element)
         if value.history != NO or not value.passes:
             return value
@@ -134,18 +142,8 @@ class Summaries:
         return value
 
     def argument_for(self, call: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
-        """The argument of `call` that `func` receives as `param` (a method's `self` is the receiver, or
-        the object being constructed)."""
-        params = parameter_names(func)
-        if params and params[0] in ("self", "cls") and (isinstance(call.func, cst.Attribute) or func.name.value == "__init__"):
-            params = params[1:]  # bound method or construction: `self` is not an argument
-        for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value == param:
-                return arg.value
-        positional = [a for a in call.args if a.keyword is None and not a.star]
-        if param in params and params.index(param) < len(positional):
-            return positional[params.index(param)].value
-        return None
+        """The argument of `call` that `func` receives as `param` (see `syntax.calls.argument_for`)."""
+        return argument_for(call, func, param)
 
     def kept_arguments(self, call: cst.Call, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, str, cst.CSTNode]]:
         """The arguments of `call` that `func` keeps beyond the call, in parameter order:
@@ -210,6 +208,24 @@ class Summaries:
                 values.append(self._value_of(ret.value, ret, grad, derived))
         # (an abstract method returns nothing to read: its annotation alone says what overrides return)
         return refined_by_annotation(model, func, join(values) if values else None) or join(values)
+
+    def _returns_by_arity(self, func: cst.FunctionDef) -> dict[int, Value]:
+        """What `func` returns to a caller that unpacks n names, by n: its returned tuples of n elements,
+        and whatever else it returns that may be a tuple of any length (not a tuple literal, not None)."""
+        model = self.model
+        grad = model.grad.entry_state(func)
+        derived = self.derived(func)
+        tuples: dict[int, list[Value]] = {}
+        others: list[Value] = []
+        for ret in model.tree.descendants(func.body, cst.Return):
+            if ret.value is None or model.scope_of(ret) is not func:
+                continue
+            value = self._value_of(ret.value, ret, grad, derived)
+            if value.elements and type(ret.value) is cst.Tuple:
+                tuples.setdefault(len(value.elements), []).append(value)
+            elif value.kind != "none":
+                others.append(value)
+        return {n: join(values + others) for n, values in tuples.items()} if len(tuples) > 1 else {}
 
     def _value_of(self, expr: cst.BaseExpression, at: cst.CSTNode, grad: Grad, derived: dict[str, set[str]]) -> Value:
         if type(expr) is cst.Tuple and not any(type(e) is cst.StarredElement for e in expr.elements):
@@ -625,12 +641,6 @@ def _on_host(expr: cst.BaseExpression) -> bool:
     return False
 
 
-def parameter_names(func: cst.FunctionDef) -> list[str]:
-    """`func`'s parameters that a call can name, in order (no `*args`, `**kwargs`)."""
-    params = func.params
-    return [p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]]
-
-
 def _value_parameters(func: cst.FunctionDef) -> list[str]:
     """`func`'s parameters that may be handed a tensor: not `self`, nor one whose default is a
     number, a string or a bool (`mul=1`: a factor a differentiated loss is scaled by)."""
@@ -928,3 +938,15 @@ def kept_argument_calls(model: "FileContext", imported_roots: set[str]) -> list[
                 ])
                 break
     return found
+
+
+def _unpacked_arity(model: "FileContext", call: cst.Call) -> int | None:
+    """n where `call` is the value of an assignment that unpacks it into n targets, none starred
+    (`loss, metrics = step(batch)`); None otherwise."""
+    statement = model.tree.parent_of(call)
+    if type(statement) is not cst.Assign or statement.value is not call or len(statement.targets) != 1:
+        return None
+    target = statement.targets[0].target
+    if type(target) not in (cst.Tuple, cst.List) or any(type(e) is cst.StarredElement for e in target.elements):
+        return None
+    return len(target.elements)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.regions.grad import Grad
+from memlint.analysis.syntax.calls import argument_for, parameter_names
 from memlint.analysis.syntax.expressions import bool_constant, call_arg
 
 if TYPE_CHECKING:
@@ -381,6 +382,43 @@ class GradMode:
             func.name.value
         )
 
+    def _dispatched_off(self, call: cst.Call, sites: dict[cst.FunctionDef, list[cst.Call]]) -> bool:
+        """Is `call` made only on a branch that its function takes for a literal its callers hand it
+        (`elif type_ == "valid": self.batch_validate()`), and does every call of the function in this file
+        that may hand that literal run without grad? A caller that hands another literal never reaches it."""
+        entered = self._entry_guards(call)
+        if entered is None or entered[0] not in sites or self.called_with_grad_elsewhere(entered[0]):
+            return False
+        func, guards = entered
+        params = set(parameter_names(func))
+        guards = [(param, literal) for param, literal in guards if param in params]
+        if not guards:
+            return False
+        reaching = [
+            site
+            for site in sites[func]
+            if all(_literal_text(argument_for(site, func, param)) in (None, literal) for param, literal in guards)
+        ]
+        return bool(reaching) and all(self.state(site) is Grad.OFF for site in reaching)
+
+    def _entry_guards(self, node: cst.CSTNode) -> tuple[cst.FunctionDef, list[tuple[str, str]]] | None:
+        """The function whose entry mode `node` runs in (no grad context between them), with the tests
+        `name == "literal"` of the `if` branches around `node`; None where a context sets the mode."""
+        guards: list[tuple[str, str]] = []
+        child = node
+        for anc in self.scopes.tree.ancestors(node):
+            kind = type(anc)
+            if kind is cst.With and child is anc.body and any(self.effect(item.item) is not None for item in anc.items):
+                return None
+            if (kind is cst.IndentedBlock or kind is cst.Module) and self._bare_call_before(anc, child) is not None:
+                return None
+            if kind is cst.If and child is anc.body:
+                guards += _literal_test(anc.test)
+            if kind is cst.FunctionDef:
+                return (anc, guards) if child is anc.body else None
+            child = anc
+        return None
+
     def _callers_only_off(self) -> set[int]:
         """Functions whose every call site in this file runs without grad, and that no other file of
         the project calls with grad on."""
@@ -396,8 +434,31 @@ class GradMode:
                 if id(func) in self._callers_off:
                     continue
                 calls = sites[func]
-                if calls and all(self.state(call) is Grad.OFF for call in calls) and not self.called_with_grad_elsewhere(func):
+                if (
+                    calls
+                    and all(self.state(call) is Grad.OFF or self._dispatched_off(call, sites) for call in calls)
+                    and not self.called_with_grad_elsewhere(func)
+                ):
                     self._callers_off.add(id(func))
                     changed = True
         self._callers_done = True
         return self._callers_off
+
+
+def _literal_test(test: cst.BaseExpression) -> list[tuple[str, str]]:
+    """`[(name, literal)]` for a test `name == literal` (either side), else []."""
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1 or type(test.comparisons[0].operator) is not cst.Equal:
+        return []
+    left, right = test.left, test.comparisons[0].comparator
+    for name, value in ((left, right), (right, left)):
+        literal = _literal_text(value)
+        if type(name) is cst.Name and literal is not None:
+            return [(name.value, literal)]
+    return []
+
+
+def _literal_text(expr: cst.BaseExpression | None) -> str | None:
+    """The source of a string or number literal (`"valid"`, `3`), None for anything else."""
+    if type(expr) in (cst.SimpleString, cst.Integer, cst.Float):
+        return expr.value  # type: ignore[union-attr]
+    return None

@@ -201,3 +201,24 @@ class Calls:
 
 def _is_partial(call: cst.Call) -> bool:
     return dotted(call.func) in ("partial", "functools.partial")
+
+
+def parameter_names(func: cst.FunctionDef) -> list[str]:
+    """`func`'s parameters that a call can name, in order (no `*args`, `**kwargs`)."""
+    params = func.params
+    return [p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]]
+
+
+def argument_for(call: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
+    """The argument of `call` that `func` receives as `param` (a method's `self` is the receiver, or
+    the object being constructed)."""
+    params = parameter_names(func)
+    if params and params[0] in ("self", "cls") and (isinstance(call.func, cst.Attribute) or func.name.value == "__init__"):
+        params = params[1:]  # bound method or construction: `self` is not an argument
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == param:
+            return arg.value
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if param in params and params.index(param) < len(positional):
+        return positional[params.index(param)].value
+    return None

@@ -69,7 +69,9 @@ def callee_name(call: cst.Call) -> str | None:
 
 
 def names_in(expr: cst.CSTNode) -> Iterator[str]:
-    """Every plain Name read in `expr` (not attribute names)."""
+    """Every plain Name read in `expr` (not attribute names) from the scope `expr` lies in: a name a
+    comprehension binds (`loss` in `sum(loss for loss in losses)`) is the comprehension's own, never
+    the enclosing one of the same name."""
     stack: list[cst.CSTNode] = [expr]
     pop, push = stack.pop, stack.append
     while stack:
@@ -79,8 +81,34 @@ def names_in(expr: cst.CSTNode) -> Iterator[str]:
             yield node.value
         elif kind is cst.Attribute:
             push(node.value)
+        elif kind in _COMPREHENSIONS:
+            yield from _comprehension_reads(node)
         else:
             add_children(node, push)
+
+
+_COMPREHENSIONS = frozenset({cst.GeneratorExp, cst.ListComp, cst.SetComp, cst.DictComp})
+
+
+def _comprehension_reads(node: cst.CSTNode) -> Iterator[str]:
+    """The names a comprehension reads from its enclosing scope: all of its first iterable (evaluated
+    there), and the others' names less those its `for` clauses bind."""
+    first: cst.CompFor = node.for_in  # type: ignore[attr-defined]
+    yield from names_in(first.iter)
+    bound: set[str] = set()
+    inner: list[cst.CSTNode] = []
+    clause: cst.CompFor | None = first
+    while clause is not None:
+        bound.update(target_names(clause.target))
+        if clause is not first:
+            inner.append(clause.iter)
+        inner.extend(clause.ifs)
+        clause = clause.inner_for_in
+    inner.extend([node.key, node.value] if type(node) is cst.DictComp else [node.elt])  # type: ignore[attr-defined]
+    for part in inner:
+        for name in names_in(part):
+            if name not in bound:
+                yield name
 
 
 def target_names(target: cst.BaseExpression) -> list[str]:
