@@ -201,11 +201,20 @@ class Provenance:
         self.trust_names = True
 
     # -- modules and backward -------------------------------------------------
+    def _module_attribute(self, attr: str, at: cst.CSTNode) -> bool:
+        """Is `self.<attr>` assigned a module constructor, or a module handed in (`self.infer =
+        model`), in a class of the family of `at`'s method (anywhere in the file, outside a class)?"""
+        owners = self._module_attributes.get(attr)
+        if not owners:
+            return False
+        family = self.model.self_family(at)
+        return family is None or any(owner is None or owner in family for owner in owners)
+
     @cached_property
-    def _module_attributes(self) -> set[str]:
-        """`self.<attr>` names assigned a module constructor anywhere in the file,
-        or a module handed in (`self.infer = model`)."""
-        found: set[str] = set()
+    def _module_attributes(self) -> dict[str, list[int | None]]:
+        """`self.<attr>` -> id() of each class whose method assigns it a module constructor or a
+        module handed in (None outside any class)."""
+        found: dict[str, list[int | None]] = {}
         for node in self.model.tree.by_type.get(cst.Assign, ()):
             handed_in = isinstance(node.value, cst.Name) and bool(named_like_module(node.value.value))
             if not (handed_in or self._is_module_factory(node.value)):
@@ -213,7 +222,8 @@ class Provenance:
             for target in node.targets:
                 t = target.target
                 if isinstance(t, cst.Attribute) and root_name(t) == "self":
-                    found.add(t.attr.value)
+                    cls = self.model.method_class(node)
+                    found.setdefault(t.attr.value, []).append(None if cls is None else id(cls))
         return found
 
     @cached_property
@@ -388,7 +398,7 @@ class Provenance:
             if attr in MODULE_RUN_METHODS:
                 return True
             if root_name(func) == "self" and type(func.value) is cst.Name:
-                return attr in self._module_attributes or bool(named_like_module(attr))
+                return self._module_attribute(attr, call) or bool(named_like_module(attr))
             return bool(named_like_module(attr)) and not (
                 self.model.imports.resolve(func) or ""
             ).startswith(("torch.", "numpy.", "np."))
@@ -899,16 +909,28 @@ class Provenance:
         if type(expr) is cst.Name:
             return [value for value, _ in self._bound_values(expr.value, self.model.scope_of(at), at)]
         if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
-            return self.self_attribute_values.get(expr.attr.value, [])
+            return self.self_attribute_values(expr.attr.value, at)
         if type(expr) is cst.Subscript:
             elements = [_element_values(v, self.model.imports) for v in self.held_values(expr.value, at)]
             return [e for values in elements for e in values] if elements and all(elements) else []
         return []
 
+    def self_attribute_values(self, attr: str, at: cst.CSTNode) -> list[cst.BaseExpression]:
+        """The values assigned to `self.<attr>` anywhere in the file, in source order, that the
+        `self` of `at`'s method may hold: those of its class's family (`Scopes.class_family`), not
+        those of an unrelated class of the file with an attribute of the same name."""
+        family = self.model.self_family(at)
+        return [
+            value
+            for owner, value in self._self_attribute_table.get(attr, ())
+            if family is None or owner is None or owner in family
+        ]
+
     @cached_property
-    def self_attribute_values(self) -> dict[str, list[cst.BaseExpression]]:
-        """`self.<attr>` -> the values assigned to it anywhere in the file, in source order."""
-        table: dict[str, list[cst.BaseExpression]] = {}
+    def _self_attribute_table(self) -> dict[str, list[tuple[int | None, cst.BaseExpression]]]:
+        """`self.<attr>` -> (id() of the class whose method assigns it, or None outside any, the value
+        assigned), for every assignment of the file, in source order."""
+        table: dict[str, list[tuple[int | None, cst.BaseExpression]]] = {}
         for node in self.model.tree.by_type.get(cst.Assign, ()):
             attrs = {
                 t.target.attr.value
@@ -917,8 +939,11 @@ class Provenance:
                 and isinstance(t.target.value, cst.Name)
                 and t.target.value.value == "self"
             }
-            for attr in attrs:
-                table.setdefault(attr, []).append(node.value)
+            if attrs:
+                cls = self.model.method_class(node)
+                owner = None if cls is None else id(cls)
+                for attr in attrs:
+                    table.setdefault(attr, []).append((owner, node.value))
         return table
 
     @cached_property
@@ -1464,7 +1489,7 @@ class Provenance:
         arg = call_arg(call, *where) if where is not None else None
         if arg is None or not isinstance(arg.value, cst.Name):
             return []
-        return self.model.named_callees(cst.Call(func=arg.value))
+        return self.model.functions_named(arg.value, call)
 
     def callee_value(
         self,
@@ -1590,7 +1615,7 @@ class Provenance:
             # `self.moving_avg[idx] = r` where every value the class gives `self.moving_avg` (but None,
             # which a subscript store would not get past) is a tensor (`torch.zeros(n)`)
             values = [
-                v for v in self.self_attribute_values.get(container.attr.value, [])
+                v for v in self.self_attribute_values(container.attr.value, at)
                 if not (type(v) is cst.Name and v.value == "None")
             ]
             return bool(values) and all(self.value_kind(v, v) == "tensor" for v in values)
