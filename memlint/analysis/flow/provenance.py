@@ -1807,28 +1807,33 @@ class Provenance:
     def _passed_device(self, arg: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         """Is what a method that hands back its argument (`accelerator.gather(x)`) is handed on the
         device? A name is followed to the bindings that reach the call, also where the call's result
-        is bound to that very name (`x = accelerator.gather(x)`, which the name's own guard would stop)."""
+        is bound to that very name (`x = accelerator.gather(x)`, which the name's own guard would stop).
+        Once per question at each call, like a name (`_device`): a second visit adds nothing to the
+        "any", and a copy of the guard per path made chains of gathers exponential."""
         if type(arg) is not cst.Name:
             return self._device(arg, scope, at, guard)
         key = ("passed", id(at))
         if key in guard:
             return False
-        inner = guard | {key}
+        guard.add(key)
         return any(
-            b.value is not None and b.node is not at and self._device(b.value, scope, b.node, inner)
+            b.value is not None and b.node is not at and self._device(b.value, scope, b.node, guard)
             for b in self.reaching_bindings(scope, arg.value, at)
         )
 
     def _returns_device(self, callees: list[cst.FunctionDef], guard: set) -> bool:
         """Does a function of this file return a per-batch device tensor (a model's output, placed or
-        not: `return logits.log_softmax(-1)`) by what its `return` statements read?"""
+        not: `return logits.log_softmax(-1)`) by what its `return` statements read? Each function once
+        per question, like a name (`_device`): its returns read the same wherever it is called, so a
+        second visit adds nothing to the "any" (a copy of the guard per call made a function that
+        calls a helper twice, which calls another twice, exponential)."""
         for callee in callees:
             key = ("returns", id(callee))
             if key in guard:
                 continue
-            inner = guard | {key}
+            guard.add(key)
             for ret in self.model.tree.descendants(callee.body, cst.Return):
-                if ret.value is not None and self.model.scope_of(ret) is callee and self._device(ret.value, callee, ret, inner):
+                if ret.value is not None and self.model.scope_of(ret) is callee and self._device(ret.value, callee, ret, guard):
                     return True
         return False
 
