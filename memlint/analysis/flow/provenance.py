@@ -177,12 +177,17 @@ def _declared_attribute(node: cst.AnnAssign, tree: "Tree") -> str | None:
     `self.attr: Cls = ...` in a method."""
     target = node.target
     if type(target) is cst.Name:
-        block = tree.parent_of(tree.parent_of(node))  # SimpleStatementLine -> IndentedBlock -> ClassDef
-        owner = tree.parent_of(block) if type(block) is cst.IndentedBlock else None
-        return target.value if type(owner) is cst.ClassDef else None
+        return target.value if _body_class(node, tree) is not None else None
     if type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self":
         return target.attr.value
     return None
+
+
+def _body_class(node: cst.AnnAssign, tree: "Tree") -> cst.ClassDef | None:
+    """The class in whose body `node` is (a class-level declaration `attr: Cls`)."""
+    block = tree.parent_of(tree.parent_of(node))  # SimpleStatementLine -> IndentedBlock -> ClassDef
+    owner = tree.parent_of(block) if type(block) is cst.IndentedBlock else None
+    return owner if type(owner) is cst.ClassDef else None
 
 
 def _indices(resolved: str, call: cst.Call) -> bool:
@@ -947,29 +952,37 @@ class Provenance:
         return table
 
     @cached_property
-    def _declared_classes(self) -> dict[str, cst.BaseExpression]:
-        """`self.<attr>` -> the class a class of the file declares for it (`alg: PPO` in its body, a
-        dataclass field `aspect_model: AspectModel`, `self.meter: Meter = ...`), where the file
-        declares one class for the name."""
-        declared: dict[str, dict[str, cst.BaseExpression]] = {}
-        for node in self.model.tree.by_type.get(cst.AnnAssign, ()):
-            attr = _declared_attribute(node, self.model.tree)
+    def _declared_classes(self) -> dict[str, list[tuple[int | None, str, cst.BaseExpression]]]:
+        """`self.<attr>` -> (id() of the class that declares it, the class declared as written, that
+        class) for each declaration (`alg: PPO` in a class body, a dataclass field `aspect_model:
+        AspectModel`, `self.meter: Meter = ...` in a method)."""
+        declared: dict[str, list[tuple[int | None, str, cst.BaseExpression]]] = {}
+        tree = self.model.tree
+        for node in tree.by_type.get(cst.AnnAssign, ()):
+            attr = _declared_attribute(node, tree)
             cls = node.annotation.annotation
             if attr is not None and type(cls) in (cst.Name, cst.Attribute) and dotted(cls):
-                declared.setdefault(attr, {})[dotted(cls)] = cls  # type: ignore[index]
-        return {attr: next(iter(classes.values())) for attr, classes in declared.items() if len(classes) == 1}
+                owner = self.model.method_class(node) if type(node.target) is cst.Attribute else _body_class(node, tree)
+                declared.setdefault(attr, []).append((None if owner is None else id(owner), dotted(cls), cls))  # type: ignore[arg-type]
+        return declared
 
-    def declared_instance(self, expr: cst.BaseExpression) -> cst.Call | None:
-        """An instance of the class declared for `self.<attr>`, as a call of the class (a value of no
-        tree: ask only for the class it names); None where no class is declared."""
+    def declared_instance(self, expr: cst.BaseExpression, at: cst.CSTNode) -> cst.Call | None:
+        """An instance of the class declared for `self.<attr>` by the class family of `at`'s method
+        (another class of the file may declare its own attribute of that name), as a call of the
+        class (a value of no tree: ask only for the class it names); None where no one class is declared."""
         if type(expr) is not cst.Attribute or type(expr.value) is not cst.Name or expr.value.value != "self":
             return None
-        cls = self._declared_classes.get(expr.attr.value)
-        return cst.Call(func=cls) if cls is not None else None
+        family = self.model.self_family(at)
+        classes = {
+            name: cls
+            for owner, name, cls in self._declared_classes.get(expr.attr.value, ())
+            if family is None or owner is None or owner in family
+        }
+        return cst.Call(func=next(iter(classes.values()))) if len(classes) == 1 else None
 
     def instance_values(self, expr: cst.BaseExpression, at: cst.CSTNode) -> list[cst.BaseExpression]:
         """What made the object `expr` holds: the class declared for it, else `held_values`."""
-        declared = self.declared_instance(expr)
+        declared = self.declared_instance(expr, at)
         return [declared] if declared is not None else self.held_values(expr, at)
 
     def receiver_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
