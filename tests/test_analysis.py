@@ -458,7 +458,7 @@ def test_an_abstract_forward_does_not_hide_the_override() -> None:
     model = model_of(
         "class Base:\n    def forward(self, x):\n        '''Run the model.'''\n        raise NotImplementedError\n"
         "    def predict(self, x):\n        return self.forward(x)\n"
-        "class Concrete:\n    def forward(self, x):\n        return x\n    def run(self, x):\n        return self.forward(x)\n"
+        "class Concrete(Base):\n    def forward(self, x):\n        return x\n    def run(self, x):\n        return self.forward(x)\n"
     )
     for call in model.tree.by_type[cst.Call]:
         if code(call.func) == "self.forward":
@@ -466,6 +466,23 @@ def test_an_abstract_forward_does_not_hide_the_override() -> None:
     only_abstract = model_of("class Base:\n    def forward(self, x):\n        raise NotImplementedError()\n    def predict(self, x):\n        return self.forward(x)\n")
     (call,) = only_abstract.tree.by_type[cst.Call][1:]
     assert only_abstract.local_callees(call) == [] and only_abstract.provenance.is_module_call(call)
+
+
+def test_self_calls_reach_the_methods_of_their_own_class_hierarchy_only() -> None:
+    # `self.step()` in a mixin runs what each class deriving from it resolves (the subclass's own, or
+    # that of its other base); a `step` of a class unrelated to the mixin is never `self`'s
+    model = model_of(
+        "class Loop:\n    def run(self):\n        return self.step()\n"
+        "class Steps:\n    def step(self):\n        return 1\n"
+        "class Runner(Loop, Steps):\n    pass\n"
+        "class Other:\n    def step(self):\n        return 2\n    def go(self):\n        return self.step()\n"
+    )
+    steps = model.functions["step"]
+    calls = {code(c.func): c for c in model.tree.by_type[cst.Call] if model.method_class(c).name.value == "Loop"}
+    assert model.local_callees(calls["self.step"]) == [steps[0]]
+    (other,) = [c for c in model.tree.by_type[cst.Call] if model.method_class(c).name.value == "Other"]
+    assert model.local_callees(other) == [steps[1]]
+    assert model.call_sites()[steps[1]] == [other]
 
 
 # -- tensors on ctx --------------------------------------------------------------------

@@ -207,3 +207,54 @@ def _write(directory: Path, name: str, text: str) -> str:
     path = directory / name
     path.write_text(text)
     return str(path)
+
+
+def _doubling_chains(depth: int) -> str:
+    """Three chains `depth` deep in which every step reads the one before twice, none of it on the
+    device nor a tensor: a helper that calls the helper before it twice, names bound to two gathers
+    of the name before, and an autograd Function's locals summed from the local before."""
+    helpers = "def h0(a):\n    return 0\n" + "".join(
+        f"def h{i}(a):\n    return h{i - 1}(a) + h{i - 1}(a)\n" for i in range(1, depth + 1)
+    )
+    gathers = "".join(
+        f"            v{i} = accelerator.gather(v{i - 1}) + accelerator.gather(v{i - 1})\n" for i in range(1, depth + 1)
+    )
+    sums = "".join(f"        k{i} = k{i - 1} + k{i - 1}\n" for i in range(1, depth + 1))
+    return (
+        "import torch\nfrom accelerate import Accelerator\n\n"
+        + helpers
+        + "def evaluate(model, loader):\n    accelerator = Accelerator()\n    model.eval()\n    outs = []\n"
+        + "    with torch.no_grad():\n        for x in loader:\n"
+        + f"            outs.append(h{depth}(x))\n            v0 = x.sum()\n{gathers}            outs.append(v{depth})\n"
+        + "    return outs\n\n"
+        + "class Scale(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n"
+        + f"        k0 = a.shape[0]\n{sums}        ctx.k = k{depth}\n        return a * 2\n"
+    )
+
+
+def test_device_and_ctx_questions_visit_each_helper_and_name_once(monkeypatch) -> None:
+    """Which kept values are device outputs follows the helpers a call reaches and the values a
+    gather is handed, and whether what a Function keeps on `ctx` is a tensor follows its locals'
+    bindings; with a copy of the visited set per path, a chain of steps that each read the one
+    before twice took 2^depth visits (20 deep: over a minute). Count the visits at two depths."""
+    from memlint.analysis.facts.autograd_functions import _TensorEvidence
+    from memlint.analysis.flow.provenance import Provenance
+
+    steps = {"n": 0}
+
+    def counted(method):
+        def wrapper(*args, **kwargs):
+            steps["n"] += 1
+            return method(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(Provenance, "_device", counted(Provenance._device))
+    monkeypatch.setattr(_TensorEvidence, "is_tensor", counted(_TensorEvidence.is_tensor))
+    counts = []
+    for depth in (8, 16):
+        steps["n"] = 0
+        findings, _ = engine.lint_source(_doubling_chains(depth), "chains.py", CODES)
+        assert not findings, [(f.location.row, f.code) for f in findings]
+        counts.append(steps["n"])
+    assert 0 < counts[1] <= 2.5 * counts[0], counts

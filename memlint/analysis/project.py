@@ -176,6 +176,7 @@ def _method_grad(model: "SemanticModel", imported_roots: set[str]) -> dict[str, 
     whatever the receiver's class) -> "off" where every such call runs without grad, else "on".
     A method whose class no caller shows is still called by its name: where every call of that name
     in the project runs without grad, so does the method (`ProjectIndex.only_called_without_grad`).
+    `self.evaluate()` where this file shows the method it runs is that method's call, no other's.
     Library calls (`torch.cat`, `np.stack`, a module's tensor methods) are left out: no project
     method is reached through an imported module, and tensor methods are no project's."""
     found: dict[str, str] = {}
@@ -187,6 +188,8 @@ def _method_grad(model: "SemanticModel", imported_roots: set[str]) -> dict[str, 
         root = dotted(func.value)
         if name in TENSOR_API or (root and root.partition(".")[0] in imported_roots):
             continue
+        if root in ("self", "cls") and model.method_class(call) is not None and model.named_callees(call):
+            continue  # the method of its own class (hierarchy) that this file defines, not any of that name
         state = "off" if model.grad_state(call) is Grad.OFF else "on"
         if found.get(name) != "on":
             found[name] = state

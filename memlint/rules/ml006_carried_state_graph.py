@@ -142,14 +142,14 @@ for x, y in loader:
             return  # nothing in this file trains through it
         state = [code(a) for a in fed_back]
         for assign in model.tree.by_type.get(cst.Assign, ()):
-            if assign is node:
+            if assign is node or not model.same_self(node, assign):  # another class's `self.hidden`: another object's
                 continue
             for t in assign.targets:
                 if code(t.target) in state and not model.provenance.carries_history(assign.value, assign):
                     if code(assign.value) != "None" or model.enclosing_loops(assign):
                         return  # detached (or reset) somewhere: truncated BPTT
         for c in model.tree.by_type.get(cst.Call, ()):
-            if method_name(c) == "detach_" and code(c.func.value) in state:
+            if method_name(c) == "detach_" and code(c.func.value) in state and model.same_self(node, c):
                 return
         self._report(node, None, state, fed_back)
 

@@ -213,16 +213,21 @@ class _TensorEvidence:
                     found.append(value)
         return found
 
-    def is_tensor(self, expr: cst.BaseExpression, guard: frozenset = frozenset()) -> bool:
+    def is_tensor(self, expr: cst.BaseExpression, guard: set[str] | None = None) -> bool:
+        if guard is None:
+            guard = set()
         if isinstance(expr, cst.Name):
             if expr.value in self._tensor_params:
                 return True
+            # each name once per question: what it is bound to reads the same wherever it is read
+            # (every binding of the function), so a second visit adds nothing to the "any"; a copy
+            # of the guard per path made `b = a + a; c = b + b; ...` exponential
             if expr.value in guard:
                 return False
+            guard.add(expr.value)
             bindings = self.model.bindings(self.func, expr.value)
-            inner = guard | {expr.value}
-            return any(b.value is not None and self.is_tensor(b.value, inner) for b in bindings) or any(
-                self.is_tensor(value, inner) for value in self._filled_with(expr.value)
+            return any(b.value is not None and self.is_tensor(b.value, guard) for b in bindings) or any(
+                self.is_tensor(value, guard) for value in self._filled_with(expr.value)
             )
         if isinstance(expr, cst.Attribute):
             if expr.attr.value in _NOT_TENSOR_ATTRIBUTES or root_name(expr) == self.ctx:

@@ -120,7 +120,7 @@ class Handed:
         if self.module_facts.is_module(cst.Attribute(cst.Name("self"), cst.Name(attr)), at):
             return None
         init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
-        values = self.provenance.self_attribute_values.get(attr, [])
+        values = self.provenance.self_attribute_values(attr, at)
         if init is None or len(values) != 1 or type(values[0]) is not cst.Name:
             return None
         param = values[0].value

@@ -179,12 +179,17 @@ def _declared_attribute(node: cst.AnnAssign, tree: "Tree") -> str | None:
     `self.attr: Cls = ...` in a method."""
     target = node.target
     if type(target) is cst.Name:
-        block = tree.parent_of(tree.parent_of(node))  # SimpleStatementLine -> IndentedBlock -> ClassDef
-        owner = tree.parent_of(block) if type(block) is cst.IndentedBlock else None
-        return target.value if type(owner) is cst.ClassDef else None
+        return target.value if _body_class(node, tree) is not None else None
     if type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self":
         return target.attr.value
     return None
+
+
+def _body_class(node: cst.AnnAssign, tree: "Tree") -> cst.ClassDef | None:
+    """The class in whose body `node` is (a class-level declaration `attr: Cls`)."""
+    block = tree.parent_of(tree.parent_of(node))  # SimpleStatementLine -> IndentedBlock -> ClassDef
+    owner = tree.parent_of(block) if type(block) is cst.IndentedBlock else None
+    return owner if type(owner) is cst.ClassDef else None
 
 
 def _indices(resolved: str, call: cst.Call) -> bool:
@@ -204,11 +209,20 @@ class Provenance:
         self.trust_names = True
 
     # -- modules and backward -------------------------------------------------
+    def _module_attribute(self, attr: str, at: cst.CSTNode) -> bool:
+        """Is `self.<attr>` assigned a module constructor, or a module handed in (`self.infer =
+        model`), in a class of the family of `at`'s method (anywhere in the file, outside a class)?"""
+        owners = self._module_attributes.get(attr)
+        if not owners:
+            return False
+        family = self.model.self_family(at)
+        return family is None or any(owner is None or owner in family for owner in owners)
+
     @cached_property
-    def _module_attributes(self) -> set[str]:
-        """`self.<attr>` names assigned a module constructor anywhere in the file,
-        or a module handed in (`self.infer = model`)."""
-        found: set[str] = set()
+    def _module_attributes(self) -> dict[str, list[int | None]]:
+        """`self.<attr>` -> id() of each class whose method assigns it a module constructor or a
+        module handed in (None outside any class)."""
+        found: dict[str, list[int | None]] = {}
         for node in self.model.tree.by_type.get(cst.Assign, ()):
             handed_in = isinstance(node.value, cst.Name) and bool(named_like_module(node.value.value))
             if not (handed_in or self._is_module_factory(node.value)):
@@ -216,7 +230,8 @@ class Provenance:
             for target in node.targets:
                 t = target.target
                 if isinstance(t, cst.Attribute) and root_name(t) == "self":
-                    found.add(t.attr.value)
+                    cls = self.model.method_class(node)
+                    found.setdefault(t.attr.value, []).append(None if cls is None else id(cls))
         return found
 
     @cached_property
@@ -391,7 +406,7 @@ class Provenance:
             if attr in MODULE_RUN_METHODS:
                 return True
             if root_name(func) == "self" and type(func.value) is cst.Name:
-                return attr in self._module_attributes or bool(named_like_module(attr))
+                return self._module_attribute(attr, call) or bool(named_like_module(attr))
             return bool(named_like_module(attr)) and not (
                 self.model.imports.resolve(func) or ""
             ).startswith(("torch.", "numpy.", "np."))
@@ -975,16 +990,28 @@ class Provenance:
         if type(expr) is cst.Name:
             return [value for value, _ in self._bound_values(expr.value, self.model.scope_of(at), at)]
         if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
-            return self.self_attribute_values.get(expr.attr.value, [])
+            return self.self_attribute_values(expr.attr.value, at)
         if type(expr) is cst.Subscript:
             elements = [_element_values(v, self.model.imports) for v in self.held_values(expr.value, at)]
             return [e for values in elements for e in values] if elements and all(elements) else []
         return []
 
+    def self_attribute_values(self, attr: str, at: cst.CSTNode) -> list[cst.BaseExpression]:
+        """The values assigned to `self.<attr>` anywhere in the file, in source order, that the
+        `self` of `at`'s method may hold: those of its class's family (`Scopes.class_family`), not
+        those of an unrelated class of the file with an attribute of the same name."""
+        family = self.model.self_family(at)
+        return [
+            value
+            for owner, value in self._self_attribute_table.get(attr, ())
+            if family is None or owner is None or owner in family
+        ]
+
     @cached_property
-    def self_attribute_values(self) -> dict[str, list[cst.BaseExpression]]:
-        """`self.<attr>` -> the values assigned to it anywhere in the file, in source order."""
-        table: dict[str, list[cst.BaseExpression]] = {}
+    def _self_attribute_table(self) -> dict[str, list[tuple[int | None, cst.BaseExpression]]]:
+        """`self.<attr>` -> (id() of the class whose method assigns it, or None outside any, the value
+        assigned), for every assignment of the file, in source order."""
+        table: dict[str, list[tuple[int | None, cst.BaseExpression]]] = {}
         for node in self.model.tree.by_type.get(cst.Assign, ()):
             attrs = {
                 t.target.attr.value
@@ -993,34 +1020,45 @@ class Provenance:
                 and isinstance(t.target.value, cst.Name)
                 and t.target.value.value == "self"
             }
-            for attr in attrs:
-                table.setdefault(attr, []).append(node.value)
+            if attrs:
+                cls = self.model.method_class(node)
+                owner = None if cls is None else id(cls)
+                for attr in attrs:
+                    table.setdefault(attr, []).append((owner, node.value))
         return table
 
     @cached_property
-    def _declared_classes(self) -> dict[str, cst.BaseExpression]:
-        """`self.<attr>` -> the class a class of the file declares for it (`alg: PPO` in its body, a
-        dataclass field `aspect_model: AspectModel`, `self.meter: Meter = ...`), where the file
-        declares one class for the name."""
-        declared: dict[str, dict[str, cst.BaseExpression]] = {}
-        for node in self.model.tree.by_type.get(cst.AnnAssign, ()):
-            attr = _declared_attribute(node, self.model.tree)
+    def _declared_classes(self) -> dict[str, list[tuple[int | None, str, cst.BaseExpression]]]:
+        """`self.<attr>` -> (id() of the class that declares it, the class declared as written, that
+        class) for each declaration (`alg: PPO` in a class body, a dataclass field `aspect_model:
+        AspectModel`, `self.meter: Meter = ...` in a method)."""
+        declared: dict[str, list[tuple[int | None, str, cst.BaseExpression]]] = {}
+        tree = self.model.tree
+        for node in tree.by_type.get(cst.AnnAssign, ()):
+            attr = _declared_attribute(node, tree)
             cls = node.annotation.annotation
             if attr is not None and type(cls) in (cst.Name, cst.Attribute) and dotted(cls):
-                declared.setdefault(attr, {})[dotted(cls)] = cls  # type: ignore[index]
-        return {attr: next(iter(classes.values())) for attr, classes in declared.items() if len(classes) == 1}
+                owner = self.model.method_class(node) if type(node.target) is cst.Attribute else _body_class(node, tree)
+                declared.setdefault(attr, []).append((None if owner is None else id(owner), dotted(cls), cls))  # type: ignore[arg-type]
+        return declared
 
-    def declared_instance(self, expr: cst.BaseExpression) -> cst.Call | None:
-        """An instance of the class declared for `self.<attr>`, as a call of the class (a value of no
-        tree: ask only for the class it names); None where no class is declared."""
+    def declared_instance(self, expr: cst.BaseExpression, at: cst.CSTNode) -> cst.Call | None:
+        """An instance of the class declared for `self.<attr>` by the class family of `at`'s method
+        (another class of the file may declare its own attribute of that name), as a call of the
+        class (a value of no tree: ask only for the class it names); None where no one class is declared."""
         if type(expr) is not cst.Attribute or type(expr.value) is not cst.Name or expr.value.value != "self":
             return None
-        cls = self._declared_classes.get(expr.attr.value)
-        return cst.Call(func=cls) if cls is not None else None
+        family = self.model.self_family(at)
+        classes = {
+            name: cls
+            for owner, name, cls in self._declared_classes.get(expr.attr.value, ())
+            if family is None or owner is None or owner in family
+        }
+        return cst.Call(func=next(iter(classes.values()))) if len(classes) == 1 else None
 
     def instance_values(self, expr: cst.BaseExpression, at: cst.CSTNode) -> list[cst.BaseExpression]:
         """What made the object `expr` holds: the class declared for it, else `held_values`."""
-        declared = self.declared_instance(expr)
+        declared = self.declared_instance(expr, at)
         return [declared] if declared is not None else self.held_values(expr, at)
 
     def receiver_class(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
@@ -1573,7 +1611,7 @@ class Provenance:
         arg = call_arg(call, *where) if where is not None else None
         if arg is None or not isinstance(arg.value, cst.Name):
             return []
-        return self.model.named_callees(cst.Call(func=arg.value))
+        return self.model.functions_named(arg.value, call)
 
     def callee_value(
         self,
@@ -1701,7 +1739,7 @@ class Provenance:
             # `self.moving_avg[idx] = r` where every value the class gives `self.moving_avg` (but None,
             # which a subscript store would not get past) is a tensor (`torch.zeros(n)`)
             values = [
-                v for v in self.self_attribute_values.get(container.attr.value, [])
+                v for v in self.self_attribute_values(container.attr.value, at)
                 if not (type(v) is cst.Name and v.value == "None")
             ]
             return bool(values) and all(self.value_kind(v, v) == "tensor" for v in values)
@@ -1901,28 +1939,33 @@ class Provenance:
     def _passed_device(self, arg: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         """Is what a method that hands back its argument (`accelerator.gather(x)`) is handed on the
         device? A name is followed to the bindings that reach the call, also where the call's result
-        is bound to that very name (`x = accelerator.gather(x)`, which the name's own guard would stop)."""
+        is bound to that very name (`x = accelerator.gather(x)`, which the name's own guard would stop).
+        Once per question at each call, like a name (`_device`): a second visit adds nothing to the
+        "any", and a copy of the guard per path made chains of gathers exponential."""
         if type(arg) is not cst.Name:
             return self._device(arg, scope, at, guard)
         key = ("passed", id(at))
         if key in guard:
             return False
-        inner = guard | {key}
+        guard.add(key)
         return any(
-            b.value is not None and b.node is not at and self._device(b.value, scope, b.node, inner)
+            b.value is not None and b.node is not at and self._device(b.value, scope, b.node, guard)
             for b in self.reaching_bindings(scope, arg.value, at)
         )
 
     def _returns_device(self, callees: list[cst.FunctionDef], guard: set) -> bool:
         """Does a function of this file return a per-batch device tensor (a model's output, placed or
-        not: `return logits.log_softmax(-1)`) by what its `return` statements read?"""
+        not: `return logits.log_softmax(-1)`) by what its `return` statements read? Each function once
+        per question, like a name (`_device`): its returns read the same wherever it is called, so a
+        second visit adds nothing to the "any" (a copy of the guard per call made a function that
+        calls a helper twice, which calls another twice, exponential)."""
         for callee in callees:
             key = ("returns", id(callee))
             if key in guard:
                 continue
-            inner = guard | {key}
+            guard.add(key)
             for ret in self.model.tree.descendants(callee.body, cst.Return):
-                if ret.value is not None and self.model.scope_of(ret) is callee and self._device(ret.value, callee, ret, inner):
+                if ret.value is not None and self.model.scope_of(ret) is callee and self._device(ret.value, callee, ret, guard):
                     return True
         return False
 

@@ -70,7 +70,7 @@ class Calls:
             value = value.args[0].value  # `functools.partial(f, model)` runs `f`
         if type(value) not in (cst.Name, cst.Attribute):
             return []
-        named = self.scopes.named_callees(cst.Call(func=value))
+        named = self.scopes.functions_named(value, at)
         if named or not follow or type(value) is not cst.Name:
             return named
         scope = self.scopes.scope_of(at)
@@ -113,9 +113,12 @@ class Calls:
                     escaped.add(id(func))
         for node in self.tree.by_type.get(cst.Attribute, ()):
             if node.attr.value in names and id(node) not in called_ids and not self._truth_tested(node):
-                # a method handed on as `self.step`; a plain function reaches an object only by its
-                # name written somewhere (seen above), so `opt.evaluate` is an option, not a reference
-                for func in names[node.attr.value]:
+                # a method handed on as `self.step`: the method `self.step()` would run (not one of an
+                # unrelated class); as `runner.step`, any method of that name. A plain function reaches
+                # an object only by its name written somewhere (seen above), so `opt.evaluate` is an
+                # option, not a reference
+                handed = self.scopes.functions_named(node, node) if _on_self(node) else names[node.attr.value]
+                for func in handed:
                     if self.scopes.enclosing_class(func) is not None:
                         escaped.add(id(func))
         self._escaped = escaped
@@ -197,6 +200,10 @@ class Calls:
             inner.name.value == node.value and closures.tracked(inner)
             for inner in closures.returned.get(id(factory), ())
         )
+
+
+def _on_self(node: cst.Attribute) -> bool:
+    return type(node.value) is cst.Name and node.value.value in ("self", "cls")
 
 
 def _is_partial(call: cst.Call) -> bool:

@@ -35,6 +35,9 @@ class Scopes:
         # corpus. The call is kept so that its id is not reused (a call built for a question, then freed).
         self._named_callees: dict[int, tuple[cst.Call, list[cst.FunctionDef]]] = {}
         self._scopes: dict[int, Scope] = {}  # id(node of the tree) -> its scope: 146k questions, 38k nodes
+        # (id(class), method name) -> (the class, what `self.name(...)` may run in its methods)
+        self._methods_of: dict[tuple[int, str], tuple[cst.ClassDef, list[cst.FunctionDef]]] = {}
+        self._families: dict[int, tuple[cst.ClassDef, frozenset[int]]] = {}  # id(class) -> (it, class_family)
 
     # -- scopes --------------------------------------------------------------
     def scope_of(self, node: cst.CSTNode) -> Scope:
@@ -149,21 +152,143 @@ class Scopes:
         one: the call reaches an override, which may live in another file."""
         known = self._named_callees.get(id(call))
         if known is None:
-            known = self._named_callees[id(call)] = (call, self._find_named_callees(call))
+            known = self._named_callees[id(call)] = (call, self.functions_named(call.func, call))
         return list(known[1])  # a copy: the caller may change it
 
-    def _find_named_callees(self, call: cst.Call) -> list[cst.FunctionDef]:
-        func = call.func
+    def functions_named(self, func: cst.BaseExpression, at: cst.CSTNode) -> list[cst.FunctionDef]:
+        """Functions of this file that `func`, written at `at`, names: `f` or `self.f` (a call's
+        callee, or a callable handed on as a value: `map_batches(fun=self.forward_batch)`)."""
         kind = type(func)  # exact types: LibCST's node classes have no subclasses
         if kind is cst.Name:
             return [f for f in self.functions.get(func.value, ()) if self.enclosing_class(f) is None]
         if kind is cst.Attribute and type(func.value) is cst.Name and func.value.value in ("self", "cls"):
+            cls = self.method_class(at)
+            if cls is not None:
+                return self.methods_of(cls, func.attr.value)
             return [
                 f
                 for f in self.functions.get(func.attr.value, ())
                 if self.enclosing_class(f) is not None and not is_abstract(f)
             ]
         return []
+
+    # -- classes of this file ------------------------------------------------
+    def method_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
+        """The class whose method `node` is in (directly, or in a function nested in the method, which
+        sees the method's `self`)."""
+        scope = self.scope_of(node)
+        while type(scope) is cst.FunctionDef:
+            cls = self.enclosing_class(scope)
+            if cls is not None:
+                return cls
+            scope = self.scope_of(scope)
+        return None
+
+    def methods_of(self, cls: cst.ClassDef, name: str) -> list[cst.FunctionDef]:
+        """The methods `self.name(...)` may run in a method of `cls`, as far as this file says: the one
+        each of `cls` and its subclasses of this file inherits or defines (its bases of this file in
+        method resolution order). A method of the same name in an unrelated class of the file is not
+        one: `self` is never an instance of that class. An abstract method is not one either (the call
+        reaches an override, which may live in another file)."""
+        key = (id(cls), name)
+        known = self._methods_of.get(key)
+        if known is not None:
+            return list(known[1])
+        found: list[cst.FunctionDef] = []
+        for klass in [cls, *self._subclasses(cls)]:
+            method = self._resolved_method(klass, name)
+            if method is not None and method not in found:
+                found.append(method)
+        self._methods_of[key] = (cls, found)
+        return list(found)
+
+    def self_family(self, node: cst.CSTNode) -> frozenset[int] | None:
+        """id() of every class of this file whose code may see the same `self` as `node`'s method
+        (`class_family`); None where `node` is in no method (`self` is then unknown)."""
+        cls = self.method_class(node)
+        return None if cls is None else self.class_family(cls)
+
+    def same_self(self, node: cst.CSTNode, other: cst.CSTNode) -> bool:
+        """May `self` at `other` be the object that `self` is at `node` (both in methods of one class
+        family, or either outside any method)?"""
+        family = self.self_family(node)
+        cls = self.method_class(other)
+        return family is None or cls is None or id(cls) in family
+
+    def class_family(self, cls: cst.ClassDef) -> frozenset[int]:
+        """id() of the classes of this file whose methods may run on an instance of `cls` or of a
+        subclass of it: those classes and each one's bases of this file. `self.model` set in one of
+        them is the `self.model` the others read; in an unrelated class of the file it is another
+        object's attribute, whatever its name."""
+        known = self._families.get(id(cls))
+        if known is not None:
+            return known[1]
+        found: set[int] = set()
+        for klass in [cls, *self._subclasses(cls)]:
+            pending = [klass]
+            while pending:
+                current = pending.pop()
+                if id(current) not in found:
+                    found.add(id(current))
+                    pending += self._file_bases(current)
+        family = frozenset(found)
+        self._families[id(cls)] = (cls, family)
+        return family
+
+    def _resolved_method(self, cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
+        """The first definition of `name` in `cls` and its bases of this file (depth first, left to
+        right: the method resolution order of the usual single and mixin hierarchies)."""
+        seen: set[int] = set()
+        pending = [cls]
+        while pending:
+            klass = pending.pop(0)
+            if id(klass) in seen:
+                continue
+            seen.add(id(klass))
+            for stmt in klass.body.body if type(klass.body) is cst.IndentedBlock else ():
+                if type(stmt) is cst.FunctionDef and stmt.name.value == name:
+                    return None if is_abstract(stmt) else stmt
+            pending[:0] = self._file_bases(klass)
+        return None
+
+    def _file_bases(self, cls: cst.ClassDef) -> list[cst.ClassDef]:
+        """The bases of `cls` that are classes of this file (by name; every class of that name)."""
+        classes = self._class_table
+        return [
+            base
+            for arg in cls.bases
+            if arg.keyword is None and type(arg.value) is cst.Name
+            for base in classes.get(arg.value.value, ())
+            if base is not cls
+        ]
+
+    def _subclasses(self, cls: cst.ClassDef) -> list[cst.ClassDef]:
+        """The classes of this file that derive from `cls`, directly or not."""
+        found: list[cst.ClassDef] = []
+        pending = [cls]
+        while pending:
+            klass = pending.pop()
+            for sub in self._derived.get(id(klass), ()):
+                if sub is not cls and sub not in found:
+                    found.append(sub)
+                    pending.append(sub)
+        return found
+
+    @cached_property
+    def _class_table(self) -> dict[str, list[cst.ClassDef]]:
+        table: dict[str, list[cst.ClassDef]] = {}
+        for cls in self.tree.by_type.get(cst.ClassDef, ()):
+            table.setdefault(cls.name.value, []).append(cls)
+        return table
+
+    @cached_property
+    def _derived(self) -> dict[int, list[cst.ClassDef]]:
+        """id(class) -> the classes of this file that name it as a base."""
+        table: dict[int, list[cst.ClassDef]] = {}
+        for cls in self.tree.by_type.get(cst.ClassDef, ()):
+            for base in self._file_bases(cls):
+                table.setdefault(id(base), []).append(cls)
+        return table
 
 
 def is_abstract(func: cst.FunctionDef) -> bool:
