@@ -61,6 +61,8 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   `FakeTensor`. Otherwise they took the per-parameter path, whose temporaries are one
   parameter's at a time where the GPU's are every parameter's at once (Adadelta on a
   ResNet-18: 18 MiB instead of 87 MiB in the optimizer step).
+* `torch.cuda.FloatTensor` and the other legacy typed constructors make GPU tensors, and
+  `x.type(torch.cuda.FloatTensor)` moves to the GPU (`legacy_types`): a CPU build has none.
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
 * `torch.save` of fake tensors writes no data; `torch.load` in the same run gives back what
@@ -99,7 +101,7 @@ from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_flatten, tree_map_only
 
-from memlint.estimate import attention, autocast, reductions, scalars
+from memlint.estimate import attention, autocast, legacy_types, reductions, scalars
 from memlint.estimate.distributed import FakeWorld, World, leave_world
 from memlint.estimate.kernels import KernelSide
 from memlint.estimate.saving import Saved
@@ -528,6 +530,7 @@ class FakeGPU:
         }.items():
             self._patch(cuda, name, value)
         self._patch_accelerator(props)
+        legacy_types.install(self._patch)
         parse_to = torch._C._nn._parse_to
 
         def parse_index_as_gpu(*args, **kwargs):
