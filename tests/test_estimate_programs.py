@@ -670,3 +670,36 @@ def test_a_selection_by_a_mask_without_values_used_otherwise_is_refused(tmp_path
 
     with pytest.raises(DynamicOutputShapeException):
         _run_fake(tmp_path, MASK_WRITE_BACK.format(after="print(first[mask].float().mean())"))
+
+
+def test_a_data_sets_batch_is_made_on_the_host_and_one_that_reaches_for_the_gpu_still_works(tmp_path, capsys):
+    tracker = _run_fake(tmp_path, """
+        import torch
+        from torch.utils.data import DataLoader, Dataset
+
+        class Samples(Dataset):
+            def __len__(self):
+                return 64
+            def __getitem__(self, i):
+                return (torch.full((8,), float(i)) - 1) / 2, i
+
+        class OnTheGpu(Samples):
+            def __getitem__(self, i):
+                return torch.ones(8).cuda() * i, i
+
+        x, y = next(iter(DataLoader(Samples(), batch_size=16)))
+        g, _ = next(iter(DataLoader(OnTheGpu(), batch_size=16)))
+        print(type(x).__name__, float(x[3, 0]), int(y[5]), g.is_cuda, tuple(g.shape))
+    """)
+    assert capsys.readouterr().out.split() == ["Tensor", "1.0", "5", "True", "(16,", "8)"]
+    assert tracker._peak_mem[torch.device("cuda", 0)] >= 16 * 8 * 4  # the second batch, stacked on the GPU
+
+
+def test_small_host_factories_are_real_and_a_gpu_one_is_not(tmp_path, capsys):
+    _run_fake(tmp_path, """
+        import torch
+        made = [torch.tensor([1, 2, 3]), torch.randint(10, size=(1,)), torch.randint(0, 5, (3,)), torch.zeros(2, 3),
+                torch.randint(10, (1,), device="cuda"), torch.zeros(2000, 1000)]
+        print(*[type(t).__name__ for t in made], made[4].is_cuda)
+    """)
+    assert capsys.readouterr().out.split() == ["Tensor"] * 4 + ["FakeTensor", "FakeTensor", "True"]
