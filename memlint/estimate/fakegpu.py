@@ -401,6 +401,12 @@ class FakeGPU:
             original_init(loader, dataset, *args, **kwargs)
 
         self._patch(torch.utils.data.DataLoader, "__init__", loader_init)
+        # The real host work of a fake run is small ops (`tracker.HOST_LIMIT`): one thread each. With
+        # torch's default of one per core, each waits on the others' spinning (a 73,000-element
+        # op: 35 ms with 2 threads on a busy 2-core machine, 1.3 ms with one).
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        self._stack.callback(torch.set_num_threads, threads)
         self._patch(data_fetch._MapDatasetFetcher, "fetch", _fetch_on_the_host(data_fetch._MapDatasetFetcher.fetch))
         if self.optimizer == "sgd":
             for name in ("Adam", "AdamW"):
