@@ -431,8 +431,9 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "tracker's backward hook; a boolean mask computed on the GPU whose selection is only written back through it "
      "(`x[m] = y[m]`, farthest-point sampling's groups) takes every element, an upper bound on a transient, and is "
      "listed, while any other use of such a selection still stops the run; and, for the time a prediction takes, a "
-     "map-style data set's batch made with no mode, at host speed, and small host factories run as they are "
-     "(forward-forward: 56 and 67 s of CPU before, 23 and 28 s now, the same figures)",
+     "map-style data set's batch made with no mode, at host speed, small host factories run as they are, and the "
+     "fake run's real host work on one torch thread (forward-forward: 56 and 67 s of CPU before, 22 and 25 s now; "
+     "PointNet++: 54 s, then 15 s; the same figures)",
      "that prediction, made with the code before any change for them, was committed before they ran on a GPU"),
 ]
 
