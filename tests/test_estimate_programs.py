@@ -608,3 +608,98 @@ def test_gradient_accumulation_micro_steps_are_answered_from_the_second(tmp_path
     gpu = torch.device("cuda", 0)
     # The same peak within one 512-byte block (a scalar the answered micro-steps' graphs do not hold).
     assert full.record.micro_steps_answered == 0 and abs(full._peak_mem[gpu] - bounded._peak_mem[gpu]) <= 512
+
+
+def test_legacy_cuda_tensor_types_make_gpu_tensors(tmp_path, capsys):
+    # PyTorch-GAN's scripts: `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`.
+    tracker = _run_fake(tmp_path, """
+        import numpy as np, torch
+        Tensor = torch.cuda.FloatTensor if torch.cuda.is_available() else torch.FloatTensor
+        x = torch.randn(4, 3).type(Tensor)
+        valid = Tensor(np.ones((4, 1)))
+        fake = Tensor(4, 1).fill_(0.0)
+        print(x.is_cuda, valid.is_cuda, valid.dtype, tuple(fake.shape), isinstance(x, Tensor), x.type())
+    """)
+    assert capsys.readouterr().out.split() == ["True", "True", "torch.float32", "(4,", "1)", "True",
+                                               "torch.cuda.FloatTensor"]
+    assert tracker._peak_mem[torch.device("cuda", 0)] == 3 * 512  # three tensors on the GPU, 512 B blocks
+    assert type(torch.cuda.FloatTensor).__name__ == "tensortype"  # the real type is back after the run
+
+
+def test_a_gradient_penalty_through_autograd_grad_on_a_leaf_input_trains(tmp_path, capsys):
+    # WGAN-GP: the critic called on a leaf that requires grad, differentiated with create_graph.
+    tracker = _run_fake(tmp_path, """
+        import torch
+        critic = torch.nn.Sequential(torch.nn.Linear(64, 32), torch.nn.LeakyReLU(0.2), torch.nn.Linear(32, 1)).cuda()
+        opt = torch.optim.Adam(critic.parameters())
+        for _ in range(2):
+            x = torch.randn(16, 64, device="cuda").requires_grad_(True)
+            out = critic(x)
+            grad, = torch.autograd.grad(out, x, torch.ones_like(out), create_graph=True, retain_graph=True)
+            loss = out.mean() + ((grad.norm(2, dim=1) - 1) ** 2).mean()
+            loss.backward()
+            opt.step()
+        print(all(p.grad is not None for p in critic.parameters()))
+    """)
+    assert capsys.readouterr().out.split() == ["True"]
+    assert tracker.record.steps == 2
+
+
+MASK_WRITE_BACK = """
+    import torch
+    points = torch.nn.Linear(3, 3).cuda()(torch.randn(8, 256, 3, device="cuda"))
+    dist = (points ** 2).sum(-1)
+    group = torch.arange(256, device="cuda").repeat(8, 1)
+    first = group[:, :1].repeat(1, 256)
+    mask = dist > 1.0
+    group[mask] = first[mask]      # farthest-point sampling's groups: the selection goes back through its mask
+    {after}
+"""
+
+
+def test_a_selection_by_a_mask_without_values_written_back_through_it_takes_every_element(tmp_path):
+    tracker = _run_fake(tmp_path, MASK_WRITE_BACK.format(after="print(group.shape)"))
+    uses = [u for u in tracker.record.scalar_uses.values() if u.kind == scalars.MASK_WRITE]
+    assert uses and uses[0].site.endswith("prog.py:8")
+    # first[mask] as if every element were selected: 8 x 256 int64 (16 KiB) beside the rest
+    assert tracker._peak_mem[torch.device("cuda", 0)] >= 8 * 256 * 8 * 3
+
+
+def test_a_selection_by_a_mask_without_values_used_otherwise_is_refused(tmp_path):
+    from torch._subclasses.fake_tensor import DynamicOutputShapeException
+
+    with pytest.raises(DynamicOutputShapeException):
+        _run_fake(tmp_path, MASK_WRITE_BACK.format(after="print(first[mask].float().mean())"))
+
+
+def test_a_data_sets_batch_is_made_on_the_host_and_one_that_reaches_for_the_gpu_still_works(tmp_path, capsys):
+    tracker = _run_fake(tmp_path, """
+        import torch
+        from torch.utils.data import DataLoader, Dataset
+
+        class Samples(Dataset):
+            def __len__(self):
+                return 64
+            def __getitem__(self, i):
+                return (torch.full((8,), float(i)) - 1) / 2, i
+
+        class OnTheGpu(Samples):
+            def __getitem__(self, i):
+                return torch.ones(8).cuda() * i, i
+
+        x, y = next(iter(DataLoader(Samples(), batch_size=16)))
+        g, _ = next(iter(DataLoader(OnTheGpu(), batch_size=16)))
+        print(type(x).__name__, float(x[3, 0]), int(y[5]), g.is_cuda, tuple(g.shape))
+    """)
+    assert capsys.readouterr().out.split() == ["Tensor", "1.0", "5", "True", "(16,", "8)"]
+    assert tracker._peak_mem[torch.device("cuda", 0)] >= 16 * 8 * 4  # the second batch, stacked on the GPU
+
+
+def test_small_host_factories_are_real_and_a_gpu_one_is_not(tmp_path, capsys):
+    _run_fake(tmp_path, """
+        import torch
+        made = [torch.tensor([1, 2, 3]), torch.randint(10, size=(1,)), torch.randint(0, 5, (3,)), torch.zeros(2, 3),
+                torch.randint(10, (1,), device="cuda"), torch.zeros(2000, 1000)]
+        print(*[type(t).__name__ for t in made], made[4].is_cuda)
+    """)
+    assert capsys.readouterr().out.split() == ["Tensor"] * 4 + ["FakeTensor", "FakeTensor", "True"]

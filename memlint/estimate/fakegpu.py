@@ -22,7 +22,8 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   per module that holds it; between fake tensors the swap is `.data =`, which keeps
   the parameter object (and so the tie and the optimizer's reference).
 * `DataLoader`: num_workers=0 and pin_memory=False (workers and the pinning
-  thread would run outside the fake mode, which is per thread).
+  thread would run outside the fake mode, which is per thread); a map-style data set's
+  batch is made with no mode, at host speed (`_fetch_on_the_host`).
 * `copy.deepcopy` of a fake tensor clones it (the real one copies storage bytes).
 * `Tensor.data_ptr()` of a fake tensor is an address of its storage's own (FakeTensor
   answers 0 for all), plus the view's offset: libraries tell tensors apart by address
@@ -61,6 +62,8 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
   `FakeTensor`. Otherwise they took the per-parameter path, whose temporaries are one
   parameter's at a time where the GPU's are every parameter's at once (Adadelta on a
   ResNet-18: 18 MiB instead of 87 MiB in the optimizer step).
+* `torch.cuda.FloatTensor` and the other legacy typed constructors make GPU tensors, and
+  `x.type(torch.cuda.FloatTensor)` moves to the GPU (`legacy_types`): a CPU build has none.
 * `torch.compile` returns the function it is given: the prediction is for
   eager execution.
 * `torch.save` of fake tensors writes no data; `torch.load` in the same run gives back what
@@ -95,11 +98,12 @@ import torch.optim.optimizer as optimizers  # the module: torch.optim deletes it
 import torch.utils
 import torch.utils.checkpoint as checkpoint
 import torch.utils.data
+import torch.utils.data._utils.fetch as data_fetch
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_flatten, tree_map_only
 
-from memlint.estimate import attention, autocast, reductions, scalars
+from memlint.estimate import attention, autocast, legacy_types, reductions, scalars
 from memlint.estimate.distributed import FakeWorld, World, leave_world
 from memlint.estimate.kernels import KernelSide
 from memlint.estimate.saving import Saved
@@ -168,6 +172,33 @@ def _real_host_call(args: tuple, kwargs: dict) -> bool:
     return found and total <= HOST_LIMIT
 
 
+# Factories whose size is their `size` argument, or their trailing integers (or one tuple of them).
+_SIZED_FACTORIES = {torch.randint: 1, torch.rand: 0, torch.randn: 0, torch.zeros: 0, torch.ones: 0, torch.empty: 0}
+
+
+def _small_host_factory(func, args: tuple, kwargs: dict) -> bool:
+    """A small tensor made on the host from Python values: `torch.tensor([...])` or
+    `torch.randint(n, size=(1,))` with no device, which the tracker would make real too
+    (`tracker.HOST_LIMIT`) after the dispatcher's detour (forward-forward draws a negative label
+    this way for each of 50,000 samples)."""
+    if "device" in kwargs or "out" in kwargs:
+        return False
+    if func in _FROM_DATA:
+        return _python_data(args)
+    if func not in _SIZED_FACTORIES:
+        return False
+    size = kwargs.get("size")
+    if size is None:
+        rest = args[_SIZED_FACTORIES[func]:] if func is not torch.randint else args[-1:]
+        size = rest[0] if len(rest) == 1 and isinstance(rest[0], (tuple, list, torch.Size)) else rest
+    numel = 1
+    for n in size:
+        if type(n) is not int:
+            return False
+        numel *= n
+    return numel <= HOST_LIMIT
+
+
 def _leaves(values, depth: int = 3):
     """The arguments, with lists, tuples and slices opened (`x[i:j, k]`: a tuple of a slice)."""
     for value in values:
@@ -186,7 +217,7 @@ class _Devices(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = dict(kwargs or {})
-        if func not in _DEVICE_FUNCTIONS and _real_host_call(args, kwargs):
+        if func not in _DEVICE_FUNCTIONS and (_real_host_call(args, kwargs) or _small_host_factory(func, args, kwargs)):
             with torch._C._DisableTorchDispatch():  # the tracker and the fake mode: see `_real_host_call`
                 return func(*args, **kwargs)
         if func is torch.Tensor.__setitem__ and len(args) == 3 and self.tracker.write_scalar(*args):
@@ -370,6 +401,13 @@ class FakeGPU:
             original_init(loader, dataset, *args, **kwargs)
 
         self._patch(torch.utils.data.DataLoader, "__init__", loader_init)
+        # The real host work of a fake run is small ops (`tracker.HOST_LIMIT`): one thread each. With
+        # torch's default of one per core, each waits on the others' spinning (a 73,000-element
+        # op: 35 ms with 2 threads on a busy 2-core machine, 1.3 ms with one).
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        self._stack.callback(torch.set_num_threads, threads)
+        self._patch(data_fetch._MapDatasetFetcher, "fetch", _fetch_on_the_host(data_fetch._MapDatasetFetcher.fetch))
         if self.optimizer == "sgd":
             for name in ("Adam", "AdamW"):
                 self._patch(torch.optim, name, _SGDInstead)
@@ -528,6 +566,7 @@ class FakeGPU:
         }.items():
             self._patch(cuda, name, value)
         self._patch_accelerator(props)
+        legacy_types.install(self._patch)
         parse_to = torch._C._nn._parse_to
 
         def parse_index_as_gpu(*args, **kwargs):
@@ -838,6 +877,22 @@ def _scatter_to_one(tensor, devices=None, chunk_sizes=None, dim=0, streams=None,
 def _always_step(scaler, optimizer, optimizer_state, *args, **kwargs):
     # The real one skips the step when `found_inf.item()` is non-zero: a fake value has no infs.
     return optimizer.step(*args, **kwargs)
+
+
+def _fetch_on_the_host(fetch):
+    """A map-style data set's batch made with no mode at all, as the program makes it on its host:
+    every sample's transforms and the collation are host work, which the modes would only look
+    at, call by call (forward-forward's one batch of 50,000 MNIST samples: 6 calls a sample,
+    minutes). A data set that reaches for the GPU, or for a fake tensor, fails there (a CPU
+    build has no CUDA; a fake tensor has no data) and its batch is made again with the modes on."""
+    def fetch_on_the_host(fetcher, index):
+        try:
+            with torch._C.DisableTorchFunction(), torch._C._DisableTorchDispatch():
+                return fetch(fetcher, index)
+        except Exception:  # noqa: BLE001 - made again with the rules of the emulated GPU, which report
+            return fetch(fetcher, index)
+
+    return fetch_on_the_host
 
 
 def _no_compile(model=None, **kwargs):

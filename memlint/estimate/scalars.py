@@ -33,11 +33,14 @@ from dataclasses import dataclass
 
 VALUE, FORMAT, INDEX, TRUTH = "value", "format", "index", "truth"
 EVAL_TRUTH, EVAL_COPY, SAVE, SAVE_BUFFER = "evaluation truth", "evaluation copy", "save", "save into a buffer"
+MASK_WRITE = "mask written back"
 
 # How each use is answered and named in the report.
 DESCRIPTION = {VALUE: "read as a Python number", FORMAT: "formatted", TRUTH: "deciding a condition in library code",
                EVAL_TRUTH: "deciding a condition in an evaluation",
                EVAL_COPY: "copied to the host in an evaluation (a tensor of zeros)",
+               MASK_WRITE: "used as a boolean mask whose selection is written back through it (`x[m] = y[m]`), every "
+                           "element taken as selected (the transient's upper bound; nothing else sees the count)",
                SAVE: "saved with torch.save (the file is not written; a load in this run gets them back)",
                SAVE_BUFFER: "saved with torch.save into a buffer or an open file (a one-line placeholder is written "
                             "instead: a file made of it holds no data)"}

@@ -199,9 +199,12 @@ def _multi_grad_hook_keeping_no_grads(tensors, fn, mode: str = "all"):
     for them. Torch's keeps each gradient until the last one comes; for a module whose inputs
     include a tensor every block shares (a diffusion UNet's time embedding), that is the end of
     backward, so the tracker itself kept each block's input gradient alive, which the program on
-    the GPU does not (a UNet with checkpointing peaked 64 MiB higher)."""
-    if mode != "all":
-        return _REGISTER_MULTI_GRAD_HOOK(tensors, fn, mode=mode)
+    the GPU does not (a UNet with checkpointing peaked 64 MiB higher).
+    A module called on a leaf that requires grad (a WGAN-GP critic on its interpolated images,
+    differentiated by `torch.autograd.grad(..., inputs=leaf)`) is done at its first gradient:
+    torch cannot say under `autograd.grad` whether a leaf's node will run, and raises."""
+    if mode != "all" or any(t.grad_fn is None for t in tensors):
+        return _REGISTER_MULTI_GRAD_HOOK(tensors, fn, mode="any")
     grad_fns = [_get_grad_fn_or_grad_acc(t) for t in tensors]
     size = len(tensors)  # the hook must not hold the tensors it is registered on: a cycle no collector sees
     counts: dict[int, int] = {}  # backward call (graph task) -> gradients seen, and how many will come
@@ -277,6 +280,7 @@ class StepTracker(MemTracker):
         # sparse tensor on the emulated GPU -> stand-ins of its parts (a fake one holds none: `_sparse_parts`)
         self.gpu_sparse = WeakIdKeyDictionary()
         self.shadow = WeakIdKeyDictionary()  # fake GPU tensor -> the real host tensor of its values
+        self.selected_by = WeakIdKeyDictionary()  # a selection by a mask without values -> id of that mask
         self.inside = 0  # > 0 while the fake mode runs an op
         self.placing: bool | None = None  # set by fakegpu around a call that names a device
         self.category: Category | None = None  # set around a call whose allocations are one kind (DDP's buckets)
@@ -514,6 +518,12 @@ class StepTracker(MemTracker):
             self.record.matmuls = True
             self.record.backward_matmuls = self.record.backward_matmuls or self._mod_tracker.is_bw
         tensors = [t for t in tree_flatten((args, kwargs))[0] if isinstance(t, torch.Tensor)]
+        view_of = None  # a guessed selection's view (indexing strips its leading 1s) is one too
+        if len(self.selected_by) and any(t in self.selected_by for t in tensors):
+            if getattr(func, "is_view", False) and args and args[0] in self.selected_by:
+                view_of = self.selected_by[args[0]]
+            elif func.namespace != "prim" and not self._written_back(func, args):  # prim: its device, asked
+                raise DynamicOutputShapeException(func)  # its size, a guess, would reach the program
         if self.placing is not None:
             gpu = self.placing
         else:
@@ -555,6 +565,8 @@ class StepTracker(MemTracker):
                 self._keep_shadows(func, args, kwargs, res, real)
         finally:
             self.inside -= 1
+        if view_of is not None and isinstance(res, torch.Tensor):
+            self.selected_by[res] = view_of
         if mode is not None and not gpu:
             # Host memory is not predicted: leaving its ops untracked keeps a program's host side
             # (nanoGPT's get_batch: a slice per row, 400 batches of evaluation) fast.
@@ -697,17 +709,48 @@ class StepTracker(MemTracker):
             return torch.ops.aten.index.Tensor(x.expand(shape), [mode.from_tensor(i) for i in found])
         if func not in _MASK_INDEXING or len(args) < 2:
             return None
-        indices = []
+        indices, guessed = [], None
         for m in args[1]:
             if isinstance(m, torch.Tensor) and m.dtype in (torch.bool, torch.uint8):
-                if m not in self.shadow:
+                if m in self.shadow:
+                    with unset_fake_temporarily():
+                        found = self.shadow[m].nonzero().unbind(1)
+                    indices += [mode.from_tensor(i) for i in found]
+                    continue
+                if not self._selection_stays_inside(func, args, m):
                     return None
-                with unset_fake_temporarily():
-                    found = self.shadow[m].nonzero().unbind(1)
-                indices += [mode.from_tensor(i) for i in found]
+                guessed = m
+                with unset_fake_temporarily():  # every element: the count's upper bound, no data made
+                    every = torch.zeros(1, dtype=torch.long).expand(m.numel())
+                indices += [mode.from_tensor(every)] * m.dim()
             else:
                 indices.append(m)
-        return func(args[0], indices, *args[2:], **kwargs)
+        res = func(args[0], indices, *args[2:], **kwargs)
+        if guessed is not None:
+            self.note_use(scalars.MASK_WRITE, user_site() or "?", None)
+            if func is torch.ops.aten.index.Tensor:
+                self.selected_by[res] = id(guessed)
+        return res
+
+    def _selection_stays_inside(self, func, args: tuple, mask: torch.Tensor) -> bool:
+        """`y[m]` for a mask without values, and writes through it (`x[m] = y[m]`, `x[m] = v` for one
+        value): the selection's size is the mask's count, unknown; taking every element is safe only
+        while nothing but a write back through the same mask uses the selection (`_written_back`),
+        since nothing the program keeps then has that size (farthest-point sampling's groups)."""
+        if func is torch.ops.aten.index.Tensor:
+            return len(args[1]) == 1
+        values = args[2] if len(args) > 2 else None
+        return isinstance(values, torch.Tensor) and (values.numel() == 1 or self.selected_by.get(values) == id(mask))
+
+    def _written_back(self, func, args: tuple) -> bool:
+        """True for an op that takes a guessed selection (`_selection_stays_inside`) only as the values
+        written back through the mask that selected it."""
+        if func not in _MASK_INDEXING or func is torch.ops.aten.index.Tensor or len(args) < 3:
+            return False
+        values = args[2]
+        return values in self.selected_by and any(m is not None and id(m) == self.selected_by[values]
+                                                  for m in args[1]) \
+            and not any(t in self.selected_by for t in (args[0], *[m for m in args[1] if m is not None]))
 
     def _sparse_mm_copies(self, args: tuple, res: torch.Tensor) -> None:
         """CUDA's sparse @ dense (cuSPARSE's SpMM, `torch.spmm`) works on column-major copies of the

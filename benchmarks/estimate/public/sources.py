@@ -281,6 +281,38 @@ def _bsds300(folder: str, rng: np.random.Generator) -> None:
             _jpeg(os.path.join(folder, split, f"{i:05d}.jpg"), rng, width, height)
 
 
+def _monet2photo(folder: str, rng: np.random.Generator) -> None:
+    # CycleGAN's monet2photo as PyTorch-GAN's download script lays it out (train/A, train/B, test/A,
+    # test/B) with 256x256 photos like the real set's; fewer of them, which changes no batch.
+    for split, count in (("train", 48), ("test", 16)):
+        for side in ("A", "B"):
+            os.makedirs(os.path.join(folder, split, side), exist_ok=True)
+            for i in range(count):
+                _jpeg(os.path.join(folder, split, side, f"{i:05d}.jpg"), rng, 256, 256)
+
+
+def _modelnet40(folder: str, rng: np.random.Generator) -> None:
+    # ModelNet40's resampled text files (modelnet40_normal_resampled): per shape 10,000 lines of
+    # x,y,z,nx,ny,nz, the shape lists and the 40 class names; 4 training and 2 test shapes a class
+    # (the real set has 9,843 / 2,468), which changes no batch: two steps of 64 run before the evaluation.
+    classes = [f"class{c:02d}" for c in range(40)]
+    os.makedirs(folder, exist_ok=True)
+    lists = {"train": [], "test": []}
+    for name in classes:
+        os.makedirs(os.path.join(folder, name), exist_ok=True)
+        for split, count, start in (("train", 4, 1), ("test", 2, 900)):
+            for i in range(start, start + count):
+                shape = f"{name}_{i:04d}"
+                np.savetxt(os.path.join(folder, name, shape + ".txt"), rng.standard_normal((10_000, 6)),
+                           fmt="%.6f", delimiter=",")
+                lists[split].append(shape)
+    for split, shapes in lists.items():
+        with open(os.path.join(folder, f"modelnet40_{split}.txt"), "w", encoding="utf-8") as handle:
+            handle.write("\n".join(shapes) + "\n")
+    with open(os.path.join(folder, "modelnet40_shape_names.txt"), "w", encoding="utf-8") as handle:
+        handle.write("\n".join(classes) + "\n")
+
+
 def data() -> None:
     rng = np.random.default_rng(0)
     chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
@@ -306,6 +338,7 @@ def data() -> None:
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "ddpm_mnist", "data", "MNIST"))
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "pytorch_tutorial", "tutorials", "data", "MNIST"))  # '../../data/'
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "examples", "mnist_forward_forward", "data", "MNIST"))
+    _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "pytorch_gan", "data", "mnist", "MNIST"))  # '../../data/mnist'
     _link(os.path.join(SRC, "examples", "word_language_model", "data", "wikitext-2", "train.txt"),
           os.path.join(lightning, "fabric", "language_model", "data", "wikitext-2.txt"))  # Lightning's WikiText2 demo
     _cora(os.path.join(SRC, "examples", "gat", "cora"), rng)
@@ -323,7 +356,9 @@ def data() -> None:
                                ("lightning", lightning_imagenet, "examples/pytorch/domain_templates/synth_imagenet"),
                                ("pygcn", _cora, "data/cora"),
                                ("diffusers", _photos, "examples/unconditional_image_generation/synth_images"),
-                               ("examples", _bsds300, "super_resolution/dataset/BSDS300/images")):
+                               ("examples", _bsds300, "super_resolution/dataset/BSDS300/images"),
+                               ("pytorch_gan", _monet2photo, "data/monet2photo"),
+                               ("pointnet", _modelnet40, "data/modelnet40_normal_resampled")):
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(SRC, name, folder)):
             make(os.path.join(SRC, name, folder), rng)
     fastspeech2 = os.path.join(SRC, "fastspeech2")
