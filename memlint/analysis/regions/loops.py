@@ -833,14 +833,20 @@ class Loops:
         self, call: cst.Call, statement: cst.CSTNode, receiver: cst.BaseExpression, cls: str, method: str, facts: dict
     ) -> Store | None:
         """`meter.update(loss)` where `meter` is made from a class of another file of the project:
-        the arguments its method keeps (on `self`), as its facts say; None when it keeps none."""
+        the arguments its method keeps (on `self`), as its facts say, the one with history first
+        (`meter.update(loss, batch_size)` keeps both in `self.sum`); None when it keeps none."""
         project = self.model.project
-        for param, where in (facts.get("keeps") or {}).items():
-            arg = project.argument(facts, call, param)
-            if arg is not None:
-                via = f"`{cls}.{method}` ({facts.get('file', 'another file')}) keeps it in `{where}`"
-                return Store(statement, receiver, arg, "update", via, grows=param in (facts.get("grows") or ()))
-        return None
+        kept = [
+            (arg, param, where)
+            for param, where in (facts.get("keeps") or {}).items()
+            if (arg := project.argument(facts, call, param)) is not None
+        ]
+        if not kept:
+            return None
+        carrying = [k for k in kept if self.provenance.carries_history(k[0], statement)]
+        arg, param, where = (carrying or kept)[0]
+        via = f"`{cls}.{method}` ({facts.get('file', 'another file')}) keeps it in `{where}`"
+        return Store(statement, receiver, arg, "update", via, grows=param in (facts.get("grows") or ()))
 
     def _kept_in_argument(self, call: cst.Call, statement: cst.CSTNode, callees: list[cst.FunctionDef]) -> Store | None:
         """`record(history, loss)` where `record` of this file appends its `value` to its
