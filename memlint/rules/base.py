@@ -71,6 +71,10 @@ class Rule:
     fix_applicability: ClassVar[Applicability | None] = None
     # Cheap pre-check: the file must contain at least one string of every group.
     needles: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    # Whether the context a finding needs may lie in the files that import this one (a helper that
+    # runs the model it is handed, which callers in other files run in evaluation): the rule then
+    # reads every file that other files of the project import from, needles or not.
+    context_in_importers: ClassVar[bool] = False
 
     def __init__(self, model: SemanticModel, sink: Callable[["Rule", Report], None]) -> None:
         self.model = model
@@ -89,7 +93,9 @@ class Rule:
         self._sink(self, Report(node, message, hint, severity or self.severity, fix, dict(extra)))
 
     @classmethod
-    def may_apply(cls, source: str) -> bool:
+    def may_apply(cls, source: str, imported: bool = False) -> bool:
+        if imported and cls.context_in_importers:
+            return True
         return all(any(n in source for n in group) or _loop_elsewhere(group, source) for group in cls.needles)
 
     @classmethod
