@@ -659,14 +659,9 @@ class Loops:
         return None
 
     def runs_model(self, loop: cst.CSTNode) -> bool:
-        """Does each iteration call a model/module (an evaluation *batch*), itself or through a
-        function that runs the model it is handed (`forward_one(model, batch)`, of this file or
-        another file of the project, by its summary)?"""
+        """Does each iteration call a model/module (an evaluation *batch*)?"""
         provenance = self.provenance
-        calls = self.model.tree.descendants(loop.body, cst.Call)
-        if any(provenance.is_module_call(c) for c in calls):
-            return True
-        return any(c.args and type(c.func) is cst.Name and self.model.model_runs.handed_runs(c) for c in calls)
+        return any(provenance.is_module_call(c) for c in self.model.tree.descendants(loop.body, cst.Call))
 
     # -- what outlives an iteration ----------------------------------------------
     def comprehension_store(self, statement: cst.CSTNode) -> tuple[Store, cst.CompFor] | None:
