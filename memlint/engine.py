@@ -319,7 +319,7 @@ def _lint_rules(
     if "\0" in text:  # Python refuses the whole file, LibCST would parse it: point at the byte
         row, column = _row_column(text, text.index("\0"))
         return _syntax_finding(path, "source code cannot contain null bytes", row, column, text, codes), [], {}
-    rules = [BY_CODE[c] for c in codes if c in BY_CODE and BY_CODE[c].may_apply(text)]
+    rules = [BY_CODE[c] for c in codes if c in BY_CODE and BY_CODE[c].may_apply(text, imported(path))]
     # in a project's second phase, the file's summary is wanted whatever the screen says: other files
     # call its definitions
     # a package's `__init__.py` that imports names: other files import them from it (`from pkg import

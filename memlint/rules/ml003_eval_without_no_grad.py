@@ -19,6 +19,7 @@ class EvalWithoutNoGrad(Rule):
     needles = (
         ("eval", "val", "test", "predict", "infer", "diffusers", "detach", ".data", ".item(", ".tolist(", "argmax", "multinomial"),
     )
+    context_in_importers = True  # `forward_one(model, batch)`, run in another file's evaluation loop
     what = """
 Checks for evaluation code (a function named `validate*`, `evaluate*`,
 `eval*`, `test*`, `predict*` or `inference`, a loop after `model.eval()`, or a

@@ -322,7 +322,8 @@ def step_calls(model: "SemanticModel", imported_roots: set[str]) -> list[list[An
     from memlint.suppression import is_suppressed
 
     found: list[list[Any]] = []
-    for statement, call, name in model.calls.imported_statement_calls(imported_roots):
+    # (bound or not: an object whose constructor registers the hook keeps no handle either way)
+    for statement, call, name in model.calls.imported_statement_calls(imported_roots, assigned=True):
         if not hands_a_module(model, call):
             continue  # (a helper that hooks a module is handed it)
         context = step_context(model, call, lambda n, region: runs_sometimes(model, n, region))

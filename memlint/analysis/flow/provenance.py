@@ -92,6 +92,7 @@ _SCALAR_NAME = re.compile(r"loss|acc|correct|metric|score|err|count|total|num_",
 _PASSING_METHOD_NAMES = frozenset().union(*HISTORY_PASSING_METHODS.values())
 # Methods of `torch.Tensor` that lists and tuples have too: no evidence that a value is a tensor.
 _LIST_METHODS = frozenset({"index", "count", "copy", "sort"})
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 _HISTORY_FREE_METHODS = {
     "item", "tolist", "detach", "detach_", "numpy", "argmax", "argmin", "size", "dim", "numel", "nelement",
     "element_size", "eq", "ne", "lt", "gt", "le", "ge", "isnan", "isinf", "isfinite", "any", "all",
@@ -493,6 +494,14 @@ class Provenance:
             return expr.attr.value not in _NO_HISTORY_ATTRIBUTES and self._reads_with_history(expr.value, names)
         if kind is cst.Comparison:
             return False  # a bool (a bool tensor of tensors): it never requires grad
+        if kind is cst.IfExp:
+            # `v.detach() if torch.is_tensor(v) else v`: the branch where `v` is no tensor reads no history of it
+            tensor, other = self._tensor_test(expr.test)
+            body = names - {other} if other else names
+            orelse = names - {tensor} if tensor else names
+            return self._reads_with_history(expr.body, body) or self._reads_with_history(expr.orelse, orelse)
+        if kind in _COMPREHENSIONS:
+            return self._comprehension_reads(expr, names)
         if kind is cst.Call:
             func = expr.func
             resolved = self.model.imports.resolve(func) or ""
@@ -508,6 +517,45 @@ class Provenance:
             if passed is not None:  # `flatten_dict(stats)`: its definition says which arguments it passes through
                 return any(self._reads_with_history(arg, names) for arg in passed)
         return any(self._reads_with_history(child, names) for child in iter_children(expr))
+
+    def _tensor_test(self, test: cst.BaseExpression) -> tuple[str | None, str | None]:
+        """(the name `test` shows is a tensor where it holds, the name it shows is one where it
+        fails): `torch.is_tensor(v)`, `isinstance(v, torch.Tensor)`, and either under `not`."""
+        if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+            tensor, other = self._tensor_test(test.expression)
+            return other, tensor
+        if type(test) is not cst.Call or not test.args or type(test.args[0].value) is not cst.Name:
+            return None, None
+        resolved = self.model.imports.resolve(test.func) or ""
+        name = test.args[0].value.value
+        if resolved == "torch.is_tensor" and len(test.args) == 1:
+            return name, None
+        if code(test.func) == "isinstance" and len(test.args) == 2:
+            checked = self.model.imports.resolve(test.args[1].value) or ""
+            if checked in ("torch.Tensor", "torch.nn.Parameter"):
+                return name, None
+        return None, None
+
+    def _comprehension_reads(self, comp: cst.BaseExpression, names: set[str]) -> bool:
+        """Does the comprehension's element read one of `names` with its history, or a name its
+        loops bind from an iterable that does (`{k: v.detach() for k, v in d.items()}` reads none:
+        a mapping's keys are its names, its values are detached)?"""
+        carried = set(names)
+        loop = comp.for_in  # type: ignore[attr-defined]
+        while loop is not None:
+            bound = set(target_names(loop.target))
+            iterable = loop.iter
+            if type(iterable) is cst.Call and method_name(iterable) == "items" and not iterable.args and type(loop.target) is cst.Tuple:
+                keys = set(target_names(loop.target.elements[0].value))  # the keys of a mapping: names, not tensors
+                bound -= keys
+                carried -= keys
+            if self._reads_with_history(iterable, carried):
+                carried |= bound
+            else:
+                carried -= bound
+            loop = loop.inner_for_in
+        parts = [comp.key, comp.value] if type(comp) is cst.DictComp else [comp.elt]  # type: ignore[attr-defined]
+        return any(self._reads_with_history(part, carried) for part in parts)
 
     def _passed_by_project_function(self, call: cst.Call) -> list[cst.BaseExpression] | None:
         """The arguments of `call` whose history a function of another file of the project returns

@@ -295,10 +295,31 @@ class Loops:
         return base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py" or "/tests/" in f"/{path}"
 
     def iterates_batches(self, loop: cst.CSTNode) -> bool:
+        if type(loop) is cst.While:
+            return self._draws_batches(loop)
         if not isinstance(loop, cst.For) or self._iterates_a_mapping(loop):
             return False
         text = code(loop.iter)
         return bool(_BATCHES.search(text) or _EVAL_LOADER.search(text))
+
+    def _draws_batches(self, loop: cst.While) -> bool:
+        """`while self.iter < self.max_iters: data_batch = next(data_iter)`: an iteration-based
+        runner draws one batch per iteration from an iterator over batches (`iter(self.data_loader)`)."""
+        scope = self.model.scope_of(loop)
+        for call in self.model.tree.descendants(loop.body, cst.Call):
+            if not (type(call.func) is cst.Name and call.func.value == "next" and call.args):
+                continue
+            source = call.args[0].value
+            drawn = [source]
+            if type(source) is cst.Name:
+                drawn += [
+                    b.value.args[0].value
+                    for b in self.model.bindings(scope, source.value)
+                    if type(b.value) is cst.Call and code(b.value.func) == "iter" and b.value.args
+                ]
+            if any(_BATCHES.search(code(d)) or _EVAL_LOADER.search(code(d)) for d in drawn):
+                return True
+        return False
 
     def _iterates_a_mapping(self, loop: cst.For) -> bool:
         """`for task in data: ... data[task] ...`, `for k, v in data.items()`: the entries of one
@@ -833,14 +854,20 @@ class Loops:
         self, call: cst.Call, statement: cst.CSTNode, receiver: cst.BaseExpression, cls: str, method: str, facts: dict
     ) -> Store | None:
         """`meter.update(loss)` where `meter` is made from a class of another file of the project:
-        the arguments its method keeps (on `self`), as its facts say; None when it keeps none."""
+        the arguments its method keeps (on `self`), as its facts say, the one with history first
+        (`meter.update(loss, batch_size)` keeps both in `self.sum`); None when it keeps none."""
         project = self.model.project
-        for param, where in (facts.get("keeps") or {}).items():
-            arg = project.argument(facts, call, param)
-            if arg is not None:
-                via = f"`{cls}.{method}` ({facts.get('file', 'another file')}) keeps it in `{where}`"
-                return Store(statement, receiver, arg, "update", via, grows=param in (facts.get("grows") or ()))
-        return None
+        kept = [
+            (arg, param, where)
+            for param, where in (facts.get("keeps") or {}).items()
+            if (arg := project.argument(facts, call, param)) is not None
+        ]
+        if not kept:
+            return None
+        carrying = [k for k in kept if self.provenance.carries_history(k[0], statement)]
+        arg, param, where = (carrying or kept)[0]
+        via = f"`{cls}.{method}` ({facts.get('file', 'another file')}) keeps it in `{where}`"
+        return Store(statement, receiver, arg, "update", via, grows=param in (facts.get("grows") or ()))
 
     def _kept_in_argument(self, call: cst.Call, statement: cst.CSTNode, callees: list[cst.FunctionDef]) -> Store | None:
         """`record(history, loss)` where `record` of this file appends its `value` to its

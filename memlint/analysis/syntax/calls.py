@@ -28,11 +28,15 @@ class Calls:
         self._passed: dict[int, tuple[cst.Call, list[cst.FunctionDef]]] = {}  # id(call) -> passed_callables
         self._escaped: set[int] = set()  # id(function) of those referenced other than by calls
 
-    def imported_statement_calls(self, imported_roots: set[str]) -> Iterator[tuple[cst.Expr, cst.Call, str]]:
+    def imported_statement_calls(
+        self, imported_roots: set[str], assigned: bool = False
+    ) -> Iterator[tuple[cst.Expr | cst.Assign, cst.Call, str]]:
         """Statements that only call an imported function with arguments (`record(history, loss)`),
-        none of this file's: what the callee does with them is the other file's summary to say.
+        none of this file's: what the callee does with them is the other file's summary to say;
+        with `assigned`, also those that bind what it returns (`probe = FeatureProbe(model, names)`).
         Each: the statement, the call, the callee as written."""
-        for statement in self.tree.by_type.get(cst.Expr, ()):
+        statements = [*self.tree.by_type.get(cst.Expr, ()), *(self.tree.by_type.get(cst.Assign, ()) if assigned else ())]
+        for statement in statements:
             call = statement.value
             if type(call) is not cst.Call or not call.args:
                 continue
