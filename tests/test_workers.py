@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from memlint.workers import PARALLEL_THRESHOLD, Workers, parallel_map
+from memlint.workers import PARALLEL_THRESHOLD, Workers, _Queues, parallel_map
 
 
 def _pid(job: int) -> tuple[int, int]:
@@ -53,3 +53,14 @@ def test_a_jobs_error_is_raised_in_the_parent_and_the_workers_end() -> None:
 def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
     with pytest.raises(RuntimeError, match="worker process ended unexpectedly"):
         list(parallel_map(_dies, JOBS, 2))
+
+
+def test_a_job_waits_while_a_job_whose_result_it_reads_runs_on_another_worker() -> None:
+    """A file whose callee another worker is still analysing would be analysed without its facts,
+    and again afterwards: a later job goes first; where every job waits, the first goes anyway."""
+    follows = {"a": (), "b": ("a",), "c": ("a",), "d": ()}
+    queues = _Queues(2, list(follows), lambda job: job, {}, lambda job: follows[job])
+    assert queues.next_for(0) == "a"
+    assert queues.next_for(1, running=["a"]) == "d"  # b and c read a's result
+    assert queues.next_for(1, running=["a"]) == "b"  # nothing else left: b goes
+    assert queues.next_for(0, running=["b"]) == "c"  # a is done
