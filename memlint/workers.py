@@ -319,8 +319,14 @@ class Workers:
             if self.initializer is not None and not self.initialized:
                 self.initializer(*self.initargs)
                 self.initialized = True
-            for job in todo:
-                yield func(job if attach is None else attach(-1, job))
+            # as in a worker (`_worker_init`), for this map only: a language server's process lives on
+            thresholds = gc.get_threshold()
+            gc.set_threshold(thresholds[0], OLDER_COLLECTIONS_OFF, OLDER_COLLECTIONS_OFF)
+            try:
+                for job in todo:
+                    yield func(job if attach is None else attach(-1, job))
+            finally:
+                gc.set_threshold(*thresholds)
             return
         from multiprocessing.connection import wait  # here: a warm run (every file a cache hit) starts no worker
 
@@ -426,7 +432,7 @@ class _Queues:
     def _ready(self, running: Iterable) -> object:
         """The first free job that reads the result of no running job (a file whose callees another
         worker is analysing would ask about them before their facts are known, and be analysed again:
-        on the bench corpus, 2 workers analysed 62 to 67 files twice, 38 to 44 with it, 34 in one process); the
+        on the bench corpus, 2 workers analysed 62 to 67 files twice, 38 to 42 with it, 34 in one process); the
         first of all where every one of the next few waits."""
         if self.follows is not None and self.home is not None:
             keys = {self.home(job) for job in running}
@@ -476,7 +482,8 @@ def _worker_init(parent: int, initializer: Callable[..., None] | None, initargs:
     # A worker's heap only grows during the run (the light trees it keeps, engine.KeptTrees), and the
     # engine pauses the collector while it analyses a file: that file's cycles are all young when it
     # resumes, and the youngest generation's collection frees them. The older generations' collections
-    # only scanned the kept trees again and again (on the bench corpus, 0.25 s of CPU per worker).
+    # only scanned the kept trees again and again (on the bench corpus, 0.25 s of CPU per worker; a
+    # run in one process, `--jobs 1`, took 1.27 times the bare parse's CPU with them, 1.09 without).
     gc.set_threshold(gc.get_threshold()[0], OLDER_COLLECTIONS_OFF, OLDER_COLLECTIONS_OFF)
     if initializer is not None:
         initializer(*initargs)

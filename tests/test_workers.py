@@ -3,6 +3,7 @@ job's result back, a job's error raised in the parent, a worker that dies named 
 
 from __future__ import annotations
 
+import gc
 import os
 
 import pytest
@@ -42,6 +43,19 @@ def test_the_workers_start_once_for_every_map_of_a_run() -> None:
 
 def test_a_small_map_runs_in_this_process() -> None:
     assert {pid for _, pid in parallel_map(_pid, JOBS[: PARALLEL_THRESHOLD - 1], 2)} == {os.getpid()}
+
+
+def _thresholds(job: int) -> tuple[int, int, int]:
+    return gc.get_threshold()
+
+
+def test_a_map_in_this_process_skips_the_older_collections_for_its_duration_only() -> None:
+    """Its jobs' kept trees would be scanned again by every older collection; a language server's
+    process, which lives on, gets its collector back as it was."""
+    before = gc.get_threshold()
+    seen = list(parallel_map(_thresholds, JOBS[:3], 2))
+    assert all(young == before[0] and older >= 1 << 30 for young, older, _ in seen)
+    assert gc.get_threshold() == before
 
 
 def test_a_jobs_error_is_raised_in_the_parent_and_the_workers_end() -> None:
