@@ -483,7 +483,7 @@ def _worker_init(parent: int, initializer: Callable[..., None] | None, initargs:
     # engine pauses the collector while it analyses a file: that file's cycles are all young when it
     # resumes, and the youngest generation's collection frees them. The older generations' collections
     # only scanned the kept trees again and again (on the bench corpus, 0.25 s of CPU per worker; a
-    # run in one process, `--jobs 1`, took 1.27 times the bare parse's CPU with them, 1.09 without).
+    # run in one process, `--jobs 1`, took 1.27 times the bare parse's CPU with them, 1.09 to 1.17 without).
     gc.set_threshold(gc.get_threshold()[0], OLDER_COLLECTIONS_OFF, OLDER_COLLECTIONS_OFF)
     if initializer is not None:
         initializer(*initargs)
