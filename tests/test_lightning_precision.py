@@ -46,7 +46,7 @@ def installed(monkeypatch: pytest.MonkeyPatch):
                 raise metadata.PackageNotFoundError(name)
             return version
 
-        monkeypatch.setattr(lightning_precision.metadata, "version", fake_version)
+        monkeypatch.setattr(metadata, "version", fake_version)  # (imported where asked)
         lightning_precision.installed_version.cache_clear()
 
     yield pretend

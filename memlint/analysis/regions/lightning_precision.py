@@ -32,7 +32,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import metadata
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -118,6 +117,8 @@ def dtype_of(precision: str) -> str | None:
 @lru_cache(maxsize=None)
 def installed_version(package: str) -> tuple[int, ...] | None:
     """The installed release of `package` from its metadata (Lightning is never imported), or None."""
+    from importlib import metadata  # here: most runs never ask, and its import costs as much as linting 3 files
+
     try:
         text = metadata.version(package)
     except (metadata.PackageNotFoundError, ValueError):
