@@ -106,12 +106,13 @@ def test_masks_and_edge_lists_with_real_values_give_real_shapes_on_the_gpu(tmp_p
     """)
     assert capsys.readouterr().out.split() == ["(2,", "8)", "(140,", "7)", "140", "3", "True"]
     assert not tracker.record.scalar_uses  # every number read was real
-    # A mask computed from the model's output has no values here: refused, not guessed.
+    # A mask computed from the model's output has no values here: a selection by it that the program
+    # goes on computing with is refused, not guessed.
     with pytest.raises(DynamicOutputShapeException):
         _run_fake(tmp_path, """
             import torch
             out = torch.nn.Linear(16, 7).cuda()(torch.randn(1000, 16, device="cuda"))
-            out[out.argmax(1) == 0]
+            out[out.argmax(1) == 0].mean()
         """, "unknown.py")
 
 
