@@ -298,7 +298,8 @@ class Summaries:
         self, expr: cst.BaseExpression, at: cst.CSTNode, func: cst.FunctionDef, params: list[str], seen: set
     ) -> set[str]:
         """The parameters of `func` whose own value `expr` is at `at`, up to arithmetic and tensor
-        methods: not what a call computes from them (`self.model(batch)` is differentiated, not `batch`)."""
+        methods: not what a call computes from them (`self.model(batch)` is differentiated, not `batch`),
+        nor a container one of whose entries it is."""
         kind = type(expr)
         if kind is cst.Name:
             if (expr.value, id(at)) in seen:
@@ -323,9 +324,9 @@ class Summaries:
             parts = [expr.expression]
         elif kind is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in TENSOR_API:
             parts = [expr.func.value]
-        elif kind in (cst.Attribute, cst.Subscript):
-            parts = [expr.value]  # `outputs.loss`, `losses["total"]`
         else:
+            # (not an entry of a container it is handed, `batch["loss"]`: the callee may replace it,
+            # and the container itself is no value of the graph)
             return set()
         return {p for part in parts for p in self._differentiated_roots(part, at, func, params, seen)}
 
