@@ -34,11 +34,8 @@ def _synthetic(functions: int) -> str:
     return HEADER + "".join(BLOCK.format(i=i) for i in range(functions))
 
 
-# -- linear in the file's size -------------------------------------------------
-def test_the_cuda_analysis_does_work_linear_in_the_file(monkeypatch) -> None:
-    """The project summary asked, for every call, about every earlier call and CUDA use of its
-    scope (20k lines: 27 s). Count the steps of a file and of one four times its size."""
-    steps = {"n": 0}
+def _counter(steps: dict[str, int]):
+    """A wrapper maker that counts, in `steps["n"]`, the calls of the methods it wraps."""
 
     def counted(method):
         def wrapper(*args, **kwargs):
@@ -47,6 +44,15 @@ def test_the_cuda_analysis_does_work_linear_in_the_file(monkeypatch) -> None:
 
         return wrapper
 
+    return counted
+
+
+# -- linear in the file's size -------------------------------------------------
+def test_the_cuda_analysis_does_work_linear_in_the_file(monkeypatch) -> None:
+    """The project summary asked, for every call, about every earlier call and CUDA use of its
+    scope (20k lines: 27 s). Count the steps of a file and of one four times its size."""
+    steps = {"n": 0}
+    counted = _counter(steps)
     monkeypatch.setattr(CudaInit, "_exclusive", counted(CudaInit._exclusive))
     monkeypatch.setattr(Scopes, "scope_of", counted(Scopes.scope_of))
     counts = []
@@ -241,14 +247,7 @@ def test_device_and_ctx_questions_visit_each_helper_and_name_once(monkeypatch) -
     from memlint.analysis.flow.provenance import Provenance
 
     steps = {"n": 0}
-
-    def counted(method):
-        def wrapper(*args, **kwargs):
-            steps["n"] += 1
-            return method(*args, **kwargs)
-
-        return wrapper
-
+    counted = _counter(steps)
     monkeypatch.setattr(Provenance, "_device", counted(Provenance._device))
     monkeypatch.setattr(_TensorEvidence, "is_tensor", counted(_TensorEvidence.is_tensor))
     counts = []
