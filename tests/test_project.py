@@ -556,3 +556,31 @@ def test_an_output_a_callee_of_another_file_keeps_is_detached_where_it_is_handed
     for finding in shown.values():
         assert [edit["content"] for edit in finding["fix"]["edits"]] == ["out.detach()"]
         assert finding["hint"].startswith("store `out.detach()` (`") and ".item()" not in finding["hint"]
+
+
+def test_a_helper_that_backwards_a_loss_of_its_argument_frees_the_callers_graph(tmp_path: Path) -> None:
+    """`regress(pred, y, opt)` in another file backwards `F.mse_loss(pred, y)`: the caller's kept
+    `pred` holds its output, not an activation graph never backwarded. A helper that hands its
+    argument to a callable that is no known loss (`energy_fn(pos)`) says nothing of it."""
+    (tmp_path / "steps.py").write_text(textwrap.dedent("""
+        import torch.nn.functional as F
+
+        def regress(pred, target, optimizer):
+            F.mse_loss(pred, target).backward()
+            optimizer.step()
+    """))
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        from steps import regress
+
+        def fit(model, loader, optimizer):
+            kept = []
+            for x, y in loader:
+                pred = model(x)
+                regress(pred, y, optimizer)
+                kept.append(pred)
+            return kept
+    """))
+    found = ml001(lint(tmp_path, "--no-cache"))
+    assert "holds a whole model output" in found["message"] and "never backwarded" not in found["message"]
+    (tmp_path / "steps.py").write_text((tmp_path / "steps.py").read_text().replace("F.mse_loss", "energy_fn"))
+    assert "never backwarded" in ml001(lint(tmp_path, "--no-cache"))["message"]

@@ -1536,36 +1536,49 @@ class Provenance:
 
     def _differentiated_values(self, expr: cst.BaseExpression) -> list[str]:
         """Names whose own values `backward(expr)` differentiates, so that they carry history: the loss,
-        what it is computed from by arithmetic and tensor methods, and the prediction a loss function
-        is handed first; not its target (`F.cross_entropy(out, y)`), nor a model's input (`model(x).mean()`)."""
-        kind = type(expr)
-        if kind is cst.Name:
+        what it is computed from (`differentiated_operands`), and a container one of whose entries is
+        differentiated (`losses["total"]`, `out.loss`)."""
+        if type(expr) is cst.Name:
             return [expr.value]
+        if type(expr) in (cst.Attribute, cst.Subscript):
+            return self._differentiated_values(expr.value)
+        return [n for part in self.differentiated_operands(expr) for n in self._differentiated_values(part)]
+
+    def differentiated_operands(
+        self, expr: cst.BaseExpression, unknown_calls: bool = True
+    ) -> list[cst.BaseExpression]:
+        """The operands whose own values a backward of `expr` differentiates: both sides of arithmetic
+        (only the dividend of a division), a tensor method's receiver (and an arithmetic method's
+        operands: `a.add(b)`), the elements of a list or tuple, and the prediction a loss function is
+        handed first (`F.mse_loss(pred, y)`); not its target, nor a model's input (`model(x).mean()`
+        differentiates the output, not `x`). With `unknown_calls`, a call of a callable that is no model
+        counts as a loss function (`criterion(pred, y)`, `scaler.scale(loss)`, `sum(losses)`): a guess
+        the in-function history question makes, not a summary other files rely on (`energy_fn(pos)`
+        need not differentiate `pos`)."""
+        kind = type(expr)
         if kind is cst.BinaryOperation:
             if type(expr.operator) in (cst.Divide, cst.FloorDivide):
-                return self._differentiated_values(expr.left)
-            return self._differentiated_values(expr.left) + self._differentiated_values(expr.right)
+                return [expr.left]
+            return [expr.left, expr.right]
         if kind is cst.UnaryOperation:
-            return self._differentiated_values(expr.expression)
-        if kind in (cst.Attribute, cst.Subscript):
-            return self._differentiated_values(expr.value)
+            return [expr.expression]
         if kind in (cst.List, cst.Tuple):
-            return [n for e in expr.elements for n in self._differentiated_values(e.value)]
+            return [e.value for e in expr.elements]
         if kind is not cst.Call:
             return []
         func = expr.func
-        if type(func) is cst.Attribute and _tensor_method(func.attr.value):  # `loss.mean()`, `a.add(b)`
-            found = self._differentiated_values(func.value)
+        if type(func) is cst.Attribute and _tensor_method(func.attr.value):
             if func.attr.value in _ARITHMETIC_METHODS:
-                found += [n for a in expr.args for n in self._differentiated_values(a.value)]
-            return found
+                return [func.value, *(a.value for a in expr.args)]
+            return [func.value]
         positional = [a for a in expr.args if a.keyword is None and not a.star]
         if not positional:
             return []
-        if self.is_module_call(expr) and not _F_LOSSES.match(self.model.imports.resolve(func) or "") and not named_like_loss(callee_name(expr) or ""):
+        if _F_LOSSES.match(self.model.imports.resolve(func) or ""):
+            return [positional[0].value]
+        if not unknown_calls or self.is_module_call(expr) and not named_like_loss(callee_name(expr) or ""):
             return []  # a model's output: what it is handed is its input, no value of the graph
-        # `F.mse_loss(pred, y)`, `criterion(pred, y)`, `scaler.scale(loss)`, `sum(losses)`: the first argument
-        return self._differentiated_values(positional[0].value)
+        return [positional[0].value]
 
     def reaching_bindings(self, scope: "Scope", name: str, at: cst.CSTNode) -> list["Binding"]:
         """Bindings of `name` that may reach `at`: the latest one before it whose

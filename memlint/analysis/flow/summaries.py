@@ -297,9 +297,10 @@ class Summaries:
     def _differentiated_roots(
         self, expr: cst.BaseExpression, at: cst.CSTNode, func: cst.FunctionDef, params: list[str], seen: set
     ) -> set[str]:
-        """The parameters of `func` whose own value `expr` is at `at`, up to arithmetic and tensor
-        methods: not what a call computes from them (`self.model(batch)` is differentiated, not `batch`),
-        nor a container one of whose entries it is."""
+        """The parameters of `func` whose own value `expr` is at `at`, through its bindings and the
+        operands a backward differentiates (`Provenance.differentiated_operands`): not what a model
+        computes from them (`self.model(batch)` is differentiated, not `batch`), nor a container one of
+        whose entries it is."""
         kind = type(expr)
         if kind is cst.Name:
             if (expr.value, id(at)) in seen:
@@ -318,16 +319,9 @@ class Summaries:
                 if type(binding.node) in (cst.Assign, cst.AnnAssign, cst.NamedExpr) and binding.value is not None:
                     found |= self._differentiated_roots(binding.value, binding.node, func, params, seen)
             return found
-        if kind is cst.BinaryOperation:
-            parts = [expr.left] if type(expr.operator) in (cst.Divide, cst.FloorDivide) else [expr.left, expr.right]
-        elif kind is cst.UnaryOperation:
-            parts = [expr.expression]
-        elif kind is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in TENSOR_API:
-            parts = [expr.func.value]
-        else:
-            # (not an entry of a container it is handed, `batch["loss"]`: the callee may replace it,
-            # and the container itself is no value of the graph)
-            return set()
+        # (not an entry of a container it is handed, `batch["loss"]`: the callee may replace it,
+        # and the container itself is no value of the graph)
+        parts = self.model.provenance.differentiated_operands(expr, unknown_calls=False)
         return {p for part in parts for p in self._differentiated_roots(part, at, func, params, seen)}
 
     def _keeps(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:

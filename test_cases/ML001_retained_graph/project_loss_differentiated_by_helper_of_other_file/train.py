@@ -1,6 +1,6 @@
 # `criterion` is handed in: what it returns is known to carry history only because `backward_step`
 # (in steps.py) differentiates it. Kept after its backward, the loss holds its graph skeleton.
-from steps import backward_step, refit, train_on
+from steps import backward_step, refit, regress, train_on
 
 
 def fit(model, loader, optimizer, criterion):
@@ -31,3 +31,13 @@ def fit_refit(model, loader, previous):
         refit(previous, model, x)
         kept.append(previous)
     return kept
+
+
+def fit_regression(model, loader, optimizer):
+    predictions, targets = [], []
+    for x, y in loader:
+        pred = model(x)
+        regress(pred, y, optimizer)
+        predictions.append(pred)  # expect: ML001 (backwarded by `regress`: its graph is freed, its output kept)
+        targets.append(y)  # expect: ML005 (the target is no value of the graph, but it is on the device)
+    return predictions, targets
