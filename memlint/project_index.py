@@ -213,6 +213,25 @@ class ProjectIndex:
         return found
 
     @cached_property
+    def _called_per_step(self) -> set[tuple[str, str]]:
+        """(file, function or `Class.method`) of the project's definitions that another file calls on
+        every training step (`ema.update(model)` in its training loop)."""
+        return {
+            where
+            for path, summary in self.summaries.items()
+            for name in summary.get("per_step_calls", ())
+            if (where := self.locate(path, name)) is not None and where[0] != path
+        }
+
+    def _callers(self, path: str, function: str) -> dict[str, Any] | None:
+        """How other files call `path`'s own `function`: with grad on (and only evaluating), every step."""
+        evaluating = self._called_with_grad.get((path, function))
+        found = {} if evaluating is None else {"grad_on": True, **({"evaluating": True} if evaluating else {})}
+        if (path, function) in self._called_per_step:
+            found["per_step"] = True
+        return found or None
+
+    @cached_property
     def _evaluating_overrides(self) -> dict[tuple[str, str], str]:
         """(file, `Class.method`) of the project's classes -> how a subclass in another file that
         defines the method evaluates in it (the model run, in words, and its file), by the
@@ -341,9 +360,9 @@ class ProjectIndex:
         functions and what their subclasses do in its classes' methods (`CALLERS`, `OVERRIDES`):
         they read every file's summary, so the parent hands them to the process that analyses `path`."""
         found = {}
-        for (where, function), evaluating in self._called_with_grad.items():
+        for where, function in [*self._called_with_grad, *self._called_per_step]:
             if where == path:
-                found[f"{CALLERS}{function}"] = {"grad_on": True, **({"evaluating": True} if evaluating else {})}
+                found[f"{CALLERS}{function}"] = self._callers(where, function)
         for (where, method), run in self._evaluating_overrides.items():
             if where == path:
                 found[f"{OVERRIDES}{method}"] = {"evaluation_run": run}
@@ -358,8 +377,7 @@ class ProjectIndex:
         store (`update`, `append`). Each answer depends on the question alone, so that an analysis
         may ask as it goes (a run's first phase) and be handed the same as from `facts_for`."""
         if question.startswith(CALLERS):  # how other files call this file's own function
-            evaluating = self._called_with_grad.get((path, question.removeprefix(CALLERS)))
-            return None if evaluating is None else {"grad_on": True, **({"evaluating": True} if evaluating else {})}
+            return self._callers(path, question.removeprefix(CALLERS))
         if question.startswith(OVERRIDES):  # what other files' subclasses do in a method it leaves to them
             run = self._evaluating_overrides.get((path, question.removeprefix(OVERRIDES)))
             return None if run is None else {"evaluation_run": run}

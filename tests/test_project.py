@@ -584,3 +584,41 @@ def test_a_helper_that_backwards_a_loss_of_its_argument_frees_the_callers_graph(
     assert "holds a whole model output" in found["message"] and "never backwarded" not in found["message"]
     (tmp_path / "steps.py").write_text((tmp_path / "steps.py").read_text().replace("F.mse_loss", "energy_fn"))
     assert "never backwarded" in ml001(lint(tmp_path, "--no-cache"))["message"]
+
+
+def test_a_method_that_another_file_calls_every_step_keeps_across_steps(tmp_path: Path) -> None:
+    """Only the caller's file changes between the runs: `ema.update(model)` in a training loop of
+    train.py makes `EMA.update` (ema.py, no loop of steps of its own) run once per step, so the
+    average it computes from the parameters chains a graph every step; called once after training,
+    it does not. Cold and warm (the callee's findings are kept by what other files say of it)."""
+    (tmp_path / "ema.py").write_text(textwrap.dedent("""
+        class EMA:
+            def __init__(self, model, decay=0.999):
+                self.decay = decay
+                self.shadow = {n: p.detach().clone() for n, p in model.named_parameters()}
+
+            def update(self, model):
+                for n, p in model.named_parameters():
+                    self.shadow[n] = self.decay * self.shadow[n] + (1 - self.decay) * p
+    """))
+    train = textwrap.dedent("""
+        from ema import EMA
+
+        def train(model, loader, optimizer):
+            ema = EMA(model)
+            for x in loader:
+                model(x).mean().backward()
+                optimizer.step()
+                ema.update(model)
+            return ema
+    """)
+    (tmp_path / "train.py").write_text(train)
+    for args in (["--no-cache"], [], []):
+        [found] = lint(tmp_path, *args)
+        assert (found["filename"], found["code"], found["location"]["row"]) == (os.path.join(".", "ema.py"), "ML001", 9)
+        assert "the graph grows every call" in found["message"]
+    (tmp_path / "train.py").write_text(train.replace("        ema.update(model)\n", "").replace("    return ema", "    ema.update(model)\n    return ema"))
+    for args in (["--no-cache"], [], []):
+        assert lint(tmp_path, *args) == []
+    (tmp_path / "train.py").write_text(train)
+    assert [f["code"] for f in lint(tmp_path)] == ["ML001"]

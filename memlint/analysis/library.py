@@ -63,6 +63,12 @@ INTEGER_DTYPES = {"int", "int8", "int16", "int32", "int64", "long", "uint8", "bo
 # flag's position in the method's arguments: 0).
 GRAD_LEAF_METHOD = "requires_grad_"
 GRAD_LEAF_KEYWORD = "requires_grad"
+# A module's parameters are leaves that require grad unless frozen: `parameters()` yields each Parameter,
+# `named_parameters()` (name, Parameter) pairs (torch/nn/modules/module.py, 1.x to 2.x; a Parameter's
+# `requires_grad` defaults to True). Arithmetic on one with grad on records a graph (an exponential moving
+# average updated outside `no_grad` chains every step's). `state_dict()` is no such iterator: it detaches
+# its tensors unless `keep_vars=True`. Method -> the element of each item that is the parameter (None: the item).
+PARAMETER_ITERATORS: dict[str, int | None] = {"parameters": None, "named_parameters": 1}
 
 # Derivatives that are themselves differentiable where asked: `torch.autograd.grad(..., create_graph=True)`
 # "constructs the graph of the derivative, allowing to compute higher order derivative products"

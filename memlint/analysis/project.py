@@ -80,6 +80,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "keyword_strings": lambda: keyword_strings(model),
         "passes": lambda: model.handed.passes(imported()),
         "method_grad": lambda: _method_grad(model, imported_roots),
+        "per_step_calls": lambda: _per_step_calls(model, imported() + _method_calls(model, imported_roots, local=True)),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -93,7 +94,7 @@ def imports(model: "SemanticModel") -> dict[str, list]:
 _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
-    "bases", "saved_entries", "keyword_strings", "passes", "method_grad",
+    "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls",
 )  # the summary's keys as the cache has always written them
 
 
@@ -150,25 +151,32 @@ def _calls(model: "SemanticModel", imported: list[tuple[cst.Call, str]]) -> list
     return found
 
 
-def _method_calls(model: "SemanticModel", imported_roots: set[str]) -> list[tuple[cst.Call, str]]:
-    """The file's calls of methods of imported classes on `self.<attr>`, where the file shows the
-    attribute's class (`alg: PPO` declared in the class, or `self.meter = Meter()`): with the
-    callee as `Class.method`, as written where the class is imported (`PPO.act`)."""
+def _method_calls(model: "SemanticModel", imported_roots: set[str], local: bool = False) -> list[tuple[cst.Call, str]]:
+    """The file's calls of methods of imported classes on `self.<attr>` (with `local`, also on a
+    variable), where the file shows the object's class (`alg: PPO` declared in the class,
+    `self.meter = Meter()`, `ema = EMA(model)`): with the callee as `Class.method`, as written where
+    the class is imported (`PPO.act`)."""
     found = []
     for call in model.tree.by_type.get(cst.Call, ()):
         func = call.func
-        if not (
-            type(func) is cst.Attribute
-            and type(func.value) is cst.Attribute
-            and type(func.value.value) is cst.Name
-            and func.value.value.value == "self"
-        ):
+        if type(func) is not cst.Attribute:
             continue
-        values = model.provenance.instance_values(func.value, call)
+        receiver = func.value
+        on_self = type(receiver) is cst.Attribute and type(receiver.value) is cst.Name and receiver.value.value == "self"
+        if not (on_self or local and type(receiver) is cst.Name and receiver.value not in ("self", "cls")):
+            continue
+        values = model.provenance.instance_values(receiver, call)
         classes = {dotted(v.func) if type(v) is cst.Call else None for v in values}
         if len(classes) == 1 and (cls := classes.pop()) and cls.split(".")[0] in imported_roots:
             found.append((call, f"{cls}.{func.attr.value}"))
     return found
+
+
+def _per_step_calls(model: "SemanticModel", calls: list[tuple[cst.Call, str]]) -> list[str]:
+    """The imported functions and methods of imported classes (as written: `update_ema`, `EMA.update`)
+    that this file calls on every training step: in a step loop, or in a function run once per step.
+    What such a callee keeps outlives the step it was made in, whatever its own file shows."""
+    return sorted({name for call, name in calls if model.grad_state(call) is not Grad.OFF and model.loops.step_region(call) is not None})
 
 
 def _method_grad(model: "SemanticModel", imported_roots: set[str]) -> dict[str, str]:

@@ -265,6 +265,15 @@ for x, y in loader:
                 f"`{code(store.container)}` is updated {how}with `{kept}`, which carries autograd history, "
                 "so its graph grows every call"
             )
+        elif not was_backwarded and _keeps_as(model, store, at_keep) == "accumulate":
+            # a running value computed from itself (`shadow = d * shadow + (1 - d) * p`): each step's
+            # graph is chained onto the last, whatever it saved
+            severity = Severity.ERROR
+            step = "iteration" if where in ("this loop", "its loop") else "call"
+            message = (
+                f"{label} is kept beyond its iteration with its autograd graph and never backwarded in {where}, "
+                f"so the graph grows every {step}"
+            )
         elif not was_backwarded:
             severity = Severity.ERROR
             message = (

@@ -126,6 +126,11 @@ class ProjectFacts:
         project hand it modules in eval mode only, outside any training step (`EVALUATING` calls)?"""
         return self._get(f"{CALLERS}{function}", True, "evaluating")
 
+    def called_per_step_elsewhere(self, function: str) -> bool:
+        """Does another file of the project call this file's `function` (top-level, or `Class.method`)
+        on every training step (`ema.update(model)` in its training loop)?"""
+        return self._get(f"{CALLERS}{function}", True, "per_step")
+
     def evaluation_in_overrides(self, cls: str, method: str) -> str | None:
         """Where a subclass in another file of the project overrides `method` of this file's class
         `cls` (one the class calls on `self` but leaves to its subclasses) with an evaluation that

@@ -37,6 +37,7 @@ from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.regions.differentiation import differentiates
 from memlint.analysis.library import (
     MODULE_SELF_RETURNING,
+    PARAMETER_ITERATORS,
     CONCATENATIONS,
     CONTAINER_STORES,
     BACKWARD_OF_ARGUMENT,
@@ -830,9 +831,32 @@ class Provenance:
         latest = max(bound, default=-1)
         return any(latest < order[id(m)] < position for m in made)
 
+    def _iterated_parameters(self, bindings: list["Binding"]) -> bool:
+        """Do `bindings` (all of them, at least one) bind their name to a parameter of a module that is not
+        frozen, as a loop over its parameters (`for n, p in model.named_parameters()`)?"""
+        for binding in bindings:
+            loop, it = binding.node, binding.value
+            if type(loop) is not cst.For or type(it) is not cst.Call or type(it.func) is not cst.Attribute:
+                return False
+            method = it.func.attr.value
+            if method not in PARAMETER_ITERATORS:
+                return False
+            index, target = PARAMETER_ITERATORS[method], loop.target
+            if index is not None:
+                elements = target.elements if type(target) in (cst.Tuple, cst.List) else ()
+                target = elements[index].value if len(elements) > index else None
+            if type(target) is not cst.Name or target.value != binding.name:
+                return False
+            if self.model.module_facts.frozen(it.func.value, loop):
+                return False
+        return bool(bindings)
+
     def _grad_leaf(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
-        """Does `name` hold, at `at`, a leaf tensor made to require grad (and nothing else)?"""
+        """Does `name` hold, at `at`, a leaf tensor made to require grad (and nothing else): one made so,
+        or a module's parameter?"""
         bindings = self.reaching_bindings(scope, name, at)
+        if self._iterated_parameters(bindings):
+            return True
         if bindings and all(b.value is not None and self.makes_grad_leaf(b.value) for b in bindings):
             return not any(  # `loss = f(x).requires_grad_()`: a value with a graph stays one
                 type(b.value.func) is cst.Attribute and self._history(b.value.func.value, scope, b.node, set())
@@ -1214,8 +1238,8 @@ class Provenance:
                     return True
         if bindings and any(self._history(v, scope, s, guard) for s, v in self.entry_stores(name, scope, at, guard)):
             return True  # `metrics["nll"] = nll.mean()`: the mapping holds what its entries were set to
-        if self._made_leaf_before(name, scope, at) and self.model.grad_state(at) is not Grad.OFF:
-            return True  # `x.requires_grad_()`: read as an operand, what is computed from it records a graph
+        if (self._made_leaf_before(name, scope, at) or self._iterated_parameters(bindings)) and self.model.grad_state(at) is not Grad.OFF:
+            return True  # `x.requires_grad_()`, a parameter: read as an operand, what is computed from it records a graph
         return self._backwarded_value(name, scope, at)
 
     def entry_stores(
