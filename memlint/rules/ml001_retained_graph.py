@@ -183,6 +183,8 @@ for x, y in loader:
             for p in literal_parts(store.value)
             if model.provenance.carries_history(p, statement)
             or (in_place_forward and model.provenance.from_inputs(p, region))
+            # `ema_p.add_(p)`: an in-place operation with a leaf that requires grad records a graph
+            or (store.kind == "in-place" and model.provenance.grad_leaf(p, statement))
             or (isinstance(p, cst.Name) and p.value in backwarded_returns and model.scope_of(statement) is region)
         ]
         if kept_return and model.grad_state(statement) is Grad.OFF:
@@ -258,18 +260,16 @@ for x, y in loader:
         # what one iteration adds on the device, where the code states it (the tensor itself:
         # backward freed what its graph saved)
         size = model.sizes.kept(store) if was_backwarded and not retained else None
+        step = "iteration" if where in ("this loop", "its loop") else "call"
         if store.kind == "in-place" or in_place_forward:
             severity = Severity.ERROR
             how = "in place " if store.kind == "in-place" else ""
-            message = (
-                f"`{code(store.container)}` is updated {how}with `{kept}`, which carries autograd history, "
-                "so its graph grows every call"
-            )
+            carries = "requires grad" if all(model.provenance.grad_leaf(p, statement) for p in parts) else "carries autograd history"
+            message = f"`{code(store.container)}` is updated {how}with `{kept}`, which {carries}, so its graph grows every {step}"
         elif not was_backwarded and _keeps_as(model, store, at_keep) == "accumulate":
             # a running value computed from itself (`shadow = d * shadow + (1 - d) * p`): each step's
             # graph is chained onto the last, whatever it saved
             severity = Severity.ERROR
-            step = "iteration" if where in ("this loop", "its loop") else "call"
             message = (
                 f"{label} is kept beyond its iteration with its autograd graph and never backwarded in {where}, "
                 f"so the graph grows every {step}"

@@ -831,25 +831,39 @@ class Provenance:
         latest = max(bound, default=-1)
         return any(latest < order[id(m)] < position for m in made)
 
-    def _iterated_parameters(self, bindings: list["Binding"]) -> bool:
-        """Do `bindings` (all of them, at least one) bind their name to a parameter of a module that is not
-        frozen, as a loop over its parameters (`for n, p in model.named_parameters()`)?"""
+    def _iterated_parameters(self, bindings: list["Binding"], thawed: bool = True) -> bool:
+        """Do `bindings` (all of them, at least one) bind their name to a parameter of a module (with
+        `thawed`, of one not frozen), as a loop over its parameters (`for n, p in model.named_parameters()`,
+        `for ema_p, p in zip(ema.parameters(), model.parameters())`)?"""
         for binding in bindings:
-            loop, it = binding.node, binding.value
-            if type(loop) is not cst.For or type(it) is not cst.Call or type(it.func) is not cst.Attribute:
+            loop = binding.node
+            if type(loop) is not cst.For:
                 return False
-            method = it.func.attr.value
-            if method not in PARAMETER_ITERATORS:
+            it, target = _iterated_element(loop.iter, loop.target, binding.name)
+            if type(it) is not cst.Call or type(it.func) is not cst.Attribute or it.func.attr.value not in PARAMETER_ITERATORS:
                 return False
-            index, target = PARAMETER_ITERATORS[method], loop.target
+            index = PARAMETER_ITERATORS[it.func.attr.value]
             if index is not None:
                 elements = target.elements if type(target) in (cst.Tuple, cst.List) else ()
                 target = elements[index].value if len(elements) > index else None
             if type(target) is not cst.Name or target.value != binding.name:
                 return False
-            if self.model.module_facts.frozen(it.func.value, loop):
+            if thawed and self.model.module_facts.frozen(it.func.value, loop):
                 return False
         return bool(bindings)
+
+    def module_parameter(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Does `expr`, a name, hold a parameter of a module at `at` (a loop over its parameters)? It
+        outlives every step: what is written into it in place stays."""
+        if type(expr) is not cst.Name:
+            return False
+        scope = self.model.scope_of(at)
+        return self._iterated_parameters(self.reaching_bindings(scope, expr.value, at), thawed=False)
+
+    def grad_leaf(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Does `expr`, a name, hold a leaf that requires grad at `at` (one made so, a parameter of a
+        module not frozen)? It has no graph of its own; an operation on it records one, in place too."""
+        return type(expr) is cst.Name and self._grad_leaf(expr.value, self.model.scope_of(at), at)
 
     def _grad_leaf(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
         """Does `name` hold, at `at`, a leaf tensor made to require grad (and nothing else): one made so,
@@ -2169,6 +2183,25 @@ def differentiated_names(expr: cst.BaseExpression) -> list[str]:
         if isinstance(func, cst.Name):  # `criterion(out, y)`: the callable is no value of the graph
             return [n for a in expr.args for n in differentiated_names(a.value)]
     return list(names_in(expr))
+
+
+def _iterated_element(
+    iterable: cst.BaseExpression, target: cst.BaseExpression, name: str
+) -> tuple[cst.BaseExpression, cst.BaseExpression]:
+    """The iterable and the loop target part that bind `name`: through `zip(a, b)` (`for x, y in zip(a, b)`
+    binds `y` from `b`), else the loop's own."""
+    if (
+        type(iterable) is cst.Call
+        and type(iterable.func) is cst.Name
+        and iterable.func.value == "zip"
+        and type(target) in (cst.Tuple, cst.List)
+        and len(target.elements) == len(iterable.args)
+        and not any(a.star or a.keyword for a in iterable.args)
+    ):
+        for element, arg in zip(target.elements, iterable.args):
+            if name in target_names(element.value):
+                return arg.value, element.value
+    return iterable, target
 
 
 def _tensor_method(name: str) -> bool:

@@ -747,6 +747,9 @@ class Loops:
                 if type(container) is cst.Call and root_name(container.func) in self.model.params(self.model.scope_of(statement)):
                     # `stats.device_stat("loss").add_(loss)`: a tensor that an object handed in holds
                     return Store(statement, container, call.args[0].value, "in-place")
+                if self.provenance.module_parameter(container, statement):
+                    # `ema_p.mul_(d).add_(p, alpha=1 - d)`: a parameter of a module, averaged in place
+                    return Store(statement, container, call.args[0].value, "in-place")
             return None
         if kind is cst.AugAssign and type(statement.operator) in _ACCUMULATING_OPS:
             if type(statement.target) in (cst.Name, cst.Attribute):
@@ -1144,6 +1147,8 @@ class Loops:
         if store.kind == "in-place" and type(store.container) is cst.Call:
             # a tensor that an object handed in holds (`stats.device_stat(k).add_(loss)`)
             return root_name(store.container.func) in self.model.params(scope)
+        if store.kind == "in-place" and self.provenance.module_parameter(store.container, store.statement):
+            return True  # a module's parameter lives as long as the module
         root = root_name(store.container)
         if root is None:
             return False
