@@ -44,7 +44,11 @@ function run once per step (a framework hook, a method looped over, a
 module's `forward`), and a buffer updated in training mode, in place
 (`self.running_mean.mul_(m).add_(v)`) or from its old value
 (`self.running_mean = m * v + (1 - m) * self.running_mean`), with a value that
-carries history.
+carries history. A module's parameters require grad: an average of them kept
+across steps outside `no_grad` (an exponential moving average of the weights,
+`shadow[n] = d * shadow[n] + (1 - d) * p`, or `ema_p.mul_(d).add_(p)` into a
+frozen copy) chains each step's graph onto the last, also in a method of
+another file that the training loop calls every step (`ema.update(model)`).
 
 Where the code shows how large the kept tensor is, the message says how much
 device memory each iteration keeps, and the severity follows it (an error
