@@ -323,6 +323,49 @@ async def test_the_callers_diagnostics_follow_the_callees_facts(client: Language
     assert found.code == "ML001"
 
 
+EMA = """\
+class EMA:
+    def __init__(self, model, decay=0.999):
+        self.decay = decay
+        self.shadow = {n: p.detach().clone() for n, p in model.named_parameters()}
+
+    def update(self, model):
+        for n, p in model.named_parameters():
+            self.shadow[n] = self.decay * self.shadow[n] + (1 - self.decay) * p
+"""
+EMA_TRAIN = """\
+from pkg.ema import EMA
+
+
+def train(model, loader, optimizer):
+    ema = EMA(model)
+    for x in loader:
+        model(x).mean().backward()
+        optimizer.step()
+        ema.update(model)
+    return ema
+"""
+
+
+@pytest.mark.asyncio
+async def test_the_callees_diagnostics_follow_how_callers_call_it(client: LanguageClient, project: Path) -> None:
+    """`EMA.update` runs every step because train.py's loop calls it: its diagnostic comes and goes
+    as only the caller's file changes on disk."""
+    write(project, "pkg/__init__.py", "")
+    train = project / "pkg" / "train.py"
+    train.write_text(EMA_TRAIN)
+    uri = write(project, "pkg/ema.py", EMA)
+    open_document(client, uri, EMA)
+    [found] = await diagnostics_until(client, uri, lambda d: len(d) == 1)
+    assert found.code == "ML001" and found.range.start.line == 7
+
+    train.write_text(EMA_TRAIN.replace("        ema.update(model)\n", ""))
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams([types.FileEvent(uri=train.as_uri(), type=types.FileChangeType.Changed)])
+    )
+    await diagnostics_until(client, uri, lambda d: d == [])
+
+
 @pytest.mark.asyncio
 async def test_a_syntax_error_is_one_diagnostic_and_the_server_lives_on(client: LanguageClient, project: Path) -> None:
     broken = LEAKY.replace("for x, y in loader:", "for x, y in loader")
