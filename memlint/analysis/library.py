@@ -63,6 +63,12 @@ INTEGER_DTYPES = {"int", "int8", "int16", "int32", "int64", "long", "uint8", "bo
 # flag's position in the method's arguments: 0).
 GRAD_LEAF_METHOD = "requires_grad_"
 GRAD_LEAF_KEYWORD = "requires_grad"
+# A function registered with `module.register_forward_hook(hook)` runs after every forward of the module,
+# as `hook(module, args, output)` (torch/nn/modules/module.py, 1.x to 2.x): `args` are the forward's
+# inputs and `output` its output, with the history the forward recorded. Method -> the positions of the
+# hook's parameters that receive them.
+FORWARD_HOOK_ARGUMENTS: dict[str, tuple[int, ...]] = {"register_forward_hook": (1, 2)}
+
 # A module's parameters are leaves that require grad unless frozen: `parameters()` yields each Parameter,
 # `named_parameters()` (name, Parameter) pairs (torch/nn/modules/module.py, 1.x to 2.x; a Parameter's
 # `requires_grad` defaults to True). Arithmetic on one with grad on records a graph (an exponential moving

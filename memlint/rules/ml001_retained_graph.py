@@ -49,6 +49,9 @@ across steps outside `no_grad` (an exponential moving average of the weights,
 `shadow[n] = d * shadow[n] + (1 - d) * p`, or `ema_p.mul_(d).add_(p)` into a
 frozen copy) chains each step's graph onto the last, also in a method of
 another file that the training loop calls every step (`ema.update(model)`).
+A forward hook (`model.layer4.register_forward_hook(save)`) runs on every
+forward of its module, with the forward's grad mode: a hook that keeps the
+output it is handed while the module trains keeps every step's output.
 
 Where the code shows how large the kept tensor is, the message says how much
 device memory each iteration keeps, and the severity follows it (an error
@@ -270,6 +273,13 @@ for x, y in loader:
             how = "in place " if store.kind == "in-place" else ""
             carries = "requires grad" if all(model.provenance.grad_leaf(p, statement) for p in parts) else "carries autograd history"
             message = f"`{code(store.container)}` is updated {how}with `{kept}`, which {carries}, so its graph grows every {step}"
+        elif isinstance(region, cst.FunctionDef) and (hooked := model.frameworks.forward_hook_of(region)) is not None:
+            # whether the forward's loss is backwarded is its caller's business: the output stays either way
+            severity = Severity.ERROR
+            message = (
+                f"{label} is kept by the forward hook of `{code(hooked)}` beyond its forward, so every "
+                "forward's output stays on the device, with its graph"
+            )
         elif not was_backwarded and _keeps_as(model, store, at_keep) == "accumulate":
             # a running value computed from itself (`shadow = d * shadow + (1 - d) * p`): each step's
             # graph is chained onto the last, whatever it saved

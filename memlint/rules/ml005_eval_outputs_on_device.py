@@ -113,18 +113,21 @@ with torch.no_grad():
         if not parts:
             return
         kept = code(store.value)
-        each = "training step" if training else "evaluation batch"
+        each, unit = ("training step", "step") if training else ("evaluation batch", "batch")
+        hooked = model.frameworks.forward_hook_of(region) if type(region) is cst.FunctionDef else None
+        if hooked is not None:  # a forward hook runs on every forward of its module, training or not
+            each, unit = f"forward of `{code(hooked)}`", "forward"
         # the tensor's own size, where the code states it; with a graph kept too, what it saved adds an unknown amount
         size = None if graph else model.sizes.kept(store)
         if size is not None:
             message = (
                 f"`{kept}` keeps {size.describe()} from every {each} on the device in `{code(store.container)}`: "
-                f"{size.amount()} per {'step' if training else 'batch'}"
+                f"{size.amount()} per {unit}"
             )
         else:
             message = (
                 f"`{kept}` keeps a device tensor{' and its autograd graph' if graph else ''} from every {each} in "
-                f"`{code(store.container)}`, so device memory grows with the number of {'steps' if training else 'batches'}"
+                f"`{code(store.container)}`, so device memory grows with the number of {unit}s"
             )
         replacements = [(p, off_device(p)) for p in parts]
         extra: dict[str, object] = {}

@@ -1457,7 +1457,7 @@ class Provenance:
         param = next((p for p in (*func.params.params, *func.params.kwonly_params) if p.name.value == name), None)
         if param is not None and param.annotation is not None:
             return "Tensor" in code(param.annotation.annotation)
-        return self._used_as_tensor(name, func)
+        return hook.tensors or self._used_as_tensor(name, func)
 
     def _used_as_tensor(self, name: str, func: cst.FunctionDef) -> bool:
         """Does `func` use `name`, or the names it is unpacked into, as a tensor (`y_pred.ndim`,
@@ -1927,6 +1927,9 @@ class Provenance:
                 return False
             if self._is_lightning_batch(expr.value, scope):
                 return True  # Lightning moves the batch to the device before the step
+            if type(scope) is cst.FunctionDef and self.model.frameworks.forward_hook_output(scope) == expr.value:
+                if not self.model.bindings(scope, expr.value):
+                    return True  # a forward hook is handed the module's output
             # keyed by where the name is read, so that `out = out.softmax(-1)` reads the `out` bound
             # before it; and visited once per question: the answer is an "any" over what the bindings
             # read, so a name seen before (on this path, round a loop's back edge, or on another path,

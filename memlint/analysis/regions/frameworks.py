@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Callable
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import callee_name, code
+from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.library import (
-    FAIRSEQ_CRITERION_HOOKS, FAIRSEQ_CRITERION_KEPT_RETURNS, FAIRSEQ_HOOKS, HF_CALLBACK_HOOKS, HF_TRAINER_HOOKS,
+    FORWARD_HOOK_ARGUMENTS, FAIRSEQ_CRITERION_HOOKS, FAIRSEQ_CRITERION_KEPT_RETURNS, FAIRSEQ_HOOKS, HF_CALLBACK_HOOKS, HF_TRAINER_HOOKS,
     IGNITE_METRIC_HOOKS, IGNITE_METRIC_PACKAGES, INFERENCE_PIPELINE_PACKAGES, LIGHTNING_EVAL_PREFIXES, LIGHTNING_HOOKS, LIGHTNING_KEPT_RETURNS, FrameworkHook, KeptReturn,
 )
 from memlint.analysis.regions.grad import Grad
@@ -67,6 +68,7 @@ class Hook:
     history_params: tuple[str, ...] = ()  # parameters the framework hands values that may carry history
     history_element: int | None = None  # of such a tuple, the element that may
     accumulates: bool = False  # it gathers state over the epoch by design (a metric's `update`)
+    tensors: bool = False  # what it hands those parameters is tensors, however the hook uses them
 
 
 def _from_table(framework: str, entry: FrameworkHook) -> Hook:
@@ -161,7 +163,84 @@ class Frameworks:
         return self._hooks[key]
 
     def _hook(self, func: cst.FunctionDef) -> Hook | None:
-        return self._own_hook(func) or self._delegated_hook(func)
+        return self._own_hook(func) or self._delegated_hook(func) or self._module_hook(func)
+
+    @cached_property
+    def _forward_hooks(self) -> dict[tuple[bool, str], tuple[cst.Call, tuple[int, ...]]]:
+        """(a method, its name) -> the registration and the positions of the forward's inputs and output
+        among the hook's parameters, for each function registered as a forward hook in this file
+        (`model.layer4.register_forward_hook(save_output)`, `...(self.save)`)."""
+        found: dict[tuple[bool, str], tuple[cst.Call, tuple[int, ...]]] = {}
+        for call in self.scopes.tree.by_type.get(cst.Call, ()):
+            func = call.func
+            if type(func) is not cst.Attribute or func.attr.value not in FORWARD_HOOK_ARGUMENTS or not call.args:
+                continue
+            hook = call.args[0].value
+            if type(hook) is cst.Name:
+                found.setdefault((False, hook.value), (call, FORWARD_HOOK_ARGUMENTS[func.attr.value]))
+            elif type(hook) is cst.Attribute and type(hook.value) is cst.Name and hook.value.value == "self":
+                found.setdefault((True, hook.attr.value), (call, FORWARD_HOOK_ARGUMENTS[func.attr.value]))
+        return found
+
+    def _registered(self, func: cst.FunctionDef) -> tuple[cst.Call, tuple[int, ...]] | None:
+        cls = self.scopes.enclosing_class(func)
+        return self._forward_hooks.get((cls is not None, func.name.value)) if self._forward_hooks else None
+
+    def _module_hook(self, func: cst.FunctionDef) -> Hook | None:
+        """A forward hook of a module: it runs after every forward (`hook_runs`), handed its inputs and
+        output, with the grad mode of the forward."""
+        registered = self._registered(func)
+        if registered is None:
+            return None
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        if self.scopes.enclosing_class(func) is not None:
+            params = params[1:]  # `self`
+        handed = tuple(params[i] for i in registered[1] if i < len(params))
+        # once per step only where the module's runs are in step loops (`Loops.called_per_step`)
+        return Hook(f"the forward hook of `{code(registered[0].func.value)}`", Grad.ON, False, False, handed, tensors=True)
+
+    def forward_hook_of(self, func: cst.FunctionDef) -> cst.BaseExpression | None:
+        """The module `func` is registered on as a forward hook in this file, or None."""
+        registered = self._registered(func)
+        return registered[0].func.value if registered is not None else None  # type: ignore[attr-defined]
+
+    def forward_hook_output(self, func: cst.FunctionDef) -> str | None:
+        """The parameter of the forward hook `func` that receives the module's output, or None."""
+        hook = self._module_hook(func)
+        return hook.history_params[-1] if hook is not None and len(hook.history_params) == 2 else None
+
+    def hook_runs(self, func: cst.FunctionDef) -> list[cst.Call]:
+        """The calls of this file that run the module `func` is a forward hook of, and so `func`: for a
+        hook on `model.layer4`, `model(x)` where that `model` is read (the registering function), or
+        through the attribute of `self` it is kept in (`self.model = model`, then `self.model(x)`)."""
+        registered = self._registered(func)
+        if registered is None:
+            return []
+        call = registered[0]
+        scopes = self.scopes
+        written = (dotted(call.func.value) or "").split(".")  # type: ignore[attr-defined]
+        prefixes = [".".join(written[:i]) for i in range(1, len(written) + 1)]
+        where = scopes.scope_of(call)
+        # names of the module within the registering function, and on `self` (in its class family)
+        local = {p for p in prefixes if p != "self" and not p.startswith("self.")}
+        on_self = {p for p in prefixes if p.startswith("self.")}
+        if written[0] != "self":
+            for assign in scopes.tree.descendants(where, cst.Assign):
+                if type(assign.value) is cst.Name and assign.value.value == written[0] and len(assign.targets) == 1:
+                    target = dotted(assign.targets[0].target) or ""
+                    if target.startswith("self."):
+                        on_self |= {".".join([target, *written[1:i]]) for i in range(1, len(written) + 1)}
+        runs = []
+        for run in scopes.tree.by_type.get(cst.Call, ()):
+            name = dotted(run.func)
+            if not name:
+                continue
+            name = name.removesuffix(".forward")
+            if name in local and scopes.scope_of(run) is where:
+                runs.append(run)
+            elif name in on_self and scopes.same_self(call, run):
+                runs.append(run)
+        return runs
 
     def _own_hook(self, func: cst.FunctionDef) -> Hook | None:
         name = func.name.value

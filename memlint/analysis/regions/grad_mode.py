@@ -425,7 +425,11 @@ class GradMode:
         if self._callers_off is not None:
             return self._callers_off
         self._callers_off = set()
-        sites = self.calls.call_sites()
+        sites = dict(self.calls.call_sites())
+        for func in self.scopes.tree.by_type.get(cst.FunctionDef, ()):
+            runs = self.frameworks.hook_runs(func)
+            if runs:  # a forward hook runs with the grad mode of the module's runs
+                sites[func] = runs
         candidates = [f for f in sites if self._declared_entry(f) is None]
         changed = True
         while changed:

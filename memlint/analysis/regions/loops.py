@@ -557,7 +557,7 @@ class Loops:
         """Is every call site of `func` in this file inside a step loop (skorch's
         `validation_step`, looped over by `run_valid_epoch`), or, with none here, does another file
         of the project call it on every step (`ema.update(model)` in its training loop)?"""
-        sites = self.model.call_sites().get(func, ())
+        sites = self.model.call_sites().get(func, ()) or self.model.frameworks.hook_runs(func)
         if not sites:
             name = self._exported_name(func)
             return name is not None and self.model.project.called_per_step_elsewhere(name)
@@ -1152,6 +1152,8 @@ class Loops:
         root = root_name(store.container)
         if root is None:
             return False
+        if isinstance(region, cst.FunctionDef) and self._emptied_by_every_run(store, region):
+            return False  # `collected.clear()` in each loop that runs the module a forward hook is on
         if root == "self":
             return not self._reset_per_call(store, region)
         if isinstance(region, cst.FunctionDef):
@@ -1201,6 +1203,21 @@ class Loops:
         )
         attr = _self_attribute(targets[0])
         return fixed and attr is not None and attr in self.read_into_returns(region)
+
+    def _emptied_by_every_run(self, store: Store, hook: cst.FunctionDef) -> bool:
+        """Is the container of `store`, in the forward hook `hook`, emptied in the loop around every
+        run of the module the hook is on (`collected.clear()` after each step's backward)?"""
+        runs = self.model.frameworks.hook_runs(hook)
+        container = code(store.container)
+        tree = self.model.tree
+        for run in runs:
+            loops = self.model.enclosing_loops(run)
+            if not loops:
+                return False
+            statements = [s for kind in (cst.Assign, cst.Expr, cst.Del) for s in tree.descendants(loops[0].body, kind)]
+            if not any(_resets(s, container) for s in statements):
+                return False
+        return bool(runs)
 
     def _returned(self, name: str, func: cst.FunctionDef) -> bool:
         """Does `func` hand `name` back to its caller (`return out, state`)? What is written into it
