@@ -134,6 +134,9 @@ def test_cudnn_benchmark_puts_the_measured_trial_in_the_peak(factory):
     report.write(tuned, "text", text, None)
     assert "cudnn.benchmark autotuning" in text.getvalue() and "not measured" not in text.getvalue()
     assert "without autotuning trials" in text.getvalue() and "at least" not in text.getvalue()
+    out = io.StringIO()
+    report.write(tuned, "json", out, None)
+    assert json.loads(out.getvalue())["lower_bound"] == ""
 
 
 @pytest.mark.parametrize("name", ["mnist_unmeasured", "mnist_deterministic"])
@@ -146,6 +149,13 @@ def test_an_unmeasured_trial_is_named_not_guessed(factory, name):
     report.write(result, "text", text, None)
     assert "autotuning not measured" in text.getvalue() and "lower bound" in text.getvalue()
     assert "at least" in text.getvalue()
+    # Said to a program too (JSON) and to CI (a warning annotation), not only in the text
+    out = io.StringIO()
+    report.write(result, "json", out, None)
+    assert "5 convolution shape(s) never measured" in json.loads(out.getvalue())["lower_bound"]
+    annotations = io.StringIO()
+    report.write(result, "github", annotations, None)
+    assert "::warning" in annotations.getvalue() and "lower bound" in annotations.getvalue()
 
 
 def test_an_unmeasured_call_takes_its_nearest_measured_calls_workspace():
