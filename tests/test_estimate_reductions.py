@@ -100,3 +100,48 @@ def test_rnn_workspace_takes_a_share_for_each_layer_and_direction_whatever_the_b
     assert 56 * MIB < deep["forward"] < 84 * MIB
     one = rnn_sizes("LSTM", 35, 1, 128, 1, 1, 4, 0)
     assert 8 * MIB < one["forward"] < 11 * MIB
+
+
+LOSS_FACTORY = '''
+import torch
+import torch.nn as nn
+
+def regression(loss="mse", reduction="mean"):
+    model = nn.Linear(256, 3000).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x, y = torch.randn(1000, 256, device="cuda"), torch.randn(1000, 3000, device="cuda")
+    fn = {"mse": nn.functional.mse_loss, "smooth_l1": nn.functional.smooth_l1_loss, "l1": nn.functional.l1_loss}[loss]
+    def step():
+        out = fn(model(x), y, reduction=reduction)
+        (out if reduction != "none" else out.mean()).backward()
+        opt.step()
+        opt.zero_grad()
+    return step
+
+def smooth_l1():
+    return regression("smooth_l1")
+
+def mse_none():
+    return regression("mse", "none")
+
+def mse_sum():
+    return regression("mse", "sum")
+'''
+
+
+@pytest.mark.parametrize("name, unreduced", [("regression", 1), ("smooth_l1", 1), ("mse_sum", 1), ("mse_none", 0)])
+def test_a_reduced_mse_or_smooth_l1_loss_computes_the_unreduced_loss_first(tmp_path, monkeypatch, name, unreduced):
+    # ATen's mse_loss and smooth_l1_loss with a mean or sum write the loss of every element to a tensor of
+    # the inputs' size and then reduce it: one transient of the output's size (1000 x 3000 float32) a step.
+    # With reduction="none" that tensor is the output itself, an activation; nothing more is taken.
+    (tmp_path / "loss_factory.py").write_text(LOSS_FACTORY)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    snapshot = tmp_path / "snapshot.pickle"
+    result = predict.predict_factory(f"loss_factory:{name}", eval_step=False, snapshot_file=str(snapshot))
+    assert result["steps_run"] == 2 and not result["stopped"]
+    with open(snapshot, "rb") as handle:
+        trace = [e for t in pickle.load(handle)["device_traces"] for e in t]
+    other = [e for e in trace if e["action"] == "alloc" and e["size"] >= 1000 * 3000 * 4 and e["frames"]
+             and "forward: other" in e["frames"][0]["name"]]  # the block the allocator gives it, at least its size
+    assert len(other) == 2 * unreduced

@@ -20,6 +20,7 @@ recorded too (the bound that PyTorch applies).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -27,6 +28,7 @@ import time
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 MARK = 512 * 2047  # a small-pool size no probe tensor has, so the trace can be cut per call
 aten = torch.ops.aten
 
@@ -208,6 +210,47 @@ def _espcn(batch: int, factor: int, size: int):
     return step
 
 
+def _public(source: str, folder: str = "") -> str:
+    """A public script's folder as sources.py extracts it (public/src), on sys.path, with torch.hub's cache
+    where sources.py data saved the pretrained weights it loads (random, of the same architecture)."""
+    root = os.path.join(HERE, "public", "src", source)
+    os.environ["TORCH_HOME"] = os.path.join(root, "torch_home" if not folder else os.path.join(folder, "..", "torch_home"))
+    sys.path.insert(0, os.path.join(root, folder))
+    return root
+
+
+def _style_transfer(batch: int, size: int):
+    # pytorch/examples' fast_neural_style: its transformer network (reflection-padded full-resolution layers,
+    # instance norm, upsampling) trained through a frozen VGG-16's features of the output and of the input
+    _public("examples", "fast_neural_style/neural_style")
+    from transformer_net import TransformerNet
+    from vgg import Vgg16
+
+    net, vgg = TransformerNet().cuda(), Vgg16(requires_grad=False).cuda()
+
+    def step():
+        x = torch.rand(batch, 3, size, size, device="cuda") * 255
+        features = vgg(net(x))
+        target = vgg(x)
+        sum(((a - b) ** 2).mean() for a, b in zip(features, target)).backward()
+
+    return step
+
+
+def _ssd300(batch: int):
+    # the SSD tutorial's SSD300 (VGG-16 base at 300x300, dilated conv6, auxiliary and prediction convolutions)
+    _public("ssd_tutorial")
+    from model import SSD300
+
+    model = SSD300(n_classes=21).cuda().train()
+
+    def step():
+        locs, scores = model(torch.randn(batch, 3, 300, 300, device="cuda"))
+        (locs.mean() + scores.mean()).backward()
+
+    return step
+
+
 def _amp(step_factory, dtype=torch.float16):
     step = step_factory()
 
@@ -237,6 +280,11 @@ MODELS = {
        for arch in ("resnet18", "resnet50") for n in (32, 64, 128, 256)},
     # pytorch/examples' super_resolution (the fifth first look)
     "superres-espcn-x3-b4": lambda: _espcn(4, 3, 85), "superres-espcn-x4-b64": lambda: _espcn(64, 4, 64),
+    # the seventh first look: VGG-16 (a detection base and a perceptual loss's network) at common batches,
+    # fast_neural_style's networks (its README's batch 4 at 256 pixels, and 8 at 512), SSD300 at its batch 8
+    **{f"tv-vgg16-b{n}": (lambda n=n: _classifier("tv_vgg16", n)) for n in (16, 32)},
+    "style-transfer-b4-256": lambda: _style_transfer(4, 256), "style-transfer-b8-512": lambda: _style_transfer(8, 512),
+    "ssd300-b8": lambda: _ssd300(8),
 }
 
 

@@ -172,6 +172,8 @@ class ConvWorkspaces:
                     self.unknown[key] = True
                     self.unmeasured_calls += 1
                     estimate = nearest_workspace(key, 1) if self.table else None
+                    # Find empties the cache after its trials whatever their size (`_cudnn_get_conv_benchmark_empty_cache`)
+                    out.append(("", EMPTY_CACHE))
                     if estimate:
                         self.estimated_largest = max(self.estimated_largest, estimate)
                         out.append((WORKSPACE, estimate))

@@ -43,6 +43,13 @@ def refusal(result: dict) -> str:
     return ""
 
 
+def lower_bound(result: dict) -> str:
+    """Why the predicted readings are only a lower bound of the GPU's, or ''."""
+    unmeasured = (result.get("kernel_side") or {}).get("autotuning_unmeasured")
+    return (f"cudnn.benchmark autotunes {unmeasured} convolution shape(s) never measured on this GPU: their trial "
+            "workspaces (up to the free memory) are not in the predicted readings" if unmeasured else "")
+
+
 def verdict(result: dict, budget: int | None) -> tuple[int, str]:
     """(exit code, sentence). The gate compares the predicted reserved peak: what the
     caching allocator must get from the driver, which is what runs out first."""
@@ -78,8 +85,7 @@ def _plain_lines(result: dict, budget: int | None, budget_label: str) -> list[st
         out.append(result["stopped"])
         out.append("  (what follows is what ran before that)")
     # a convolution's autotuning that was never measured is missing from the readings predicted
-    lower = ("; at least: the autotuning of unmeasured convolutions is not in it"
-             if (result.get("kernel_side") or {}).get("autotuning_unmeasured") else "")
+    lower = "; at least: the autotuning of unmeasured convolutions is not in it" if lower_bound(result) else ""
     out.append(f"predicted peak allocated  {human(result['peak_allocated']):>12}   "
                f"torch.cuda.max_memory_allocated(), in {result['peak_phase']}{lower}")
     out.append(f"predicted peak reserved   {human(result['peak_reserved']):>12}   "
@@ -195,7 +201,7 @@ def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_lab
         code = 2 if 2 in (fits, comparison["exit"]) else max(fits, comparison["exit"])
     if fmt == "json":
         json.dump({**result, "budget": budget, "fits": None if budget is None else fits == 0,
-                   "exit": code, "refused": refusal(result)}, stream, indent=2)
+                   "exit": code, "refused": refusal(result), "lower_bound": lower_bound(result)}, stream, indent=2)
         stream.write("\n")
     elif fmt == "github":
         from memlint.formats.github import command
@@ -204,6 +210,9 @@ def write(result: dict, fmt: str, stream: TextIO, budget: int | None, budget_lab
             stream.write(line + "\n")
         if result.get("stopped"):
             stream.write(command("warning", result["stopped"], title="memlint estimate") + "\n")
+        if lower_bound(result):
+            stream.write(command("warning", "the predicted peak is a lower bound: " + lower_bound(result),
+                                 title="memlint estimate") + "\n")
         if comparison and comparison["exit"]:
             stream.write(command("error", comparison["reason"], file=result.get("file") or None,
                                  line=result.get("line") or None, title="memlint estimate --baseline") + "\n")

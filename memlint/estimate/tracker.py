@@ -190,6 +190,13 @@ _REDUCTIONS = {torch.ops.aten.sum.default, torch.ops.aten.sum.dim_IntList, torch
                torch.ops.aten.mean.dim}
 
 
+# Losses whose CUDA kernel writes the unreduced loss to a tensor of the inputs' size and then reduces it
+# (aten/src/ATen/native/Loss.cpp, torch 2.11: `mse_loss_out` and `smooth_l1_loss_out` build a
+# TensorIterator over an undefined `loss` and `mean_out`/`sum_out` it into the result), which one op of a
+# fake run does not show.
+_UNREDUCED_LOSSES = {torch.ops.aten.mse_loss.default, torch.ops.aten.smooth_l1_loss.default}
+
+
 _REGISTER_MULTI_GRAD_HOOK = mod_tracker.register_multi_grad_hook
 
 
@@ -599,6 +606,8 @@ class StepTracker(MemTracker):
             self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
             if gpu and func in _REDUCTIONS:
                 self._reduction_staging(args, kwargs)
+            if gpu and func in _UNREDUCED_LOSSES:
+                self._unreduced_loss(args, kwargs)
             if gpu and func in _SPARSE_DENSE_MM and isinstance(res, torch.Tensor):
                 self._sparse_mm_copies(args, res)
         return res
@@ -625,6 +634,20 @@ class StepTracker(MemTracker):
             self._track(Category.OTH, buffer)
             self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
             del buffer
+
+    def _unreduced_loss(self, args: tuple, kwargs: dict) -> None:
+        """The unreduced loss a CUDA `mse_loss`/`smooth_l1_loss` with a mean or sum computes into a
+        tensor of its inputs' broadcast shape, allocated after the (0-d) result and freed once reduced;
+        the kernel's, so "other", as the reduction's staging buffer."""
+        x, target = args[0], args[1]
+        reduction = args[2] if len(args) > 2 else kwargs.get("reduction", 1)
+        if not reduction or not isinstance(x, torch.Tensor) or not isinstance(target, torch.Tensor):
+            return  # reduction "none": the unreduced loss is the result itself
+        loss = x.new_empty(torch.broadcast_shapes(x.shape, target.shape))
+        self._mark(loss, True)
+        self._track(Category.OTH, loss)
+        self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
+        del loss
 
     def _sparse_parts(self, res, host: torch.Tensor) -> tuple:
         """A fake sparse tensor holds no entries (its nnz is 0), so a real one's copy to the GPU gets

@@ -313,6 +313,80 @@ def _modelnet40(folder: str, rng: np.random.Generator) -> None:
         handle.write("\n".join(classes) + "\n")
 
 
+def _random_weights(root: str, build: str, url_name: str) -> None:
+    # A pretrained network the script downloads (torchvision's ImageNet weights) is not on either machine:
+    # a random one of the same architecture, saved where torch.hub caches the download (TORCH_HOME, set
+    # by the manifest), is loaded instead; its size is the weights', its values matter to no memory figure.
+    import torchvision
+
+    path = os.path.join(root, "torch_home", "hub", "checkpoints", url_name)
+    if not os.path.exists(path):
+        import torch
+
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        torch.save(getattr(torchvision.models, build)(weights=None).state_dict(), path)
+
+
+def _voc_ssd(root: str, rng: np.random.Generator) -> None:
+    # PascalVOC as the SSD tutorial's create_data_lists.py lists it (TRAIN_images.json, TRAIN_objects.json of
+    # boxes in pixels, labels 1-20, difficulties): 64 photos of 500x375 with 1 to 6 boxes (the script's
+    # epoch count divides by len // 32), and the VGG-16 base it downloads.
+    folder = os.path.join(root, "synth_voc")
+    os.makedirs(folder, exist_ok=True)
+    images, objects = [], []
+    for i in range(64):
+        path = os.path.join("synth_voc", f"{i:06d}.jpg")
+        _jpeg(os.path.join(root, path), rng, 500, 375)
+        count = int(rng.integers(1, 7))
+        corners = rng.uniform((0, 0), (350, 250), (count, 2))
+        sizes = rng.uniform((40, 40), (150, 125), (count, 2))
+        boxes = np.concatenate([corners, corners + sizes], axis=1).round().astype(int)
+        images.append(path)
+        objects.append({"boxes": boxes.tolist(), "labels": rng.integers(1, 21, count).tolist(), "difficulties": [0] * count})
+    for name, value in (("TRAIN_images.json", images), ("TRAIN_objects.json", objects)):
+        with open(os.path.join(root, name), "w", encoding="utf-8") as handle:
+            json.dump(value, handle)
+    _random_weights(root, "vgg16", "vgg16-397923af.pth")
+
+
+CAPTIONS = "/media/ssd/caption data"  # the folder the captioning tutorial's train.py names
+
+
+def _coco_captions(root: str, rng: np.random.Generator) -> None:
+    # COCO as the captioning tutorial's create_input_files.py writes it (coco_5_cap_per_img_5_min_word_freq):
+    # HDF5 images of 3x256x256 with 5 captions each, captions encoded to 52 tokens with <start>, <end> and
+    # padding, their lengths, and the word map (COCO's 9,486 words of 5 uses and the 4 special tokens);
+    # 64 images a split (10 batches of 32 captions), every caption 20 words (one shape in every batch).
+    import h5py
+
+    os.makedirs(CAPTIONS, exist_ok=True)
+    name = "coco_5_cap_per_img_5_min_word_freq"
+    words = [f"w{i}" for i in range(9486)]
+    word_map = {w: i + 1 for i, w in enumerate(words)}
+    word_map.update({"<unk>": len(word_map) + 1, "<start>": len(word_map) + 2, "<end>": len(word_map) + 3, "<pad>": 0})
+    with open(os.path.join(CAPTIONS, f"WORDMAP_{name}.json"), "w", encoding="utf-8") as handle:
+        json.dump(word_map, handle)
+    for split in ("TRAIN", "VAL"):
+        with h5py.File(os.path.join(CAPTIONS, f"{split}_IMAGES_{name}.hdf5"), "w") as handle:
+            handle.attrs["captions_per_image"] = 5
+            handle.create_dataset("images", data=rng.integers(0, 256, (64, 3, 256, 256), dtype=np.uint8))
+        captions = [[word_map["<start>"], *rng.integers(1, len(words) + 1, 20).tolist(), word_map["<end>"]] + [0] * 30
+                    for _ in range(64 * 5)]
+        for kind, value in (("CAPTIONS", captions), ("CAPLENS", [22] * len(captions))):
+            with open(os.path.join(CAPTIONS, f"{split}_{kind}_{name}.json"), "w", encoding="utf-8") as handle:
+                json.dump(value, handle)
+    _random_weights(root, "resnet101", "resnet101-63fe2227.pth")
+
+
+def _coco_style(root: str, rng: np.random.Generator) -> None:
+    # fast_neural_style's training set as its README has it (COCO 2014 train photos in an image folder):
+    # 64 photos of 640x480, and the VGG-16 whose features give the loss.
+    os.makedirs(os.path.join(root, "synth_coco", "train"), exist_ok=True)
+    for i in range(64):
+        _jpeg(os.path.join(root, "synth_coco", "train", f"{i:05d}.jpg"), rng, 640, 480)
+    _random_weights(root, "vgg16", "vgg16-397923af.pth")
+
+
 def data() -> None:
     rng = np.random.default_rng(0)
     chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
@@ -361,6 +435,13 @@ def data() -> None:
                                ("pointnet", _modelnet40, "data/modelnet40_normal_resampled")):
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(SRC, name, folder)):
             make(os.path.join(SRC, name, folder), rng)
+    # Scripts that read their data from their own folder (or one they name): made where a file it holds is missing.
+    for name, make, folder, made in (("ssd_tutorial", _voc_ssd, ".", "TRAIN_objects.json"),
+                                     ("captioning", _coco_captions, ".", "torch_home/hub/checkpoints/resnet101-63fe2227.pth"),
+                                     ("examples", _coco_style, "fast_neural_style", "synth_coco")):
+        root = os.path.normpath(os.path.join(SRC, name, folder))
+        if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(root, made)):
+            make(root, rng)
     fastspeech2 = os.path.join(SRC, "fastspeech2")
     if os.path.isdir(fastspeech2) and not os.path.exists(os.path.join(fastspeech2, "preprocessed_data", "LJSpeech", "train.txt")):
         _fastspeech2(fastspeech2, rng)
