@@ -1920,7 +1920,7 @@ class Provenance:
         """`for xb, yb in dl: out = model(xb)`: the loader yields `xb` on the model's
         device (it is fed to the model as it is), so `yb` of the same batch is there too."""
         names = target_names(loop.target)
-        if name not in names:
+        if name not in names or self._moves_to_device(loop, set(names)):
             return False
         # `for batch in dl: model(*batch[:n])` feeds the loader's own value (or a slice of it)
         fed = set(names) if len(names) < 2 else set(names) - {name}
@@ -1940,6 +1940,23 @@ class Provenance:
             self.is_module_call(call) and any(fed_as_yielded(a.value, call) for a in call.args)
             for call in self.model.tree.descendants(loop.body, cst.Call)
         )
+
+    def _moves_to_device(self, loop: cst.For, names: set[str]) -> bool:
+        """Does the body of `loop` move a value it binds to the device (`target = target.cuda()`,
+        `x.to(device)`)? Then its loader yields the batch on the host: what it does not move stays there."""
+        for call in self.model.tree.descendants(loop.body, cst.Call):
+            receiver = call.func.value if type(call.func) is cst.Attribute else None
+            if type(receiver) is not cst.Name or receiver.value not in names:
+                continue
+            method = method_name(call)
+            if method == "cuda":
+                return True
+            target = call_arg(call, 0, "device") if method == "to" else None
+            if target is None or (type(target.value) is cst.SimpleString and "cpu" in target.value.value):
+                continue
+            if not self._keeps_device(target.value, call):
+                return True
+        return False
 
     def _call_device(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         method = method_name(call)
