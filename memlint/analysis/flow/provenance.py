@@ -1056,6 +1056,19 @@ class Provenance:
         ]
 
     @cached_property
+    def _attribute_assignments(self) -> dict[tuple[int, str], list[tuple[cst.Assign, cst.BaseExpression]]]:
+        """(id() of the scope, `obj.attr` as written) -> each assignment of that attribute of a name
+        other than `self` in the scope, with its value: what the attribute holds there."""
+        table: dict[tuple[int, str], list[tuple[cst.Assign, cst.BaseExpression]]] = {}
+        for node in self.model.tree.by_type.get(cst.Assign, ()):
+            for t in node.targets:
+                target = t.target
+                if type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value != "self":
+                    key = (id(self.model.scope_of(node)), code(target))
+                    table.setdefault(key, []).append((node, node.value))
+        return table
+
+    @cached_property
     def _self_attribute_table(self) -> dict[str, list[tuple[int | None, cst.BaseExpression]]]:
         """`self.<attr>` -> (id() of the class whose method assigns it, or None outside any, the value
         assigned), for every assignment of the file, in source order."""
@@ -1895,6 +1908,9 @@ class Provenance:
                 return False
             if isinstance(expr.value, cst.Name) and expr.value.value == "self":
                 return False
+            assigned = self._attribute_assignments.get((id(scope), code(expr)))
+            if assigned:  # `model.ss_prob = opt.ss_prob`: what the function stores there, not the object's device
+                return any(self._device(value, scope, node, guard) for node, value in assigned)
             return self._device(expr.value, scope, at, guard)
         if isinstance(expr, cst.Subscript):
             key = expr.slice[0].slice if len(expr.slice) == 1 else None
