@@ -1058,7 +1058,7 @@ class Provenance:
     @cached_property
     def _attribute_assignments(self) -> dict[tuple[int, str], list[tuple[cst.Assign, cst.BaseExpression]]]:
         """(id() of the scope, `obj.attr` as written) -> each assignment of that attribute of a name
-        other than `self` in the scope, with its value: what the attribute holds there."""
+        other than `self` in the scope, with its value: what the attribute holds after it."""
         table: dict[tuple[int, str], list[tuple[cst.Assign, cst.BaseExpression]]] = {}
         for node in self.model.tree.by_type.get(cst.Assign, ()):
             for t in node.targets:
@@ -1908,8 +1908,13 @@ class Provenance:
                 return False
             if isinstance(expr.value, cst.Name) and expr.value.value == "self":
                 return False
-            assigned = self._attribute_assignments.get((id(scope), code(expr)))
-            if assigned:  # `model.ss_prob = opt.ss_prob`: what the function stores there, not the object's device
+            order = self.model.tree.order
+            assigned = [  # `model.ss_prob = opt.ss_prob` before it: what the function stores there, not the object's device
+                (node, value)
+                for node, value in self._attribute_assignments.get((id(scope), code(expr)), ())
+                if order[id(node)] < order.get(id(at), -1) and not self.model.tree.contains(node, at)
+            ]
+            if assigned:
                 return any(self._device(value, scope, node, guard) for node, value in assigned)
             return self._device(expr.value, scope, at, guard)
         if isinstance(expr, cst.Subscript):
