@@ -1094,6 +1094,19 @@ class Provenance:
         ]
 
     @cached_property
+    def _attribute_assignments(self) -> dict[tuple[int, str], list[tuple[cst.Assign, cst.BaseExpression]]]:
+        """(id() of the scope, `obj.attr` as written) -> each assignment of that attribute of a name
+        other than `self` in the scope, with its value: what the attribute holds after it."""
+        table: dict[tuple[int, str], list[tuple[cst.Assign, cst.BaseExpression]]] = {}
+        for node in self.model.tree.by_type.get(cst.Assign, ()):
+            for t in node.targets:
+                target = t.target
+                if type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value != "self":
+                    key = (id(self.model.scope_of(node)), code(target))
+                    table.setdefault(key, []).append((node, node.value))
+        return table
+
+    @cached_property
     def _self_attribute_table(self) -> dict[str, list[tuple[int | None, cst.BaseExpression]]]:
         """`self.<attr>` -> (id() of the class whose method assigns it, or None outside any, the value
         assigned), for every assignment of the file, in source order."""
@@ -1949,6 +1962,14 @@ class Provenance:
                 return False
             if isinstance(expr.value, cst.Name) and expr.value.value == "self":
                 return False
+            order = self.model.tree.order
+            assigned = [  # `model.ss_prob = opt.ss_prob` before it: what the function stores there, not the object's device
+                (node, value)
+                for node, value in self._attribute_assignments.get((id(scope), code(expr)), ())
+                if order[id(node)] < order.get(id(at), -1) and not self.model.tree.contains(node, at)
+            ]
+            if assigned:
+                return any(self._device(value, scope, node, guard) for node, value in assigned)
             return self._device(expr.value, scope, at, guard)
         if isinstance(expr, cst.Subscript):
             key = expr.slice[0].slice if len(expr.slice) == 1 else None
@@ -1974,7 +1995,7 @@ class Provenance:
         """`for xb, yb in dl: out = model(xb)`: the loader yields `xb` on the model's
         device (it is fed to the model as it is), so `yb` of the same batch is there too."""
         names = target_names(loop.target)
-        if name not in names:
+        if name not in names or self._moves_to_device(loop, set(names)):
             return False
         # `for batch in dl: model(*batch[:n])` feeds the loader's own value (or a slice of it)
         fed = set(names) if len(names) < 2 else set(names) - {name}
@@ -1994,6 +2015,23 @@ class Provenance:
             self.is_module_call(call) and any(fed_as_yielded(a.value, call) for a in call.args)
             for call in self.model.tree.descendants(loop.body, cst.Call)
         )
+
+    def _moves_to_device(self, loop: cst.For, names: set[str]) -> bool:
+        """Does the body of `loop` move a value it binds to the device (`target = target.cuda()`,
+        `x.to(device)`)? Then its loader yields the batch on the host: what it does not move stays there."""
+        for call in self.model.tree.descendants(loop.body, cst.Call):
+            receiver = call.func.value if type(call.func) is cst.Attribute else None
+            if type(receiver) is not cst.Name or receiver.value not in names:
+                continue
+            method = method_name(call)
+            if method == "cuda":
+                return True
+            target = call_arg(call, 0, "device") if method == "to" else None
+            if target is None or (type(target.value) is cst.SimpleString and "cpu" in target.value.value):
+                continue
+            if not self._keeps_device(target.value, call):
+                return True
+        return False
 
     def _call_device(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         method = method_name(call)

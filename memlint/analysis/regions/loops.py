@@ -398,6 +398,7 @@ class Loops:
                 self.is_eval_function(scope)
                 and self.provenance.class_kind(scope) != "module"
                 and not self._counts(loop)  # `for t in range(n)`: decode steps or examples, not batches
+                and not self.model.eval_regions.trained_through(scope)  # type: ignore[attr-defined]
             )
         )
 

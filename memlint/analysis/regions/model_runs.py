@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import code, is_literal, method_name, target_names
+from memlint.analysis.syntax.expressions import code, is_literal, method_name, names_in, target_names
 from memlint.analysis.library import (
     CONCATENATIONS,
     MODULE_PLACEMENT,
@@ -560,6 +560,7 @@ class EvalRegions:
         self._loops: dict[int, bool] = {}  # id(loop) -> is it an evaluation loop (asked per call in it)
         self._evaluated: dict[int, set[str]] = {}  # id(scope) -> receivers of `.eval()` in it
         self._by_name: dict[int, bool] = {}  # id(method) -> `_differentiated_by_name`
+        self._trained: dict[int, bool] = {}  # id(function) -> `trained_through`
         self._by_callers: dict[int, bool] = {}  # id(function) -> `evaluated_by_callers`
         self._spent: dict[int, bool] = {}  # id(loop) -> `spends_outputs`
         self._self_assigns: dict[int, tuple[dict[str, list[cst.BaseExpression]], set[str]]] = {}  # `_class_assigns`
@@ -1195,18 +1196,18 @@ class EvalRegions:
         """Named like evaluation, but the call graph says it runs as part of its callers: every
         call of it in this file is in a module's `forward` (torchrl's `_predict`), or a training
         step of this file differentiates what it returns (skorch's `infer`, called by `train_step`
-        and `validation_step`), or it is a helper with no loop of its own that runs a model it
+        and `validation_step`), also after its callers return it (`trained_through`), or it is a helper with no loop of its own that runs a model it
         is handed and does not switch it to eval mode (monai's `_run_inference(network, patch)`):
         the grad mode is whichever its caller, evaluating or training, chose; an evaluation
         caller is reported at its call. (A validation run from inside the training loop is still
         evaluation.)"""
         model = self.model
         sites = model.call_sites().get(func, ())
-        if self._differentiated_by_name(func):
+        if self.trained_through(func):
             return True
         if sites:
             # (or every call is under no_grad: pyro's shared forward pass `model_eval`)
-            return any(model.model_runs.feeds_backward(site) for site in sites) or (
+            return (
                 all(self._in_forward(site) or model.grad_state(site) is Grad.OFF for site in sites)
                 and not model.grad.called_with_grad_elsewhere(func)
             )
@@ -1219,6 +1220,51 @@ class EvalRegions:
         )
         sets_eval = any(method_name(c) == "eval" for c in model.tree.descendants(func.body, cst.Call))
         return runs_param and not sets_eval
+
+    def trained_through(self, func: cst.FunctionDef) -> bool:
+        """Does a training step of this file differentiate what `func` returns: at a call of it by its
+        name (`_differentiated_by_name`), or at a call of it or after the functions that make the call
+        return its value (`_differentiated_by_callers`)? Named like evaluation, it is training code."""
+        key = id(func)
+        if key not in self._trained:
+            self._trained[key] = self._differentiated_by_name(func) or any(
+                self._differentiated_by_callers(site, frozenset()) for site in self.model.call_sites().get(func, ())
+            )
+        return self._trained[key]
+
+    def _differentiated_by_callers(self, site: cst.Call, seen: frozenset[int]) -> bool:
+        """Does a training step of this file differentiate what the call `site` returns: in the site's
+        own function, or after that function returns it to a call whose result is differentiated, and
+        so on up (`outputs.update(self.predict_poses(x))` and `return outputs, losses` in
+        `process_batch`, whose caller backwards `losses["loss"]`)?"""
+        model = self.model
+        if model.model_runs.feeds_backward(site):
+            return True
+        scope = model.scope_of(site)
+        if type(scope) is not cst.FunctionDef or id(scope) in seen or not self._returned_from(site, scope):
+            return False
+        return any(self._differentiated_by_callers(s, seen | {id(scope)}) for s in model.call_sites().get(scope, ()))
+
+    def _returned_from(self, site: cst.Call, scope: cst.FunctionDef) -> bool:
+        """Does what `site` returns reach what its function `scope` returns: in a `return` itself, or
+        through the names its statement binds or the container it hands the value to
+        (`outputs.update(site)`, `outputs.append(site)`), which the returned values read?"""
+        model = self.model
+        tree = model.tree
+        returns = [r for r in tree.descendants(scope.body, cst.Return) if r.value is not None and model.scope_of(r) is scope]
+        if any(tree.contains(r.value, site) for r in returns):
+            return True
+        statement = tree.statement_of(site)
+        if isinstance(statement, cst.Assign):
+            bound = {n for t in statement.targets for n in target_names(t.target)}
+        elif isinstance(statement, (cst.AnnAssign, cst.AugAssign)):
+            bound = set(target_names(statement.target))
+        else:
+            outer = tree.parent_of(tree.parent_of(site))  # the call the site is an argument of
+            receiver = outer.func.value if type(outer) is cst.Call and type(outer.func) is cst.Attribute else None
+            bound = {receiver.value} if type(receiver) is cst.Name else set()
+        returned = {n for r in returns for n in names_in(r.value)}
+        return bool(bound & model.provenance.dependencies(returned, scope))
 
     def _differentiated_by_name(self, func: cst.FunctionDef) -> bool:
         """A method whose receiver the file does not show, called by its name in this file, whose
