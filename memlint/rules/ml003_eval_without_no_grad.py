@@ -40,7 +40,11 @@ A function of any name that runs the models it is handed and never
 differentiates is evaluation code when every caller, in its file or in
 another file of the project, hands it those models in eval mode (after
 `.eval()`, or attributes its class binds only to models put in eval mode),
-with grad on and outside a training step.
+with grad on and outside a training step. So is a method, whatever its name,
+of a class that is no module, trains nothing and puts the models it holds in
+eval mode (`self.model.eval()` in `__init__`, `self.vocoder = load(...).eval()`)
+without switching them back: a predictor's `__call__`, a synthesizer's
+`synthesize` (where a loop of the class calls the method, that loop is the region).
 The model may be run directly or through a function of this file or of
 another file of the project (by the function's summary). A class that leaves
 an evaluation method to its subclasses (`self.eval_step(batch)`, the method

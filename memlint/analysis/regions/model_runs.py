@@ -563,6 +563,7 @@ class EvalRegions:
         self._by_callers: dict[int, bool] = {}  # id(function) -> `evaluated_by_callers`
         self._spent: dict[int, bool] = {}  # id(loop) -> `spends_outputs`
         self._self_assigns: dict[int, tuple[dict[str, list[cst.BaseExpression]], set[str]]] = {}  # `_class_assigns`
+        self._held_pending: set[int] = set()  # methods whose callers `_runs_held_for_inference` is asking
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -586,6 +587,8 @@ class EvalRegions:
             return scope if isinstance(scope, cst.FunctionDef) else self._top_level_statement(call)
         if self._detached_at_once(call, scope):
             return self._top_level_statement(call)  # the statement that runs the model is the region
+        if self._runs_held_for_inference(call, scope):
+            return scope
         if self.overridden_evaluation(call):
             return self._top_level_statement(call)  # the one call its subclasses' evaluations run under
         if isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope):
@@ -602,6 +605,7 @@ class EvalRegions:
             or id(scope) in self._evaluating_scopes
             or (isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope))
             or id(scope) in self._calling_overrides
+            or id(scope) in self._inference_methods
         )
 
     @cached_property
@@ -610,6 +614,91 @@ class EvalRegions:
         its subclasses (`self.eval_step(batch)`, abstract or not defined here): a template method,
         whose overrides other files define (`overridden_evaluation`)."""
         return {id(self.model.scope_of(call)) for call in self.model.tree.by_type.get(cst.Call, ()) if self._left_to_subclasses(call)}
+
+    @cached_property
+    def _held_for_inference(self) -> dict[int, frozenset[str]]:
+        """Classes of this file (by id) that hold models for inference only, with those models as
+        written (`self.model`): attributes of `self` that the class puts in eval mode (`self.model.eval()`
+        in `__init__`, or bound to `load(...).eval()`) and never switches to training, in a class that
+        is no module and whose methods train nothing (a predictor, a synthesizer, a server's handler)."""
+        model = self.model
+        found: dict[int, frozenset[str]] = {}
+        kinds = model.provenance.class_kinds()
+        for cls in model.tree.by_type.get(cst.ClassDef, ()):
+            if cls.name.value in kinds:
+                continue  # a module's own models run in its forward: a training step's, or a frozen part of one
+            assigned, trained = self._class_assigns(cls)
+            held = {
+                code(call.func.value)  # type: ignore[attr-defined]
+                for call in model.tree.descendants(cls, cst.Call)
+                if method_name(call) == "eval" and not call.args and _on_self(call.func.value)  # type: ignore[attr-defined]
+            }
+            held |= {
+                target
+                for target, values in assigned.items()
+                if target.startswith("self.") and any(_evaluating_module(v) for v in values)
+            }
+            held -= trained
+            if held and not any(model.loops.trains(f) for f in model.tree.descendants(cls, cst.FunctionDef)):
+                found[id(cls)] = frozenset(held)
+        return found
+
+    @cached_property
+    def _inference_methods(self) -> set[int]:
+        """Methods (by id, `__init__` aside) of the classes that hold models for inference only."""
+        model = self.model
+        return {
+            id(statement)
+            for cls in model.tree.by_type.get(cst.ClassDef, ())
+            if id(cls) in self._held_for_inference
+            for statement in cls.body.body
+            if type(statement) is cst.FunctionDef and statement.name.value != "__init__"
+        }
+
+    def _runs_held_for_inference(self, call: cst.Call, scope: cst.CSTNode) -> bool:
+        """Does `call`, in a method of a class that holds models for inference only, run one of them
+        (`self.model(x)`, `self.model.forward(x)`), where no call of the method in this file is
+        differentiated (a loss built on a frozen network wants the graph through its inputs)? The
+        method is the region whatever its name: the class never trains what it runs."""
+        if id(scope) not in self._inference_methods:
+            return False
+        model = self.model
+        cls = model.enclosing_class(scope)  # type: ignore[arg-type]
+        if cls is None or not self._runs_held(call, self._held_for_inference[id(cls)]):
+            return False
+        key = id(scope)
+        if key in self._held_pending:
+            return False  # (a call back into it while deciding: its callers' regions are being asked)
+        self._held_pending.add(key)
+        try:
+            # a caller's evaluation region covers it (reported at that call, and its fix there covers this one)
+            name = scope.name.value  # type: ignore[attr-defined]
+            handed = [
+                call
+                for call in model.tree.by_type.get(cst.Call, ())
+                if any(type(a.value) is cst.Attribute and a.value.attr.value == name for a in call.args)
+                and scope in model.calls.passed_callables(call)
+            ]  # (`map_batches(fun=self.forward_batch)`: run by the callee of a call there)
+            sites = [*model.call_sites().get(scope, ()), *handed]
+            return not any(model.model_runs.feeds_backward(site) or self.region(site) is not None for site in sites)
+        finally:
+            self._held_pending.discard(key)
+
+    def _runs_held(self, call: cst.Call, held: frozenset[str], seen: frozenset[int] = frozenset()) -> bool:
+        """Does `call` run one of the models `held` (`self.model(x)`, `self.model.forward(x)`), itself or
+        through the methods of its class it calls (`self.score(batch)`, whose body runs `self.model`)?"""
+        model = self.model
+        func = call.func
+        receivers = {code(func)} | ({code(func.value)} if type(func) is cst.Attribute else set())
+        if receivers & held:
+            return True
+        return any(
+            self._runs_held(inner, held, seen | {id(callee)})
+            for callee in model.running_callees(call)
+            if id(callee) in self._inference_methods and id(callee) not in seen
+            for inner in model.tree.descendants(callee.body, cst.Call)
+            if model.scope_of(inner) is callee and model.grad_state(inner) is not Grad.OFF
+        )
 
     def _left_to_subclasses(self, call: cst.Call) -> cst.ClassDef | None:
         """The top-level class whose method calls `self.<name>(...)`, a method named for evaluation
@@ -1178,6 +1267,8 @@ class EvalRegions:
             where = f"evaluation function `{name}`"
             if not self.model.loops.is_eval_function(region) and self.evaluated_by_callers(region):
                 where = f"`{name}`, whose callers hand it models in eval mode"
+            elif not self.model.loops.is_eval_function(region) and id(region) in self._inference_methods:
+                where = f"`{name}`, whose class holds its models in eval mode only"
             return where, f"decorate `{name}` with `@torch.no_grad()`"
         if isinstance(region, (cst.For, cst.While)):
             return "this evaluation loop", "wrap the loop in `with torch.no_grad():`"
@@ -1337,6 +1428,11 @@ def _dropped(model: "FileContext", call: cst.Call) -> bool:
         type(parent) is cst.Assign
         and all(type(t.target) is cst.Name and t.target.value == "_" for t in parent.targets)
     )
+
+
+def _on_self(expr: cst.BaseExpression) -> bool:
+    """Is `expr` an attribute of `self` (`self.model`)?"""
+    return type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self"
 
 
 def _evaluating_module(value: cst.BaseExpression) -> bool:
