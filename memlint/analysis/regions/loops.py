@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
@@ -767,9 +767,12 @@ class Loops:
                     ):
                         return Store(statement, element.value.value, statement.value, "subscript")
             if type(target) in (cst.Name, cst.Attribute):
-                other = self.accumulated_operand(target, statement.value)
+                value = _accumulating_branch(
+                    statement.value, lambda v: self.accumulated_operand(target, v) is not None
+                )
+                other = self.accumulated_operand(target, value)
                 if other is not None:
-                    kind = "concat" if type(statement.value) is cst.Call else "accumulate"
+                    kind = "concat" if type(value) is cst.Call else "accumulate"
                     return Store(statement, target, other, kind)
             if type(target) is cst.Name and self._seeds_running_value(statement, target.value):
                 # `else: ema = loss` beside `if ema: ema = 0.9 * ema + 0.1 * loss`: the first value
@@ -994,7 +997,7 @@ class Loops:
                 return value.right
             if in_right and not in_left:
                 return value.left
-        if type(value) is cst.Call and (self.model.imports.resolve(value.func) or "") in ("torch.cat", "torch.stack"):
+        if type(value) is cst.Call and (self.model.imports.resolve(value.func) or "") in CONCATENATIONS:
             seq = value.args[0].value if value.args else None
             if type(seq) in (cst.List, cst.Tuple) and len(seq.elements) == 2:
                 first, second = (e.value for e in seq.elements)
@@ -1271,3 +1274,15 @@ def _mentions(expr: cst.BaseExpression, operand: cst.BaseExpression) -> bool:
 def receiver_name(expr: cst.BaseExpression) -> str:
     """The last name of a receiver: `opt` for `self.opt`, `optimizer` for `optimizer`."""
     return expr.attr.value if isinstance(expr, cst.Attribute) else (root_name(expr) or "")
+
+
+def _accumulating_branch(
+    value: cst.BaseExpression, accumulates: Callable[[cst.BaseExpression], bool]
+) -> cst.BaseExpression:
+    """The branch of a conditional value that accumulates (`preds if acc is None else torch.cat([acc,
+    preds])`: the concatenation, the first batch's seed being the other), or the value itself."""
+    if type(value) is cst.IfExp:
+        for branch in (value.body, value.orelse):
+            if accumulates(branch):
+                return branch
+    return value
