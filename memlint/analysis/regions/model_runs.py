@@ -31,7 +31,7 @@ from memlint.analysis.library import (
     PARAMETER_FREE_MODULES,
 )
 from memlint.analysis.regions.grad import Grad
-from memlint.analysis.regions.frameworks import named_for_evaluation
+from memlint.analysis.regions.frameworks import class_named_for_evaluation, named_for_evaluation
 from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.tensor_api import TENSOR_API
@@ -589,6 +589,8 @@ class EvalRegions:
             return self._top_level_statement(call)  # the statement that runs the model is the region
         if self._runs_held_for_inference(call, scope):
             return scope
+        if isinstance(scope, cst.FunctionDef) and self._evaluating_pass(call, scope):
+            return scope
         if self.overridden_evaluation(call):
             return self._top_level_statement(call)  # the one call its subclasses' evaluations run under
         if isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope):
@@ -606,6 +608,7 @@ class EvalRegions:
             or (isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope))
             or id(scope) in self._calling_overrides
             or id(scope) in self._inference_methods
+            or id(scope) in self._flag_trained
         )
 
     @cached_property
@@ -683,6 +686,104 @@ class EvalRegions:
             return not any(model.model_runs.feeds_backward(site) or self.region(site) is not None for site in sites)
         finally:
             self._held_pending.discard(key)
+
+    @cached_property
+    def _flag_trained(self) -> dict[int, tuple[str, cst.BaseExpression]]:
+        """Functions (by id) that train only when a value says so, with that value's name and the test
+        that says so: every call of them that differentiates, steps or zeroes an optimizer is under one
+        `if` on a parameter (`if train:`, `if optimizer is not None:`: `def run_epoch(model, loader,
+        optimizer, train=True)`, one pass for training and evaluation) or on the variable of a loop over
+        phases (`for phase in ["train", "val"]:` ... `if phase == "train":`)."""
+        model = self.model
+        loops = model.loops
+        found: dict[int, tuple[str, cst.BaseExpression]] = {}
+        candidates = {id(model.scope_of(call)): model.scope_of(call) for call, _ in model.provenance.backward_calls(model.module)}
+        for func in candidates.values():
+            if type(func) is not cst.FunctionDef:
+                continue
+            tests: dict[str, cst.BaseExpression] | None = None
+            for call in model.tree.descendants(func.body, cst.Call):
+                if model.scope_of(call) is not func or not loops.is_step_call(call):
+                    continue  # (zeroing the gradients trains nothing: it may run in every pass)
+                guards = {}
+                for a in model.tree.ancestors(call):
+                    if type(a) is cst.If and model.tree.contains(a.body, call) and model.tree.contains(func, a):
+                        name = self._guard_name(a.test, func)
+                        if name is not None:
+                            guards[name] = a.test
+                tests = guards if tests is None else {n: t for n, t in tests.items() if n in guards}
+                if not tests:
+                    break
+            if tests and len(tests) == 1:
+                found[id(func)] = next(iter(tests.items()))
+        return found
+
+    def _guard_name(self, test: cst.BaseExpression, func: cst.FunctionDef) -> str | None:
+        """The parameter of `func`, or the variable of a loop over literal phases in it, that `test`
+        asks (`train`, `optimizer is not None`, `phase == "train"`); None for any other test."""
+        if type(test) is cst.Name and test.value in self.model.params(func):
+            return test.value
+        if type(test) is not cst.Comparison or len(test.comparisons) != 1 or type(test.left) is not cst.Name:
+            return None
+        name, comparison = test.left.value, test.comparisons[0]
+        if type(comparison.operator) is cst.IsNot and code(comparison.comparator) == "None":
+            return name if name in self.model.params(func) else None
+        if type(comparison.operator) is cst.Equal and type(comparison.comparator) is cst.SimpleString:
+            return name if self._phases(name, func) else None
+        return None
+
+    def _phases(self, name: str, func: cst.FunctionDef) -> list[cst.SimpleString]:
+        """The literal strings a loop of `func` over a literal list binds `name` to (`for phase in
+        ["train", "val"]:`); [] where it is bound otherwise."""
+        bindings = self.model.bindings(func, name)
+        if len(bindings) != 1 or type(bindings[0].node) is not cst.For:
+            return []
+        loop = bindings[0].node
+        if type(loop.target) is not cst.Name or type(loop.iter) not in (cst.List, cst.Tuple):
+            return []
+        values = [e.value for e in loop.iter.elements]
+        return values if all(type(v) is cst.SimpleString for v in values) else []
+
+    def flagged_evaluation(self, func: cst.FunctionDef) -> tuple[str, cst.CSTNode] | None:
+        """For a function that trains only when a value says so (`_flag_trained`): that value's test,
+        as written, and where it is false while grad is on: a call of this file whose result nothing
+        differentiates that hands the parameter a false literal or leaves it a false default
+        (`run_epoch(model, val_loader, train=False)`), or the loop over phases binding another phase.
+        There the function runs its models for evaluation, with grad on."""
+        found = self._flag_trained.get(id(func))
+        if found is None:
+            return None
+        name, test = found
+        model = self.model
+        phases = self._phases(name, func)
+        if phases:
+            loop = model.bindings(func, name)[0].node
+            others = [p for p in phases if p.value != test.comparisons[0].comparator.value]  # type: ignore[attr-defined]
+            return (code(test), loop) if others and model.grad_state(loop) is Grad.ON else None
+        falsy = ("None",) if type(test) is cst.Comparison else ("False", "None", "0")
+        default = next(
+            (p.default for p in (*func.params.params, *func.params.kwonly_params) if p.name.value == name), None
+        )
+        for site in model.call_sites().get(func, ()):
+            if model.grad_state(site) is not Grad.ON or model.model_runs.feeds_backward(site):
+                continue
+            value = model.summaries.argument_for(site, func, name) or default
+            if value is not None and code(value) in falsy:
+                return code(test), site
+        return None
+
+    def _evaluating_pass(self, call: cst.Call, func: cst.FunctionDef) -> bool:
+        """Does `call` run in a function that runs its models for evaluation with grad on where a value
+        says not to train (`flagged_evaluation`), outside the branch that trains?"""
+        found = self.flagged_evaluation(func)
+        if found is None:
+            return False
+        test = self._flag_trained[id(func)][1]
+        tree = self.model.tree
+        if any(type(a) is cst.If and a.test is test and tree.contains(a.body, call) for a in tree.ancestors(call)):
+            return False
+        # a loop over phases: only what runs inside it runs once per phase
+        return type(found[1]) is not cst.For or tree.contains(found[1], call)
 
     def _runs_held(self, call: cst.Call, held: frozenset[str], seen: frozenset[int] = frozenset()) -> bool:
         """Does `call` run one of the models `held` (`self.model(x)`, `self.model.forward(x)`), itself or
@@ -1264,7 +1365,19 @@ class EvalRegions:
         """The region in words, and its fix in words, for a message."""
         if isinstance(region, cst.FunctionDef):
             name = region.name.value
+            evaluating = self.flagged_evaluation(region) if id(region) in self._flag_trained else None
+            if evaluating is not None:
+                test, where = evaluating
+                line = self.model.range_of(where).start.line
+                how = "its loop on line" if type(where) is cst.For else "its call on line"
+                return (
+                    f"`{name}` where `{test}` is false ({how} {line})",
+                    f"run the forward under `torch.set_grad_enabled({test})`",
+                )
             where = f"evaluation function `{name}`"
+            cls = self.model.enclosing_class(region)
+            if cls is not None and not named_for_evaluation(name) and class_named_for_evaluation(cls.name.value):
+                where = f"evaluation method `{cls.name.value}.{name}`"
             if not self.model.loops.is_eval_function(region) and self.evaluated_by_callers(region):
                 where = f"`{name}`, whose callers hand it models in eval mode"
             elif not self.model.loops.is_eval_function(region) and id(region) in self._inference_methods:
@@ -1356,7 +1469,7 @@ class EvalRegions:
         or a hook it defines: a tracer that maps a model's layers by their outputs' `grad_fn`), or makes
         the tensors it runs on require grad (`torch.tensor(data, requires_grad=True)`)."""
         model = self.model
-        if model.loops.has_backward(region):
+        if model.loops.has_backward(region) and not (type(region) is cst.FunctionDef and self.flagged_evaluation(region)):
             return True
         if any(a.attr.value == "grad_fn" for a in model.tree.descendants(region, cst.Attribute)):
             return True
