@@ -889,6 +889,13 @@ class EvalRegions:
             evaluating = True
         return frozenset(run) if evaluating else frozenset()
 
+    def called_in_training(self, func: cst.FunctionDef) -> bool:
+        """Is every call of `func` in this file (there is one) part of a training step (`_in_training`):
+        a helper of the step (`seqs, ref_logits = self.make_experience(batch)` in `train_step`, whose
+        loss is backwarded), which runs under the step's grad and feeds its backward?"""
+        sites = self.model.call_sites().get(func, ())
+        return bool(sites) and all(self._in_training(site) for site in sites)
+
     def _in_training(self, site: cst.Call) -> bool:
         """Is the call `site` part of a training step: its result is backwarded, or its function or a
         loop around it trains, or it is in a module's `forward` or a framework's per-step method?"""
