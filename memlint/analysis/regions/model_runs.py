@@ -563,7 +563,7 @@ class EvalRegions:
         self._by_callers: dict[int, bool] = {}  # id(function) -> `evaluated_by_callers`
         self._spent: dict[int, bool] = {}  # id(loop) -> `spends_outputs`
         self._self_assigns: dict[int, tuple[dict[str, list[cst.BaseExpression]], set[str]]] = {}  # `_class_assigns`
-        self._held_pending: set[int] = set()  # methods whose callers `_runs_held_for_inference` is asking
+        self._held_own: dict[int, bool] = {}  # id(method) -> `_own_inference_region`
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -670,22 +670,25 @@ class EvalRegions:
         if cls is None or not self._runs_held(call, self._held_for_inference[id(cls)]):
             return False
         key = id(scope)
-        if key in self._held_pending:
-            return False  # (a call back into it while deciding: its callers' regions are being asked)
-        self._held_pending.add(key)
-        try:
-            # a caller's evaluation region covers it (reported at that call, and its fix there covers this one)
-            name = scope.name.value  # type: ignore[attr-defined]
-            handed = [
-                call
-                for call in model.tree.by_type.get(cst.Call, ())
-                if any(type(a.value) is cst.Attribute and a.value.attr.value == name for a in call.args)
-                and scope in model.calls.passed_callables(call)
-            ]  # (`map_batches(fun=self.forward_batch)`: run by the callee of a call there)
-            sites = [*model.call_sites().get(scope, ()), *handed]
-            return not any(model.model_runs.feeds_backward(site) or self.region(site) is not None for site in sites)
-        finally:
-            self._held_pending.discard(key)
+        if key not in self._held_own:
+            self._held_own[key] = False  # (a call back into it while deciding reads as "its callers' region")
+            self._held_own[key] = self._own_inference_region(scope)  # type: ignore[arg-type]
+        return self._held_own[key]
+
+    def _own_inference_region(self, method: cst.FunctionDef) -> bool:
+        """Is a method of a class that holds models for inference only its own region: no call of it
+        (nor a call handed it to run, `map_batches(fun=self.forward_batch)`) is in an evaluation
+        region of its caller (reported at that call, whose fix covers it) or differentiated?"""
+        model = self.model
+        name = method.name.value
+        handed = [
+            call
+            for call in model.tree.by_type.get(cst.Call, ())
+            if any(type(a.value) is cst.Attribute and a.value.attr.value == name for a in call.args)
+            and method in model.calls.passed_callables(call)
+        ]
+        sites = [*model.call_sites().get(method, ()), *handed]
+        return not any(model.model_runs.feeds_backward(site) or self.region(site) is not None for site in sites)
 
     @cached_property
     def _flag_trained(self) -> dict[int, tuple[str, cst.BaseExpression]]:
