@@ -22,8 +22,10 @@ class EvalWithoutNoGrad(Rule):
     context_in_importers = True  # `forward_one(model, batch)`, run in another file's evaluation loop
     what = """
 Checks for evaluation code (a function named `validate*`, `evaluate*`,
-`eval*`, `test*`, `predict*` or `inference`, a loop after `model.eval()`, or a
-loop over a validation/test loader) that calls a model with grad enabled, in
+`eval*`, `test*`, `predict*` or `inference`, a method of a class whose name
+starts or ends with such a word, `ValLoop.run_iter` or `Predictor.__call__`,
+outside test files, a loop after `model.eval()`, or a loop over a
+validation/test loader) that calls a model with grad enabled, in
 a function or loop that never calls `.backward()` or `torch.autograd.grad`.
 Evaluation is also recognised by use: a loop over batches, or a statement of
 a function that never differentiates (other than a module's `forward` or a
@@ -40,7 +42,18 @@ A function of any name that runs the models it is handed and never
 differentiates is evaluation code when every caller, in its file or in
 another file of the project, hands it those models in eval mode (after
 `.eval()`, or attributes its class binds only to models put in eval mode),
-with grad on and outside a training step.
+with grad on and outside a training step. So is a method, whatever its name,
+of a class that is no module, trains nothing and puts the models it holds in
+eval mode (`self.model.eval()` in `__init__`, `self.vocoder = load(...).eval()`)
+without switching them back: a predictor's `__call__`, a synthesizer's
+`synthesize` (where a loop of the class calls the method, that loop is the region).
+So is a function that trains only when a value says so (every backward and
+optimizer step under `if train:`, `if optimizer is not None:`, or `if phase ==
+"train":` in a loop over literal phases) where a call of the file with grad on
+makes it false (`run_epoch(model, val_loader, train=False)`, or a false default
+left as it is) or the loop reaches another phase: there it evaluates, and the
+finding says to run the forward under `torch.set_grad_enabled(...)` of that test
+(no `no_grad` fix: the same code trains).
 The model may be run directly or through a function of this file or of
 another file of the project (by the function's summary). A class that leaves
 an evaluation method to its subclasses (`self.eval_step(batch)`, the method
@@ -150,7 +163,9 @@ def evaluate(model, loader):
         )
         # torch imported only under a condition (`if is_torch_available():`): a module-level
         # `import torch` would make it a hard dependency, so say what to do instead
-        fix = None if guarded_torch else self._fix(region)
+        # a pass that also trains (`run_epoch(..., train=True)`) keeps its grad: no `no_grad` fix fits it
+        flagged = isinstance(region, cst.FunctionDef) and regions.flagged_evaluation(region) is not None
+        fix = None if guarded_torch or flagged else self._fix(region)
         self.report(node, message, hint, fix=fix, **extra)
 
     def _handed(self, node: cst.Call) -> tuple[str, str, list[object]] | None:

@@ -25,8 +25,9 @@ class FrozenModelWithGrad(Rule):
     needles = (("eval()", "train(False)"),)
     what = """
 Checks for a model called in a training step (a loop that steps an
-optimizer, a function that does, `training_step`, `compute_loss`)
-with autograd on, or a method of it that computes on what it is handed and
+optimizer, a function that does, `training_step`, `compute_loss`, or a
+helper that only training code of the file calls, `make_experience`, unless
+a caller hands the model's input autograd history) with autograd on, or a method of it that computes on what it is handed and
 whose result is used (`latents = vae.encode(pixels)`; not a module's own
 API such as `state_dict()`, nor `generate` or a method defined under
 `@torch.no_grad()`), when the file shows that the model is not trained: it is
@@ -283,6 +284,17 @@ for batch in loader:
                     return False
         tree = model.tree
         parts = name.split(".")
+        if depth < 2 and len(parts) == 2 and parts[0] == "self":
+            # `self.encoder = encoder`: what the method that binds it does with its parameter counts too
+            # (`Adam(encoder.parameters())` beside it)
+            for mention in self._mentions_of(name, at):
+                assign = tree.parent_of(tree.parent_of(mention))
+                if type(assign) is not cst.Assign or type(assign.value) is not cst.Name:
+                    continue
+                binder = model.scope_of(assign)
+                if isinstance(binder, cst.FunctionDef) and assign.value.value in model.params(binder):
+                    if not self._untrained(assign.value.value, assign, depth + 1):
+                        return False
         for owner in (".".join(parts[:i]) for i in range(1, len(parts))):
             # `self.parameters()` of the module that holds `self.teacher` includes the teacher's
             for mention in self._mentions_of(owner, at):
@@ -371,7 +383,22 @@ for batch in loader:
             )
         ):
             region = scope  # `training_step`, or a function that takes one optimizer step (not a loop of them)
+        if region is None and isinstance(scope, cst.FunctionDef) and model.eval_regions.called_in_training(scope):
+            if self._handed_history(node, scope):
+                return False  # a perceptual loss on what the step generated: the gradient flows through it
+            region = scope  # a helper of the step (`make_experience`), called only from training code
         return region is not None and not self._differentiates_inputs(region)
+
+    def _handed_history(self, call: cst.Call, helper: cst.FunctionDef) -> bool:
+        """Does `call` read a parameter of `helper` that one of its callers hands a value with autograd
+        history (`self.perceptual(images)` on what the step's generator produced)?"""
+        model = self.model
+        read = {n for a in call.args for n in names_in(a.value)} & model.params(helper)
+        return any(
+            arg is not None and model.provenance.carries_history(arg, site)
+            for site in model.call_sites().get(helper, ())
+            for arg in (model.summaries.argument_for(site, helper, p) for p in read)
+        )
 
     def _differentiates_inputs(self, region: cst.CSTNode) -> bool:
         """`x.requires_grad_()`, `x.requires_grad = True`, `torch.autograd.grad(...)` in the step."""

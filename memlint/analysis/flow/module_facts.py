@@ -3,7 +3,8 @@
 A name (a local, a parameter, a global) or a `self` attribute is a module when
 the file shows it: a method that only `nn.Module` has is called on it
 (`net_g.eval()`, `optimizer = SGD(ciexyz_net.parameters())`), whatever it is
-called; calling it, or one of its `forward*` passes, runs it (its other
+called, or it is bound to the module such a method returns (`self.vae =
+load(path).to(device).eval()`); calling it, or one of its `forward*` passes, runs it (its other
 methods may be hooks, setters or savers). A callee is something else when the
 file shows that instead: a
 function reached through an imported package (`onnx.checker.check_model`), or
@@ -38,6 +39,12 @@ _BUILTIN_TYPES = {"str", "int", "float", "bool", "bytes", "dict", "list", "tuple
 _IMPORTERS = {"importlib.import_module", "pytest.importorskip", "__import__"}
 
 
+
+def _evidence(call: cst.Call) -> bool:
+    """Is `call` a method that only `nn.Module` has, called on its receiver (`net.eval()`)?"""
+    method = method_name(call)
+    return method in MODULE_EVIDENCE and not (method == "eval" and call.args)
+
 class ModuleFacts:
     def __init__(self, model: "FileContext") -> None:
         self.model = model
@@ -49,18 +56,27 @@ class ModuleFacts:
         model = self.model
         names: dict[int, set[str]] = {}
         attributes: dict[int, set[str]] = {}
-        for call in model.tree.by_type.get(cst.Call, ()):
-            method = method_name(call)
-            if method not in MODULE_EVIDENCE or (method == "eval" and call.args):
-                continue
-            receiver = call.func.value  # type: ignore[attr-defined]
+
+        def shown(receiver: cst.BaseExpression, at: cst.CSTNode) -> None:
+            scope = model.scope_of(at)
             if isinstance(receiver, cst.Name):
-                names.setdefault(id(model.scope_of(call)), set()).add(receiver.value)
+                names.setdefault(id(scope), set()).add(receiver.value)
             elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name):
-                scope = model.scope_of(call)
                 cls = model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
                 if receiver.value.value == "self" and cls is not None:
                     attributes.setdefault(id(cls), set()).add(receiver.attr.value)
+
+        for call in model.tree.by_type.get(cst.Call, ()):
+            if _evidence(call):
+                shown(call.func.value, call)  # type: ignore[attr-defined]
+        # and what is bound to the module such a call returns (`self.vae = load(...).to(device).eval()`)
+        for assign in model.tree.by_type.get(cst.Assign, ()):
+            value = assign.value
+            while type(value) is cst.Call and method_name(value) in MODULE_SELF_RETURNING and not _evidence(value):
+                value = value.func.value  # type: ignore[attr-defined]
+            if type(value) is cst.Call and _evidence(value) and method_name(value) in MODULE_SELF_RETURNING:
+                for target in assign.targets:
+                    shown(target.target, assign)
         return names, attributes
 
     @cached_property

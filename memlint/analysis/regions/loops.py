@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
@@ -25,7 +25,12 @@ from memlint.analysis.library import (
     CONCATENATIONS, CONTAINER_STORES, GRAPH_FEATURE_FRAMES, GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING,
     SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
 )
-from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES, named_for_evaluation
+from memlint.analysis.regions.frameworks import (
+    PER_STEP_NAMES,
+    TRAIN_STEP_NAMES,
+    class_named_for_evaluation,
+    named_for_evaluation,
+)
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.syntax.scopes import Loop, is_abstract
@@ -283,7 +288,26 @@ class Loops:
             return False
         if self.is_test_function(func):
             return False  # pytest functions, not evaluation loops
-        return named_for_evaluation(func.name.value) or self.model.frameworks.inference_method(func)
+        return (
+            named_for_evaluation(func.name.value)
+            or self.model.frameworks.inference_method(func)
+            or self._method_of_evaluating_class(func)
+        )
+
+    def _method_of_evaluating_class(self, func: cst.FunctionDef) -> bool:
+        """A method (not a dunder but `__call__`) of a class named for evaluation (`ValLoop.run_iter`,
+        `Predictor.__call__`) that is no module, outside test files: what the class is for is what its
+        methods do, whatever they are named (`run`, `step`)."""
+        name = func.name.value
+        if name.startswith("__") and name != "__call__":
+            return False
+        cls = self.model.enclosing_class(func)
+        return (
+            cls is not None
+            and class_named_for_evaluation(cls.name.value)
+            and self.provenance.class_kind(func) is None
+            and not self._is_test_file()
+        )
 
     def is_test_function(self, func: cst.FunctionDef) -> bool:
         """A pytest test (`test*` in a test file): it runs once, to check, not to evaluate data."""
@@ -781,9 +805,12 @@ class Loops:
                     ):
                         return Store(statement, element.value.value, statement.value, "subscript")
             if type(target) in (cst.Name, cst.Attribute):
-                other = self.accumulated_operand(target, statement.value)
+                value = _accumulating_branch(
+                    statement.value, lambda v: self.accumulated_operand(target, v) is not None
+                )
+                other = self.accumulated_operand(target, value)
                 if other is not None:
-                    kind = "concat" if type(statement.value) is cst.Call else "accumulate"
+                    kind = "concat" if type(value) is cst.Call else "accumulate"
                     return Store(statement, target, other, kind)
             if type(target) is cst.Name and self._seeds_running_value(statement, target.value):
                 # `else: ema = loss` beside `if ema: ema = 0.9 * ema + 0.1 * loss`: the first value
@@ -1008,7 +1035,7 @@ class Loops:
                 return value.right
             if in_right and not in_left:
                 return value.left
-        if type(value) is cst.Call and (self.model.imports.resolve(value.func) or "") in ("torch.cat", "torch.stack"):
+        if type(value) is cst.Call and (self.model.imports.resolve(value.func) or "") in CONCATENATIONS:
             seq = value.args[0].value if value.args else None
             if type(seq) in (cst.List, cst.Tuple) and len(seq.elements) == 2:
                 first, second = (e.value for e in seq.elements)
@@ -1304,3 +1331,15 @@ def _mentions(expr: cst.BaseExpression, operand: cst.BaseExpression) -> bool:
 def receiver_name(expr: cst.BaseExpression) -> str:
     """The last name of a receiver: `opt` for `self.opt`, `optimizer` for `optimizer`."""
     return expr.attr.value if isinstance(expr, cst.Attribute) else (root_name(expr) or "")
+
+
+def _accumulating_branch(
+    value: cst.BaseExpression, accumulates: Callable[[cst.BaseExpression], bool]
+) -> cst.BaseExpression:
+    """The branch of a conditional value that accumulates (`preds if acc is None else torch.cat([acc,
+    preds])`: the concatenation, the first batch's seed being the other), or the value itself."""
+    if type(value) is cst.IfExp:
+        for branch in (value.body, value.orelse):
+            if accumulates(branch):
+                return branch
+    return value

@@ -31,7 +31,7 @@ from memlint.analysis.library import (
     PARAMETER_FREE_MODULES,
 )
 from memlint.analysis.regions.grad import Grad
-from memlint.analysis.regions.frameworks import named_for_evaluation
+from memlint.analysis.regions.frameworks import class_named_for_evaluation, named_for_evaluation
 from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.tensor_api import TENSOR_API
@@ -564,6 +564,7 @@ class EvalRegions:
         self._by_callers: dict[int, bool] = {}  # id(function) -> `evaluated_by_callers`
         self._spent: dict[int, bool] = {}  # id(loop) -> `spends_outputs`
         self._self_assigns: dict[int, tuple[dict[str, list[cst.BaseExpression]], set[str]]] = {}  # `_class_assigns`
+        self._held_own: dict[int, bool] = {}  # id(method) -> `_own_inference_region`
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -587,6 +588,10 @@ class EvalRegions:
             return scope if isinstance(scope, cst.FunctionDef) else self._top_level_statement(call)
         if self._detached_at_once(call, scope):
             return self._top_level_statement(call)  # the statement that runs the model is the region
+        if self._runs_held_for_inference(call, scope):
+            return scope
+        if isinstance(scope, cst.FunctionDef) and self._evaluating_pass(call, scope):
+            return scope
         if self.overridden_evaluation(call):
             return self._top_level_statement(call)  # the one call its subclasses' evaluations run under
         if isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope):
@@ -603,6 +608,8 @@ class EvalRegions:
             or id(scope) in self._evaluating_scopes
             or (isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope))
             or id(scope) in self._calling_overrides
+            or id(scope) in self._inference_methods
+            or id(scope) in self._flag_trained
         )
 
     @cached_property
@@ -611,6 +618,192 @@ class EvalRegions:
         its subclasses (`self.eval_step(batch)`, abstract or not defined here): a template method,
         whose overrides other files define (`overridden_evaluation`)."""
         return {id(self.model.scope_of(call)) for call in self.model.tree.by_type.get(cst.Call, ()) if self._left_to_subclasses(call)}
+
+    @cached_property
+    def _held_for_inference(self) -> dict[int, frozenset[str]]:
+        """Classes of this file (by id) that hold models for inference only, with those models as
+        written (`self.model`): attributes of `self` that the class puts in eval mode (`self.model.eval()`
+        in `__init__`, or bound to `load(...).eval()`) and never switches to training, in a class that
+        is no module and whose methods train nothing (a predictor, a synthesizer, a server's handler)."""
+        model = self.model
+        found: dict[int, frozenset[str]] = {}
+        kinds = model.provenance.class_kinds()
+        for cls in model.tree.by_type.get(cst.ClassDef, ()):
+            if cls.name.value in kinds:
+                continue  # a module's own models run in its forward: a training step's, or a frozen part of one
+            assigned, trained = self._class_assigns(cls)
+            held = {
+                code(call.func.value)  # type: ignore[attr-defined]
+                for call in model.tree.descendants(cls, cst.Call)
+                if method_name(call) == "eval" and not call.args and _on_self(call.func.value)  # type: ignore[attr-defined]
+            }
+            held |= {
+                target
+                for target, values in assigned.items()
+                if target.startswith("self.") and any(_evaluating_module(v) for v in values)
+            }
+            held -= trained
+            if held and not any(model.loops.trains(f) for f in model.tree.descendants(cls, cst.FunctionDef)):
+                found[id(cls)] = frozenset(held)
+        return found
+
+    @cached_property
+    def _inference_methods(self) -> set[int]:
+        """Methods (by id, `__init__` aside) of the classes that hold models for inference only."""
+        model = self.model
+        return {
+            id(statement)
+            for cls in model.tree.by_type.get(cst.ClassDef, ())
+            if id(cls) in self._held_for_inference
+            for statement in cls.body.body
+            if type(statement) is cst.FunctionDef and statement.name.value != "__init__"
+        }
+
+    def _runs_held_for_inference(self, call: cst.Call, scope: cst.CSTNode) -> bool:
+        """Does `call`, in a method of a class that holds models for inference only, run one of them
+        (`self.model(x)`, `self.model.forward(x)`), where no call of the method in this file is
+        differentiated (a loss built on a frozen network wants the graph through its inputs)? The
+        method is the region whatever its name: the class never trains what it runs."""
+        if id(scope) not in self._inference_methods:
+            return False
+        model = self.model
+        cls = model.enclosing_class(scope)  # type: ignore[arg-type]
+        if cls is None or not self._runs_held(call, self._held_for_inference[id(cls)]):
+            return False
+        key = id(scope)
+        if key not in self._held_own:
+            self._held_own[key] = False  # (a call back into it while deciding reads as "its callers' region")
+            self._held_own[key] = self._own_inference_region(scope)  # type: ignore[arg-type]
+        return self._held_own[key]
+
+    def _own_inference_region(self, method: cst.FunctionDef) -> bool:
+        """Is a method of a class that holds models for inference only its own region: no call of it
+        (nor a call handed it to run, `map_batches(fun=self.forward_batch)`) is in an evaluation
+        region of its caller (reported at that call, whose fix covers it) or differentiated?"""
+        model = self.model
+        name = method.name.value
+        handed = [
+            call
+            for call in model.tree.by_type.get(cst.Call, ())
+            if any(type(a.value) is cst.Attribute and a.value.attr.value == name for a in call.args)
+            and method in model.calls.passed_callables(call)
+        ]
+        sites = [*model.call_sites().get(method, ()), *handed]
+        return not any(model.model_runs.feeds_backward(site) or self.region(site) is not None for site in sites)
+
+    @cached_property
+    def _flag_trained(self) -> dict[int, tuple[str, cst.BaseExpression]]:
+        """Functions (by id) that train only when a value says so, with that value's name and the test
+        that says so: every call of them that differentiates, steps or zeroes an optimizer is under one
+        `if` on a parameter (`if train:`, `if optimizer is not None:`: `def run_epoch(model, loader,
+        optimizer, train=True)`, one pass for training and evaluation) or on the variable of a loop over
+        phases (`for phase in ["train", "val"]:` ... `if phase == "train":`)."""
+        model = self.model
+        loops = model.loops
+        found: dict[int, tuple[str, cst.BaseExpression]] = {}
+        candidates = {id(model.scope_of(call)): model.scope_of(call) for call, _ in model.provenance.backward_calls(model.module)}
+        for func in candidates.values():
+            if type(func) is not cst.FunctionDef:
+                continue
+            tests: dict[str, cst.BaseExpression] | None = None
+            for call in model.tree.descendants(func.body, cst.Call):
+                if model.scope_of(call) is not func or not loops.is_step_call(call):
+                    continue  # (zeroing the gradients trains nothing: it may run in every pass)
+                guards = {}
+                for a in model.tree.ancestors(call):
+                    if type(a) is cst.If and model.tree.contains(a.body, call) and model.tree.contains(func, a):
+                        name = self._guard_name(a.test, func)
+                        if name is not None:
+                            guards[name] = a.test
+                tests = guards if tests is None else {n: t for n, t in tests.items() if n in guards}
+                if not tests:
+                    break
+            if tests and len(tests) == 1:
+                found[id(func)] = next(iter(tests.items()))
+        return found
+
+    def _guard_name(self, test: cst.BaseExpression, func: cst.FunctionDef) -> str | None:
+        """The parameter of `func`, or the variable of a loop over literal phases in it, that `test`
+        asks (`train`, `optimizer is not None`, `phase == "train"`); None for any other test."""
+        if type(test) is cst.Name and test.value in self.model.params(func):
+            return test.value
+        if type(test) is not cst.Comparison or len(test.comparisons) != 1 or type(test.left) is not cst.Name:
+            return None
+        name, comparison = test.left.value, test.comparisons[0]
+        if type(comparison.operator) is cst.IsNot and code(comparison.comparator) == "None":
+            return name if name in self.model.params(func) else None
+        if type(comparison.operator) is cst.Equal and type(comparison.comparator) is cst.SimpleString:
+            return name if self._phases(name, func) else None
+        return None
+
+    def _phases(self, name: str, func: cst.FunctionDef) -> list[cst.SimpleString]:
+        """The literal strings a loop of `func` over a literal list binds `name` to (`for phase in
+        ["train", "val"]:`); [] where it is bound otherwise."""
+        bindings = self.model.bindings(func, name)
+        if len(bindings) != 1 or type(bindings[0].node) is not cst.For:
+            return []
+        loop = bindings[0].node
+        if type(loop.target) is not cst.Name or type(loop.iter) not in (cst.List, cst.Tuple):
+            return []
+        values = [e.value for e in loop.iter.elements]
+        return values if all(type(v) is cst.SimpleString for v in values) else []
+
+    def flagged_evaluation(self, func: cst.FunctionDef) -> tuple[str, cst.CSTNode] | None:
+        """For a function that trains only when a value says so (`_flag_trained`): that value's test,
+        as written, and where it is false while grad is on: a call of this file whose result nothing
+        differentiates that hands the parameter a false literal or leaves it a false default
+        (`run_epoch(model, val_loader, train=False)`), or the loop over phases binding another phase.
+        There the function runs its models for evaluation, with grad on."""
+        found = self._flag_trained.get(id(func))
+        if found is None:
+            return None
+        name, test = found
+        model = self.model
+        phases = self._phases(name, func)
+        if phases:
+            loop = model.bindings(func, name)[0].node
+            others = [p for p in phases if p.value != test.comparisons[0].comparator.value]  # type: ignore[attr-defined]
+            return (code(test), loop) if others and model.grad_state(loop) is Grad.ON else None
+        falsy = ("None",) if type(test) is cst.Comparison else ("False", "None", "0")
+        default = next(
+            (p.default for p in (*func.params.params, *func.params.kwonly_params) if p.name.value == name), None
+        )
+        for site in model.call_sites().get(func, ()):
+            if model.grad_state(site) is not Grad.ON or model.model_runs.feeds_backward(site):
+                continue
+            value = model.summaries.argument_for(site, func, name) or default
+            if value is not None and code(value) in falsy:
+                return code(test), site
+        return None
+
+    def _evaluating_pass(self, call: cst.Call, func: cst.FunctionDef) -> bool:
+        """Does `call` run in a function that runs its models for evaluation with grad on where a value
+        says not to train (`flagged_evaluation`), outside the branch that trains?"""
+        found = self.flagged_evaluation(func)
+        if found is None:
+            return False
+        test = self._flag_trained[id(func)][1]
+        tree = self.model.tree
+        if any(type(a) is cst.If and a.test is test and tree.contains(a.body, call) for a in tree.ancestors(call)):
+            return False
+        # a loop over phases: only what runs inside it runs once per phase
+        return type(found[1]) is not cst.For or tree.contains(found[1], call)
+
+    def _runs_held(self, call: cst.Call, held: frozenset[str], seen: frozenset[int] = frozenset()) -> bool:
+        """Does `call` run one of the models `held` (`self.model(x)`, `self.model.forward(x)`), itself or
+        through the methods of its class it calls (`self.score(batch)`, whose body runs `self.model`)?"""
+        model = self.model
+        func = call.func
+        receivers = {code(func)} | ({code(func.value)} if type(func) is cst.Attribute else set())
+        if receivers & held:
+            return True
+        return any(
+            self._runs_held(inner, held, seen | {id(callee)})
+            for callee in model.running_callees(call)
+            if id(callee) in self._inference_methods and id(callee) not in seen
+            for inner in model.tree.descendants(callee.body, cst.Call)
+            if model.scope_of(inner) is callee and model.grad_state(inner) is not Grad.OFF
+        )
 
     def _left_to_subclasses(self, call: cst.Call) -> cst.ClassDef | None:
         """The top-level class whose method calls `self.<name>(...)`, a method named for evaluation
@@ -699,6 +892,13 @@ class EvalRegions:
                 return frozenset()
             evaluating = True
         return frozenset(run) if evaluating else frozenset()
+
+    def called_in_training(self, func: cst.FunctionDef) -> bool:
+        """Is every call of `func` in this file (there is one) part of a training step (`_in_training`):
+        a helper of the step (`seqs, ref_logits = self.make_experience(batch)` in `train_step`, whose
+        loss is backwarded), which runs under the step's grad and feeds its backward?"""
+        sites = self.model.call_sites().get(func, ())
+        return bool(sites) and all(self._in_training(site) for site in sites)
 
     def _in_training(self, site: cst.Call) -> bool:
         """Is the call `site` part of a training step: its result is backwarded, or its function or a
@@ -1176,9 +1376,23 @@ class EvalRegions:
         """The region in words, and its fix in words, for a message."""
         if isinstance(region, cst.FunctionDef):
             name = region.name.value
+            evaluating = self.flagged_evaluation(region) if id(region) in self._flag_trained else None
+            if evaluating is not None:
+                test, where = evaluating
+                line = self.model.range_of(where).start.line
+                how = "its loop on line" if type(where) is cst.For else "its call on line"
+                return (
+                    f"`{name}` where `{test}` is false ({how} {line})",
+                    f"run the forward under `torch.set_grad_enabled({test})`",
+                )
             where = f"evaluation function `{name}`"
+            cls = self.model.enclosing_class(region)
+            if cls is not None and not named_for_evaluation(name) and class_named_for_evaluation(cls.name.value):
+                where = f"evaluation method `{cls.name.value}.{name}`"
             if not self.model.loops.is_eval_function(region) and self.evaluated_by_callers(region):
                 where = f"`{name}`, whose callers hand it models in eval mode"
+            elif not self.model.loops.is_eval_function(region) and id(region) in self._inference_methods:
+                where = f"`{name}`, whose class holds its models in eval mode only"
             return where, f"decorate `{name}` with `@torch.no_grad()`"
         if isinstance(region, (cst.For, cst.While)):
             return "this evaluation loop", "wrap the loop in `with torch.no_grad():`"
@@ -1311,7 +1525,7 @@ class EvalRegions:
         or a hook it defines: a tracer that maps a model's layers by their outputs' `grad_fn`), or makes
         the tensors it runs on require grad (`torch.tensor(data, requires_grad=True)`)."""
         model = self.model
-        if model.loops.has_backward(region):
+        if model.loops.has_backward(region) and not (type(region) is cst.FunctionDef and self.flagged_evaluation(region)):
             return True
         if any(a.attr.value == "grad_fn" for a in model.tree.descendants(region, cst.Attribute)):
             return True
@@ -1383,6 +1597,11 @@ def _dropped(model: "FileContext", call: cst.Call) -> bool:
         type(parent) is cst.Assign
         and all(type(t.target) is cst.Name and t.target.value == "_" for t in parent.targets)
     )
+
+
+def _on_self(expr: cst.BaseExpression) -> bool:
+    """Is `expr` an attribute of `self` (`self.model`)?"""
+    return type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self"
 
 
 def _evaluating_module(value: cst.BaseExpression) -> bool:

@@ -111,7 +111,12 @@ class Scopes:
         for node in by_type.get(cst.AugAssign, ()):
             add(node, node.target, node.value)
         for node in by_type.get(cst.For, ()):
-            add(node, node.target, node.iter)
+            parts = _iterated_parts(node)
+            if parts is None:
+                add(node, node.target, node.iter)
+                continue
+            for element, iterable in parts:
+                add(node, element, iterable)
         for node in by_type.get(cst.WithItem, ()):
             if node.asname is not None:
                 add(node, node.asname.name, None)
@@ -306,3 +311,21 @@ def is_abstract(func: cst.FunctionDef) -> bool:
     exc = statements[0].exc
     name = exc.func if type(exc) is cst.Call else exc
     return type(name) is cst.Name and name.value == "NotImplementedError"
+
+
+def _iterated_parts(loop: cst.For) -> list[tuple[cst.BaseExpression, cst.BaseExpression]] | None:
+    """For `for name, out in zip(names, outputs)` (or `for i, out in enumerate(outputs)`), each element
+    of the target with the iterable it takes its values from (`out` from `outputs`; the index from
+    the `enumerate(...)` call itself); None for any other loop."""
+    target, iterable = loop.target, loop.iter
+    if type(target) not in (cst.Tuple, cst.List) or type(iterable) is not cst.Call or type(iterable.func) is not cst.Name:
+        return None
+    elements = [e.value for e in target.elements if type(e) is cst.Element]
+    args = [a.value for a in iterable.args if not a.star and a.keyword is None]
+    if len(elements) != len(target.elements) or len(args) != len(iterable.args):
+        return None
+    if iterable.func.value == "zip" and len(args) == len(elements):
+        return list(zip(elements, args))
+    if iterable.func.value == "enumerate" and len(args) == 1 and len(elements) == 2:
+        return [(elements[0], iterable), (elements[1], args[0])]
+    return None
