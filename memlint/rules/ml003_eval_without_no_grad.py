@@ -22,9 +22,8 @@ class EvalWithoutNoGrad(Rule):
     context_in_importers = True  # `forward_one(model, batch)`, run in another file's evaluation loop
     what = """
 Checks for evaluation code (a function named `validate*`, `evaluate*`,
-`eval*`, `test*`, `predict*` or `inference`, a method of a class whose name
-starts or ends with such a word, `ValLoop.run_iter` or `Predictor.__call__`,
-outside test files, a loop after `model.eval()`, or a loop over a
+`eval*`, `test*`, `predict*` or `inference`, outside test files, a loop
+after `model.eval()`, or a loop over a
 validation/test loader) that calls a model with grad enabled, in
 a function or loop that never calls `.backward()` or `torch.autograd.grad`.
 Evaluation is also recognised by use: a loop over batches, or a statement of

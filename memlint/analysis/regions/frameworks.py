@@ -52,23 +52,9 @@ _NOT_LIGHTNING = (
 )
 
 
-# the words of a class name (`ValLoop`: `Val`, `Loop`; `HTTPPredictor`: `HTTP`, `Predictor`)
-_CLASS_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
-# what a class whose name starts or ends with one of these words is for: its methods evaluate
-_EVAL_CLASS_WORD = re.compile(r"(val|valid|validation|validator|eval|evaluation|evaluator|test|tester|testing|"
-                              r"predict|predictor|prediction|inference|inferencer|infer)$", re.IGNORECASE)
-
-
 def named_for_evaluation(name: str) -> bool:
     """Is a function or method of this name evaluation code by its name (`validate`, `eval_step`)?"""
     return bool(_EVAL_FUNCTION.search(name))
-
-
-def class_named_for_evaluation(name: str) -> bool:
-    """Is a class of this name evaluation code by its name: its first or last word says so
-    (`ValLoop`, `Evaluator`, `ModelTester`, `InferenceEngine`)?"""
-    words = _CLASS_WORDS.findall(name)
-    return bool(words) and any(_EVAL_CLASS_WORD.match(word) for word in (words[0], words[-1]))
 
 
 @dataclass(frozen=True)

@@ -25,12 +25,7 @@ from memlint.analysis.library import (
     CONCATENATIONS, CONTAINER_STORES, GRAPH_FEATURE_FRAMES, GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING,
     SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
 )
-from memlint.analysis.regions.frameworks import (
-    PER_STEP_NAMES,
-    TRAIN_STEP_NAMES,
-    class_named_for_evaluation,
-    named_for_evaluation,
-)
+from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES, named_for_evaluation
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.syntax.scopes import Loop, is_abstract
@@ -288,26 +283,7 @@ class Loops:
             return False
         if self.is_test_function(func):
             return False  # pytest functions, not evaluation loops
-        return (
-            named_for_evaluation(func.name.value)
-            or self.model.frameworks.inference_method(func)
-            or self._method_of_evaluating_class(func)
-        )
-
-    def _method_of_evaluating_class(self, func: cst.FunctionDef) -> bool:
-        """A method (not a dunder but `__call__`) of a class named for evaluation (`ValLoop.run_iter`,
-        `Predictor.__call__`) that is no module, outside test files: what the class is for is what its
-        methods do, whatever they are named (`run`, `step`)."""
-        name = func.name.value
-        if name.startswith("__") and name != "__call__":
-            return False
-        cls = self.model.enclosing_class(func)
-        return (
-            cls is not None
-            and class_named_for_evaluation(cls.name.value)
-            and self.provenance.class_kind(func) is None
-            and not self._is_test_file()
-        )
+        return named_for_evaluation(func.name.value) or self.model.frameworks.inference_method(func)
 
     def is_test_function(self, func: cst.FunctionDef) -> bool:
         """A pytest test (`test*` in a test file): it runs once, to check, not to evaluate data."""

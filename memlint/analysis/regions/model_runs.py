@@ -31,7 +31,7 @@ from memlint.analysis.library import (
     PARAMETER_FREE_MODULES,
 )
 from memlint.analysis.regions.grad import Grad
-from memlint.analysis.regions.frameworks import class_named_for_evaluation, named_for_evaluation
+from memlint.analysis.regions.frameworks import named_for_evaluation
 from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.tensor_api import TENSOR_API
@@ -1386,9 +1386,6 @@ class EvalRegions:
                     f"run the forward under `torch.set_grad_enabled({test})`",
                 )
             where = f"evaluation function `{name}`"
-            cls = self.model.enclosing_class(region)
-            if cls is not None and not named_for_evaluation(name) and class_named_for_evaluation(cls.name.value):
-                where = f"evaluation method `{cls.name.value}.{name}`"
             if not self.model.loops.is_eval_function(region) and self.evaluated_by_callers(region):
                 where = f"`{name}`, whose callers hand it models in eval mode"
             elif not self.model.loops.is_eval_function(region) and id(region) in self._inference_methods:
