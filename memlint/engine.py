@@ -219,6 +219,9 @@ def _collector_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        if _kept_trees.fresh:  # the file's light tree is kept for the run's second phase
+            _kept_trees.fresh = False
+            gc.freeze()
         if was_enabled:
             gc.enable()
 
@@ -402,16 +405,24 @@ class KeptTrees:
         self.size = 0
         self.trees: dict[str, tuple[str, LightModule, Tree]] = {}
         self.packages: Collection[str] = ()
+        # A tree was kept during the file's analysis: the file's objects are then frozen out of the
+        # cycle collector's passes (`_collector_paused`) instead of scanned by its next one, which
+        # would find the kept tree alive (on the bench corpus, 0.15 s of a run's 0.18 s of collections);
+        # `keep` unfreezes them, so what the run froze is collected as usual after it.
+        self.fresh = False
 
     def keep(self, limit: int, packages: Collection[str] = ()) -> None:
         """Keep trees from now on, at most `limit` bytes of source (0: none, and forget them).
         `packages`: the first parts of the names of the project's modules (`pkg` of `pkg.sub.ops`)."""
-        self.limit, self.size, self.trees, self.packages = limit, 0, {}, packages
+        if self.trees:
+            gc.unfreeze()
+        self.limit, self.size, self.trees, self.packages, self.fresh = limit, 0, {}, packages, False
 
     def offer(self, path: str, text: str, light: LightModule, tree: Tree, summary: dict) -> None:
         if self.limit and self.size + len(text) <= self.limit and _asks_the_project(path, summary, self.packages):
             self.trees[path] = (text, light, tree)
             self.size += len(text)
+            self.fresh = True
 
     def take(self, path: str, text: str) -> tuple[LightModule, Tree] | None:
         """The kept tree of `path`, where its text is still `text` (a later round may ask again)."""

@@ -125,6 +125,7 @@ _IMPORT = re.compile(
     rb"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([\w., \t]+))", re.MULTILINE
 )
 _ATTRIBUTE_CALL = re.compile(rb"\.(\w+)\(")
+_KEYWORD = b"import"
 _REEXPORT_DEPTH = 3  # as `ProjectIndex` follows them
 
 
@@ -251,7 +252,7 @@ class _Imports:
             package = package[:-1]
         found: list[tuple[str | None, list[str]]] = []
         self.attribute_calls[path] = {name.decode() for name in _ATTRIBUTE_CALL.findall(text)}
-        for dots, target, names, plain in _IMPORT.findall(text):
+        for dots, target, names, plain in _import_statements(text):
             if plain:
                 found.append((None, [name.split()[0].decode() for name in plain.split(b",") if name.split()]))
                 continue
@@ -262,6 +263,26 @@ class _Imports:
             found.append((module, [name.split()[0].decode() for name in names.strip(b"()").split(b",") if name.split()]))
         self.statements[path] = found
         return found
+
+
+def _import_statements(text: bytes) -> list[tuple[bytes, bytes, bytes, bytes]]:
+    """`_IMPORT.findall(text)`, tried only at the starts of the lines that hold `import` (a match
+    starts at one: its keywords stand on its first line) instead of at every character."""
+    found = []
+    end = 0  # where the last match ended: the next starts after it
+    at = text.find(_KEYWORD)
+    while at >= 0:
+        start = text.rfind(b"\n", 0, at) + 1
+        if start >= end:
+            match = _IMPORT.match(text, start)
+            if match is not None:
+                found.append(match.groups(b""))
+                end = match.end()
+        line_end = text.find(b"\n", at)
+        if line_end < 0:
+            break
+        at = text.find(_KEYWORD, max(end, line_end))
+    return found
 
 
 def _package(path: str) -> bool:

@@ -37,7 +37,7 @@ class FileContext(Scopes):
         not the source's, so positions cannot come from generating its code); `parsed`: CPython's
         parse of `text`, where the caller has one; `project`: what the project's other files say
         about the functions and classes this file calls (flow/project_facts.py)."""
-        super().__init__(module, tree if tree is not None else Tree(module))
+        super().__init__(module, tree if tree is not None else Tree(module, statements=False))
         self.path = path
         self.project = project if project is not None else ProjectFacts()
         self.imports = Imports(self.tree)

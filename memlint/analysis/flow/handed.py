@@ -10,6 +10,7 @@ hand them, exported in the file's summary). A parameter the function keeps on `s
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Iterator
 
 import libcst as cst
@@ -346,13 +347,18 @@ class Handed:
         """The imported callable (as written here) whose call made every value `expr` holds (`actor =
         BBActor(net)`): the project index finds the class where the project defines it."""
         values = self.provenance.held_values(expr, at) if type(expr) in (cst.Name, cst.Attribute) else [expr]
-        model = self.model
-        imported = model.imports.aliases.keys() | model.imports.relative.keys()
+        imported = self._imported_roots
         names = {
             dotted(v.func) if type(v) is cst.Call and (dotted(v.func) or "").partition(".")[0] in imported else None
             for v in values
         }
         return names.pop() if len(names) == 1 and values else None
+
+    @cached_property
+    def _imported_roots(self) -> set[str]:
+        """The names the file's imports bind (asked for every argument of every imported call)."""
+        imports = self.model.imports
+        return imports.aliases.keys() | imports.relative.keys()
 
 
 def verdict(passed: list[tuple[Grad, str]]) -> str:

@@ -206,6 +206,8 @@ class Provenance:
         self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
         self._differentiating: dict[int, list[str]] = {}  # id(function of this file) -> the parameters it differentiates
         self._module_calls: dict[int, tuple[cst.Call, bool]] = {}  # id(call) -> (call, is_module_call(call))
+        # (id(scope), name, id(node of the tree)) -> reaching_bindings: 25k questions, 16k answers on the bench corpus
+        self._reaching: dict[tuple[int, str, int], tuple["Binding", ...]] = {}
         # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
         # to return a value with history; switched off to ask whether a finding rests on that guess.
         self.trust_names = True
@@ -1636,6 +1638,13 @@ class Provenance:
         block (or the block around its `with`) encloses `at` (so it surely ran), plus any in between, plus, inside
         a loop, the bindings that the previous iteration left (at or after `at`).
         With none before `at`, every binding in the scope."""
+        key = (id(scope), name, id(at))
+        known = self._reaching.get(key)
+        if known is None:
+            known = self._reaching[key] = tuple(self._reaching_bindings(scope, name, at))
+        return list(known)  # (a list of its own: a caller may extend it)
+
+    def _reaching_bindings(self, scope: "Scope", name: str, at: cst.CSTNode) -> list["Binding"]:
         bindings = self.model.bindings(scope, name)
         tree = self.model.tree
         position = tree.order[id(at)]

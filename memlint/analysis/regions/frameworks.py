@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
@@ -52,6 +52,7 @@ _NOT_LIGHTNING = (
 )
 
 
+@cache  # (asked of the same few names again and again: the names of a file's functions)
 def named_for_evaluation(name: str) -> bool:
     """Is a function or method of this name evaluation code by its name (`validate`, `eval_step`)?"""
     return bool(_EVAL_FUNCTION.search(name))

@@ -87,6 +87,8 @@ class Loops:
         self._trains: dict[int, bool] = {}  # id(function) -> trains(function): asked of every exported function
         self._trained_elsewhere: dict[int, bool] = {}  # id(region) -> `_trains_elsewhere`: asked per statement
         self._trainer_called: dict[int, bool] = {}  # id(region) -> `_calls_trainer`: asked per statement
+        self._eval_functions: dict[int, bool] = {}  # id(function) -> is_eval_function(function)
+        self._collected: dict[int, tuple[Store, cst.CompFor] | None] = {}  # id(assignment) -> comprehension_store
 
     # -- where a node sits -------------------------------------------------------
     # -- training ---------------------------------------------------------------
@@ -281,9 +283,12 @@ class Loops:
     def is_eval_function(self, func: cst.CSTNode) -> bool:
         if type(func) is not cst.FunctionDef:  # (asked of a module too: 40k times on the bench corpus)
             return False
-        if self.is_test_function(func):
-            return False  # pytest functions, not evaluation loops
-        return named_for_evaluation(func.name.value) or self.model.frameworks.inference_method(func)
+        known = self._eval_functions.get(id(func))  # (asked per call in it: 33k times of 5k functions)
+        if known is None:
+            known = self._eval_functions[id(func)] = not self.is_test_function(func) and (  # pytest functions are no evaluation
+                named_for_evaluation(func.name.value) or self.model.frameworks.inference_method(func)
+            )
+        return known
 
     def is_test_function(self, func: cst.FunctionDef) -> bool:
         """A pytest test (`test*` in a test file): it runs once, to check, not to evaluate data."""
@@ -681,6 +686,12 @@ class Loops:
         to the container, which holds every batch's element at once. The store and its loop."""
         if type(statement) is not cst.Assign or len(statement.targets) != 1:
             return None
+        key = id(statement)  # (asked of every assignment by each rule about kept values)
+        if key not in self._collected:
+            self._collected[key] = self._comprehension_store(statement)
+        return self._collected[key]
+
+    def _comprehension_store(self, statement: cst.Assign) -> tuple[Store, cst.CompFor] | None:
         if type(statement.targets[0].target) not in (cst.Name, cst.Attribute) or self.model.enclosing_loops(statement):
             return None  # unpacked into names, or the pieces of one step of a loop around it
         scope = self.model.scope_of(statement)

@@ -62,9 +62,19 @@ class Scopes:
         return scope
 
     def enclosing_class(self, func: cst.FunctionDef) -> cst.ClassDef | None:
-        parent = self.tree.parent_of(func)
-        block = self.tree.parent_of(parent) if type(parent) is cst.IndentedBlock else None
-        return block if type(block) is cst.ClassDef else None
+        """The class whose body defines `func` (a method), else None."""
+        return self._method_classes.get(id(func))
+
+    @cached_property
+    def _method_classes(self) -> dict[int, cst.ClassDef]:
+        """id(method) -> its class, for every statement of a class's indented body (asked 87k
+        times of 5k functions on the benchmark corpus)."""
+        return {
+            id(statement): cls
+            for cls in self.tree.by_type.get(cst.ClassDef, ())
+            if type(cls.body) is cst.IndentedBlock
+            for statement in cls.body.body
+        }
 
     def enclosing_loops(self, node: cst.CSTNode) -> list[Loop]:
         """Loops around `node` whose body runs it, innermost first, within its function."""

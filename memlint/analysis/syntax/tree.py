@@ -159,7 +159,7 @@ def iter_children(node: cst.CSTNode) -> list[cst.CSTNode]:
 
 
 class _Walk:
-    """The walk of one top-level statement, kept so that the next tree of an edited module
+    """The walk of one top-level statement (or of a whole module), kept so that the next tree of an edited module
     (server/incremental.py reuses unchanged statements) need not walk it again."""
 
     def __init__(self, statement: cst.CSTNode) -> None:
@@ -213,15 +213,22 @@ class Tree:
     by index: `nodes`, `up` (the parent's index) and the subtree ends. Three dicts of 700k nodes
     on the benchmark corpus cost more than the walk that fills them; lists are filled in C.
     `previous`: the tree of an earlier version of the module; the walks of the
-    top-level statements both share (the same node objects) are reused.
+    top-level statements both share (the same node objects) are reused. `statements`: walk each
+    top-level statement apart, for a later tree of an edited module to reuse (a language server's);
+    else one walk of the whole module, which saves joining the walks' indexes (a file's one tree).
     """
 
-    def __init__(self, module: cst.Module, previous: "Tree | None" = None) -> None:
+    def __init__(self, module: cst.Module, previous: "Tree | None" = None, statements: bool = True) -> None:
         self.module = module
-        self.by_type: dict[type, list[cst.CSTNode]] = defaultdict(list)
-        self.by_type[type(module)].append(module)
         self._keys: dict[type, list[int]] = {}
         self._walks: dict[int, _Walk] = {}
+        if not statements and previous is None:
+            walk = _Walk(module)  # index 0 is the module, whose parent index -1 reads the None that ends `nodes`
+            self.by_type: dict[type, list[cst.CSTNode]] = defaultdict(list, walk.by_type)
+            self._index(walk.nodes, walk.up, walk.ends)
+            return
+        self.by_type = defaultdict(list)
+        self.by_type[type(module)].append(module)
         old = previous._walks if previous is not None else {}
         # Index 0 is the module, whose parent index -1 reads the None that ends `nodes`.
         nodes: list[cst.CSTNode | None] = [module]
@@ -241,6 +248,9 @@ class Tree:
             up.extend(map(add, islice(walk.up, 1, None), repeat(base)))
             ends.extend(map(add, walk.ends, repeat(base)))
         ends[0] = len(nodes) - 1
+        self._index(nodes, up, ends)
+
+    def _index(self, nodes: list, up: list[int], ends: list[int]) -> None:
         self.order: dict[int, int] = dict(zip(map(id, nodes), range(len(nodes))))
         nodes.append(None)
         self.nodes = nodes  # by pre-order index; the last is None, the parent of the module
@@ -284,7 +294,8 @@ class Tree:
 
     def in_top_level(self, statement: cst.CSTNode, node_type: type) -> list[cst.CSTNode]:
         """`descendants` of a top-level statement, from its own walk (no index over the module)."""
-        return self._walks[id(statement)].by_type.get(node_type, [])
+        walk = self._walks.get(id(statement))
+        return walk.by_type.get(node_type, []) if walk is not None else self.descendants(statement, node_type)
 
     def statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
         """The innermost statement (simple or compound) holding `node`."""
