@@ -125,6 +125,7 @@ class ProjectIndex:
         located.for_summaries(summaries)
         self._located = located.answers
         self._facts: dict[tuple[tuple[str, str], bool, str], dict[str, Any] | None] = {}  # `fact`'s answers
+        self._callers_entries: dict[tuple[str, str], dict[str, Any] | None] = {}  # `_callers`', like the joins it reads
 
     def learn(self, summaries: dict[str, dict[str, Any]]) -> None:
         """Take newer summaries of some of the files (a run's first phase, as they come): what `fact`
@@ -224,12 +225,16 @@ class ProjectIndex:
         }
 
     def _callers(self, path: str, function: str) -> dict[str, Any] | None:
-        """How other files call `path`'s own `function`: with grad on (and only evaluating), every step."""
-        evaluating = self._called_with_grad.get((path, function))
-        found = {} if evaluating is None else {"grad_on": True, **({"evaluating": True} if evaluating else {})}
-        if (path, function) in self._called_per_step:
-            found["per_step"] = True
-        return found or None
+        """How other files call `path`'s own `function`: with grad on (and only evaluating), every step.
+        The same object for the same question: a run's rounds key the answers they compare by it."""
+        key = (path, function)
+        if key not in self._callers_entries:
+            evaluating = self._called_with_grad.get(key)
+            found = {} if evaluating is None else {"grad_on": True, **({"evaluating": True} if evaluating else {})}
+            if key in self._called_per_step:
+                found["per_step"] = True
+            self._callers_entries[key] = found or None
+        return self._callers_entries[key]
 
     @cached_property
     def _evaluating_overrides(self) -> dict[tuple[str, str], str]:

@@ -622,3 +622,48 @@ def test_a_method_that_another_file_calls_every_step_keeps_across_steps(tmp_path
         assert lint(tmp_path, *args) == []
     (tmp_path / "train.py").write_text(train)
     assert [f["code"] for f in lint(tmp_path)] == ["ML001"]
+
+
+def test_a_warm_run_analyses_no_file_again_where_other_files_call_its_functions(tmp_path: Path, monkeypatch) -> None:
+    """How other files call a file's functions (with grad on, every step) is one answer object per
+    question for a whole run: the rounds that compare a file's answers key them by it. A warm run of
+    an unchanged project then finds every answer as it was, and analyses no file again."""
+    import memlint.workers as workers
+    from memlint.analysis.questions import CALLERS
+    from memlint.project_index import ProjectIndex
+
+    (tmp_path / "ema.py").write_text(textwrap.dedent("""
+        class EMA:
+            def __init__(self, model, decay=0.999):
+                self.decay = decay
+                self.shadow = {n: p.detach().clone() for n, p in model.named_parameters()}
+
+            def update(self, model):
+                for n, p in model.named_parameters():
+                    self.shadow[n] = self.decay * self.shadow[n] + (1 - self.decay) * p
+
+
+        def evaluate(model, x):
+            return model(x).argmax(1)
+    """))
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        from ema import EMA, evaluate
+
+        def train(model, loader, optimizer):
+            ema = EMA(model)
+            for x in loader:
+                model(x).mean().backward()
+                optimizer.step()
+                ema.update(model)
+                evaluate(model, x)
+            return ema
+    """))
+    assert [f["code"] for f in lint(tmp_path)] == ["ML001"]
+    analysed = []
+    job = workers._lint_job
+    monkeypatch.setattr(workers, "_lint_job", lambda item, *rest: analysed.append(item[0]) or job(item, *rest))
+    assert [f["code"] for f in lint(tmp_path)] == ["ML001"]
+    assert analysed == []
+    index = ProjectIndex({"ema.py": {}, "train.py": {"per_step_calls": ["EMA.update"], "imports": {"EMA": [0, "ema.EMA"]}}}, tmp_path)
+    entry = index.fact("ema.py", f"{CALLERS}EMA.update")
+    assert entry == {"per_step": True} and index.fact("ema.py", f"{CALLERS}EMA.update") is entry
