@@ -91,3 +91,15 @@ def train(policy, loader, optimizer):
         rewards.append(reward)
     return rewards
 """
+
+# A moving average of the parameters computed outside `no_grad`: called every step, it chains a graph.
+EMA = """\
+class EMA:
+    def __init__(self, model, decay=0.999):
+        self.decay = decay
+        self.shadow = {n: p.detach().clone() for n, p in model.named_parameters()}
+
+    def update(self, model):
+        for n, p in model.named_parameters():
+            self.shadow[n] = self.decay * self.shadow[n] + (1 - self.decay) * p
+"""

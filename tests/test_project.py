@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 from click.testing import CliRunner
-from samples import LEAKY_OPS, LEAKY_OPS_FIXED, POLICY_TRAIN, REWARDS
+from samples import EMA, LEAKY_OPS, LEAKY_OPS_FIXED, POLICY_TRAIN, REWARDS
 
 from memlint.cli import main
 from memlint.config import load_settings
@@ -591,16 +591,7 @@ def test_a_method_that_another_file_calls_every_step_keeps_across_steps(tmp_path
     train.py makes `EMA.update` (ema.py, no loop of steps of its own) run once per step, so the
     average it computes from the parameters chains a graph every step; called once after training,
     it does not. Cold and warm (the callee's findings are kept by what other files say of it)."""
-    (tmp_path / "ema.py").write_text(textwrap.dedent("""
-        class EMA:
-            def __init__(self, model, decay=0.999):
-                self.decay = decay
-                self.shadow = {n: p.detach().clone() for n, p in model.named_parameters()}
-
-            def update(self, model):
-                for n, p in model.named_parameters():
-                    self.shadow[n] = self.decay * self.shadow[n] + (1 - self.decay) * p
-    """))
+    (tmp_path / "ema.py").write_text("\n" + EMA)
     train = textwrap.dedent("""
         from ema import EMA
 
@@ -632,20 +623,7 @@ def test_a_warm_run_analyses_no_file_again_where_other_files_call_its_functions(
     from memlint.analysis.questions import CALLERS
     from memlint.project_index import ProjectIndex
 
-    (tmp_path / "ema.py").write_text(textwrap.dedent("""
-        class EMA:
-            def __init__(self, model, decay=0.999):
-                self.decay = decay
-                self.shadow = {n: p.detach().clone() for n, p in model.named_parameters()}
-
-            def update(self, model):
-                for n, p in model.named_parameters():
-                    self.shadow[n] = self.decay * self.shadow[n] + (1 - self.decay) * p
-
-
-        def evaluate(model, x):
-            return model(x).argmax(1)
-    """))
+    (tmp_path / "ema.py").write_text(EMA + "\n\ndef evaluate(model, x):\n    return model(x).argmax(1)\n")
     (tmp_path / "train.py").write_text(textwrap.dedent("""
         from ema import EMA, evaluate
 

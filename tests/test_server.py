@@ -18,7 +18,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-from samples import LEAKY_OPS, LEAKY_OPS_FIXED, POLICY_TRAIN, REWARDS
+from samples import EMA, LEAKY_OPS, LEAKY_OPS_FIXED, POLICY_TRAIN, REWARDS
 
 from memlint.config import load_settings
 from memlint.engine import lint_source
@@ -323,16 +323,6 @@ async def test_the_callers_diagnostics_follow_the_callees_facts(client: Language
     assert found.code == "ML001"
 
 
-EMA = """\
-class EMA:
-    def __init__(self, model, decay=0.999):
-        self.decay = decay
-        self.shadow = {n: p.detach().clone() for n, p in model.named_parameters()}
-
-    def update(self, model):
-        for n, p in model.named_parameters():
-            self.shadow[n] = self.decay * self.shadow[n] + (1 - self.decay) * p
-"""
 EMA_TRAIN = """\
 from pkg.ema import EMA
 
