@@ -2027,10 +2027,13 @@ class Provenance:
 
     def _moves_to_device(self, loop: cst.For, names: set[str]) -> bool:
         """Does the body of `loop` move a value it binds to the device (`target = target.cuda()`,
-        `x.to(device)`)? Then its loader yields the batch on the host: what it does not move stays there."""
+        `x.to(device)`), or a part of one (`batch["x"].to(device)`, each value of the batch where the body
+        iterates over it: `for k, v in batch.items(): batch[k] = v.to(device)`)? Then its loader yields
+        the batch on the host: what it does not move stays there."""
+        names = names | self._taken_out_of(loop, names)
         for call in self.model.tree.descendants(loop.body, cst.Call):
             receiver = call.func.value if type(call.func) is cst.Attribute else None
-            if type(receiver) is not cst.Name or receiver.value not in names:
+            if receiver is None or root_name(receiver) not in names:
                 continue
             method = method_name(call)
             if method == "cuda":
@@ -2041,6 +2044,18 @@ class Provenance:
             if not self._keeps_device(target.value, call):
                 return True
         return False
+
+    def _taken_out_of(self, loop: cst.For, names: set[str]) -> set[str]:
+        """The names the body of `loop` binds by iterating over one of `names` (`for k, v in batch.items()`,
+        `for t in batch`): the batch's own keys and values."""
+        taken: set[str] = set()
+        for inner in (*self.model.tree.descendants(loop.body, cst.For), *self.model.tree.descendants(loop.body, cst.CompFor)):
+            source = inner.iter
+            if type(source) is cst.Call and method_name(source) in ("items", "values") and not source.args:
+                source = source.func.value  # type: ignore[attr-defined]
+            if root_name(source) in names:
+                taken |= set(target_names(inner.target))
+        return taken
 
     def _call_device(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         method = method_name(call)
