@@ -317,16 +317,20 @@ class ProjectIndex:
                 return None
             rest = ".".join(parts[cut:])
             summary = self.summaries[other]
-            if (
-                depth < _REEXPORT_DEPTH
-                and rest not in (summary.get("flow") or {})
-                and rest.partition(".")[0] in summary.get("imports", {})
-            ):
-                # a package re-exports it (`from .cross_entropy import cross_entropy` in its
-                # `__init__.py`): the definition is where that import leads
-                found = self._locate(other, rest, depth + 1)
-                if found is not None:
-                    return found
+            imported = summary.get("imports", {})
+            if depth < _REEXPORT_DEPTH and rest not in (summary.get("flow") or {}):
+                if rest.partition(".")[0] in imported:
+                    # a package re-exports it (`from .cross_entropy import cross_entropy` in its
+                    # `__init__.py`): the definition is where that import leads
+                    found = self._locate(other, rest, depth + 1)
+                    if found is not None:
+                        return found
+                for star in (key for key in imported if key.startswith("*")):
+                    # or it may, by a star import (`from .deep import *`): where a module it star-imports
+                    # defines the name (or re-exports it in turn)
+                    found = self._locate(other, f"{star}.{rest}", depth + 1)
+                    if found is not None and found[1] in (self.summaries[found[0]].get("flow") or {}):
+                        return found
             return other, rest
         return None
 

@@ -87,8 +87,13 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
 
 
 def imports(model: "SemanticModel") -> dict[str, list]:
-    """The names the file's imports bind: name -> [dots of a relative import, module or name]."""
-    return {k: [0, v] for k, v in model.imports.aliases.items()} | {k: list(v) for k, v in model.imports.relative.items()}
+    """The names the file's imports bind: name -> [dots of a relative import, module or name]; and
+    its star imports (`from .deep import *`), in order, under `*0`, `*1`, ... (no name is written so)."""
+    return (
+        {k: [0, v] for k, v in model.imports.aliases.items()}
+        | {k: list(v) for k, v in model.imports.relative.items()}
+        | {f"*{i}": list(star) for i, star in enumerate(model.imports.star)}
+    )
 
 
 _ORDER = (

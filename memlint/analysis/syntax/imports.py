@@ -63,8 +63,11 @@ class Imports:
                     root = full.split(".")[0]
                     self.aliases[root] = root
         self.relative: dict[str, tuple[int, str]] = {}  # local -> (dots, `module.name`) for `from ..m import x`
+        self.star: list[tuple[int, str]] = []  # (dots, module) for `from .m import *`, in order
         for node in tree.by_type.get(cst.ImportFrom, ()):
             if isinstance(node.names, cst.ImportStar):
+                if node.module is not None:
+                    self.star.append((len(node.relative), _module_name(node.module)))
                 continue
             if node.relative:
                 base = _module_name(node.module) if node.module is not None else ""
