@@ -124,6 +124,13 @@ CONCATENATIONS = frozenset(
     {"torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack"}
 )
 
+# NumPy's functions that join a sequence's elements into one array, converting each to an array first:
+# a CUDA tensor refuses (`Tensor.__array__` calls `Tensor.numpy()`, which raises "can't convert cuda:0
+# device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first": torch/_tensor.py,
+# 1.x to 2.x). A list handed whole to one holds host values (arrays, numbers, CPU tensors), or the program
+# stops there.
+NUMPY_CONCATENATIONS = frozenset({"numpy.concatenate", "numpy.stack", "numpy.vstack", "numpy.hstack"})
+
 # Methods of Python's containers that store an argument in their receiver (the argument's position):
 # `list.append/extend/insert`, `set.add`, `collections.deque.appendleft`, `queue.Queue.put`. A receiver
 # made by a class of the project is asked about instead: its own method may keep nothing.

@@ -4,7 +4,7 @@ import libcst as cst
 
 from typing import TYPE_CHECKING
 
-from memlint.analysis.flow.consumers import consumed_after
+from memlint.analysis.flow.consumers import consumed_after, joined_by_numpy
 from memlint.analysis.syntax.expressions import code, literal_parts
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
@@ -32,7 +32,9 @@ Checks for tensors collected across evaluation batches (outputs, logits,
 predictions, labels moved to the device) into a container that outlives the
 loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported,
 nor is the sequence an autoregressive loop generates
-(`input = torch.cat([input, token])` where the model runs on `input`).
+(`input = torch.cat([input, token])` where the model runs on `input`), nor a
+list that NumPy joins after the loop (`np.concatenate(encoded)`: NumPy refuses
+a CUDA tensor, so what it joins is on the host).
 A training step that keeps a detached output (`self.logits.append(
 logits.detach())`) is reported too: the graph is gone, the tensor of batch
 size stays on the device every step. So is an evaluation loop run with grad
@@ -105,6 +107,8 @@ with torch.no_grad():
             return  # the generated sequence of one batch, returned: bounded and needed
         if store.keep is not None and model.summaries.keeps_on_host(store.keep):
             return  # the callee moves what it keeps off the device (`store.append(value.cpu())`)
+        if joined_by_numpy(model, store.container, statement):
+            return  # `np.concatenate(encoded)` after the loop: NumPy refuses CUDA tensors, so they are host values
         provenance = model.provenance
         graph = model.grad_state(statement) is not Grad.OFF and provenance.carries_history(store.value, statement)
         if graph and _retained_graph_reports(model, store):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.library import CONCATENATIONS
+from memlint.analysis.library import CONCATENATIONS, NUMPY_CONCATENATIONS
 from memlint.analysis.syntax.expressions import method_name, names_in, root_name, target_names
 
 if TYPE_CHECKING:
@@ -158,6 +158,30 @@ def _escapes(model: "SemanticModel", stmt: cst.CSTNode, collected: set[str]) -> 
                 if isinstance(call, cst.Call) and model.imports.resolve(call.func) in _REDUCERS:
                     continue  # torch.cat([prev, *chunks])
         return True  # returned as it is, stored, yielded, ...
+    return False
+
+
+def joined_by_numpy(model: "SemanticModel", container: cst.BaseExpression, statement: cst.CSTNode) -> bool:
+    """Is the list that `statement` collects into handed whole, later in its function and still holding
+    what was collected (no binding of its name in between), to NumPy's concatenation
+    (`np.concatenate(encoded)`)? NumPy converts each element to an array, which a CUDA tensor refuses:
+    the elements are host values, or the program stops there."""
+    if type(container) is not cst.Name:
+        return False
+    tree, provenance = model.tree, model.provenance
+    scope = model.scope_of(statement)
+    collected = {id(b.node) for b in provenance.reaching_bindings(scope, container.value, statement)}
+    for call in tree.descendants(scope, cst.Call):
+        first = call.args[0].value if call.args else None
+        if (
+            type(first) is cst.Name
+            and first.value == container.value
+            and model.imports.resolve(call.func) in NUMPY_CONCATENATIONS
+            and tree.is_after(call, statement)
+            and model.scope_of(call) is scope
+            and {id(b.node) for b in provenance.reaching_bindings(scope, container.value, call)} == collected
+        ):
+            return True
     return False
 
 
