@@ -260,6 +260,10 @@ PARAMETER_FREE_MODULES = frozenset(
         "HingeEmbeddingLoss", "MultiLabelMarginLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss",
         "CosineEmbeddingLoss", "MultiMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
     )
+) | frozenset(
+    # warp-ctc's binding: `CTCLoss(Module)` keeps its blank index and two flags and calls its autograd
+    # function in forward, registering no parameter (SeanNaren/warp-ctc, pytorch_binding/warpctc_pytorch/__init__.py)
+    {"warpctc_pytorch.CTCLoss"}
 )
 
 # Packages of torch whose classes are never modules (torch.distributions: `Distribution` derives from

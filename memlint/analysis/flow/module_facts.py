@@ -168,22 +168,23 @@ class ModuleFacts:
 
     # -- frozen parameters ----------------------------------------------------------------
     @cached_property
-    def _freezes(self) -> tuple[dict[str, list[tuple[cst.CSTNode, int]]], set[str]]:
-        """What the file freezes: receiver as written -> [(scope, position of the freeze)], and the
-        roots of the receivers it makes require grad again (`model.head.requires_grad_(True)`
-        unfreezes a part of `model`)."""
+    def _freezes(self) -> tuple[dict[str, list[tuple[cst.CSTNode, int]]], dict[str, list[tuple[cst.CSTNode, int]]]]:
+        """What the file freezes: receiver as written -> [(scope, position of the freeze)], and what
+        it makes require grad again, by the root of the receiver (`model.head.requires_grad_(True)`
+        unfreezes a part of `model`) -> [(scope, position)]."""
         model = self.model
         tree = model.tree
         frozen: dict[str, list[tuple[cst.CSTNode, int]]] = {}
-        thawed: set[str] = set()
+        thawed: dict[str, list[tuple[cst.CSTNode, int]]] = {}
 
         def note(receiver: cst.BaseExpression, flag: bool | None, at: cst.CSTNode) -> None:
             receiver = _unplaced(receiver)
             written = code(receiver)
+            where = (model.scope_of(at), tree.order[id(at)])
             if flag is False:
-                frozen.setdefault(written, []).append((model.scope_of(at), tree.order[id(at)]))
+                frozen.setdefault(written, []).append(where)
             else:
-                thawed.add(_root(written))
+                thawed.setdefault(_root(written), []).append(where)
 
         for call in tree.by_type.get(cst.Call, ()):
             if method_name(call) != "requires_grad_":
@@ -220,19 +221,23 @@ class ModuleFacts:
     def frozen(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Are the parameters of the module `expr` (a name, `self.<attr>`) frozen where `at` runs?
         A name: frozen earlier in the same function, and not bound again since, except to a value
-        made from itself (`sampler = torch.jit.trace(sampler, c)`); `self.<attr>`: frozen anywhere
-        in its class. Never where the file makes any part of it require grad again."""
+        made from itself (`sampler = torch.jit.trace(sampler, c)`), nor made to require grad again
+        in that function after the freeze (a part of it, or in a loop around the call: at any later
+        position); a freeze at the start of a function holds there whatever other code thaws before
+        calling it. `self.<attr>`: frozen anywhere in its class, and made to require grad nowhere in
+        the file."""
         frozen, thawed = self._freezes
         if not frozen:
             return False
         written = code(expr)
-        if written not in frozen or _root(written) in thawed:
+        if written not in frozen:
             return False
+        thaws = thawed.get(_root(written), [])
         model = self.model
         scope = model.scope_of(at)
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
             cls = model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
-            return cls is not None and any(
+            return cls is not None and not thaws and any(
                 isinstance(where, cst.FunctionDef) and model.enclosing_class(where) is cls for where, _ in frozen[written]
             )
         if not isinstance(expr, cst.Name):
@@ -244,7 +249,10 @@ class ModuleFacts:
             if b.value is None or expr.value not in set(names_in(b.value))
         ]
         return any(
-            where is scope and order < position and not any(order < r < position for r in rebound)
+            where is scope
+            and order < position
+            and not any(order < r < position for r in rebound)
+            and not any(there is scope and thaw > order for there, thaw in thaws)
             for where, order in frozen[written]
         )
 

@@ -286,12 +286,19 @@ class ModelRuns:
         model = self.model
         made = [call.func]
         if isinstance(call.func, cst.Name):
-            bindings = model.bindings(model.scope_of(call), call.func.value)
+            name, scope = call.func.value, model.scope_of(call)
+            bindings = model.bindings(scope, name)
+            # a name the function neither binds nor takes is the one where it is defined: an enclosing
+            # function's, else the module's (`criterion = CTCLoss()` at the top of a script)
+            while not bindings and type(scope) is cst.FunctionDef and name not in model.params(scope):
+                scope = model.scope_of(scope)
+                bindings = model.bindings(scope, name)
             made = [b.value for b in bindings] if bindings else made
         elif isinstance(call.func, cst.Attribute):  # `self.rvm(...)` where `self.rvm = RelativeVolumeMel()`
             made = list(model.provenance.held_values(call.func, call)) or made  # type: ignore[attr-defined]
         handed = model.handed  # type: ignore[attr-defined]
         made = [value for m in made for value in (handed.parameter_values(m) or [m])]
+        made = [value for m in made for value in self._unplaced_makers(m)]
         return all(
             isinstance(m, cst.Call)
             and (
@@ -300,6 +307,20 @@ class ModelRuns:
             )
             for m in made
         )
+
+    def _unplaced_makers(self, value: cst.BaseExpression | None) -> list[cst.BaseExpression | None]:
+        """`criterion.cuda()` (or `.to(device)`, `.eval()`): the same module, so what makes `criterion`
+        where it is moved (`criterion = CTCLoss()` before `criterion = criterion.cuda()`); else `value`."""
+        receiver = value
+        while type(receiver) is cst.Call and method_name(receiver) in MODULE_SELF_RETURNING:
+            receiver = receiver.func.value  # type: ignore[attr-defined]
+        if receiver is value or type(receiver) is not cst.Name:
+            return [value]
+        model = self.model
+        name = receiver.value
+        bindings = model.provenance.reaching_bindings(model.scope_of(value), name, value)  # type: ignore[attr-defined]
+        makers = [b.value for b in bindings if not _placed_self(b.value, name)]
+        return makers or [value]
 
     def _made_without_parameters(self, made: cst.Call, depth: int = 0) -> bool:
         """Does `made` construct a module of this project that holds no parameters (its definition
@@ -1663,3 +1684,12 @@ def literal_at(model: "FileContext", value: cst.BaseExpression, at: cst.CSTNode)
         (type(b.node) is cst.For and is_literal(b.node.iter)) or (b.value is not None and b.value is not value and is_literal(b.value))
         for b in bound
     )
+
+
+def _placed_self(value: cst.BaseExpression | None, name: str) -> bool:
+    """Is `value` the module `name` moved, cast or switched (`criterion.cuda()`, `net.eval().to(d)`)?"""
+    while type(value) is cst.Call and method_name(value) in MODULE_SELF_RETURNING:
+        value = value.func.value  # type: ignore[attr-defined]
+        if type(value) is cst.Name:
+            return value.value == name
+    return False
