@@ -38,3 +38,13 @@ def test_ml011_speaks_of_ranks_only_in_a_program_of_several_processes() -> None:
         for finding in findings_of(folder / name):
             assert "rank" not in finding.message + finding.hint, finding
             assert finding.message.endswith("puts every tensor back on the device it was saved from")
+
+
+def test_ml005_speaks_of_a_training_step_only_where_the_step_updates_weights() -> None:
+    folder = CASES / "ML005_eval_outputs_on_device"
+    (trained,) = [f for f in findings_of(folder / "bad_training_step_detached_logits_kept.py") if f.code == "ML005"]
+    assert "every training step" in trained.message
+    # an encoding loop that runs the model under no_grad inside it updates no weight
+    for finding in findings_of(folder / "bad_encodings_joined_by_torch_after_loop.py"):
+        if finding.code == "ML005":
+            assert "training" not in finding.message and "every step" in finding.message, finding

@@ -117,7 +117,12 @@ with torch.no_grad():
         if not parts:
             return
         kept = code(store.value)
-        each, unit = ("training step", "step") if training else ("evaluation batch", "batch")
+        # a step that updates weights is a training step; a loop that only runs the model, or
+        # differentiates without stepping (Grad-CAM), is a step of its own
+        trains = training and (
+            (type(region) is cst.FunctionDef and model.loops.train_step_method(region)) or model.loops.optimizes(region)
+        )
+        each, unit = ("training step" if trains else "step", "step") if training else ("evaluation batch", "batch")
         hooked = model.frameworks.forward_hook_of(region) if type(region) is cst.FunctionDef else None
         if hooked is not None:  # a forward hook runs on every forward of its module, training or not
             each, unit = f"forward of `{code(hooked)}`", "forward"

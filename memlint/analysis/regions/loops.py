@@ -213,6 +213,15 @@ class Loops:
             or self._calls_trainer(region)
         )
 
+    def optimizes(self, region: cst.CSTNode) -> bool:
+        """Does `region` take an optimisation step (`optimizer.step()` in it, or through a function that
+        trains), not only differentiate (a Grad-CAM loop's `loss.backward()` updates no weight)?"""
+        return (
+            any(self.is_optimizer_step(call) for call in self.model.tree.descendants(region, cst.Call))
+            or self._trains_elsewhere(region)
+            or self._calls_trainer(region)
+        )
+
     def _calls_trainer(self, region: cst.CSTNode) -> bool:
         """Does `region` itself call a function of this file that trains (an epoch loop around
         `train_one_epoch(model, loader, optimizer)`), as `_trains_elsewhere` asks of other files?"""
