@@ -227,6 +227,12 @@ MODULE_PLACEMENT = frozenset({"to", "cuda", "cpu", "half", "float", "double", "b
 # ... with those that switch its mode or freeze it, which return it too.
 MODULE_SELF_RETURNING = MODULE_PLACEMENT | {"train", "eval", "requires_grad_"}
 
+# Classes an `isinstance` test of which holds for every tensor, and only for tensors: `torch.Tensor`,
+# `Parameter` (a subclass) for parameters, and the legacy `Variable`, whose metaclass answers
+# `isinstance(x, Variable)` as `isinstance(x, torch.Tensor)` since PyTorch 0.4 (torch/autograd/variable.py,
+# `VariableMeta.__instancecheck__`).
+TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.autograd.Variable", "torch.autograd.variable.Variable"})
+
 # `torch.nn` modules (and torchaudio's transforms, and torch's loss modules) without parameters:
 # calling one on a value without history records no graph (`LogSoftmax(dim=1)(logits)` after a
 # no_grad forward).

@@ -37,6 +37,7 @@ from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.regions.differentiation import differentiates
 from memlint.analysis.library import (
     MODULE_SELF_RETURNING,
+    TENSOR_CLASSES,
     PARAMETER_ITERATORS,
     CONCATENATIONS,
     CONTAINER_STORES,
@@ -535,7 +536,7 @@ class Provenance:
             return name, None
         if code(test.func) == "isinstance" and len(test.args) == 2:
             checked = self.model.imports.resolve(test.args[1].value) or ""
-            if checked in ("torch.Tensor", "torch.nn.Parameter"):
+            if checked in TENSOR_CLASSES or checked == "torch.nn.Parameter":
                 return name, None
         return None, None
 
@@ -1243,6 +1244,8 @@ class Provenance:
                 continue
             if any(self.model.tree.order[id(binding.node)] < self.model.tree.order[id(block)] for block in guarded):
                 continue  # reaches `at` only where a tensor check found no tensor: nothing with history
+            if self.made_where_no_tensor(binding, name):
+                continue  # `elif ...: v = v.sum()` after `if isinstance(v, Variable):`: `v` is no tensor there
             value, element = unpacked(binding)
             if element is not None and type(value) is cst.Name and self._handed_element_is_data(value.value, scope, element):
                 continue  # `y_pred, y = output` in ignite's `update`: the targets carry no graph
@@ -1513,9 +1516,27 @@ class Provenance:
             return None
         types = test.args[1].value
         options = [e.value for e in types.elements] if type(types) is cst.Tuple else [types]
-        if options and all((self.model.imports.resolve(o) or "").endswith("Tensor") for o in options):
+        if options and all(
+            (resolved := self.model.imports.resolve(o) or "").endswith("Tensor") or resolved in TENSOR_CLASSES for o in options
+        ):
             return test.args[0].value.value
         return None
+
+    def made_where_no_tensor(self, binding: "Binding", name: str) -> bool:
+        """Is `binding` of `name` made from `name` alone in a branch that runs only where a tensor check
+        of `name` failed (the `else` or an `elif` of `if isinstance(name, torch.Tensor):`)? What it
+        computes there comes from no tensor."""
+        value = binding.value
+        if value is None or set(names_in(value)) != {name}:
+            return False
+        child: cst.CSTNode = binding.node
+        for anc in self.model.tree.ancestors(binding.node):
+            if type(anc) in (cst.FunctionDef, cst.Module):
+                return False
+            if type(anc) is cst.If and child is anc.orelse and self.tensor_tested(anc.test) == name:
+                return True
+            child = anc
+        return False
 
     def _checked_for_a_number(self, name: str, at: cst.CSTNode) -> bool:
         """Is `at` in the body of `if isinstance(name, (int, float, ...))`? There `name` holds a

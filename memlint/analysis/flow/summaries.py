@@ -575,13 +575,16 @@ class Summaries:
         self, name: str, derived: dict[str, set[str]], func: cst.FunctionDef, at: cst.CSTNode
     ) -> bool:
         """Do only plain assignments reach `name` at `at`, none of whose values reads a parameter's
-        history (`v = v.data.sum()`)?"""
+        history (`v = v.data.sum()`), but for those made where a tensor check of `name` failed?"""
         reaching = self.model.provenance.reaching_bindings(func, name, at)
         if not reaching or any(name in targets for _, _, targets in self._filled_by_callees(func)):
             return False  # (`flat = {}`, then a helper fills it: what it holds came after the binding)
-        reads = self.model.provenance.reads_with_history
+        provenance = self.model.provenance
+        reads = provenance.reads_with_history
         holding = {n for n, params in derived.items() if params}
         for binding in reaching:
+            if provenance.made_where_no_tensor(binding, name):
+                continue  # `elif ...: v = v.sum()` after `if isinstance(v, Variable):`: no tensor there
             node = binding.node
             simple = (
                 type(node) is cst.Assign
