@@ -1,6 +1,8 @@
-# The twin whose first check is for a float: the `elif` for tensors runs on the loss handed after
-# its backward, and `v.sum()` keeps a node of its graph on the running sum every step.
+# The twin whose Variable branch sums the tensor itself, not its `.data`: every loss handed after
+# its backward adds a node of its graph to the running sum (the `else`, for numbers, makes a new
+# tensor), so the nodes pile up until `reset`.
 import torch
+from torch.autograd import Variable
 
 
 class Averager:
@@ -8,11 +10,12 @@ class Averager:
         self.reset()
 
     def add(self, v):
-        if isinstance(v, float):
-            count = 1
-        elif isinstance(v, torch.Tensor):
+        if isinstance(v, Variable):
             count = v.numel()
             v = v.sum()
+        else:
+            count = 1
+            v = torch.tensor(float(v))
         self.n_count += count
         self.sum += v  # expect: ML001
 
