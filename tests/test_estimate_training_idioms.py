@@ -111,3 +111,26 @@ def test_sparse_embedding_bag_gradients_hold_a_row_per_index(tmp_path):
     """)
     rows = 2048 * 50 * 64 * 4
     assert rows <= data["breakdown"]["gradients"] < 2 * rows
+
+
+MSE = """
+import torch, torch.nn as nn, torch.nn.functional as F
+model = nn.Linear(64, 4096).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+target = torch.randn(1024, 4096, device="cuda")
+for _ in range(2):
+    opt.zero_grad()
+    loss = {scale}F.mse_loss(model(torch.randn(1024, 64, device="cuda")), target)
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_an_mse_loss_held_in_a_variable_holds_a_buffer_of_its_inputs_size(tmp_path):
+    # CUDA's mse_loss keeps a buffer of its inputs' size (1024 x 4096 float32: 16 MiB) as long as its
+    # result lives: through backward when the loss is held in a variable; not when the result is
+    # consumed at once (scaled), which leaves only the transient one.
+    held = _estimate(tmp_path, MSE.format(scale=""))
+    scaled = _estimate(tmp_path, MSE.format(scale="2 * "))
+    assert held["peak_phase"].endswith("backward")
+    assert abs(held["peak_allocated"] - scaled["peak_allocated"] - 16 * MIB) <= 4096

@@ -315,6 +315,7 @@ class StepTracker(MemTracker):
         self.gpu_sparse = WeakIdKeyDictionary()
         self.shadow = WeakIdKeyDictionary()  # fake GPU tensor -> the real host tensor of its values
         self.selected_by = WeakIdKeyDictionary()  # a selection by a mask without values -> id of that mask
+        self.kept_with = WeakIdKeyDictionary()  # a result -> a buffer its kernel keeps as long as it lives
         self.inside = 0  # > 0 while the fake mode runs an op
         self.placing: bool | None = None  # set by fakegpu around a call that names a device
         self.category: Category | None = None  # set around a call whose allocations are one kind (DDP's buckets)
@@ -638,7 +639,7 @@ class StepTracker(MemTracker):
             if gpu and func in _REDUCTIONS:
                 self._reduction_staging(args, kwargs)
             if gpu and func in _UNREDUCED_LOSSES:
-                self._unreduced_loss(args, kwargs)
+                self._unreduced_loss(func, args, kwargs, res)
             if gpu and func in _SPARSE_DENSE_MM and isinstance(res, torch.Tensor):
                 self._sparse_mm_copies(args, res)
         return res
@@ -666,15 +667,23 @@ class StepTracker(MemTracker):
             self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
             del buffer
 
-    def _unreduced_loss(self, args: tuple, kwargs: dict) -> None:
+    def _unreduced_loss(self, func, args: tuple, kwargs: dict, res) -> None:
         """The unreduced loss a CUDA `mse_loss`/`smooth_l1_loss` with a mean or sum computes into a
         tensor of its inputs' broadcast shape, allocated after the (0-d) result and freed once reduced;
-        the kernel's, so "other", as the reduction's staging buffer."""
+        the kernel's, so "other", as the reduction's staging buffer. `mse_loss` takes one more buffer of
+        that size first, which lives as long as its result (measured on an H200, torch 2.11: a loss
+        held in a variable holds it until the variable is rebound, through backward)."""
         x, target = args[0], args[1]
         reduction = args[2] if len(args) > 2 else kwargs.get("reduction", 1)
         if not reduction or not isinstance(x, torch.Tensor) or not isinstance(target, torch.Tensor):
             return  # reduction "none": the unreduced loss is the result itself
-        loss = x.new_empty(torch.broadcast_shapes(x.shape, target.shape))
+        shape = torch.broadcast_shapes(x.shape, target.shape)
+        if func is torch.ops.aten.mse_loss.default and isinstance(res, torch.Tensor):
+            kept = x.new_empty(shape)
+            self._mark(kept, True)
+            self._track(Category.OTH, kept)
+            self.kept_with[res] = kept
+        loss = x.new_empty(shape)
         self._mark(loss, True)
         self._track(Category.OTH, loss)
         self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)

@@ -414,7 +414,10 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "dispatched; a data set's stateless transforms, their constants and the collated batch stay on the host as "
      "real work; the measured cuDNN workspaces of full-resolution layers and of ESPCN's network; with the "
      "full-resolution layers alone in the table, ESPCN's own calls estimated from their neighbours, super_resolution "
-     "predicts 40.1 / 84.0 and 371.8 / 638.0 MiB",
+     "predicts 40.1 / 84.0 and 371.8 / 638.0 MiB; and CUDA's `mse_loss`, which takes a second buffer of its inputs' "
+     "size that lives as long as its result (the script's loss, held in a variable through backward: 16 MiB at "
+     "x4 and batch 64, which also moved two of backward's workspaces into segments of their own; measured on an "
+     "H200: before it, 57.8 / 116.0 and 340.1 / 608.0 MiB)",
      "that prediction, made with the code before any change for them, was committed with the figures of the GPU run"),
     ("estimate_public_first_look_f", "Sixth first look: unpaired image-to-image translation, a gradient penalty, "
      "point clouds",
