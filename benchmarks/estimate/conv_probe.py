@@ -251,6 +251,23 @@ def _ssd300(batch: int):
     return step
 
 
+def _sd_vae_encode(batch: int, size: int = 256):
+    # Stable Diffusion's VAE encoder (sd-vae-ft-ema's config) as latent-diffusion trainers run it (DiT's
+    # train.py: each step's images encoded under no_grad): a forward only, at full resolution with 128 channels
+    _public("diffusers", "src")
+    from diffusers.models import AutoencoderKL
+
+    vae = AutoencoderKL(down_block_types=("DownEncoderBlock2D",) * 4, up_block_types=("UpDecoderBlock2D",) * 4,
+                        block_out_channels=(128, 256, 512, 512), layers_per_block=2, latent_channels=4,
+                        sample_size=size).cuda()
+
+    def step():
+        with torch.no_grad():
+            vae.encode(torch.randn(batch, 3, size, size, device="cuda")).latent_dist.sample()
+
+    return step
+
+
 def _amp(step_factory, dtype=torch.float16):
     step = step_factory()
 
@@ -285,6 +302,8 @@ MODELS = {
     **{f"tv-vgg16-b{n}": (lambda n=n: _classifier("tv_vgg16", n)) for n in (16, 32)},
     "style-transfer-b4-256": lambda: _style_transfer(4, 256), "style-transfer-b8-512": lambda: _style_transfer(8, 512),
     "ssd300-b8": lambda: _ssd300(8),
+    # the eighth first look: Stable Diffusion's VAE encoder at 256 pixels (DiT's images), at common batches
+    **{f"sd-vae-encode-b{n}": (lambda n=n: _sd_vae_encode(n)) for n in (8, 16, 32, 64)},
 }
 
 

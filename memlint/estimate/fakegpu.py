@@ -504,6 +504,21 @@ class FakeGPU:
             return parameter_new(cls, data, requires_grad)
 
         self._patch(torch.nn.Parameter, "__new__", new_parameter)
+        fake_new = FakeTensor.__new__
+
+        def new_fake(cls, *args, **kwargs):
+            # A parameter of a fake tensor is that fake tensor (`nn.Parameter` of a tensor subclass), so
+            # its class is FakeTensor. Libraries that rebuild a parameter call its class on the new value
+            # (accelerate's `set_module_tensor_to_device`, `init_empty_weights`: `type(p)(value,
+            # requires_grad=..., **p.__dict__)`), where FakeTensor takes a fake mode first: a tensor
+            # there asks for a parameter (the rest is the old one's attributes).
+            data = args[0] if args else kwargs.get("data")
+            if isinstance(data, torch.Tensor):
+                requires_grad = args[1] if len(args) > 1 else kwargs.get("requires_grad", True)
+                return torch.nn.Parameter(data, requires_grad)
+            return fake_new(cls, *args, **kwargs)
+
+        self._patch(FakeTensor, "__new__", new_fake)
 
     def _patch_python_values(self, tracker: StepTracker) -> None:
         """A fake value asked for as a Python value says how (`scalars`); formatting one works."""
@@ -531,6 +546,23 @@ class FakeGPU:
             return plain_format(t, spec)
 
         self._patch(FakeTensor, "__format__", format_value)
+
+        plain_numpy = FakeTensor.numpy
+
+        def to_numpy(t, *args, **kwargs):
+            # One value (a loss kept as a NumPy number) is read as `.item()` reads it: an array of its
+            # placeholder, and the use listed (`scalars`). Fake data has no bytes for more: that stops.
+            if t.numel() != 1:
+                return plain_numpy(t, *args, **kwargs)
+            saved, tracker.scalar_use = tracker.scalar_use, scalars.NUMPY
+            try:
+                answer = tracker.placeholder(t)
+            finally:
+                tracker.scalar_use = saved
+            with torch._C._DisableTorchDispatch(), torch._C.DisableTorchFunction():
+                return torch.full(t.shape, answer, dtype=t.dtype).numpy(*args, **kwargs)
+
+        self._patch(FakeTensor, "numpy", to_numpy)
 
     def _patch_cuda(self) -> None:
         cuda = torch.cuda

@@ -6,7 +6,9 @@ emulated GPU. How such a value is used decides whether the run may go on:
 
 * as a number (`.item()`, `float()`, `int()`) or in formatting (`f"{loss:.4f}"`):
   answered by a placeholder (1, 1.0, False) and listed in the report. A loss or a
-  metric printed or logged does not change the memory of the next step.
+  metric printed or logged does not change the memory of the next step. So is one value
+  copied to NumPy (`loss.detach().cpu().numpy()`, a loss summed and printed on the host):
+  an array of that placeholder, listed. A larger copy to NumPy stops the run.
 * as an index, a slice bound or a size (`__index__`, `data[i:j]` with a tensor bound),
   or to decide an `if`/`while` in the program's own code: the run stops with one line.
   Guessing there changes shapes or what runs, and the prediction would be silently wrong
@@ -33,12 +35,13 @@ from dataclasses import dataclass
 
 VALUE, FORMAT, INDEX, TRUTH = "value", "format", "index", "truth"
 EVAL_TRUTH, EVAL_COPY, SAVE, SAVE_BUFFER = "evaluation truth", "evaluation copy", "save", "save into a buffer"
-MASK_WRITE = "mask written back"
+MASK_WRITE, NUMPY = "mask written back", "numpy"
 
 # How each use is answered and named in the report.
 DESCRIPTION = {VALUE: "read as a Python number", FORMAT: "formatted", TRUTH: "deciding a condition in library code",
                EVAL_TRUTH: "deciding a condition in an evaluation",
                EVAL_COPY: "copied to the host in an evaluation (a tensor of zeros)",
+               NUMPY: "copied to NumPy (one value: an array of the placeholder)",
                MASK_WRITE: "used as a boolean mask whose selection is written back through it (`x[m] = y[m]`), every "
                            "element taken as selected (the transient's upper bound; nothing else sees the count)",
                SAVE: "saved with torch.save (the file is not written; a load in this run gets them back)",

@@ -67,6 +67,16 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
     capacity = extra.get("capacity") or 0
     bounded = []  # autotuning trials that the free memory would cut (phase labels)
     bare = Allocator()  # the same run without the autotuning trials, which shrink to the free memory
+    # A forward with gradients off that runs before the last step ends (a frozen encoder's inside each
+    # step, a validation before the first) is in the GPU's max_memory_allocated over the steps: the peak
+    # counts it, named by the step it precedes. One after the last step is reported on its own line.
+    within: dict[int, str] = {}
+    following = None
+    for index in range(len(phases) - 1, -1, -1):
+        if phases[index].startswith("step "):
+            following = phases[index].split()[1]
+        elif phases[index] == "eval" and following is not None:
+            within[index] = f"eval before step {following}"
     for index, (sign, key, nbytes, category, phase) in with_workspaces(events, workspace, workspace_at):
         if linger and phases[phase].startswith("step 2 "):
             model.malloc(-2, linger)
@@ -101,11 +111,10 @@ def summarize(events: list, phases: list[str], modules: list[dict], workspace: i
             phase_totals[label] = dict(totals)
         if label.startswith("step "):
             activations = max(activations, totals["Activation"])
-        if label == "eval":
-            if model.allocated > best_eval["allocated"]:
-                best_eval = {"allocated": model.allocated, "totals": dict(totals)}
-        elif model.allocated > best["allocated"]:
-            best = {"allocated": model.allocated, "phase": label, "totals": dict(totals)}
+        if label == "eval" and model.allocated > best_eval["allocated"]:
+            best_eval = {"allocated": model.allocated, "totals": dict(totals)}
+        if (label != "eval" or phase in within) and model.allocated > best["allocated"]:
+            best = {"allocated": model.allocated, "phase": within.get(phase, label), "totals": dict(totals)}
     if best["allocated"] < 0:
         best = {"allocated": model.allocated, "phase": "setup", "totals": dict(totals)}
     breakdown = _breakdown(best)

@@ -153,6 +153,8 @@ INDEX_LIMIT = 1 << 26
 # Ops that gather many host tensors into one (`_host_inputs`).
 _GATHERS = {torch.ops.aten.stack.default, torch.ops.aten.cat.default}
 
+# `_embedding_bag` and its forward-only variant: outputs shaped as CUDA's (`_embedding_bag_as_cuda`).
+_EMBEDDING_BAGS = {torch.ops.aten._embedding_bag.default, torch.ops.aten._embedding_bag_forward_only.default}
 # Sparse @ dense on CUDA (`_sparse_mm_copies`).
 _SPARSE_DENSE_MM = {torch.ops.aten.mm.default, torch.ops.aten.addmm.default, torch.ops.aten._sparse_mm.default,
                     torch.ops.aten._sparse_addmm.default}
@@ -273,6 +275,31 @@ def _written(func, args: tuple, kwargs: dict) -> list:
     return written
 
 
+def _embedding_bag_as_cuda(args: tuple, kwargs: dict, res: tuple) -> tuple:
+    """An embedding bag's outputs as CUDA's kernel makes them (EmbeddingBag.cu): `offset2bag` for
+    every index, `bag_size` per offset, `max_indices` per bag and feature in max mode only. The fake
+    kernel follows the CPU's, whose sum fast path has no `offset2bag`: the backward's gradient rows
+    (one per index, a sparse gradient's entries) would have none."""
+    weight, indices, offsets = args[:3]
+    mode = args[4] if len(args) > 4 else kwargs.get("mode", 0)
+    output = res[0]
+    max_indices = indices.new_empty(output.size(0), weight.size(1)) if mode == 2 else indices.new_empty(0)
+    return output, indices.new_empty(indices.size(0)), indices.new_empty(offsets.size()), max_indices
+
+
+def _sparse_clone(t: torch.Tensor, share: bool) -> torch.Tensor:
+    """A sparse COO tensor's clone with its entries, which the fake kernel's clone leaves out (its nnz
+    is 0). In a backward (`share`) it is autograd putting a new sparse gradient into `.grad`: on the GPU
+    a shallow copy of the same entries (AccumulateGrad copies only a gradient something else holds,
+    which the fake tensors' extra references make every one look like); elsewhere a copy of them."""
+    indices, values = t._indices(), t._values()
+    if not share:
+        indices, values = indices.clone(), values.clone()
+    return torch.ops.aten._sparse_coo_tensor_with_dims_and_tensors(
+        t.sparse_dim(), t.dense_dim(), t.shape, indices, values, dtype=t.dtype, layout=torch.sparse_coo,
+        is_coalesced=t.is_coalesced())
+
+
 def install_sparse_storages(patch) -> None:
     """Make torch's MemTracker account sparse tensors by their parts (`patch(owner, name, value)`
     restores on exit)."""
@@ -288,6 +315,7 @@ class StepTracker(MemTracker):
         self.gpu_sparse = WeakIdKeyDictionary()
         self.shadow = WeakIdKeyDictionary()  # fake GPU tensor -> the real host tensor of its values
         self.selected_by = WeakIdKeyDictionary()  # a selection by a mask without values -> id of that mask
+        self.kept_with = WeakIdKeyDictionary()  # a result -> a buffer its kernel keeps as long as it lives
         self.inside = 0  # > 0 while the fake mode runs an op
         self.placing: bool | None = None  # set by fakegpu around a call that names a device
         self.category: Category | None = None  # set around a call whose allocations are one kind (DDP's buckets)
@@ -514,7 +542,7 @@ class StepTracker(MemTracker):
             if args[0] in self.shadow:
                 with unset_fake_temporarily():
                     return self.shadow[args[0]].item()
-            return self._placeholder(args[0])
+            return self.placeholder(args[0])
         if func is torch.ops.aten.lift_fresh.default and type(args[0]) is torch.Tensor and self.placing is None \
                 and args[0].numel() <= HOST_LIMIT and active_fake_mode() is not None:
             return args[0]  # torch.tensor(...), torch.from_numpy(...) of small host data: the real tensor
@@ -570,6 +598,10 @@ class StepTracker(MemTracker):
                     small = sum(o.numel() for o in tree_flatten(res)[0] if isinstance(o, torch.Tensor)) <= HOST_LIMIT
                     real = self._on_shadows(func, *given) if shadowed and small else None
                 self._keep_shadows(func, args, kwargs, res, real)
+                if gpu and func in _EMBEDDING_BAGS:
+                    res = _embedding_bag_as_cuda(args, kwargs, res)
+                elif func is torch.ops.aten.clone.default and args[0].layout == torch.sparse_coo:
+                    res = _sparse_clone(args[0], share=self._mod_tracker.is_bw)
         finally:
             self.inside -= 1
         if view_of is not None and isinstance(res, torch.Tensor):
@@ -607,7 +639,7 @@ class StepTracker(MemTracker):
             if gpu and func in _REDUCTIONS:
                 self._reduction_staging(args, kwargs)
             if gpu and func in _UNREDUCED_LOSSES:
-                self._unreduced_loss(args, kwargs)
+                self._unreduced_loss(func, args, kwargs, res)
             if gpu and func in _SPARSE_DENSE_MM and isinstance(res, torch.Tensor):
                 self._sparse_mm_copies(args, res)
         return res
@@ -635,15 +667,23 @@ class StepTracker(MemTracker):
             self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
             del buffer
 
-    def _unreduced_loss(self, args: tuple, kwargs: dict) -> None:
+    def _unreduced_loss(self, func, args: tuple, kwargs: dict, res) -> None:
         """The unreduced loss a CUDA `mse_loss`/`smooth_l1_loss` with a mean or sum computes into a
         tensor of its inputs' broadcast shape, allocated after the (0-d) result and freed once reduced;
-        the kernel's, so "other", as the reduction's staging buffer."""
+        the kernel's, so "other", as the reduction's staging buffer. `mse_loss` takes one more buffer of
+        that size first, which lives as long as its result (measured on an H200, torch 2.11: a loss
+        held in a variable holds it until the variable is rebound, through backward)."""
         x, target = args[0], args[1]
         reduction = args[2] if len(args) > 2 else kwargs.get("reduction", 1)
         if not reduction or not isinstance(x, torch.Tensor) or not isinstance(target, torch.Tensor):
             return  # reduction "none": the unreduced loss is the result itself
-        loss = x.new_empty(torch.broadcast_shapes(x.shape, target.shape))
+        shape = torch.broadcast_shapes(x.shape, target.shape)
+        if func is torch.ops.aten.mse_loss.default and isinstance(res, torch.Tensor):
+            kept = x.new_empty(shape)
+            self._mark(kept, True)
+            self._track(Category.OTH, kept)
+            self.kept_with[res] = kept
+        loss = x.new_empty(shape)
         self._mark(loss, True)
         self._track(Category.OTH, loss)
         self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
@@ -822,7 +862,7 @@ class StepTracker(MemTracker):
         with unset_fake_temporarily():
             return func(*args, **kwargs)
 
-    def _placeholder(self, t: torch.Tensor):
+    def placeholder(self, t: torch.Tensor):
         """A fake value read as a Python value: a placeholder, or a stop (`scalars`)."""
         frame = scalars.user_frame(_plumbing)
         user = frame is not None and not _library(frame.f_code.co_filename)

@@ -387,6 +387,24 @@ def _coco_style(root: str, rng: np.random.Generator) -> None:
     _random_weights(root, "vgg16", "vgg16-397923af.pth")
 
 
+def _sd_vae(root: str, rng: np.random.Generator) -> None:
+    # DiT encodes its images with Stable Diffusion's VAE (stabilityai/sd-vae-ft-ema, AutoencoderKL of 83.7M
+    # parameters): a random one of the same config, saved as the Hugging Face cache holds a download (the
+    # manifest sets HF_HOME there and HF_HUB_OFFLINE), is loaded instead.
+    sys.path.insert(0, os.path.join(SRC, "diffusers", "src"))
+    from diffusers.models import AutoencoderKL
+
+    repo = os.path.join(root, "hf_home", "hub", "models--stabilityai--sd-vae-ft-ema")
+    revision = "0" * 40
+    blocks = 4
+    AutoencoderKL(down_block_types=("DownEncoderBlock2D",) * blocks, up_block_types=("UpDecoderBlock2D",) * blocks,
+                  block_out_channels=(128, 256, 512, 512), layers_per_block=2, latent_channels=4, sample_size=256,
+                  ).save_pretrained(os.path.join(repo, "snapshots", revision))
+    os.makedirs(os.path.join(repo, "refs"), exist_ok=True)
+    with open(os.path.join(repo, "refs", "main"), "w", encoding="utf-8") as handle:
+        handle.write(revision)
+
+
 def data() -> None:
     rng = np.random.default_rng(0)
     chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
@@ -432,13 +450,15 @@ def data() -> None:
                                ("diffusers", _photos, "examples/unconditional_image_generation/synth_images"),
                                ("examples", _bsds300, "super_resolution/dataset/BSDS300/images"),
                                ("pytorch_gan", _monet2photo, "data/monet2photo"),
-                               ("pointnet", _modelnet40, "data/modelnet40_normal_resampled")):
+                               ("pointnet", _modelnet40, "data/modelnet40_normal_resampled"),
+                               ("deit", lightning_imagenet, "synth_imagenet"), ("dit", _imagefolder, "synth_images")):
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(SRC, name, folder)):
             make(os.path.join(SRC, name, folder), rng)
     # Scripts that read their data from their own folder (or one they name): made where a file it holds is missing.
     for name, make, folder, made in (("ssd_tutorial", _voc_ssd, ".", "TRAIN_objects.json"),
                                      ("captioning", _coco_captions, ".", "torch_home/hub/checkpoints/resnet101-63fe2227.pth"),
-                                     ("examples", _coco_style, "fast_neural_style", "synth_coco")):
+                                     ("examples", _coco_style, "fast_neural_style", "synth_coco"),
+                                     ("dit", _sd_vae, ".", "hf_home/hub/models--stabilityai--sd-vae-ft-ema/refs/main")):
         root = os.path.normpath(os.path.join(SRC, name, folder))
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(root, made)):
             make(root, rng)

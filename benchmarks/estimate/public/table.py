@@ -414,7 +414,10 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "dispatched; a data set's stateless transforms, their constants and the collated batch stay on the host as "
      "real work; the measured cuDNN workspaces of full-resolution layers and of ESPCN's network; with the "
      "full-resolution layers alone in the table, ESPCN's own calls estimated from their neighbours, super_resolution "
-     "predicts 40.1 / 84.0 and 371.8 / 638.0 MiB",
+     "predicts 40.1 / 84.0 and 371.8 / 638.0 MiB; and CUDA's `mse_loss`, which takes a second buffer of its inputs' "
+     "size that lives as long as its result (the script's loss, held in a variable through backward: 16 MiB at "
+     "x4 and batch 64, which also moved two of backward's workspaces into segments of their own; measured on an "
+     "H200: before it, 57.8 / 116.0 and 340.1 / 608.0 MiB)",
      "that prediction, made with the code before any change for them, was committed with the figures of the GPU run"),
     ("estimate_public_first_look_f", "Sixth first look: unpaired image-to-image translation, a gradient penalty, "
      "point clouds",
@@ -454,6 +457,30 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "measured (timm's ConvNeXt-T above: reserved -11.9% to -9.6%). The trials of shapes never measured stay out of "
      "the readings: estimated from their nearest measured calls they err both ways (SSD300's largest about 5.8 GiB "
      "for 8.7; ConvNeXt-T's readings +94%)",
+     "that prediction, made with the code before any change for them, was committed before they ran on a GPU"),
+    ("estimate_public_first_look_h", "Eighth first look: a DeiT trainer, a diffusion transformer under torchrun, a "
+     "recommendation model with sparse gradients",
+     "Picked by a rule written before any of them ran (`first_look_rules` in the manifest): the most-starred public "
+     "training script of each family the tables lack (a ViT trainer with its own recipe; a torchrun DDP script of a "
+     "research repository; a recommendation model with large embedding tables) that runs offline and unmodified, the "
+     "data generated in the format the script reads (ImageNet-style class folders) or made by the script itself "
+     "(DLRM's random data), every pretrained network it downloads replaced by a random one of the same architecture "
+     "where the download is cached (DiT's Stable Diffusion VAE, in the Hugging Face cache, read offline). DeiT runs "
+     "with timm 0.4.12, the version its requirements name (the current timm lacks names it imports), and RandAugment "
+     "without the increasing variants: timm 0.4.12's increasing posterize reaches 0 bits, which current Pillow "
+     "refuses, at random on either machine. DLRM's README command for several GPUs names a sparse feature size (64) "
+     "that its bottom MLP's last width (128) contradicts, and the script stops on it: its model runs with 128, in "
+     "one process. The RL scripts (CleanRL's DQN and SAC) were left out by the rule: their replay buffers live on "
+     "the host and their environments need gymnasium and MuJoCo or the Atari emulator on both machines; a Hugging "
+     "Face `Trainer` classification or seq2seq script was left out again: each needs datasets and evaluate, whose "
+     "metrics load from the Hub at run time.",
+     "a forward with gradients off inside each step (DiT's VAE encoding the batch) is in the peak, as in the GPU's "
+     "`max_memory_allocated` over the steps (it was reported on its own line, as an evaluation after the steps is; "
+     "DiT-S/2's 7,322 MiB there, the GPU's 7,326.8); a parameter rebuilt through its own class (accelerate's "
+     "`set_module_tensor_to_device`, diffusers' loading) makes a parameter; a fake tensor copied to NumPy (DLRM's "
+     "loss) is answered as `.item()` is and listed; an embedding bag's outputs shaped as CUDA's, so that its sparse "
+     "gradient holds a row per index looked up, and autograd's copy of a sparse gradient into `.grad` keeps its "
+     "entries; and cuDNN's workspaces measured for Stable Diffusion's VAE encoder at 256 pixels (batch 8 to 64)",
      "that prediction, made with the code before any change for them, was committed before they ran on a GPU"),
 ]
 
@@ -529,7 +556,7 @@ def conv_call_lines(probe: dict, check: dict) -> list[str]:
         f"its two calls): {len(probe['calls'])} calls, {len(keys)} distinct, from {len(sources)} runs of networks "
         "(those of the benchmark scripts; torchvision's ResNet-18, ResNet-50 and MobileNetV2 at batch 32 to 256, in "
         "fp32 and under fp16 autocast; the CIFAR-10 ResNet-18 and VGG-16 of the usual training scripts at batch 64 "
-        "to 256; torchvision's VGG-16 at batch 16, fast_neural_style's networks and SSD300) and a sweep of 26 layers at batch 1, 8, 32 and 128 in fp32 and bf16, and the same sweep channels-last in fp32, fp16 and bf16 (on an NVIDIA H100 80GB HBM3, `conv_probe.py sweep-cl`, added by `conv_table.py add`). The largest plan's workspace is a property of cuDNN's engine list for the call, "
+        "to 256; torchvision's VGG-16 at batch 16, fast_neural_style's networks and SSD300; Stable Diffusion's VAE encoder at 256 pixels, batch 8 to 64) and a sweep of 26 layers at batch 1, 8, 32 and 128 in fp32 and bf16, and the same sweep channels-last in fp32, fp16 and bf16 (on an NVIDIA H100 80GB HBM3, `conv_probe.py sweep-cl`, added by `conv_table.py add`). The largest plan's workspace is a property of cuDNN's engine list for the call, "
         "not of the tensors: in fp32, FFT engines hold the filter's transform (for the 3x3 backward-data of 512 "
         "channels on 7x7 it is exactly (K·C + N·(C+K)) x 32·17·8 bytes, the 32x32-tile FFT: 1,092 MiB at batch 1), "
         "2.6 GiB for DCGAN's 4x4 stride-2 transposed convolution whose tensors are 2 MiB, and which engines are "
@@ -647,6 +674,7 @@ def main() -> None:
         "python benchmarks/estimate/public/measure_gpu.py OUT.json gat siamese ddpm fabric --jobs 4   # the first look's",
         "python benchmarks/estimate/public/measure_gpu.py OUT.json unet yolov7 timm-train --jobs 3   # the second's",
         "python benchmarks/estimate/public/measure_gpu.py OUT.json cyclegan wgan pointnet --jobs 3   # the sixth's",
+        "python benchmarks/estimate/public/measure_gpu.py OUT.json deit dit dlrm --jobs 3   # the eighth's",
         "python benchmarks/estimate/measure_distributed.py gpu OUT.json 1 2 4",
         "python benchmarks/estimate/kernel_probe.py OUT.json plain; python benchmarks/estimate/kernel_probe.py OUT.json benchmark",
         "python benchmarks/estimate/kernel_probe.py OUT.json rnn    # and sweep-plain, sweep-benchmark",
@@ -654,6 +682,8 @@ def main() -> None:
         "python benchmarks/estimate/conv_table.py DIR   # here: the per-call table memlint estimate reads",
         "python benchmarks/estimate/conv_probe.py DIR/sweep_cl_plain.json sweep-cl plain   # and benchmark: channels-last",
         "python benchmarks/estimate/conv_table.py add DIR   # here: those sweeps into the table",
+        "python benchmarks/estimate/conv_probe.py DIR/models4_plain.json models plain sd-vae-encode-b8 sd-vae-encode-b16 "
+        "sd-vae-encode-b32 sd-vae-encode-b64   # and benchmark; then here: conv_table.py add DIR models4",
         "python benchmarks/estimate/rnn_sweep.py OUT.json 80        # then, here: python benchmarks/estimate/rnn_fit.py",
         "MEASURE_NO_CUDNN_BENCHMARK=1 python benchmarks/estimate/public/measure_gpu.py OUT.json dcgan timm --jobs 3",
         "# here:",
