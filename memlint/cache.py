@@ -12,6 +12,9 @@ from memlint import __version__
 from memlint.models import FileError, Finding
 
 CACHE_DIR = ".memlint_cache"
+# The entry of the last run whose project phase ended with every file's answers holding (`Cache.settle`):
+# not an absolute path, so no file's.
+SETTLED = "settled"
 
 
 def _code_digest() -> str:
@@ -39,6 +42,15 @@ def facts_digest(facts: dict[str, dict[str, Any]]) -> str:
     if not facts:
         return ""
     return hashlib.blake2b(json.dumps(facts, sort_keys=True).encode(), digest_size=12).hexdigest()
+
+
+def run_key(keys: dict[str, str], root: object) -> str:
+    """A run's files as given (`keys`: each one's content key) and the project root that names
+    their modules: a later run over the same files, unchanged, has the same key."""
+    digest = hashlib.blake2b(str(root).encode(), digest_size=16)
+    for path in sorted(keys):
+        digest.update(f"\0{path}\0{keys[path]}".encode())
+    return digest.hexdigest()
 
 
 def _slot(slot: str) -> str:
@@ -89,7 +101,9 @@ class Cache:
     ) -> None:
         """Remember a file's results; without its project summary (a lint of one
         file on its own, as --fix does) forget the file instead, so that the next
-        run lints it again and the project index stays whole."""
+        run lints it again and the project index stays whole. Either way, what the last run left is
+        no longer all there is (`settled`)."""
+        self.dirty |= self.entries.pop(SETTLED, None) is not None
         if summary is None or any(e.internal or e.note for e in errors):
             # and never cache a crash (the next version may not crash) or a stop on the clock
             self.dirty |= self.entries.pop(os.path.abspath(path) + _slot(slot), None) is not None
@@ -101,6 +115,18 @@ class Cache:
             "summary": summary,
         }
         self.dirty = True
+
+    def settled(self, run: str) -> bool:
+        """Did the run with key `run` (`run_key`) leave these results, ending where every file's
+        answers held? A run over the same files, all hits, then has nothing to check."""
+        return self.entries.get(SETTLED) == run
+
+    def settle(self, run: str | None) -> None:
+        """Record how the project phase of the run with key `run` ended: every file's answers holding
+        (None: not, or with results the cache does not keep)."""
+        if self.entries.get(SETTLED) != run:
+            self.entries[SETTLED] = run
+            self.dirty = True
 
     def save(self) -> None:
         if not self.dirty:
