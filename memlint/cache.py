@@ -41,24 +41,36 @@ def facts_digest(facts: dict[str, dict[str, Any]]) -> str:
     return hashlib.blake2b(json.dumps(facts, sort_keys=True).encode(), digest_size=12).hexdigest()
 
 
+def run_key(keys: dict[str, str], root: object) -> str:
+    """A run's files as given (`keys`: each one's content key) and the project root that names
+    their modules: a later run over the same files, unchanged, has the same key."""
+    digest = hashlib.blake2b(str(root).encode(), digest_size=16)
+    for path in sorted(keys):
+        digest.update(f"\0{path}\0{keys[path]}".encode())
+    return digest.hexdigest()
+
+
 def _slot(slot: str) -> str:
     return f"::{slot}" if slot else ""
 
 
 class Cache:
-    """One JSON file per (version, settings): {absolute path: {key, findings, errors}}."""
+    """One JSON file per (version, settings): {"files": {absolute path: {key, findings, errors,
+    summary}}, "settled": the key of the run that left them, where it ended with every file's answers
+    holding (`settle`)}."""
 
     def __init__(self, directory: str, settings_fingerprint: str) -> None:
         tag = hashlib.blake2b(f"{_code_digest()}|{settings_fingerprint}".encode(), digest_size=8).hexdigest()
         self.directory = directory
         self.path = os.path.join(directory, f"{__version__}-{tag}.json")
         self.entries: dict[str, dict[str, Any]] = {}
+        self.run: str | None = None
         self.dirty = False
         try:
             with open(self.path, encoding="utf-8") as handle:
                 loaded = json.load(handle)
-            if isinstance(loaded, dict):
-                self.entries = loaded
+            if isinstance(loaded, dict) and isinstance(loaded.get("files"), dict):
+                self.entries, self.run = loaded["files"], loaded.get("settled")
         except (OSError, ValueError):
             self.entries = {}
 
@@ -89,7 +101,9 @@ class Cache:
     ) -> None:
         """Remember a file's results; without its project summary (a lint of one
         file on its own, as --fix does) forget the file instead, so that the next
-        run lints it again and the project index stays whole."""
+        run lints it again and the project index stays whole. Either way, what the last run left is
+        no longer all there is (`settled`)."""
+        self.settle(None)
         if summary is None or any(e.internal or e.note for e in errors):
             # and never cache a crash (the next version may not crash) or a stop on the clock
             self.dirty |= self.entries.pop(os.path.abspath(path) + _slot(slot), None) is not None
@@ -101,6 +115,18 @@ class Cache:
             "summary": summary,
         }
         self.dirty = True
+
+    def settled(self, run: str) -> bool:
+        """Did the run with key `run` (`run_key`) leave these results, ending where every file's
+        answers held? A run over the same files, all hits, then has nothing to check."""
+        return self.run == run
+
+    def settle(self, run: str | None) -> None:
+        """Record how the project phase of the run with key `run` ended: every file's answers holding
+        (None: not, or with results the cache does not keep)."""
+        if self.run != run:
+            self.run = run
+            self.dirty = True
 
     def save(self) -> None:
         if not self.dirty:
@@ -115,7 +141,7 @@ class Cache:
                     handle.write("# Automatically created by memlint.\n*\n")
             fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(self.entries, handle)
+                json.dump({"files": self.entries, "settled": self.run}, handle)
             os.replace(tmp, self.path)
             for name in os.listdir(self.directory):  # results of other versions or settings
                 if name.endswith(".json") and os.path.join(self.directory, name) != self.path:

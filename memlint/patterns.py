@@ -36,11 +36,8 @@ def matches_any(path: str, patterns: list[str], root: Path, contents: bool = Fal
         relative = None
     if relative is not None and (relative == ".." or relative.startswith("../")):
         relative = None  # outside the project: its parents' names are not the project's to match
-    for pattern in patterns:
-        pattern = pattern.rstrip("/")  # `build/` is `build`: the walk asks about a directory by its name
-        if not pattern:
-            continue
-        if os.path.isabs(pattern):
+    for pattern, absolute_pattern, plain in _read(tuple(patterns)):
+        if absolute_pattern:
             if _spec(pattern.lstrip("/")).match_file(absolute.replace(os.sep, "/").lstrip("/")):
                 return True
             continue
@@ -48,7 +45,7 @@ def matches_any(path: str, patterns: list[str], root: Path, contents: bool = Fal
             if "/" not in pattern and _spec(pattern).match_file(os.path.basename(absolute)):
                 return True
             continue
-        if not contents and _PLAIN.fullmatch(pattern) and pattern not in (".", ".."):
+        if not contents and plain:
             name = relative.rpartition("/")[2]
             if name == pattern or (pattern[0] == "*" and name.endswith(pattern[1:])):
                 return True
@@ -56,6 +53,18 @@ def matches_any(path: str, patterns: list[str], root: Path, contents: bool = Fal
         if _matches(pattern, relative, contents):
             return True
     return False
+
+
+@lru_cache(maxsize=64)
+def _read(patterns: tuple[str, ...]) -> tuple[tuple[str, bool, bool], ...]:
+    """Each pattern that says something, with whether it is absolute and whether it is plain (`_PLAIN`),
+    read once (a directory walk asks about each file and directory with the same ones)."""
+    read = []
+    for pattern in patterns:
+        pattern = pattern.rstrip("/")  # `build/` is `build`: the walk asks about a directory by its name
+        if pattern:
+            read.append((pattern, os.path.isabs(pattern), bool(_PLAIN.fullmatch(pattern)) and pattern not in (".", "..")))
+    return tuple(read)
 
 
 def _matches(pattern: str, relative: str, contents: bool) -> bool:

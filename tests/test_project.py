@@ -368,6 +368,34 @@ def test_the_callers_analysis_reads_the_callees_summary(tmp_path: Path) -> None:
     assert [f["code"] for f in lint(root)] == ["ML001"]
 
 
+def test_a_warm_run_over_the_files_of_a_settled_run_checks_no_answers(tmp_path: Path, monkeypatch) -> None:
+    """The run that cached every file ended with every file's answers holding: a later run over the
+    same files, unchanged, has none to check, and reports what it reported. A changed file, or a
+    result put in the cache since (`--fix` puts those of the files it fixed), has them checked again."""
+    import memlint.workers as workers
+    from memlint.cache import CACHE_DIR, Cache, content_key
+
+    root = reward_project(tmp_path, "")
+    checked: list[str] = []
+    real = workers._same_answers
+    monkeypatch.setattr(workers, "_same_answers", lambda result, *rest: checked.append(result.path) or real(result, *rest))
+    cold = lint(root)
+    assert [f["code"] for f in cold] == ["ML001"] and checked
+    checked.clear()
+    assert lint(root) == cold and checked == []
+    rewards = root / "pkg" / "rewards.py"
+    rewards.write_text(rewards.read_text() + "# changed\n")
+    assert lint(root) == cold and checked
+    checked.clear()
+    assert lint(root) == cold and checked == []
+    settings = load_settings(start=root)
+    cache = Cache(str(root / CACHE_DIR), settings.fingerprint())
+    key = content_key(rewards.read_bytes(), settings.codes_for(str(rewards)))
+    cache.put(str(rewards), key, *cache.get(str(rewards), key))  # the same results, put again
+    cache.save()
+    assert lint(root) == cold and checked
+
+
 def test_a_name_decides_nothing_where_the_project_defines_it(tmp_path: Path) -> None:
     """With the definitions in the project, their facts decide: `get_reward` returns a model's
     output, `compute_loss` a float. Without them, `get_reward(...)` says nothing and `compute_loss`

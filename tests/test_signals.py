@@ -139,7 +139,7 @@ def test_a_signal_stops_the_run_ends_the_workers_and_keeps_finished_files_cached
     assert "Traceback" not in err and err.strip().splitlines()[-1] in ("memlint: interrupted", "memlint: terminated")
     _wait_for(lambda: not any(_alive(pid) for pid in workers), "the workers to end", 10)
     (saved,) = cache.glob("*.json")
-    cached = json.loads(saved.read_text())
+    cached = json.loads(saved.read_text())["files"]
     assert len(cached) == PARALLEL_THRESHOLD + 4 and not any(path.endswith("stuck.py") for path in cached)
 
 
@@ -218,7 +218,7 @@ def test_a_damaged_cache_entry_is_a_miss(tmp_path) -> None:
     first = CliRunner().invoke(main, ["lint", "--cache-dir", str(cache), str(tmp_path / "a.py")])
     (saved,) = cache.glob("*.json")
     entries = json.loads(saved.read_text())
-    for entry in entries.values():
+    for entry in entries["files"].values():
         entry["findings"] = [None, 3]
     saved.write_text(json.dumps(entries))
     again = CliRunner().invoke(main, ["lint", "--cache-dir", str(cache), str(tmp_path / "a.py")])
