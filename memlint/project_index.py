@@ -743,6 +743,13 @@ class ProjectIndex:
                 cpu |= keys
         return cpu - device, computed_on_device
 
+    @cached_property
+    def _saves_host_data_only(self) -> bool:
+        """Does the project save checkpoints, every one of them with nothing on a device
+        (`analysis/facts/checkpoints.saves_host_data`)? Then its own checkpoints load onto the CPU."""
+        saves = [host for summary in self.summaries.values() for host in summary.get("host_saves", ())]
+        return bool(saves) and all(saves)
+
     def _reads_cpu_checkpoint(self, finding: Finding) -> bool:
         """Does an ML011 load read only keys (`torch.load(p)["params_ema"]`) that the project's
         checkpoints hold on the CPU alone (its own `torch.save`s, or the library that writes them)?"""
@@ -771,6 +778,8 @@ class ProjectIndex:
                     continue
             if finding.code == "ML011" and finding.extra.get("keys") and self._reads_cpu_checkpoint(finding):
                 continue
+            if finding.code == "ML011" and finding.extra.get("torch_load") and self._saves_host_data_only:
+                continue  # a checkpoint of the project's own savers, which write CPU tensors alone
             if finding.code == "ML001" and self._guess_refuted(finding):
                 continue
             if finding.code == "ML001" and finding.extra.get("handed_element") and self._handed_element_refuted(finding):

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection
 import libcst as cst
 
 from memlint.analysis.regions import lightning_precision as lightning
-from memlint.analysis.facts.checkpoints import keyword_strings, saved_entries
+from memlint.analysis.facts.checkpoints import keyword_strings, saved_entries, saves_host_data
 from memlint.analysis.facts.cuda_init import ALLOC_VARIABLES, alloc_setting
 from memlint.analysis.syntax.expressions import code, names_in
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
@@ -51,7 +51,10 @@ SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".app
 # its functions return, its Functions, its Trainers); the other parts adjust other files' findings
 # only, so the language server computes them once the typing pauses (server/app.py).
 OWN_PARTS = frozenset(
-    {"imports", "ctx_functions", "returns", "eval_calls", "step_calls", "trainer_precisions", "saved_entries", "keyword_strings"}
+    {
+        "imports", "ctx_functions", "returns", "eval_calls", "step_calls", "trainer_precisions", "saved_entries",
+        "keyword_strings", "host_saves",
+    }
 )
 
 
@@ -78,6 +81,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "bases": lambda: _imported_bases(model, imported_roots),
         "saved_entries": lambda: saved_entries(model),
         "keyword_strings": lambda: keyword_strings(model),
+        "host_saves": lambda: saves_host_data(model),
         "passes": lambda: model.handed.passes(imported()),
         "method_grad": lambda: _method_grad(model, imported_roots),
         "per_step_calls": lambda: _per_step_calls(model, imported() + _method_calls(model, imported_roots, local=True)),
@@ -99,7 +103,7 @@ def imports(model: "SemanticModel") -> dict[str, list]:
 _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
-    "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls",
+    "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
 )  # the summary's keys as the cache has always written them
 
 

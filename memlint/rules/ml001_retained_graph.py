@@ -374,7 +374,11 @@ for x, y in loader:
         # `.detach()` applies to a tensor; a model's output may be a tuple or a
         # ModelOutput, a mapping needs its entries moved, and a list has no
         # `.detach()` at all. The label comes from `keep_fix`'s one evidence rule.
-        kinds = {model.provenance.stored_kind(p, statement) for p in parts}
+        # (a value the code tests for a number before it stores it may be one on some path: no `.detach()`)
+        kinds = {
+            "maybe" if model.provenance.number_on_some_path(p, statement) else model.provenance.stored_kind(p, statement)
+            for p in parts
+        }
         if kinds == {"maybe"} and len(parts) == 1 and model.provenance.collected_tensors(store.container, statement):
             kinds = {"tensor"}  # `torch.cat(outs)` after the loop: what it collects are tensors
         # in a per-step function, the loop around the store is what the code after it reads from

@@ -59,7 +59,11 @@ on the CPU alone: a `torch.save` anywhere in the project writes them from the
 CPU (`state_dict[key] = param.cpu()`) and none writes them from a device (a
 key the saver computes from a parameter counts as the strings the project
 passes it: `param_key=["params", "params_ema"]`), or a library the project
-uses writes them so (basicsr's `params`, `params_ema`).
+uses writes them so (basicsr's `params`, `params_ema`), and a `torch.load` in a
+project that saves checkpoints and every `torch.save` of which writes
+nothing on a device (`{k: v.cpu() for k, v in model.state_dict().items()}`):
+its checkpoints are the project's own, CPU tensors alone. A project one save
+of which writes a state dict as it is keeps the finding.
 A file named for the
 process's rank (`f"model_rank{rank}.pt"`) is that rank's own shard: the
 message then says it returns to the device it was saved from.
@@ -136,8 +140,10 @@ optimizer.load_state_dict(checkpoint["optimizer"])
             ((node, _with_map_location(node)),),
         )
         keys = read_keys(model, node) if resolved in TORCH_LOAD else None
-        # the project index drops it where the project's checkpoints hold these keys on the CPU alone
-        self.report(node, message, hint, fix=fix, **({"keys": keys} if keys else {}))
+        # the project index drops it where the project's checkpoints hold these keys on the CPU alone,
+        # or, for a file `torch.load` reads, where every checkpoint the project saves holds CPU tensors
+        extra = {"torch_load": True} if resolved in TORCH_LOAD or loader is not None else {}
+        self.report(node, message, hint, fix=fix, **extra, **({"keys": keys} if keys else {}))
 
     def _checkpoint_reason(self, call: cst.Call, source: cst.BaseExpression) -> str | None:
         """Why this load is a checkpoint, in words; None when it does not look like one."""

@@ -310,12 +310,26 @@ def _on_cpu(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, d
         return bool(values) and all(_on_cpu(model, v, at, depth) for v in values)
     if isinstance(expr, cst.DictComp):
         return _on_cpu(model, expr.value, at, depth)
+    if isinstance(expr, cst.IfExp):  # `v.cpu() if isinstance(v, torch.Tensor) else v`: no tensor left as it was
+        tested = _tensor_tested(model, expr.test)
+        plain = tested is not None and code(expr.orelse) == tested
+        return _on_cpu(model, expr.body, at, depth) and (plain or _on_cpu(model, expr.orelse, at, depth))
     if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
         return _on_cpu(model, expr.elt, at, depth)
     if isinstance(expr, cst.Name) and depth < _DEPTH:
         values = [b.value for b in model.bindings(model.scope_of(at), expr.value)]
         return bool(values) and all(v is not None and _on_cpu(model, v, at, depth + 1) for v in values)
     return False
+
+
+def _tensor_tested(model: "SemanticModel", test: cst.BaseExpression) -> str | None:
+    """The expression that `isinstance(x, torch.Tensor)` finds a tensor (as written), or None: where
+    the test fails, it holds no tensor."""
+    if not (isinstance(test, cst.Call) and len(test.args) == 2 and code(test.func) == "isinstance"):
+        return None
+    if model.imports.resolve(test.args[1].value) != "torch.Tensor":
+        return None
+    return code(test.args[0].value)
 
 
 _PLACEMENTS = ("to", "cpu", "cuda")
@@ -422,6 +436,21 @@ def saved_entries(model: "SemanticModel") -> list[list]:
                 entry = [ANY_KEY, on_cpu, *(param or ("", []))]
             if entry not in found:
                 found.append(entry)
+    return found
+
+
+def saves_host_data(model: "SemanticModel") -> list[bool]:
+    """For each `torch.save` of this file, in order: does it write nothing on a device (tensors moved
+    or built on the CPU, a state dict taken under a config that offloads it, numbers and strings)? A
+    project every save of which writes so holds its checkpoints on the CPU (`ProjectIndex` joins them)."""
+    found = []
+    for call in model.tree.by_type.get(cst.Call, ()):
+        func = call.func
+        last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
+        if last != "save" or model.imports.resolve(func) not in TORCH_SAVE:  # (resolving every call costs)
+            continue
+        saved = call_arg(call, 0, "obj")
+        found.append(saved is not None and (_saves_cpu_value(model, call) or _cpu_or_plain(model, saved.value, call, 0)))
     return found
 
 

@@ -1550,6 +1550,22 @@ class Provenance:
             child = anc
         return False
 
+    def number_on_some_path(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Does the function test `expr`, or a name that a binding of it reaching `at` takes its
+        value from, for a Python number before `at` (`if isinstance(v, float): ...`, then `total += v`)?
+        The code then means it to be a number on some path, where a tensor method on it would raise."""
+        if type(expr) is not cst.Name:
+            return False
+        tree = self.model.tree
+        scope = self.model.scope_of(at)
+        bindings = self.reaching_bindings(scope, expr.value, at)
+        names = {expr.value} | {b.value.value for b in bindings if type(b.value) is cst.Name}
+        return any(
+            self._number_tested(check.test) in names and tree.order[id(check)] < tree.order[id(at)]
+            for check in tree.descendants(scope, cst.If)
+            if self.model.scope_of(check) is scope
+        )
+
     def _number_tested(self, test: cst.BaseExpression) -> str | None:
         """The name `isinstance(name, int)` (or a tuple of number and string types) tests."""
         if type(test) is not cst.Call or len(test.args) != 2 or type(test.args[0].value) is not cst.Name:
