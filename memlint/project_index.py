@@ -26,6 +26,7 @@ from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
 
 _NAMES = {code: name for code, name, *_ in RULES}
+HANDED = "handed"  # (`_call_states`: a definition another file hands on uncalled)
 
 
 @lru_cache(maxsize=65536)
@@ -201,10 +202,12 @@ class ProjectIndex:
         """(file, function or `Class.method`) of the project's definitions that other files call -> the
         grad states of those calls (`on`, `off`, `maybe`, or evaluating with grad on), as each file's
         analysis found them: under the caller's own context, so that a call from a function that
-        itself runs only without grad counts as one without grad."""
+        itself runs only without grad counts as one without grad; `HANDED` where a file hands it on
+        uncalled (its runs there are out of sight)."""
         found: dict[tuple[str, str], set[str]] = {}
         for path, summary in self.summaries.items():
-            for name, state in summary.get("calls", ()):
+            uses = [*summary.get("calls", ()), *((name, HANDED) for name in summary.get("handed_imports", ()))]
+            for name, state in uses:
                 if (where := self.locate(path, name)) is not None:
                     found.setdefault(where, set()).add(state)
         return found
