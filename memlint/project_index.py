@@ -26,6 +26,7 @@ from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
 
 _NAMES = {code: name for code, name, *_ in RULES}
+HANDED = "handed"  # (`_call_states`: a definition another file hands on uncalled)
 
 
 @lru_cache(maxsize=65536)
@@ -188,30 +189,35 @@ class ProjectIndex:
 
     def only_called_without_grad(self, path: str, function: str, by_name: bool = False) -> bool:
         # found as `locate` finds a definition (a script's sibling module imported by its bare name too)
-        states = [
-            state
-            for other, summary in self.summaries.items()
-            if other != path
-            for name, state in summary.get("calls", ())
-            if name.rpartition(".")[2] == function.rpartition(".")[2] and self.locate(other, name) == (path, function)
-        ]
+        states = self._call_states.get((path, function))
         if not states and by_name and "." in function:
             # a method no caller shows the class of (`self.policy.get_log_probs_ref_model(...)`): every
             # call of its name on an object, in any file of the project, this one included
             method = function.rpartition(".")[2]
-            states = [s for summary in self.summaries.values() if (s := (summary.get("method_grad") or {}).get(method))]
-        return bool(states) and all(state == "off" for state in states)
+            states = {s for summary in self.summaries.values() if (s := (summary.get("method_grad") or {}).get(method))}
+        return states == {"off"}
+
+    @cached_property
+    def _call_states(self) -> dict[tuple[str, str], set[str]]:
+        """(file, function or `Class.method`) of the project's definitions that other files call -> the
+        grad states of those calls (`on`, `off`, `maybe`, or evaluating with grad on), as each file's
+        analysis found them: under the caller's own context, so that a call from a function that
+        itself runs only without grad counts as one without grad; `HANDED` where a file hands it on
+        uncalled (its runs there are out of sight)."""
+        found: dict[tuple[str, str], set[str]] = {}
+        for path, summary in self.summaries.items():
+            uses = [*summary.get("calls", ()), *((name, HANDED) for name in summary.get("handed_imports", ()))]
+            for name, state in uses:
+                if (where := self.locate(path, name)) is not None:
+                    found.setdefault(where, set()).add(state)
+        return found
 
     @cached_property
     def _called_with_grad(self) -> dict[tuple[str, str], bool]:
         """(file, function) of the project's functions that another file calls with grad on -> whether
         every such call hands it modules in eval mode only, outside any training step."""
-        found: dict[tuple[str, str], bool] = {}
-        for path, summary in self.summaries.items():
-            for name, state in summary.get("calls", ()):
-                if state in ("on", EVALUATING) and (where := self.locate(path, name)) is not None:
-                    found[where] = found.get(where, True) and state == EVALUATING
-        return found
+        with_grad = {"on", EVALUATING}
+        return {where: states & with_grad == {EVALUATING} for where, states in self._call_states.items() if states & with_grad}
 
     @cached_property
     def _called_per_step(self) -> set[tuple[str, str]]:
@@ -225,12 +231,15 @@ class ProjectIndex:
         }
 
     def _callers(self, path: str, function: str) -> dict[str, Any] | None:
-        """How other files call `path`'s own `function`: with grad on (and only evaluating), every step.
+        """How other files call `path`'s own `function`: with grad on (and only evaluating), only
+        without grad, every step.
         The same object for the same question: a run's rounds key the answers they compare by it."""
         key = (path, function)
         if key not in self._callers_entries:
             evaluating = self._called_with_grad.get(key)
             found = {} if evaluating is None else {"grad_on": True, **({"evaluating": True} if evaluating else {})}
+            if self._call_states.get(key) == {"off"}:
+                found["grad_off"] = True  # every call of other files runs it without grad
             if key in self._called_per_step:
                 found["per_step"] = True
             self._callers_entries[key] = found or None
@@ -369,9 +378,9 @@ class ProjectIndex:
         functions and what their subclasses do in its classes' methods (`CALLERS`, `OVERRIDES`):
         they read every file's summary, so the parent hands them to the process that analyses `path`."""
         found = {}
-        for where, function in [*self._called_with_grad, *self._called_per_step]:
-            if where == path:
-                found[f"{CALLERS}{function}"] = self._callers(where, function)
+        for where, function in [*self._call_states, *self._called_per_step]:
+            if where == path and (entry := self._callers(where, function)) is not None:
+                found[f"{CALLERS}{function}"] = entry
         for (where, method), run in self._evaluating_overrides.items():
             if where == path:
                 found[f"{OVERRIDES}{method}"] = {"evaluation_run": run}

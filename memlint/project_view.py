@@ -30,7 +30,7 @@ class ProjectView:
     ) -> None:
         self.summaries: dict[str, dict[str, Any]] = {path: {} for path in paths}
         self.index = ProjectIndex(self.summaries, root)
-        self.imported = imported  # files that other files of the project import from
+        self.imported = set(imported)  # files that other files of the project import from
         self.names = names  # (file, name) of the definitions other files import by name
 
     def update(self, parts: dict[str, dict[str, Any]]) -> None:
@@ -75,6 +75,14 @@ def imported(path: str) -> bool:
     """Do other files of the project import from `path` (its summary answers them, whatever rules
     need to read it)? False outside a run of `lint_files`."""
     return _view is not None and path in _view.imported
+
+
+def called_from_elsewhere(path: str) -> None:
+    """Other files of the project call definitions of `path` (the answers about its callers say so):
+    it counts as imported, though the run read the imports of the files that changed alone (a warm
+    run: `edges` of its first phase)."""
+    if _view is not None:
+        _view.imported.add(path)
 
 
 def stop() -> None:

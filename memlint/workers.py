@@ -550,6 +550,8 @@ def _lint_job(job: tuple[str, list[str], dict | None, dict]) -> LintResult:
     else:
         from memlint.analysis.flow.project_facts import ProjectFacts
 
+        if callers:
+            project_view.called_from_elsewhere(path)
         result = lint_path(path, codes, ProjectFacts(lookup=project_view.lookup_for(path, callers)))
     project_view.update(project_view.answering({path: result.summary}))  # its next files may ask about it
     return result

@@ -190,6 +190,48 @@ def test_other_files_callers_with_grad_decide_a_function_called_here_without(tmp
     assert [f["code"] for f in lint(tmp_path)] == []
 
 
+COLLECTOR = """
+def embed_all(model, loader):
+    embeddings = []
+    for x, _ in loader:
+        embeddings.append(model(x))
+    return embeddings
+"""
+
+EVALUATE = """
+from embeddings import embed_all
+
+
+def evaluate(model, loader):
+    model.eval()
+    return embed_all(model, loader)
+"""
+
+OUTER_CALLER = """
+import torch
+from evaluation import evaluate
+
+
+def main(model, loader):
+    with torch.no_grad():
+        return evaluate(model, loader)
+"""
+
+
+def test_grad_mode_of_callers_in_other_files_flows_through_a_chain(tmp_path: Path) -> None:
+    """A function whose every caller in other files runs it without grad runs without grad, and so
+    do the functions it calls in turn: the outputs that `embed_all` collects carry no graph (ML005, no
+    ML001 nor ML003) while main.py's call is under no_grad, and do once it is not (the cache follows)."""
+    (tmp_path / "embeddings.py").write_text(COLLECTOR)
+    (tmp_path / "evaluation.py").write_text(EVALUATE)
+    (tmp_path / "main.py").write_text(OUTER_CALLER)
+    assert [(f["filename"], f["code"]) for f in lint(tmp_path)] == [("./embeddings.py", "ML005")]
+    (tmp_path / "main.py").write_text(OUTER_CALLER.replace("with torch.no_grad():\n        ", ""))
+    assert sorted(f["code"] for f in lint(tmp_path)) == ["ML001", "ML003"]
+    (tmp_path / "main.py").write_text(OUTER_CALLER)
+    assert [(f["filename"], f["code"]) for f in lint(tmp_path)] == [("./embeddings.py", "ML005")]
+
+
 ENV_HELPER = """
 import os
 

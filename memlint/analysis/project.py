@@ -85,6 +85,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "passes": lambda: model.handed.passes(imported()),
         "method_grad": lambda: _method_grad(model, imported_roots),
         "per_step_calls": lambda: _per_step_calls(model, imported() + _method_calls(model, imported_roots, local=True)),
+        "handed_imports": lambda: _handed_imports(model, imported_roots),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -104,6 +105,7 @@ _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
+    "handed_imports",
 )  # the summary's keys as the cache has always written them
 
 
@@ -179,6 +181,28 @@ def _method_calls(model: "SemanticModel", imported_roots: set[str], local: bool 
         if len(classes) == 1 and (cls := classes.pop()) and cls.split(".")[0] in imported_roots:
             found.append((call, f"{cls}.{func.attr.value}"))
     return found
+
+
+def _handed_imports(model: "SemanticModel", imported_roots: set[str]) -> list[str]:
+    """The imported names (as written) this file uses other than by calling them (`pool.map(evaluate,
+    batches)`, `callbacks=[evaluate]`, a bare decorator): wherever such a function runs, its grad
+    mode is out of sight here, so its calls (`calls`) are not all of its runs."""
+    tree = model.tree
+    skipped = {id(call.func) for call in tree.by_type.get(cst.Call, ())}
+    for statement in (*tree.by_type.get(cst.Import, ()), *tree.by_type.get(cst.ImportFrom, ())):
+        skipped.update(id(node) for node in tree.descendants(statement, cst.Name))
+        skipped.update(id(node) for node in tree.descendants(statement, cst.Attribute))
+    found = set()
+    for node in (*tree.by_type.get(cst.Name, ()), *tree.by_type.get(cst.Attribute, ())):
+        if id(node) in skipped:
+            continue
+        parent = tree.parent_of(node)
+        if type(parent) is cst.Attribute and parent.value is node:
+            continue  # the head of a longer name (`utils` of `utils.evaluate`)
+        name = dotted(node)
+        if name and name.partition(".")[0] in imported_roots:
+            found.add(name)
+    return sorted(found)
 
 
 def _per_step_calls(model: "SemanticModel", calls: list[tuple[cst.Call, str]]) -> list[str]:

@@ -49,6 +49,7 @@ VIEWS: dict[str, Callable[[dict[str, Any] | None], Any]] = {
     "backwards": lambda entry: _backwards(_function(entry) or {}),
     "grad_on": lambda entry: bool(entry and entry.get("grad_on")),
     "evaluating": lambda entry: bool(entry and entry.get("evaluating")),
+    "grad_off": lambda entry: bool(entry and entry.get("grad_off")),
     "per_step": lambda entry: bool(entry and entry.get("per_step")),
 }
 

@@ -122,10 +122,12 @@ with torch.no_grad():
         trains = training and (
             (type(region) is cst.FunctionDef and model.loops.train_step_method(region)) or model.loops.optimizes(region)
         )
-        each, unit = ("training step" if trains else "step", "step") if training else ("evaluation batch", "batch")
+        each, unit, units = ("training step" if trains else "step", "step", "steps") if training else (
+            "evaluation batch", "batch", "batches"
+        )
         hooked = model.frameworks.forward_hook_of(region) if type(region) is cst.FunctionDef else None
         if hooked is not None:  # a forward hook runs on every forward of its module, training or not
-            each, unit = f"forward of `{code(hooked)}`", "forward"
+            each, unit, units = f"forward of `{code(hooked)}`", "forward", "forwards"
         # the tensor's own size, where the code states it; with a graph kept too, what it saved adds an unknown amount
         size = None if graph else model.sizes.kept(store)
         if size is not None:
@@ -136,7 +138,7 @@ with torch.no_grad():
         else:
             message = (
                 f"`{kept}` keeps a device tensor{' and its autograd graph' if graph else ''} from every {each} in "
-                f"`{code(store.container)}`, so device memory grows with the number of {unit}s"
+                f"`{code(store.container)}`, so device memory grows with the number of {units}"
             )
         replacements = [(p, off_device(p)) for p in parts]
         extra: dict[str, object] = {}

@@ -127,6 +127,12 @@ class ProjectFacts:
         project hand it modules in eval mode only, outside any training step (`EVALUATING` calls)?"""
         return self._get(f"{CALLERS}{function}", True, "evaluating")
 
+    def called_only_without_grad_elsewhere(self, function: str) -> bool:
+        """Does every call of this file's top-level `function` in another file of the project run
+        without grad (under `torch.no_grad()`, or in a function that itself runs only without grad),
+        and does some other file call it?"""
+        return self._get(f"{CALLERS}{function}", True, "grad_off")
+
     def called_per_step_elsewhere(self, function: str) -> bool:
         """Does another file of the project call this file's `function` (top-level, or `Class.method`)
         on every training step (`ema.update(model)` in its training loop)?"""

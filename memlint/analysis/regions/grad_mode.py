@@ -143,7 +143,10 @@ class GradMode:
             return False
         if self._bare_call_table():
             return False
-        return all(self._declared_entry(func) is None for func in tree.by_type.get(cst.FunctionDef, ()))
+        functions = tree.by_type.get(cst.FunctionDef, ())
+        return all(self._declared_entry(func) is None for func in functions) and not any(
+            self.called_only_without_grad_elsewhere(func) for func in functions
+        )
 
     def state(self, node: cst.CSTNode) -> Grad:
         if self._always_on:
@@ -382,6 +385,14 @@ class GradMode:
             func.name.value
         )
 
+    def called_only_without_grad_elsewhere(self, func: cst.FunctionDef) -> bool:
+        """A top-level function that other files of the project call, every one of those calls
+        without grad (their facts say: under their `no_grad`, or in a function of theirs that runs
+        only without grad)."""
+        return self.scopes.tree.parent_of(func) is self.scopes.module and self.frameworks.project.called_only_without_grad_elsewhere(
+            func.name.value
+        )
+
     def _dispatched_off(self, call: cst.Call, sites: dict[cst.FunctionDef, list[cst.Call]]) -> bool:
         """Is `call` made only on a branch that its function takes for a literal its callers hand it
         (`elif type_ == "valid": self.batch_validate()`), and does every call of the function in this file
@@ -421,7 +432,8 @@ class GradMode:
 
     def _callers_only_off(self) -> set[int]:
         """Functions whose every call site in this file runs without grad, and that no other file of
-        the project calls with grad on."""
+        the project calls with grad on; and top-level functions that this file neither calls nor
+        hands on, whose every call in the other files of the project runs without grad."""
         if self._callers_off is not None:
             return self._callers_off
         self._callers_off = set()
@@ -430,6 +442,13 @@ class GradMode:
             runs = self.frameworks.hook_runs(func)
             if runs:  # a forward hook runs with the grad mode of the module's runs
                 sites[func] = runs
+            elif (
+                not sites.get(func)
+                and self._declared_entry(func) is None
+                and not self.calls.handed_on(func)
+                and self.called_only_without_grad_elsewhere(func)
+            ):
+                self._callers_off.add(id(func))
         candidates = [f for f in sites if self._declared_entry(f) is None]
         changed = True
         while changed:

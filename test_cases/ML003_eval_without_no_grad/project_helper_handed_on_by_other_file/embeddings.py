@@ -1,0 +1,16 @@
+# Linted as one project with evaluation.py, train.py and callbacks.py: `embed_all` and `accuracy` run
+# from evaluation.py's `evaluate`, which train.py calls under torch.no_grad(), but callbacks.py hands
+# it to a trainer uncalled: where it runs there is out of sight, so its grad mode is not train.py's.
+def embed_all(model, loader):
+    embeddings = []
+    for x, _ in loader:
+        embeddings.append(model(x))  # expect: ML001, ML003
+    return embeddings
+
+
+def accuracy(model, loader):
+    correct = 0
+    for x, y in loader:
+        out = model(x)  # expect: ML003
+        correct += (out.argmax(-1) == y).sum().item()
+    return correct
