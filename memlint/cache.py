@@ -50,10 +50,6 @@ def run_key(keys: dict[str, str], root: object) -> str:
     return digest.hexdigest()
 
 
-def _slot(slot: str) -> str:
-    return f"::{slot}" if slot else ""
-
-
 class Cache:
     """One JSON file per (version, settings): {"files": {absolute path: {key, findings, errors,
     summary}}, "settled": the key of the run that left them, where it ended with every file's answers
@@ -74,10 +70,9 @@ class Cache:
         except (OSError, ValueError):
             self.entries = {}
 
-    def get(self, path: str, key: str, slot: str = "") -> tuple[list[Finding], list[FileError], dict] | None:
-        """Findings, errors and project-index summary of an unchanged file (`slot`: of its analysis in
-        a round of the project's second phase, with the facts of other files that `key` names too)."""
-        entry = self.entries.get(os.path.abspath(path) + _slot(slot))
+    def get(self, path: str, key: str) -> tuple[list[Finding], list[FileError], dict] | None:
+        """Findings, errors and project-index summary of an unchanged file."""
+        entry = self.entries.get(os.path.abspath(path))
         try:
             if not entry or entry.get("key") != key:
                 return None
@@ -97,7 +92,6 @@ class Cache:
         findings: list[Finding],
         errors: list[FileError],
         summary: dict | None = None,
-        slot: str = "",
     ) -> None:
         """Remember a file's results; without its project summary (a lint of one
         file on its own, as --fix does) forget the file instead, so that the next
@@ -106,9 +100,9 @@ class Cache:
         self.settle(None)
         if summary is None or any(e.internal or e.note for e in errors):
             # and never cache a crash (the next version may not crash) or a stop on the clock
-            self.dirty |= self.entries.pop(os.path.abspath(path) + _slot(slot), None) is not None
+            self.dirty |= self.entries.pop(os.path.abspath(path), None) is not None
             return
-        self.entries[os.path.abspath(path) + _slot(slot)] = {
+        self.entries[os.path.abspath(path)] = {
             "key": key,
             "findings": [{**f.to_json(), "extra": f.extra} for f in findings],
             "errors": [{"message": e.message, "internal": e.internal} for e in errors],
