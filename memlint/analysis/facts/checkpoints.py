@@ -410,6 +410,17 @@ def _text(expr: cst.BaseExpression) -> str:
 ANY_KEY = "*"  # a key the code computes (`save_dict[param_key] = ...`)
 
 
+def _torch_saves(model: "SemanticModel") -> list[cst.Call]:
+    """The file's calls of `torch.save`, in order."""
+    found = []
+    for call in model.tree.by_type.get(cst.Call, ()):
+        func = call.func
+        last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
+        if last == "save" and model.imports.resolve(func) in TORCH_SAVE:  # (resolving every call costs)
+            found.append(call)
+    return found
+
+
 def saved_entries(model: "SemanticModel") -> list[list]:
     """The entries of the dicts this file hands `torch.save`: [key, on the CPU] for each key written
     out, and [`ANY_KEY`, on the CPU, parameter, its default strings] for a key the code computes from
@@ -420,11 +431,7 @@ def saved_entries(model: "SemanticModel") -> list[list]:
     A load of another file that reads one of these keys reads what the project wrote (`ProjectIndex`
     joins them)."""
     found: list[list] = []
-    for call in model.tree.by_type.get(cst.Call, ()):
-        func = call.func
-        last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
-        if last != "save" or model.imports.resolve(func) not in TORCH_SAVE:  # (resolving every call costs)
-            continue
+    for call in _torch_saves(model):
         saved = call_arg(call, 0, "obj")
         entries = _dict_entries(model, saved.value, call, 0) if saved is not None else None
         for key, value in entries or ():
@@ -444,11 +451,7 @@ def saves_host_data(model: "SemanticModel") -> list[bool]:
     or built on the CPU, a state dict taken under a config that offloads it, numbers and strings)? A
     project every save of which writes so holds its checkpoints on the CPU (`ProjectIndex` joins them)."""
     found = []
-    for call in model.tree.by_type.get(cst.Call, ()):
-        func = call.func
-        last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
-        if last != "save" or model.imports.resolve(func) not in TORCH_SAVE:  # (resolving every call costs)
-            continue
+    for call in _torch_saves(model):
         saved = call_arg(call, 0, "obj")
         found.append(saved is not None and (_saves_cpu_value(model, call) or _cpu_or_plain(model, saved.value, call, 0)))
     return found
