@@ -168,14 +168,19 @@ class ModuleFacts:
 
     # -- frozen parameters ----------------------------------------------------------------
     @cached_property
-    def _freezes(self) -> tuple[dict[str, list[tuple[cst.CSTNode, int]]], dict[str, list[tuple[cst.CSTNode, int]]]]:
+    def _freezes(
+        self,
+    ) -> tuple[dict[str, list[tuple[cst.CSTNode, int]]], dict[str, list[tuple[cst.CSTNode, int]]], set[int]]:
         """What the file freezes: receiver as written -> [(scope, position of the freeze)], and what
         it makes require grad again, by the root of the receiver (`model.head.requires_grad_(True)`
-        unfreezes a part of `model`) -> [(scope, position)]."""
+        unfreezes a part of `model`) -> [(scope, position)]; and the ids of the statements and calls
+        that set a module's parameters' `requires_grad` (`p.requires_grad = True` in a loop over
+        `model.parameters()`, `p.requires_grad_(False)` there, `model.requires_grad_()` on a module)."""
         model = self.model
         tree = model.tree
         frozen: dict[str, list[tuple[cst.CSTNode, int]]] = {}
         thawed: dict[str, list[tuple[cst.CSTNode, int]]] = {}
+        switches: set[int] = set()
 
         def note(receiver: cst.BaseExpression, flag: bool | None, at: cst.CSTNode) -> None:
             receiver = _unplaced(receiver)
@@ -197,6 +202,8 @@ class ModuleFacts:
             if isinstance(statement, cst.Assign) and len(statement.targets) == 1 and _unplaced(statement.value) is call:
                 receiver = statement.targets[0].target
             note(receiver, flag, statement)
+            if self.is_module(_unplaced(call.func.value), call):  # type: ignore[attr-defined]
+                switches.add(id(call))
         for loop in tree.by_type.get(cst.For, ()):
             it = loop.iter
             if not (isinstance(it, cst.Call) and method_name(it) in ("parameters", "named_parameters")):
@@ -211,12 +218,19 @@ class ModuleFacts:
                     and target.value.value in params
                 ):
                     note(it.func.value, bool_constant(node.value), loop)  # type: ignore[attr-defined]
+                    switches.add(id(node))
             for call in tree.descendants(loop.body, cst.Call):
                 receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
                 if method_name(call) == "requires_grad_" and isinstance(receiver, cst.Name) and receiver.value in params:
                     arg = call_arg(call, 0, "requires_grad")
                     note(it.func.value, bool_constant(arg.value) if arg is not None else True, loop)  # type: ignore[attr-defined]
-        return frozen, thawed
+                    switches.add(id(call))
+        return frozen, thawed, switches
+
+    def switches_parameters(self, node: cst.CSTNode) -> bool:
+        """Does `node` (an assignment or a call) set whether a module's parameters require grad
+        (see `_freezes`)? It says what a later backward may train, not that a forward needs a graph."""
+        return id(node) in self._freezes[2]
 
     def frozen(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Are the parameters of the module `expr` (a name, `self.<attr>`) frozen where `at` runs?
@@ -226,7 +240,7 @@ class ModuleFacts:
         position); a freeze at the start of a function holds there whatever other code thaws before
         calling it. `self.<attr>`: frozen anywhere in its class, and made to require grad nowhere in
         the file."""
-        frozen, thawed = self._freezes
+        frozen, thawed, _ = self._freezes
         if not frozen:
             return False
         written = code(expr)

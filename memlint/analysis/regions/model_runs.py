@@ -1541,7 +1541,9 @@ class EvalRegions:
         switches grad on itself (`torch.set_grad_enabled(True)`, `torch.enable_grad()`) asks for it,
         and so does code that reads the autograd graph a run records (`out.grad_fn`, in the region
         or a hook it defines: a tracer that maps a model's layers by their outputs' `grad_fn`), or makes
-        the tensors it runs on require grad (`torch.tensor(data, requires_grad=True)`)."""
+        the tensors it runs on require grad (`torch.tensor(data, requires_grad=True)`, `x.requires_grad = True`);
+        making a module's parameters require grad (`for p in model.parameters(): p.requires_grad = True`)
+        says what a later backward trains, not that this region's forward needs a graph."""
         model = self.model
         if model.loops.has_backward(region) and not (type(region) is cst.FunctionDef and self.flagged_evaluation(region)):
             return True
@@ -1551,6 +1553,8 @@ class EvalRegions:
             if method_name(call) in ("set_grad_enabled", "enable_grad") or type(call.func) is cst.Name:
                 if model.grad.effect(call) is Grad.ON:
                     return True
+            if model.module_facts.switches_parameters(call):
+                continue
             name = model.imports.resolve(call.func) or ""
             if method_name(call) == "requires_grad_" or name.startswith(("torch.func.", "functorch.")):
                 return True
@@ -1558,8 +1562,8 @@ class EvalRegions:
                 return True
         for assign in model.tree.descendants(region, cst.Assign):
             t = assign.targets[0].target
-            if type(t) is cst.Attribute and t.attr.value == "requires_grad":
-                return True
+            if type(t) is cst.Attribute and t.attr.value == "requires_grad" and not model.module_facts.switches_parameters(assign):
+                return True  # a tensor made to require grad (a module's parameters say what a backward trains)
         return False
 
 
