@@ -753,11 +753,53 @@ class ProjectIndex:
         return cpu - device, computed_on_device
 
     @cached_property
+    def _saves(self) -> list[tuple[bool, list[str] | None]]:
+        """Each `torch.save` of the project (`analysis/facts/checkpoints.saves_host_data`): whether it
+        writes nothing on a device, by its own file or, for a parameter it saves that other files'
+        calls hand it, by theirs (`hands_host`: every such call hands it data with no tensor); and the
+        names of the file it writes (None where not shown)."""
+        found = []
+        for path, summary in self.summaries.items():
+            for host, patterns, handed in summary.get("host_saves", ()):
+                found.append((host or (handed is not None and self._handed_host_data(path, handed)), patterns))
+        return found
+
+    def _handed_host_data(self, path: str, handed: list[Any]) -> bool:
+        """Does every call in another file of `path`'s function or class `handed` names hand its
+        parameter data with no tensor (and is there one)?"""
+        name, param, position = handed[:3]
+        calls = host = 0
+        for other, summary in self.summaries.items():
+            if other == path:
+                continue
+            for callee, _, _ in summary.get("passes", ()):
+                calls += callee.rpartition(".")[2] == name and self.locate(other, callee) == (path, name)
+            for callee, keys in summary.get("hands_host", ()):
+                located = callee.rpartition(".")[2] == name and self.locate(other, callee) == (path, name)
+                host += located and (param in keys or position in keys)
+        return calls > 0 and host == calls
+
+    @cached_property
     def _saves_host_data_only(self) -> bool:
-        """Does the project save checkpoints, every one of them with nothing on a device
-        (`analysis/facts/checkpoints.saves_host_data`)? Then its own checkpoints load onto the CPU."""
-        saves = [host for summary in self.summaries.values() for host in summary.get("host_saves", ())]
-        return bool(saves) and all(saves)
+        """Does the project save checkpoints, every one of them with nothing on a device? Then its own
+        checkpoints load onto the CPU."""
+        return bool(self._saves) and all(host for host, _ in self._saves)
+
+    def _reads_host_saved_file(self, finding: Finding) -> bool:
+        """Does an ML011 load read a file (`finding.extra["files"]`: the names it may have) that only
+        saves writing nothing on a device write? Each name must say more than its extension
+        (`model_step_*.pt`, not `*.pt`) and be one some save of the project writes (a save whose file
+        the code does not show writes none by name); every save that may write it must write host data."""
+        linked = False
+        for pattern in finding.extra["files"]:
+            stem = pattern.rpartition(".")[0] if "." in pattern else pattern
+            if not any(c.isalnum() for c in stem):
+                return False  # nothing but an extension is written out: any file of that kind
+            writers = [host for host, patterns in self._saves if patterns and any(_may_be_same(pattern, p) for p in patterns)]
+            if not writers or not all(writers):
+                return False
+            linked = True
+        return linked
 
     def _reads_cpu_checkpoint(self, finding: Finding) -> bool:
         """Does an ML011 load read only keys (`torch.load(p)["params_ema"]`) that the project's
@@ -789,6 +831,8 @@ class ProjectIndex:
                 continue
             if finding.code == "ML011" and finding.extra.get("torch_load") and self._saves_host_data_only:
                 continue  # a checkpoint of the project's own savers, which write CPU tensors alone
+            if finding.code == "ML011" and finding.extra.get("files") and self._reads_host_saved_file(finding):
+                continue  # a file that only the project's saves of host data write
             if finding.code == "ML001" and self._guess_refuted(finding):
                 continue
             if finding.code == "ML001" and finding.extra.get("handed_element") and self._handed_element_refuted(finding):
@@ -805,6 +849,23 @@ class ProjectIndex:
                     continue
             adjusted.append(finding)
         return adjusted if preview else [f for f in adjusted if not hidden(f)]
+
+
+def _may_be_same(one: str, other: str) -> bool:
+    """Can a file name match both patterns (`*` any text)? `model_step_*.pt` and `*_*.*` can;
+    `model_step_*.pt` and `train_state_*.pt` cannot."""
+
+    @lru_cache(maxsize=None)
+    def meet(i: int, j: int) -> bool:
+        if i == len(one) and j == len(other):
+            return True
+        if i < len(one) and one[i] == "*":
+            return meet(i + 1, j) or (j < len(other) and meet(i, j + 1))
+        if j < len(other) and other[j] == "*":
+            return meet(i, j + 1) or (i < len(one) and meet(i + 1, j))
+        return i < len(one) and j < len(other) and one[i] == other[j] and meet(i + 1, j + 1)
+
+    return meet(0, 0)
 
 
 def hidden(finding: Finding) -> bool:

@@ -350,6 +350,12 @@ CHECKPOINT_LOADS = {
 # `BaseModel.save_network` saves `{param_key: state_dict}` after `state_dict[key] = param.cpu()`,
 # with `param_key` 'params', and 'params_ema' for the EMA network (`SRModel.save` and its subclasses).
 CPU_SAVED_CHECKPOINT_KEYS: dict[str, frozenset[str]] = {"basicsr": frozenset({"params", "params_ema"})}
+# Methods (by the class of their receiver, as imported) whose result holds no tensor: the parsed
+# command line. Python 3 docs, argparse: `ArgumentParser.parse_args` returns a `Namespace` of the
+# argument strings, converted by each argument's `type` (numbers, strings, bools, paths);
+# `parse_known_args` returns that `Namespace` and the list of the remaining strings. A checkpoint
+# that holds only such a value (`torch.save(args, "training_args.bin")`) puts nothing on a device.
+HOST_DATA_METHODS: dict[str, frozenset[str]] = {"argparse.ArgumentParser": frozenset({"parse_args", "parse_known_args"})}
 
 
 # Where torch's published weights are downloaded from, and the functions that download them: the

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection
 import libcst as cst
 
 from memlint.analysis.regions import lightning_precision as lightning
-from memlint.analysis.facts.checkpoints import keyword_strings, saved_entries, saves_host_data
+from memlint.analysis.facts.checkpoints import hands_host_data, keyword_strings, saved_entries, saves_host_data
 from memlint.analysis.facts.cuda_init import ALLOC_VARIABLES, alloc_setting
 from memlint.analysis.syntax.expressions import code, names_in
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
@@ -86,6 +86,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "method_grad": lambda: _method_grad(model, imported_roots),
         "per_step_calls": lambda: _per_step_calls(model, imported() + _method_calls(model, imported_roots, local=True)),
         "handed_imports": lambda: _handed_imports(model, imported_roots),
+        "hands_host": lambda: hands_host_data(model, imported()),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -105,7 +106,7 @@ _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
-    "handed_imports",
+    "handed_imports", "hands_host",
 )  # the summary's keys as the cache has always written them
 
 

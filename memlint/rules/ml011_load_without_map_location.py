@@ -9,6 +9,7 @@ from memlint.analysis.syntax.expressions import call_arg, code, method_name
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.facts.checkpoints import (
     downloads_published_weights,
+    file_patterns,
     loads_cpu_saved_file,
     none_on_some_path,
     per_rank_file,
@@ -63,7 +64,14 @@ uses writes them so (basicsr's `params`, `params_ema`), and a `torch.load` in a
 project that saves checkpoints and every `torch.save` of which writes
 nothing on a device (`{k: v.cpu() for k, v in model.state_dict().items()}`):
 its checkpoints are the project's own, CPU tensors alone. A project one save
-of which writes a state dict as it is keeps the finding.
+of which writes a state dict as it is keeps the finding, unless the file the
+load names is one that only saves of nothing on a device write, by its name:
+`f"{d}/model_step_{step}.pt"` where the one save whose file name can be that
+(`f"{self.prefix}_{step}.{self.suffix}"`) moves every tensor to the CPU, or
+`training_args.bin` where the save of that name writes the parsed command
+line (`torch.save(self.args, ...)`, handed `parser.parse_args()`). A name that
+says only its extension (`f"{name}.pt"`), or a path the code does not show
+(`opts.checkpoint`), links to no save.
 A file named for the
 process's rank (`f"model_rank{rank}.pt"`) is that rank's own shard: the
 message then says it returns to the device it was saved from.
@@ -143,7 +151,9 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         # the project index drops it where the project's checkpoints hold these keys on the CPU alone,
         # or, for a file `torch.load` reads, where every checkpoint the project saves holds CPU tensors
         extra = {"torch_load": True} if resolved in TORCH_LOAD or loader is not None else {}
-        self.report(node, message, hint, fix=fix, **extra, **({"keys": keys} if keys else {}))
+        # and where only saves that write no device tensor write the file it names (`training_args.bin`)
+        files = file_patterns(model, source, node) if extra else None
+        self.report(node, message, hint, fix=fix, **extra, **({"keys": keys} if keys else {}), **({"files": files} if files else {}))
 
     def _checkpoint_reason(self, call: cst.Call, source: cst.BaseExpression) -> str | None:
         """Why this load is a checkpoint, in words; None when it does not look like one."""

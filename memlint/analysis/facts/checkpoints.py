@@ -23,11 +23,12 @@ defaults it to None), which loads as if it were not given.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from memlint.analysis.library import CPU_SAVED_URL_PREFIXES, WEIGHT_DOWNLOADS
+from memlint.analysis.library import CPU_SAVED_URL_PREFIXES, HOST_DATA_METHODS, WEIGHT_DOWNLOADS
 from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg, method_name, names_in
 from memlint.analysis.facts.ranks import names_a_rank
 
@@ -365,35 +366,96 @@ def _returns_cpu(model: "SemanticModel", func: cst.FunctionDef, depth: int) -> b
 def _file_key(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> str | None:
     """The written-out file name a path ends in: `optimizer_state.pt` for
     `os.path.join(d, "optimizer_state.pt")`, `model_rank_{self.rank}.pt` for
-    `f"{path}/model_rank_{self.rank}.pt"`; None when no part of it is written out."""
+    `f"{path}/model_rank_{self.rank}.pt"` (the names it may be, joined by ` | `); None when no
+    part of one of them is written out."""
+    names = _file_names(model, expr, at, depth)
+    if names is None:
+        return None
+    keys = sorted({"".join(text if literal else "{" + text + "}" for text, literal in name) for name in names})
+    return " | ".join(keys)
+
+
+def file_patterns(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> list[str] | None:
+    """The names of the file a path (an argument of `at`) may name, as patterns whose `*` stands for
+    a part the code computes: `model_step_*.pt` for `f"{opts.output_dir}/ckpt/model_step_{step}.pt"`,
+    `cached_*_*` for `os.path.join(d, "cached_{}_{}".format(mode, task))`; None where one of them
+    has no part written out (`opts.checkpoint`)."""
+    names = _file_names(model, expr, at, 0)
+    if names is None:
+        return None
+    return sorted({"".join(text if literal else "*" for text, literal in name) for name in names})
+
+
+_Path = tuple[tuple[str, bool], ...]  # (text, written out) pieces: computed pieces are their code
+_ALTERNATIVES = 8  # the paths a name or a choice may hold, at most
+
+
+def _file_names(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> list[_Path] | None:
+    """The last parts (file names) of the paths `expr` may hold; None where one has no written-out text."""
+    paths = _paths(model, expr, at, depth)
+    names = []
+    for path in paths:
+        cut = max((i for i, (text, literal) in enumerate(path) if literal and "/" in text), default=None)
+        if cut is None:
+            name = path
+        else:
+            name = ((path[cut][0].rsplit("/", 1)[1], True), *path[cut + 1 :])
+        name = tuple(piece for piece in name if piece[0] or not piece[1])
+        if not any(literal for _, literal in name):
+            return None
+        names.append(name)
+    return names
+
+
+def _paths(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> list[_Path]:
+    """The paths `expr` may hold, piece by piece (a piece the code computes as its code)."""
     if isinstance(expr, cst.SimpleString):
-        name = str(expr.evaluated_value).rsplit("/", 1)[-1]
-        return name or None
+        return [((str(expr.evaluated_value), True),)]
     if isinstance(expr, cst.FormattedString):
-        text = "".join(
-            part.value if isinstance(part, cst.FormattedStringText) else "{" + code(part.expression) + "}"
+        return [tuple(
+            (part.value, True) if isinstance(part, cst.FormattedStringText) else (code(part.expression), False)
             for part in expr.parts
-        )
-        name = text.rsplit("/", 1)[-1]
-        literal = "".join(p.value for p in expr.parts if isinstance(p, cst.FormattedStringText)).rsplit("/", 1)[-1]
-        return name if literal else None
-    if isinstance(expr, cst.Call) and expr.args and (
-        (model.imports.resolve(expr.func) or "") in ("os.path.join", "posixpath.join") or method_name(expr) == "joinpath"
-    ):
-        return _file_key(model, expr.args[-1].value, at, depth)
-    if isinstance(expr, cst.Call) and len(expr.args) == 1 and expr.args[0].keyword is None and not expr.args[0].star:
-        # `Path(p)`, `str(p)`, `copy_to_local(p)`, `p.as_posix()`-like helpers keep the file's name
-        return _file_key(model, expr.args[0].value, at, depth)
+        )]
+    if isinstance(expr, cst.Call) and expr.args and not any(a.star for a in expr.args):
+        if (model.imports.resolve(expr.func) or "") in ("os.path.join", "posixpath.join") or method_name(expr) == "joinpath":
+            receiver = [expr.func.value] if method_name(expr) == "joinpath" else []  # type: ignore[attr-defined]
+            return _joined(model, [*receiver, *(a.value for a in expr.args)], at, depth, "/")
+        if method_name(expr) == "format" and isinstance(expr.func.value, cst.SimpleString):  # type: ignore[attr-defined]
+            # `"cached_{}_{}".format(mode, task)`: each field is computed
+            text = str(expr.func.value.evaluated_value)  # type: ignore[attr-defined]
+            fields = _FIELD.findall(text)
+            pieces: list[tuple[str, bool]] = []
+            for i, written in enumerate(_FIELD.split(text)):
+                pieces += [(written, True), *([(fields[i][1:-1], False)] if i < len(fields) else [])]
+            return [tuple(pieces)]
+        if len(expr.args) == 1 and expr.args[0].keyword is None:
+            # `Path(p)`, `str(p)`, `copy_to_local(p)`, `p.as_posix()`-like helpers keep the file's name
+            return _paths(model, expr.args[0].value, at, depth)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Divide, cst.Add)):
-        return _file_key(model, expr.right, at, depth)
+        return _joined(model, [expr.left, expr.right], at, depth, "/" if isinstance(expr.operator, cst.Divide) else "")
     if isinstance(expr, cst.IfExp):  # `f"{NAME}.bin" if index == 0 else f"{NAME}_{index}.bin"`
-        keys = (_file_key(model, expr.body, at, depth), _file_key(model, expr.orelse, at, depth))
-        return None if None in keys else " | ".join(keys)  # type: ignore[arg-type]
+        return [*_paths(model, expr.body, at, depth), *_paths(model, expr.orelse, at, depth)][:_ALTERNATIVES]
     if isinstance(expr, cst.Name) and depth < _DEPTH:
         values = _reaching_values(model, expr, at)
-        keys = {_file_key(model, v, at, depth + 1) if v is not None else None for v in values}
-        return keys.pop() if len(keys) == 1 else None
-    return None
+        if values and all(v is not None for v in values):
+            found = [path for v in values for path in _paths(model, v, at, depth + 1)]  # type: ignore[arg-type]
+            if len(found) <= _ALTERNATIVES:
+                return found
+    return [((code(expr), False),)]
+
+
+_FIELD = re.compile(r"\{[^{}]*\}")
+
+
+def _joined(
+    model: "SemanticModel", parts: list[cst.BaseExpression], at: cst.CSTNode, depth: int, separator: str
+) -> list[_Path]:
+    """The paths of `parts` joined by `separator`, each choice with each (at most `_ALTERNATIVES`)."""
+    found: list[_Path] = [()]
+    for i, part in enumerate(parts):
+        glue: _Path = ((separator, True),) if i and separator else ()
+        found = [path + glue + tail for path in found for tail in _paths(model, part, at, depth)][:_ALTERNATIVES]
+    return found
 
 
 def _reaching_values(model: "SemanticModel", name: cst.Name, at: cst.CSTNode) -> list[cst.BaseExpression | None]:
@@ -446,15 +508,102 @@ def saved_entries(model: "SemanticModel") -> list[list]:
     return found
 
 
-def saves_host_data(model: "SemanticModel") -> list[bool]:
-    """For each `torch.save` of this file, in order: does it write nothing on a device (tensors moved
-    or built on the CPU, a state dict taken under a config that offloads it, numbers and strings)? A
-    project every save of which writes so holds its checkpoints on the CPU (`ProjectIndex` joins them)."""
+def saves_host_data(model: "SemanticModel") -> list[list[Any]]:
+    """For each `torch.save` of this file, in order: [does it write nothing on a device (tensors moved
+    or built on the CPU, a state dict taken under a config that offloads it, numbers and strings, the
+    parsed command line), the names of the file it writes (`file_patterns`; None where not shown),
+    and, where what it writes is a parameter that only other files' calls hand it
+    (`torch.save(self.args, path)` after `self.args = args` in `__init__`), that parameter as
+    `Handed.exported` gives it]. A project every save of which writes nothing on a device holds its
+    checkpoints on the CPU; a load of a file that only such saves write reads CPU tensors
+    (`ProjectIndex` joins them, with what other files' calls hand the parameter: `hands_host_data`)."""
     found = []
     for call in _torch_saves(model):
         saved = call_arg(call, 0, "obj")
-        found.append(saved is not None and (_saves_cpu_value(model, call) or _cpu_or_plain(model, saved.value, call, 0)))
+        target = call_arg(call, 1, "f")
+        host = saved is not None and (_saves_cpu_value(model, call) or _host_data(model, saved.value, call, 0))
+        handed = None if host or saved is None else _handed_parameter(model, saved.value, call)
+        found.append([host, file_patterns(model, target.value, call) if target is not None else None, handed])
     return found
+
+
+def hands_host_data(model: "SemanticModel", imported: list[tuple[cst.Call, str]]) -> list[list[Any]]:
+    """The calls of other files' functions and classes (each with its callee as written) that hand
+    some argument data with no tensor in it (`Trainer(args)` where `args = parser.parse_args()`):
+    [callee as written, [position or keyword, ...]] for each. Only a file that parses a command line
+    (`HOST_DATA_METHODS`) has any beyond literals, which no checkpoint is made of."""
+    methods = {method for named in HOST_DATA_METHODS.values() for method in named}
+    if not any(a.attr.value in methods for a in model.tree.by_type.get(cst.Attribute, ())):
+        return []
+    found = []
+    for call, name in imported:
+        keys: list[int | str] = []
+        position = 0
+        for arg in call.args:
+            if arg.star:
+                break
+            if type(arg.value) in (cst.Name, cst.Attribute) and _host_data(model, arg.value, call, 0):
+                keys.append(arg.keyword.value if arg.keyword is not None else position)
+            position += arg.keyword is None
+        if keys:
+            found.append([name, keys])
+    return found
+
+
+def _host_data(model: "SemanticModel", value: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
+    """Does `value` hold nothing on a device where `at` runs: `_cpu_or_plain`, the parsed command line
+    (`parser.parse_args()`, also as a parameter that every call of this file hands it, or kept on
+    `self` from one in `__init__`)?"""
+    if _cpu_or_plain(model, value, at, depth):
+        return True
+    if depth >= _DEPTH:
+        return False
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+        receiver = model.provenance.constructed_class(value.func.value, value)
+        return value.func.attr.value in HOST_DATA_METHODS.get(receiver, ())
+    handed = _handed_values(model, value, at)
+    return bool(handed) and all(_host_data(model, v, v, depth + 1) for v in handed)
+
+
+def _handed_values(model: "SemanticModel", value: cst.BaseExpression, at: cst.CSTNode) -> list[cst.BaseExpression]:
+    """What this file's calls hand the parameter `value` is (read where `at` runs), or that `self.<attr>`
+    was set from in `__init__`; a name bound in its function, what those bindings hold. [] where not shown."""
+    param = _parameter_read(model, value, at)
+    if param is not None:
+        return model.handed.parameter_values(param)
+    if isinstance(value, cst.Name):
+        values = _reaching_values(model, value, at)
+        return values if values and all(v is not None for v in values) else []  # type: ignore[return-value]
+    return []
+
+
+def _parameter_read(model: "SemanticModel", value: cst.BaseExpression, at: cst.CSTNode) -> cst.Name | None:
+    """The parameter (as read) that `value` holds: itself, or the one `self.<attr>` is set from, once,
+    in `__init__`."""
+    if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
+        values = model.provenance.self_attribute_values(value.attr.value, at)
+        if len(values) != 1 or not isinstance(values[0], cst.Name):
+            return None
+        value, at = values[0], values[0]
+        init = model.scope_of(at)
+        if not (isinstance(init, cst.FunctionDef) and init.name.value == "__init__"):
+            return None
+    scope = model.scope_of(at)
+    if isinstance(value, cst.Name) and isinstance(scope, cst.FunctionDef) and value.value in model.params(scope):
+        return value
+    return None
+
+
+def _handed_parameter(model: "SemanticModel", value: cst.BaseExpression, at: cst.CSTNode) -> list[Any] | None:
+    """The parameter `value` holds (`_parameter_read`), where no call of this file hands it anything
+    and other files' calls may: `Handed.exported`'s [function or class, parameter, position, whether
+    a class, 0]."""
+    param = _parameter_read(model, value, at)
+    func = model.scope_of(param) if param is not None else None
+    if param is None or not isinstance(func, cst.FunctionDef):
+        return None
+    exported = model.handed.exported(func, param.value)
+    return exported if exported and exported[-1] == 0 else None
 
 
 def keyword_strings(model: "SemanticModel") -> dict[str, list[str]]:
