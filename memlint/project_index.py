@@ -220,6 +220,27 @@ class ProjectIndex:
         return {where: states & with_grad == {EVALUATING} for where, states in self._call_states.items() if states & with_grad}
 
     @cached_property
+    def _made_by_callers(self) -> dict[tuple[str, str], list[list[list[Any]]]]:
+        """(file, function) of the project's functions that other files call with arguments -> for each
+        such call, [position or keyword, the function of that same file whose call made the argument,
+        or None where another file's does] for each argument a call of one project callable made
+        (`evaluate(pipe, clip_models=preped)` where `preped = prepare_clip_models()`: the summary's
+        `passes`): the file's analysis follows those functions' returns to what its parameter holds."""
+        found: dict[tuple[str, str], list[list[list[Any]]]] = {}
+        for path, summary in self.summaries.items():
+            for callee, _, handed in summary.get("passes", ()):
+                where = self.locate(path, callee)
+                if where is None or where[0] == path:
+                    continue
+                made = []
+                for key, _, *maker in handed:
+                    located = self.locate(path, maker[0]) if maker else None
+                    if maker:
+                        made.append([key, located[1] if located is not None and located[0] == where[0] else None])
+                found.setdefault(where, []).append(made)
+        return found
+
+    @cached_property
     def _called_per_step(self) -> set[tuple[str, str]]:
         """(file, function or `Class.method`) of the project's definitions that another file calls on
         every training step (`ema.update(model)` in its training loop)."""
@@ -242,6 +263,8 @@ class ProjectIndex:
                 found["grad_off"] = True  # every call of other files runs it without grad
             if key in self._called_per_step:
                 found["per_step"] = True
+            if key in self._made_by_callers:
+                found["made"] = self._made_by_callers[key]
             self._callers_entries[key] = found or None
         return self._callers_entries[key]
 

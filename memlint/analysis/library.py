@@ -350,6 +350,13 @@ CHECKPOINT_LOADS = {
 # `BaseModel.save_network` saves `{param_key: state_dict}` after `state_dict[key] = param.cpu()`,
 # with `param_key` 'params', and 'params_ema' for the EMA network (`SRModel.save` and its subclasses).
 CPU_SAVED_CHECKPOINT_KEYS: dict[str, frozenset[str]] = {"basicsr": frozenset({"params", "params_ema"})}
+# `from_pretrained` builds the model on the CPU unless told otherwise: transformers 4.x
+# (modeling_utils.py `PreTrainedModel.from_pretrained`: the weights are loaded to "cpu" and the
+# model is placed only where `device_map` is given) and diffusers 0.x (`ModelMixin.from_pretrained`,
+# the same keyword). Its first argument names the weights (a hub id or a folder), no device.
+PRETRAINED_LOAD = "from_pretrained"
+PRETRAINED_PLACEMENT_KEYWORDS = frozenset({"device_map"})
+
 # Methods (by the class of their receiver, as imported) whose result holds no tensor: the parsed
 # command line. Python 3 docs, argparse: `ArgumentParser.parse_args` returns a `Namespace` of the
 # argument strings, converted by each argument's `type` (numbers, strings, bools, paths);

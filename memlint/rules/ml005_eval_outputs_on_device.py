@@ -34,7 +34,10 @@ loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported,
 nor is the sequence an autoregressive loop generates
 (`input = torch.cat([input, token])` where the model runs on `input`), nor a
 list that NumPy joins after the loop (`np.concatenate(encoded)`: NumPy refuses
-a CUDA tensor, so what it joins is on the host).
+a CUDA tensor, so what it joins is on the host), nor the outputs of a model
+made on the host and never moved, run on host tensors (a `from_pretrained`
+load without `device_map`, also where a function of the file returns it, or
+every call hands it to the evaluation: `clip_models=load_clip()`).
 A training step that keeps a detached output (`self.logits.append(
 logits.detach())`) is reported too: the graph is gone, the tensor of batch
 size stays on the device every step. So is an evaluation loop run with grad

@@ -133,6 +133,22 @@ class ProjectFacts:
         and does some other file call it?"""
         return self._get(f"{CALLERS}{function}", True, "grad_off")
 
+    def made_elsewhere(self, function: str, param: str, position: int) -> list[str] | None:
+        """The functions of this file whose calls made what every call of this file's top-level
+        `function` in another file of the project hands `param` (at `position`, or by its name):
+        `evaluate(pipe, clip_models=preped)` where `preped = prepare_clip_models()` there. None where
+        no other file calls it with arguments, or one such call hands it something else."""
+        calls = self._get(f"{CALLERS}{function}", True, "made")
+        if not calls:
+            return None
+        found = []
+        for handed in calls:
+            made = next((name for key, name in handed if key in (param, position)), None)
+            if made is None:
+                return None
+            found.append(made)
+        return sorted(set(found))
+
     def called_per_step_elsewhere(self, function: str) -> bool:
         """Does another file of the project call this file's `function` (top-level, or `Class.method`)
         on every training step (`ema.update(model)` in its training loop)?"""

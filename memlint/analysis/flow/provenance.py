@@ -48,6 +48,8 @@ from memlint.analysis.library import (
     GRAD_LEAF_METHOD,
     GRAPH_OF_DERIVATIVE,
     HISTORY_PASSING_METHODS,
+    PRETRAINED_LOAD,
+    PRETRAINED_PLACEMENT_KEYWORDS,
     HOST_LIBRARIES,
     INDEX_FUNCTIONS,
     INDEX_FUNCTIONS_OF_ONE_ARGUMENT,
@@ -2187,27 +2189,37 @@ class Provenance:
 
     def _host_module_run(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         """`tr = StreamingTransformer(...)` then `tr(frame)` with `frame = torch.randn(...)`: a module
-        built in this function (no `device=`), never placed (no `.to(...)`, `.cuda()`, not handed
-        to a call that could move it), run on tensors none of which is on the device, computes on
-        the host (audiocraft's tests)."""
-        model = self.model
+        made on the host and never placed (`_host_module`), run on tensors none of which is on the
+        device, computes on the host (audiocraft's tests; CLIP models loaded for an evaluation)."""
         func = call.func
-        if type(func) is not cst.Name or not isinstance(scope, cst.FunctionDef):
+        if type(func) is not cst.Name or not isinstance(scope, cst.FunctionDef) or not self._host_module(scope, func.value, 0):
             return False
-        bindings = model.bindings(scope, func.value)
-        if not bindings or not all(
-            type(b.value) is cst.Call
-            and self._is_module_factory(b.value)
-            and not any(method_name(c) in _DEVICE_PLACEMENT for c in _placements(b.value))
-            and all(literal_at(model, a.value, b.node) for a in _construction(b.value).args)  # no model, tensor or device
-            for b in bindings
-        ):
+        return not any(self._device(a.value, scope, at, guard) for a in call.args)
+
+    def _host_module(self, scope: cst.FunctionDef, name: str, depth: int) -> bool:
+        """Is every value `name` holds in `scope` a module made on the host: built there (no `device=`,
+        arguments that hold no module, tensor or device; a `from_pretrained` load without
+        `device_map`), or an element of what a function of this file returns (`text_model, vis_model =
+        load_clip()`), or of what every call hands the parameter it is unpacked from (`_host_element`);
+        and is it, in `scope`, never moved (`.to(...)`, `.cuda()`), handed to a call that could move
+        it, nor used in a nested function?"""
+        model = self.model
+        bindings = model.bindings(scope, name)
+        if not bindings or depth > _HOST_DEPTH:
             return False
-        for name in model.tree.descendants(scope.body, cst.Name):
-            if name.value != func.value or name is func:
+        for b in bindings:
+            value, element = unpacked(b)
+            if value is None:
+                return False
+            if element is None and not (type(value) is cst.Call and self._made_on_host(value, b.node)):
+                return False
+            if element is not None and not self._host_element(value, element, b.node, depth):
+                return False
+        for read in model.tree.descendants(scope.body, cst.Name):
+            if read.value != name:
                 continue
-            parent = model.tree.parent_of(name)
-            if type(parent) is cst.Attribute and parent.value is name:
+            parent = model.tree.parent_of(read)
+            if type(parent) is cst.Attribute and parent.value is read:
                 while type(parent) is cst.Attribute:  # `sampler.eval().requires_grad_(False).to(device)`
                     if parent.attr.value in _DEVICE_PLACEMENT:
                         return False  # moved in place
@@ -2215,11 +2227,63 @@ class Provenance:
                     outer = model.tree.parent_of(call_of) if type(call_of) is cst.Call else None
                     parent = outer if type(outer) is cst.Attribute else None
                 continue
-            if type(parent) is cst.Call and parent.func is name:
-                continue  # another run of it
-            if type(parent) is cst.Arg or model.scope_of(name) is not scope:
+            if type(parent) is cst.Call and parent.func is read:
+                continue  # a run of it
+            if type(parent) is cst.Arg or model.scope_of(read) is not scope:
                 return False  # handed on (`accelerator.prepare(tr)`), or used in a nested function
-        return not any(self._device(a.value, scope, at, guard) for a in call.args)
+        return True
+
+    def _made_on_host(self, value: cst.Call, at: cst.CSTNode) -> bool:
+        """A module made without a device: no placement chained on it, and each argument one that
+        holds no module, tensor or device (a literal), or, for a `from_pretrained` load (built on the
+        CPU unless `device_map` says otherwise), the weights' name it starts with."""
+        if not self._is_module_factory(value) or any(method_name(c) in _DEVICE_PLACEMENT for c in _placements(value)):
+            return False
+        made = _construction(value)
+        loads = (self.model.imports.resolve(made.func) or "").endswith(f".{PRETRAINED_LOAD}")
+        for i, arg in enumerate(made.args):
+            if loads and arg.keyword is not None and arg.keyword.value in PRETRAINED_PLACEMENT_KEYWORDS:
+                return False
+            if not (loads and i == 0 and arg.keyword is None) and not literal_at(self.model, arg.value, at):
+                return False
+        return True
+
+    def _host_element(self, value: cst.BaseExpression, element: int, at: cst.CSTNode, depth: int) -> bool:
+        """Is element `element` of what `value` holds a module made on the host (`_host_module`): of a
+        tuple written out, of every return of the functions of this file it calls, or, for a
+        parameter, of what every call of its function hands it (this file's calls, and other files'
+        calls of one of its functions: `ProjectFacts.made_elsewhere`)?"""
+        model = self.model
+        if type(value) is cst.Tuple:
+            item = value.elements[element].value if element < len(value.elements) else None
+            scope = model.scope_of(value)
+            return type(item) is cst.Name and isinstance(scope, cst.FunctionDef) and self._host_module(scope, item.value, depth + 1)
+        if type(value) is cst.Call:
+            callees = model.local_callees(value)
+            returns = [r for f in callees for r in model.tree.descendants(f.body, cst.Return) if model.scope_of(r) is f]
+            return bool(callees) and bool(returns) and all(
+                r.value is not None and self._host_element(r.value, element, r, depth + 1) for r in returns
+            )
+        func = model.scope_of(at)
+        if type(value) is not cst.Name or not isinstance(func, cst.FunctionDef) or value.value not in model.params(func):
+            return False
+        handed: list[cst.BaseExpression] = []
+        if model.call_sites().get(func):
+            handed = model.handed.handed_values(func, value.value)  # type: ignore[attr-defined]
+            if not handed:
+                return False
+        if model.tree.parent_of(func) is model.module:
+            names = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+            position = names.index(value.value) if value.value in names else -1
+            makers = model.project.made_elsewhere(func.name.value, value.value, position)
+            for maker in makers or ():
+                defined = [f for f in model.functions.get(maker, ()) if model.tree.parent_of(f) is model.module]
+                if not defined:
+                    return False
+                handed += [r.value for f in defined for r in model.tree.descendants(f.body, cst.Return) if model.scope_of(r) is f and r.value is not None]
+            if makers is None and not model.call_sites().get(func):
+                return False
+        return bool(handed) and all(self._host_element(v, element, v, depth + 1) for v in handed)
 
     def _module_moved_to_cpu(self, call: cst.Call) -> bool:
         """`self.model = self.model.to("cpu")` earlier in the block around `call` (an OOM fallback):
@@ -2248,6 +2312,7 @@ class Provenance:
 
 # the methods that move a module (in place) or a tensor to a device
 _DEVICE_PLACEMENT = frozenset({"to", "cuda", "to_empty", "xpu", "mps"})
+_HOST_DEPTH = 4  # functions and parameters followed to where a module run on the host is made
 
 
 def _construction(made: cst.Call) -> cst.Call:

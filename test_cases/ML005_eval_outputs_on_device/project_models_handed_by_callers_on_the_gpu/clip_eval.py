@@ -1,0 +1,34 @@
+# Linted as one project with train.py: the evaluation runs CLIP models that it loads itself or that
+# its callers hand it; the caller hands it models it has moved to the GPU, and the inputs go there
+# too: the embeddings it collects stay on the device.
+import torch
+from transformers import CLIPProcessor, CLIPTokenizer, CLIPTextModelWithProjection, CLIPVisionModelWithProjection
+
+PROMPTS = ["a photo of <obj>", "a painting of <obj>", "<obj> on the beach"]
+
+
+def load_clip(clip_id="openai/clip-vit-large-patch14"):
+    text_model = CLIPTextModelWithProjection.from_pretrained(clip_id)
+    tokenizer = CLIPTokenizer.from_pretrained(clip_id)
+    vision_model = CLIPVisionModelWithProjection.from_pretrained(clip_id)
+    processor = CLIPProcessor.from_pretrained(clip_id)
+    return text_model, tokenizer, vision_model, processor
+
+
+def evaluate_pipe(pipe, token, clip_models=None, clip_id="openai/clip-vit-large-patch14"):
+    if clip_models is not None:
+        text_model, tokenizer, vision_model, processor = clip_models
+    else:
+        text_model, tokenizer, vision_model, processor = load_clip(clip_id)
+    image_embeds = []
+    text_embeds = []
+    for prompt in PROMPTS:
+        prompt = prompt.replace("<obj>", token)
+        image = pipe(prompt, num_inference_steps=50).images[0]
+        inputs = processor(images=image, return_tensors="pt").to(vision_model.device)
+        image_embeds.append(vision_model(**inputs).image_embeds)  # expect: ML005
+        inputs = tokenizer([prompt], padding=True, return_tensors="pt").to(vision_model.device)
+        text_embeds.append(text_model(**inputs).text_embeds)  # expect: ML005
+    image_embeds = torch.cat(image_embeds)
+    text_embeds = torch.cat(text_embeds)
+    return torch.nn.functional.cosine_similarity(image_embeds, text_embeds).mean().item()
