@@ -115,6 +115,7 @@ class Record:
     eval_forwards: int = 0  # evaluation forwards run, and answered from the last one (fakegpu)
     eval_skipped: int = 0
     micro_steps_answered: int = 0  # gradient-accumulation forwards answered from the second (fakegpu)
+    compiled: list[str] = field(default_factory=list)  # where the program called torch.compile, run as eager code
     backward_matmuls: bool = False  # backward runs on autograd's device thread: a cuBLAS handle of its own
     cublas_at: dict = field(default_factory=dict)  # backward or not -> event index after its first GPU matmul
     streams: dict = field(default_factory=dict)  # event index -> side stream (1, 2, ...) of an allocation made on one
