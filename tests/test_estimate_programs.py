@@ -610,6 +610,52 @@ def test_gradient_accumulation_micro_steps_are_answered_from_the_second(tmp_path
     assert full.record.micro_steps_answered == 0 and abs(full._peak_mem[gpu] - bounded._peak_mem[gpu]) <= 512
 
 
+KEPT_LOSS = """
+    import torch, torch.nn as nn
+    class Model(nn.Module):                         # llama2.c's Transformer: the loss kept on the model
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Sequential(nn.Linear(64, 256), nn.GELU(), nn.Linear(256, 10))
+            self.last_loss = None
+        def forward(self, x, targets=None):
+            logits = self.net(x)
+            if targets is not None:
+                self.last_loss = nn.functional.cross_entropy(logits, targets)
+            return logits
+    model = Model().cuda()
+    opt = torch.optim.AdamW(model.parameters())
+    for step in range(2):
+        for micro in range(4):
+            logits = model(torch.randn(32, 64, device="cuda"), torch.randint(10, (32,), device="cuda"))
+            loss = model.last_loss / 4              # the loss the program differentiates is not the output
+            loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+"""
+
+
+def test_an_answered_micro_step_answers_what_the_forward_keeps_on_the_module(tmp_path, monkeypatch):
+    # The answer replaces the model's last_loss too: the previous micro-step's, whose graph the program
+    # already differentiated, would stop the run ("Trying to backward through the graph a second time").
+    from memlint.estimate import fakegpu
+
+    bounded = _run_fake(tmp_path, KEPT_LOSS)
+    assert bounded.record.micro_steps_answered == 4 and bounded.record.steps == 2
+    monkeypatch.setattr(fakegpu._Accumulation, "answer", lambda self, module, shapes: None)
+    full = _run_fake(tmp_path, KEPT_LOSS)
+    gpu = torch.device("cuda", 0)
+    assert full.record.micro_steps_answered == 0 and abs(full._peak_mem[gpu] - bounded._peak_mem[gpu]) <= 512
+
+
+def test_torch_compile_runs_as_eager_code_and_the_run_records_where(tmp_path):
+    tracker = _run_fake(tmp_path, """
+        import torch
+        model = torch.compile(torch.nn.Linear(64, 64).cuda())
+        model(torch.randn(8, 64, device="cuda")).sum().backward()
+    """)
+    assert [site.rsplit(":", 1)[1] for site in tracker.record.compiled] == ["3"]
+
+
 def test_legacy_cuda_tensor_types_make_gpu_tensors(tmp_path, capsys):
     # PyTorch-GAN's scripts: `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`.
     tracker = _run_fake(tmp_path, """

@@ -110,7 +110,8 @@ def regression(loss="mse", reduction="mean"):
     model = nn.Linear(256, 3000).cuda()
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     x, y = torch.randn(1000, 256, device="cuda"), torch.randn(1000, 3000, device="cuda")
-    fn = {"mse": nn.functional.mse_loss, "smooth_l1": nn.functional.smooth_l1_loss, "l1": nn.functional.l1_loss}[loss]
+    fn = {"mse": nn.functional.mse_loss, "smooth_l1": nn.functional.smooth_l1_loss, "l1": nn.functional.l1_loss,
+          "huber": nn.functional.huber_loss}[loss]
     def step():
         out = fn(model(x), y, reduction=reduction)
         (out if reduction != "none" else out.mean()).backward()
@@ -121,6 +122,9 @@ def regression(loss="mse", reduction="mean"):
 def smooth_l1():
     return regression("smooth_l1")
 
+def huber():
+    return regression("huber")
+
 def mse_none():
     return regression("mse", "none")
 
@@ -129,11 +133,13 @@ def mse_sum():
 '''
 
 
-@pytest.mark.parametrize("name, unreduced", [("regression", 2), ("smooth_l1", 1), ("mse_sum", 2), ("mse_none", 0)])
+@pytest.mark.parametrize("name, unreduced", [("regression", 2), ("smooth_l1", 2), ("huber", 1), ("mse_sum", 2),
+                                             ("mse_none", 0)])
 def test_a_reduced_mse_or_smooth_l1_loss_computes_the_unreduced_loss_first(tmp_path, monkeypatch, name, unreduced):
-    # ATen's mse_loss and smooth_l1_loss with a mean or sum write the loss of every element to a tensor of
-    # the inputs' size and then reduce it: one transient of the output's size (1000 x 3000 float32) a step;
-    # CUDA's mse_loss takes one more of that size first, which lives as long as its result.
+    # ATen's mse_loss, smooth_l1_loss and huber_loss with a mean or sum write the loss of every element to a
+    # tensor of the inputs' size and then reduce it: one transient of the output's size (1000 x 3000 float32)
+    # a step; CUDA's mse_loss and smooth_l1_loss take one more of that size first, which lives as long as
+    # their result (huber_loss keeps none).
     # With reduction="none" that tensor is the output itself, an activation; nothing more is taken.
     (tmp_path / "loss_factory.py").write_text(LOSS_FACTORY)
     monkeypatch.chdir(tmp_path)

@@ -78,3 +78,10 @@ def test_plot_draws_a_png(tmp_path):
     target = tmp_path / "estimate.png"
     plot.draw(_result(300 * MIB), str(target), 1 * GIB, "--budget 1GiB")
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_compiled_program_is_said_to_be_predicted_as_eager_code():
+    out = io.StringIO()
+    report.write(_result(300 * MIB, compiled=["train.py:196"]), "text", out, None)
+    assert any(line.startswith("note: torch.compile (train.py:196) ran as eager code: this is eager execution's peak")
+               for line in out.getvalue().splitlines())

@@ -304,6 +304,9 @@ MODELS = {
     "ssd300-b8": lambda: _ssd300(8),
     # the eighth first look: Stable Diffusion's VAE encoder at 256 pixels (DiT's images), at common batches
     **{f"sd-vae-encode-b{n}": (lambda n=n: _sd_vae_encode(n)) for n in (8, 16, 32, 64)},
+    # the ninth first look: accelerate's cv_example (timm's resnet50d at its batch 64, fp32 and bf16 autocast)
+    "timm-resnet50d-b64": lambda: _classifier("resnet50d", 64),
+    "timm-resnet50d-bf16-b64": lambda: _classifier("resnet50d", 64, bf16=True),
 }
 
 

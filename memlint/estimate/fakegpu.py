@@ -65,7 +65,7 @@ What is patched while `FakeGPU` is entered, and why (all restored on exit):
 * `torch.cuda.FloatTensor` and the other legacy typed constructors make GPU tensors, and
   `x.type(torch.cuda.FloatTensor)` moves to the GPU (`legacy_types`): a CPU build has none.
 * `torch.compile` returns the function it is given: the prediction is for
-  eager execution.
+  eager execution, and the report says where the program asked for compilation.
 * `torch.save` of fake tensors writes no data; `torch.load` in the same run gives back what
   was saved (a data set's processing cache, a reloaded checkpoint), and both are listed
   (`saving`).
@@ -411,7 +411,7 @@ class FakeGPU:
         if self.optimizer == "sgd":
             for name in ("Adam", "AdamW"):
                 self._patch(torch.optim, name, _SGDInstead)
-        self._patch(torch, "compile", _no_compile)
+        self._patch(torch, "compile", _no_compile(tracker))
         Saved(tracker).install(self._patch)
         install_sparse_storages(self._patch)
         self._bound_evaluation(tracker)
@@ -650,8 +650,9 @@ class FakeGPU:
                 answer = accumulation.answer(module, shapes)
                 if answer is not None:
                     return answer
+                before = {place: id(t) for place, t in _kept_tensors(module).items()}  # no reference: one would keep it
                 out = self._nested(root_call, state, module, args, kwargs)
-                accumulation.ran(module, shapes, out)
+                accumulation.ran(module, shapes, out, before)
                 return out
             # what is remembered of an output is its shapes (_Spec), never the output: a reference
             # held here would keep its memory in the prediction
@@ -775,13 +776,17 @@ class _Accumulation:
     optimizer step, when the backward of each of the two before it has run, a micro-step holds what
     the second held (the gradients exist from the first on): its forward answers fresh tensors of
     the output's shapes, leaves that the program's backward reaches at once. Not in a distributed
-    run, where the last micro-step's backward synchronizes the gradients."""
+    run, where the last micro-step's backward synchronizes the gradients. What the forward keeps on
+    the module as well as returning (llama2.c's `self.last_loss`, which the program differentiates
+    instead of the output) is answered the same way, so that no answer leaves the last run's
+    tensor, whose graph the program already differentiated, in its place."""
 
     def __init__(self, tracker: StepTracker) -> None:
         self.tracker = tracker
         self.key: tuple | None = None
         self.backwards: list[list[bool]] = []  # per forward run since the key was set: its backward ran
         self.spec = None  # the last output, as _Spec leaves
+        self.kept: list[tuple[torch.nn.Module, str, _Spec]] = []  # what the last forward kept on its modules
         self.anchor = None  # what the answers hang from in the graph: their backward ends there, with no gradient
 
     def answer(self, module, shapes: tuple):
@@ -791,18 +796,31 @@ class _Accumulation:
         self.tracker.record.micro_steps_answered += 1
         if self.anchor is None:
             self.anchor = torch.zeros((), requires_grad=True)  # on the host: nothing on the GPU
+        for owner, name, spec in self.kept:
+            setattr(owner, name, _Answered.apply(self.anchor, spec, self.tracker))
         return tree_map_only(_Spec, lambda spec: _Answered.apply(self.anchor, spec, self.tracker), self.spec)
 
-    def ran(self, module, shapes: tuple, out) -> None:
+    def ran(self, module, shapes: tuple, out, before: dict) -> None:
         key = (id(module), shapes, self.tracker.record.steps)
         if key != self.key:
             self.key, self.backwards = key, []
+        # the graph tensors this forward set on the module or its submodules (a new object under a name)
+        kept = {place: t for place, t in _kept_tensors(module).items()
+                if t.grad_fn is not None and before.get(place) != id(t)}
         ran = [False]
-        for t in tree_flatten(out)[0]:
+        for t in [*tree_flatten(out)[0], *kept.values()]:
             if isinstance(t, torch.Tensor) and t.grad_fn is not None:
                 t.grad_fn.register_prehook(lambda grads, ran=ran: ran.__setitem__(0, True))
         self.backwards.append(ran)
         self.spec = tree_map_only(torch.Tensor, _Spec, out)  # shapes only: no reference to the output
+        self.kept = [(owner, name, _Spec(t)) for (owner, name), t in kept.items()]
+
+
+def _kept_tensors(module: torch.nn.Module) -> dict[tuple[torch.nn.Module, str], torch.Tensor]:
+    """The tensors that `module` and its submodules hold as plain attributes (neither parameters
+    nor buffers, which live in their own tables): (owner, name) -> tensor."""
+    return {(owner, name): value for owner in module.modules() for name, value in vars(owner).items()
+            if isinstance(value, torch.Tensor)}
 
 
 class _Spec:
@@ -927,7 +945,15 @@ def _fetch_on_the_host(fetch):
     return fetch_on_the_host
 
 
-def _no_compile(model=None, **kwargs):
-    if model is None:
-        return lambda fn: fn
-    return model
+def _no_compile(tracker: StepTracker):
+    """`torch.compile` (and `Module.compile`, which calls it) returning what it is given, each place
+    that asks listed for the report: the prediction is eager execution's."""
+    def no_compile(model=None, **kwargs):
+        site = user_site() or "?"
+        if site not in tracker.record.compiled:
+            tracker.record.compiled.append(site)
+        if model is None:
+            return lambda fn: fn
+        return model
+
+    return no_compile

@@ -215,7 +215,7 @@ def finish(tracker: StepTracker, gpu: tuple[str, int], started: float, stopped: 
                                          for u in record.scalar_uses.values()],
                          "stopped": stopped, "empty_input": record.empty_input,
                          "eval_forwards": record.eval_forwards, "eval_skipped": record.eval_skipped,
-                         "micro_steps_answered": record.micro_steps_answered,
+                         "micro_steps_answered": record.micro_steps_answered, "compiled": record.compiled,
                          "file": location[0], "line": location[1], "whatif": whatifs.describe() if whatifs else "",
                          "whatif_note": whatifs.note() if whatifs else "",
                          "seconds": round(time.perf_counter() - started, 2), "torch": torch.__version__,

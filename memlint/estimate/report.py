@@ -125,6 +125,10 @@ def _plain_lines(result: dict, budget: int | None, budget_label: str) -> list[st
     if result.get("micro_steps_answered"):
         out.append(f"note: {result['micro_steps_answered']} gradient-accumulation micro-steps answered from the "
                    "second of their step (same shapes, same memory)")
+    if result.get("compiled"):
+        out.append(f"note: torch.compile ({', '.join(result['compiled'])}) ran as eager code: this is eager execution's "
+                   "peak; a compiled run fuses elementwise work and recomputes some of it in the backward, so it "
+                   "usually holds less")
     if result.get("whatif_note"):
         out.append(f"note: {result['whatif_note']}")
     out.extend(_kernel_lines(result.get("kernel_side") or {}, human))

@@ -115,6 +115,7 @@ class Record:
     eval_forwards: int = 0  # evaluation forwards run, and answered from the last one (fakegpu)
     eval_skipped: int = 0
     micro_steps_answered: int = 0  # gradient-accumulation forwards answered from the second (fakegpu)
+    compiled: list[str] = field(default_factory=list)  # where the program called torch.compile, run as eager code
     backward_matmuls: bool = False  # backward runs on autograd's device thread: a cuBLAS handle of its own
     cublas_at: dict = field(default_factory=dict)  # backward or not -> event index after its first GPU matmul
     streams: dict = field(default_factory=dict)  # event index -> side stream (1, 2, ...) of an allocation made on one
@@ -193,10 +194,12 @@ _REDUCTIONS = {torch.ops.aten.sum.default, torch.ops.aten.sum.dim_IntList, torch
 
 
 # Losses whose CUDA kernel writes the unreduced loss to a tensor of the inputs' size and then reduces it
-# (aten/src/ATen/native/Loss.cpp, torch 2.11: `mse_loss_out` and `smooth_l1_loss_out` build a
-# TensorIterator over an undefined `loss` and `mean_out`/`sum_out` it into the result), which one op of a
-# fake run does not show.
-_UNREDUCED_LOSSES = {torch.ops.aten.mse_loss.default, torch.ops.aten.smooth_l1_loss.default}
+# (aten/src/ATen/native/Loss.cpp, torch 2.11: `mse_loss_out`, `smooth_l1_loss_out` and `huber_loss_out`
+# build a TensorIterator over an undefined `loss` and `mean_out`/`sum_out` it into the result), which one op
+# of a fake run does not show; the first two also keep a buffer of that size as long as their result.
+_UNREDUCED_LOSSES = {torch.ops.aten.mse_loss.default, torch.ops.aten.smooth_l1_loss.default,
+                     torch.ops.aten.huber_loss.default}
+_KEEPING_LOSSES = {torch.ops.aten.mse_loss.default, torch.ops.aten.smooth_l1_loss.default}
 
 
 _REGISTER_MULTI_GRAD_HOOK = mod_tracker.register_multi_grad_hook
@@ -668,17 +671,19 @@ class StepTracker(MemTracker):
             del buffer
 
     def _unreduced_loss(self, func, args: tuple, kwargs: dict, res) -> None:
-        """The unreduced loss a CUDA `mse_loss`/`smooth_l1_loss` with a mean or sum computes into a
-        tensor of its inputs' broadcast shape, allocated after the (0-d) result and freed once reduced;
-        the kernel's, so "other", as the reduction's staging buffer. `mse_loss` takes one more buffer of
-        that size first, which lives as long as its result (measured on an H200, torch 2.11: a loss
-        held in a variable holds it until the variable is rebound, through backward)."""
+        """The unreduced loss a CUDA `mse_loss`/`smooth_l1_loss`/`huber_loss` with a mean or sum computes
+        into a tensor of its inputs' broadcast shape, allocated after the (0-d) result and freed once
+        reduced; the kernel's, so "other", as the reduction's staging buffer. `mse_loss` and
+        `smooth_l1_loss` take one more buffer of that size first, which lives as long as their result
+        (measured on an H200, torch 2.11, with gradients on and off: a loss held in a variable holds it
+        until the variable is rebound, through backward; `huber_loss` keeps none;
+        `benchmarks/estimate/loss_probe.py`)."""
         x, target = args[0], args[1]
         reduction = args[2] if len(args) > 2 else kwargs.get("reduction", 1)
         if not reduction or not isinstance(x, torch.Tensor) or not isinstance(target, torch.Tensor):
             return  # reduction "none": the unreduced loss is the result itself
         shape = torch.broadcast_shapes(x.shape, target.shape)
-        if func is torch.ops.aten.mse_loss.default and isinstance(res, torch.Tensor):
+        if func in _KEEPING_LOSSES and isinstance(res, torch.Tensor):
             kept = x.new_empty(shape)
             self._mark(kept, True)
             self._track(Category.OTH, kept)

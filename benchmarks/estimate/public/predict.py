@@ -58,7 +58,7 @@ def predict_one(script: dict, config: dict, gpus: int, timeout: float, world_siz
         result["error"] = (stderr.strip().splitlines() or ["no output"])[-1][:300]
         return result
     keep = ("peak_allocated", "peak_reserved", "peak_phase", "steps_run", "stopped", "seconds", "breakdown", "world_size",
-            "kernel_side", "peak_allocated_without_autotuning", "peak_reserved_without_autotuning", "some_ranks")
+            "kernel_side", "peak_allocated_without_autotuning", "peak_reserved_without_autotuning", "some_ranks", "compiled")
     result.update({k: report[k] for k in keep if k in report})
     return result
 

@@ -405,6 +405,43 @@ def _sd_vae(root: str, rng: np.random.Generator) -> None:
         handle.write(revision)
 
 
+def _tinystories(root: str, rng: np.random.Generator) -> None:
+    # llama2.c's pretokenized TinyStories (data/TinyStories_all_data/dataNN.bin: uint16 tokens of the Llama 2
+    # vocabulary, 32,000); the first shard is the validation split, the others train. Three shards of 2M
+    # tokens: the script reads windows of max_seq_len + 1 through a memmap, so only their count matters.
+    folder = os.path.join(root, "data", "TinyStories_all_data")
+    os.makedirs(folder, exist_ok=True)
+    for shard in range(3):
+        rng.integers(0, 32000, 2_000_000).astype(np.uint16).tofile(os.path.join(folder, f"data{shard:02d}.bin"))
+
+
+PET_BREEDS = 37  # the Oxford-IIIT Pet data set's classes
+
+
+def _pets(root: str, rng: np.random.Generator) -> None:
+    # accelerate's cv_example.py reads the Oxford-IIIT Pet images from one folder (Breed_N.jpg: the label is
+    # the name before the number), 6 photos of 500x375 for each of the 37 breeds; and fine-tunes timm's
+    # resnet50d with pretrained=True, which timm fetches from the Hugging Face Hub (timm/resnet50d.ra2_in1k):
+    # a random one of the same architecture is saved as the Hub cache holds a download (the manifest sets
+    # HF_HOME there and HF_HUB_OFFLINE).
+    os.makedirs(os.path.join(root, "synth_pets"), exist_ok=True)
+    for breed in range(PET_BREEDS):
+        for i in range(1, 7):
+            _jpeg(os.path.join(root, "synth_pets", f"Breed{breed:02d}_{i}.jpg"), rng, 500, 375)
+    sys.path.insert(0, os.path.join(SRC, "timm"))
+    import timm
+    from safetensors.torch import save_file
+
+    repo = os.path.join(root, "hf_home", "hub", "models--timm--resnet50d.ra2_in1k")
+    revision = "0" * 40
+    os.makedirs(os.path.join(repo, "snapshots", revision), exist_ok=True)
+    save_file(timm.create_model("resnet50d", pretrained=False).state_dict(),
+              os.path.join(repo, "snapshots", revision, "model.safetensors"))
+    os.makedirs(os.path.join(repo, "refs"), exist_ok=True)
+    with open(os.path.join(repo, "refs", "main"), "w", encoding="utf-8") as handle:
+        handle.write(revision)
+
+
 def data() -> None:
     rng = np.random.default_rng(0)
     chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
@@ -431,8 +468,9 @@ def data() -> None:
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "pytorch_tutorial", "tutorials", "data", "MNIST"))  # '../../data/'
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "examples", "mnist_forward_forward", "data", "MNIST"))
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "pytorch_gan", "data", "mnist", "MNIST"))  # '../../data/mnist'
-    _link(os.path.join(SRC, "examples", "word_language_model", "data", "wikitext-2", "train.txt"),
-          os.path.join(lightning, "fabric", "language_model", "data", "wikitext-2.txt"))  # Lightning's WikiText2 demo
+    for place in ("fabric/language_model", "pytorch/basics"):  # Lightning's WikiText2 demo data set
+        _link(os.path.join(SRC, "examples", "word_language_model", "data", "wikitext-2", "train.txt"),
+              os.path.join(lightning, place, "data", "wikitext-2.txt"))
     _cora(os.path.join(SRC, "examples", "gat", "cora"), rng)
     ptb = os.path.join(SRC, "pytorch_tutorial", "tutorials", "02-intermediate", "language_model", "data", "train.txt")
     if os.path.isdir(os.path.join(SRC, "pytorch_tutorial")) and not os.path.exists(ptb):
@@ -458,7 +496,9 @@ def data() -> None:
     for name, make, folder, made in (("ssd_tutorial", _voc_ssd, ".", "TRAIN_objects.json"),
                                      ("captioning", _coco_captions, ".", "torch_home/hub/checkpoints/resnet101-63fe2227.pth"),
                                      ("examples", _coco_style, "fast_neural_style", "synth_coco"),
-                                     ("dit", _sd_vae, ".", "hf_home/hub/models--stabilityai--sd-vae-ft-ema/refs/main")):
+                                     ("dit", _sd_vae, ".", "hf_home/hub/models--stabilityai--sd-vae-ft-ema/refs/main"),
+                                     ("llama2c", _tinystories, ".", "data/TinyStories_all_data/data02.bin"),
+                                     ("accelerate", _pets, "examples", "hf_home/hub/models--timm--resnet50d.ra2_in1k/refs/main")):
         root = os.path.normpath(os.path.join(SRC, name, folder))
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(root, made)):
             make(root, rng)

@@ -456,7 +456,14 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "2,194.0); and cudnn.benchmark empties the cache after the trials of a shape never measured, as after one "
      "measured (timm's ConvNeXt-T above: reserved -11.9% to -9.6%). The trials of shapes never measured stay out of "
      "the readings: estimated from their nearest measured calls they err both ways (SSD300's largest about 5.8 GiB "
-     "for 8.7; ConvNeXt-T's readings +94%)",
+     "for 8.7; ConvNeXt-T's readings +94%). fast_neural_style at batch 8 and 512 pixels stays reserved +15%: the "
+     "allocator model replayed over the GPU's own allocation history (a CUDA memory snapshot of that run) gives its "
+     "13,570 MiB exactly, so the excess is in the fake run's sequence: in step 1's backward each Gram matrix's input "
+     "gets two gradients (from `bmm` and from its transpose), which autograd sums in place when it holds the last "
+     "reference to one of them, but never while a Python dispatch mode is on, as in the fake run "
+     "(`isTensorSubclassLike`; the same sum on real CPU tensors is in place, out of place once a mode is on); that "
+     "one more transient of the activation's size (128, 256 and 512 MiB) leaves the cache a 512 MiB "
+     "segment where the GPU has a 1,026 MiB one, and step 2 takes three more (+2,062 MiB)",
      "that prediction, made with the code before any change for them, was committed before they ran on a GPU"),
     ("estimate_public_first_look_h", "Eighth first look: a DeiT trainer, a diffusion transformer under torchrun, a "
      "recommendation model with sparse gradients",
@@ -481,6 +488,27 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "loss) is answered as `.item()` is and listed; an embedding bag's outputs shaped as CUDA's, so that its sparse "
      "gradient holds a row per index looked up, and autograd's copy of a sparse gradient into `.grad` keeps its "
      "entries; and cuDNN's workspaces measured for Stable Diffusion's VAE encoder at 256 pixels (batch 8 to 64)",
+     "that prediction, made with the code before any change for them, was committed before they ran on a GPU"),
+    ("estimate_public_first_look_i", "Ninth first look: a Llama trained with torch.compile, accelerate's fine-tune of "
+     "a frozen backbone, Lightning's Trainer on a Transformer",
+     "Picked by a rule written before any of them ran (`first_look_rules` in the manifest): the most-starred public "
+     "training script of each family the tables lack or hold once (a Llama-style model trained from scratch with "
+     "`torch.compile` on by default; a fine-tune through Hugging Face accelerate of a pretrained image network whose "
+     "backbone is frozen; the Lightning Trainer itself on a Transformer, where the tables have the Fabric loop) that "
+     "runs offline and unmodified, the data generated in the format the script reads (pretokenized TinyStories "
+     "shards; the Oxford-IIIT Pet folder), the pretrained network replaced by a random one of the same architecture "
+     "in the Hugging Face cache (timm's resnet50d). A Hugging Face `Trainer` classification or seq2seq script was "
+     "left out again: no copy of the transformers repository's examples could be fetched whole, and the stored "
+     "translation script predates datasets 3. llama2.c compiles its model: `memlint estimate` runs it as eager code "
+     "and says so in its report, so both rows hold eager execution's peak against the compiled run's (8,330.6 / "
+     "8,558.0 and 18,498.9 / 19,276.0 MiB); the same configurations with `--compile=False` took 15,413.0 / "
+     "20,712.0 and 30,173.3 / 37,132.0 MiB (`estimate_public_first_look_i_gpu_eager.json`), against which today's "
+     "predictions are -0.0% / +0.0% and -0.0% / -10.8%.",
+     "an answered gradient-accumulation micro-step answers what the forward keeps on its modules too (llama2.c's "
+     "`self.last_loss`, the loss the script differentiates: the last run's, already differentiated, stopped the run "
+     "in step 1); the report names the `torch.compile` calls it ran as eager code; cuDNN's workspaces measured for "
+     "timm's resnet50d at batch 64 in fp32 and bf16 (the fp32 run's 0.38 GiB estimated workspace, from the nearest "
+     "measured calls of ten never measured, was the +39% reserved)",
      "that prediction, made with the code before any change for them, was committed before they ran on a GPU"),
 ]
 
@@ -556,7 +584,7 @@ def conv_call_lines(probe: dict, check: dict) -> list[str]:
         f"its two calls): {len(probe['calls'])} calls, {len(keys)} distinct, from {len(sources)} runs of networks "
         "(those of the benchmark scripts; torchvision's ResNet-18, ResNet-50 and MobileNetV2 at batch 32 to 256, in "
         "fp32 and under fp16 autocast; the CIFAR-10 ResNet-18 and VGG-16 of the usual training scripts at batch 64 "
-        "to 256; torchvision's VGG-16 at batch 16, fast_neural_style's networks and SSD300; Stable Diffusion's VAE encoder at 256 pixels, batch 8 to 64) and a sweep of 26 layers at batch 1, 8, 32 and 128 in fp32 and bf16, and the same sweep channels-last in fp32, fp16 and bf16 (on an NVIDIA H100 80GB HBM3, `conv_probe.py sweep-cl`, added by `conv_table.py add`). The largest plan's workspace is a property of cuDNN's engine list for the call, "
+        "to 256; torchvision's VGG-16 at batch 16, fast_neural_style's networks and SSD300; Stable Diffusion's VAE encoder at 256 pixels, batch 8 to 64; timm's resnet50d at batch 64, fp32 and bf16) and a sweep of 26 layers at batch 1, 8, 32 and 128 in fp32 and bf16, and the same sweep channels-last in fp32, fp16 and bf16 (on an NVIDIA H100 80GB HBM3, `conv_probe.py sweep-cl`, added by `conv_table.py add`). The largest plan's workspace is a property of cuDNN's engine list for the call, "
         "not of the tensors: in fp32, FFT engines hold the filter's transform (for the 3x3 backward-data of 512 "
         "channels on 7x7 it is exactly (K·C + N·(C+K)) x 32·17·8 bytes, the 32x32-tile FFT: 1,092 MiB at batch 1), "
         "2.6 GiB for DCGAN's 4x4 stride-2 transposed convolution whose tensors are 2 MiB, and which engines are "
@@ -675,6 +703,7 @@ def main() -> None:
         "python benchmarks/estimate/public/measure_gpu.py OUT.json unet yolov7 timm-train --jobs 3   # the second's",
         "python benchmarks/estimate/public/measure_gpu.py OUT.json cyclegan wgan pointnet --jobs 3   # the sixth's",
         "python benchmarks/estimate/public/measure_gpu.py OUT.json deit dit dlrm --jobs 3   # the eighth's",
+        "python benchmarks/estimate/public/measure_gpu.py OUT.json llama2c accelerate lightning-transformer --jobs 3   # the ninth's",
         "python benchmarks/estimate/measure_distributed.py gpu OUT.json 1 2 4",
         "python benchmarks/estimate/kernel_probe.py OUT.json plain; python benchmarks/estimate/kernel_probe.py OUT.json benchmark",
         "python benchmarks/estimate/kernel_probe.py OUT.json rnn    # and sweep-plain, sweep-benchmark",
@@ -684,6 +713,8 @@ def main() -> None:
         "python benchmarks/estimate/conv_table.py add DIR   # here: those sweeps into the table",
         "python benchmarks/estimate/conv_probe.py DIR/models4_plain.json models plain sd-vae-encode-b8 sd-vae-encode-b16 "
         "sd-vae-encode-b32 sd-vae-encode-b64   # and benchmark; then here: conv_table.py add DIR models4",
+        "python benchmarks/estimate/conv_probe.py DIR/models_resnet50d_plain.json models plain timm-resnet50d-b64 "
+        "timm-resnet50d-bf16-b64   # and benchmark; then here: conv_table.py add DIR models_resnet50d",
         "python benchmarks/estimate/rnn_sweep.py OUT.json 80        # then, here: python benchmarks/estimate/rnn_fit.py",
         "MEASURE_NO_CUDNN_BENCHMARK=1 python benchmarks/estimate/public/measure_gpu.py OUT.json dcgan timm --jobs 3",
         "# here:",
