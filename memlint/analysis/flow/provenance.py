@@ -868,6 +868,12 @@ class Provenance:
         module not frozen)? It has no graph of its own; an operation on it records one, in place too."""
         return type(expr) is cst.Name and self._grad_leaf(expr.value, self.model.scope_of(at), at)
 
+    def runs_on_grad_leaf(self, call: cst.Call) -> bool:
+        """Is an argument of `call` a name that holds, there, a tensor the code made require grad
+        (`pos = pos.requires_grad_()`, `x = torch.zeros(n, requires_grad=True)`)? A model run on it is
+        differentiated with respect to its input on purpose (forces, saliency), whatever its caller reads."""
+        return any(self.grad_leaf(arg.value, call) for arg in call.args if arg.star == "")
+
     def _grad_leaf(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
         """Does `name` hold, at `at`, a leaf tensor made to require grad (and nothing else): one made so,
         or a module's parameter?"""
@@ -876,13 +882,21 @@ class Provenance:
             return True
         if bindings and all(b.value is not None and self.makes_grad_leaf(b.value) for b in bindings):
             return not any(  # `loss = f(x).requires_grad_()`: a value with a graph stays one
-                type(b.value.func) is cst.Attribute and self._history(b.value.func.value, scope, b.node, set())
+                type(b.value.func) is cst.Attribute and self._history(b.value.func.value, scope, b.node, self._own_binding(b, scope))
                 for b in bindings
             )
         # `if on_mps: loss.requires_grad_(True)` after `loss = criterion(...)`: the loss keeps its graph
         return self._made_leaf_before(name, scope, at) and not any(
             b.value is not None and self._history(b.value, scope, b.node, set()) for b in bindings
         )
+
+    def _own_binding(self, binding: "Binding", scope: "Scope") -> set:
+        """A guard for reading `binding`'s value where no earlier binding of its name reaches it (`pos =
+        pos.requires_grad_()`, `pos` a parameter): there the name is what the scope was handed, not the
+        binding itself, which every binding of the scope would otherwise stand for."""
+        key = (id(scope), binding.name, id(binding.node))
+        reaching = self.reaching_bindings(scope, binding.name, binding.node)
+        return {key} if any(b.node is binding.node for b in reaching) else set()
 
     def carries_history_element(self, call: cst.Call, index: int, at: cst.CSTNode) -> bool:
         """May element `index` of the tuple `call` returns carry autograd history?"""
