@@ -44,6 +44,7 @@ from memlint.analysis.library import (
     BACKWARD_OF_ARGUMENT,
     DTYPES,
     FRAMEWORK_ATTRIBUTES,
+    ATTRIBUTE_REGISTRARS,
     GRAD_LEAF_KEYWORD,
     GRAD_LEAF_METHOD,
     GRAPH_OF_DERIVATIVE,
@@ -1141,6 +1142,15 @@ class Provenance:
                 owner = None if cls is None else id(cls)
                 for attr in attrs:
                     table.setdefault(attr, []).append((owner, node.value))
+        # `self.register_buffer("bank", torch.zeros(n))`: the module's attribute `bank` is that tensor
+        for call in self.model.tree.by_type.get(cst.Call, ()):
+            position = ATTRIBUTE_REGISTRARS.get(method_name(call) or "")
+            if position is None or type(call.func) is not cst.Attribute or code(call.func.value) != "self":
+                continue
+            name, value = call_arg(call, 0, "name"), call_arg(call, position)
+            if name is not None and type(name.value) is cst.SimpleString and value is not None:
+                cls = self.model.method_class(call)
+                table.setdefault(name.value.evaluated_value, []).append((None if cls is None else id(cls), value.value))
         return table
 
     @cached_property
