@@ -113,6 +113,13 @@ SANITIZING_FRAMEWORK_METHODS = {"log", "log_dict"}
 # runs `Metric.update` under `torch.set_grad_enabled(False)` unless the metric asks otherwise.
 SANITIZING_UPDATE_CLASSES = ("torchmetrics.",)
 
+# Methods of Python's `str` that `torch.Tensor` has not (Python's and PyTorch's references; `split`,
+# `replace`, `count` and `index` are on both, or their names are): a value read with one is text.
+TEXT_ONLY_METHODS = frozenset({
+    "strip", "lstrip", "rstrip", "lower", "upper", "casefold", "capitalize", "title", "startswith",
+    "endswith", "splitlines", "encode", "isdigit", "isalpha", "isspace",
+})
+
 # Methods of library classes that return a Python number, whatever their name says: pyro's `SVI`
 # takes a gradient step (`step`) or estimates the loss under no_grad (`evaluate_loss`) and
 # returns the loss as a float (`torch_item`). Keyed by the class as imported.

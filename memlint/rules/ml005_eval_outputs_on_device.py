@@ -34,7 +34,9 @@ loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported,
 nor is the sequence an autoregressive loop generates
 (`input = torch.cat([input, token])` where the model runs on `input`), nor a
 list that NumPy joins after the loop (`np.concatenate(encoded)`: NumPy refuses
-a CUDA tensor, so what it joins is on the host).
+a CUDA tensor, so what it joins is on the host), nor a list whose items the
+function reads as text (`[t.strip() for t in truths]`: a method no tensor has),
+whatever the entry they came from (a batch's list of target sentences).
 A training step that keeps a detached output (`self.logits.append(
 logits.detach())`) is reported too: the graph is gone, the tensor of batch
 size stays on the device every step. So is an evaluation loop run with grad
@@ -88,6 +90,8 @@ with torch.no_grad():
             return  # `confmat += ...` keeps one fixed-size tensor, it does not grow
         if store.kind == "returned" and not self._kept_on_device(statement):
             return  # the framework moves what it keeps to the CPU (`Trainer.predict`)
+        if model.provenance.items_read_as_text(store.container, statement):
+            return  # the function reads what it collected as text (`t.strip()`): strings, no tensor
         written = inner if inner is not None else store  # where the value is stored: here or in the callee
         if written.kind == "subscript" and model.provenance.tensor_buffer(written.container, written.statement):
             return  # `obs[step] = next_obs` copies into a tensor allocated once: nothing grows

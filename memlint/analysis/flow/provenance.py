@@ -39,6 +39,7 @@ from memlint.analysis.library import (
     MODULE_SELF_RETURNING,
     TENSOR_CLASSES,
     PARAMETER_ITERATORS,
+    TEXT_ONLY_METHODS,
     CONCATENATIONS,
     CONTAINER_STORES,
     BACKWARD_OF_ARGUMENT,
@@ -1926,6 +1927,33 @@ class Provenance:
             ]
             return bool(values) and all(self.value_kind(v, v) == "tensor" for v in values)
         return type(container) is cst.Name and self.value_kind(container, at) == "tensor"
+
+    def items_read_as_text(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Does the scope of `at`, after it, read the items of `container` (a name) with a method only
+        `str` has (`[t.strip() for t in truths]`, `for t in truths: t.lower()`)? Then what was
+        collected there is text, whatever the value it came from looked like (a batch's `tgt_text`)."""
+        if type(container) is not cst.Name:
+            return False
+        tree = self.model.tree
+        scope = self.model.scope_of(at)
+        after = tree.order[id(tree.statement_of(at))]
+        loops: list[tuple[cst.CSTNode, cst.BaseExpression, cst.BaseExpression]] = [
+            (comp, comp.for_in.target, comp.for_in.iter)
+            for kind in (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
+            for comp in tree.descendants(scope, kind)
+        ]
+        loops += [(loop.body, loop.target, loop.iter) for loop in tree.descendants(scope, cst.For)]
+        for body, target, iterated in loops:
+            if type(iterated) is not cst.Name or iterated.value != container.value or type(target) is not cst.Name:
+                continue
+            if tree.order[id(iterated)] < after or self.model.scope_of(iterated) is not scope:
+                continue
+            for call in tree.descendants(body, cst.Call):
+                func = call.func
+                if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == target.value:
+                    if func.attr.value in TEXT_ONLY_METHODS:
+                        return True
+        return False
 
     def _used_as(self, name: str, scope: "Scope") -> str | None:
         """What the uses of `name` in `scope` show it is: "mapping" when it is
