@@ -358,9 +358,9 @@ def _lint_rules(
     try:
         module = parser.parse(text) if parser is not None else parse_module(text)
     except cst.ParserSyntaxError as exc:
-        message, row, column = exc.message, exc.raw_line, exc.raw_column + 1
-        if message.startswith("tokenizer error"):  # LibCST's tokenizer gives no position; CPython's does
-            message, row, column = _python_syntax_error(text) or (message, row, column)
+        # CPython, which runs the file, says what fails and where: LibCST's tokenizer gives no position,
+        # and its parser's can be a line late (`def f(self, async=True):` in Python 3.7 and later)
+        message, row, column = _python_syntax_error(text) or (exc.message, exc.raw_line, exc.raw_column + 1)
         return _syntax_finding(path, message, row, column, text, codes), [], {}
     except RecursionError:
         return _too_deep(path, codes), [], {}

@@ -172,7 +172,7 @@ def test_a_syntax_error_names_its_cell(tmp_path: Path) -> None:
     (tmp_path / "broken_cell.ipynb").write_bytes(_notebook(["import torch", "%time x = 1\nfor x in y\n    pass"]))
     code, out, _ = memlint("broken_cell.ipynb", cwd=tmp_path)
     assert code == 1
-    assert out.startswith("broken_cell.ipynb:cell 2:3:1: ML000 [syntax-error] SyntaxError: parser error: expected one of")
+    assert out.startswith("broken_cell.ipynb:cell 2:2:11: ML000 [syntax-error] SyntaxError: expected ':'")
 
 
 def test_lint_path_reports_program_rows_of_the_notebook() -> None:

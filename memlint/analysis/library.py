@@ -63,6 +63,10 @@ INTEGER_DTYPES = {"int", "int8", "int16", "int32", "int64", "long", "uint8", "bo
 # flag's position in the method's arguments: 0).
 GRAD_LEAF_METHOD = "requires_grad_"
 GRAD_LEAF_KEYWORD = "requires_grad"
+# `module.register_buffer(name, tensor)` and `module.register_parameter(name, param)` make `module.<name>`
+# that tensor (torch/nn/modules/module.py, 1.x to 2.x: `__getattr__` returns it from `_buffers` or
+# `_parameters`). Method -> the position of the value among its arguments (the name is the first).
+ATTRIBUTE_REGISTRARS: dict[str, int] = {"register_buffer": 1, "register_parameter": 1}
 # A function registered with `module.register_forward_hook(hook)` runs after every forward of the module,
 # as `hook(module, args, output)` (torch/nn/modules/module.py, 1.x to 2.x): `args` are the forward's
 # inputs and `output` its output, with the history the forward recorded. Method -> the positions of the
@@ -108,6 +112,13 @@ SANITIZING_FRAMEWORK_METHODS = {"log", "log_dict"}
 # Classes whose `update(value)` keeps a running state without the value's graph: torchmetrics
 # runs `Metric.update` under `torch.set_grad_enabled(False)` unless the metric asks otherwise.
 SANITIZING_UPDATE_CLASSES = ("torchmetrics.",)
+
+# Methods of Python's `str` that `torch.Tensor` has not (Python's and PyTorch's references; `split`,
+# `replace`, `count` and `index` are on both, or their names are): a value read with one is text.
+TEXT_ONLY_METHODS = frozenset({
+    "strip", "lstrip", "rstrip", "lower", "upper", "casefold", "capitalize", "title", "startswith",
+    "endswith", "splitlines", "encode", "isdigit", "isalpha", "isspace",
+})
 
 # Methods of library classes that return a Python number, whatever their name says: pyro's `SVI`
 # takes a gradient step (`step`) or estimates the loss under no_grad (`evaluate_loss`) and

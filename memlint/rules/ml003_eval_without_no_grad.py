@@ -37,6 +37,10 @@ every model output ends as a number, an integer (`.argmax()`, a sampled
 token), a comparison or its shape, or goes into another model run of the loop
 (a criterion, the next step). A statement of such a loop that binds state a
 model run reads in the next step is reported as carried state (ML006), not here.
+A model run on a tensor the code made require grad (`pos = pos.requires_grad_()`,
+`torch.zeros(n, requires_grad=True)`, before the loop too) is differentiated with
+respect to its input on purpose (forces, saliency) and is not reported;
+`requires_grad_(False)` freezes, and asks for no graph.
 A function of any name that runs the models it is handed and never
 differentiates is evaluation code when every caller, in its file or in
 another file of the project, hands it those models in eval mode (after
@@ -115,6 +119,8 @@ def evaluate(model, loader):
                 return
         if model.grad_state(node) is not Grad.ON or regions.needs_grad(region):
             return
+        if direct and model.provenance.runs_on_grad_leaf(node):
+            return  # it runs on a tensor made to require grad: the graph is wanted
         if model.provenance.runs_differentiating_object(node):
             return  # an explainer or an attack: it takes gradients, grad must be on
         if model.module_facts.runs_frozen(node, direct):

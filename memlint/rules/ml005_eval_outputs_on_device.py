@@ -34,10 +34,12 @@ loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported,
 nor is the sequence an autoregressive loop generates
 (`input = torch.cat([input, token])` where the model runs on `input`), nor a
 list that NumPy joins after the loop (`np.concatenate(encoded)`: NumPy refuses
-a CUDA tensor, so what it joins is on the host), nor the outputs of a model
-made on the host and never moved, run on host tensors (a `from_pretrained`
-load without `device_map`, also where a function of the file returns it, or
-every call hands it to the evaluation: `clip_models=load_clip()`).
+a CUDA tensor, so what it joins is on the host), nor a list whose items the
+function reads as text (`[t.strip() for t in truths]`: a method no tensor has),
+whatever the entry they came from (a batch's list of target sentences), nor the
+outputs of a model made on the host and never moved, run on host tensors (a
+`from_pretrained` load without `device_map`, also where a function of the file
+returns it, or every call hands it to the evaluation: `clip_models=load_clip()`).
 A training step that keeps a detached output (`self.logits.append(
 logits.detach())`) is reported too: the graph is gone, the tensor of batch
 size stays on the device every step. So is an evaluation loop run with grad
@@ -45,7 +47,10 @@ that collects its outputs, which keep their graphs too (in a training step,
 retained-graph, ML001, reports such a store). So is an output handed to a
 method that appends what it is given to the object's lists, by that method's
 definition in this file or another file of the project (`evaluator.add(out)`
-where `add` does `self.preds.append(preds)`). Each store is its own finding:
+where `add` does `self.preds.append(preds)`); not where the method writes it
+into a window of a tensor allocated once (`self.bank[start:end] = idxs`, the
+bank made by `torch.zeros` or registered with `register_buffer`), which copies
+it into fixed storage. Each store is its own finding:
 logits and labels collected side by side are two. A loop over batches that
 runs its models only through functions of its file that turn grad off
 (`ref = self.compute_reference(batch)`, whose forward is under `no_grad`) is
@@ -88,7 +93,10 @@ with torch.no_grad():
             return  # `confmat += ...` keeps one fixed-size tensor, it does not grow
         if store.kind == "returned" and not self._kept_on_device(statement):
             return  # the framework moves what it keeps to the CPU (`Trainer.predict`)
-        if store.kind == "subscript" and model.provenance.tensor_buffer(store.container, statement):
+        if model.provenance.items_read_as_text(store.container, statement):
+            return  # the function reads what it collected as text (`t.strip()`): strings, no tensor
+        written = inner if inner is not None else store  # where the value is stored: here or in the callee
+        if written.kind == "subscript" and model.provenance.tensor_buffer(written.container, written.statement):
             return  # `obs[step] = next_obs` copies into a tensor allocated once: nothing grows
         # `bank[start:end] = emb` replaces a window of its container: it keeps the value only where the
         # container is a list, which must then show (a tensor or an array copies it into fixed storage)

@@ -39,11 +39,13 @@ from memlint.analysis.library import (
     MODULE_SELF_RETURNING,
     TENSOR_CLASSES,
     PARAMETER_ITERATORS,
+    TEXT_ONLY_METHODS,
     CONCATENATIONS,
     CONTAINER_STORES,
     BACKWARD_OF_ARGUMENT,
     DTYPES,
     FRAMEWORK_ATTRIBUTES,
+    ATTRIBUTE_REGISTRARS,
     GRAD_LEAF_KEYWORD,
     GRAD_LEAF_METHOD,
     GRAPH_OF_DERIVATIVE,
@@ -870,6 +872,12 @@ class Provenance:
         module not frozen)? It has no graph of its own; an operation on it records one, in place too."""
         return type(expr) is cst.Name and self._grad_leaf(expr.value, self.model.scope_of(at), at)
 
+    def runs_on_grad_leaf(self, call: cst.Call) -> bool:
+        """Is an argument of `call` a name that holds, there, a tensor the code made require grad
+        (`pos = pos.requires_grad_()`, `x = torch.zeros(n, requires_grad=True)`)? A model run on it is
+        differentiated with respect to its input on purpose (forces, saliency), whatever its caller reads."""
+        return any(self.grad_leaf(arg.value, call) for arg in call.args if arg.star == "")
+
     def _grad_leaf(self, name: str, scope: "Scope", at: cst.CSTNode) -> bool:
         """Does `name` hold, at `at`, a leaf tensor made to require grad (and nothing else): one made so,
         or a module's parameter?"""
@@ -878,13 +886,21 @@ class Provenance:
             return True
         if bindings and all(b.value is not None and self.makes_grad_leaf(b.value) for b in bindings):
             return not any(  # `loss = f(x).requires_grad_()`: a value with a graph stays one
-                type(b.value.func) is cst.Attribute and self._history(b.value.func.value, scope, b.node, set())
+                type(b.value.func) is cst.Attribute and self._history(b.value.func.value, scope, b.node, self._own_binding(b, scope))
                 for b in bindings
             )
         # `if on_mps: loss.requires_grad_(True)` after `loss = criterion(...)`: the loss keeps its graph
         return self._made_leaf_before(name, scope, at) and not any(
             b.value is not None and self._history(b.value, scope, b.node, set()) for b in bindings
         )
+
+    def _own_binding(self, binding: "Binding", scope: "Scope") -> set:
+        """A guard for reading `binding`'s value where no earlier binding of its name reaches it (`pos =
+        pos.requires_grad_()`, `pos` a parameter): there the name is what the scope was handed, not the
+        binding itself, which every binding of the scope would otherwise stand for."""
+        key = (id(scope), binding.name, id(binding.node))
+        reaching = self.reaching_bindings(scope, binding.name, binding.node)
+        return {key} if any(b.node is binding.node for b in reaching) else set()
 
     def carries_history_element(self, call: cst.Call, index: int, at: cst.CSTNode) -> bool:
         """May element `index` of the tuple `call` returns carry autograd history?"""
@@ -1129,6 +1145,15 @@ class Provenance:
                 owner = None if cls is None else id(cls)
                 for attr in attrs:
                     table.setdefault(attr, []).append((owner, node.value))
+        # `self.register_buffer("bank", torch.zeros(n))`: the module's attribute `bank` is that tensor
+        for call in self.model.tree.by_type.get(cst.Call, ()):
+            position = ATTRIBUTE_REGISTRARS.get(method_name(call) or "")
+            if position is None or type(call.func) is not cst.Attribute or code(call.func.value) != "self":
+                continue
+            name, value = call_arg(call, 0, "name"), call_arg(call, position)
+            if name is not None and type(name.value) is cst.SimpleString and value is not None:
+                cls = self.model.method_class(call)
+                table.setdefault(name.value.evaluated_value, []).append((None if cls is None else id(cls), value.value))
         return table
 
     @cached_property
@@ -1904,6 +1929,33 @@ class Provenance:
             ]
             return bool(values) and all(self.value_kind(v, v) == "tensor" for v in values)
         return type(container) is cst.Name and self.value_kind(container, at) == "tensor"
+
+    def items_read_as_text(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Does the scope of `at`, after it, read the items of `container` (a name) with a method only
+        `str` has (`[t.strip() for t in truths]`, `for t in truths: t.lower()`)? Then what was
+        collected there is text, whatever the value it came from looked like (a batch's `tgt_text`)."""
+        if type(container) is not cst.Name:
+            return False
+        tree = self.model.tree
+        scope = self.model.scope_of(at)
+        after = tree.order[id(tree.statement_of(at))]
+        loops: list[tuple[cst.CSTNode, cst.BaseExpression, cst.BaseExpression]] = [
+            (comp, comp.for_in.target, comp.for_in.iter)
+            for kind in (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
+            for comp in tree.descendants(scope, kind)
+        ]
+        loops += [(loop.body, loop.target, loop.iter) for loop in tree.descendants(scope, cst.For)]
+        for body, target, iterated in loops:
+            if type(iterated) is not cst.Name or iterated.value != container.value or type(target) is not cst.Name:
+                continue
+            if tree.order[id(iterated)] < after or self.model.scope_of(iterated) is not scope:
+                continue
+            for call in tree.descendants(body, cst.Call):
+                func = call.func
+                if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == target.value:
+                    if func.attr.value in TEXT_ONLY_METHODS:
+                        return True
+        return False
 
     def _used_as(self, name: str, scope: "Scope") -> str | None:
         """What the uses of `name` in `scope` show it is: "mapping" when it is

@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import code, is_literal, method_name, names_in, target_names
+from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, is_literal, method_name, names_in, target_names
 from memlint.analysis.library import (
     CONCATENATIONS,
+    GRAD_LEAF_KEYWORD,
+    GRAD_LEAF_METHOD,
     MODULE_PLACEMENT,
     MODULE_SELF_RETURNING,
     NO_GRAD_CALLABLES,
@@ -1556,8 +1558,12 @@ class EvalRegions:
             if model.module_facts.switches_parameters(call):
                 continue
             name = model.imports.resolve(call.func) or ""
-            if method_name(call) == "requires_grad_" or name.startswith(("torch.func.", "functorch.")):
+            if name.startswith(("torch.func.", "functorch.")):
                 return True
+            if method_name(call) == GRAD_LEAF_METHOD:
+                flag = call_arg(call, 0, GRAD_LEAF_KEYWORD)
+                if flag is None or bool_constant(flag.value) is not False:
+                    return True  # `x.requires_grad_()`, with a flag too; `requires_grad_(False)` freezes
             if model.provenance.makes_grad_leaf(call):  # `torch.tensor(..., requires_grad=True)`: it wants a graph
                 return True
         for assign in model.tree.descendants(region, cst.Assign):
