@@ -53,22 +53,37 @@ def run_key(keys: dict[str, str], root: object) -> str:
 class Cache:
     """One JSON file per (version, settings): {"files": {absolute path: {key, findings, errors,
     summary}}, "settled": the key of the run that left them, where it ended with every file's answers
-    holding (`settle`)}."""
+    holding (`settle`)}. Beside it, a small file with what that run reported (`settled_output`): a
+    later run over the same files, unchanged, reports it without reading the results of each file."""
 
     def __init__(self, directory: str, settings_fingerprint: str) -> None:
         tag = hashlib.blake2b(f"{_code_digest()}|{settings_fingerprint}".encode(), digest_size=8).hexdigest()
         self.directory = directory
         self.path = os.path.join(directory, f"{__version__}-{tag}.json")
-        self.entries: dict[str, dict[str, Any]] = {}
-        self.run: str | None = None
+        self.output_path = os.path.join(directory, f"{__version__}-{tag}.settled")
+        self._entries: dict[str, dict[str, Any]] | None = None  # read on first use (`entries`)
+        self._run: str | None = None
         self.dirty = False
-        try:
-            with open(self.path, encoding="utf-8") as handle:
-                loaded = json.load(handle)
-            if isinstance(loaded, dict) and isinstance(loaded.get("files"), dict):
-                self.entries, self.run = loaded["files"], loaded.get("settled")
-        except (OSError, ValueError):
-            self.entries = {}
+        self._output: tuple[str, dict[str, Any]] | None = None  # (run, what it reported), to write
+        self._output_changed = False
+
+    @property
+    def entries(self) -> dict[str, dict[str, Any]]:
+        if self._entries is None:
+            self._entries = {}
+            try:
+                with open(self.path, encoding="utf-8") as handle:
+                    loaded = json.load(handle)
+                if isinstance(loaded, dict) and isinstance(loaded.get("files"), dict):
+                    self._entries, self._run = loaded["files"], loaded.get("settled")
+            except (OSError, ValueError):
+                pass
+        return self._entries
+
+    @property
+    def run(self) -> str | None:
+        self.entries  # noqa: B018 - read with them
+        return self._run
 
     def get(self, path: str, key: str) -> tuple[list[Finding], list[FileError], dict] | None:
         """Findings, errors and project-index summary of an unchanged file."""
@@ -119,26 +134,55 @@ class Cache:
         """Record how the project phase of the run with key `run` ended: every file's answers holding
         (None: not, or with results the cache does not keep)."""
         if self.run != run:
-            self.run = run
+            self._run = run
             self.dirty = True
+        if self._output is None or self._output[0] != run:  # what a settled run reported holds for it alone
+            self._output, self._output_changed = None, True
+
+    def settled_output(self, run: str) -> dict[str, Any] | None:
+        """What the run with key `run` reported (`keep_output`), where its results are still the cache's."""
+        try:
+            with open(self.output_path, encoding="utf-8") as handle:
+                loaded = json.load(handle)
+        except (OSError, ValueError):
+            return None
+        return loaded.get("output") if isinstance(loaded, dict) and loaded.get("run") == run else None
+
+    def keep_output(self, run: str, output: dict[str, Any]) -> None:
+        """Keep what the settled run with key `run` reported (JSON: findings, errors), until a result is put."""
+        if self.run == run:
+            self._output, self._output_changed = (run, output), True
 
     def save(self) -> None:
-        if not self.dirty:
-            return
-        import tempfile  # here: a run whose every file hits the cache writes nothing
-
+        if not self.dirty and not self._output_changed:
+            return  # a run whose every file hits the cache writes nothing
         try:
-            os.makedirs(self.directory, exist_ok=True)
-            gitignore = os.path.join(self.directory, ".gitignore")
-            if not os.path.exists(gitignore):
-                with open(gitignore, "w", encoding="utf-8") as handle:
-                    handle.write("# Automatically created by memlint.\n*\n")
-            fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"files": self.entries, "settled": self.run}, handle)
-            os.replace(tmp, self.path)
-            for name in os.listdir(self.directory):  # results of other versions or settings
-                if name.endswith(".json") and os.path.join(self.directory, name) != self.path:
-                    os.remove(os.path.join(self.directory, name))
+            if self._output is None and os.path.exists(self.output_path):
+                os.remove(self.output_path)  # first: it must never outlive the results it was made from
+            if self.dirty or self._output is not None:
+                os.makedirs(self.directory, exist_ok=True)
+                gitignore = os.path.join(self.directory, ".gitignore")
+                if not os.path.exists(gitignore):
+                    with open(gitignore, "w", encoding="utf-8") as handle:
+                        handle.write("# Automatically created by memlint.\n*\n")
+            if self.dirty:
+                self._write(self.path, {"files": self.entries, "settled": self.run})
+                self.dirty = False
+                for name in os.listdir(self.directory):  # results of other versions or settings
+                    if name.endswith((".json", ".settled")) and os.path.join(self.directory, name) not in (
+                        self.path, self.output_path
+                    ):
+                        os.remove(os.path.join(self.directory, name))
+            if self._output is not None:
+                self._write(self.output_path, {"run": self._output[0], "output": self._output[1]})
+            self._output_changed = False
         except OSError:
             pass  # a read-only checkout still lints; it just is not cached
+
+    def _write(self, path: str, data: dict[str, Any]) -> None:
+        import tempfile  # here: a run whose every file hits the cache writes nothing
+
+        fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(data))  # (`json.dump` encodes in Python, 4x slower)
+        os.replace(tmp, path)

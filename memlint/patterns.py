@@ -30,10 +30,14 @@ def matches_any(path: str, patterns: list[str], root: Path, contents: bool = Fal
     prunes an excluded directory, and a directory named on the command line is linted although
     it lies in an excluded one (as in ruff; `--force-exclude` asks about each parent)."""
     absolute = os.path.abspath(path)
-    try:
-        relative = os.path.relpath(absolute, root).replace(os.sep, "/")
-    except ValueError:  # another drive
-        relative = None
+    inside = _inside(root)
+    if absolute.startswith(inside):  # (a directory walk asks about each path below the root: no `relpath`)
+        relative: str | None = absolute[len(inside) :].replace(os.sep, "/")
+    else:
+        try:
+            relative = os.path.relpath(absolute, root).replace(os.sep, "/")
+        except ValueError:  # another drive
+            relative = None
     if relative is not None and (relative == ".." or relative.startswith("../")):
         relative = None  # outside the project: its parents' names are not the project's to match
     for pattern, absolute_pattern, plain in _read(tuple(patterns)):
@@ -53,6 +57,12 @@ def matches_any(path: str, patterns: list[str], root: Path, contents: bool = Fal
         if _matches(pattern, relative, contents):
             return True
     return False
+
+
+@lru_cache(maxsize=64)
+def _inside(root: Path) -> str:
+    """The start of every absolute path below `root` (its own, with a trailing separator)."""
+    return os.path.join(os.path.abspath(root), "")
 
 
 @lru_cache(maxsize=64)

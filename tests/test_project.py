@@ -438,6 +438,34 @@ def test_a_warm_run_over_the_files_of_a_settled_run_checks_no_answers(tmp_path: 
     assert lint(root) == cold and checked
 
 
+def test_a_warm_run_over_the_files_of_a_settled_run_reads_no_results(tmp_path: Path, monkeypatch) -> None:
+    """A later run over the files of a settled run, unchanged, reports what it reported (with and
+    without `--preview`) without reading any file's results from the cache; `--diff` (fixes) still
+    gets the project index, made from them. A changed file has them read again."""
+    from memlint.cache import Cache
+
+    root = reward_project(tmp_path, "")
+    cold = lint(root)
+    read: list[str] = []
+    real = Cache.get
+    monkeypatch.setattr(Cache, "get", lambda self, path, key: read.append(path) or real(self, path, key))
+    assert lint(root) == cold and [f["code"] for f in cold] == ["ML001"] and read == []
+    assert lint(root, "--preview") == lint(root, "--preview", "--no-cache") and read == []
+
+    def diff(*args: str) -> str:
+        old = os.getcwd()
+        os.chdir(root)
+        try:
+            return CliRunner().invoke(main, ["--diff", *args, "."], catch_exceptions=False).stdout
+        finally:
+            os.chdir(old)
+
+    assert diff() == diff("--no-cache") and read
+    read.clear()
+    (root / "pkg" / "train.py").write_text(POLICY_TRAIN + "# changed\n")
+    assert lint(root) == cold and read
+
+
 def test_a_name_decides_nothing_where_the_project_defines_it(tmp_path: Path) -> None:
     """With the definitions in the project, their facts decide: `get_reward` returns a model's
     output, `compute_loss` a float. Without them, `get_reward(...)` says nothing and `compute_loss`

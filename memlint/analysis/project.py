@@ -189,20 +189,25 @@ def _handed_imports(model: "SemanticModel", imported_roots: set[str]) -> list[st
     batches)`, `callbacks=[evaluate]`, a bare decorator): wherever such a function runs, its grad
     mode is out of sight here, so its calls (`calls`) are not all of its runs."""
     tree = model.tree
-    skipped = {id(call.func) for call in tree.by_type.get(cst.Call, ())}
-    for statement in (*tree.by_type.get(cst.Import, ()), *tree.by_type.get(cst.ImportFrom, ())):
-        skipped.update(id(node) for node in tree.descendants(statement, cst.Name))
-        skipped.update(id(node) for node in tree.descendants(statement, cst.Attribute))
+    in_imports = {
+        id(node)
+        for statement in (*tree.by_type.get(cst.Import, ()), *tree.by_type.get(cst.ImportFrom, ()))
+        for node_type in (cst.Name, cst.Attribute)
+        for node in tree.descendants(statement, node_type)
+    }
     found = set()
     for node in (*tree.by_type.get(cst.Name, ()), *tree.by_type.get(cst.Attribute, ())):
-        if id(node) in skipped:
-            continue
+        head = node
+        while type(head) is cst.Attribute:
+            head = head.value
+        if type(head) is not cst.Name or head.value not in imported_roots:
+            continue  # (most names: no import binds their first part; asked first, it is the cheapest)
         parent = tree.parent_of(node)
         if type(parent) is cst.Attribute and parent.value is node:
             continue  # the head of a longer name (`utils` of `utils.evaluate`)
-        name = dotted(node)
-        if name and name.partition(".")[0] in imported_roots:
-            found.add(name)
+        if (type(parent) is cst.Call and parent.func is node) or id(node) in in_imports:
+            continue  # called, or imported
+        found.add(dotted(node))
     return sorted(found)
 
 
