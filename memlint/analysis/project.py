@@ -66,7 +66,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
     imported = cache(lambda: _imported_calls(model, imported_roots))  # three parts read them
     builders: dict[str, Callable[[], Any]] = {  # in the order they were always computed (memos fill in order)
         "returns": lambda: _returns(model, top_level),
-        "calls": lambda: _calls(model, imported() + _method_calls(model, imported_roots)),
+        "calls": lambda: _calls(model, imported() + _method_calls(model, imported_roots, local=True)),
         "alloc_setters": lambda: _alloc_setters(model, top_level),
         "calls_after_cuda": lambda: _calls_after_cuda(model, imported()),
         "imports": lambda: imports(model),
@@ -86,6 +86,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "method_grad": lambda: _method_grad(model, imported_roots),
         "per_step_calls": lambda: _per_step_calls(model, imported() + _method_calls(model, imported_roots, local=True)),
         "handed_imports": lambda: _handed_imports(model, imported_roots),
+        "handed_methods": lambda: _handed_methods(model, imported_roots),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -105,7 +106,7 @@ _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
-    "handed_imports",
+    "handed_imports", "handed_methods",
 )  # the summary's keys as the cache has always written them
 
 
@@ -201,6 +202,33 @@ def _handed_imports(model: "SemanticModel", imported_roots: set[str]) -> list[st
             continue  # the head of a longer name (`utils` of `utils.evaluate`)
         name = dotted(node)
         if name and name.partition(".")[0] in imported_roots:
+            found.add(name)
+    return sorted(found)
+
+
+# Where an attribute read hands its value on (an argument, an element, a value bound or returned), by
+# the parent's field that holds it: a method read there (`callbacks=[self.evaluator.score]`) runs
+# wherever it is handed.
+_HANDING_FIELDS = {
+    cst.Arg: ("value",), cst.Element: ("value",), cst.StarredElement: ("value",), cst.DictElement: ("value",),
+    cst.Assign: ("value",), cst.AnnAssign: ("value",), cst.Return: ("value",), cst.IfExp: ("body", "orelse"),
+}
+
+
+def _handed_methods(model: "SemanticModel", imported_roots: set[str]) -> list[str]:
+    """The attribute names this file reads off an object to hand them on uncalled (`map(self.ev.score,
+    xs)`, `hooks = [trainer.evaluate]`): a method of that name may run there in any grad mode, so
+    the calls of its name (`method_grad`) are not all of its runs. Attributes of imported modules
+    (`F.relu`) and tensor methods name no project method."""
+    found = set()
+    for node in model.tree.by_type.get(cst.Attribute, ()):
+        name = node.attr.value
+        parent = model.tree.parent_of(node)
+        fields = _HANDING_FIELDS.get(type(parent), ())
+        if name in TENSOR_API or not any(getattr(parent, field) is node for field in fields):
+            continue
+        root = dotted(node.value)
+        if not (root and root.partition(".")[0] in imported_roots):
             found.add(name)
     return sorted(found)
 

@@ -574,17 +574,9 @@ class Loops:
         of the project call it on every step (`ema.update(model)` in its training loop)?"""
         sites = self.model.call_sites().get(func, ()) or self.model.frameworks.hook_runs(func)
         if not sites:
-            name = self._exported_name(func)
+            name = self.model.exported_name(func)
             return name is not None and self.model.project.called_per_step_elsewhere(name)
         return all(any(self.is_step_loop(loop) for loop in self.model.enclosing_loops(site)) for site in sites)
-
-    def _exported_name(self, func: cst.FunctionDef) -> str | None:
-        """How other files name `func`: a top-level function, or `Class.method` of a top-level class."""
-        model = self.model
-        cls = model.enclosing_class(func)
-        if cls is None:
-            return func.name.value if model.tree.parent_of(func) is model.module else None
-        return f"{cls.name.value}.{func.name.value}" if model.tree.parent_of(cls) is model.module else None
 
     def train_step_method(self, func: cst.FunctionDef) -> bool:
         """A framework hook (or a method named like one) run once per training step."""
