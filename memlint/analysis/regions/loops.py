@@ -27,6 +27,7 @@ from memlint.analysis.library import (
 )
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES, named_for_evaluation
 from memlint.analysis.regions.grad import Grad
+from memlint.analysis.syntax.calls import keyword_rest
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.syntax.scopes import Loop, is_abstract
 
@@ -886,11 +887,11 @@ class Loops:
         the arguments its method keeps (on `self`), as its facts say, the one with history first
         (`meter.update(loss, batch_size)` keeps both in `self.sum`); None when it keeps none."""
         project = self.model.project
-        kept = [
-            (arg, param, where)
-            for param, where in (facts.get("keeps") or {}).items()
-            if (arg := project.argument(facts, call, param)) is not None
-        ]
+        keeps = facts.get("keeps") or {}
+        kept = [(arg, param, where) for param, where in keeps.items() if (arg := project.argument(facts, call, param)) is not None]
+        rest = facts.get("keyword_rest")
+        if rest in keeps:  # `update(self, **kwargs)` keeps the entries of its `**kwargs`: the call's other keywords
+            kept += [(arg, rest, keeps[rest]) for arg in keyword_rest(call, facts.get("params") or [])]
         if not kept:
             return None
         carrying = [k for k in kept if self.provenance.carries_history(k[0], statement)]
