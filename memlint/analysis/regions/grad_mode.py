@@ -391,10 +391,13 @@ class GradMode:
         call, every one of those calls without grad (their facts say: under their `no_grad`, or in a
         function of theirs that runs only without grad; for a method, also every call of its name on
         any object, and no file hands it on uncalled). A method that Python runs through syntax (a
-        dunder: `obj(x)`, `obj[k]`) or that calling a module runs (`forward`) has runs no call names."""
+        dunder: `obj(x)`, `obj[k]`), that calling a module runs (`forward`), or that a framework runs
+        (Lightning's `training_step`) has runs no call names."""
         name = self.scopes.exported_name(func)
         method = func.name.value
-        if name is None or name != method and (method.startswith("__") or method in MODULE_RUN_METHODS):
+        if name is None:
+            return False
+        if name != method and (method.startswith("__") or method in MODULE_RUN_METHODS or self.frameworks.hook(func) is not None):
             return False
         return self.frameworks.project.called_only_without_grad_elsewhere(name)
 
