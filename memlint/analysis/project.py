@@ -66,7 +66,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
     imported = cache(lambda: _imported_calls(model, imported_roots))  # three parts read them
     builders: dict[str, Callable[[], Any]] = {  # in the order they were always computed (memos fill in order)
         "returns": lambda: _returns(model, top_level),
-        "calls": lambda: _calls(model, imported() + _method_calls(model, imported_roots, local=True)),
+        "calls": lambda: _calls(model, imported() + _method_calls(model, imported_roots)),
         "alloc_setters": lambda: _alloc_setters(model, top_level),
         "calls_after_cuda": lambda: _calls_after_cuda(model, imported()),
         "imports": lambda: imports(model),
