@@ -212,6 +212,16 @@ class ProjectIndex:
                     found.setdefault(where, set()).add(state)
         return found
 
+    def _method_runs_only_without_grad(self, function: str) -> bool:
+        """Does every call of the method's name on an object, in any file of the project, run without
+        grad (`method_grad`: the calls whose receiver's class no file shows, and a subclass's), and does
+        no file hand a method of that name on uncalled (`handed_methods`)?"""
+        method = function.rpartition(".")[2]
+        return not any(
+            (summary.get("method_grad") or {}).get(method, "off") != "off" or method in summary.get("handed_methods", ())
+            for summary in self.summaries.values()
+        )
+
     @cached_property
     def _called_with_grad(self) -> dict[tuple[str, str], bool]:
         """(file, function) of the project's functions that another file calls with grad on -> whether
@@ -259,7 +269,7 @@ class ProjectIndex:
         if key not in self._callers_entries:
             evaluating = self._called_with_grad.get(key)
             found = {} if evaluating is None else {"grad_on": True, **({"evaluating": True} if evaluating else {})}
-            if self._call_states.get(key) == {"off"}:
+            if self._call_states.get(key) == {"off"} and ("." not in function or self._method_runs_only_without_grad(function)):
                 found["grad_off"] = True  # every call of other files runs it without grad
             if key in self._called_per_step:
                 found["per_step"] = True

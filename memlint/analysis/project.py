@@ -87,6 +87,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "per_step_calls": lambda: _per_step_calls(model, imported() + _method_calls(model, imported_roots, local=True)),
         "handed_imports": lambda: _handed_imports(model, imported_roots),
         "hands_host": lambda: hands_host_data(model, imported()),
+        "handed_methods": lambda: _handed_methods(model, imported_roots),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -106,7 +107,7 @@ _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
-    "handed_imports", "hands_host",
+    "handed_imports", "hands_host", "handed_methods",
 )  # the summary's keys as the cache has always written them
 
 
@@ -208,6 +209,33 @@ def _handed_imports(model: "SemanticModel", imported_roots: set[str]) -> list[st
         if (type(parent) is cst.Call and parent.func is node) or id(node) in in_imports:
             continue  # called, or imported
         found.add(dotted(node))
+    return sorted(found)
+
+
+# Where an attribute read hands its value on (an argument, an element, a value bound or returned), by
+# the parent's field that holds it: a method read there (`callbacks=[self.evaluator.score]`) runs
+# wherever it is handed.
+_HANDING_FIELDS = {
+    cst.Arg: ("value",), cst.Element: ("value",), cst.StarredElement: ("value",), cst.DictElement: ("value",),
+    cst.Assign: ("value",), cst.AnnAssign: ("value",), cst.Return: ("value",), cst.IfExp: ("body", "orelse"),
+}
+
+
+def _handed_methods(model: "SemanticModel", imported_roots: set[str]) -> list[str]:
+    """The attribute names this file reads off an object to hand them on uncalled (`map(self.ev.score,
+    xs)`, `hooks = [trainer.evaluate]`): a method of that name may run there in any grad mode, so
+    the calls of its name (`method_grad`) are not all of its runs. Attributes of imported modules
+    (`F.relu`) and tensor methods name no project method."""
+    found = set()
+    for node in model.tree.by_type.get(cst.Attribute, ()):
+        name = node.attr.value
+        parent = model.tree.parent_of(node)
+        fields = _HANDING_FIELDS.get(type(parent), ())
+        if name in TENSOR_API or not any(getattr(parent, field) is node for field in fields):
+            continue
+        root = dotted(node.value)
+        if not (root and root.partition(".")[0] in imported_roots):
+            found.add(name)
     return sorted(found)
 
 

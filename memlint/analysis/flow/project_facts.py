@@ -128,9 +128,10 @@ class ProjectFacts:
         return self._get(f"{CALLERS}{function}", True, "evaluating")
 
     def called_only_without_grad_elsewhere(self, function: str) -> bool:
-        """Does every call of this file's top-level `function` in another file of the project run
-        without grad (under `torch.no_grad()`, or in a function that itself runs only without grad),
-        and does some other file call it?"""
+        """Does every call of this file's `function` (top-level, or `Class.method`) in another file of
+        the project run without grad (under `torch.no_grad()`, or in a function that itself runs only
+        without grad), and does some other file call it? For a method, also: every call of its name
+        on any object in the project runs without grad, and no file hands it on uncalled."""
         return self._get(f"{CALLERS}{function}", True, "grad_off")
 
     def made_elsewhere(self, function: str, param: str, position: int) -> list[str] | None:

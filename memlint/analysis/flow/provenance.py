@@ -1565,6 +1565,30 @@ class Provenance:
             child = anc
         return False
 
+    def past_failed_tensor_check(self, binding: "Binding", name: str, at: cst.CSTNode) -> bool:
+        """Does `binding` of `name` reach `at` only where a tensor check of `name` failed: made before an
+        `if isinstance(name, torch.Tensor):` with no `else`, whose body rebinds `name` (`v = v.item()`),
+        and that runs before `at` in a block around it? Where the check passed, the rebinding reaches
+        `at` instead."""
+        tree = self.model.tree
+        child = at
+        for anc in tree.ancestors(at):
+            if type(anc) in (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Module):
+                return False
+            if type(anc) is cst.IndentedBlock:
+                for statement in anc.body[: anc.body.index(child)]:
+                    if (
+                        type(statement) is cst.If
+                        and statement.orelse is None
+                        and self.tensor_tested(statement.test) == name
+                        and _rebinds(statement.body, name)
+                        and tree.order[id(binding.node)] < tree.order[id(statement)]
+                        and not tree.contains(statement, binding.node)
+                    ):
+                        return True
+            child = anc
+        return False
+
     def _checked_for_a_number(self, name: str, at: cst.CSTNode) -> bool:
         """Is `at` in the body of `if isinstance(name, (int, float, ...))`? There `name` holds a
         Python number (or string), not a tensor."""
@@ -1816,7 +1840,11 @@ class Provenance:
     def stored_kind(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str:
         """`value_kind`, and where it cannot tell, what the summary of the function that the name was
         unpacked from says, in this file or another of the project (`log, out = self.step(x)`: `step`
-        returns a dict first; `losses = criterion(out, y)`: the criterion's `forward` returns a dict)."""
+        returns a dict first; `losses = criterion(out, y)`: the criterion's `forward` returns a dict).
+        What a call unpacks with `**` (`meter.update(**losses)`) is a mapping, whatever made it."""
+        parent = self.model.tree.parent_of(expr)
+        if type(parent) is cst.Arg and parent.star == "**" and parent.value is expr:
+            return "mapping"
         kind = self.value_kind(expr, at)
         if kind != "maybe" or not isinstance(expr, cst.Name):
             return kind
@@ -2478,3 +2506,15 @@ def _annotated_parameter(func: cst.FunctionDef, name: str) -> str | None:
         if param.name.value == name and param.annotation is not None:
             return dotted(param.annotation.annotation)
     return None
+
+
+def _rebinds(block: cst.BaseSuite, name: str) -> bool:
+    """Does a statement of `block` itself (not one nested in a branch of it) assign `name` alone?"""
+    return type(block) is cst.IndentedBlock and any(
+        type(line) is cst.SimpleStatementLine
+        and any(
+            type(small) is cst.Assign and any(type(t.target) is cst.Name and t.target.value == name for t in small.targets)
+            for small in line.body
+        )
+        for line in block.body
+    )

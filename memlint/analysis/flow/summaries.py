@@ -25,7 +25,7 @@ import libcst as cst
 
 from memlint.analysis.syntax.expressions import call_arg, code, is_literal, literal_parts, names_in, root_name, target_names
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.syntax.calls import argument_for, parameter_names
+from memlint.analysis.syntax.calls import argument_for, keyword_rest, parameter_names
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind, refined_by_annotation
 from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS, named_like_loss
@@ -157,6 +157,10 @@ class Summaries:
             if arg is not None:
                 statement, where = keeps[param]
                 found.append((arg, where, statement))
+        rest = func.params.star_kwarg
+        if type(rest) is cst.Param and rest.name.value in keeps:  # `update(self, **kwargs)` keeps its entries
+            statement, where = keeps[rest.name.value]
+            found += [(arg, where, statement) for arg in keyword_rest(call, parameter_names(func))]
         return found
 
     def origin(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
@@ -583,8 +587,9 @@ class Summaries:
         reads = provenance.reads_with_history
         holding = {n for n, params in derived.items() if params}
         for binding in reaching:
-            if provenance.made_where_no_tensor(binding, name):
-                continue  # `elif ...: v = v.sum()` after `if isinstance(v, Variable):`: no tensor there
+            if provenance.made_where_no_tensor(binding, name) or provenance.past_failed_tensor_check(binding, name, at):
+                continue  # `elif ...: v = v.sum()` after `if isinstance(v, Variable):`, or the loop's `v` past
+                # `if isinstance(v, torch.Tensor): v = v.item()`: no tensor there
             node = binding.node
             simple = (
                 type(node) is cst.Assign
@@ -760,6 +765,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry["hands_self"] = handed
         if entry:
             entry["params"] = params
+            rest = func.params.star_kwarg
+            if type(rest) is cst.Param and rest.name.value in keeps:  # its `**kwargs`: a call's other keywords
+                entry["keyword_rest"] = rest.name.value
         if cls is not None and any(dotted(d.decorator) in ("property", "functools.cached_property", "cached_property") for d in func.decorators):
             entry["property"] = True  # `self.pipe.text_encoder(x)` calls what it returns: its facts are not the call's
         name = summaries.name(func)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from memlint.analysis.library import MODULE_RUN_METHODS
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.calls import argument_for, parameter_names
 from memlint.analysis.syntax.expressions import bool_constant, call_arg
@@ -386,12 +387,19 @@ class GradMode:
         )
 
     def called_only_without_grad_elsewhere(self, func: cst.FunctionDef) -> bool:
-        """A top-level function that other files of the project call, every one of those calls
-        without grad (their facts say: under their `no_grad`, or in a function of theirs that runs
-        only without grad)."""
-        return self.scopes.tree.parent_of(func) is self.scopes.module and self.frameworks.project.called_only_without_grad_elsewhere(
-            func.name.value
-        )
+        """A top-level function, or a method of a top-level class, that other files of the project
+        call, every one of those calls without grad (their facts say: under their `no_grad`, or in a
+        function of theirs that runs only without grad; for a method, also every call of its name on
+        any object, and no file hands it on uncalled). A method that Python runs through syntax (a
+        dunder: `obj(x)`, `obj[k]`), that calling a module runs (`forward`), or that a framework runs
+        (Lightning's `training_step`) has runs no call names."""
+        name = self.scopes.exported_name(func)
+        method = func.name.value
+        if name is None:
+            return False
+        if name != method and (method.startswith("__") or method in MODULE_RUN_METHODS or self.frameworks.hook(func) is not None):
+            return False
+        return self.frameworks.project.called_only_without_grad_elsewhere(name)
 
     def _dispatched_off(self, call: cst.Call, sites: dict[cst.FunctionDef, list[cst.Call]]) -> bool:
         """Is `call` made only on a branch that its function takes for a literal its callers hand it

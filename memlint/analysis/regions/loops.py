@@ -27,6 +27,7 @@ from memlint.analysis.library import (
 )
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES, named_for_evaluation
 from memlint.analysis.regions.grad import Grad
+from memlint.analysis.syntax.calls import keyword_rest
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.syntax.scopes import Loop, is_abstract
 
@@ -574,17 +575,9 @@ class Loops:
         of the project call it on every step (`ema.update(model)` in its training loop)?"""
         sites = self.model.call_sites().get(func, ()) or self.model.frameworks.hook_runs(func)
         if not sites:
-            name = self._exported_name(func)
+            name = self.model.exported_name(func)
             return name is not None and self.model.project.called_per_step_elsewhere(name)
         return all(any(self.is_step_loop(loop) for loop in self.model.enclosing_loops(site)) for site in sites)
-
-    def _exported_name(self, func: cst.FunctionDef) -> str | None:
-        """How other files name `func`: a top-level function, or `Class.method` of a top-level class."""
-        model = self.model
-        cls = model.enclosing_class(func)
-        if cls is None:
-            return func.name.value if model.tree.parent_of(func) is model.module else None
-        return f"{cls.name.value}.{func.name.value}" if model.tree.parent_of(cls) is model.module else None
 
     def train_step_method(self, func: cst.FunctionDef) -> bool:
         """A framework hook (or a method named like one) run once per training step."""
@@ -894,11 +887,11 @@ class Loops:
         the arguments its method keeps (on `self`), as its facts say, the one with history first
         (`meter.update(loss, batch_size)` keeps both in `self.sum`); None when it keeps none."""
         project = self.model.project
-        kept = [
-            (arg, param, where)
-            for param, where in (facts.get("keeps") or {}).items()
-            if (arg := project.argument(facts, call, param)) is not None
-        ]
+        keeps = facts.get("keeps") or {}
+        kept = [(arg, param, where) for param, where in keeps.items() if (arg := project.argument(facts, call, param)) is not None]
+        rest = facts.get("keyword_rest")
+        if rest in keeps:  # `update(self, **kwargs)` keeps the entries of its `**kwargs`: the call's other keywords
+            kept += [(arg, rest, keeps[rest]) for arg in keyword_rest(call, facts.get("params") or [])]
         if not kept:
             return None
         carrying = [k for k in kept if self.provenance.carries_history(k[0], statement)]

@@ -220,6 +220,13 @@ def parameter_names(func: cst.FunctionDef) -> list[str]:
     return [p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]]
 
 
+def keyword_rest(call: cst.Call, params: list[str]) -> list[cst.BaseExpression]:
+    """The arguments of `call` that a function whose nameable parameters are `params` receives in its
+    `**` parameter: the keywords that name none of them (`meter.update(loss=loss)` for `update(self,
+    **kwargs)`) and the mappings `call` unpacks (`**outputs`)."""
+    return [a.value for a in call.args if a.star == "**" or a.keyword is not None and a.keyword.value not in params]
+
+
 def argument_for(call: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
     """The argument of `call` that `func` receives as `param` (a method's `self` is the receiver, or
     the object being constructed)."""

@@ -65,6 +65,14 @@ class Scopes:
         """The class whose body defines `func` (a method), else None."""
         return self._method_classes.get(id(func))
 
+    def exported_name(self, func: cst.FunctionDef) -> str | None:
+        """How other files name `func`: a top-level function, or `Class.method` of a top-level class
+        (None: a nested function, or a method of a nested class)."""
+        cls = self.enclosing_class(func)
+        if cls is None:
+            return func.name.value if self.tree.parent_of(func) is self.module else None
+        return f"{cls.name.value}.{func.name.value}" if self.tree.parent_of(cls) is self.module else None
+
     @cached_property
     def _method_classes(self) -> dict[int, cst.ClassDef]:
         """id(method) -> its class, for every statement of a class's indented body (asked 87k
