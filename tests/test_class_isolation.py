@@ -59,13 +59,20 @@ def _findings(path: Path, text: str) -> set[tuple[int, str]]:
     return {(f.location.row, f.code) for f in lint_bytes(str(path), text.encode("utf-8"), CODES).findings}
 
 
+@pytest.fixture(scope="module")
+def cases() -> list[tuple[Path, str, set[tuple[int, str]]]]:
+    """Each case with its text and its own findings, linted once for both decoys."""
+    texts = {path: path.read_text(encoding="utf-8") for path in _cases()}
+    return [(path, text, _findings(path, text)) for path, text in texts.items()]
+
+
 @pytest.mark.parametrize("use", ["no_grad", "handed_on"])
-def test_a_class_with_the_same_method_and_attribute_names_silences_nothing(use: str) -> None:
+def test_a_class_with_the_same_method_and_attribute_names_silences_nothing(
+    cases: list[tuple[Path, str, set[tuple[int, str]]]], use: str
+) -> None:
     changed = {}
-    for path in _cases():
-        text = path.read_text(encoding="utf-8")
+    for path, text, before in cases:
         rows = len(text.rstrip("\n").splitlines())
-        before = _findings(path, text)
         after = {f for f in _findings(path, text.rstrip("\n") + "\n" + _decoy(*_names(text), use)) if f[0] <= rows}
         if before != after:
             changed[f"{path.parent.name}/{path.name}"] = (sorted(before - after), sorted(after - before))

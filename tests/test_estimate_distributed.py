@@ -141,20 +141,34 @@ def lstm_autocast():
 PARAMS = 6 * (512 * 512 + 512) * 4
 
 
-@pytest.fixture
-def factories(tmp_path, monkeypatch):
-    name = f"dist_factories_{abs(hash(str(tmp_path))) % 10**8}"
-    (tmp_path / f"{name}.py").write_text(FACTORIES)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    return name
+@pytest.fixture(scope="module")
+def factories(tmp_path_factory):
+    """The factories' module, one for the whole file: a prediction that several tests compare with
+    is made once (`_run`)."""
+    folder = tmp_path_factory.mktemp("dist")
+    name = f"dist_factories_{abs(hash(str(folder))) % 10**8}"
+    (folder / f"{name}.py").write_text(FACTORIES)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        patch.syspath_prepend(str(folder))
+        yield name
 
 
-def _run(module: str, factory: str, world_size: int | None) -> dict:
+_RUNS: dict[tuple, dict] = {}
+
+
+def _predict(module: str, factory: str, world_size: int | None) -> dict:
     result = predict.predict_factory(f"{module}:{factory}", eval_step=False, world_size=world_size)
     assert not result["stopped"], result["stopped"]
     assert result["steps_run"] == 2
     return result
+
+
+def _run(module: str, factory: str, world_size: int | None) -> dict:
+    """`_predict`, made once per module (the tests only read it)."""
+    if (module, factory, world_size) not in _RUNS:
+        _RUNS[module, factory, world_size] = _predict(module, factory, world_size)
+    return _RUNS[module, factory, world_size]
 
 
 def test_torchrun_commands_give_the_world_and_the_scripts_own_command():
@@ -213,7 +227,7 @@ def test_fsdp2_side_streams_hold_their_own_segments(factories, monkeypatch):
         return summary.summarize(events, phases, modules, workspace, extra, streams, workspace_at=workspace_at)
 
     monkeypatch.setattr(predict, "summarize", summarize)
-    result = _run(factories, "fsdp2", 2)
+    result = _predict(factories, "fsdp2", 2)  # not a prediction made before: this one's summary is seen
     assert len(set(seen["streams"].values())) >= 2  # all-gather copy-in and reduce-scatter
     one_stream = summary.summarize(seen["events"], seen["phases"], [], seen["workspace"], {},
                                    workspace_at=seen["workspace_at"])

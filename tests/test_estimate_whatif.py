@@ -66,18 +66,29 @@ def with_autocast():
 '''
 
 
-@pytest.fixture
-def blocks_model(tmp_path, monkeypatch):
-    name = f"whatif_{abs(hash(str(tmp_path))) % 10**8}"
-    (tmp_path / f"{name}.py").write_text(MODEL)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    yield name
+@pytest.fixture(scope="module")
+def blocks_model(tmp_path_factory):
+    """The model's module, one for the whole file: a prediction that several tests compare with is
+    made once (`_predict`)."""
+    folder = tmp_path_factory.mktemp("whatif")
+    name = f"whatif_{abs(hash(str(folder))) % 10**8}"
+    (folder / f"{name}.py").write_text(MODEL)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        patch.syspath_prepend(str(folder))
+        yield name
     sys.modules.pop(name, None)
 
 
+_PREDICTIONS: dict[tuple, dict] = {}
+
+
 def _predict(name: str, factory: str, **whatifs) -> dict:
-    return predict.predict_factory(f"{name}:{factory}", eval_step=False, **whatifs)
+    """The prediction for the factory and what-ifs, made once per module (the tests only read it)."""
+    key = (name, factory, tuple(sorted(whatifs.items())))
+    if key not in _PREDICTIONS:
+        _PREDICTIONS[key] = predict.predict_factory(f"{name}:{factory}", eval_step=False, **whatifs)
+    return _PREDICTIONS[key]
 
 
 def test_repeated_blocks_are_the_most_common_composite_children_of_containers():

@@ -1,9 +1,11 @@
-"""The pre-commit hooks, run by the real `pre-commit try-repo` against this repository, and by
-`pre-commit run` with the README's configuration snippet.
+"""The pre-commit hooks, run by the real `pre-commit run` against this repository (the README's
+configuration snippet, and one that names the hooks of the manifest), and by `pre-commit try-repo`.
 
-try-repo installs the hook repository into a fresh virtual environment with
-pip (PIP_* settings such as PIP_INDEX_URL or PIP_FIND_LINKS pass through), so
-these tests need pre-commit and a reachable package index.
+pre-commit installs the hook repository into a virtual environment with pip
+(PIP_* settings such as PIP_INDEX_URL or PIP_FIND_LINKS pass through), so
+these tests need pre-commit and a reachable package index. `pre-commit run`
+builds it once for this file's tests (one PRE_COMMIT_HOME); try-repo builds
+its own each time.
 
 The hook repository is a one-commit snapshot of this working tree (tracked and
 untracked, non-ignored files): try-repo on the checkout itself would take HEAD
@@ -24,6 +26,7 @@ import pytest
 pytest.importorskip("pre_commit", reason="the test extra installs pre-commit")
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
+import yaml  # pre-commit's own dependency
 from samples import LEAKY_TRAIN, LEAKY_TRAIN_FIXED, git_env
 
 REPO = Path(__file__).resolve().parent.parent
@@ -65,10 +68,17 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return snapshot
 
 
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """pre-commit's store for this file's `pre-commit run`s: the hooks' environment is built once."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
 @pytest.fixture
-def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+def project(tmp_path: Path, pre_commit_home: Path) -> tuple[Path, dict[str, str]]:
     """A git repository with one leaking training script, committed."""
-    env = git_env(tmp_path, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", NO_COLOR="1")
+    env = git_env(tmp_path, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", NO_COLOR="1",
+                  PRE_COMMIT_HOME=str(pre_commit_home))
     work = tmp_path / "project"
     work.mkdir()
     git(work, env, "init", "-q")
@@ -79,10 +89,26 @@ def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return work, env
 
 
-def try_repo(hook_repo: Path, project: tuple[Path, dict[str, str]], *hook: str) -> subprocess.CompletedProcess[str]:
+def try_repo(hook_repo: Path, project: tuple[Path, dict[str, str]]) -> subprocess.CompletedProcess[str]:
+    """`pre-commit try-repo`: every hook of the manifest, in an environment of its own."""
     work, env = project
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), *hook, "--all-files", "--color", "never"],
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "--all-files", "--color", "never"],
+        cwd=work, env=env, capture_output=True, text=True, timeout=600,
+    )
+
+
+def run_hook(hook_repo: Path, project: tuple[Path, dict[str, str]], hook: str) -> subprocess.CompletedProcess[str]:
+    """`pre-commit run HOOK` with a configuration that names every hook of the manifest (what
+    try-repo writes), from the snapshot's `main`, as the README's snippet does."""
+    work, env = project
+    ids = [entry["id"] for entry in yaml.safe_load((hook_repo / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))]
+    assert hook in ids, ids
+    config = work.parent / "pre-commit-config.yaml"
+    config.write_text(yaml.safe_dump({"repos": [{"repo": str(hook_repo), "rev": "main", "hooks": [{"id": i} for i in ids]}]}),
+                      encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", hook, "--config", str(config), "--all-files", "--color", "never"],
         cwd=work, env=env, capture_output=True, text=True, timeout=600,
     )
 
@@ -116,7 +142,7 @@ def test_readme_snippet_runs_the_lint_hook_from_main(hook_repo: Path, project) -
 
 def test_lint_hook_prints_one_line_a_finding(hook_repo: Path, project) -> None:
     """pre-commit output is read in a terminal scroll: ruff's concise form, no help or fix lines."""
-    done = try_repo(hook_repo, project, "memlint")
+    done = run_hook(hook_repo, project, "memlint")
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
     [finding] = [line for line in output.splitlines() if "ML001" in line]
@@ -126,7 +152,7 @@ def test_lint_hook_prints_one_line_a_finding(hook_repo: Path, project) -> None:
 
 def test_fix_hook_rewrites_the_file_then_a_second_run_passes(hook_repo: Path, project) -> None:
     work, _ = project
-    done = try_repo(hook_repo, project, "memlint-fix")
+    done = run_hook(hook_repo, project, "memlint-fix")
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
     assert "files were modified by this hook" in output, output
@@ -140,8 +166,9 @@ def test_fix_hook_rewrites_the_file_then_a_second_run_passes(hook_repo: Path, pr
     assert output.count("Passed") == 2, output
 
 
-def test_fix_hook_fixes_a_notebook_in_its_cell(hook_repo: Path, tmp_path: Path) -> None:
-    env = git_env(tmp_path, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", NO_COLOR="1")
+def test_fix_hook_fixes_a_notebook_in_its_cell(hook_repo: Path, tmp_path: Path, pre_commit_home: Path) -> None:
+    env = git_env(tmp_path, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", NO_COLOR="1",
+                  PRE_COMMIT_HOME=str(pre_commit_home))
     work = tmp_path / "notebooks"
     work.mkdir()
     git(work, env, "init", "-q")
@@ -149,7 +176,7 @@ def test_fix_hook_fixes_a_notebook_in_its_cell(hook_repo: Path, tmp_path: Path) 
     shutil.copy(notebook, work / "train.ipynb")
     git(work, env, "add", "-A")
     git(work, env, "commit", "-q", "--no-verify", "-m", "initial")
-    done = try_repo(hook_repo, (work, env), "memlint-fix")
+    done = run_hook(hook_repo, (work, env), "memlint-fix")
     output = done.stdout + done.stderr
     assert "files were modified by this hook" in output, output
     expected = notebook.read_bytes().replace(b'"    losses.append(loss)\\n"', b'"    losses.append(loss.detach())\\n"')

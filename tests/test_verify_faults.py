@@ -85,22 +85,28 @@ def test_crash_on_one_rank(leaky_project: Path) -> None:
 
 def test_rank_dies_while_the_other_waits_in_a_collective(verify_command: VerifyCommand, leaky_project: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LEAKY_PORT", free_port())
+    port = free_port()
+    monkeypatch.setenv("LEAKY_PORT", port)
     code, items = verify_command(PYTHON, "train_ddp.py", "hang", options=("train_ddp.py",))
     assert code == 2
     ranks = {i["rank"]: i for i in items}
     assert ranks[1]["verdict"] == "error" and "without reporting" in ranks[1]["note"] + ranks[1]["error"]
     # gloo notices the dead peer: rank 0's all_reduce raises, multiprocessing prints it and exits 1
     assert ranks[0]["verdict"] == "error" and "exited in the middle" in ranks[0]["error"]
-    assert not [p for p in os.listdir("/proc") if p.isdigit() and _carries(int(p), "train_ddp.py", leaky_project)]
+    mine = f"LEAKY_PORT={port}".encode()
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and _carries(int(p), "train_ddp.py", leaky_project, mine)]
 
 
-def _carries(pid: int, script: str, project: Path) -> bool:
-    """Is `pid` a live process running `script` of `project` (not another checkout's test suite)?"""
+def _carries(pid: int, script: str, project: Path, variable: bytes) -> bool:
+    """Is `pid` a live process running `script` of `project` with `variable` (NAME=value) in its
+    environment: one this test started, not another checkout's or another test's running meanwhile?"""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as handle:
             command = handle.read()
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            environment = handle.read().split(b"\0")
         here = Path(os.readlink(f"/proc/{pid}/cwd"))
     except OSError:
         return False
-    return script.encode() in command and (here == project or project in here.parents) and alive(pid)
+    return (script.encode() in command and (here == project or project in here.parents) and variable in environment
+            and alive(pid))
