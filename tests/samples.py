@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import textwrap
 from pathlib import Path
+from typing import Iterator
+
+import pytest
 
 # Test data kept in the project (a clone needs nothing beside it).
 DATA = Path(__file__).resolve().parent / "data"
 FP_REPROS = DATA / "fp_repros"  # false positives reduced from real libraries (tests/test_fp_repros.py)
 SARIF_SCHEMA = DATA / "sarif" / "sarif-schema-2.1.0.json"  # the OASIS schema, see its NOTICE.md
+
+
+@contextlib.contextmanager
+def importable_module(folder: Path, prefix: str, source: str) -> Iterator[str]:
+    """`source` written into `folder` as a module of a name no other test module uses, importable
+    (and `folder` the working directory) while the context lasts; yields its name."""
+    name = f"{prefix}_{abs(hash(str(folder))) % 10**8}"
+    (folder / f"{name}.py").write_text(source)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        patch.syspath_prepend(str(folder))
+        yield name
+    sys.modules.pop(name, None)
 
 # A training loop that keeps every step's loss with its graph: ML001 at KEPT_LINE, column 9.
 LEAKY_TRAIN = textwrap.dedent(

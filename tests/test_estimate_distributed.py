@@ -10,6 +10,7 @@ import sys
 import textwrap
 
 import pytest
+from samples import importable_module
 
 from memlint.estimate.launch import World, torchrun_world
 
@@ -145,12 +146,7 @@ PARAMS = 6 * (512 * 512 + 512) * 4
 def factories(tmp_path_factory):
     """The factories' module, one for the whole file: a prediction that several tests compare with
     is made once (`_run`)."""
-    folder = tmp_path_factory.mktemp("dist")
-    name = f"dist_factories_{abs(hash(str(folder))) % 10**8}"
-    (folder / f"{name}.py").write_text(FACTORIES)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.chdir(folder)
-        patch.syspath_prepend(str(folder))
+    with importable_module(tmp_path_factory.mktemp("dist"), "dist_factories", FACTORIES) as name:
         yield name
 
 

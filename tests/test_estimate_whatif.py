@@ -5,10 +5,10 @@ CPU run of the same steps."""
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 from click.testing import CliRunner
+from samples import importable_module
 
 from memlint.cli import main
 
@@ -70,14 +70,8 @@ def with_autocast():
 def blocks_model(tmp_path_factory):
     """The model's module, one for the whole file: a prediction that several tests compare with is
     made once (`_predict`)."""
-    folder = tmp_path_factory.mktemp("whatif")
-    name = f"whatif_{abs(hash(str(folder))) % 10**8}"
-    (folder / f"{name}.py").write_text(MODEL)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.chdir(folder)
-        patch.syspath_prepend(str(folder))
+    with importable_module(tmp_path_factory.mktemp("whatif"), "whatif", MODEL) as name:
         yield name
-    sys.modules.pop(name, None)
 
 
 _PREDICTIONS: dict[tuple, dict] = {}
