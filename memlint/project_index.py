@@ -886,19 +886,23 @@ class ProjectIndex:
 
 def _may_be_same(one: str, other: str) -> bool:
     """Can a file name match both patterns (`*` any text)? `model_step_*.pt` and `*_*.*` can;
-    `model_step_*.pt` and `train_state_*.pt` cannot."""
-
-    @lru_cache(maxsize=None)
-    def meet(i: int, j: int) -> bool:
-        if i == len(one) and j == len(other):
-            return True
-        if i < len(one) and one[i] == "*":
-            return meet(i + 1, j) or (j < len(other) and meet(i, j + 1))
-        if j < len(other) and other[j] == "*":
-            return meet(i, j + 1) or (i < len(one) and meet(i + 1, j))
-        return i < len(one) and j < len(other) and one[i] == other[j] and meet(i + 1, j + 1)
-
-    return meet(0, 0)
+    `model_step_*.pt` and `train_state_*.pt` cannot. A table, not recursion: a long path in a
+    literal must not exhaust the stack."""
+    n, m = len(one), len(other)
+    # meet[i][j]: one[i:] and other[j:] can match the same text
+    meet = [[False] * (m + 1) for _ in range(n + 1)]
+    meet[n][m] = True
+    for i in range(n, -1, -1):
+        for j in range(m, -1, -1):
+            if i == n and j == m:
+                continue
+            if i < n and one[i] == "*":
+                meet[i][j] = meet[i + 1][j] or (j < m and meet[i][j + 1])
+            elif j < m and other[j] == "*":
+                meet[i][j] = meet[i][j + 1] or (i < n and meet[i + 1][j])
+            else:
+                meet[i][j] = i < n and j < m and one[i] == other[j] and meet[i + 1][j + 1]
+    return meet[0][0]
 
 
 def hidden(finding: Finding) -> bool:
