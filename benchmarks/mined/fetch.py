@@ -1,6 +1,6 @@
 """Fill benchmarks/mined/src/ with the Python trees of every mined bug, before and at its fix.
 
-    python benchmarks/mined/fetch.py [--mirrors DIR] [--clone]
+    python benchmarks/mined/fetch.py [--mirrors DIR] [--clone] [--manifest FILE...]
 
 For every bug of manifest_*.json, writes the repository's `*.py` and `*.ipynb`
 files at the commit before the fix and at the fixing commit to
@@ -31,10 +31,19 @@ TREES = SRC / "trees"
 SUFFIXES = (".py", ".ipynb")
 
 
-def load_bugs() -> list[dict]:
-    """Every bug of every manifest (manifest_a.json, manifest_b.json, ...), in file order, each fixed file once."""
+def load_bugs(manifests: list[str] | None = None) -> list[dict]:
+    """Every bug of every manifest (manifest_a.json, manifest_b.json, ...), in file order, each fixed file once.
+
+    `manifests` (file names such as "manifest_d.json") keeps only the bugs of those manifests.
+    """
+    known = sorted(HERE.glob("manifest_*.json"))
+    unknown = set(manifests or ()) - {manifest.name for manifest in known}
+    if unknown:
+        raise SystemExit(f"no such manifest: {', '.join(sorted(unknown))}")
     bugs: dict[tuple[str, str, str], dict] = {}
-    for manifest in sorted(HERE.glob("manifest_*.json")):
+    for manifest in known:
+        if manifests is not None and manifest.name not in manifests:
+            continue
         for bug in json.loads(manifest.read_text(encoding="utf-8"))["bugs"]:
             # the two manifests are mined apart: a fix both found counts once
             bugs.setdefault((bug["repo"], bug["fix"], bug["path"]), bug)
@@ -108,8 +117,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"), help="folder of <owner>+<name>/repo mirrors")
     parser.add_argument("--clone", action="store_true", help="clone from GitHub what no mirror has")
+    parser.add_argument("--manifest", nargs="+", metavar="FILE", help="only the bugs of these manifests (manifest_d.json)")
     args = parser.parse_args()
-    bugs = load_bugs()
+    bugs = load_bugs(args.manifest)
     problems = fetch(bugs, args.mirrors, args.clone)
     for line in problems:
         print(line, file=sys.stderr)

@@ -2,7 +2,7 @@
 
     python benchmarks/mined/fetch.py      # once: materialise the trees from git mirrors
     python benchmarks/mined/run.py --label NAME [--jobs N] [--half dev|dev-a|dev-b|test] [--rule CODE...]
-                                          [--reuse [--cache DIR]]
+                                          [--manifest FILE...] [--reuse [--cache DIR]]
 
 Each bug of manifest_*.json names a file of a repository, the leaking line(s) at
 the commit before the fix (a line, or [first, last] of one statement) and the
@@ -165,8 +165,11 @@ def main() -> None:
     parser.add_argument(
         "--rule", nargs="+", metavar="CODE", help="lint and score only the trees of bugs expected of these rules"
     )
+    parser.add_argument(
+        "--manifest", nargs="+", metavar="FILE", help="lint and score only the bugs of these manifests (manifest_d.json)"
+    )
     args = parser.parse_args()
-    bugs = [bug for bug in load_bugs() if (tree(bug["repo"], bug["before"]) / bug["path"]).is_file()]
+    bugs = [bug for bug in load_bugs(args.manifest) if (tree(bug["repo"], bug["before"]) / bug["path"]).is_file()]
     if args.half in ("dev", "test"):
         bugs = [bug for bug in bugs if half(bug["repo"]) == args.half]
     elif args.half:
@@ -228,6 +231,7 @@ def main() -> None:
         "tree_seconds": round(sum(tree_seconds.values()), 1),
         "jobs": args.jobs,
         "half": args.half or "both",
+        "manifest_filter": args.manifest,
         "preview": args.preview,
         "halves": halves,
         "dev_bugs": shown,
