@@ -216,6 +216,9 @@ class Provenance:
         # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
         # to return a value with history; switched off to ask whether a finding rests on that guess.
         self.trust_names = True
+        # While the calls that backward are being found, what a value's own history is may be asked (a
+        # product's other factor, `differentiated_in`): its being differentiated is no evidence then
+        self._finding_backwards = False
 
     # -- modules and backward -------------------------------------------------
     def _module_attribute(self, attr: str, at: cst.CSTNode) -> bool:
@@ -653,6 +656,13 @@ class Provenance:
         value to a function that backwards it: of this file (`self._backward(loss, opt)`, whose body
         runs `loss.backward()`; also through such calls, to a fixed point) or of another file of the
         project, by its facts (`backwards`)."""
+        self._finding_backwards = True
+        try:
+            return self._find_handed_to_backward()
+        finally:
+            self._finding_backwards = False
+
+    def _find_handed_to_backward(self) -> dict[int, tuple[cst.Call, list[cst.BaseExpression]]]:
         model = self.model
         summaries = model.summaries
         found: dict[int, tuple[cst.Call, list[cst.BaseExpression]]] = {}
@@ -1656,6 +1666,8 @@ class Provenance:
         nothing about the `loss` an evaluation loop computes from outputs made under
         `no_grad`, so a backward call counts only when one of the bindings reaching
         it also reaches `at` (or when `name` has no binding here: a parameter)."""
+        if self._finding_backwards:
+            return False
         sites = self._backward_sites(scope).get(name)
         if not sites:
             return False
