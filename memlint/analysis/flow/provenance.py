@@ -293,8 +293,7 @@ class Provenance:
         return self._is_module_factory(expr)
 
     def _is_module_factory(self, expr: cst.BaseExpression) -> bool:
-        while type(expr) is cst.Call and method_name(expr) in MODULE_SELF_RETURNING:
-            expr = expr.func.value  # Linear(4, 4).to(device).train()
+        expr = unplaced(expr)  # Linear(4, 4).to(device).train()
         if type(expr) is not cst.Call:
             return False
         name = self.model.imports.resolve(expr.func) or ""
@@ -346,9 +345,7 @@ class Provenance:
         not: `Net().to(device)`); None where the file does not show one."""
         classes = self.model.calls.classes
         names = set()
-        for value in self.instance_values(expr, at):
-            while type(value) is cst.Call and method_name(value) in MODULE_SELF_RETURNING:
-                value = value.func.value  # type: ignore[attr-defined]
+        for value in map(unplaced, self.instance_values(expr, at)):
             if type(value) is not cst.Call or type(value.func) is not cst.Name or value.func.value not in classes:
                 return None
             names.add(value.func.value)
@@ -1091,7 +1088,7 @@ class Provenance:
         """The constructor call (`Meter()`) of a class of another file of the project that made every
         value `expr` (a name, or `self.<attr>`) may hold at `at`; None when the file does not show one."""
         project = self.model.project
-        values = self.instance_values(expr, at)
+        values = [unplaced(v) for v in self.instance_values(expr, at)]  # placed or not: `Loss(t).to(device)`
         calls = [v for v in values if type(v) is cst.Call and type(v.func) in (cst.Name, cst.Attribute)]
         if not calls or len(calls) != len(values):
             return None
@@ -2470,6 +2467,13 @@ def _tensor_method(name: str) -> bool:
 
 def _accelerator_like(name: str) -> bool:
     return bool(re.search(r"accelerator|fabric|engine|scaler|amp|trainer|strategy|deepspeed", name, re.I))
+
+
+def unplaced(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """The object a placement or a mode switch is called on, which it returns (`Net().to(device).eval()`: `Net()`)."""
+    while type(expr) is cst.Call and method_name(expr) in MODULE_SELF_RETURNING:
+        expr = expr.func.value  # type: ignore[attr-defined]
+    return expr
 
 
 def _element_values(container: cst.BaseExpression, imports: "Imports") -> list[cst.BaseExpression]:
