@@ -127,6 +127,10 @@ TEXT_ONLY_METHODS = frozenset({
     "endswith", "splitlines", "encode", "isdigit", "isalpha", "isspace",
 })
 
+# Methods a tensor has too, whose string argument only `str` takes: `ref.split("\n")` splits text
+# (torch.Tensor.split takes a size or a list of sizes, PyTorch's reference 1.x to 2.x).
+TEXT_WITH_STRING_ARGUMENT = frozenset({"split"})
+
 # Methods of library classes that return a Python number, whatever their name says: pyro's `SVI`
 # takes a gradient step (`step`) or estimates the loss under no_grad (`evaluate_loss`) and
 # returns the loss as a float (`torch_item`). Keyed by the class as imported.

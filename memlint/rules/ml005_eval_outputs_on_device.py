@@ -39,9 +39,11 @@ nor is the sequence an autoregressive loop generates
 (`input = torch.cat([input, token])` where the model runs on `input`), nor a
 list that NumPy joins after the loop (`np.concatenate(encoded)`: NumPy refuses
 a CUDA tensor, so what it joins is on the host), nor a list whose items the
-function reads as text (`[t.strip() for t in truths]`: a method no tensor has),
-whatever the entry they came from (a batch's list of target sentences), nor the
-outputs of a model made on the host and never moved, run on host tensors (a
+function reads as text (`[t.strip() for t in truths]`: a method no tensor has;
+`ref.split("\\n")`, a separator no tensor's `split` takes), or hands to a function
+of its file or of another file of the project that does (`for ref, hyp in
+zip(refs, hyps)`), whatever the entry they came from (a batch's list of target
+sentences), nor the outputs of a model made on the host and never moved, run on host tensors (a
 `from_pretrained` load without `device_map`, also where a function of the file
 returns it, or every call hands it to the evaluation: `clip_models=load_clip()`).
 A training step that keeps a detached output (`self.logits.append(

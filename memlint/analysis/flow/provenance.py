@@ -40,6 +40,7 @@ from memlint.analysis.library import (
     TENSOR_CLASSES,
     PARAMETER_ITERATORS,
     TEXT_ONLY_METHODS,
+    TEXT_WITH_STRING_ARGUMENT,
     CONCATENATIONS,
     CONTAINER_STORES,
     BACKWARD_OF_ARGUMENT,
@@ -1968,14 +1969,40 @@ class Provenance:
         return type(container) is cst.Name and self.value_kind(container, at) == "tensor"
 
     def items_read_as_text(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
-        """Does the scope of `at`, after it, read the items of `container` (a name) with a method only
-        `str` has (`[t.strip() for t in truths]`, `for t in truths: t.lower()`)? Then what was
-        collected there is text, whatever the value it came from looked like (a batch's `tgt_text`)."""
+        """Does the scope of `at`, after it, read the items of `container` (a name) as only `str` is read
+        (`[t.strip() for t in truths]`, `for ref, hyp in zip(refs, hyps): ref.split("\\n")`), or hand it
+        to a function that does, of this file or of another file of the project (its facts' `text_items`)?
+        Then what was collected there is text, whatever the value it came from looked like (a batch's
+        `tgt_text`)."""
         if type(container) is not cst.Name:
             return False
         tree = self.model.tree
         scope = self.model.scope_of(at)
         after = tree.order[id(tree.statement_of(at))]
+        if self._reads_items_as_text(scope, container.value, after):
+            return True
+        for call in tree.descendants(scope, cst.Call):
+            if tree.order[id(call)] < after or self.model.scope_of(call) is not scope:
+                continue
+            handed = {id(a.value) for a in call.args if type(a.value) is cst.Name and a.value.value == container.value}
+            if not handed:
+                continue
+            summaries, project = self.model.summaries, self.model.project
+            for callee in self.model.local_callees(call):
+                if any(id(summaries.argument_for(call, callee, p)) in handed for p in self.text_parameters(callee)):
+                    return True
+            facts = project.function(call)
+            if facts and any(id(project.argument(facts, call, p)) in handed for p in facts.get("text_items", ())):
+                return True
+        return False
+
+    def text_parameters(self, func: cst.FunctionDef) -> list[str]:
+        """The parameters of `func` whose items it reads as only `str` is read (`items_read_as_text`)."""
+        start = self.model.tree.order[id(func.body)]
+        return [p for p in self.model.params(func) if p not in ("self", "cls") and self._reads_items_as_text(func, p, start)]
+
+    def _reads_items_as_text(self, scope: "Scope", name: str, after: int) -> bool:
+        tree = self.model.tree
         loops: list[tuple[cst.CSTNode, cst.BaseExpression, cst.BaseExpression]] = [
             (comp, comp.for_in.target, comp.for_in.iter)
             for kind in (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
@@ -1983,14 +2010,15 @@ class Provenance:
         ]
         loops += [(loop.body, loop.target, loop.iter) for loop in tree.descendants(scope, cst.For)]
         for body, target, iterated in loops:
-            if type(iterated) is not cst.Name or iterated.value != container.value or type(target) is not cst.Name:
-                continue
-            if tree.order[id(iterated)] < after or self.model.scope_of(iterated) is not scope:
+            item = _item_of(name, target, iterated)
+            if item is None or tree.order[id(iterated)] < after or self.model.scope_of(iterated) is not scope:
                 continue
             for call in tree.descendants(body, cst.Call):
                 func = call.func
-                if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == target.value:
+                if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == item:
                     if func.attr.value in TEXT_ONLY_METHODS:
+                        return True
+                    if func.attr.value in TEXT_WITH_STRING_ARGUMENT and call.args and type(call.args[0].value) is cst.SimpleString:
                         return True
         return False
 
@@ -2467,6 +2495,21 @@ def _tensor_method(name: str) -> bool:
 
 def _accelerator_like(name: str) -> bool:
     return bool(re.search(r"accelerator|fabric|engine|scaler|amp|trainer|strategy|deepspeed", name, re.I))
+
+
+def _item_of(name: str, target: cst.BaseExpression, iterated: cst.BaseExpression) -> str | None:
+    """The name a loop binds to each item of `name`: `for t in name`, or the matching element of
+    `for a, b in zip(x, name)`; None where it iterates something else."""
+    if type(iterated) is cst.Name:
+        return target.value if iterated.value == name and type(target) is cst.Name else None
+    if not (type(iterated) is cst.Call and type(iterated.func) is cst.Name and iterated.func.value == "zip"):
+        return None
+    if type(target) not in (cst.Tuple, cst.List) or len(target.elements) != len(iterated.args):
+        return None
+    for arg, element in zip(iterated.args, target.elements):
+        if type(arg.value) is cst.Name and arg.value.value == name and not arg.star and type(element.value) is cst.Name:
+            return element.value.value
+    return None
 
 
 def unplaced(expr: cst.BaseExpression) -> cst.BaseExpression:

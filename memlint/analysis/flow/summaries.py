@@ -784,6 +784,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         run = _evaluation_run(model, func) if cls is not None else None
         if run:  # an override its base class's file calls on `self` (`overrides:` questions)
             entry["evaluation_run"] = run
+        text = model.provenance.text_parameters(func)
+        if text:  # `generation_metric(hyps, refs)` splits the items of `refs` as text: what is handed there is text
+            entry["text_items"] = text
         handed = _handed_to_self(model, func, params) if cls is not None else {}
         if handed:  # `self.update(preds, target)` in a base's `forward`: what a subclass's `update` keeps, it keeps
             entry["hands_self"] = handed
