@@ -34,6 +34,7 @@ from memlint.analysis.syntax.expressions import code, names_in
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
 from memlint.analysis.facts.hooks import exported_hook_registrations, step_calls
 from memlint.analysis.syntax.imports import dotted
+from memlint.analysis.regions.frameworks import named_for_evaluation
 from memlint.analysis.regions.model_runs import eval_calls, exported_model_runs
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.questions import EVALUATING
@@ -279,10 +280,12 @@ def _trained_calls(model: "SemanticModel", imported: list[tuple[cst.Call, str]],
     whose class the file does not show, which may be any project method of that name (as `method_grad`
     counts them). A function named like evaluation that another file trains through is a training forward."""
     regions = model.eval_regions
-    found = {name for call, name in imported if regions.differentiated_at(call)}
+    # (asked only of functions named like evaluation, `EvalRegions.trained_through`: the others' calls
+    # are not followed, which on a corpus is most of the cost)
+    found = {name for call, name in imported if named_for_evaluation(name.rpartition(".")[2]) and regions.differentiated_at(call)}
     for call in model.tree.by_type.get(cst.Call, ()):
         func = call.func
-        if type(func) is not cst.Attribute:
+        if type(func) is not cst.Attribute or not named_for_evaluation(func.attr.value):
             continue
         root = dotted(func.value)
         if func.attr.value in TENSOR_API or (root and root.partition(".")[0] in imported_roots):
