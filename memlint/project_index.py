@@ -261,6 +261,23 @@ class ProjectIndex:
             if (where := self.locate(path, name)) is not None and where[0] != path
         }
 
+    @cached_property
+    def _trained_through(self) -> set[tuple[str, str]]:
+        """(file, function or `Class.method`) of the project's definitions whose results another file
+        differentiates (`trained_calls`: a training forward, whatever its name)."""
+        return {
+            where
+            for path, summary in self.summaries.items()
+            for name in summary.get("trained_calls", ())
+            if not name.startswith(".") and (where := self.locate(path, name)) is not None and where[0] != path
+        }
+
+    @cached_property
+    def _trained_methods(self) -> set[str]:
+        """The method names that some file calls on an object whose class it does not show and whose
+        results it differentiates (`self.policy.evaluate_actions(...)` in a PPO update)."""
+        return {name[1:] for summary in self.summaries.values() for name in summary.get("trained_calls", ()) if name.startswith(".")}
+
     def _callers(self, path: str, function: str) -> dict[str, Any] | None:
         """How other files call `path`'s own `function`: with grad on (and only evaluating), only
         without grad, every step.
@@ -273,6 +290,8 @@ class ProjectIndex:
                 found["grad_off"] = True  # every call of other files runs it without grad
             if key in self._called_per_step:
                 found["per_step"] = True
+            if key in self._trained_through or ("." in function and function.rpartition(".")[2] in self._trained_methods):
+                found["trained"] = True
             if key in self._made_by_callers:
                 found["made"] = self._made_by_callers[key]
             self._callers_entries[key] = found or None
@@ -414,6 +433,12 @@ class ProjectIndex:
         for where, function in [*self._call_states, *self._called_per_step]:
             if where == path and (entry := self._callers(where, function)) is not None:
                 found[f"{CALLERS}{function}"] = entry
+        for question in (self.summaries.get(path) or {}).get("asked", ()):
+            # a method that no other file's call shows the class of: trained through by its name
+            if question.startswith(CALLERS) and question not in found:
+                entry = self._callers(path, question.removeprefix(CALLERS))
+                if entry is not None and entry.get("trained"):
+                    found[question] = entry
         for (where, method), run in self._evaluating_overrides.items():
             if where == path:
                 found[f"{OVERRIDES}{method}"] = {"evaluation_run": run}
@@ -951,7 +976,7 @@ def _informative(entry: dict[str, Any]) -> bool:
         entry.get(key)
         for key in (
             "keeps", "keeps_in", "runs", "evals", "grad", "loads", "leaves_grad", "trains", "constant",
-            "returns_differentiating", "backwards",
+            "returns_differentiating", "backwards", "text_items",
         )
     )
 

@@ -39,6 +39,13 @@ TENSOR_METHODS: dict[str, Model] = {
     "bool": Model("cut", "same", "tensor"),
 }
 
+# Views of a tensor outside autograd: `t.data` (its changes are "not tracked by autograd", PyTorch's
+# reference of torch.Tensor.data and its autograd notes, 1.x to 2.x) and `t.detach()` ("detached from
+# the current graph", sharing its storage: torch.Tensor.detach). An in-place update through one never
+# gives `t` a graph, whatever the update is computed from (`self.buf.data.mul_(m).add_(x)`).
+DETACHED_VIEW_ATTRIBUTES = frozenset({"data"})
+DETACHED_VIEW_METHODS = frozenset({"detach"})
+
 # Builtins that turn a tensor into a Python value.
 BUILTINS: dict[str, Model] = {
     "float": Model("cut", "host", "number"),
@@ -119,6 +126,10 @@ TEXT_ONLY_METHODS = frozenset({
     "strip", "lstrip", "rstrip", "lower", "upper", "casefold", "capitalize", "title", "startswith",
     "endswith", "splitlines", "encode", "isdigit", "isalpha", "isspace",
 })
+
+# Methods a tensor has too, whose string argument only `str` takes: `ref.split("\n")` splits text
+# (torch.Tensor.split takes a size or a list of sizes, PyTorch's reference 1.x to 2.x).
+TEXT_WITH_STRING_ARGUMENT = frozenset({"split"})
 
 # Methods of library classes that return a Python number, whatever their name says: pyro's `SVI`
 # takes a gradient step (`step`) or estimates the loss under no_grad (`evaluate_loss`) and

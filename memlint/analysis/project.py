@@ -34,6 +34,7 @@ from memlint.analysis.syntax.expressions import code, names_in
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
 from memlint.analysis.facts.hooks import exported_hook_registrations, step_calls
 from memlint.analysis.syntax.imports import dotted
+from memlint.analysis.regions.frameworks import named_for_evaluation
 from memlint.analysis.regions.model_runs import eval_calls, exported_model_runs
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.questions import EVALUATING
@@ -88,6 +89,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "handed_imports": lambda: _handed_imports(model, imported_roots),
         "hands_host": lambda: hands_host_data(model, imported()),
         "handed_methods": lambda: _handed_methods(model, imported_roots),
+        "trained_calls": lambda: _trained_calls(model, imported(), imported_roots),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -107,7 +109,7 @@ _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
-    "handed_imports", "hands_host", "handed_methods",
+    "handed_imports", "hands_host", "handed_methods", "trained_calls",
 )  # the summary's keys as the cache has always written them
 
 
@@ -269,6 +271,30 @@ def _method_grad(model: "SemanticModel", imported_roots: set[str]) -> dict[str, 
         if found.get(name) != "on":
             found[name] = state
     return dict(sorted(found.items()))
+
+
+def _trained_calls(model: "SemanticModel", imported: list[tuple[cst.Call, str]], imported_roots: set[str]) -> list[str]:
+    """The callees whose results this file differentiates (`values, log_probs = self.policy.evaluate_actions(obs)`,
+    then a loss built from them is backwarded, here or after the functions that make the call return
+    it): imported functions as `calls` writes them, and, as `.name`, each method called on an object
+    whose class the file does not show, which may be any project method of that name (as `method_grad`
+    counts them). A function named like evaluation that another file trains through is a training forward."""
+    regions = model.eval_regions
+    # (asked only of functions named like evaluation, `EvalRegions.trained_through`: the others' calls
+    # are not followed, which on a corpus is most of the cost)
+    found = {name for call, name in imported if named_for_evaluation(name.rpartition(".")[2]) and regions.differentiated_at(call)}
+    for call in model.tree.by_type.get(cst.Call, ()):
+        func = call.func
+        if type(func) is not cst.Attribute or not named_for_evaluation(func.attr.value):
+            continue
+        root = dotted(func.value)
+        if func.attr.value in TENSOR_API or (root and root.partition(".")[0] in imported_roots):
+            continue
+        if root in ("self", "cls") and model.method_class(call) is not None and model.named_callees(call):
+            continue  # the method of its own class that this file defines: its own analysis asks
+        if regions.differentiated_at(call):
+            found.add(f".{func.attr.value}")
+    return sorted(found)
 
 
 def _trainer_precisions(model: "SemanticModel") -> list[list]:

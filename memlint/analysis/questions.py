@@ -51,6 +51,7 @@ VIEWS: dict[str, Callable[[dict[str, Any] | None], Any]] = {
     "evaluating": lambda entry: bool(entry and entry.get("evaluating")),
     "grad_off": lambda entry: bool(entry and entry.get("grad_off")),
     "per_step": lambda entry: bool(entry and entry.get("per_step")),
+    "trained": lambda entry: bool(entry and entry.get("trained")),
     "made": lambda entry: (entry or {}).get("made"),
 }
 

@@ -57,6 +57,12 @@ makes it false (`run_epoch(model, val_loader, train=False)`, or a false default
 left as it is) or the loop reaches another phase: there it evaluates, and the
 finding says to run the forward under `torch.set_grad_enabled(...)` of that test
 (no `no_grad` fix: the same code trains).
+A function named like evaluation is training code where a training step
+differentiates what it returns: at a call of it in its file, after the
+functions that make the call return it, through a parameter it is handed to
+(`train(loader, predict)`, then `loss = criterion(predict(x), y)`), or in
+another file of the project (a method also by its name, where that file does
+not show the class of the object it calls it on: PPO's `evaluate_actions`).
 The model may be run directly or through a function of this file or of
 another file of the project (by the function's summary). A class that leaves
 an evaluation method to its subclasses (`self.eval_step(batch)`, the method

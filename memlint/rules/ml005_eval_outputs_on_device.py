@@ -5,6 +5,7 @@ import libcst as cst
 from typing import TYPE_CHECKING
 
 from memlint.analysis.flow.consumers import consumed_after, joined_by_numpy
+from memlint.analysis.flow.provenance import unplaced
 from memlint.analysis.syntax.expressions import code, literal_parts
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
@@ -31,13 +32,18 @@ class EvalOutputsOnDevice(StoreRule):
 Checks for tensors collected across evaluation batches (outputs, logits,
 predictions, labels moved to the device) into a container that outlives the
 loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported,
+nor the batches a metric's `update` gathers in its list states (a torchmetrics
+metric, or one of the project's, placed or not: `Accuracy().to(device)`), which
+it keeps by design until `reset()` (whether it is reset is ML020's question),
 nor is the sequence an autoregressive loop generates
 (`input = torch.cat([input, token])` where the model runs on `input`), nor a
 list that NumPy joins after the loop (`np.concatenate(encoded)`: NumPy refuses
 a CUDA tensor, so what it joins is on the host), nor a list whose items the
-function reads as text (`[t.strip() for t in truths]`: a method no tensor has),
-whatever the entry they came from (a batch's list of target sentences), nor the
-outputs of a model made on the host and never moved, run on host tensors (a
+function reads as text (`[t.strip() for t in truths]`: a method no tensor has;
+`ref.split("\\n")`, a separator no tensor's `split` takes), or hands to a function
+of its file or of another file of the project that does (`for ref, hyp in
+zip(refs, hyps)`), whatever the entry they came from (a batch's list of target
+sentences), nor the outputs of a model made on the host and never moved, run on host tensors (a
 `from_pretrained` load without `device_map`, also where a function of the file
 returns it, or every call hands it to the evaluation: `clip_models=load_clip()`).
 A training step that keeps a detached output (`self.logits.append(
@@ -96,6 +102,11 @@ with torch.no_grad():
         if model.provenance.items_read_as_text(store.container, statement):
             return  # the function reads what it collected as text (`t.strip()`): strings, no tensor
         written = inner if inner is not None else store  # where the value is stored: here or in the callee
+        if store.kind == "update" and any(
+            type(made := unplaced(v)) is cst.Call and model.metrics.growing(made) is not None
+            for v in model.provenance.instance_values(store.container, statement)
+        ):
+            return  # a metric's list states gather the batches by design: whether it is reset is ML020's question
         if written.kind == "subscript" and model.provenance.tensor_buffer(written.container, written.statement):
             return  # `obs[step] = next_obs` copies into a tensor allocated once: nothing grows
         # `bank[start:end] = emb` replaces a window of its container: it keeps the value only where the

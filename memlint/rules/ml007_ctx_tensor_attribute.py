@@ -28,6 +28,8 @@ no evidence), an `.apply(...)` call in the file passes it a tensor (or a
 dict, list or tuple holding one), or `backward` returns a gradient for it
 (anything but `None` at its position: autograd accepts gradients for tensor
 inputs only), as for inputs that `forward` hands straight to a compiled kernel.
+A parameter declared a number, or a container of numbers, is none, whatever
+the calls show (`coeff: float`, `Optional[float]`, `int | None`).
 """
     why = """
 Tensors saved with `save_for_backward` are freed when backward runs; tensors

@@ -29,6 +29,23 @@ _NOT_TENSOR_TORCH = (
 _SCALAR_ANNOTATIONS = ("int", "float", "bool", "str", "tuple", "Tuple", "list", "List", "Sequence", "dict", "Dict")
 
 
+_OPTIONAL = ("Optional", "Union")
+
+
+def _no_tensor_annotation(annotation: cst.BaseExpression) -> bool:
+    """Does the annotation declare a value that is no tensor: a scalar or a container of them
+    (`float`, `Tuple[int, int]`), also where it may be None (`Optional[float]`, `float | None`,
+    `Union[int, float]`)?"""
+    if "Tensor" in code(annotation):
+        return False
+    if type(annotation) is cst.BinaryOperation and type(annotation.operator) is cst.BitOr:
+        return all(_no_tensor_annotation(side) or code(side) == "None" for side in (annotation.left, annotation.right))
+    if type(annotation) is cst.Subscript and code(annotation.value).split(".")[-1] in _OPTIONAL:
+        kinds = [e.slice.value for e in annotation.slice if type(e.slice) is cst.Index]
+        return bool(kinds) and all(_no_tensor_annotation(k) or code(k) == "None" for k in kinds)
+    return code(annotation).split("[")[0].split(".")[-1] in _SCALAR_ANNOTATIONS
+
+
 @dataclass(frozen=True)
 class CtxStore:
     function: cst.ClassDef  # the autograd.Function subclass
@@ -193,10 +210,8 @@ class _TensorEvidence:
                         tensors.add(side.value)
         for name in list(tensors):
             param = self.params.get(name)
-            if param is not None and param.annotation is not None:
-                text = code(param.annotation.annotation)
-                if text.split("[")[0].split(".")[-1] in _SCALAR_ANNOTATIONS and "Tensor" not in text:
-                    tensors.discard(name)
+            if param is not None and param.annotation is not None and _no_tensor_annotation(param.annotation.annotation):
+                tensors.discard(name)
         for call in tree.descendants(self.func.body, cst.Call):
             if isinstance(call.func, cst.Name) and call.func.value in self.params:
                 tensors.discard(call.func.value)  # `run_function(*args)`: a callable, not a tensor

@@ -150,6 +150,12 @@ class ProjectFacts:
             found.append(made)
         return sorted(set(found))
 
+    def trained_elsewhere(self, function: str) -> bool:
+        """Does another file of the project differentiate what a call of this file's `function`
+        (top-level, or `Class.method`; a method also by its name, called on an object whose class
+        that file does not show) returns: a training forward, whatever it is named?"""
+        return self._get(f"{CALLERS}{function}", True, "trained")
+
     def called_per_step_elsewhere(self, function: str) -> bool:
         """Does another file of the project call this file's `function` (top-level, or `Class.method`)
         on every training step (`ema.update(model)` in its training loop)?"""

@@ -40,6 +40,7 @@ from memlint.analysis.library import (
     TENSOR_CLASSES,
     PARAMETER_ITERATORS,
     TEXT_ONLY_METHODS,
+    TEXT_WITH_STRING_ARGUMENT,
     CONCATENATIONS,
     CONTAINER_STORES,
     BACKWARD_OF_ARGUMENT,
@@ -216,6 +217,9 @@ class Provenance:
         # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
         # to return a value with history; switched off to ask whether a finding rests on that guess.
         self.trust_names = True
+        # While the calls that backward are being found, what a value's own history is may be asked (a
+        # product's other factor, `differentiated_in`): its being differentiated is no evidence then
+        self._finding_backwards = False
 
     # -- modules and backward -------------------------------------------------
     def _module_attribute(self, attr: str, at: cst.CSTNode) -> bool:
@@ -290,8 +294,7 @@ class Provenance:
         return self._is_module_factory(expr)
 
     def _is_module_factory(self, expr: cst.BaseExpression) -> bool:
-        while type(expr) is cst.Call and method_name(expr) in MODULE_SELF_RETURNING:
-            expr = expr.func.value  # Linear(4, 4).to(device).train()
+        expr = unplaced(expr)  # Linear(4, 4).to(device).train()
         if type(expr) is not cst.Call:
             return False
         name = self.model.imports.resolve(expr.func) or ""
@@ -343,9 +346,7 @@ class Provenance:
         not: `Net().to(device)`); None where the file does not show one."""
         classes = self.model.calls.classes
         names = set()
-        for value in self.instance_values(expr, at):
-            while type(value) is cst.Call and method_name(value) in MODULE_SELF_RETURNING:
-                value = value.func.value  # type: ignore[attr-defined]
+        for value in map(unplaced, self.instance_values(expr, at)):
             if type(value) is not cst.Call or type(value.func) is not cst.Name or value.func.value not in classes:
                 return None
             names.add(value.func.value)
@@ -653,6 +654,13 @@ class Provenance:
         value to a function that backwards it: of this file (`self._backward(loss, opt)`, whose body
         runs `loss.backward()`; also through such calls, to a fixed point) or of another file of the
         project, by its facts (`backwards`)."""
+        self._finding_backwards = True
+        try:
+            return self._find_handed_to_backward()
+        finally:
+            self._finding_backwards = False
+
+    def _find_handed_to_backward(self) -> dict[int, tuple[cst.Call, list[cst.BaseExpression]]]:
         model = self.model
         summaries = model.summaries
         found: dict[int, tuple[cst.Call, list[cst.BaseExpression]]] = {}
@@ -1081,7 +1089,7 @@ class Provenance:
         """The constructor call (`Meter()`) of a class of another file of the project that made every
         value `expr` (a name, or `self.<attr>`) may hold at `at`; None when the file does not show one."""
         project = self.model.project
-        values = self.instance_values(expr, at)
+        values = [unplaced(v) for v in self.instance_values(expr, at)]  # placed or not: `Loss(t).to(device)`
         calls = [v for v in values if type(v) is cst.Call and type(v.func) in (cst.Name, cst.Attribute)]
         if not calls or len(calls) != len(values):
             return None
@@ -1656,6 +1664,8 @@ class Provenance:
         nothing about the `loss` an evaluation loop computes from outputs made under
         `no_grad`, so a backward call counts only when one of the bindings reaching
         it also reaches `at` (or when `name` has no binding here: a parameter)."""
+        if self._finding_backwards:
+            return False
         sites = self._backward_sites(scope).get(name)
         if not sites:
             return False
@@ -1959,14 +1969,40 @@ class Provenance:
         return type(container) is cst.Name and self.value_kind(container, at) == "tensor"
 
     def items_read_as_text(self, container: cst.BaseExpression, at: cst.CSTNode) -> bool:
-        """Does the scope of `at`, after it, read the items of `container` (a name) with a method only
-        `str` has (`[t.strip() for t in truths]`, `for t in truths: t.lower()`)? Then what was
-        collected there is text, whatever the value it came from looked like (a batch's `tgt_text`)."""
+        """Does the scope of `at`, after it, read the items of `container` (a name) as only `str` is read
+        (`[t.strip() for t in truths]`, `for ref, hyp in zip(refs, hyps): ref.split("\\n")`), or hand it
+        to a function that does, of this file or of another file of the project (its facts' `text_items`)?
+        Then what was collected there is text, whatever the value it came from looked like (a batch's
+        `tgt_text`)."""
         if type(container) is not cst.Name:
             return False
         tree = self.model.tree
         scope = self.model.scope_of(at)
         after = tree.order[id(tree.statement_of(at))]
+        if self._reads_items_as_text(scope, container.value, after):
+            return True
+        for call in tree.descendants(scope, cst.Call):
+            if tree.order[id(call)] < after or self.model.scope_of(call) is not scope:
+                continue
+            handed = {id(a.value) for a in call.args if type(a.value) is cst.Name and a.value.value == container.value}
+            if not handed:
+                continue
+            summaries, project = self.model.summaries, self.model.project
+            for callee in self.model.local_callees(call):
+                if any(id(summaries.argument_for(call, callee, p)) in handed for p in self.text_parameters(callee)):
+                    return True
+            facts = project.function(call)
+            if facts and any(id(project.argument(facts, call, p)) in handed for p in facts.get("text_items", ())):
+                return True
+        return False
+
+    def text_parameters(self, func: cst.FunctionDef) -> list[str]:
+        """The parameters of `func` whose items it reads as only `str` is read (`items_read_as_text`)."""
+        start = self.model.tree.order[id(func.body)]
+        return [p for p in self.model.params(func) if p not in ("self", "cls") and self._reads_items_as_text(func, p, start)]
+
+    def _reads_items_as_text(self, scope: "Scope", name: str, after: int) -> bool:
+        tree = self.model.tree
         loops: list[tuple[cst.CSTNode, cst.BaseExpression, cst.BaseExpression]] = [
             (comp, comp.for_in.target, comp.for_in.iter)
             for kind in (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)
@@ -1974,14 +2010,15 @@ class Provenance:
         ]
         loops += [(loop.body, loop.target, loop.iter) for loop in tree.descendants(scope, cst.For)]
         for body, target, iterated in loops:
-            if type(iterated) is not cst.Name or iterated.value != container.value or type(target) is not cst.Name:
-                continue
-            if tree.order[id(iterated)] < after or self.model.scope_of(iterated) is not scope:
+            item = _item_of(name, target, iterated)
+            if item is None or tree.order[id(iterated)] < after or self.model.scope_of(iterated) is not scope:
                 continue
             for call in tree.descendants(body, cst.Call):
                 func = call.func
-                if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == target.value:
+                if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == item:
                     if func.attr.value in TEXT_ONLY_METHODS:
+                        return True
+                    if func.attr.value in TEXT_WITH_STRING_ARGUMENT and call.args and type(call.args[0].value) is cst.SimpleString:
                         return True
         return False
 
@@ -2458,6 +2495,28 @@ def _tensor_method(name: str) -> bool:
 
 def _accelerator_like(name: str) -> bool:
     return bool(re.search(r"accelerator|fabric|engine|scaler|amp|trainer|strategy|deepspeed", name, re.I))
+
+
+def _item_of(name: str, target: cst.BaseExpression, iterated: cst.BaseExpression) -> str | None:
+    """The name a loop binds to each item of `name`: `for t in name`, or the matching element of
+    `for a, b in zip(x, name)`; None where it iterates something else."""
+    if type(iterated) is cst.Name:
+        return target.value if iterated.value == name and type(target) is cst.Name else None
+    if not (type(iterated) is cst.Call and type(iterated.func) is cst.Name and iterated.func.value == "zip"):
+        return None
+    if type(target) not in (cst.Tuple, cst.List) or len(target.elements) != len(iterated.args):
+        return None
+    for arg, element in zip(iterated.args, target.elements):
+        if type(arg.value) is cst.Name and arg.value.value == name and not arg.star and type(element.value) is cst.Name:
+            return element.value.value
+    return None
+
+
+def unplaced(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """The object a placement or a mode switch is called on, which it returns (`Net().to(device).eval()`: `Net()`)."""
+    while type(expr) is cst.Call and method_name(expr) in MODULE_SELF_RETURNING:
+        expr = expr.func.value  # type: ignore[attr-defined]
+    return expr
 
 
 def _element_values(container: cst.BaseExpression, imports: "Imports") -> list[cst.BaseExpression]:

@@ -28,7 +28,7 @@ from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.syntax.calls import argument_for, keyword_rest, parameter_names
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind, refined_by_annotation
-from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS, named_like_loss
+from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, CONTAINER_STORES, TENSOR_METHODS, named_like_loss
 from memlint.analysis.regions.differentiation import differentiates, returns_differentiating
 from memlint.analysis.flow.values import NO, YES, Value, join
 from memlint.analysis.regions.grad import Grad
@@ -325,8 +325,15 @@ class Summaries:
             return found
         # (not an entry of a container it is handed, `batch["loss"]`: the callee may replace it,
         # and the container itself is no value of the graph)
-        parts = self.model.provenance.differentiated_operands(expr, unknown_calls=False)
-        return {p for part in parts for p in self._differentiated_roots(part, at, func, params, seen)}
+        provenance = self.model.provenance
+        parts = provenance.differentiated_operands(expr, unknown_calls=False)
+        roots = [self._differentiated_roots(part, at, func, params, seen) for part in parts]
+        if kind is cst.BinaryOperation and type(expr.operator) in (cst.Multiply, cst.MatrixMultiply):  # type: ignore[attr-defined]
+            # `(kl_grad * p).sum()`: a product whose other factor carries history is differentiated
+            # through that factor; the parameter may be a constant (a direction, a weight)
+            if any(not r and provenance.carries_history(part, at) for part, r in zip(parts, roots)):
+                return set()
+        return {p for r in roots for p in r}
 
     def _keeps(self, func: cst.FunctionDef) -> dict[str, tuple[cst.CSTNode, str]]:
         model = self.model
@@ -535,14 +542,23 @@ class Summaries:
         return table
 
     def _filled_by_callees(self, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, set[str], list[str]]]:
-        """(value, the names it reads, [the local name it goes into]) of each call in `func` of a function
-        of this file that stores one argument in another (`rec(nested, "", flat)`, whose `rec` sets
-        `into[k] = v` for the entries of `nest`): the container then holds what the value holds."""
+        """(value, the names it reads, [the local name it goes into]) of each call in `func` that stores a
+        value in a local container: a list's own store (`flat.append(v)`), or a function of this file that
+        stores one argument in another (`rec(nested, "", flat)`, whose `rec` sets `into[k] = v` for the
+        entries of `nest`): the container then holds what the value holds."""
         return self._fact("filled_by_callees", func, self._fills) or []
 
     def _fills(self, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, set[str], list[str]]]:
         model = self.model
-        found = []
+        found = [  # `flat.append(g.view(-1))` in a loop over a parameter: the list holds what it is handed
+            (arg.value, set(names_in(arg.value)), [call.func.value.value])  # type: ignore[attr-defined]
+            for call in model.tree.descendants(func.body, cst.Call)
+            if type(call.func) is cst.Attribute
+            and type(call.func.value) is cst.Name
+            and call.func.attr.value in CONTAINER_STORES
+            and model.scope_of(call) is func
+            and (arg := call_arg(call, CONTAINER_STORES[call.func.attr.value])) is not None
+        ]
         for call in model.tree.descendants(func.body, cst.Call):
             if model.scope_of(call) is not func or type(call.func) is not cst.Name:
                 continue
@@ -576,10 +592,12 @@ class Summaries:
         return found
 
     def _rebound_without_history(
-        self, name: str, derived: dict[str, set[str]], func: cst.FunctionDef, at: cst.CSTNode
+        self, name: str, derived: dict[str, set[str]], func: cst.FunctionDef, at: cst.CSTNode, seen: set[int] | None = None
     ) -> bool:
         """Do only plain assignments reach `name` at `at`, none of whose values reads a parameter's
-        history (`v = v.data.sum()`), but for those made where a tensor check of `name` failed?"""
+        history (`v = v.data.sum()`), but for those made where a tensor check of `name` failed? An
+        update in place by a value of no history (`v *= 0.5`) keeps what reached it: those decide."""
+        seen = set() if seen is None else seen
         reaching = self.model.provenance.reaching_bindings(func, name, at)
         if not reaching or any(name in targets for _, _, targets in self._filled_by_callees(func)):
             return False  # (`flat = {}`, then a helper fills it: what it holds came after the binding)
@@ -591,6 +609,12 @@ class Summaries:
                 continue  # `elif ...: v = v.sum()` after `if isinstance(v, Variable):`, or the loop's `v` past
                 # `if isinstance(v, torch.Tensor): v = v.item()`: no tensor there
             node = binding.node
+            if type(node) is cst.AugAssign and not reads(node.value, holding):
+                if id(node) not in seen:  # (round a loop's back edge: once)
+                    seen.add(id(node))
+                    if not self._rebound_without_history(name, derived, func, node, seen):
+                        return False
+                continue
             simple = (
                 type(node) is cst.Assign
                 and len(node.targets) == 1
@@ -760,6 +784,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         run = _evaluation_run(model, func) if cls is not None else None
         if run:  # an override its base class's file calls on `self` (`overrides:` questions)
             entry["evaluation_run"] = run
+        text = model.provenance.text_parameters(func)
+        if text:  # `generation_metric(hyps, refs)` splits the items of `refs` as text: what is handed there is text
+            entry["text_items"] = text
         handed = _handed_to_self(model, func, params) if cls is not None else {}
         if handed:  # `self.update(preds, target)` in a base's `forward`: what a subclass's `update` keeps, it keeps
             entry["hands_self"] = handed

@@ -22,8 +22,8 @@ from memlint.analysis.syntax.expressions import (
 )
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import (
-    CONCATENATIONS, CONTAINER_STORES, GRAPH_FEATURE_FRAMES, GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING,
-    SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
+    CONCATENATIONS, CONTAINER_STORES, DETACHED_VIEW_ATTRIBUTES, DETACHED_VIEW_METHODS, GRAPH_FEATURE_FRAMES,
+    GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING, SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
 )
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES, named_for_evaluation
 from memlint.analysis.regions.grad import Grad
@@ -756,6 +756,10 @@ class Loops:
                 # `self.running_mean.mul_(m).add_(mean * (1 - m))`: a buffer updated in place
                 while type(container) is cst.Call and method_name(container) in _IN_PLACE:
                     container = container.func.value
+                if (type(container) is cst.Attribute and container.attr.value in DETACHED_VIEW_ATTRIBUTES) or (
+                    type(container) is cst.Call and method_name(container) in DETACHED_VIEW_METHODS
+                ):
+                    return None  # `self.buf.data.mul_(m).add_(x)`: through a view outside autograd, no graph kept
                 if type(container) is cst.Attribute and root_name(container) == "self":
                     return Store(statement, container, call.args[0].value, "in-place")
                 if type(container) is cst.Call and root_name(container.func) in self.model.params(self.model.scope_of(statement)):

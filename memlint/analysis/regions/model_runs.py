@@ -35,6 +35,7 @@ from memlint.analysis.library import (
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.regions.frameworks import named_for_evaluation
 from memlint.analysis.flow.project_facts import ProjectFacts
+from memlint.analysis.syntax.calls import argument_for, parameter_names
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.tensor_api import TENSOR_API
 from memlint.patterns import is_test_path
@@ -1456,15 +1457,45 @@ class EvalRegions:
         return runs_param and not sets_eval
 
     def trained_through(self, func: cst.FunctionDef) -> bool:
-        """Does a training step of this file differentiate what `func` returns: at a call of it by its
+        """Does a training step differentiate what `func` returns: of this file, at a call of it by its
         name (`_differentiated_by_name`), or at a call of it or after the functions that make the call
-        return its value (`_differentiated_by_callers`)? Named like evaluation, it is training code."""
+        return its value (`_differentiated_by_callers`); or of another file of the project, by its
+        summary (`trained_calls`)? Named like evaluation, it is training code."""
         key = id(func)
         if key not in self._trained:
-            self._trained[key] = self._differentiated_by_name(func) or any(
-                self._differentiated_by_callers(site, frozenset()) for site in self.model.call_sites().get(func, ())
+            name = self.model.exported_name(func)
+            self._trained[key] = (
+                self._differentiated_by_name(func)
+                or any(self.differentiated_at(site) for site in [*self.model.call_sites().get(func, ()), *self._handed_sites(func)])
+                or (name is not None and self.model.project.trained_elsewhere(name))
             )
         return self._trained[key]
+
+    def _handed_sites(self, func: cst.FunctionDef) -> list[cst.Call]:
+        """The calls of `func` through a parameter: a call of this file hands it, by its name, to a
+        function of this file (`train(loader, model, predict)`), whose own body calls that parameter
+        (`pred = predict(fake)`)."""
+        model = self.model
+        sites = []
+        for arg in model.tree.by_type.get(cst.Arg, ()):
+            value = arg.value
+            if type(value) is not cst.Name or value.value != func.name.value:
+                continue
+            call = model.tree.parent_of(arg)
+            if type(call) is not cst.Call or func not in model.functions_named(value, call):
+                continue
+            for callee in model.local_callees(call):
+                params = [p for p in parameter_names(callee) if argument_for(call, callee, p) is value]
+                sites += [
+                    c
+                    for c in model.tree.descendants(callee.body, cst.Call)
+                    if type(c.func) is cst.Name and c.func.value in params and model.scope_of(c) is callee
+                ]
+        return sites
+
+    def differentiated_at(self, site: cst.Call) -> bool:
+        """Does a training step of this file differentiate what the call `site` returns (`_differentiated_by_callers`)?"""
+        return self._differentiated_by_callers(site, frozenset())
 
     def _differentiated_by_callers(self, site: cst.Call, seen: frozenset[int]) -> bool:
         """Does a training step of this file differentiate what the call `site` returns: in the site's
