@@ -104,16 +104,19 @@ def test_first_lines_from_ast_equal_those_of_code_generation(name: str) -> None:
         assert found == statement_lines(module)
 
 
+@pytest.mark.parametrize("known", [False, True], ids=["lines from the text", "top-level lines known"])
 @pytest.mark.parametrize("case", [*SHAPES, *CASES[::20]], ids=lambda c: c if isinstance(c, str) else c.parent.name[:5] + "/" + c.name)
-def test_ranges_equal_libcst_positions(case: str | Path) -> None:
+def test_ranges_equal_libcst_positions(case: str | Path, known: bool) -> None:
     """Every node's range equals LibCST's, asked one statement at a time (generation stops after
-    the nodes asked about), then node by node in reverse (past where the first generation stopped)."""
+    the nodes asked about), then node by node in reverse (past where the first generation stopped).
+    `known`: the top-level statements' first lines are given (as a language server's incremental
+    parser gives them), and `ast` parses only the top-level statements asked about, each on its own."""
     text = SHAPES[case] if isinstance(case, str) else case.read_text()
     module = parse_module(text)
     expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     tree = Tree(module)
     assert StatementLines(module, text, tree.parent_of).top_level() in (statement_lines(module), None)
-    positions = Positions(module, tree.parent_of, text=text)
+    positions = Positions(module, tree.parent_of, statement_lines(module) if known else None, text=text)
     nodes = sorted((n for same in tree.by_type.values() for n in same if n is not module), key=lambda n: tree.order[id(n)])
     if not nodes:
         return  # only comments
@@ -123,13 +126,15 @@ def test_ranges_equal_libcst_positions(case: str | Path) -> None:
         assert positions.range_of(node) == expected[node]
 
 
-def test_statements_of_blocks_start_where_ast_says() -> None:
+@pytest.mark.parametrize("known", [False, True], ids=["lines from the text", "top-level lines known"])
+def test_statements_of_blocks_start_where_ast_says(known: bool) -> None:
     """Each statement of an indented block is generated from its own first line (not from its
-    top-level statement's): `ast` knows them all in a module of every kind of block."""
+    top-level statement's): `ast` knows them all in a module of every kind of block, parsed whole
+    or (`known`: the top-level statements' first lines given) one top-level statement at a time."""
     text = SHAPES["nested blocks"]
     module = parse_module(text)
     tree = Tree(module)
-    lines = StatementLines(module, text, tree.parent_of)
+    lines = StatementLines(module, text, tree.parent_of, first_lines=statement_lines(module) if known else None)
     expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(WhitespaceInclusivePositionProvider)
     checked = 0
     for block in tree.by_type[cst.IndentedBlock]:

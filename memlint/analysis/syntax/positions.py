@@ -155,7 +155,7 @@ class Positions:
 
     def _statement_lines(self) -> StatementLines | None:
         if self._lines is None and self._text is not None:
-            self._lines = StatementLines(self.module, self._text, self._parent_of, self._parsed)
+            self._lines = StatementLines(self.module, self._text, self._parent_of, self._parsed, self._first_lines)
             self._text = self._parsed = None  # held by the `ast` rows now
         return self._lines
 
