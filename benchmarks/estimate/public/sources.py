@@ -442,6 +442,22 @@ def _pets(root: str, rng: np.random.Generator) -> None:
         handle.write(revision)
 
 
+def _ml1m_sasrec(folder: str, rng: np.random.Generator) -> None:
+    # MovieLens-1M as SASRec's preprocessing writes it (data/ml-1m.txt: "user item" a line, each user's
+    # interactions in time order): 6,040 users and 3,416 items, histories of 20 to 2,314 items (the real
+    # set's bounds, about a million interactions). The embeddings are item-sized; the batches are
+    # maxlen-padded, and the positions a history fills set the size of the loss's selection.
+    os.makedirs(folder, exist_ok=True)
+    users, items = 6040, 3416
+    lengths = np.clip(np.round(rng.lognormal(np.log(95), 0.95, users)), 20, 2314).astype(int)
+    with open(os.path.join(folder, "ml-1m.txt"), "w", encoding="utf-8") as handle:
+        for user, length in enumerate(lengths, start=1):
+            history = rng.choice(items, min(length, items), replace=False) + 1
+            if user == 1:
+                history = rng.permutation(items) + 1  # every item at least once
+            handle.writelines(f"{user} {item}\n" for item in history)
+
+
 def data() -> None:
     rng = np.random.default_rng(0)
     chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
@@ -468,6 +484,8 @@ def data() -> None:
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "pytorch_tutorial", "tutorials", "data", "MNIST"))  # '../../data/'
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "examples", "mnist_forward_forward", "data", "MNIST"))
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "pytorch_gan", "data", "mnist", "MNIST"))  # '../../data/mnist'
+    if os.path.isdir(os.path.join(SRC, "darts")):
+        _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "darts", "data", "MNIST"))  # './data/'
     for place in ("fabric/language_model", "pytorch/basics"):  # Lightning's WikiText2 demo data set
         _link(os.path.join(SRC, "examples", "word_language_model", "data", "wikitext-2", "train.txt"),
               os.path.join(lightning, place, "data", "wikitext-2.txt"))
@@ -489,7 +507,8 @@ def data() -> None:
                                ("examples", _bsds300, "super_resolution/dataset/BSDS300/images"),
                                ("pytorch_gan", _monet2photo, "data/monet2photo"),
                                ("pointnet", _modelnet40, "data/modelnet40_normal_resampled"),
-                               ("deit", lightning_imagenet, "synth_imagenet"), ("dit", _imagefolder, "synth_images")):
+                               ("deit", lightning_imagenet, "synth_imagenet"), ("dit", _imagefolder, "synth_images"),
+                               ("vicreg", _imagefolder, "synth_imagenet")):
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(SRC, name, folder)):
             make(os.path.join(SRC, name, folder), rng)
     # Scripts that read their data from their own folder (or one they name): made where a file it holds is missing.
@@ -498,7 +517,8 @@ def data() -> None:
                                      ("examples", _coco_style, "fast_neural_style", "synth_coco"),
                                      ("dit", _sd_vae, ".", "hf_home/hub/models--stabilityai--sd-vae-ft-ema/refs/main"),
                                      ("llama2c", _tinystories, ".", "data/TinyStories_all_data/data02.bin"),
-                                     ("accelerate", _pets, "examples", "hf_home/hub/models--timm--resnet50d.ra2_in1k/refs/main")):
+                                     ("accelerate", _pets, "examples", "hf_home/hub/models--timm--resnet50d.ra2_in1k/refs/main"),
+                                     ("sasrec", _ml1m_sasrec, "python/data", "ml-1m.txt")):
         root = os.path.normpath(os.path.join(SRC, name, folder))
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(root, made)):
             make(root, rng)
