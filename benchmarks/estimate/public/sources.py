@@ -186,11 +186,11 @@ def _yolo(folder: str, rng: np.random.Generator) -> None:
                      f"names: {[f'c{i}' for i in range(80)]}\n")
 
 
-def _imagefolder(folder: str, rng: np.random.Generator, validation: str = "validation") -> None:
+def _imagefolder(folder: str, rng: np.random.Generator, validation: str = "validation", train: int = 256) -> None:
     # ImageNet's folder layout (a folder per class) for timm's train.py (and, with "val", Lightning's
     # ImageNet template): 256 training and 64 validation photos of 10 classes; the transforms crop
     # them to the model's input size.
-    for split, count in (("train", 256), (validation, 64)):
+    for split, count in (("train", train), (validation, 64)):
         for i in range(count):
             klass = os.path.join(folder, split, f"n{i % 10:08d}")
             os.makedirs(klass, exist_ok=True)
@@ -499,6 +499,9 @@ def data() -> None:
             if not os.path.exists(os.path.join(folder, f"ind.{prefix}.test.index")):
                 _planetoid(folder, prefix, sizes, rng)
     lightning_imagenet = (lambda folder, rng: _imagefolder(folder, rng, "val"))
+    # vicreg's GradScaler skips each step whose fp16 gradients overflow, as the first ones do at its initial
+    # scale: 2,048 photos, so that the GPU run reaches two optimizer steps within its one epoch.
+    vicreg_imagenet = (lambda folder, rng: _imagefolder(folder, rng, train=2048))
     for name, make, folder in (("pytorch_unet", _carvana, "data"), ("yolov7", _yolo, "synth"),
                                ("timm", _imagefolder, "synth_imagenet"),
                                ("lightning", lightning_imagenet, "examples/pytorch/domain_templates/synth_imagenet"),
@@ -508,7 +511,7 @@ def data() -> None:
                                ("pytorch_gan", _monet2photo, "data/monet2photo"),
                                ("pointnet", _modelnet40, "data/modelnet40_normal_resampled"),
                                ("deit", lightning_imagenet, "synth_imagenet"), ("dit", _imagefolder, "synth_images"),
-                               ("vicreg", _imagefolder, "synth_imagenet")):
+                               ("vicreg", vicreg_imagenet, "synth_imagenet")):
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(SRC, name, folder)):
             make(os.path.join(SRC, name, folder), rng)
     # Scripts that read their data from their own folder (or one they name): made where a file it holds is missing.
