@@ -125,3 +125,16 @@ def test_bad_baselines_say_why_in_one_line(repo, args, message):
     done = _estimate(repo / "sub", "train:build", *args)
     assert done.returncode == 2 and done.stderr.strip() == f"memlint estimate: {message}" + (
         " of the repository here" if "neither" in message else "")
+
+
+@pytest.mark.parametrize("ref, message", [
+    ("no-such-ref", "--baseline no-such-ref: neither a saved prediction (a JSON file) nor a git ref of the repository here"),
+    ("notes.json", "--baseline notes.json: not a saved prediction (memlint estimate --format json)"),
+])
+def test_a_base_that_cannot_be_had_is_said_before_the_run(repo, ref, message):
+    # The program is never run: its own failure (a module that does not exist) would be the line otherwise.
+    (repo / "sub" / "notes.json").write_text(json.dumps({"text": "no prediction"}))
+    done = _estimate(repo / "sub", "no_such_module:build", "--baseline", ref)
+    assert done.returncode == 2 and done.stderr.strip() == f"memlint estimate: {message}"
+    # A valid base with the same missing module: the run's own failure, after the base was found.
+    assert "no_such_module" in _estimate(repo / "sub", "no_such_module:build", "--baseline", "HEAD").stderr

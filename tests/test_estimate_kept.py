@@ -204,3 +204,23 @@ def test_the_tracker_holds_no_gradient_while_a_module_waits_for_its_other_inputs
     # `first`'s gradient was freed once its node ran, before `later`'s came; the hook ran once, with no tensors.
     assert seen[1] is True
     assert calls == [[None, None]]
+
+
+def test_a_graph_differentiated_for_some_of_its_inputs_is_freed_once_dropped():
+    # An architecture search's step: `torch.autograd.grad(loss, alphas)` runs only the nodes that lead to
+    # the alphas. A module input's node that does not run keeps what it saved (here `x`, saved by the
+    # product for w's gradient); the tracker's hooks let it go at the end of that backward call, so the
+    # graph is freed when the program drops it, as on the GPU.
+    w, a = torch.ones(1024, requires_grad=True), torch.ones(1, requires_grad=True)
+    x = torch.randn(1024)
+    probe = weakref.ref(x)
+    hidden = x * w  # a module's input: its node will not run
+    del x
+    _multi_grad_hook_keeping_no_grads((hidden,), lambda grads: None)
+    head = hidden.sum() * a  # another module's input, on the way to `a`
+    calls = []
+    _multi_grad_hook_keeping_no_grads((head,), calls.append)
+    (grad,) = torch.autograd.grad((head * 2).sum(), [a])
+    assert calls == [[None]] and probe() is not None  # still held by the graph the program holds
+    del head, hidden
+    assert probe() is None

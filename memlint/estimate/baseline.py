@@ -41,9 +41,9 @@ def need(result: dict) -> int:
     return max(result["peak_reserved"], result["peak_allocated"])
 
 
-def load(ref: str, rerun_args: list[str], timeout: float) -> tuple[dict, str]:
-    """(the base's prediction, how it was had). `rerun_args` are this estimate's arguments,
-    to run again on the ref's tree (with --format json)."""
+def resolve(ref: str) -> dict | tuple[str, str]:
+    """What can be had of the base before the prediction runs: a saved prediction, or the ref's commit
+    and the repository's top folder. A REF that is neither fails here, before any run."""
     if os.path.isfile(ref):
         try:
             with open(ref, encoding="utf-8") as handle:
@@ -52,8 +52,22 @@ def load(ref: str, rerun_args: list[str], timeout: float) -> tuple[dict, str]:
             raise BaselineError(f"--baseline {ref}: not a saved prediction ({exc})") from None
         if not isinstance(base, dict) or not {"peak_allocated", "peak_reserved"} <= base.keys():
             raise BaselineError(f"--baseline {ref}: not a saved prediction (memlint estimate --format json)")
-        return base, f"saved prediction {ref}"
-    return _at_ref(ref, rerun_args, timeout), f"git {ref}"
+        return base
+    cwd = os.getcwd()
+    try:
+        return (_git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd),
+                _git(["rev-parse", "--show-toplevel"], cwd))
+    except (BaselineError, OSError):
+        raise BaselineError(f"--baseline {ref}: neither a saved prediction (a JSON file) nor a git ref of the "
+                            "repository here") from None
+
+
+def load(ref: str, resolved: dict | tuple[str, str], rerun_args: list[str], timeout: float) -> tuple[dict, str]:
+    """(the base's prediction, how it was had), from what `resolve` found. `rerun_args` are this
+    estimate's arguments, to run again on the ref's tree (with --format json)."""
+    if isinstance(resolved, dict):
+        return resolved, f"saved prediction {ref}"
+    return _at_ref(ref, *resolved, rerun_args, timeout), f"git {ref}"
 
 
 def _git(args: list[str], cwd: str) -> str:
@@ -63,15 +77,8 @@ def _git(args: list[str], cwd: str) -> str:
     return done.stdout.strip()
 
 
-def _at_ref(ref: str, rerun_args: list[str], timeout: float) -> dict:
-    cwd = os.getcwd()
-    try:
-        commit = _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], cwd)
-        top = _git(["rev-parse", "--show-toplevel"], cwd)
-    except (BaselineError, OSError):
-        raise BaselineError(f"--baseline {ref}: neither a saved prediction (a JSON file) nor a git ref of the "
-                            "repository here") from None
-    prefix = os.path.relpath(cwd, top)
+def _at_ref(ref: str, commit: str, top: str, rerun_args: list[str], timeout: float) -> dict:
+    prefix = os.path.relpath(os.getcwd(), top)
     holder = tempfile.mkdtemp(prefix="memlint-baseline-")
     tree = os.path.join(holder, "tree")
     try:

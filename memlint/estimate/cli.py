@@ -102,6 +102,10 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         increase = baseline.parse_increase(max_increase) if max_increase else None
     except ValueError as exc:
         _fail(str(exc))
+    try:  # an unknown ref or a file that is no prediction is said before the run, not after it
+        base_found = baseline.resolve(baseline_ref) if baseline_ref else None
+    except baseline.BaselineError as exc:
+        _fail(str(exc))
     if plot_file and importlib.util.find_spec("matplotlib") is None:
         _fail('--plot needs matplotlib: pip install "memlint-torch[estimate]"')
     for path in (plot_file, snapshot_file):
@@ -136,7 +140,7 @@ def estimate(ctx: click.Context, target: str | None, gpu_name: str | None, budge
         rerun = _same_estimate(target, argv, gpu_name, budget, steps, no_eval, batch_size, optimizer, dtype,
                                checkpointing, world_size, timeout)
         try:
-            base, how = baseline.load(baseline_ref, rerun, timeout)
+            base, how = baseline.load(baseline_ref, base_found, rerun, timeout)
         except baseline.BaselineError as exc:
             _fail(str(exc))
         result["baseline"] = baseline.compare(base, result, how, increase, limit)

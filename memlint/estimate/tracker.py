@@ -42,6 +42,7 @@ import os
 import sys
 import threading
 import traceback
+import weakref
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -205,6 +206,27 @@ _KEEPING_LOSSES = {torch.ops.aten.mse_loss.default, torch.ops.aten.smooth_l1_los
 _REGISTER_MULTI_GRAD_HOOK = mod_tracker.register_multi_grad_hook
 
 
+class _Waiting:
+    """The nodes a module's input gradients come from, while its backward may still run. Held by
+    the hooks, which the nodes hold: a cycle through C++ that no collector sees, so each is
+    dropped at the end of the next backward call, after which a graph the program let go of is
+    freed (`_multi_grad_hook_keeping_no_grads`)."""
+
+    def __init__(self, grad_fns: list) -> None:
+        self.grad_fns: list | None = grad_fns
+
+
+_WAITING: "weakref.WeakSet[_Waiting]" = weakref.WeakSet()
+_RELEASING: set[int] = set()  # backward calls (graph tasks) whose end drops them
+
+
+def _release_waiting() -> None:
+    for waiting in list(_WAITING):
+        waiting.grad_fns = None
+    _WAITING.clear()
+    _RELEASING.clear()
+
+
 def _multi_grad_hook_keeping_no_grads(tensors, fn, mode: str = "all"):
     """`register_multi_grad_hook` for ModTracker, which learns from it when a module's backward is
     done: called once the gradients of all of `tensors` are computed, like torch's, but with None
@@ -214,10 +236,17 @@ def _multi_grad_hook_keeping_no_grads(tensors, fn, mode: str = "all"):
     the GPU does not (a UNet with checkpointing peaked 64 MiB higher).
     A module called on a leaf that requires grad (a WGAN-GP critic on its interpolated images,
     differentiated by `torch.autograd.grad(..., inputs=leaf)`) is done at its first gradient:
-    torch cannot say under `autograd.grad` whether a leaf's node will run, and raises."""
+    torch cannot say under `autograd.grad` whether a leaf's node will run, and raises.
+    The nodes, which say how many gradients a backward call will compute, are held until the end
+    of the next backward call (`_Waiting`): torch's hooks hold them for good, so a graph that is
+    only partly differentiated (`torch.autograd.grad` for a few inputs: an architecture search's
+    step for its architecture weights) or not at all stayed alive with what its nodes saved, which
+    the GPU frees when the program drops it. A later backward call through the same graph is done
+    at its first gradient."""
     if mode != "all" or any(t.grad_fn is None for t in tensors):
         return _REGISTER_MULTI_GRAD_HOOK(tensors, fn, mode="any")
-    grad_fns = [_get_grad_fn_or_grad_acc(t) for t in tensors]
+    waiting = _Waiting([_get_grad_fn_or_grad_acc(t) for t in tensors])
+    _WAITING.add(waiting)
     size = len(tensors)  # the hook must not hold the tensors it is registered on: a cycle no collector sees
     counts: dict[int, int] = {}  # backward call (graph task) -> gradients seen, and how many will come
     expected: dict[int, int] = {}
@@ -227,7 +256,12 @@ def _multi_grad_hook_keeping_no_grads(tensors, fn, mode: str = "all"):
         task = torch._C._current_graph_task_id()
         with lock:
             if task not in counts:
-                counts[task], expected[task] = 0, sum(map(torch._C._will_engine_execute_node, grad_fns))
+                grad_fns = waiting.grad_fns
+                counts[task] = 0
+                expected[task] = 1 if grad_fns is None else sum(map(torch._C._will_engine_execute_node, grad_fns))
+                if task not in _RELEASING:
+                    _RELEASING.add(task)
+                    torch.autograd.Variable._execution_engine.queue_callback(_release_waiting)
             counts[task] += 1
             done = counts[task] == expected[task]
             if done:

@@ -186,11 +186,11 @@ def _yolo(folder: str, rng: np.random.Generator) -> None:
                      f"names: {[f'c{i}' for i in range(80)]}\n")
 
 
-def _imagefolder(folder: str, rng: np.random.Generator, validation: str = "validation") -> None:
+def _imagefolder(folder: str, rng: np.random.Generator, validation: str = "validation", train: int = 256) -> None:
     # ImageNet's folder layout (a folder per class) for timm's train.py (and, with "val", Lightning's
     # ImageNet template): 256 training and 64 validation photos of 10 classes; the transforms crop
     # them to the model's input size.
-    for split, count in (("train", 256), (validation, 64)):
+    for split, count in (("train", train), (validation, 64)):
         for i in range(count):
             klass = os.path.join(folder, split, f"n{i % 10:08d}")
             os.makedirs(klass, exist_ok=True)
@@ -442,6 +442,22 @@ def _pets(root: str, rng: np.random.Generator) -> None:
         handle.write(revision)
 
 
+def _ml1m_sasrec(folder: str, rng: np.random.Generator) -> None:
+    # MovieLens-1M as SASRec's preprocessing writes it (data/ml-1m.txt: "user item" a line, each user's
+    # interactions in time order): 6,040 users and 3,416 items, histories of 20 to 2,314 items (the real
+    # set's bounds, about a million interactions). The embeddings are item-sized; the batches are
+    # maxlen-padded, and the positions a history fills set the size of the loss's selection.
+    os.makedirs(folder, exist_ok=True)
+    users, items = 6040, 3416
+    lengths = np.clip(np.round(rng.lognormal(np.log(95), 0.95, users)), 20, 2314).astype(int)
+    with open(os.path.join(folder, "ml-1m.txt"), "w", encoding="utf-8") as handle:
+        for user, length in enumerate(lengths, start=1):
+            history = rng.choice(items, min(length, items), replace=False) + 1
+            if user == 1:
+                history = rng.permutation(items) + 1  # every item at least once
+            handle.writelines(f"{user} {item}\n" for item in history)
+
+
 def data() -> None:
     rng = np.random.default_rng(0)
     chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
@@ -468,6 +484,8 @@ def data() -> None:
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "pytorch_tutorial", "tutorials", "data", "MNIST"))  # '../../data/'
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "examples", "mnist_forward_forward", "data", "MNIST"))
     _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "pytorch_gan", "data", "mnist", "MNIST"))  # '../../data/mnist'
+    if os.path.isdir(os.path.join(SRC, "darts")):
+        _link(os.path.join(mnist, "MNIST"), os.path.join(SRC, "darts", "data", "MNIST"))  # './data/'
     for place in ("fabric/language_model", "pytorch/basics"):  # Lightning's WikiText2 demo data set
         _link(os.path.join(SRC, "examples", "word_language_model", "data", "wikitext-2", "train.txt"),
               os.path.join(lightning, place, "data", "wikitext-2.txt"))
@@ -481,6 +499,9 @@ def data() -> None:
             if not os.path.exists(os.path.join(folder, f"ind.{prefix}.test.index")):
                 _planetoid(folder, prefix, sizes, rng)
     lightning_imagenet = (lambda folder, rng: _imagefolder(folder, rng, "val"))
+    # vicreg's GradScaler skips each step whose fp16 gradients overflow, as the first ones do at its initial
+    # scale: 2,048 photos, so that the GPU run reaches two optimizer steps within its one epoch.
+    vicreg_imagenet = (lambda folder, rng: _imagefolder(folder, rng, train=2048))
     for name, make, folder in (("pytorch_unet", _carvana, "data"), ("yolov7", _yolo, "synth"),
                                ("timm", _imagefolder, "synth_imagenet"),
                                ("lightning", lightning_imagenet, "examples/pytorch/domain_templates/synth_imagenet"),
@@ -489,7 +510,8 @@ def data() -> None:
                                ("examples", _bsds300, "super_resolution/dataset/BSDS300/images"),
                                ("pytorch_gan", _monet2photo, "data/monet2photo"),
                                ("pointnet", _modelnet40, "data/modelnet40_normal_resampled"),
-                               ("deit", lightning_imagenet, "synth_imagenet"), ("dit", _imagefolder, "synth_images")):
+                               ("deit", lightning_imagenet, "synth_imagenet"), ("dit", _imagefolder, "synth_images"),
+                               ("vicreg", vicreg_imagenet, "synth_imagenet")):
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(SRC, name, folder)):
             make(os.path.join(SRC, name, folder), rng)
     # Scripts that read their data from their own folder (or one they name): made where a file it holds is missing.
@@ -498,7 +520,8 @@ def data() -> None:
                                      ("examples", _coco_style, "fast_neural_style", "synth_coco"),
                                      ("dit", _sd_vae, ".", "hf_home/hub/models--stabilityai--sd-vae-ft-ema/refs/main"),
                                      ("llama2c", _tinystories, ".", "data/TinyStories_all_data/data02.bin"),
-                                     ("accelerate", _pets, "examples", "hf_home/hub/models--timm--resnet50d.ra2_in1k/refs/main")):
+                                     ("accelerate", _pets, "examples", "hf_home/hub/models--timm--resnet50d.ra2_in1k/refs/main"),
+                                     ("sasrec", _ml1m_sasrec, "python/data", "ml-1m.txt")):
         root = os.path.normpath(os.path.join(SRC, name, folder))
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(root, made)):
             make(root, rng)

@@ -510,6 +510,31 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "timm's resnet50d at batch 64 in fp32 and bf16 (the fp32 run's 0.38 GiB estimated workspace, from the nearest "
      "measured calls of ten never measured, was the +39% reserved)",
      "that prediction, made with the code before any change for them, was committed before they ran on a GPU"),
+    ("estimate_public_first_look_j", "Tenth first look: a sequential recommender, self-supervised pretraining under "
+     "torchrun, a differentiable architecture search",
+     "Picked by a rule written before any of them ran (`first_look_rules` in the manifest): the most-starred public "
+     "training script of each family the tables lack (a sequential recommender whose batches host worker processes "
+     "sample; self-supervised pretraining launched by torchrun, with DDP, SyncBatchNorm, an all-gather inside the "
+     "loss, a LARS optimizer, AMP and cudnn.benchmark; an architecture search whose architecture step differentiates "
+     "through a virtual step of the weights) that runs offline and unmodified, the data generated in the format and "
+     "at the sizes of the set the script reads (MovieLens-1M in SASRec's format, 6,040 users and 3,416 items; "
+     "ImageNet-style class folders; MNIST). vicreg's GradScaler skips each step whose fp16 gradients overflow, as "
+     "its first ones do at the initial scale: with 256 photos its GPU run took no optimizer step in its one epoch "
+     "(7,968.9 / 8,372.0 and 13,405.9 / 13,544.0 MiB, `estimate_public_first_look_j_gpu_no_steps.json`), so it "
+     "runs on 2,048; `memlint estimate` predicts the steps taken. Its reserved memory varies from run to run with "
+     "cudnn.benchmark's choices (9,542.0 and 9,158.0 MiB at batch 64, `estimate_public_first_look_j_gpu_biggest.json`). "
+     "A Hugging Face `Trainer` script other than run_clm.py was left out again (the stored run_mlm.py imports "
+     "datasets' `load_metric`, gone since datasets 3), and speech had no candidate that reads its audio without "
+     "torchaudio's or librosa's loaders. pt.darts' search stopped at the benchmark's 120 s limit before its first "
+     "optimizer step: each step runs the search network (8 cells of 14 mixed edges, about 4,500 operators a "
+     "forward) five times forward and backward. With a longer limit (`predict.py --timeout 600`) it predicts, in "
+     "238 and 175 s of CPU on the shared 2-core machine: far over the 30 s a prediction should take.",
+     "a graph that the program differentiates only in part (`torch.autograd.grad` for the architecture weights: the "
+     "nodes that do not lead to them never run) or not at all is freed once the program drops it, as on the GPU: "
+     "the hooks that tell when a module's backward is done held its nodes, and what they saved, for good (pt.darts "
+     "kept 1.7 GiB of its architecture step into the weights' step: with the unchanged code and a longer limit it "
+     "predicted 7.54 / 7.81 GiB, +12.6% / +12.2%)",
+     "that prediction, made with the code before any change for them, was committed before they ran on a GPU"),
 ]
 
 
@@ -704,6 +729,7 @@ def main() -> None:
         "python benchmarks/estimate/public/measure_gpu.py OUT.json cyclegan wgan pointnet --jobs 3   # the sixth's",
         "python benchmarks/estimate/public/measure_gpu.py OUT.json deit dit dlrm --jobs 3   # the eighth's",
         "python benchmarks/estimate/public/measure_gpu.py OUT.json llama2c accelerate lightning-transformer --jobs 3   # the ninth's",
+        "python benchmarks/estimate/public/measure_gpu.py OUT.json sasrec vicreg darts --jobs 3   # the tenth's",
         "python benchmarks/estimate/measure_distributed.py gpu OUT.json 1 2 4",
         "python benchmarks/estimate/kernel_probe.py OUT.json plain; python benchmarks/estimate/kernel_probe.py OUT.json benchmark",
         "python benchmarks/estimate/kernel_probe.py OUT.json rnn    # and sweep-plain, sweep-benchmark",
