@@ -1099,8 +1099,48 @@ class Provenance:
         if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
             return self.self_attribute_values(expr.attr.value, at)
         if type(expr) is cst.Subscript:
-            elements = [_element_values(v, self.model.imports) for v in self.held_values(expr.value, at)]
+            if type(expr.value) is cst.Name and expr.value.value == "self":
+                # `self[k]` in a method of a mapping class: the value its missing keys are made with
+                cls = self.model.method_class(at)
+                return self._missing_values(cls) if cls is not None else []
+            elements = [self._element_values(v) for v in self.held_values(expr.value, at)]
             return [e for values in elements for e in values] if elements and all(elements) else []
+        return []
+
+    def _element_values(self, container: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """What the elements of a container built by `container` are built from (`_element_values`),
+        also of an instance of a class of this file whose missing keys a factory fills (`_missing_values`)."""
+        if type(container) is cst.Call and type(container.func) is cst.Name:
+            cls = self.model.calls.classes.get(container.func.value)
+            if cls is not None:
+                return self._missing_values(cls)
+        return _element_values(container, self.model.imports)
+
+    def _missing_values(self, cls: cst.ClassDef) -> list[cst.BaseExpression]:
+        """The value a `collections.defaultdict` subclass of this file makes for a missing key: what the
+        factory its `__init__` hands `super().__init__` makes (`super().__init__(partial(Meter, n))`, or a
+        name bound to one there); [] where the class shows none."""
+        imports = self.model.imports
+        if not any(imports.resolve(base.value) == "collections.defaultdict" for base in cls.bases):
+            return []
+        init = next((s for s in cls.body.body if type(s) is cst.FunctionDef and s.name.value == "__init__"), None)
+        for call in self.model.tree.descendants(init, cst.Call) if init is not None else ():
+            func = call.func
+            if not (
+                type(func) is cst.Attribute
+                and func.attr.value == "__init__"
+                and type(func.value) is cst.Call
+                and code(func.value.func) == "super"
+                and call.args
+                and call.args[0].keyword is None
+                and not call.args[0].star
+            ):
+                continue
+            factory = call.args[0].value
+            if type(factory) is cst.Name and factory.value not in self.model.params(init):
+                bound = self.model.bindings(init, factory.value)
+                factory = bound[0].value if len(bound) == 1 and bound[0].value is not None else None
+            return [made_by_factory(factory, imports)] if factory is not None else []
         return []
 
     def self_attribute_values(self, attr: str, at: cst.CSTNode) -> list[cst.BaseExpression]:
@@ -2477,13 +2517,27 @@ def _element_values(container: cst.BaseExpression, imports: "Imports") -> list[c
     made = (imports.resolve(container.func) or "").rpartition(".")[2]
     arg = container.args[0].value
     if made == "defaultdict":
-        return [cst.Call(func=arg)]  # `defaultdict(Meter)`: each value made by `Meter()`
+        return [made_by_factory(arg, imports)]  # `defaultdict(Meter)`: each value made by `Meter()`
     if made in ("dict", "OrderedDict") and type(arg) in (cst.GeneratorExp, cst.ListComp):
         pair = arg.elt  # `dict((n, Meter()) for n in names)`
         return [pair.elements[1].value] if type(pair) is cst.Tuple and len(pair.elements) == 2 else []
     if made in ("list", "tuple"):
         return _element_values(arg, imports)
     return []
+
+
+def made_by_factory(factory: cst.BaseExpression, imports: "Imports") -> cst.Call:
+    """The call that calling `factory` amounts to: `Meter()` for `Meter`, and for
+    `functools.partial(Meter, window_size=20)` too (the partial's arguments aside)."""
+    if (
+        type(factory) is cst.Call
+        and imports.resolve(factory.func) == "functools.partial"
+        and factory.args
+        and factory.args[0].keyword is None
+        and not factory.args[0].star
+    ):
+        return cst.Call(func=factory.args[0].value)
+    return cst.Call(func=factory)
 
 
 def _own_entries_loop(tree: Tree, statement: cst.CSTNode, target: cst.Subscript) -> cst.For | None:

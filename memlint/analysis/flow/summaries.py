@@ -28,7 +28,9 @@ from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.syntax.calls import argument_for, keyword_rest, parameter_names
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind, refined_by_annotation
-from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, TENSOR_METHODS, named_like_loss
+from memlint.analysis.library import (
+    BUILTINS, CHECKPOINT_LOADS, CONTAINER_STORES, MAPPING_STORES, TENSOR_METHODS, named_like_loss,
+)
 from memlint.analysis.regions.differentiation import differentiates, returns_differentiating
 from memlint.analysis.flow.values import NO, YES, Value, join
 from memlint.analysis.regions.grad import Grad
@@ -511,7 +513,7 @@ class Summaries:
             (loop.iter, set(names_in(loop.iter)), target_names(loop.target))
             for loop in model.tree.descendants(func.body, cst.For)
             if model.scope_of(loop) is func
-        ] + self._filled_by_callees(func)
+        ] + self._filled_by_callees(func) + self._filled_in_place(func)
         reads = model.provenance.reads_with_history
         read: dict[tuple[int, str], bool] = {}
         changed = True
@@ -533,6 +535,27 @@ class Summaries:
                         table[name] |= sources
                         changed = True
         return table
+
+    def _filled_in_place(self, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, set[str], list[str]]]:
+        """(value, the names it reads, [the local name it goes into]) of each call in `func` that stores a
+        value in a built-in container `func` makes (`values = {}`, then `values.update(kwargs)`, or
+        `items.append(x)`): the container then holds what it is handed."""
+        model = self.model
+        found = []
+        for call in model.tree.descendants(func.body, cst.Call):
+            func_expr = call.func
+            if type(func_expr) is not cst.Attribute or type(func_expr.value) is not cst.Name or model.scope_of(call) is not func:
+                continue
+            position = {**CONTAINER_STORES, **MAPPING_STORES}.get(func_expr.attr.value)
+            arg = call_arg(call, position) if position is not None else None
+            name = func_expr.value.value
+            if arg is None or not any(
+                b.value is not None and model.provenance.value_kind(b.value, b.node) == "container"
+                for b in model.bindings(func, name)
+            ):
+                continue
+            found.append((arg.value, set(names_in(arg.value)), [name]))
+        return found
 
     def _filled_by_callees(self, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, set[str], list[str]]]:
         """(value, the names it reads, [the local name it goes into]) of each call in `func` of a function
