@@ -977,6 +977,14 @@ class Provenance:
         if run:  # `optimizer.step(closure)` returns what `closure()` returns (its summary)
             run_call = cst.Call(func=cst.Name(run[0].name.value))
             return any(self.callee_value(run_call, f, element, lambda arg: False).carries for f in run)
+        handed = self.handed_functions(call)
+        if handed:  # `fun(batch)`, where every call of this file hands `fun` a function of this file
+            key = ("handed", id(call), element)
+            if key in guard:
+                return False
+            guard.add(key)
+            arg_history = lambda arg: self._history(arg, scope, at, guard)  # noqa: E731
+            return any(self.callee_value(_as_called(call, f), f, element, arg_history).carries for f in handed)
         if type(func) is cst.Name:
             if func.value in _HISTORY_FREE_BUILTINS:
                 return False
@@ -1862,6 +1870,21 @@ class Provenance:
             return []
         return self.model.functions_named(arg.value, call)
 
+    def handed_functions(self, call: cst.Call) -> list[cst.FunctionDef]:
+        """`fun(batch)` where `fun` is a parameter that every call of this file hands a function of this
+        file (`map_batches(loader, fun=self.forward_batch)`, `apply(predict_one, data)`): those functions;
+        [] where a call hands it anything else, or one is out of sight."""
+        func = call.func
+        if type(func) is not cst.Name:
+            return []
+        found: list[cst.FunctionDef] = []
+        for value in self.model.handed.parameter_values(func):  # type: ignore[attr-defined]
+            named = self.model.functions_named(value, value)
+            if not named:
+                return []
+            found += named
+        return found
+
     def callee_value(
         self,
         call: cst.Call,
@@ -2524,6 +2547,15 @@ def _element_values(container: cst.BaseExpression, imports: "Imports") -> list[c
     if made in ("list", "tuple"):
         return _element_values(arg, imports)
     return []
+
+
+def _as_called(call: cst.Call, func: cst.FunctionDef) -> cst.Call:
+    """`call` of a callable handed in as a value, as a call of `func` itself: of a method handed bound
+    (`self.forward_batch`), as `self.forward_batch(...)`, so that its arguments skip `self`."""
+    params = func.params.params
+    if params and params[0].name.value in ("self", "cls") and type(call.func) is cst.Name:
+        return call.with_changes(func=cst.Attribute(value=cst.Name(params[0].name.value), attr=cst.Name(func.name.value)))
+    return call
 
 
 def made_by_factory(factory: cst.BaseExpression, imports: "Imports") -> cst.Call:
