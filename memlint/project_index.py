@@ -951,7 +951,7 @@ def _informative(entry: dict[str, Any]) -> bool:
         entry.get(key)
         for key in (
             "keeps", "keeps_in", "runs", "evals", "grad", "loads", "leaves_grad", "trains", "constant",
-            "returns_differentiating", "backwards",
+            "returns_differentiating", "backwards", "closure_returns",
         )
     )
 

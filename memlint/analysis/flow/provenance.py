@@ -70,7 +70,7 @@ from memlint.analysis.library import (
     named_like_module,
 )
 from memlint.analysis.flow.project_facts import ProjectFacts
-from memlint.analysis.flow.values import NO, Value
+from memlint.analysis.flow.values import NO, Value, join
 from memlint.analysis.tensor_api import TENSOR_API
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.regions.model_runs import literal_at
@@ -1013,6 +1013,9 @@ class Provenance:
             guard.add(key)
             arg_history = lambda arg: self._history(arg, scope, at, guard)  # noqa: E731
             return any(self.callee_value(call, f, element, arg_history).carries for f in callees)
+        closure = self.project_closure(call, at)
+        if closure is not None:  # `score(x)` after `score = make_scorer(model)` of another file: its facts say
+            return closure.element(element).history != NO if element is not None else closure.history != NO
         external = self.project_callee(call, at)
         if external is not None:  # a function or method of another file of the project: its facts say
             value = self.model.project.returned(external, element)
@@ -1034,6 +1037,23 @@ class Provenance:
             if func.attr.value in _ARITHMETIC_METHODS:
                 return args_history()
         return False
+
+    def project_closure(self, call: cst.Call, at: cst.CSTNode) -> Value | None:
+        """`score(x)`, where every binding of `score` that reaches it is the result of a factory of another
+        file of the project that returns a closure (`score = make_scorer(model)`): what calling that closure
+        returns, by the factory's facts; None where a binding is anything else."""
+        func = call.func
+        if type(func) is not cst.Name:
+            return None
+        bindings = self.reaching_bindings(self.model.scope_of(at), func.value, at)
+        values = []
+        for binding in bindings:
+            made, element = unpacked(binding)
+            facts = self.model.project.function(made) if type(made) is cst.Call and element is None else None
+            if not facts or "closure_returns" not in facts:
+                return None
+            values.append(Value.from_json(facts["closure_returns"]))
+        return join(values) if values else None
 
     def project_callee(self, call: cst.Call, at: cst.CSTNode) -> dict | None:
         """The facts of the function of another file of the project that `call` runs: a function it

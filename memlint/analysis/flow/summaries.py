@@ -693,6 +693,7 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       parameters it runs as a model (`runs`), a grad mode it declares for its body (`grad`), whether
       it trains (`trains`: it differentiates, steps or zeroes an optimizer, in its loops too), and,
       for a checkpoint loader, the parameters it hands `torch.load` as file and `map_location` (`loads`);
+      a factory's closure: what calling the function it returns returns (`closure_returns`);
     - a class: whether it is a module (`kind`), the grad mode its `__call__` (or a module's
       `forward`) declares (`call_grad`), whether it can hold no parameter
       (`parameters`: "none", or "plain-arguments": none where its construction hands only literals;
@@ -777,6 +778,12 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         loads = _checkpoint_load(model, func)
         if loads:
             entry["loads"] = loads
+        closures = model.calls.closures.returned.get(id(func), ()) if cls is None else ()
+        # (a closure that differentiates what it returns is a training step: its caller keeps no activations)
+        evaluates_only = closures and not any(model.loops.has_backward(inner) for inner in closures)
+        closure = join([summaries.returns(inner) or Value(history=NO) for inner in closures]) if evaluates_only else None
+        if closure is not None and closure.history != NO:  # `score = make_scorer(model)`: what calling `score` returns
+            entry["closure_returns"] = closure.to_json()
         made = returns_differentiating(model, func) if cls is None else []
         if made:  # `model, checkpoint = make_and_restore_model(...)`: calling `model` takes gradients
             entry["returns_differentiating"] = made
