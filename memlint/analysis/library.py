@@ -158,6 +158,11 @@ NUMPY_CONCATENATIONS = frozenset({"numpy.concatenate", "numpy.stack", "numpy.vst
 # made by a class of the project is asked about instead: its own method may keep nothing.
 CONTAINER_STORES: dict[str, int] = {"append": 0, "appendleft": 0, "extend": 0, "add": 0, "put": 0, "insert": 1}
 
+# And of Python's mappings (`dict.update(other)`, `dict.setdefault(key, default)`): asked only of a
+# receiver known to be a built-in container, since a class of the project or a meter has methods of
+# these names that may keep nothing.
+MAPPING_STORES: dict[str, int] = {"update": 0, "setdefault": 1}
+
 # Methods of library classes that keep an argument on the object beyond the call (the argument's
 # position): handed a tensor with history, they keep its graph. timm's `AverageMeter.update(val,
 # n=1)` does `self.val = val; self.sum += val * n` (timm/utils/metrics.py, 0.9 to 1.0).

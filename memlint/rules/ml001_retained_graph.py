@@ -634,7 +634,7 @@ def _returned_alone(model: "SemanticModel", region: cst.CSTNode, name: str, back
 
 def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.FunctionDef | None:
     """A function of this file whose result flows into `expr` (in its scope) and that calls
-    backward itself."""
+    backward itself (called, run by the callee it is handed to, or handed in by every caller)."""
     scope = model.scope_of(at)
     values: list[cst.CSTNode] = [expr]
     for name in model.provenance.dependencies(set(names_in(expr)), scope):
@@ -642,7 +642,8 @@ def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at
     for value in values:
         calls = [value] if isinstance(value, cst.Call) else []
         for call in calls + model.tree.descendants(value, cst.Call):
-            for callee in model.local_callees(call) + model.provenance.run_callables(call):
+            callees = model.local_callees(call) + model.provenance.run_callables(call) + model.provenance.handed_functions(call)
+            for callee in callees:
                 if model.loops.has_backward(callee):
                     return callee
     return None

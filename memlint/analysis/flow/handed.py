@@ -235,7 +235,10 @@ class Handed:
                 if not self._plain_parameter(scope, expr.value):
                     return []
                 return self.handed_values(scope, expr.value, depth + 1)  # what this file's callers hand it
-            bindings = self.provenance.reaching_bindings(scope, expr.value, at) or model.bindings(model.module, expr.value)
+            bindings = self.provenance.reaching_bindings(scope, expr.value, at)
+            if not bindings and model.functions_named(expr, at):
+                return [expr]  # a function of this file, handed on as a value (`map_batches(loader, embed_batch)`)
+            bindings = bindings or model.bindings(model.module, expr.value)
             # `a, b = f(x)`: which part the name receives, only the definition of `f` says
             steps = [(value if element is None else None, b.node) for b in bindings for value, element in [unpacked(b)]]
         else:

@@ -71,7 +71,7 @@ from memlint.analysis.library import (
     named_like_module,
 )
 from memlint.analysis.flow.project_facts import ProjectFacts
-from memlint.analysis.flow.values import NO, Value
+from memlint.analysis.flow.values import NO, Value, join
 from memlint.analysis.tensor_api import TENSOR_API
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.regions.model_runs import literal_at
@@ -985,6 +985,14 @@ class Provenance:
         if run:  # `optimizer.step(closure)` returns what `closure()` returns (its summary)
             run_call = cst.Call(func=cst.Name(run[0].name.value))
             return any(self.callee_value(run_call, f, element, lambda arg: False).carries for f in run)
+        handed = self.handed_functions(call)
+        if handed:  # `fun(batch)`, where every call of this file hands `fun` a function of this file
+            key = ("handed", id(call), element)
+            if key in guard:
+                return False
+            guard.add(key)
+            arg_history = lambda arg: self._history(arg, scope, at, guard)  # noqa: E731
+            return any(self.callee_value(_as_called(call, f), f, element, arg_history).carries for f in handed)
         if type(func) is cst.Name:
             if func.value in _HISTORY_FREE_BUILTINS:
                 return False
@@ -1013,6 +1021,9 @@ class Provenance:
             guard.add(key)
             arg_history = lambda arg: self._history(arg, scope, at, guard)  # noqa: E731
             return any(self.callee_value(call, f, element, arg_history).carries for f in callees)
+        closure = self.project_closure(call, at)
+        if closure is not None:  # `score(x)` after `score = make_scorer(model)` of another file: its facts say
+            return closure.element(element).history != NO if element is not None else closure.history != NO
         external = self.project_callee(call, at)
         if external is not None:  # a function or method of another file of the project: its facts say
             value = self.model.project.returned(external, element)
@@ -1034,6 +1045,23 @@ class Provenance:
             if func.attr.value in _ARITHMETIC_METHODS:
                 return args_history()
         return False
+
+    def project_closure(self, call: cst.Call, at: cst.CSTNode) -> Value | None:
+        """`score(x)`, where every binding of `score` that reaches it is the result of a factory of another
+        file of the project that returns a closure (`score = make_scorer(model)`): what calling that closure
+        returns, by the factory's facts; None where a binding is anything else."""
+        func = call.func
+        if type(func) is not cst.Name:
+            return None
+        bindings = self.reaching_bindings(self.model.scope_of(at), func.value, at)
+        values = []
+        for binding in bindings:
+            made, element = unpacked(binding)
+            facts = self.model.project.function(made) if type(made) is cst.Call and element is None else None
+            if not facts or "closure_returns" not in facts:
+                return None
+            values.append(Value.from_json(facts["closure_returns"]))
+        return join(values) if values else None
 
     def project_callee(self, call: cst.Call, at: cst.CSTNode) -> dict | None:
         """The facts of the function of another file of the project that `call` runs: a function it
@@ -1107,8 +1135,48 @@ class Provenance:
         if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value == "self":
             return self.self_attribute_values(expr.attr.value, at)
         if type(expr) is cst.Subscript:
-            elements = [_element_values(v, self.model.imports) for v in self.held_values(expr.value, at)]
+            if type(expr.value) is cst.Name and expr.value.value == "self":
+                # `self[k]` in a method of a mapping class: the value its missing keys are made with
+                cls = self.model.method_class(at)
+                return self._missing_values(cls) if cls is not None else []
+            elements = [self._element_values(v) for v in self.held_values(expr.value, at)]
             return [e for values in elements for e in values] if elements and all(elements) else []
+        return []
+
+    def _element_values(self, container: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """What the elements of a container built by `container` are built from (`_element_values`),
+        also of an instance of a class of this file whose missing keys a factory fills (`_missing_values`)."""
+        if type(container) is cst.Call and type(container.func) is cst.Name:
+            cls = self.model.calls.classes.get(container.func.value)
+            if cls is not None:
+                return self._missing_values(cls)
+        return _element_values(container, self.model.imports)
+
+    def _missing_values(self, cls: cst.ClassDef) -> list[cst.BaseExpression]:
+        """The value a `collections.defaultdict` subclass of this file makes for a missing key: what the
+        factory its `__init__` hands `super().__init__` makes (`super().__init__(partial(Meter, n))`, or a
+        name bound to one there); [] where the class shows none."""
+        imports = self.model.imports
+        if not any(imports.resolve(base.value) == "collections.defaultdict" for base in cls.bases):
+            return []
+        init = next((s for s in cls.body.body if type(s) is cst.FunctionDef and s.name.value == "__init__"), None)
+        for call in self.model.tree.descendants(init, cst.Call) if init is not None else ():
+            func = call.func
+            if not (
+                type(func) is cst.Attribute
+                and func.attr.value == "__init__"
+                and type(func.value) is cst.Call
+                and code(func.value.func) == "super"
+                and call.args
+                and call.args[0].keyword is None
+                and not call.args[0].star
+            ):
+                continue
+            factory = call.args[0].value
+            if type(factory) is cst.Name and factory.value not in self.model.params(init):
+                bound = self.model.bindings(init, factory.value)
+                factory = bound[0].value if len(bound) == 1 and bound[0].value is not None else None
+            return [made_by_factory(factory, imports)] if factory is not None else []
         return []
 
     def self_attribute_values(self, attr: str, at: cst.CSTNode) -> list[cst.BaseExpression]:
@@ -1832,6 +1900,21 @@ class Provenance:
             return []
         return self.model.functions_named(arg.value, call)
 
+    def handed_functions(self, call: cst.Call) -> list[cst.FunctionDef]:
+        """`fun(batch)` where `fun` is a parameter that every call of this file hands a function of this
+        file (`map_batches(loader, fun=self.forward_batch)`, `apply(predict_one, data)`): those functions;
+        [] where a call hands it anything else, or one is out of sight."""
+        func = call.func
+        if type(func) is not cst.Name:
+            return []
+        found: list[cst.FunctionDef] = []
+        for value in self.model.handed.parameter_values(func):  # type: ignore[attr-defined]
+            named = self.model.functions_named(value, value)
+            if not named:
+                return []
+            found += named
+        return found
+
     def callee_value(
         self,
         call: cst.Call,
@@ -2536,13 +2619,36 @@ def _element_values(container: cst.BaseExpression, imports: "Imports") -> list[c
     made = (imports.resolve(container.func) or "").rpartition(".")[2]
     arg = container.args[0].value
     if made == "defaultdict":
-        return [cst.Call(func=arg)]  # `defaultdict(Meter)`: each value made by `Meter()`
+        return [made_by_factory(arg, imports)]  # `defaultdict(Meter)`: each value made by `Meter()`
     if made in ("dict", "OrderedDict") and type(arg) in (cst.GeneratorExp, cst.ListComp):
         pair = arg.elt  # `dict((n, Meter()) for n in names)`
         return [pair.elements[1].value] if type(pair) is cst.Tuple and len(pair.elements) == 2 else []
     if made in ("list", "tuple"):
         return _element_values(arg, imports)
     return []
+
+
+def _as_called(call: cst.Call, func: cst.FunctionDef) -> cst.Call:
+    """`call` of a callable handed in as a value, as a call of `func` itself: of a method handed bound
+    (`self.forward_batch`), as `self.forward_batch(...)`, so that its arguments skip `self`."""
+    params = func.params.params
+    if params and params[0].name.value in ("self", "cls") and type(call.func) is cst.Name:
+        return call.with_changes(func=cst.Attribute(value=cst.Name(params[0].name.value), attr=cst.Name(func.name.value)))
+    return call
+
+
+def made_by_factory(factory: cst.BaseExpression, imports: "Imports") -> cst.Call:
+    """The call that calling `factory` amounts to: `Meter()` for `Meter`, and for
+    `functools.partial(Meter, window_size=20)` too (the partial's arguments aside)."""
+    if (
+        type(factory) is cst.Call
+        and imports.resolve(factory.func) == "functools.partial"
+        and factory.args
+        and factory.args[0].keyword is None
+        and not factory.args[0].star
+    ):
+        return cst.Call(func=factory.args[0].value)
+    return cst.Call(func=factory)
 
 
 def _own_entries_loop(tree: Tree, statement: cst.CSTNode, target: cst.Subscript) -> cst.For | None:

@@ -28,7 +28,9 @@ from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.syntax.calls import argument_for, keyword_rest, parameter_names
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind, refined_by_annotation
-from memlint.analysis.library import BUILTINS, CHECKPOINT_LOADS, CONTAINER_STORES, TENSOR_METHODS, named_like_loss
+from memlint.analysis.library import (
+    BUILTINS, CHECKPOINT_LOADS, CONTAINER_STORES, MAPPING_STORES, TENSOR_METHODS, named_like_loss,
+)
 from memlint.analysis.regions.differentiation import differentiates, returns_differentiating
 from memlint.analysis.flow.values import NO, YES, Value, join
 from memlint.analysis.regions.grad import Grad
@@ -543,22 +545,30 @@ class Summaries:
 
     def _filled_by_callees(self, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, set[str], list[str]]]:
         """(value, the names it reads, [the local name it goes into]) of each call in `func` that stores a
-        value in a local container: a list's own store (`flat.append(v)`), or a function of this file that
+        value in a local container: its own store (`flat.append(v)`, `values.update(kwargs)`), or a function of this file that
         stores one argument in another (`rec(nested, "", flat)`, whose `rec` sets `into[k] = v` for the
         entries of `nest`): the container then holds what the value holds."""
         return self._fact("filled_by_callees", func, self._fills) or []
 
     def _fills(self, func: cst.FunctionDef) -> list[tuple[cst.BaseExpression, set[str], list[str]]]:
         model = self.model
-        found = [  # `flat.append(g.view(-1))` in a loop over a parameter: the list holds what it is handed
-            (arg.value, set(names_in(arg.value)), [call.func.value.value])  # type: ignore[attr-defined]
-            for call in model.tree.descendants(func.body, cst.Call)
-            if type(call.func) is cst.Attribute
-            and type(call.func.value) is cst.Name
-            and call.func.attr.value in CONTAINER_STORES
-            and model.scope_of(call) is func
-            and (arg := call_arg(call, CONTAINER_STORES[call.func.attr.value])) is not None
-        ]
+        found = []
+        # `flat.append(g.view(-1))` in a loop over a parameter, or `values = {}` then `values.update(kwargs)`:
+        # the container holds what it is handed (a mapping's methods only on a container `func` makes,
+        # since a meter has an `update` too)
+        for call in model.tree.descendants(func.body, cst.Call):
+            func_expr = call.func
+            if type(func_expr) is not cst.Attribute or type(func_expr.value) is not cst.Name or model.scope_of(call) is not func:
+                continue
+            method, name = func_expr.attr.value, func_expr.value.value
+            position = CONTAINER_STORES.get(method, MAPPING_STORES.get(method))
+            arg = call_arg(call, position) if position is not None else None
+            if arg is None or method not in CONTAINER_STORES and not any(
+                b.value is not None and model.provenance.value_kind(b.value, b.node) == "container"
+                for b in model.bindings(func, name)
+            ):
+                continue
+            found.append((arg.value, set(names_in(arg.value)), [name]))
         for call in model.tree.descendants(func.body, cst.Call):
             if model.scope_of(call) is not func or type(call.func) is not cst.Name:
                 continue
@@ -694,6 +704,7 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       parameters it runs as a model (`runs`), a grad mode it declares for its body (`grad`), whether
       it trains (`trains`: it differentiates, steps or zeroes an optimizer, in its loops too), and,
       for a checkpoint loader, the parameters it hands `torch.load` as file and `map_location` (`loads`);
+      a factory's closure: what calling the function it returns returns (`closure_returns`);
     - a class: whether it is a module (`kind`), the grad mode its `__call__` (or a module's
       `forward`) declares (`call_grad`), whether it can hold no parameter
       (`parameters`: "none", or "plain-arguments": none where its construction hands only literals;
@@ -778,6 +789,12 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         loads = _checkpoint_load(model, func)
         if loads:
             entry["loads"] = loads
+        closures = model.calls.closures.returned.get(id(func), ()) if cls is None else ()
+        # (a closure that differentiates what it returns is a training step: its caller keeps no activations)
+        evaluates_only = closures and not any(model.loops.has_backward(inner) for inner in closures)
+        closure = join([summaries.returns(inner) or Value(history=NO) for inner in closures]) if evaluates_only else None
+        if closure is not None and closure.history != NO:  # `score = make_scorer(model)`: what calling `score` returns
+            entry["closure_returns"] = closure.to_json()
         made = returns_differentiating(model, func) if cls is None else []
         if made:  # `model, checkpoint = make_and_restore_model(...)`: calling `model` takes gradients
             entry["returns_differentiating"] = made

@@ -98,6 +98,7 @@ class Frameworks:
         self._hooks: dict[int, Hook | None] = {}  # id(function) -> `hook`: asked for every grad-mode question
         self._frameworks: dict[int, str | None] = {}  # id(class) -> `framework_of`, asked for each of its methods
         self._delegated: dict[int, dict[str, tuple[Hook, tuple[int, ...], int | None]]] = {}  # id(class) -> `delegated`
+        self._rebound: dict[int, dict[str, list[str]]] = {}  # id(class) -> `_rebound_names`
 
     def answer_history_with(self, reads_with_history: HistoryQuestion) -> None:
         """Which values carry history is the value-flow layer's question, above this one: the
@@ -164,7 +165,37 @@ class Frameworks:
         return self._hooks[key]
 
     def _hook(self, func: cst.FunctionDef) -> Hook | None:
-        return self._own_hook(func) or self._delegated_hook(func) or self._module_hook(func)
+        return self._own_hook(func) or self._rebound_hook(func) or self._delegated_hook(func) or self._module_hook(func)
+
+    def _rebound_hook(self, func: cst.FunctionDef) -> Hook | None:
+        """A method its class binds on `self` under a hook's name (`self.update = self._output_update` in
+        `__init__`): the framework calling that hook runs it, as it would the hook."""
+        cls = self.scopes.enclosing_class(func)
+        if cls is None:
+            return None
+        for name in self._rebound_names(cls).get(func.name.value, ()):
+            hook = self._own_hook(func, name)
+            if hook is not None:
+                return hook
+        return None
+
+    def _rebound_names(self, cls: cst.ClassDef) -> dict[str, list[str]]:
+        """Method name -> the names of the attributes of `self` that the class's methods bind it to
+        (`self.update = self._output_update`: `_output_update` -> [`update`])."""
+        key = id(cls)
+        if key not in self._rebound:
+            found: dict[str, list[str]] = {}
+            methods = {s.name.value for s in cls.body.body if type(s) is cst.FunctionDef}
+            for assign in self.scopes.tree.descendants(cls, cst.Assign):
+                value = assign.value
+                if not (type(value) is cst.Attribute and code(value.value) == "self" and value.attr.value in methods):
+                    continue
+                for target in assign.targets:
+                    bound = target.target
+                    if type(bound) is cst.Attribute and code(bound.value) == "self" and bound.attr.value != value.attr.value:
+                        found.setdefault(value.attr.value, []).append(bound.attr.value)
+            self._rebound[key] = found
+        return self._rebound[key]
 
     @cached_property
     def _forward_hooks(self) -> dict[tuple[bool, str], tuple[cst.Call, tuple[int, ...]]]:
@@ -243,8 +274,9 @@ class Frameworks:
                 runs.append(run)
         return runs
 
-    def _own_hook(self, func: cst.FunctionDef) -> Hook | None:
-        name = func.name.value
+    def _own_hook(self, func: cst.FunctionDef, name: str | None = None) -> Hook | None:
+        """The hook `func` is as a method named `name` (its own name by default)."""
+        name = name or func.name.value
         cls = self.scopes.enclosing_class(func)
         if cls is None:
             return self._engine_handler(func)
