@@ -43,8 +43,9 @@ from memlint.suppression import is_suppressed
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
 
-# Files that may matter to other files even when no rule needs to look at them.
-SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".apply(", "cuda", "ALLOC_CONF", "precision")
+# Files that may matter to other files even when no rule needs to look at them (`torch.save`: what the
+# project writes to its checkpoint files).
+SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".apply(", "cuda", "ALLOC_CONF", "precision", "torch.save")
 
 
 # What `ProjectIndex.adjust` reads of the very file whose findings it adjusts (its imports, what
