@@ -5,7 +5,15 @@ from typing import Any
 
 import libcst as cst
 
-from memlint.analysis.library import CHECKPOINT_LOADS, HOST_STATE_CLASSES, RNG_STATE_SETTERS, STATE_DICT_KEYWORDS, WEIGHT_DOWNLOADS
+from memlint.analysis.library import (
+    CHECKPOINT_LOADS,
+    HOST_STATE_CLASSES,
+    MODULE_API_METHODS,
+    RNG_STATE_SETTERS,
+    STATE_DICT_KEYWORDS,
+    TENSOR_METHODS,
+    WEIGHT_DOWNLOADS,
+)
 from memlint.analysis.syntax.expressions import call_arg, code, method_name
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.syntax.tree import Tree
@@ -35,6 +43,11 @@ _CHECKPOINT = re.compile(
 )
 # RNG states, LR scheduler and GradScaler states, a checkpoint's metadata (step counters, user values
 # kept beside the sharded weights): Python numbers and CPU tensors, not weights
+# Methods only a module has (not a tensor, a dict or an array): a loaded value they are called on is a pickled model
+_MODULE_ONLY = MODULE_API_METHODS - set(TENSOR_METHODS) - {
+    "to", "cpu", "cuda", "type", "apply", "share_memory", "requires_grad_", "to_empty", "xpu", "ipu", "compile", "generate",
+    "load_state_dict",
+}
 _FLOW_DEPTH = 3  # the names made of a loaded value, of them, ... that are followed to a `load_state_dict`
 _NOT_A_CHECKPOINT = re.compile(r"rng|random_state|buffer|bytesio|metrics|sched|scaler|metadata", re.IGNORECASE)
 
@@ -50,7 +63,8 @@ class LoadWithoutMapLocation(Rule):
 Checks for `torch.load(...)` (and `torch.hub.load_state_dict_from_url`, mmcv's
 and mmengine's `load_checkpoint`) without `map_location` that loads a checkpoint
 or training state: the result, or a dict made of it, goes to `load_state_dict`
-or `state_dict=`, or a save of the project writes the file it names with tensors
+or `state_dict=`, or it is used as a module (`model.eval()`, `model(x)`: a pickled
+model), or a save of the project writes the file it names with tensors
 that may be on a device. What the result is read into decides, whatever the names
 say: a load read only into an LR scheduler or GradScaler built from torch's classes,
 or into `torch.set_rng_state`, holds no device tensor. Where nothing in sight
@@ -207,14 +221,15 @@ optimizer.load_state_dict(checkpoint["optimizer"])
             target = parent.target
         if target is not None:
             texts.append(code(target))
-        uses = self._readers(target.value, parent) if isinstance(target, cst.Name) else None
+        modules: list[cst.Call] = []  # the calls that use it as a module
+        uses = self._readers(target.value, parent, modules) if isinstance(target, cst.Name) else None
         if uses is not None:
             readers += uses
         if readers:
-            kinds = [self._state_kind(reader) for reader in readers]
-            if "tensors" in kinds or None in kinds:
-                return "a state dict", None
-            return None  # read only into LR schedulers, GradScalers, RNG states: Python numbers
+            kinds = ["model" if reader in modules else self._state_kind(reader) for reader in readers]
+            if all(kind == "host" for kind in kinds):
+                return None  # read only into LR schedulers, GradScalers, RNG states: Python numbers
+            return ("a model" if "model" in kinds else "a state dict"), None
         if uses == [] and target is not None:
             return None  # read only by RNG state setters
         if any(_NOT_A_CHECKPOINT.search(t) for t in texts):
@@ -258,10 +273,11 @@ optimizer.load_state_dict(checkpoint["optimizer"])
                     return True
         return False
 
-    def _readers(self, name: str, binding: cst.CSTNode, depth: int = 0) -> list[cst.Call] | None:
+    def _readers(self, name: str, binding: cst.CSTNode, modules: list[cst.Call], depth: int = 0) -> list[cst.Call] | None:
         """The calls that read `name` (bound at `binding`), or what is made of it later in its scope,
         into a state dict: a `load_state_dict`, an argument `state_dict=`; [] where every read of it is
         an RNG state setter's argument (`torch.set_rng_state(state["cpu"])`); None where neither shows.
+        Those that run it or call a method only a module has (`model.eval()`) go to `modules` too.
         What is made of it: a name bound to an expression that reads it (`sd = ckpt["model"]`), a loop
         target over one (`for k, v in ckpt.items()`), a dict it is stored in or updates
         (`new_sd[k[7:]] = v`, `model_dict.update(loaded)`)."""
@@ -272,9 +288,15 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         made: list[tuple[str, cst.CSTNode]] = []  # (a name made of it, where)
         setters = 0
         for call in tree.descendants(scope, cst.Call):
-            if not tree.is_after(call, binding) or not any(_reads(tree, a.value, name) for a in call.args):
+            if not tree.is_after(call, binding):
                 continue
             func = call.func
+            receiver = func.value if type(func) is cst.Attribute else func
+            if type(receiver) is cst.Name and receiver.value == name and (func is receiver or func.attr.value in _MODULE_ONLY):  # type: ignore[attr-defined]
+                modules.append(call)  # run or used as a module (`model.eval()`): a pickled model
+                continue
+            if not any(_reads(tree, a.value, name) for a in call.args):
+                continue
             if method_name(call) == "load_state_dict" or any(
                 a.keyword is not None and a.keyword.value in STATE_DICT_KEYWORDS and _reads(tree, a.value, name) for a in call.args
             ):
@@ -291,9 +313,9 @@ optimizer.load_state_dict(checkpoint["optimizer"])
                 made += [(bound, loop.target) for bound in _bound_names(loop.target)]
         for other, where in made if depth < _FLOW_DEPTH else ():
             if other != name:
-                readers += self._readers(other, where, depth + 1) or ()
-        if readers:
-            return readers
+                readers += self._readers(other, where, modules, depth + 1) or ()
+        if readers or modules:
+            return readers + modules
         reads = [n for n in tree.descendants(scope, cst.Name) if n.value == name and tree.is_after(n, binding)]
         return [] if setters and len(reads) == setters and not made else None
 
