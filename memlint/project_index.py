@@ -830,6 +830,18 @@ class ProjectIndex:
         hint += f" ({os.path.relpath(path)}, line {line}, saves it with tensors that may be on a device)"
         return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
 
+    def _loaded_into_model_by_callers(self, finding: Finding) -> Finding:
+        """An ML011 load taken for a checkpoint by its names alone, which its function hands back: where
+        a call of that function in another file hands its result to `load_state_dict`, that is the
+        fact it rests on, said instead of the assumption."""
+        path, function = finding.filename, finding.extra["returned_by"]
+        for other, summary in sorted(self.summaries.items()):
+            if other != path and any(self.locate(other, callee) == (path, function) for callee in summary.get("state_dict_calls", ())):
+                hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
+                hint += f" ({os.path.relpath(other)} loads what `{function}` returns into a model)"
+                return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
+        return finding
+
     def _writers(self, files: list[str]) -> list[tuple[bool, tuple[str, int]]] | None:
         """The project's saves that may write a file of these names (each a name that says more than
         its extension, `model_step_*.pt`), each with whether it writes host data and where it is; None
@@ -885,6 +897,8 @@ class ProjectIndex:
                 continue  # a file that only the project's saves of host data write
             if finding.code == "ML011" and finding.extra.get("assumptions") and finding.extra.get("files"):
                 finding = self._device_saved_file(finding)
+            if finding.code == "ML011" and finding.extra.get("assumptions") and finding.extra.get("returned_by"):
+                finding = self._loaded_into_model_by_callers(finding)
             if finding.code == "ML001" and self._guess_refuted(finding):
                 continue
             if finding.code == "ML001" and finding.extra.get("handed_element") and self._handed_element_refuted(finding):

@@ -20,6 +20,7 @@ from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.facts.checkpoints import (
     device_save_of_loaded_file,
     downloads_published_weights,
+    fed_to_load_state_dict,
     fetches_published_weights,
     file_patterns,
     loads_cpu_saved_file,
@@ -70,7 +71,9 @@ say: a load read only into an LR scheduler or GradScaler built from torch's clas
 or into `torch.set_rng_state`, holds no device tensor. Where nothing in sight
 shows what the load holds and only its names do (the path, the name it is loaded
 into or the loading function names a checkpoint, model, weights, optimizer or
-resume), the finding says so and is shown with `--preview` only.
+resume), the finding says so and is shown with `--preview` only, unless a call of
+the function that hands the load back, in another file, copies it into a model
+(`net.load_state_dict(load_from_pth(url))`).
 `load_state_dict_from_url` of torch's published weights (download.pytorch.org,
 also through a table of such URLs) loads CPU tensors. `map_location` given in any form (a string, a
 device, a lambda, a dict) is fine, unless it is None where the load runs
@@ -151,10 +154,10 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if is_test_path(model.path) or self._xla():
             return
         source = node.args[where[0]].value  # the file
-        why = self._checkpoint_reason(node, source) if resolved in TORCH_LOAD else ("a checkpoint", None)
+        why = self._checkpoint_reason(node, source) if resolved in TORCH_LOAD else ("a checkpoint", None, None)
         if why is None or (why[0] != "a state dict" and self._saved_here(node, source)):
             return
-        reason, assumed = why
+        reason, assumed, returned_by = why
         saved = device_save_of_loaded_file(model, node) if assumed else None
         if saved is not None:  # the fact: this file writes it with tensors that may be on a device
             assumed = None
@@ -193,11 +196,13 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if assumed:  # no use in sight shows a checkpoint: its names do (a default run hides it)
             hint += f" (assumed: {assumed})"
             extra["assumptions"] = [assumed]
+            if returned_by:  # what the project's callers do with it may show it (`ProjectIndex`)
+                extra["returned_by"] = returned_by
         self.report(node, message, hint, fix=fix, **extra, **({"keys": keys} if keys else {}), **({"files": files} if files else {}))
 
-    def _checkpoint_reason(self, call: cst.Call, source: cst.BaseExpression) -> tuple[str, str | None] | None:
-        """Why this load is a checkpoint, in words, and what that rests on where no fact shows it (the
-        name that says so); None where it is none. What the loaded value is read into decides first
+    def _checkpoint_reason(self, call: cst.Call, source: cst.BaseExpression) -> tuple[str, str | None, str | None] | None:
+        """Why this load is a checkpoint, in words, what that rests on where no fact shows it (the
+        name that says so), and then the top-level function that hands it back; None where it is none. What the loaded value is read into decides first
         (a `load_state_dict`, an RNG state setter), whatever the names; only where nothing reads it in
         sight do the path, the name it is loaded into and the loading function's name."""
         model = self.model
@@ -229,18 +234,36 @@ optimizer.load_state_dict(checkpoint["optimizer"])
             kinds = ["model" if reader in modules else self._state_kind(reader) for reader in readers]
             if all(kind == "host" for kind in kinds):
                 return None  # read only into LR schedulers, GradScalers, RNG states: Python numbers
-            return ("a model" if "model" in kinds else "a state dict"), None
+            return ("a model" if "model" in kinds else "a state dict"), None, None
         if uses == [] and target is not None:
             return None  # read only by RNG state setters
+        scope = model.scope_of(call)
+        returned = isinstance(scope, cst.FunctionDef) and self._returned(call, parent, target, scope)
+        if returned and any(fed_to_load_state_dict(model, site) for site in model.call_sites().get(scope, ())):
+            return "a state dict", None, None  # `net.load_state_dict(load_from_pth(url))` in this file
         if any(_NOT_A_CHECKPOINT.search(t) for t in texts):
             return None  # RNG states, LR scheduler and GradScaler states by their names: Python numbers
-        scope = model.scope_of(call)
         if isinstance(scope, cst.FunctionDef) and "load" in scope.name.value.lower():
             texts.append(scope.name.value)
         for text in texts:
             if (found := _CHECKPOINT.search(text)) is not None:
-                return "a checkpoint", f"`{text}` names a checkpoint (`{found.group(0)}`), not data"
+                # a top-level function that hands it back: its callers in other files may show what it is
+                by = scope.name.value if returned and model.tree.parent_of(scope) is model.module else None  # type: ignore[union-attr]
+                return "a checkpoint", f"`{text}` names a checkpoint (`{found.group(0)}`), not data", by
         return None
+
+    def _returned(self, call: cst.Call, parent: cst.CSTNode, target: cst.BaseExpression | None, scope: cst.FunctionDef) -> bool:
+        """Does the function hand back the loaded value (`return torch.load(p)`, `return ckpt[key] if key
+        in ckpt else ckpt`)?"""
+        tree = self.model.tree
+        if type(parent) is cst.Return:
+            return True
+        if type(target) is not cst.Name:
+            return False
+        return any(
+            r.value is not None and self.model.scope_of(r) is scope and _reads(tree, r.value, target.value)
+            for r in tree.descendants(scope, cst.Return)
+        )
 
     def _xla(self) -> bool:
         """XLA code: its checkpoints are written by `xm.save`, which moves every tensor to the CPU. A

@@ -96,6 +96,18 @@ def _writes_host_data(model: "SemanticModel", save: cst.Call) -> bool:
     return saved is not None and (_saves_cpu_value(model, save) or _host_data(model, saved.value, save, 0))
 
 
+def fed_to_load_state_dict(model: "SemanticModel", call: cst.Call) -> bool:
+    """Does the value of `call`, or a part of it, go straight into a `load_state_dict`
+    (`net.load_state_dict(load_from_pth(url)["model"])`)?"""
+    tree = model.tree
+    value: cst.BaseExpression = call
+    parent = tree.parent_of(call)
+    while type(parent) is cst.Subscript and parent.value is value:
+        value, parent = parent, tree.parent_of(parent)
+    outer = tree.parent_of(parent) if type(parent) is cst.Arg else None
+    return type(outer) is cst.Call and method_name(outer) == "load_state_dict"
+
+
 def per_rank_file(model: "SemanticModel", load: cst.Call) -> bool:
     """Does `load` read a file named for this process's rank (`f"model_rank{accelerator.process_index}.bin"`):
     each rank reads the shard it saved itself, not rank 0's file?"""
