@@ -28,6 +28,7 @@ from memlint.analysis.facts.checkpoints import (
     per_rank_file,
     read_keys,
     saves_from_cpu,
+    written_url,
 )
 from memlint.patterns import is_test_path
 from memlint.analysis.facts.ranks import runs_in_several_processes, runs_on_rank_zero_only
@@ -75,7 +76,9 @@ resume), the finding says so and is shown with `--preview` only, unless a call o
 the function that hands the load back, in another file, copies it into a model
 (`net.load_state_dict(load_from_pth(url))`).
 `load_state_dict_from_url` of torch's published weights (download.pytorch.org,
-also through a table of such URLs) loads CPU tensors. `map_location` given in any form (a string, a
+also through a table of such URLs) loads CPU tensors; of a URL the project does
+not write out (one a library hands, `url_map[name]`, or the user gives), where
+the weights were saved from is an assumption (`--preview`). `map_location` given in any form (a string, a
 device, a lambda, a dict) is fine, unless it is None where the load runs
 (`map_location = None`, set to the CPU only when there is no GPU; an object's
 setting whose constructor defaults it to None); so are tests, a checkpoint's metadata file,
@@ -165,6 +168,8 @@ optimizer.load_state_dict(checkpoint["optimizer"])
             resolved in WEIGHT_DOWNLOADS and fetches_published_weights(model, node, source)
         ):
             return  # the file is torch's published weights (fetched here where missing): CPU tensors
+        if resolved in WEIGHT_DOWNLOADS and not written_url(model, source, node):  # weights a library or the user names
+            assumed = f"the weights at `{code(source)}` were saved from a device"
         rank_zero = runs_on_rank_zero_only(model, node)
         if (rank_zero and saves_from_cpu(model)) or loads_cpu_saved_file(model, node):
             return  # what this file saved from the CPU (on rank 0, or by its file name): it lands on the CPU

@@ -22,3 +22,15 @@ def slow_r50_from_zoo(progress=True):
     model = torch.nn.Sequential(torch.nn.Conv3d(3, 8, 3), torch.nn.ReLU())
     model.load_state_dict(torch.utils.model_zoo.load_url(checkpoint_paths["slow_r50"], map_location="cpu"))  # expect: ML011
     return model
+
+
+def _slowfast(pretrained=False, progress=True, checkpoint_path=""):
+    model = torch.nn.Sequential(torch.nn.Conv3d(3, 8, 3), torch.nn.ReLU())
+    if pretrained:
+        checkpoint = load_state_dict_from_url(checkpoint_path, progress=progress, map_location="cpu")  # expect: ML011
+        model.load_state_dict(checkpoint["model_state"])
+    return model
+
+
+def slowfast_r50(pretrained=False):
+    return _slowfast(pretrained=pretrained, checkpoint_path=checkpoint_paths["slow_r50"])

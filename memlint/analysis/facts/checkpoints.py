@@ -877,6 +877,29 @@ def fetches_published_weights(model: "SemanticModel", call: cst.Call, url: cst.B
     return _published_url(model, url, model.scope_of(call))
 
 
+def written_url(model: "SemanticModel", url: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> bool:
+    """Is the URL one this file writes out: a string, or what a name, a parameter (as this file's calls
+    hand it) or an item of a dict holds, each of them such a string (`checkpoint_paths["slow_r50"]`
+    where `checkpoint_paths = {"slow_r50": f"{root_dir}/SLOW_8x8_R50.pyth"}`)? Not a URL a library
+    hands (`url_map[name]` imported), nor one the code does not show (`args.weights`)."""
+    if type(url) in (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString):
+        return True
+    if depth >= _DEPTH:
+        return False
+    if type(url) is cst.Subscript and type(url.value) is cst.Name:
+        tables = _handed_values(model, url.value, at) or [b.value for b in model.bindings(model.module, url.value.value)]
+        return bool(tables) and all(
+            type(t) is cst.Dict
+            and bool(t.elements)
+            and all(type(e) is cst.DictElement and written_url(model, e.value, t, depth + 1) for e in t.elements)
+            for t in tables
+        )
+    if type(url) is cst.Name:
+        values = _handed_values(model, url, at) or [b.value for b in model.bindings(model.module, url.value)]
+        return bool(values) and all(v is not None and v is not url and written_url(model, v, v, depth + 1) for v in values)
+    return False
+
+
 def _published_url(model: "SemanticModel", url: cst.BaseExpression, scope: cst.CSTNode) -> bool:
     """A string (or f-string, or a name bound only to one, in its function or the module) that starts
     with a CPU_SAVED_URL_PREFIXES entry; or an item of a dict (so bound) every value of which is one."""
