@@ -895,7 +895,11 @@ def written_url(model: "SemanticModel", url: cst.BaseExpression, at: cst.CSTNode
             for t in tables
         )
     if type(url) is cst.Name:
-        values = _handed_values(model, url, at) or [b.value for b in model.bindings(model.module, url.value)]
+        scope = model.scope_of(at)
+        if isinstance(scope, cst.FunctionDef) and url.value in model.params(scope):  # what every call of it hands
+            values: list[cst.BaseExpression | None] = list(model.handed.handed_values(scope, url.value))
+        else:
+            values = _handed_values(model, url, at) or [b.value for b in model.bindings(model.module, url.value)]  # type: ignore[misc]
         return bool(values) and all(v is not None and v is not url and written_url(model, v, v, depth + 1) for v in values)
     return False
 
