@@ -811,15 +811,15 @@ class ProjectIndex:
         return cpu - device, computed_on_device
 
     @cached_property
-    def _saves(self) -> list[tuple[bool, list[str] | None]]:
+    def _saves(self) -> list[tuple[bool, list[str] | None, tuple[str, int]]]:
         """Each `torch.save` of the project (`analysis/facts/checkpoints.saves_host_data`): whether it
         writes nothing on a device, by its own file or, for a parameter it saves that other files'
-        calls hand it, by theirs (`hands_host`: every such call hands it data with no tensor); and the
-        names of the file it writes (None where not shown)."""
+        calls hand it, by theirs (`hands_host`: every such call hands it data with no tensor); the
+        names of the file it writes (None where not shown); and where it is (file, line)."""
         found = []
         for path, summary in self.summaries.items():
-            for host, patterns, handed in summary.get("host_saves", ()):
-                found.append((host or (handed is not None and self._handed_host_data(path, handed)), patterns))
+            for host, patterns, handed, line in summary.get("host_saves", ()):
+                found.append((host or (handed is not None and self._handed_host_data(path, handed)), patterns, (path, line)))
         return found
 
     def _handed_host_data(self, path: str, handed: list[Any]) -> bool:
@@ -841,23 +841,52 @@ class ProjectIndex:
     def _saves_host_data_only(self) -> bool:
         """Does the project save checkpoints, every one of them with nothing on a device? Then its own
         checkpoints load onto the CPU."""
-        return bool(self._saves) and all(host for host, _ in self._saves)
+        return bool(self._saves) and all(host for host, _, _ in self._saves)
+
+    def _device_saved_file(self, finding: Finding) -> Finding:
+        """An ML011 load taken for a checkpoint by its names alone: where the file it reads is one that
+        a save of the project writes with tensors that may be on a device (`_writers`), that is the fact
+        it rests on, said instead of the assumption."""
+        writers = self._writers(finding.extra["files"])
+        if not writers or all(host for host, _ in writers):
+            return finding
+        path, line = next((p, n) for host, (p, n) in writers if not host)
+        hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
+        hint += f" ({os.path.relpath(path)}, line {line}, saves it with tensors that may be on a device)"
+        return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
+
+    def _loaded_into_model_by_callers(self, finding: Finding) -> Finding:
+        """An ML011 load taken for a checkpoint by its names alone, which its function hands back: where
+        a call of that function in another file hands its result to `load_state_dict`, that is the
+        fact it rests on, said instead of the assumption."""
+        path, function = finding.filename, finding.extra["returned_by"]
+        for other, summary in sorted(self.summaries.items()):
+            if other != path and any(self.locate(other, callee) == (path, function) for callee in summary.get("state_dict_calls", ())):
+                hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
+                hint += f" ({os.path.relpath(other)} loads what `{function}` returns into a model)"
+                return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
+        return finding
+
+    def _writers(self, files: list[str]) -> list[tuple[bool, tuple[str, int]]] | None:
+        """The project's saves that may write a file of these names (each a name that says more than
+        its extension, `model_step_*.pt`), each with whether it writes host data and where it is; None
+        where a name links to no save."""
+        found: list[tuple[bool, tuple[str, int]]] = []
+        for pattern in files:
+            stem = pattern.rpartition(".")[0] if "." in pattern else pattern
+            if not any(c.isalnum() for c in stem):
+                return None  # nothing but an extension is written out: any file of that kind
+            writers = [(host, where) for host, patterns, where in self._saves if patterns and any(_may_be_same(pattern, p) for p in patterns)]
+            if not writers:
+                return None
+            found += writers
+        return found
 
     def _reads_host_saved_file(self, finding: Finding) -> bool:
         """Does an ML011 load read a file (`finding.extra["files"]`: the names it may have) that only
-        saves writing nothing on a device write? Each name must say more than its extension
-        (`model_step_*.pt`, not `*.pt`) and be one some save of the project writes (a save whose file
-        the code does not show writes none by name); every save that may write it must write host data."""
-        linked = False
-        for pattern in finding.extra["files"]:
-            stem = pattern.rpartition(".")[0] if "." in pattern else pattern
-            if not any(c.isalnum() for c in stem):
-                return False  # nothing but an extension is written out: any file of that kind
-            writers = [host for host, patterns in self._saves if patterns and any(_may_be_same(pattern, p) for p in patterns)]
-            if not writers or not all(writers):
-                return False
-            linked = True
-        return linked
+        saves writing nothing on a device write (`_writers`)?"""
+        writers = self._writers(finding.extra["files"])
+        return bool(writers) and all(host for host, _ in writers)
 
     def _reads_cpu_checkpoint(self, finding: Finding) -> bool:
         """Does an ML011 load read only keys (`torch.load(p)["params_ema"]`) that the project's
@@ -891,6 +920,10 @@ class ProjectIndex:
                 continue  # a checkpoint of the project's own savers, which write CPU tensors alone
             if finding.code == "ML011" and finding.extra.get("files") and self._reads_host_saved_file(finding):
                 continue  # a file that only the project's saves of host data write
+            if finding.code == "ML011" and finding.extra.get("assumptions") and finding.extra.get("files"):
+                finding = self._device_saved_file(finding)
+            if finding.code == "ML011" and finding.extra.get("assumptions") and finding.extra.get("returned_by"):
+                finding = self._loaded_into_model_by_callers(finding)
             if finding.code == "ML001" and self._guess_refuted(finding):
                 continue
             if finding.code == "ML001" and finding.extra.get("handed_element") and self._handed_element_refuted(finding):

@@ -369,7 +369,35 @@ CHECKPOINT_LOADS = {
     "mmengine.runner.checkpoint.load_checkpoint": (1, 2),
     "mmengine.runner.checkpoint._load_checkpoint": (0, 1),
     "mmengine.runner.checkpoint._load_checkpoint_with_prefix": (1, 2),
+    # torch 1.x to 2.x, torch/hub.py: `load_state_dict_from_url(url, model_dir=None, map_location=None,
+    # progress=True, ...)` downloads the file and returns `torch.load(cached_file, map_location=map_location)`;
+    # `torch.utils.model_zoo.load_url` is the same function
+    "torch.hub.load_state_dict_from_url": (0, 2),
+    "torch.utils.model_zoo.load_url": (0, 2),
 }
+
+# What a loaded state dict is read into, where that holds no tensor on a device: the classes (as
+# resolved; a prefix ending in "." names a module's classes) whose `load_state_dict` takes Python
+# numbers (torch/optim/lr_scheduler.py: `state_dict()` is the scheduler's `__dict__` less the
+# optimizer; torch/amp/grad_scaler.py and torch/cuda/amp/grad_scaler.py: `state_dict()` holds
+# `get_scale()`, a float, and the growth settings), and the functions that set a random number
+# generator's state from a loaded one (`torch.get_rng_state()` and `torch.cuda.get_rng_state()`
+# return CPU byte tensors; `random.getstate()` and `numpy.random.get_state()` no tensor).
+# The keyword that hands a loaded state dict to a model's constructor: transformers 4.x
+# (`PreTrainedModel.from_pretrained(..., state_dict=None)`, modeling_utils.py) and diffusers 0.x
+# (`ModelMixin.from_pretrained`), both loading it into the model they build.
+STATE_DICT_KEYWORDS = frozenset({"state_dict"})
+HOST_STATE_CLASSES = ("torch.optim.lr_scheduler.", "torch.amp.GradScaler", "torch.cuda.amp.GradScaler")
+RNG_STATE_SETTERS = frozenset(
+    {
+        "torch.set_rng_state",
+        "torch.random.set_rng_state",
+        "torch.cuda.set_rng_state",
+        "torch.cuda.set_rng_state_all",
+        "random.setstate",
+        "numpy.random.set_state",
+    }
+)
 
 # Libraries whose training code saves its checkpoints as dicts of CPU tensors, and the keys they
 # write: a project that uses the library and loads one of these keys without `map_location` reads

@@ -28,7 +28,13 @@ from typing import TYPE_CHECKING, Any, Callable, Collection
 import libcst as cst
 
 from memlint.analysis.regions import lightning_precision as lightning
-from memlint.analysis.facts.checkpoints import hands_host_data, keyword_strings, saved_entries, saves_host_data
+from memlint.analysis.facts.checkpoints import (
+    fed_to_load_state_dict,
+    hands_host_data,
+    keyword_strings,
+    saved_entries,
+    saves_host_data,
+)
 from memlint.analysis.facts.cuda_init import ALLOC_VARIABLES, alloc_setting
 from memlint.analysis.syntax.expressions import code, names_in
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
@@ -44,8 +50,9 @@ from memlint.suppression import is_suppressed
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
 
-# Files that may matter to other files even when no rule needs to look at them.
-SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".apply(", "cuda", "ALLOC_CONF", "precision")
+# Files that may matter to other files even when no rule needs to look at them (`torch.save`: what the
+# project writes to its checkpoint files).
+SUMMARY_NEEDLES = ("ctx", "no_grad", "inference_mode", "set_grad_enabled", ".apply(", "cuda", "ALLOC_CONF", "precision", "torch.save")
 
 
 # What `ProjectIndex.adjust` reads of the very file whose findings it adjusts (its imports, what
@@ -90,6 +97,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "hands_host": lambda: hands_host_data(model, imported()),
         "handed_methods": lambda: _handed_methods(model, imported_roots),
         "trained_calls": lambda: _trained_calls(model, imported(), imported_roots),
+        "state_dict_calls": lambda: sorted({name for call, name in imported() if fed_to_load_state_dict(model, call)}),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -109,7 +117,7 @@ _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
-    "handed_imports", "hands_host", "handed_methods", "trained_calls",
+    "handed_imports", "hands_host", "handed_methods", "trained_calls", "state_dict_calls",
 )  # the summary's keys as the cache has always written them
 
 

@@ -31,8 +31,9 @@ class AnomalyDetectionEnabled(Rule):
 Checks for autograd anomaly detection that is on for every run:
 `torch.autograd.set_detect_anomaly(True)` (at module level, in `__init__`,
 `main`, a loop body...), `with torch.autograd.detect_anomaly():` (or
-`set_detect_anomaly(True)`) around a training loop, a training call or inside
-a step, and Lightning's `Trainer(detect_anomaly=True)`. Switching it on behind
+`set_detect_anomaly(True)`) around a training loop, a training call (a function
+of the project whose body trains, whatever its name; one defined out of sight by
+its name: `trainer.fit()`) or inside a step, and Lightning's `Trainer(detect_anomaly=True)`. Switching it on behind
 a flag (`set_detect_anomaly(args.debug)`), under an `if`, from an environment
 variable, in tests or in a debugging helper, or switching it off, is fine.
 
@@ -156,7 +157,15 @@ for x, y in loader:
         for inner in model.tree.descendants(body, cst.Call):
             name = callee_name(inner) or ""
             callees = model.local_callees(inner)
-            if _TRAIN_CALL.search(name) or any(loops.steps_once(f) or self._trains(f) for f in callees):
+            # a function of the project trains where its body shows it (in this file, or in another
+            # file's summary where that has one), whatever its name; only one whose body is out of
+            # sight is taken for training by its name (`trainer.fit()`)
+            facts = model.project.function(inner) if not callees else None
+            if callees:
+                trains = any(loops.steps_once(f) or self._trains(f) for f in callees)
+            else:
+                trains = bool(facts.get("trains")) if facts is not None else bool(_TRAIN_CALL.search(name))
+            if trains:
                 return f"wraps the training call `{name}()`"
         context = step_context(model, call, lambda n, r: self._guarded(n))
         if context is None:

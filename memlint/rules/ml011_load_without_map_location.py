@@ -1,20 +1,34 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import libcst as cst
 
-from memlint.analysis.library import CHECKPOINT_LOADS
+from memlint.analysis.library import (
+    CHECKPOINT_LOADS,
+    HOST_STATE_CLASSES,
+    MODULE_API_METHODS,
+    RNG_STATE_SETTERS,
+    STATE_DICT_KEYWORDS,
+    TENSOR_METHODS,
+    WEIGHT_DOWNLOADS,
+)
 from memlint.analysis.syntax.expressions import call_arg, code, method_name
 from memlint.analysis.syntax.imports import dotted
+from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.facts.checkpoints import (
+    device_save_of_loaded_file,
     downloads_published_weights,
+    fed_to_load_state_dict,
+    fetches_published_weights,
     file_patterns,
     loads_cpu_saved_file,
     none_on_some_path,
     per_rank_file,
     read_keys,
     saves_from_cpu,
+    written_url,
 )
 from memlint.patterns import is_test_path
 from memlint.analysis.facts.ranks import runs_in_several_processes, runs_on_rank_zero_only
@@ -31,6 +45,12 @@ _CHECKPOINT = re.compile(
 )
 # RNG states, LR scheduler and GradScaler states, a checkpoint's metadata (step counters, user values
 # kept beside the sharded weights): Python numbers and CPU tensors, not weights
+# Methods only a module has (not a tensor, a dict or an array): a loaded value they are called on is a pickled model
+_MODULE_ONLY = MODULE_API_METHODS - set(TENSOR_METHODS) - {
+    "to", "cpu", "cuda", "type", "apply", "share_memory", "requires_grad_", "to_empty", "xpu", "ipu", "compile", "generate",
+    "load_state_dict",
+}
+_FLOW_DEPTH = 3  # the names made of a loaded value, of them, ... that are followed to a `load_state_dict`
 _NOT_A_CHECKPOINT = re.compile(r"rng|random_state|buffer|bytesio|metrics|sched|scaler|metadata", re.IGNORECASE)
 
 
@@ -42,10 +62,23 @@ class LoadWithoutMapLocation(Rule):
     fix_applicability = Applicability.UNSAFE
     needles = (("load",),)
     what = """
-Checks for `torch.load(...)` without `map_location` that loads a checkpoint
-or training state: the result goes to `load_state_dict`, or the path, the
-name it is loaded into or the loading function names a checkpoint, model,
-weights, optimizer or resume. `map_location` given in any form (a string, a
+Checks for `torch.load(...)` (and `torch.hub.load_state_dict_from_url`, mmcv's
+and mmengine's `load_checkpoint`) without `map_location` that loads a checkpoint
+or training state: the result, or a dict made of it, goes to `load_state_dict`
+or `state_dict=`, or it is used as a module (`model.eval()`, `model(x)`: a pickled
+model), or a save of the project writes the file it names with tensors
+that may be on a device. What the result is read into decides, whatever the names
+say: a load read only into an LR scheduler or GradScaler built from torch's classes,
+or into `torch.set_rng_state`, holds no device tensor. Where nothing in sight
+shows what the load holds and only its names do (the path, the name it is loaded
+into or the loading function names a checkpoint, model, weights, optimizer or
+resume), the finding says so and is shown with `--preview` only, unless a call of
+the function that hands the load back, in another file, copies it into a model
+(`net.load_state_dict(load_from_pth(url))`).
+`load_state_dict_from_url` of torch's published weights (download.pytorch.org,
+also through a table of such URLs) loads CPU tensors; of a URL the project does
+not write out (one a library hands, `url_map[name]`, or the user gives), where
+the weights were saved from is an assumption (`--preview`). `map_location` given in any form (a string, a
 device, a lambda, a dict) is fine, unless it is None where the load runs
 (`map_location = None`, set to the CPU only when there is no GPU; an object's
 setting whose constructor defaults it to None); so are tests, a checkpoint's metadata file,
@@ -113,6 +146,8 @@ optimizer.load_state_dict(checkpoint["optimizer"])
             where = (next(i for i, a in enumerate(node.args) if a.value is source), -1)
         if where is None or len(node.args) <= where[0]:
             return
+        if resolved in WEIGHT_DOWNLOADS and type(model.tree.parent_of(node)) is cst.Expr:
+            return  # called to download the file, its value dropped
         if given is None and (arg := call_arg(node, where[1], "map_location")) is not None:
             given = arg.value
         # given, unless it is None where the load runs (`None` unless there is no GPU); or maybe in `**kwargs`
@@ -122,11 +157,19 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if is_test_path(model.path) or self._xla():
             return
         source = node.args[where[0]].value  # the file
-        reason = self._checkpoint_reason(node, source) if resolved in TORCH_LOAD else "a checkpoint"
-        if reason is None or (reason != "a state dict" and self._saved_here(node, source)):
+        why = self._checkpoint_reason(node, source) if resolved in TORCH_LOAD else ("a checkpoint", None, None)
+        if why is None or (why[0] != "a state dict" and self._saved_here(node, source)):
             return
-        if downloads_published_weights(model, node, source):
-            return  # the file is torch's published weights, fetched here where missing: CPU tensors
+        reason, assumed, returned_by = why
+        saved = device_save_of_loaded_file(model, node) if assumed else None
+        if saved is not None:  # the fact: this file writes it with tensors that may be on a device
+            assumed = None
+        if downloads_published_weights(model, node, source) or (
+            resolved in WEIGHT_DOWNLOADS and fetches_published_weights(model, node, source)
+        ):
+            return  # the file is torch's published weights (fetched here where missing): CPU tensors
+        if resolved in WEIGHT_DOWNLOADS and not written_url(model, source, node):  # weights a library or the user names
+            assumed = f"the weights at `{code(source)}` were saved from a device"
         rank_zero = runs_on_rank_zero_only(model, node)
         if (rank_zero and saves_from_cpu(model)) or loads_cpu_saved_file(model, node):
             return  # what this file saved from the CPU (on rank 0, or by its file name): it lands on the CPU
@@ -150,48 +193,82 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         keys = read_keys(model, node) if resolved in TORCH_LOAD else None
         # the project index drops it where the project's checkpoints hold these keys on the CPU alone,
         # or, for a file `torch.load` reads, where every checkpoint the project saves holds CPU tensors
-        extra = {"torch_load": True} if resolved in TORCH_LOAD or loader is not None else {}
+        extra: dict[str, Any] = {"torch_load": True} if resolved in TORCH_LOAD or loader is not None else {}
         # and where only saves that write no device tensor write the file it names (`training_args.bin`)
         files = file_patterns(model, source, node) if extra else None
+        if saved is not None:
+            hint += f" (line {model.range_of(saved).start.line} saves it with tensors that may be on a device)"
+        if assumed:  # no use in sight shows a checkpoint: its names do (a default run hides it)
+            hint += f" (assumed: {assumed})"
+            extra["assumptions"] = [assumed]
+            if returned_by:  # what the project's callers do with it may show it (`ProjectIndex`)
+                extra["returned_by"] = returned_by
         self.report(node, message, hint, fix=fix, **extra, **({"keys": keys} if keys else {}), **({"files": files} if files else {}))
 
-    def _checkpoint_reason(self, call: cst.Call, source: cst.BaseExpression) -> str | None:
-        """Why this load is a checkpoint, in words; None when it does not look like one."""
+    def _checkpoint_reason(self, call: cst.Call, source: cst.BaseExpression) -> tuple[str, str | None, str | None] | None:
+        """Why this load is a checkpoint, in words, what that rests on where no fact shows it (the
+        name that says so), and then the top-level function that hands it back; None where it is none. What the loaded value is read into decides first
+        (a `load_state_dict`, an RNG state setter), whatever the names; only where nothing reads it in
+        sight do the path, the name it is loaded into and the loading function's name."""
         model = self.model
         tree = model.tree
         texts = [code(source)]
         target = None
         parent = tree.parent_of(call)
-        into_state_dict = False
+        readers: list[cst.Call] = []  # the `load_state_dict`s it feeds
         loaded: cst.BaseExpression = call
         while isinstance(parent, cst.Subscript) and parent.value is loaded:  # `torch.load(p)["params"]`: a part of it
             loaded, parent = parent, tree.parent_of(parent)
         if isinstance(parent, cst.Arg):
             outer = tree.parent_of(parent)
             if isinstance(outer, cst.Call) and method_name(outer) in ("load_state_dict", "load_checkpoint"):
-                into_state_dict = True
-                texts.append(code(outer.func))
+                readers.append(outer)
+            elif isinstance(outer, cst.Call) and (model.imports.resolve(outer.func) or "") in RNG_STATE_SETTERS:
+                return None  # a random number generator's state: CPU tensors, no device
         if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
             target = parent.targets[0].target
-            texts.append(code(target))
         elif isinstance(parent, cst.AnnAssign):  # `model: Forecaster = torch.load(f)`
             target = parent.target
+        if target is not None:
             texts.append(code(target))
-        if any(_NOT_A_CHECKPOINT.search(t) for t in texts):
-            return None  # RNG states, LR scheduler and GradScaler states: Python numbers and CPU tensors
-        if into_state_dict:
-            return "a state dict"
-        if target is not None and isinstance(target, cst.Name) and self._feeds_load_state_dict(target.value, parent):
-            return "a state dict"
-        for text in texts:
-            if _CHECKPOINT.search(text):
-                return "a checkpoint"
+        modules: list[cst.Call] = []  # the calls that use it as a module
+        uses = self._readers(target.value, parent, modules) if isinstance(target, cst.Name) else None
+        if uses is not None:
+            readers += uses
+        if readers:
+            kinds = ["model" if reader in modules else self._state_kind(reader) for reader in readers]
+            if all(kind == "host" for kind in kinds):
+                return None  # read only into LR schedulers, GradScalers, RNG states: Python numbers
+            return ("a model" if "model" in kinds else "a state dict"), None, None
+        if uses == [] and target is not None:
+            return None  # read only by RNG state setters
         scope = model.scope_of(call)
-        if isinstance(scope, cst.FunctionDef):
-            name = scope.name.value
-            if _CHECKPOINT.search(name) and "load" in name.lower():
-                return "a checkpoint"
+        returned = isinstance(scope, cst.FunctionDef) and self._returned(call, parent, target, scope)
+        if returned and any(fed_to_load_state_dict(model, site) for site in model.call_sites().get(scope, ())):
+            return "a state dict", None, None  # `net.load_state_dict(load_from_pth(url))` in this file
+        if any(_NOT_A_CHECKPOINT.search(t) for t in texts):
+            return None  # RNG states, LR scheduler and GradScaler states by their names: Python numbers
+        if isinstance(scope, cst.FunctionDef) and "load" in scope.name.value.lower():
+            texts.append(scope.name.value)
+        for text in texts:
+            if (found := _CHECKPOINT.search(text)) is not None:
+                # a top-level function that hands it back: its callers in other files may show what it is
+                by = scope.name.value if returned and model.tree.parent_of(scope) is model.module else None  # type: ignore[union-attr]
+                return "a checkpoint", f"`{text}` names a checkpoint (`{found.group(0)}`), not data", by
         return None
+
+    def _returned(self, call: cst.Call, parent: cst.CSTNode, target: cst.BaseExpression | None, scope: cst.FunctionDef) -> bool:
+        """Does the function hand back the loaded value (`return torch.load(p)`, `return ckpt[key] if key
+        in ckpt else ckpt`)?"""
+        tree = self.model.tree
+        if type(parent) is cst.Return:
+            return True
+        if type(target) is not cst.Name:
+            return False
+        return any(
+            r.value is not None and self.model.scope_of(r) is scope and _reads(tree, r.value, target.value)
+            for r in tree.descendants(scope, cst.Return)
+        )
 
     def _xla(self) -> bool:
         """XLA code: its checkpoints are written by `xm.save`, which moves every tensor to the CPU. A
@@ -224,17 +301,83 @@ optimizer.load_state_dict(checkpoint["optimizer"])
                     return True
         return False
 
-    def _feeds_load_state_dict(self, name: str, binding: cst.CSTNode) -> bool:
-        tree = self.model.tree
-        scope = self.model.scope_of(binding)
+    def _readers(self, name: str, binding: cst.CSTNode, modules: list[cst.Call], depth: int = 0) -> list[cst.Call] | None:
+        """The calls that read `name` (bound at `binding`), or what is made of it later in its scope,
+        into a state dict: a `load_state_dict`, an argument `state_dict=`; [] where every read of it is
+        an RNG state setter's argument (`torch.set_rng_state(state["cpu"])`); None where neither shows.
+        Those that run it or call a method only a module has (`model.eval()`) go to `modules` too.
+        What is made of it: a name bound to an expression that reads it (`sd = ckpt["model"]`), a loop
+        target over one (`for k, v in ckpt.items()`), a dict it is stored in or updates
+        (`new_sd[k[7:]] = v`, `model_dict.update(loaded)`)."""
+        model = self.model
+        tree = model.tree
+        scope = model.scope_of(binding)
+        readers: list[cst.Call] = []
+        made: list[tuple[str, cst.CSTNode]] = []  # (a name made of it, where)
+        setters = 0
         for call in tree.descendants(scope, cst.Call):
-            if method_name(call) != "load_state_dict" or not tree.is_after(call, binding):
+            if not tree.is_after(call, binding):
                 continue
-            for arg in call.args:
-                for node in [arg.value, *tree.descendants(arg.value, cst.Name)]:
-                    if isinstance(node, cst.Name) and node.value == name:
-                        return True
-        return False
+            func = call.func
+            receiver = func.value if type(func) is cst.Attribute else func
+            if type(receiver) is cst.Name and receiver.value == name and (func is receiver or func.attr.value in _MODULE_ONLY):  # type: ignore[attr-defined]
+                modules.append(call)  # run or used as a module (`model.eval()`): a pickled model
+                continue
+            if not any(_reads(tree, a.value, name) for a in call.args):
+                continue
+            if method_name(call) == "load_state_dict" or any(
+                a.keyword is not None and a.keyword.value in STATE_DICT_KEYWORDS and _reads(tree, a.value, name) for a in call.args
+            ):
+                readers.append(call)
+            elif (model.imports.resolve(func) or "") in RNG_STATE_SETTERS:
+                setters += 1
+            elif type(func) is cst.Attribute and func.attr.value == "update" and type(func.value) is cst.Name:
+                made.append((func.value.value, call))
+        for node in tree.descendants(scope, cst.Assign):
+            if tree.is_after(node, binding) and _reads(tree, node.value, name):
+                made += [(bound, node) for target in node.targets for bound in _bound_names(target.target)]
+        for loop in tree.descendants(scope, cst.For):
+            if tree.is_after(loop.target, binding) and _reads(tree, loop.iter, name):
+                made += [(bound, loop.target) for bound in _bound_names(loop.target)]
+        for other, where in made if depth < _FLOW_DEPTH else ():
+            if other != name:
+                readers += self._readers(other, where, modules, depth + 1) or ()
+        if readers or modules:
+            return readers + modules
+        reads = [n for n in tree.descendants(scope, cst.Name) if n.value == name and tree.is_after(n, binding)]
+        return [] if setters and len(reads) == setters and not made else None
+
+    def _state_kind(self, reader: cst.Call) -> str | None:
+        """What the object whose `load_state_dict` is `reader` holds: "host" (an LR scheduler, a GradScaler:
+        by its class, or, where the file does not show one, by its name), "tensors" (a class the file
+        constructs it from that is neither), None (not shown)."""
+        model = self.model
+        receiver = reader.func.value if isinstance(reader.func, cst.Attribute) else None
+        if receiver is None:
+            return None
+        made = model.provenance.constructed_class(receiver, reader)
+        if made:
+            return "host" if made.startswith(HOST_STATE_CLASSES) else "tensors"
+        return "host" if _NOT_A_CHECKPOINT.search(code(receiver)) else None
+
+
+def _reads(tree: Tree, expr: cst.BaseExpression, name: str) -> bool:
+    """Does `expr` read the variable `name` (not an attribute of that name)?"""
+    return any(
+        type(n) is cst.Name and n.value == name and not (type(up := tree.parent_of(n)) is cst.Attribute and up.attr is n)
+        for n in [expr, *tree.descendants(expr, cst.Name)]
+    )
+
+
+def _bound_names(target: cst.BaseExpression) -> list[str]:
+    """The variables an assignment to `target` binds or stores into: `sd`, `k, v`, `new_sd[k]`."""
+    if type(target) is cst.Name:
+        return [target.value]
+    if type(target) in (cst.Tuple, cst.List):
+        return [n for e in target.elements for n in _bound_names(e.value)]  # type: ignore[attr-defined]
+    if type(target) is cst.Subscript:
+        return _bound_names(target.value)  # type: ignore[attr-defined]
+    return []
 
 
 def _with_map_location(call: cst.Call) -> cst.Call:

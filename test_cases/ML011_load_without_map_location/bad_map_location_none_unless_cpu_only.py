@@ -1,5 +1,6 @@
 # `map_location` is given, but it is None wherever there is a GPU: the checkpoint lands on the
-# device it was saved from, as if none were given (alf's checkpointer, before its fix).
+# device it was saved from, as if none were given (alf's checkpointer, before its fix). What
+# `init_detector` loads only its names say (`checkpoint`): shown with `--preview`.
 import torch
 
 
@@ -14,4 +15,4 @@ def load_for_training(model, path):
 
 def init_detector(model, checkpoint, device="cuda:0"):
     map_loc = "cpu" if device == "cpu" else None
-    return torch.load(checkpoint, map_location=map_loc)  # expect: ML011
+    return torch.load(checkpoint, map_location=map_loc)  # preview: ML011

@@ -1,5 +1,6 @@
 # A part of the checkpoint (`torch.load(p)[key]`) copied into a network, and a pickled model loaded
-# into an annotated name: both go back to the device they were saved from.
+# into an annotated name: both go back to the device they were saved from. That the pickled object
+# is a model only its name says (`model`): shown with `--preview`.
 import torch
 
 
@@ -11,5 +12,5 @@ class BaseModel:
     @staticmethod
     def load(path):
         with open(path, "rb") as fin:
-            model: BaseModel = torch.load(fin, map_location="cpu")  # expect: ML011
+            model: BaseModel = torch.load(fin, map_location="cpu")  # preview: ML011
         return model

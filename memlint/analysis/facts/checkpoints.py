@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from memlint.analysis.library import CPU_SAVED_URL_PREFIXES, HOST_DATA_METHODS, WEIGHT_DOWNLOADS
+from memlint.analysis.library import CPU_SAVED_URL_PREFIXES, HOST_DATA_METHODS, TENSOR_METHODS, WEIGHT_DOWNLOADS
 from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg, method_name, names_in
 from memlint.analysis.facts.ranks import names_a_rank
 
@@ -66,17 +66,46 @@ def saves_from_cpu(model: "SemanticModel") -> str | None:
 
 def loads_cpu_saved_file(model: "SemanticModel", load: cst.Call) -> bool:
     """Does `load` read a file (by its written-out name) that this file saves with CPU tensors?"""
+    return any(_saves_cpu_value(model, save) for save in _saves_of_loaded_file(model, load))
+
+
+def device_save_of_loaded_file(model: "SemanticModel", load: cst.Call) -> cst.Call | None:
+    """A `torch.save` of this file that writes the file `load` reads (by its written-out name) with
+    something that may hold tensors on a device; None where none does."""
+    return next((save for save in _saves_of_loaded_file(model, load) if not _writes_host_data(model, save)), None)
+
+
+def _saves_of_loaded_file(model: "SemanticModel", load: cst.Call) -> list[cst.Call]:
+    """This file's `torch.save`s that write the file `load` reads, by its written-out name."""
     source = call_arg(load, 0, "f")
     key = _file_key(model, source.value, load, 0) if source is not None else None
     if key is None:
-        return False
-    for call in model.tree.by_type.get(cst.Call, ()):
-        if model.imports.resolve(call.func) not in TORCH_SAVE:
-            continue
+        return []
+    found = []
+    for call in _torch_saves(model):
         target = call_arg(call, 1, "f")
-        if target is not None and _file_key(model, target.value, call, 0) == key and _saves_cpu_value(model, call):
-            return True
-    return False
+        if target is not None and _file_key(model, target.value, call, 0) == key:
+            found.append(call)
+    return found
+
+
+def _writes_host_data(model: "SemanticModel", save: cst.Call) -> bool:
+    """Does a `torch.save` write nothing on a device (tensors moved or built on the CPU, a state dict
+    taken under a config that offloads it, numbers and strings, the parsed command line)?"""
+    saved = call_arg(save, 0, "obj")
+    return saved is not None and (_saves_cpu_value(model, save) or _host_data(model, saved.value, save, 0))
+
+
+def fed_to_load_state_dict(model: "SemanticModel", call: cst.Call) -> bool:
+    """Does the value of `call`, or a part of it, go straight into a `load_state_dict`
+    (`net.load_state_dict(load_from_pth(url)["model"])`)?"""
+    tree = model.tree
+    value: cst.BaseExpression = call
+    parent = tree.parent_of(call)
+    while type(parent) is cst.Subscript and parent.value is value:
+        value, parent = parent, tree.parent_of(parent)
+    outer = tree.parent_of(parent) if type(parent) is cst.Arg else None
+    return type(outer) is cst.Call and method_name(outer) == "load_state_dict"
 
 
 def per_rank_file(model: "SemanticModel", load: cst.Call) -> bool:
@@ -290,6 +319,8 @@ def _on_cpu(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, d
     if isinstance(expr, cst.Call):
         method = method_name(expr)
         if method == "cpu" or (method == "to" and bool(expr.args) and "cpu" in _text(expr.args[0].value)):
+            return True
+        if method in TENSOR_METHODS and TENSOR_METHODS[method].location == "host":  # `.item()`, `.numpy()`
             return True
         if method == "state_dict" and _module_on_cpu(model, expr.func.value, expr):  # type: ignore[attr-defined]
             return True
@@ -514,16 +545,17 @@ def saves_host_data(model: "SemanticModel") -> list[list[Any]]:
     parsed command line), the names of the file it writes (`file_patterns`; None where not shown),
     and, where what it writes is a parameter that only other files' calls hand it
     (`torch.save(self.args, path)` after `self.args = args` in `__init__`), that parameter as
-    `Handed.exported` gives it]. A project every save of which writes nothing on a device holds its
+    `Handed.exported` gives it, its line]. A project every save of which writes nothing on a device holds its
     checkpoints on the CPU; a load of a file that only such saves write reads CPU tensors
     (`ProjectIndex` joins them, with what other files' calls hand the parameter: `hands_host_data`)."""
     found = []
     for call in _torch_saves(model):
         saved = call_arg(call, 0, "obj")
         target = call_arg(call, 1, "f")
-        host = saved is not None and (_saves_cpu_value(model, call) or _host_data(model, saved.value, call, 0))
+        host = _writes_host_data(model, call)
         handed = None if host or saved is None else _handed_parameter(model, saved.value, call)
-        found.append([host, file_patterns(model, target.value, call) if target is not None else None, handed])
+        patterns = file_patterns(model, target.value, call) if target is not None else None
+        found.append([host, patterns, handed, model.range_of(call).start.line])
     return found
 
 
@@ -839,11 +871,53 @@ def downloads_published_weights(model: "SemanticModel", call: cst.Call, source: 
     return False
 
 
-def _published_url(model: "SemanticModel", url: cst.BaseExpression, scope: cst.CSTNode) -> bool:
-    """A string (or f-string, or a name bound only to one) that starts with a CPU_SAVED_URL_PREFIXES entry."""
+def fetches_published_weights(model: "SemanticModel", call: cst.Call, url: cst.BaseExpression) -> bool:
+    """`load_state_dict_from_url(model_urls[arch])` where every URL `model_urls` holds is one of torch's
+    published weights (CPU_SAVED_URL_PREFIXES): CPU tensors."""
+    return _published_url(model, url, model.scope_of(call))
+
+
+def written_url(model: "SemanticModel", url: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> bool:
+    """Is the URL one this file writes out: a string, or what a name, a parameter (as this file's calls
+    hand it) or an item of a dict holds, each of them such a string (`checkpoint_paths["slow_r50"]`
+    where `checkpoint_paths = {"slow_r50": f"{root_dir}/SLOW_8x8_R50.pyth"}`)? Not a URL a library
+    hands (`url_map[name]` imported), nor one the code does not show (`args.weights`)."""
+    if type(url) in (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString):
+        return True
+    if depth >= _DEPTH:
+        return False
+    if type(url) is cst.Subscript and type(url.value) is cst.Name:
+        tables = _handed_values(model, url.value, at) or [b.value for b in model.bindings(model.module, url.value.value)]
+        return bool(tables) and all(
+            type(t) is cst.Dict
+            and bool(t.elements)
+            and all(type(e) is cst.DictElement and written_url(model, e.value, t, depth + 1) for e in t.elements)
+            for t in tables
+        )
     if type(url) is cst.Name:
-        bound = model.bindings(scope, url.value)
+        scope = model.scope_of(at)
+        if isinstance(scope, cst.FunctionDef) and url.value in model.params(scope):  # what every call of it hands
+            values: list[cst.BaseExpression | None] = list(model.handed.handed_values(scope, url.value))
+        else:
+            values = _handed_values(model, url, at) or [b.value for b in model.bindings(model.module, url.value)]  # type: ignore[misc]
+        return bool(values) and all(v is not None and v is not url and written_url(model, v, v, depth + 1) for v in values)
+    return False
+
+
+def _published_url(model: "SemanticModel", url: cst.BaseExpression, scope: cst.CSTNode) -> bool:
+    """A string (or f-string, or a name bound only to one, in its function or the module) that starts
+    with a CPU_SAVED_URL_PREFIXES entry; or an item of a dict (so bound) every value of which is one."""
+    if type(url) is cst.Name:
+        bound = model.bindings(scope, url.value) or model.bindings(model.module, url.value)
         return bool(bound) and all(b.value is not None and b.value is not url and _published_url(model, b.value, scope) for b in bound)
+    if type(url) is cst.Subscript and type(url.value) is cst.Name:
+        bound = model.bindings(scope, url.value.value) or model.bindings(model.module, url.value.value)
+        return bool(bound) and all(
+            type(b.value) is cst.Dict
+            and bool(b.value.elements)
+            and all(type(e) is cst.DictElement and _published_url(model, e.value, scope) for e in b.value.elements)
+            for b in bound
+        )
     if type(url) is cst.SimpleString:
         text = url.evaluated_value
         return isinstance(text, str) and text.startswith(CPU_SAVED_URL_PREFIXES)

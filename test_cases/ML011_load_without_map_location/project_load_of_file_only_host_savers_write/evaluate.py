@@ -1,6 +1,7 @@
 # Linted as one project with saver.py and convert.py: `model_step_<step>.pt` is a file only the
 # model saver writes, with CPU tensors; `train_state_<step>.pt` holds the optimizer's state as it
-# was on the device; a path handed in, or one whose name says only its extension, may be either.
+# was on the device; a path handed in, or one whose name says only its extension, may be either,
+# and only their names say they are checkpoints at all: shown with `--preview`.
 import os
 
 import torch
@@ -17,8 +18,8 @@ def resume(train_dir, step, optimizer):
 
 
 def load_given(checkpoint_path):
-    return torch.load(checkpoint_path)  # expect: ML011
+    return torch.load(checkpoint_path)  # preview: ML011
 
 
 def load_named(checkpoint_dir, name):
-    return torch.load(f"{checkpoint_dir}/{name}.pt")  # expect: ML011
+    return torch.load(f"{checkpoint_dir}/{name}.pt")  # preview: ML011
