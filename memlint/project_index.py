@@ -869,16 +869,20 @@ class ProjectIndex:
 
     def _loaded_into_model_by_callees(self, finding: Finding) -> Finding:
         """An ML011 load taken for a checkpoint by its names alone, handed to functions of other files
-        (`load_state(net, checkpoint)`): where one of them puts the parameter it is handed into a
+        (`load_state(net, checkpoint)`; `.load_weights`: a method of that name of any class, where its
+        file does not show the object's): where one of them puts the parameter it is handed into a
         `load_state_dict` (the summaries' `state_dict_params`), that is the fact it rests on, said
         instead of the assumption."""
         for callee, place, keyword in finding.extra["handed_to"]:
-            located = self.locate(finding.filename, callee)
-            params = self.summaries[located[0]].get("state_dict_params", {}).get(located[1], ()) if located else ()
-            if any(i == place or n == keyword for i, n in params):
-                hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
-                hint += f" ({os.path.relpath(located[0])}: `{located[1]}` loads it into a model)"  # type: ignore[index]
-                return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
+            if callee.startswith("."):  # a method of an object whose class its file does not show: one of that name
+                located = [(p, n) for p, s in sorted(self.summaries.items()) for n in s.get("state_dict_params", {}) if n.endswith(callee)]
+            else:
+                located = [where] if (where := self.locate(finding.filename, callee)) else []
+            for path, name in located:
+                if any(i == place or n == keyword for i, n in self.summaries[path].get("state_dict_params", {}).get(name, ())):
+                    hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
+                    hint += f" ({os.path.relpath(path)}: `{name}` loads it into a model)"
+                    return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
         return finding
 
     def _writers(self, files: list[str]) -> list[tuple[bool, tuple[str, int]]] | None:

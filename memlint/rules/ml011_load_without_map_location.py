@@ -365,8 +365,9 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         """Does `call` hand `arg` to a parameter that its callee, a function or method of this file
         (`load_state(net, ckpt)`, `self.load_weights(w)`, `net.load_weights(w)` where `net = Net()`),
         puts into a `load_state_dict`? A callee of another file (an imported function, a method of
-        an imported class the receiver is made from) goes to `handed`, [callee as written, place,
-        keyword], for the project's index to answer."""
+        an imported class the receiver is made from, as `.method` a method of an object whose class
+        the file does not show) goes to `handed`, [callee as written, place, keyword], for the
+        project's index to answer."""
         model = self.model
         positional = [a for a in call.args if a.keyword is None and not a.star]
         place = positional.index(arg) if arg in positional else None
@@ -376,16 +377,21 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         func = call.func
         callees = model.named_callees(call)
         written = dotted(func)
+        shown = True  # the file shows what the callee is
         if not callees and type(func) is cst.Attribute:
             made = {dotted(v.func) if type(v) is cst.Call else None for v in model.provenance.instance_values(func.value, call)}
+            shown = bool(made)
             cls = made.pop() if len(made) == 1 else None
             local = model.classes_named(cls) if cls else []
             callees = [m for c in local for m in model.methods_of(c, func.attr.value)]
             written = f"{cls}.{func.attr.value}" if cls and not local else written
         if callees:
             return any(i == place or n == keyword for f in callees for i, n in state_dict_parameters(model, f))
-        if written and written.partition(".")[0] in model.imports.aliases.keys() | model.imports.relative.keys():
+        imported = model.imports.aliases.keys() | model.imports.relative.keys()
+        if written and written.partition(".")[0] in imported:
             handed.append([written, place, keyword])
+        elif type(func) is cst.Attribute and not shown:
+            handed.append([f".{func.attr.value}", place, keyword])  # an object of a class out of sight: a method of that name
         return False
 
     def _state_kind(self, reader: cst.Call) -> str | None:
