@@ -867,6 +867,24 @@ class ProjectIndex:
                 return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
         return finding
 
+    def _loaded_into_model_by_callees(self, finding: Finding) -> Finding:
+        """An ML011 load taken for a checkpoint by its names alone, handed to functions of other files
+        (`load_state(net, checkpoint)`; `.load_weights`: a method of that name of any class, where its
+        file does not show the object's): where one of them puts the parameter it is handed into a
+        `load_state_dict` (the summaries' `state_dict_params`), that is the fact it rests on, said
+        instead of the assumption."""
+        for callee, place, keyword in finding.extra["handed_to"]:
+            if callee.startswith("."):  # a method of an object whose class its file does not show: one of that name
+                located = [(p, n) for p, s in sorted(self.summaries.items()) for n in s.get("state_dict_params", {}) if n.endswith(callee)]
+            else:
+                located = [where] if (where := self.locate(finding.filename, callee)) else []
+            for path, name in located:
+                if any(i == place or n == keyword for i, n in self.summaries[path].get("state_dict_params", {}).get(name, ())):
+                    hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
+                    hint += f" ({os.path.relpath(path)}: `{name}` loads it into a model)"
+                    return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
+        return finding
+
     def _writers(self, files: list[str]) -> list[tuple[bool, tuple[str, int]]] | None:
         """The project's saves that may write a file of these names (each a name that says more than
         its extension, `model_step_*.pt`), each with whether it writes host data and where it is; None
@@ -924,6 +942,8 @@ class ProjectIndex:
                 finding = self._device_saved_file(finding)
             if finding.code == "ML011" and finding.extra.get("assumptions") and finding.extra.get("returned_by"):
                 finding = self._loaded_into_model_by_callers(finding)
+            if finding.code == "ML011" and finding.extra.get("assumptions") and finding.extra.get("handed_to"):
+                finding = self._loaded_into_model_by_callees(finding)
             if finding.code == "ML001" and self._guess_refuted(finding):
                 continue
             if finding.code == "ML001" and finding.extra.get("handed_element") and self._handed_element_refuted(finding):

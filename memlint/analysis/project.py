@@ -29,6 +29,7 @@ import libcst as cst
 
 from memlint.analysis.regions import lightning_precision as lightning
 from memlint.analysis.facts.checkpoints import (
+    exported_state_dict_parameters,
     fed_to_load_state_dict,
     hands_host_data,
     keyword_strings,
@@ -98,6 +99,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "handed_methods": lambda: _handed_methods(model, imported_roots),
         "trained_calls": lambda: _trained_calls(model, imported(), imported_roots),
         "state_dict_calls": lambda: sorted({name for call, name in imported() if fed_to_load_state_dict(model, call)}),
+        "state_dict_params": lambda: exported_state_dict_parameters(model),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -117,7 +119,7 @@ _ORDER = (
     "alloc_setters", "calls_after_cuda", "imports", "ctx_functions", "returns", "calls", "flow",
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
-    "handed_imports", "hands_host", "handed_methods", "trained_calls", "state_dict_calls",
+    "handed_imports", "hands_host", "handed_methods", "trained_calls", "state_dict_calls", "state_dict_params",
 )  # the summary's keys as the cache has always written them
 
 

@@ -28,6 +28,8 @@ from memlint.analysis.facts.checkpoints import (
     per_rank_file,
     read_keys,
     saves_from_cpu,
+    state_dict_parameters,
+    stored_names,
     written_url,
 )
 from memlint.patterns import is_test_path
@@ -157,10 +159,10 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if is_test_path(model.path) or self._xla():
             return
         source = node.args[where[0]].value  # the file
-        why = self._checkpoint_reason(node, source) if resolved in TORCH_LOAD else ("a checkpoint", None, None)
+        why = self._checkpoint_reason(node, source) if resolved in TORCH_LOAD else ("a checkpoint", None, {})
         if why is None or (why[0] != "a state dict" and self._saved_here(node, source)):
             return
-        reason, assumed, returned_by = why
+        reason, assumed, project = why
         saved = device_save_of_loaded_file(model, node) if assumed else None
         if saved is not None:  # the fact: this file writes it with tensors that may be on a device
             assumed = None
@@ -201,21 +203,24 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if assumed:  # no use in sight shows a checkpoint: its names do (a default run hides it)
             hint += f" (assumed: {assumed})"
             extra["assumptions"] = [assumed]
-            if returned_by:  # what the project's callers do with it may show it (`ProjectIndex`)
-                extra["returned_by"] = returned_by
+            extra |= project  # what the project's callers or callees do with it may show it (`ProjectIndex`)
         self.report(node, message, hint, fix=fix, **extra, **({"keys": keys} if keys else {}), **({"files": files} if files else {}))
 
-    def _checkpoint_reason(self, call: cst.Call, source: cst.BaseExpression) -> tuple[str, str | None, str | None] | None:
+    def _checkpoint_reason(self, call: cst.Call, source: cst.BaseExpression) -> tuple[str, str | None, dict[str, Any]] | None:
         """Why this load is a checkpoint, in words, what that rests on where no fact shows it (the
-        name that says so), and then the top-level function that hands it back; None where it is none. What the loaded value is read into decides first
-        (a `load_state_dict`, an RNG state setter), whatever the names; only where nothing reads it in
-        sight do the path, the name it is loaded into and the loading function's name."""
+        name that says so), and then what other files may show of it: the top-level function that
+        hands it back (`returned_by`), the functions of other files it is handed to (`handed_to`:
+        [callee as written, place, keyword]); None where it is none. What the loaded value is read
+        into decides first (a `load_state_dict`, also in a function of this file it is handed to, an
+        RNG state setter), whatever the names; only where nothing reads it in sight do the path, the
+        name it is loaded into and the loading function's name."""
         model = self.model
         tree = model.tree
         texts = [code(source)]
         target = None
         parent = tree.parent_of(call)
         readers: list[cst.Call] = []  # the `load_state_dict`s it feeds
+        handed: list[list] = []  # the calls of other files' functions it is handed to
         loaded: cst.BaseExpression = call
         while isinstance(parent, cst.Subscript) and parent.value is loaded:  # `torch.load(p)["params"]`: a part of it
             loaded, parent = parent, tree.parent_of(parent)
@@ -225,6 +230,8 @@ optimizer.load_state_dict(checkpoint["optimizer"])
                 readers.append(outer)
             elif isinstance(outer, cst.Call) and (model.imports.resolve(outer.func) or "") in RNG_STATE_SETTERS:
                 return None  # a random number generator's state: CPU tensors, no device
+            elif isinstance(outer, cst.Call) and self._loads_argument(outer, parent, handed):
+                readers.append(outer)  # `load_state(net, torch.load(p))`
         if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
             target = parent.targets[0].target
         elif isinstance(parent, cst.AnnAssign):  # `model: Forecaster = torch.load(f)`
@@ -232,20 +239,20 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if target is not None:
             texts.append(code(target))
         modules: list[cst.Call] = []  # the calls that use it as a module
-        uses = self._readers(target.value, parent, modules) if isinstance(target, cst.Name) else None
+        uses = self._readers(target.value, parent, modules, handed) if isinstance(target, cst.Name) else None
         if uses is not None:
             readers += uses
         if readers:
             kinds = ["model" if reader in modules else self._state_kind(reader) for reader in readers]
             if all(kind == "host" for kind in kinds):
                 return None  # read only into LR schedulers, GradScalers, RNG states: Python numbers
-            return ("a model" if "model" in kinds else "a state dict"), None, None
+            return ("a model" if "model" in kinds else "a state dict"), None, {}
         if uses == [] and target is not None:
             return None  # read only by RNG state setters
         scope = model.scope_of(call)
         returned = isinstance(scope, cst.FunctionDef) and self._returned(call, parent, target, scope)
         if returned and any(fed_to_load_state_dict(model, site) for site in model.call_sites().get(scope, ())):
-            return "a state dict", None, None  # `net.load_state_dict(load_from_pth(url))` in this file
+            return "a state dict", None, {}  # `net.load_state_dict(load_from_pth(url))` in this file
         if any(_NOT_A_CHECKPOINT.search(t) for t in texts):
             return None  # RNG states, LR scheduler and GradScaler states by their names: Python numbers
         if isinstance(scope, cst.FunctionDef) and "load" in scope.name.value.lower():
@@ -254,7 +261,8 @@ optimizer.load_state_dict(checkpoint["optimizer"])
             if (found := _CHECKPOINT.search(text)) is not None:
                 # a top-level function that hands it back: its callers in other files may show what it is
                 by = scope.name.value if returned and model.tree.parent_of(scope) is model.module else None  # type: ignore[union-attr]
-                return "a checkpoint", f"`{text}` names a checkpoint (`{found.group(0)}`), not data", by
+                project = ({"returned_by": by} if by else {}) | ({"handed_to": handed} if handed else {})
+                return "a checkpoint", f"`{text}` names a checkpoint (`{found.group(0)}`), not data", project
         return None
 
     def _returned(self, call: cst.Call, parent: cst.CSTNode, target: cst.BaseExpression | None, scope: cst.FunctionDef) -> bool:
@@ -301,9 +309,13 @@ optimizer.load_state_dict(checkpoint["optimizer"])
                     return True
         return False
 
-    def _readers(self, name: str, binding: cst.CSTNode, modules: list[cst.Call], depth: int = 0) -> list[cst.Call] | None:
+    def _readers(
+        self, name: str, binding: cst.CSTNode, modules: list[cst.Call], handed: list[list], depth: int = 0
+    ) -> list[cst.Call] | None:
         """The calls that read `name` (bound at `binding`), or what is made of it later in its scope,
-        into a state dict: a `load_state_dict`, an argument `state_dict=`; [] where every read of it is
+        into a state dict: a `load_state_dict`, an argument `state_dict=`, a call of a function of this
+        file that puts it there (`load_state(net, ckpt["net"])`; calls of other files' functions go to
+        `handed`, `_loads_argument`); [] where every read of it is
         an RNG state setter's argument (`torch.set_rng_state(state["cpu"])`); None where neither shows.
         Those that run it or call a method only a module has (`model.eval()`) go to `modules` too.
         What is made of it: a name bound to an expression that reads it (`sd = ckpt["model"]`), a loop
@@ -331,21 +343,56 @@ optimizer.load_state_dict(checkpoint["optimizer"])
                 readers.append(call)
             elif (model.imports.resolve(func) or "") in RNG_STATE_SETTERS:
                 setters += 1
+            elif any(_reads(tree, a.value, name) and self._loads_argument(call, a, handed) for a in call.args):
+                readers.append(call)
             elif type(func) is cst.Attribute and func.attr.value == "update" and type(func.value) is cst.Name:
                 made.append((func.value.value, call))
         for node in tree.descendants(scope, cst.Assign):
             if tree.is_after(node, binding) and _reads(tree, node.value, name):
-                made += [(bound, node) for target in node.targets for bound in _bound_names(target.target)]
+                made += [(bound, node) for target in node.targets for bound in stored_names(target.target)]
         for loop in tree.descendants(scope, cst.For):
             if tree.is_after(loop.target, binding) and _reads(tree, loop.iter, name):
-                made += [(bound, loop.target) for bound in _bound_names(loop.target)]
+                made += [(bound, loop.target) for bound in stored_names(loop.target)]
         for other, where in made if depth < _FLOW_DEPTH else ():
             if other != name:
-                readers += self._readers(other, where, modules, depth + 1) or ()
+                readers += self._readers(other, where, modules, handed, depth + 1) or ()
         if readers or modules:
             return readers + modules
         reads = [n for n in tree.descendants(scope, cst.Name) if n.value == name and tree.is_after(n, binding)]
         return [] if setters and len(reads) == setters and not made else None
+
+    def _loads_argument(self, call: cst.Call, arg: cst.Arg, handed: list[list]) -> bool:
+        """Does `call` hand `arg` to a parameter that its callee, a function or method of this file
+        (`load_state(net, ckpt)`, `self.load_weights(w)`, `net.load_weights(w)` where `net = Net()`),
+        puts into a `load_state_dict`? A callee of another file (an imported function, a method of
+        an imported class the receiver is made from, as `.method` a method of an object whose class
+        the file does not show) goes to `handed`, [callee as written, place, keyword], for the
+        project's index to answer."""
+        model = self.model
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        place = positional.index(arg) if arg in positional else None
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if place is None and keyword is None:
+            return False
+        func = call.func
+        callees = model.named_callees(call)
+        written = dotted(func)
+        shown = True  # the file shows what the callee is
+        if not callees and type(func) is cst.Attribute:
+            made = {dotted(v.func) if type(v) is cst.Call else None for v in model.provenance.instance_values(func.value, call)}
+            shown = bool(made)
+            cls = made.pop() if len(made) == 1 else None
+            local = model.classes_named(cls) if cls else []
+            callees = [m for c in local for m in model.methods_of(c, func.attr.value)]
+            written = f"{cls}.{func.attr.value}" if cls and not local else written
+        if callees:
+            return any(i == place or n == keyword for f in callees for i, n in state_dict_parameters(model, f))
+        imported = model.imports.aliases.keys() | model.imports.relative.keys()
+        if written and written.partition(".")[0] in imported:
+            handed.append([written, place, keyword])
+        elif type(func) is cst.Attribute and not shown:
+            handed.append([f".{func.attr.value}", place, keyword])  # an object of a class out of sight: a method of that name
+        return False
 
     def _state_kind(self, reader: cst.Call) -> str | None:
         """What the object whose `load_state_dict` is `reader` holds: "host" (an LR scheduler, a GradScaler:
@@ -367,17 +414,6 @@ def _reads(tree: Tree, expr: cst.BaseExpression, name: str) -> bool:
         type(n) is cst.Name and n.value == name and not (type(up := tree.parent_of(n)) is cst.Attribute and up.attr is n)
         for n in [expr, *tree.descendants(expr, cst.Name)]
     )
-
-
-def _bound_names(target: cst.BaseExpression) -> list[str]:
-    """The variables an assignment to `target` binds or stores into: `sd`, `k, v`, `new_sd[k]`."""
-    if type(target) is cst.Name:
-        return [target.value]
-    if type(target) in (cst.Tuple, cst.List):
-        return [n for e in target.elements for n in _bound_names(e.value)]  # type: ignore[attr-defined]
-    if type(target) is cst.Subscript:
-        return _bound_names(target.value)  # type: ignore[attr-defined]
-    return []
 
 
 def _with_map_location(call: cst.Call) -> cst.Call:

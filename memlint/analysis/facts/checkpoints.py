@@ -31,6 +31,7 @@ import libcst as cst
 from memlint.analysis.library import CPU_SAVED_URL_PREFIXES, HOST_DATA_METHODS, TENSOR_METHODS, WEIGHT_DOWNLOADS
 from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg, method_name, names_in
 from memlint.analysis.facts.ranks import names_a_rank
+from memlint.analysis.syntax.calls import parameter_names
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
@@ -106,6 +107,64 @@ def fed_to_load_state_dict(model: "SemanticModel", call: cst.Call) -> bool:
         value, parent = parent, tree.parent_of(parent)
     outer = tree.parent_of(parent) if type(parent) is cst.Arg else None
     return type(outer) is cst.Call and method_name(outer) == "load_state_dict"
+
+
+def state_dict_parameters(model: "SemanticModel", func: cst.FunctionDef) -> list[tuple[int, str]]:
+    """The parameters of `func` (each with its place among those a call passes, `self` left out)
+    whose value, a part of it or what its body makes of it goes into a `load_state_dict` there
+    (`def load_state(net, checkpoint): net.load_state_dict(checkpoint["state_dict"])`): a value
+    handed to one is loaded into a model."""
+    params = parameter_names(func)
+    if params and params[0] in ("self", "cls") and model.enclosing_class(func) is not None:
+        params = params[1:]
+    tree = model.tree
+    fed: set[str] = set()
+    flows: list[tuple[set[str], set[str]]] = []  # (the names a statement stores into, the names it reads)
+    mine = lambda node: model.scope_of(node) is func  # noqa: E731
+    for call in filter(mine, tree.descendants(func, cst.Call)):
+        called = call.func
+        if call.args and method_name(call) == "load_state_dict":
+            fed |= set(names_in(call.args[0].value))
+        elif type(called) is cst.Attribute and called.attr.value == "update" and type(called.value) is cst.Name:
+            flows.append(({called.value.value}, {n for a in call.args for n in names_in(a.value)}))
+    for kind in (cst.Assign, cst.AugAssign, cst.AnnAssign):
+        for node in filter(mine, tree.descendants(func, kind)):
+            targets = [t.target for t in node.targets] if kind is cst.Assign else [node.target]  # type: ignore[attr-defined]
+            if node.value is not None:  # type: ignore[attr-defined]
+                flows.append(({n for t in targets for n in stored_names(t)}, set(names_in(node.value))))  # type: ignore[attr-defined]
+    for loop in filter(mine, tree.descendants(func, cst.For)):
+        flows.append((set(stored_names(loop.target)), set(names_in(loop.iter))))  # type: ignore[attr-defined]
+    grown = True
+    while grown:  # what the fed names are made of (`cleaned[k] = v` in `for k, v in weights.items()`)
+        grown = False
+        for stored, read in flows:
+            if stored & fed and not read <= fed:
+                fed |= read
+                grown = True
+    return [(i, p) for i, p in enumerate(params) if p in fed]
+
+
+def stored_names(target: cst.BaseExpression) -> list[str]:
+    """The variables an assignment to `target` binds or stores into: `sd`, `k, v`, `new_sd[k]`."""
+    if type(target) is cst.Name:
+        return [target.value]
+    if type(target) in (cst.Tuple, cst.List):
+        return [n for e in target.elements for n in stored_names(e.value)]  # type: ignore[attr-defined]
+    if type(target) is cst.Subscript:
+        return stored_names(target.value)  # type: ignore[attr-defined]
+    return []
+
+
+def exported_state_dict_parameters(model: "SemanticModel") -> dict[str, list[list]]:
+    """`state_dict_parameters` of the functions other files can call (a top-level function,
+    `Class.method`): name -> [[place, parameter], ...]."""
+    found: dict[str, list[list]] = {}
+    loaders = {model.scope_of(c) for c in model.tree.by_type.get(cst.Call, ()) if method_name(c) == "load_state_dict"}
+    for func in loaders:
+        name = model.exported_name(func) if type(func) is cst.FunctionDef else None
+        if name is not None and (params := state_dict_parameters(model, func)):
+            found[name] = [list(p) for p in params]
+    return dict(sorted(found.items()))
 
 
 def per_rank_file(model: "SemanticModel", load: cst.Call) -> bool:

@@ -297,6 +297,10 @@ class Scopes:
                     pending.append(sub)
         return found
 
+    def classes_named(self, name: str) -> list[cst.ClassDef]:
+        """The classes of this file named `name`."""
+        return list(self._class_table.get(name, ()))
+
     @cached_property
     def _class_table(self) -> dict[str, list[cst.ClassDef]]:
         table: dict[str, list[cst.ClassDef]] = {}
