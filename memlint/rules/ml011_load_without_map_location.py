@@ -14,9 +14,8 @@ from memlint.analysis.library import (
     TENSOR_METHODS,
     WEIGHT_DOWNLOADS,
 )
-from memlint.analysis.syntax.expressions import call_arg, code, method_name
+from memlint.analysis.syntax.expressions import call_arg, code, method_name, names_in
 from memlint.analysis.syntax.imports import dotted
-from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.facts.checkpoints import (
     device_save_of_loaded_file,
     downloads_published_weights,
@@ -274,7 +273,7 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if type(target) is not cst.Name:
             return False
         return any(
-            r.value is not None and self.model.scope_of(r) is scope and _reads(tree, r.value, target.value)
+            r.value is not None and self.model.scope_of(r) is scope and target.value in names_in(r.value)
             for r in tree.descendants(scope, cst.Return)
         )
 
@@ -335,23 +334,23 @@ optimizer.load_state_dict(checkpoint["optimizer"])
             if type(receiver) is cst.Name and receiver.value == name and (func is receiver or func.attr.value in _MODULE_ONLY):  # type: ignore[attr-defined]
                 modules.append(call)  # run or used as a module (`model.eval()`): a pickled model
                 continue
-            if not any(_reads(tree, a.value, name) for a in call.args):
+            if not any(name in names_in(a.value) for a in call.args):
                 continue
             if method_name(call) == "load_state_dict" or any(
-                a.keyword is not None and a.keyword.value in STATE_DICT_KEYWORDS and _reads(tree, a.value, name) for a in call.args
+                a.keyword is not None and a.keyword.value in STATE_DICT_KEYWORDS and name in names_in(a.value) for a in call.args
             ):
                 readers.append(call)
             elif (model.imports.resolve(func) or "") in RNG_STATE_SETTERS:
                 setters += 1
-            elif any(_reads(tree, a.value, name) and self._loads_argument(call, a, handed) for a in call.args):
+            elif any(name in names_in(a.value) and self._loads_argument(call, a, handed) for a in call.args):
                 readers.append(call)
             elif type(func) is cst.Attribute and func.attr.value == "update" and type(func.value) is cst.Name:
                 made.append((func.value.value, call))
         for node in tree.descendants(scope, cst.Assign):
-            if tree.is_after(node, binding) and _reads(tree, node.value, name):
+            if tree.is_after(node, binding) and name in names_in(node.value):
                 made += [(bound, node) for target in node.targets for bound in stored_names(target.target)]
         for loop in tree.descendants(scope, cst.For):
-            if tree.is_after(loop.target, binding) and _reads(tree, loop.iter, name):
+            if tree.is_after(loop.target, binding) and name in names_in(loop.iter):
                 made += [(bound, loop.target) for bound in stored_names(loop.target)]
         for other, where in made if depth < _FLOW_DEPTH else ():
             if other != name:
@@ -406,14 +405,6 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if made:
             return "host" if made.startswith(HOST_STATE_CLASSES) else "tensors"
         return "host" if _NOT_A_CHECKPOINT.search(code(receiver)) else None
-
-
-def _reads(tree: Tree, expr: cst.BaseExpression, name: str) -> bool:
-    """Does `expr` read the variable `name` (not an attribute of that name)?"""
-    return any(
-        type(n) is cst.Name and n.value == name and not (type(up := tree.parent_of(n)) is cst.Attribute and up.attr is n)
-        for n in [expr, *tree.descendants(expr, cst.Name)]
-    )
 
 
 def _with_map_location(call: cst.Call) -> cst.Call:
