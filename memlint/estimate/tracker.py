@@ -925,6 +925,17 @@ class StepTracker(MemTracker):
         self.note_use(kind, site, answer)
         return answer
 
+    def element_index(self, t: torch.Tensor) -> int:
+        """A fake 0-d integer tensor that indexes one element of a tensor (`x[b, i]`): every element
+        gives a view of the same shape, so 0, listed (`scalars`)."""
+        frame = scalars.user_frame(_plumbing)
+        site = f"{frame.f_code.co_filename}:{frame.f_lineno}" if frame is not None else "?"
+        if frame is not None and not _library(frame.f_code.co_filename):
+            self.record.items += 1
+            self.record.item_site = self.record.item_site or site
+        self.note_use(scalars.ELEMENT, site, 0)
+        return 0
+
     def note_use(self, kind: str, site: str, answer: object) -> None:
         """One more use of a fake value's data at `site`, for the report (`scalars`)."""
         use = self.record.scalar_uses.get((kind, site))
