@@ -67,9 +67,13 @@ def _mnist(root: str) -> None:
 
 
 def _link(target: str, link: str) -> None:
+    # To the real path: src/ may be reached through a link from a checkout that goes away. A link
+    # left broken that way is made again.
+    if os.path.lexists(link) and not os.path.exists(link):
+        os.remove(link)
     if not os.path.lexists(link):
         os.makedirs(os.path.dirname(link), exist_ok=True)
-        os.symlink(target, link)
+        os.symlink(os.path.realpath(target), link)
 
 
 def _wikitext2(folder: str, rng: np.random.Generator) -> None:
