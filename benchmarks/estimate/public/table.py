@@ -559,10 +559,9 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "a load of 25 to 38: the Tacotron decoder runs 400 steps of its recurrent cells a forward, and the prediction "
      "takes minutes of CPU. Conv-TasNet at batch 8 reserved +42% in that run and +5.3% (18,370 MiB) in a second "
      "run of the same code and command: what the allocator model is given changes from run to run there, which "
-     "is not understood yet. The synthesizer at its README's settings predicts -15.6% allocated (276 s of CPU): "
-     "the GPU's largest blocks are 190 MiB allocations of the postnet's bidirectional GRU over 800 frames and of "
-     "the max-pooling beside it, in forward and backward, which the prediction does not hold in the same way; "
-     "the wider one had not finished when this table was made",
+     "is not understood yet. The synthesizer predicts -15.6% and -12.9% allocated (276 and 269 s of CPU): the "
+     "GPU's largest blocks are 190 MiB allocations of the postnet's bidirectional GRU over 800 frames and of the "
+     "max-pooling beside it, in forward and backward, which the prediction does not hold in the same way",
      "that prediction was made with the code before any change for them (the GPU runs came first; the prediction "
      "reads nothing of them)"),
 ]
