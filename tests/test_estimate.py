@@ -435,3 +435,15 @@ def test_checkpoint_recomputes_with_the_same_rules(reentrant, amp):
             out = checkpoint(block, x, use_reentrant=reentrant)
         out.float().sum().backward()  # the recomputed tensors match the saved ones
         assert x.grad.shape == x.shape and out.dtype == (torch.bfloat16 if amp else torch.float32)
+
+
+def test_an_ops_tensors_are_found_in_pytrees_order():
+    # The tracker reads each op's tensors without pytree's specs (its per-op cost), in the same order.
+    from torch.utils._pytree import tree_flatten
+
+    from memlint.estimate.tracker import tensor_leaves
+
+    a, b, c, d = (torch.zeros(i + 1) for i in range(4))
+    tree = ((a, [1, b, (c,)]), {"x": d, "y": 2.0}, None, torch.Size([3]))
+    assert [id(t) for t in tensor_leaves(tree)] == \
+        [id(t) for t in tree_flatten(tree)[0] if isinstance(t, torch.Tensor)] == [id(a), id(b), id(c), id(d)]

@@ -150,6 +150,34 @@ def _run_fake(tmp_path, source: str, name: str = "prog.py") -> StepTracker:
     return tracker
 
 
+def test_a_gpu_value_indexing_one_element_is_answered_and_listed(tmp_path, capsys):
+    # Conv-TasNet's loss reorders each source by its best permutation, `source[b, perm[b][c]]`: one
+    # element of a dimension, a view of the same shape whichever it is, read and written.
+    tracker = _run_fake(tmp_path, """
+        import torch
+        source = torch.nn.Linear(4, 6).cuda()(torch.randn(2, 4, device="cuda")).view(2, 2, 3)
+        best = source.sum(2).argmax(1)                    # computed on the GPU: no data
+        picked = torch.stack([source[b, best[b]] for b in range(2)])
+        out = torch.zeros_like(source)
+        out[0, best[1]] = picked[1]
+        print(tuple(picked.shape), tuple(out[best[0]].shape))
+    """)
+    assert capsys.readouterr().out.split("\n")[0] == "(2, 3) (2, 3)"
+    assert [(u.kind, u.count, u.answer) for u in tracker.record.scalar_uses.values()] == \
+        [(scalars.ELEMENT, 2, 0), (scalars.ELEMENT, 1, 0), (scalars.ELEMENT, 1, 0)]
+
+
+@pytest.mark.parametrize("key", ["best[0]:", ":best[1], best[0]", "best[0]:best[0] + 1"])
+def test_a_gpu_value_as_a_slice_bound_beside_an_element_index_still_stops(tmp_path, key):
+    with pytest.raises(scalars.FakeValueNeeded, match="used as an index, a slice bound"):
+        _run_fake(tmp_path, f"""
+            import torch
+            source = torch.nn.Linear(4, 6).cuda()(torch.randn(2, 4, device="cuda")).view(2, 2, 3)
+            best = source.sum(2).argmax(1)
+            print(source[{key}].shape)
+        """)
+
+
 def test_a_gpu_value_deciding_an_if_stops(tmp_path):
     with pytest.raises(scalars.FakeValueNeeded, match="decides an `if`"):
         _run_fake(tmp_path, """

@@ -547,6 +547,25 @@ class FakeGPU:
 
         self._patch(FakeTensor, "__format__", format_value)
 
+        def element(index) -> bool:
+            # A fake 0-d integer tensor without real values, standing for one element of a dimension
+            # (not a slice bound, not a boolean or byte mask): torch reads it with `.item()` and selects.
+            return (isinstance(index, FakeTensor) and index.dim() == 0 and index not in tracker.shadow
+                    and not index.dtype.is_floating_point and not index.dtype.is_complex
+                    and index.dtype not in (torch.bool, torch.uint8))
+
+        def elements_answered(key):
+            parts = key if type(key) is tuple else (key,)
+            if not any(element(p) for p in parts):
+                return key
+            answered = tuple(tracker.element_index(p) if element(p) else p for p in parts)
+            return answered if type(key) is tuple else answered[0]
+
+        plain_getitem, plain_setitem = FakeTensor.__getitem__, FakeTensor.__setitem__
+        self._patch(FakeTensor, "__getitem__", lambda t, key: plain_getitem(t, elements_answered(key)))
+        self._patch(FakeTensor, "__setitem__",
+                    lambda t, key, value: plain_setitem(t, elements_answered(key), value))
+
         plain_numpy = FakeTensor.numpy
 
         def to_numpy(t, *args, **kwargs):

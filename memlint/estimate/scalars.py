@@ -13,6 +13,9 @@ emulated GPU. How such a value is used decides whether the run may go on:
   or to decide an `if`/`while` in the program's own code: the run stops with one line.
   Guessing there changes shapes or what runs, and the prediction would be silently wrong
   (a slice bound of 1 made a batch of shape (64, 0) that "fitted").
+* as the index of one element of a tensor (`x[b, i]` with `i` a 0-d integer tensor, read or
+  written): the view has the same shape whichever element it is, so index 0 is answered
+  and listed (a separation loss reordering its sources by the best permutation).
 
 Truth values asked by installed libraries (a trainer's NaN filter, a scheduler) are
 answered False and listed: stopping there would refuse every run of those libraries. So
@@ -33,12 +36,13 @@ import functools
 import sys
 from dataclasses import dataclass
 
-VALUE, FORMAT, INDEX, TRUTH = "value", "format", "index", "truth"
+VALUE, FORMAT, INDEX, TRUTH, ELEMENT = "value", "format", "index", "truth", "element index"
 EVAL_TRUTH, EVAL_COPY, SAVE, SAVE_BUFFER = "evaluation truth", "evaluation copy", "save", "save into a buffer"
 MASK_WRITE, NUMPY = "mask written back", "numpy"
 
 # How each use is answered and named in the report.
 DESCRIPTION = {VALUE: "read as a Python number", FORMAT: "formatted", TRUTH: "deciding a condition in library code",
+               ELEMENT: "used as the index of one element (`x[b, i]`: a view of the same shape whichever it is)",
                EVAL_TRUTH: "deciding a condition in an evaluation",
                EVAL_COPY: "copied to the host in an evaluation (a tensor of zeros)",
                NUMPY: "copied to NumPy (one value: an array of the placeholder)",

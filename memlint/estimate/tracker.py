@@ -44,7 +44,6 @@ import threading
 import traceback
 import weakref
 from dataclasses import dataclass, field
-from functools import partial
 
 import torch
 from torch._guards import active_fake_mode
@@ -291,6 +290,36 @@ def storages(t: torch.Tensor) -> set:
     return {st for part in parts for st in get_untyped_storages(getattr(t, part)())}
 
 
+def tensor_leaves(tree) -> list:
+    """The tensors in `tree` (an op's arguments or outputs: tuples, lists and dicts, nested), in
+    `tree_flatten`'s order. Per op, without pytree's specs and wrappers: in a network of many small
+    modules those were a tenth of a fake step."""
+    if isinstance(tree, torch.Tensor):
+        return [tree]
+    found: list = []
+    _collect_tensors(tree, found)
+    return found
+
+
+def _collect_tensors(tree, found: list) -> None:
+    if isinstance(tree, torch.Tensor):
+        found.append(tree)
+    elif isinstance(tree, (tuple, list)):
+        for item in tree:
+            _collect_tensors(item, found)
+    elif isinstance(tree, dict):
+        for item in tree.values():
+            _collect_tensors(item, found)
+
+
+class _Snapshot(dict):
+    """A snapshot of memory per device (device -> category -> bytes), copied by `dict` where
+    MemTracker deep-copies it (every module's forward and backward hooks)."""
+
+    def __deepcopy__(self, memo) -> "_Snapshot":
+        return _Snapshot({device: dict(part) for device, part in self.items()})
+
+
 def _basic_index(key) -> bool:
     """An index that selects a view (numbers, slices of numbers, None, ...), no tensor or list in it."""
     parts = key if type(key) is tuple else (key,)
@@ -308,7 +337,7 @@ def _written(func, args: tuple, kwargs: dict) -> list:
     for i, argument in enumerate(schema.arguments):
         if argument.alias_info is not None and argument.alias_info.is_write:
             value = args[i] if i < len(args) else kwargs.get(argument.name)
-            written += [v for v in tree_flatten(value)[0] if isinstance(v, torch.Tensor)]
+            written += tensor_leaves(value)
     return written
 
 
@@ -392,7 +421,8 @@ class StepTracker(MemTracker):
                 else:
                     self.gpu.pop(st, None)
 
-        tree_map_only(torch.Tensor, mark, out)
+        for t in tensor_leaves(out):
+            mark(t)
 
     def retag(self, t: torch.Tensor, category: Category) -> None:
         """Re-categorize a tracked tensor (the autocast cache, the inputs)."""
@@ -524,6 +554,10 @@ class StepTracker(MemTracker):
         if stats is not None:
             self._stats_by_name[stats.mod_fqn] = stats
 
+    def get_tracker_snapshot(self, type: str = "current") -> _Snapshot:
+        snap = {"current": self._curr_mem_snap, "peak": self._peak_mem_snap}[type]
+        return _Snapshot({device: dict(part) for device, part in snap.items()})
+
     def reset_mod_stats(self) -> None:
         super().reset_mod_stats()
         self._stats_by_name.clear()
@@ -541,15 +575,16 @@ class StepTracker(MemTracker):
     def _update_peak_stats(self, peak_state) -> None:
         # MemTracker's, visiting the modules running now (`parents`) rather than every module
         # tracked so far, after every op: with a GPT-2's 150 modules most of a fake step's time.
+        # Only a module's peak is kept (`ModuleUse.local_peak`), not a copy of the breakdown at it,
+        # which each op that raised the peaks of the modules around it made once per module.
         snap = self._curr_mem_snap
-        for name in self._mod_tracker.parents:
-            stats = self._stats_by_name.get(name)
-            if stats is None or peak_state not in stats.snapshots:
-                continue
-            for dev, dev_snap in snap.items():
-                if stats.local_peak.get(dev, 0) < dev_snap["Total"]:
-                    stats.local_peak[dev] = dev_snap["Total"]
-                    stats.snapshots[peak_state][-1][dev] = dict(dev_snap)
+        parents, by_name = self._mod_tracker.parents, self._stats_by_name
+        for dev, dev_snap in snap.items():
+            total = dev_snap["Total"]
+            for name in parents:
+                stats = by_name.get(name)
+                if stats is not None and stats.local_peak.get(dev, 0) < total and peak_state in stats.snapshots:
+                    stats.local_peak[dev] = total
         for dev, dev_snap in snap.items():
             if self._peak_mem.get(dev, 0) < dev_snap["Total"]:
                 self._peak_mem[dev] = dev_snap["Total"]
@@ -589,7 +624,7 @@ class StepTracker(MemTracker):
         if matmul:
             self.record.matmuls = True
             self.record.backward_matmuls = self.record.backward_matmuls or self._mod_tracker.is_bw
-        tensors = [t for t in tree_flatten((args, kwargs))[0] if isinstance(t, torch.Tensor)]
+        tensors = tensor_leaves((args, kwargs))
         view_of = None  # a guessed selection's view (indexing strips its leading 1s) is one too
         if len(self.selected_by) and any(t in self.selected_by for t in tensors):
             if getattr(func, "is_view", False) and args and args[0] in self.selected_by:
@@ -632,7 +667,7 @@ class StepTracker(MemTracker):
                             raise
                 else:
                     # after the fake run, which gives the outputs' sizes: a large factory is never made real
-                    small = sum(o.numel() for o in tree_flatten(res)[0] if isinstance(o, torch.Tensor)) <= HOST_LIMIT
+                    small = sum(o.numel() for o in tensor_leaves(res)) <= HOST_LIMIT
                     real = self._on_shadows(func, *given) if shadowed and small else None
                 self._keep_shadows(func, args, kwargs, res, real)
                 if gpu and func in _EMBEDDING_BAGS:
@@ -663,7 +698,8 @@ class StepTracker(MemTracker):
                 res_in_order = [res[i] for i in _OUTPUTS_IN_CUDA_ORDER[func]]
             else:
                 res_in_order = res
-            tree_map_only(torch.Tensor, partial(self._track, reftype), res_in_order)
+            for t in tensor_leaves(res_in_order):
+                self._track(reftype, t)
             if gpu and sparse_from_host:
                 for part in self._sparse_parts(res, sparse_from_host[0]):
                     self._track(reftype, part)
@@ -766,7 +802,7 @@ class StepTracker(MemTracker):
                 res = func(*args, **kwargs)
         except Exception:  # noqa: BLE001 - an op the host cannot run (a CUDA-only kernel): no shadow
             return None
-        outputs = [o for o in tree_flatten(res)[0] if isinstance(o, torch.Tensor)]
+        outputs = tensor_leaves(res)
         if any(type(o) is not torch.Tensor for o in outputs) or sum(o.numel() for o in outputs) > HOST_LIMIT:
             return None
         return res
@@ -893,7 +929,7 @@ class StepTracker(MemTracker):
         run gives the sizes, computing nothing)."""
         if not tensors:
             res = func(*args, **kwargs)
-            outputs = [t for t in tree_flatten(res)[0] if isinstance(t, torch.Tensor)]
+            outputs = tensor_leaves(res)
             size = sum(t.numel() for t in outputs)
             indices = all(not (t.is_floating_point() or t.is_complex()) for t in outputs)
             if size > (INDEX_LIMIT if indices else HOST_LIMIT):
@@ -924,6 +960,17 @@ class StepTracker(MemTracker):
             self.record.item_site = self.record.item_site or site
         self.note_use(kind, site, answer)
         return answer
+
+    def element_index(self, t: torch.Tensor) -> int:
+        """A fake 0-d integer tensor that indexes one element of a tensor (`x[b, i]`): every element
+        gives a view of the same shape, so 0, listed (`scalars`)."""
+        frame = scalars.user_frame(_plumbing)
+        site = f"{frame.f_code.co_filename}:{frame.f_lineno}" if frame is not None else "?"
+        if frame is not None and not _library(frame.f_code.co_filename):
+            self.record.items += 1
+            self.record.item_site = self.record.item_site or site
+        self.note_use(scalars.ELEMENT, site, 0)
+        return 0
 
     def note_use(self, kind: str, site: str, answer: object) -> None:
         """One more use of a fake value's data at `site`, for the report (`scalars`)."""

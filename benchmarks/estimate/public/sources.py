@@ -67,9 +67,13 @@ def _mnist(root: str) -> None:
 
 
 def _link(target: str, link: str) -> None:
+    # To the real path: src/ may be reached through a link from a checkout that goes away. A link
+    # left broken that way is made again.
+    if os.path.lexists(link) and not os.path.exists(link):
+        os.remove(link)
     if not os.path.lexists(link):
         os.makedirs(os.path.dirname(link), exist_ok=True)
-        os.symlink(target, link)
+        os.symlink(os.path.realpath(target), link)
 
 
 def _wikitext2(folder: str, rng: np.random.Generator) -> None:
@@ -458,6 +462,71 @@ def _ml1m_sasrec(folder: str, rng: np.random.Generator) -> None:
             handle.writelines(f"{user} {item}\n" for item in history)
 
 
+def _words(rng: np.random.Generator, chars: int) -> str:
+    # Lowercase words of 2 to 9 letters, one space apart, exactly `chars` characters: no digits, capitals or
+    # abbreviations, so text cleaners leave the length as it is.
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    text = ""
+    while len(text) < chars:
+        text += ("" if not text else " ") + "".join(rng.choice(letters, rng.integers(2, 10)))
+    return text[:chars - 1] + "a"
+
+
+def _sv2tts(root: str, rng: np.random.Generator) -> None:
+    # Real-Time-Voice-Cloning's synthesizer data as synthesizer_preprocess_audio.py and
+    # synthesizer_preprocess_embeds.py write it (SV2TTS/synthesizer: train.txt, "audio|mel|embed|samples|frames|text"
+    # a line; mels/ of (frames, 80) float32; embeds/ of 256-d speaker embeddings): LibriSpeech utterances, every one
+    # 800 mel frames (10 s at 80 frames a second, below max_mel_frames' 900) and 150 characters, so that the
+    # shuffled batches have one shape.
+    for sub in ("mels", "embeds", "audio"):
+        os.makedirs(os.path.join(root, sub), exist_ok=True)
+    lines = []
+    for i in range(240):
+        name = f"{i:05d}"
+        np.save(os.path.join(root, "mels", f"mel-{name}.npy"), rng.standard_normal((800, 80)).astype(np.float32))
+        embed = rng.random(256).astype(np.float32)
+        np.save(os.path.join(root, "embeds", f"embed-{name}.npy"), embed / np.linalg.norm(embed))
+        lines.append(f"audio-{name}.npy|mel-{name}.npy|embed-{name}.npy|160000|800|{_words(rng, 150)}\n")
+    with open(os.path.join(root, "train.txt"), "w", encoding="utf-8") as handle:
+        handle.writelines(lines)
+
+
+def _wsj0_2mix(root: str, rng: np.random.Generator) -> None:
+    # wsj0-2mix at 8 kHz as Conv-TasNet's preprocess.py lists it (data/tr and data/cv: mix.json, s1.json,
+    # s2.json, each a list of [wav path, samples]): every utterance 4 s (32,000 samples, one training segment),
+    # 60 for training and 20 for cross-validation.
+    from scipy.io import wavfile
+
+    for split, count in (("tr", 60), ("cv", 20)):
+        lists = {"mix": [], "s1": [], "s2": []}
+        for i in range(count):
+            sources = [rng.standard_normal(32000) * 0.1 for _ in range(2)]
+            for kind, wave in (("s1", sources[0]), ("s2", sources[1]), ("mix", sources[0] + sources[1])):
+                folder = os.path.join(root, "wav", split, kind)
+                os.makedirs(folder, exist_ok=True)
+                path = os.path.join(folder, f"{i:04d}.wav")
+                wavfile.write(path, 8000, (np.clip(wave, -1, 1) * 32767).astype(np.int16))
+                lists[kind].append([os.path.abspath(path), 32000])
+        os.makedirs(os.path.join(root, split), exist_ok=True)
+        for kind, items in lists.items():
+            with open(os.path.join(root, split, f"{kind}.json"), "w", encoding="utf-8") as handle:
+                json.dump(items, handle)
+
+
+def _cc_csv(root: str, rng: np.random.Generator) -> None:
+    # Image-caption pairs in open_clip's CSV layout (--csv-img-key filepath --csv-caption-key title, tab
+    # separated): 1,024 photos of 400x300 (the transforms crop them to the model's 224) with captions of
+    # Conceptual Captions' length; the tokenizer pads every caption to 77 tokens.
+    os.makedirs(os.path.join(root, "images"), exist_ok=True)
+    rows = ["filepath\ttitle\n"]
+    for i in range(1024):
+        path = os.path.join(root, "images", f"{i:05d}.jpg")
+        _jpeg(path, rng, 400, 300)
+        rows.append(f"{os.path.abspath(path)}\t{_words(rng, 60)}\n")
+    with open(os.path.join(root, "train.csv"), "w", encoding="utf-8") as handle:
+        handle.writelines(rows)
+
+
 def data() -> None:
     rng = np.random.default_rng(0)
     chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # Shakespeare's 65
@@ -521,7 +590,10 @@ def data() -> None:
                                      ("dit", _sd_vae, ".", "hf_home/hub/models--stabilityai--sd-vae-ft-ema/refs/main"),
                                      ("llama2c", _tinystories, ".", "data/TinyStories_all_data/data02.bin"),
                                      ("accelerate", _pets, "examples", "hf_home/hub/models--timm--resnet50d.ra2_in1k/refs/main"),
-                                     ("sasrec", _ml1m_sasrec, "python/data", "ml-1m.txt")):
+                                     ("sasrec", _ml1m_sasrec, "python/data", "ml-1m.txt"),
+                                     ("rtvc", _sv2tts, "datasets_root/SV2TTS/synthesizer", "train.txt"),
+                                     ("convtasnet", _wsj0_2mix, "egs/wsj0/data", "cv/s2.json"),
+                                     ("open_clip", _cc_csv, "src/synth_cc", "train.csv")):
         root = os.path.normpath(os.path.join(SRC, name, folder))
         if os.path.isdir(os.path.join(SRC, name)) and not os.path.exists(os.path.join(root, made)):
             make(root, rng)
