@@ -570,6 +570,25 @@ FIFTEENTH_ROUND = {
 }
 
 
+# Round 16: audited 2026-11-29 (session 43) at the newest stored snapshot of each repository. Picked by a
+# rule fixed (and committed) before any of it was fetched or linted: 13 families of PyTorch training code that
+# earlier rounds did not cover, each with candidates in a fixed order; the pick is the first that no earlier
+# round, precision_audit.py's CODEBASES, corpus_findings.py's PACKAGES, benchmarks/real_bugs/manifest.json or
+# a mined manifest holds (by repository owner/name, or by a name one of them holds), whose snapshot could be
+# fetched, and that has 5 to 400 Python files. Imitation learning (real-stanford/diffusion_policy,
+# ARISE-Initiative/robomimic, HumanCompatibleAI/imitation), anchor-free detection (tianzhi0549/FCOS,
+# xingyizhou/CenterNet, yhenon/pytorch-retinanet), text classification
+# (649453932/Chinese-Text-Classification-Pytorch, Shawn1993/cnn-text-classification-pytorch), summarization
+# (nlpyang/PreSumm, atulkum/pointer_summarizer), symbolic music generation (gwinndr/MusicTransformer-Pytorch,
+# jason9693/MusicTransformer-pytorch), link prediction and graph generation (facebookresearch/SEAL_OGB,
+# snap-stanford/GraphRNN), text diffusion (XiangLi1999/Diffusion-LM, Shark-NLP/DiffuSeq), session-based
+# recommendation (CRIPAC-DIG/SR-GNN, hungpthanh/GRU4REC-pytorch), masked image modelling (microsoft/SimMIM,
+# facebookresearch/ijepa), normalizing flows (rosinality/glow-pytorch, chaiyujin/glow-pytorch,
+# y0ast/Glow-PyTorch), image inpainting (knazeri/edge-connect, researchmm/AOT-GAN-for-Inpainting,
+# advimman/lama), stereo matching (JiaRenChang/PSMNet, gengshan-y/high-res-stereo), crowd counting
+# (leeyeehoo/CSRNet-pytorch, ZhihengCV/Bayesian-Crowd-Counting, gjy3035/C-3-Framework).
+
+
 ROUNDS = {
     1: FIRST_ROUND,
     2: SECOND_ROUND,
