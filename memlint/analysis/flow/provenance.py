@@ -326,12 +326,14 @@ class Provenance:
         project = self.model.project
         if project.function(call, record=False) is not None or project.constructed(call, record=False) is not None:
             return False  # a function of another file of the project (its facts are asked instead), or a class
-        held = self._may_hold_an_object(func, call)
-        made = self.project_instance(func, call) if held else None
+        # what runs: the object called, or the one whose `forward` is (`tf.forward(x)`)
+        runner = func.value if type(func) is cst.Attribute and func.attr.value in MODULE_RUN_METHODS else func
+        held = self._may_hold_an_object(runner, call)
+        made = self.project_instance(runner, call) if held else None
         if made is not None:  # an object of a class of the project: a module or not, by its definition
             facts = project.constructed(made) or {}
             return facts.get("kind") in ("module", "lightning") and facts.get("call_grad") != "off"
-        own = self._own_class_instance(func, call) if held else None
+        own = self._own_class_instance(runner, call) if held else None
         if own is not None:  # an object of a class of this file (`self.gen = Sampler(...)`): by its definition
             return own in self._class_kinds
         if held and self.constructed_class(func, call).startswith(OTHER_RUNTIME_MODELS):
