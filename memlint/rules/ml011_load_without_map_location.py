@@ -67,9 +67,9 @@ Checks for `torch.load(...)` (and `torch.hub.load_state_dict_from_url`, mmcv's
 and mmengine's `load_checkpoint`) without `map_location` that loads a checkpoint
 or training state: the result, or a dict made of it, goes to `load_state_dict`
 or `state_dict=`, or it is used as a module (`model.eval()`, `model(x)`: a pickled
-model; not what a call of something else computes from it, as a class a config
-names: `cls = get_class(cfg._target_)`, `cls(cfg)`), or a save of the project
-writes the file it names with tensors that may be on a device. What the result is read into decides, whatever the names
+model; not what a call of something else computes from a part of it, as a class
+a config names: `cls = get_class(cfg._target_)`, `cls(cfg)`), or a save of the
+project writes the file it names with tensors that may be on a device. What the result is read into decides, whatever the names
 say: a load read only into an LR scheduler or GradScaler built from torch's classes,
 or into `torch.set_rng_state`, holds no device tensor. Where nothing in sight
 shows what the load holds and only its names do (the path, the name it is loaded
@@ -349,8 +349,15 @@ optimizer.load_state_dict(checkpoint["optimizer"])
                 made.append((func.value.value, call, False))
         for node in tree.descendants(scope, cst.Assign):
             if tree.is_after(node, binding) and name in names_in(node.value):
-                # `cls = hydra.utils.get_class(cfg._target_)`: what a call of something else returns
-                computed = type(node.value) is cst.Call and root_name(node.value.func) != name
+                # `cls = hydra.utils.get_class(cfg._target_)`, `workspace = cls(cfg)`: what a call of
+                # something else returns for a part of the load (handed the load itself, whole, as in
+                # `DataParallel(net)`, the result may wrap it)
+                value = node.value
+                computed = (
+                    type(value) is cst.Call
+                    and root_name(value.func) != name
+                    and not (depth == 0 and any(type(a.value) is cst.Name and a.value.value == name for a in value.args))
+                )
                 made += [(bound, node, computed) for target in node.targets for bound in stored_names(target.target)]
         for loop in tree.descendants(scope, cst.For):
             if tree.is_after(loop.target, binding) and name in names_in(loop.iter):
