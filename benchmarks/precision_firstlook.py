@@ -570,6 +570,45 @@ FIFTEENTH_ROUND = {
 }
 
 
+# Round 16: audited 2026-11-29 (session 43) at the newest stored snapshot of each repository. Picked by a
+# rule fixed (and committed) before any of it was fetched or linted: 13 families of PyTorch training code that
+# earlier rounds did not cover, each with candidates in a fixed order; the pick is the first that no earlier
+# round, precision_audit.py's CODEBASES, corpus_findings.py's PACKAGES, benchmarks/real_bugs/manifest.json or
+# a mined manifest holds (by repository owner/name, or by a name one of them holds), whose snapshot could be
+# fetched, and that has 5 to 400 Python files. Imitation learning (real-stanford/diffusion_policy,
+# ARISE-Initiative/robomimic, HumanCompatibleAI/imitation), anchor-free detection (tianzhi0549/FCOS,
+# xingyizhou/CenterNet, yhenon/pytorch-retinanet), text classification
+# (649453932/Chinese-Text-Classification-Pytorch, Shawn1993/cnn-text-classification-pytorch), summarization
+# (nlpyang/PreSumm, atulkum/pointer_summarizer), symbolic music generation (gwinndr/MusicTransformer-Pytorch,
+# jason9693/MusicTransformer-pytorch), link prediction and graph generation (facebookresearch/SEAL_OGB,
+# snap-stanford/GraphRNN), text diffusion (XiangLi1999/Diffusion-LM, Shark-NLP/DiffuSeq), session-based
+# recommendation (CRIPAC-DIG/SR-GNN, hungpthanh/GRU4REC-pytorch), masked image modelling (microsoft/SimMIM,
+# facebookresearch/ijepa), normalizing flows (rosinality/glow-pytorch, chaiyujin/glow-pytorch,
+# y0ast/Glow-PyTorch), image inpainting (knazeri/edge-connect, researchmm/AOT-GAN-for-Inpainting,
+# advimman/lama), stereo matching (JiaRenChang/PSMNet, gengshan-y/high-res-stereo), crowd counting
+# (leeyeehoo/CSRNet-pytorch, ZhihengCV/Bayesian-Crowd-Counting, gjy3035/C-3-Framework). Skipped by the rule:
+# SEAL_OGB (3 Python files), Diffusion-LM (1,364 Python files), rosinality/glow-pytorch (2 Python files); 5 to
+# 178 Python files each
+SIXTEENTH_ROUND = {
+    "diffusion_policy": ("real-stanford/diffusion_policy", "5ba07ac6661db573af695b419a7947ecb704690f"),
+    "FCOS": ("tianzhi0549/FCOS", "a773f1281275cf1e1cdaa0ca8c4a06b33036bb71"),
+    "Chinese-Text-Classification-Pytorch": (
+        "649453932/Chinese-Text-Classification-Pytorch",
+        "6cb26819af7b646275aff8a4693676f2849e67f6",
+    ),
+    "PreSumm": ("nlpyang/PreSumm", "70b810e0f06d179022958dd35c1a3385fe87f28c"),
+    "MusicTransformer-Pytorch": ("gwinndr/MusicTransformer-Pytorch", "7161590fe306578ad02d851e74e1141bd39004af"),
+    "GraphRNN": ("snap-stanford/GraphRNN", "1ef475d957414d7c0bf8c778a1d44cb52dd7829b"),
+    "DiffuSeq": ("Shark-NLP/DiffuSeq", "f78945d79de5783a4329695c0adb1e11adde31bf"),
+    "SR-GNN": ("CRIPAC-DIG/SR-GNN", "e21cfa431f74c25ae6e4ae9261deefe11d1cb488"),
+    "SimMIM": ("microsoft/SimMIM", "d3e29bcac950b83edc34ca33fe4404f38309052c"),
+    "glow-pytorch": ("chaiyujin/glow-pytorch", "487a6b149295f4ec4b36e408f63604c593ff2031"),
+    "edge-connect": ("knazeri/edge-connect", "3142579785c5c8cc92ad655616d40f4f52fc7ec1"),
+    "PSMNet": ("JiaRenChang/PSMNet", "87ac9093afbf6545c093bd9d26c5ffd66e49a7b8"),
+    "CSRNet-pytorch": ("leeyeehoo/CSRNet-pytorch", "ed29d895989c188cb913a9503721271c6cf1ab1f"),
+}
+
+
 ROUNDS = {
     1: FIRST_ROUND,
     2: SECOND_ROUND,
@@ -586,6 +625,7 @@ ROUNDS = {
     13: THIRTEENTH_ROUND,
     14: FOURTEENTH_ROUND,
     15: FIFTEENTH_ROUND,
+    16: SIXTEENTH_ROUND,
 }
 
 

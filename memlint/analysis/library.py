@@ -321,6 +321,29 @@ TENSOR_MODULES = PARAMETER_FREE_MODULES | frozenset(
 )
 SEQUENTIAL_MODULES = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
 
+# `torch.nn` layers whose leading positional parameters are sizes and options, never a tensor, a
+# module or a device, by how many (PyTorch's torch.nn reference, 1.x to 2.x: `Linear(in_features,
+# out_features, bias=True, device=None, dtype=None)`, `Embedding(num_embeddings, embedding_dim,
+# padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False,
+# _weight=None, _freeze=False, device=None, dtype=None)`): built with those alone, and keywords other
+# than LAYER_PLACING_KEYWORDS, a layer is made on the host, whatever values the sizes are.
+LAYER_OPTION_PARAMETERS: dict[str, int] = {
+    **{f"torch.nn.{name}": 3 for name in ("Linear",)},
+    **{f"torch.nn.{name}": 4 for name in ("Bilinear", "LayerNorm", "GroupNorm")},
+    **{f"torch.nn.{name}": 5 for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d")},
+    **{f"torch.nn.{name}": 7 for name in ("Embedding", "EmbeddingBag", "GRU")},
+    **{f"torch.nn.{name}": 8 for name in ("LSTM", "RNN")},
+    **{f"torch.nn.{name}": 9 for name in ("Conv1d", "Conv2d", "Conv3d")},
+    **{f"torch.nn.{name}": 10 for name in ("ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")},
+}
+# The keywords of those constructors that may put the layer on a device: the device, and initial
+# weights (`Embedding(..., _weight=w)` keeps `w` where it is).
+LAYER_PLACING_KEYWORDS = frozenset({"device", "_weight"})
+
+# Builtins that read an object and keep no reference to it (Python's built-in functions reference):
+# handed a module, they neither move it nor keep it (`print("loaded", model)`).
+READING_BUILTINS = frozenset({"print", "repr", "id", "type", "isinstance"})
+
 # Library classes whose instances run their models without grad when called: espnet2's
 # `Speech2Text.__call__` is decorated `@torch.no_grad()` (espnet2/bin/asr_inference.py, espnet
 # 0.10 to 202412), so `asr_model(wav)` records no graph.

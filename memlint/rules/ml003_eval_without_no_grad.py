@@ -40,7 +40,10 @@ model run reads in the next step is reported as carried state (ML006), not here.
 A model run on a tensor the code made require grad (`pos = pos.requires_grad_()`,
 `torch.zeros(n, requires_grad=True)`, before the loop too) is differentiated with
 respect to its input on purpose (forces, saliency) and is not reported;
-`requires_grad_(False)` freezes, and asks for no graph.
+`requires_grad_(False)` freezes, and asks for no graph; so does a module whose
+class's constructor ends by turning off `requires_grad` of every parameter
+(pytorch-fid's `InceptionV3(..., requires_grad=False)`, built without asking for
+it), also where the module is handed to the loop through other functions.
 A function of any name that runs the models it is handed and never
 differentiates is evaluation code when every caller, in its file or in
 another file of the project, hands it those models in eval mode (after

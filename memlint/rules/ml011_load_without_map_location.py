@@ -14,7 +14,7 @@ from memlint.analysis.library import (
     TENSOR_METHODS,
     WEIGHT_DOWNLOADS,
 )
-from memlint.analysis.syntax.expressions import call_arg, code, method_name, names_in
+from memlint.analysis.syntax.expressions import call_arg, code, method_name, names_in, root_name
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.facts.checkpoints import (
     device_save_of_loaded_file,
@@ -67,8 +67,9 @@ Checks for `torch.load(...)` (and `torch.hub.load_state_dict_from_url`, mmcv's
 and mmengine's `load_checkpoint`) without `map_location` that loads a checkpoint
 or training state: the result, or a dict made of it, goes to `load_state_dict`
 or `state_dict=`, or it is used as a module (`model.eval()`, `model(x)`: a pickled
-model), or a save of the project writes the file it names with tensors
-that may be on a device. What the result is read into decides, whatever the names
+model; not what a call of something else computes from a part of it, as a class
+a config names: `cls = get_class(cfg._target_)`, `cls(cfg)`), or a save of the
+project writes the file it names with tensors that may be on a device. What the result is read into decides, whatever the names
 say: a load read only into an LR scheduler or GradScaler built from torch's classes,
 or into `torch.set_rng_state`, holds no device tensor. Where nothing in sight
 shows what the load holds and only its names do (the path, the name it is loaded
@@ -324,7 +325,7 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         tree = model.tree
         scope = model.scope_of(binding)
         readers: list[cst.Call] = []
-        made: list[tuple[str, cst.CSTNode]] = []  # (a name made of it, where)
+        made: list[tuple[str, cst.CSTNode, bool]] = []  # (a name made of it, where, computed by a call of something else)
         setters = 0
         for call in tree.descendants(scope, cst.Call):
             if not tree.is_after(call, binding):
@@ -345,16 +346,29 @@ optimizer.load_state_dict(checkpoint["optimizer"])
             elif any(name in names_in(a.value) and self._loads_argument(call, a, handed) for a in call.args):
                 readers.append(call)
             elif type(func) is cst.Attribute and func.attr.value == "update" and type(func.value) is cst.Name:
-                made.append((func.value.value, call))
+                made.append((func.value.value, call, False))
         for node in tree.descendants(scope, cst.Assign):
             if tree.is_after(node, binding) and name in names_in(node.value):
-                made += [(bound, node) for target in node.targets for bound in stored_names(target.target)]
+                # `cls = hydra.utils.get_class(cfg._target_)`, `workspace = cls(cfg)`: what a call of
+                # something else returns for a part of the load (handed the load itself, whole, as in
+                # `DataParallel(net)`, the result may wrap it)
+                value = node.value
+                computed = (
+                    type(value) is cst.Call
+                    and root_name(value.func) != name
+                    and not (depth == 0 and any(type(a.value) is cst.Name and a.value.value == name for a in value.args))
+                )
+                made += [(bound, node, computed) for target in node.targets for bound in stored_names(target.target)]
         for loop in tree.descendants(scope, cst.For):
             if tree.is_after(loop.target, binding) and name in names_in(loop.iter):
-                made += [(bound, loop.target) for bound in stored_names(loop.target)]
-        for other, where in made if depth < _FLOW_DEPTH else ():
+                made += [(bound, loop.target, False) for bound in stored_names(loop.target)]
+        for other, where, computed in made if depth < _FLOW_DEPTH else ():
             if other != name:
-                readers += self._readers(other, where, modules, handed, depth + 1) or ()
+                # it may still be loaded into a model (`load_state_dict(convert(ckpt))`); but running or
+                # switching what a call computed from it (`cls(cfg)`) says nothing of what was loaded
+                runs = [] if computed else modules
+                found = self._readers(other, where, runs, handed, depth + 1) or []
+                readers += [c for c in found if not (computed and c in runs)]
         if readers or modules:
             return readers + modules
         reads = [n for n in tree.descendants(scope, cst.Name) if n.value == name and tree.is_after(n, binding)]

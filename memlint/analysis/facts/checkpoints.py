@@ -381,8 +381,10 @@ def _on_cpu(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, d
             return True
         if method in TENSOR_METHODS and TENSOR_METHODS[method].location == "host":  # `.item()`, `.numpy()`
             return True
-        if method == "state_dict" and _module_on_cpu(model, expr.func.value, expr):  # type: ignore[attr-defined]
-            return True
+        if method == "state_dict":  # of a module moved to the CPU, or made on the host here and never moved
+            module = expr.func.value  # type: ignore[attr-defined]
+            if _module_on_cpu(model, module, expr) or model.provenance.host_module(module, model.scope_of(expr)):  # type: ignore[attr-defined]
+                return True
         resolved = model.imports.resolve(expr.func) or ""
         if resolved in _FACTORIES:
             device = keyword_arg(expr, "device")

@@ -37,7 +37,9 @@ _LITERALS = frozenset({
     cst.Tuple, cst.Set, cst.Lambda, cst.ListComp, cst.DictComp, cst.SetComp, cst.GeneratorExp,
 })  # exact types: `isinstance` against LibCST's classes goes through ABCMeta
 _DEPTH = 2  # callers of callers followed, for a parameter handed on (`main(model)` -> `evaluate(model)`)
-_VALUE_STEPS = 6  # names, returns and parameters followed back to what makes a handed value
+# names, returns and parameters followed back to what makes a handed value: a parameter handed on
+# through three functions (a call and a name each) to the name bound where it is made
+_VALUE_STEPS = 8
 
 
 class Handed:

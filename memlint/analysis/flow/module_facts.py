@@ -272,20 +272,85 @@ class ModuleFacts:
 
     def runs_frozen(self, call: cst.Call, direct: bool) -> bool:
         """Does `call` run only frozen modules, on inputs without history, so that it records no
-        graph: a frozen module itself (`direct`: `net(x)`, `net.forward(x)`), or a function handed
-        modules that are all frozen (`test_network(net, env)`)?"""
-        if not self._freezes[0]:  # first: most files freeze nothing, and the arguments' history costs
+        graph: a frozen module itself (`direct`: `net(x)`, `net.forward(x)`, also one whose class
+        freezes it as it is made), or a function handed modules that are all frozen
+        (`test_network(net, env)`)?"""
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value.startswith("forward"):
+            func = func.value
+        # first: most files freeze nothing, and the arguments' history costs
+        if not self._freezes[0] and not (direct and self.made_frozen(func, call)):
             return False
         provenance = self.model.provenance  # type: ignore[attr-defined]
         if any(provenance.carries_history(arg.value, call) for arg in call.args):
             return False
         if direct:
-            func = call.func
-            if isinstance(func, cst.Attribute) and func.attr.value.startswith("forward"):
-                func = func.value
-            return self.frozen(func, call)
+            return self.frozen(func, call) or self.made_frozen(func, call)
         handed = [a.value for a in call.args if self.frozen(a.value, call) or self.is_module(a.value, call)]
         return bool(handed) and all(self.frozen(value, call) for value in handed)
+
+    def made_frozen(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Is every value the name `expr` holds at `at` (bound in its function, or handed to it as a
+        parameter by every call of this file) a module whose class freezes it as it is made
+        (`model = InceptionV3([idx])`, `construction_freeze`), never made to require grad again here?"""
+        if type(expr) is not cst.Name or self._freezes[1].get(expr.value):
+            return False
+        model = self.model
+        values = model.handed.parameter_values(expr) or model.provenance.held_values(expr, at)  # type: ignore[attr-defined]
+        return bool(values) and all(type(made := _unplaced(v)) is cst.Call and self._frozen_construction(made) for v in values)
+
+    def _frozen_construction(self, made: cst.Call) -> bool:
+        """Does `made` construct a class (of this file, or another file's by its summary, `freezes`)
+        whose `__init__` freezes the module, with no argument that turns the freeze off?"""
+        cls = self.model.calls.classes.get(made.func.value) if type(made.func) is cst.Name else None
+        freeze = self.construction_freeze(cls) if cls is not None else (self.model.project.constructed(made) or {}).get("freezes")
+        if freeze is None or freeze is True:
+            return freeze is True
+        name, position = freeze
+        arg = call_arg(made, position, name)
+        return arg is None or bool_constant(arg.value) is False
+
+    def construction_freeze(self, cls: cst.ClassDef) -> bool | list | None:
+        """Does the `__init__` of `cls` freeze every parameter of the module as its last word on
+        them: a loop over `self.parameters()` that sets `requires_grad` to False, or to a parameter
+        of `__init__` that defaults to False and is never bound again (pytorch-fid's `InceptionV3(...,
+        requires_grad=False)`), with nothing set on `self` after it? True where it always does;
+        [the parameter, its place among those a construction passes] where that parameter decides;
+        None where it does not."""
+        model = self.model
+        init = next((f for f in cls.body.body if isinstance(f, cst.FunctionDef) and f.name.value == "__init__"), None)
+        if init is None:
+            return None
+        params = [p for p in (*init.params.posonly_params, *init.params.params) if p.name.value != "self"]
+        found: bool | list | None = None
+        tree = model.tree
+        for loop in tree.descendants(init, cst.For):
+            it = loop.iter
+            if not (
+                model.scope_of(loop) is init
+                and isinstance(it, cst.Call)
+                and method_name(it) in ("parameters", "named_parameters")
+                and code(it.func.value) == "self"  # type: ignore[attr-defined]
+            ):
+                continue
+            names = set(target_names(loop.target))
+            for node in tree.descendants(loop.body, cst.Assign):
+                target = node.targets[0].target
+                if not (isinstance(target, cst.Attribute) and target.attr.value == "requires_grad" and code(target.value) in names):
+                    continue
+                value = node.value
+                if bool_constant(value) is False:
+                    found = True
+                param = next((p for p in params if type(value) is cst.Name and p.name.value == value.value), None)
+                if param is not None and param.default is not None and bool_constant(param.default) is False:
+                    if not model.bindings(init, param.name.value):
+                        found = [param.name.value, params.index(param)]
+            if found is not None and any(
+                tree.is_after(a, loop) and any(code(t.target).startswith("self.") for t in a.targets)
+                for a in tree.descendants(init, cst.Assign)
+            ):
+                return None  # something set on `self` after the freeze may hold parameters of its own
+        return found
 
 
 def _root(written: str) -> str:

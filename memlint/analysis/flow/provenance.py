@@ -57,12 +57,15 @@ from memlint.analysis.library import (
     INDEX_FUNCTIONS,
     INDEX_FUNCTIONS_OF_ONE_ARGUMENT,
     INTEGER_DTYPES,
+    LAYER_OPTION_PARAMETERS,
+    LAYER_PLACING_KEYWORDS,
     MODULE_CLASS_NAME,
     MODULE_RUN_METHODS,
     NON_MODEL_FACTORIES,
     NUMBER_METHODS,
     OTHER_RUNTIME_MODELS,
     PASS_THROUGH_FUNCTIONS,
+    READING_BUILTINS,
     RUNS_ITS_ARGUMENT,
     SEQUENTIAL_MODULES,
     TENSOR_METHODS,
@@ -326,12 +329,14 @@ class Provenance:
         project = self.model.project
         if project.function(call, record=False) is not None or project.constructed(call, record=False) is not None:
             return False  # a function of another file of the project (its facts are asked instead), or a class
-        held = self._may_hold_an_object(func, call)
-        made = self.project_instance(func, call) if held else None
+        # what runs: the object called, or the one whose `forward` is (`tf.forward(x)`)
+        runner = func.value if type(func) is cst.Attribute and func.attr.value in MODULE_RUN_METHODS else func
+        held = self._may_hold_an_object(runner, call)
+        made = self.project_instance(runner, call) if held else None
         if made is not None:  # an object of a class of the project: a module or not, by its definition
             facts = project.constructed(made) or {}
             return facts.get("kind") in ("module", "lightning") and facts.get("call_grad") != "off"
-        own = self._own_class_instance(func, call) if held else None
+        own = self._own_class_instance(runner, call) if held else None
         if own is not None:  # an object of a class of this file (`self.gen = Sampler(...)`): by its definition
             return own in self._class_kinds
         if held and self.constructed_class(func, call).startswith(OTHER_RUNTIME_MODELS):
@@ -2391,10 +2396,14 @@ class Provenance:
         """`tr = StreamingTransformer(...)` then `tr(frame)` with `frame = torch.randn(...)`: a module
         made on the host and never placed (`_host_module`), run on tensors none of which is on the
         device, computes on the host (audiocraft's tests; CLIP models loaded for an evaluation)."""
-        func = call.func
-        if type(func) is not cst.Name or not isinstance(scope, cst.FunctionDef) or not self._host_module(scope, func.value, 0):
+        if not self.host_module(call.func, scope):
             return False
         return not any(self._device(a.value, scope, at, guard) for a in call.args)
+
+    def host_module(self, expr: cst.BaseExpression, scope: "Scope") -> bool:
+        """Is `expr`, a name of the function `scope`, a module made on the host there and never
+        moved (`_host_module`): its state dict holds CPU tensors, its runs compute on the host?"""
+        return type(expr) is cst.Name and isinstance(scope, cst.FunctionDef) and self._host_module(scope, expr.value, 0)
 
     def _host_module(self, scope: cst.FunctionDef, name: str, depth: int) -> bool:
         """Is every value `name` holds in `scope` a module made on the host: built there (no `device=`,
@@ -2429,21 +2438,35 @@ class Provenance:
                 continue
             if type(parent) is cst.Call and parent.func is read:
                 continue  # a run of it
+            if type(parent) is cst.Arg and self._read_only_argument(parent):
+                continue  # `print("loaded", tr)`: read, neither moved nor kept
             if type(parent) is cst.Arg or model.scope_of(read) is not scope:
                 return False  # handed on (`accelerator.prepare(tr)`), or used in a nested function
         return True
 
+    def _read_only_argument(self, arg: cst.Arg) -> bool:
+        """Is `arg` handed to a builtin that only reads it (`print`, `isinstance`)?"""
+        call = self.model.tree.parent_of(arg)
+        return type(call) is cst.Call and self.model.imports.resolve(call.func) in READING_BUILTINS
+
     def _made_on_host(self, value: cst.Call, at: cst.CSTNode) -> bool:
         """A module made without a device: no placement chained on it, and each argument one that
-        holds no module, tensor or device (a literal), or, for a `from_pretrained` load (built on the
-        CPU unless `device_map` says otherwise), the weights' name it starts with."""
+        holds no module, tensor or device (a literal; any size or option of a `torch.nn` layer,
+        `nn.Embedding(tokenizer.vocab_size, args.dim)`), or, for a `from_pretrained` load (built on
+        the CPU unless `device_map` says otherwise), the weights' name it starts with."""
         if not self._is_module_factory(value) or any(method_name(c) in _DEVICE_PLACEMENT for c in _placements(value)):
             return False
         made = _construction(value)
-        loads = (self.model.imports.resolve(made.func) or "").endswith(f".{PRETRAINED_LOAD}")
+        resolved = self.model.imports.resolve(made.func) or ""
+        loads = resolved.endswith(f".{PRETRAINED_LOAD}")
+        options = LAYER_OPTION_PARAMETERS.get(resolved, 0)
         for i, arg in enumerate(made.args):
             if loads and arg.keyword is not None and arg.keyword.value in PRETRAINED_PLACEMENT_KEYWORDS:
                 return False
+            if options and not arg.star and (
+                i < options if arg.keyword is None else arg.keyword.value not in LAYER_PLACING_KEYWORDS
+            ):
+                continue  # a size or an option of a layer
             if not (loads and i == 0 and arg.keyword is None) and not literal_at(self.model, arg.value, at):
                 return False
         return True

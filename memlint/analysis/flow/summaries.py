@@ -710,7 +710,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       (`parameters`: "none", or "plain-arguments": none where its construction hands only literals;
       as far as its file says, with the bases of other files it derives from in `parameter_bases`), the
       attributes of `self` a module's methods read and return values from (`reads_into_returns`:
-      what a subclass's `forward` stores there is consumed), whether its methods take gradients on purpose
+      what a subclass's `forward` stores there is consumed), whether its `__init__` freezes every
+      parameter (`freezes`: true, or the parameter, with its place, that can turn the freeze off),
+      whether its methods take gradients on purpose
       (`differentiates`: an explainer, an attack; `takes_gradients` where its methods differentiate
       themselves, not only make inputs require grad), the methods its own loops call once per step (`steps`),
       and whether it is a metric whose every `update` appends to list states on the device (`list_states`);
@@ -727,6 +729,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry: dict[str, Any] = {"kind": kinds.get(cls.name.value, "object")}
             if model.model_runs.class_without_grad(cls):
                 entry["call_grad"] = "off"
+            freeze = model.module_facts.construction_freeze(cls) if entry["kind"] == "module" else None
+            if freeze is not None:
+                entry["freezes"] = freeze
             held = model.model_runs.parameters_held(cls, own=True) if entry["kind"] == "module" else None
             if held is not None:  # what its bases in other files hold, the project index adds
                 entry["parameters"] = held

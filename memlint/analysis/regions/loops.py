@@ -451,7 +451,15 @@ class Loops:
             if not self.provenance.is_module_call(call):
                 continue
             position = tree.order[id(call)]
+            # the names it reads, and those the loop makes them of before it (`x_cond = x[:, -n:]`)
             read = {n for a in call.args for n in names_in(a.value)}
+            todo = list(read)
+            while todo:
+                for node in rebound.get(todo.pop(), ()):
+                    if tree.order[id(node)] < position and isinstance(node, cst.Assign):
+                        made_of = set(names_in(node.value)) - read
+                        read |= made_of
+                        todo += made_of
             # rebound after the call, or by the statement that makes it (`prev = model(prev)`)
             if any(
                 tree.order[id(node)] > position or tree.contains(node, call)

@@ -317,6 +317,8 @@ class ModelRuns:
         receiver = value
         while type(receiver) is cst.Call and method_name(receiver) in MODULE_SELF_RETURNING:
             receiver = receiver.func.value  # type: ignore[attr-defined]
+        if receiver is not value and type(receiver) is cst.Call:
+            return [receiver]  # `EdgeAccuracy(0.5).to(device)`: the construction, moved
         if receiver is value or type(receiver) is not cst.Name:
             return [value]
         model = self.model
