@@ -32,6 +32,7 @@ from memlint.analysis.library import CPU_SAVED_URL_PREFIXES, HOST_DATA_METHODS, 
 from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg, method_name, names_in
 from memlint.analysis.facts.ranks import names_a_rank
 from memlint.analysis.syntax.calls import parameter_names
+from memlint.analysis.syntax.imports import dotted
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
@@ -95,6 +96,38 @@ def _writes_host_data(model: "SemanticModel", save: cst.Call) -> bool:
     taken under a config that offloads it, numbers and strings, the parsed command line)?"""
     saved = call_arg(save, 0, "obj")
     return saved is not None and (_saves_cpu_value(model, save) or _host_data(model, saved.value, save, 0))
+
+
+def reads_back_own_save(model: "SemanticModel", load: cst.Call, source: cst.BaseExpression) -> bool:
+    """Does `load` read back a scratch file its function has just written (`torch.save(x, p)` ...
+    `torch.load(p)`)? Its own tensors, on the devices it means them to be."""
+    tree = model.tree
+    path = code(source)
+    for save in tree.descendants(model.scope_of(load), cst.Call):
+        if tree.order[id(save)] >= tree.order[id(load)]:
+            break
+        if model.imports.resolve(save.func) in TORCH_SAVE:
+            target = call_arg(save, 1, "f")
+            if target is not None and code(target.value) == path:
+                return True
+    return False
+
+
+def saved_by_xla(model: "SemanticModel") -> bool:
+    """Is this XLA code, whose checkpoints `xm.save` writes, moving every tensor to the CPU? A file named
+    for XLA, or one that imports torch_xla at its top level; a file that imports it only under a
+    condition (`if is_tpu_available():`) runs on GPUs too."""
+    base = model.path.replace("\\", "/").rsplit("/", 1)[-1]
+    if "xla" in base.lower():
+        return True
+    for node in (*model.tree.by_type.get(cst.Import, ()), *model.tree.by_type.get(cst.ImportFrom, ())):
+        names = [dotted(a.name) or "" for a in node.names] if isinstance(node, cst.Import) else [
+            dotted(node.module) or "" if node.module is not None else ""
+        ]
+        line = model.tree.parent_of(node)
+        if any(n.startswith("torch_xla") for n in names) and model.tree.parent_of(line) is model.module:
+            return True
+    return False
 
 
 def fed_to_load_state_dict(model: "SemanticModel", call: cst.Call) -> bool:
