@@ -10,9 +10,11 @@ from memlint.analysis.syntax.expressions import call_arg, code
 from memlint.analysis.facts.checkpoint_reads import load_reads
 from memlint.analysis.facts.checkpoints import (
     device_save_of_loaded_file,
+    device_state_keys,
     downloads_published_weights,
     fetches_published_weights,
     file_patterns,
+    loader_arguments,
     loads_cpu_saved_file,
     none_on_some_path,
     per_rank_file,
@@ -52,7 +54,11 @@ Checks for `torch.load(...)` (and `torch.hub.load_state_dict_from_url`, mmcv's
 and mmengine's `load_checkpoint`) without `map_location` that loads a checkpoint
 or training state: the result, or a dict made of it, goes to `load_state_dict`
 or `state_dict=`, or it is used as a module (`model.eval()`, `model(x)`: a pickled
-model), or a save of the project writes the file it names with tensors
+model), also where it is kept on the object and read so in another method
+(`self.state = torch.load(p)`, then `self.model.load_state_dict(self.state["model"])`)
+or handed back by a function whose callers read it so; or it is read by keys
+that a save of the project writes with state dicts (`{"model": model.state_dict()}`),
+or a save of the project writes the file it names with tensors
 that may be on a device. What the result is read into decides, whatever the names
 say: a load read only into an LR scheduler or GradScaler built from torch's classes,
 or into `torch.set_rng_state`, holds no device tensor. Where nothing in sight
@@ -60,7 +66,9 @@ shows what the load holds and only its names do (the path, the name it is loaded
 into or the loading function names a checkpoint, model, weights, optimizer or
 resume), the finding says so and is shown with `--preview` only, unless a call of
 the function that hands the load back, in another file, copies it into a model
-(`net.load_state_dict(load_from_pth(url))`).
+(`net.load_state_dict(load_from_pth(url))`). A call of a loader of the project
+that hands `torch.load` its callers' `map_location` (a parameter that defaults to
+None, or the `*args, **kwargs` it forwards) without one is reported at the call.
 `load_state_dict_from_url` of torch's published weights (download.pytorch.org,
 also through a table of such URLs) loads CPU tensors; of a URL the project does
 not write out (one a library hands, `url_map[name]`, or the user gives), where
@@ -122,11 +130,11 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         model = self.model
         resolved = model.imports.resolve(node.func) or ""
         where = CHECKPOINT_LOADS.get(resolved)
-        loader = model.project.function(node) if where is None and "load" in resolved.lower() else None
+        loader = loader_arguments(model, node) if where is None and "load" in resolved.lower() else None
         given: cst.BaseExpression | None = None
-        if loader is not None and loader.get("loads"):  # a loader of another file of the project
-            source = model.project.argument(loader, node, loader["loads"][0])
-            given = model.project.argument(loader, node, loader["loads"][1])
+        keyword = "map_location"  # what a call passes it by
+        if loader is not None:  # a loader of the project, which hands `torch.load` the file and `map_location`
+            source, given, keyword = loader
             if source is None:
                 return
             where = (next(i for i, a in enumerate(node.args) if a.value is source), -1)
@@ -143,7 +151,11 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if is_test_path(model.path) or saved_by_xla(model):
             return
         source = node.args[where[0]].value  # the file
-        why = self._checkpoint_reason(node, source) if resolved in TORCH_LOAD else ("a checkpoint", None, {})
+        keys = read_keys(model, node) if resolved in TORCH_LOAD else None
+        # it reads keys that a save of this file writes with state dicts taken as they are
+        state_keys = device_state_keys(model) if keys else {}
+        saved_key = next((key for key in keys or () if key in state_keys), None)
+        why = self._checkpoint_reason(node, source, saved_key is not None) if resolved in TORCH_LOAD else ("a checkpoint", None, {})
         if why is None or (why[0] != "a state dict" and reads_back_own_save(model, node, source)):
             return
         reason, assumed, project = why
@@ -174,9 +186,8 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         fix = None if given is not None else FixSpec(  # (a value given is the code's to change, not the fix's)
             Applicability.UNSAFE,
             'Load to the CPU (`map_location="cpu"`); `load_state_dict` copies to the model\'s device',
-            ((node, _with_map_location(node)),),
+            ((node, _with_map_location(node, keyword)),),
         )
-        keys = read_keys(model, node) if resolved in TORCH_LOAD else None
         # the project index drops it where the project's checkpoints hold these keys on the CPU alone,
         # or, for a file `torch.load` reads, where every checkpoint the project saves holds CPU tensors
         extra: dict[str, Any] = {"torch_load": True} if resolved in TORCH_LOAD or loader is not None else {}
@@ -184,19 +195,24 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         files = file_patterns(model, source, node) if extra else None
         if saved is not None:
             hint += f" (line {model.range_of(saved).start.line} saves it with tensors that may be on a device)"
+        if saved_key is not None:
+            hint += f" (line {state_keys[saved_key]} saves `{saved_key}` from a state dict that may be on a device)"
         if assumed:  # no use in sight shows a checkpoint: its names do (a default run hides it)
             hint += f" (assumed: {assumed})"
             extra["assumptions"] = [assumed]
             extra |= project  # what the project's callers or callees do with it may show it (`ProjectIndex`)
         self.report(node, message, hint, fix=fix, **extra, **({"keys": keys} if keys else {}), **({"files": files} if files else {}))
 
-    def _checkpoint_reason(self, call: cst.Call, source: cst.BaseExpression) -> tuple[str, str | None, dict[str, Any]] | None:
+    def _checkpoint_reason(
+        self, call: cst.Call, source: cst.BaseExpression, saved_state: bool
+    ) -> tuple[str, str | None, dict[str, Any]] | None:
         """Why this load is a checkpoint, in words, what that rests on where no fact shows it (the
         name that says so), and then what other files may show of it: the top-level function that
         hands it back (`returned_by`), the functions of other files it is handed to (`handed_to`:
         [callee as written, place, keyword]); None where it is none. What the loaded value is read
-        into decides first (`load_reads`), whatever the names; only where nothing reads it in sight
-        do the path, the name it is loaded into and the loading function's name."""
+        into decides first (`load_reads`), whatever the names, then whether it is read by keys that
+        a save of this file writes with state dicts (`saved_state`); only where nothing shows it do
+        the path, the name it is loaded into and the loading function's name."""
         model = self.model
         reads = load_reads(model, call, source)
         if reads.readers:
@@ -207,8 +223,8 @@ optimizer.load_state_dict(checkpoint["optimizer"])
             return ("a model" if "model" in kinds else "a state dict"), None, {}
         if reads.rng_only:
             return None
-        if reads.fed_by_caller:
-            return "a state dict", None, {}  # `net.load_state_dict(load_from_pth(url))` in this file
+        if saved_state:
+            return "a checkpoint", None, {}
         texts = reads.names
         if any(_NOT_A_CHECKPOINT.search(t) for t in texts):
             return None  # RNG states, LR scheduler and GradScaler states by their names: Python numbers
@@ -225,12 +241,12 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         return None
 
 
-def _with_map_location(call: cst.Call) -> cst.Call:
-    """`call` with `map_location="cpu"` appended after its last argument."""
+def _with_map_location(call: cst.Call, keyword: str) -> cst.Call:
+    """`call` with `map_location="cpu"` (passed by `keyword`: a loader's parameter) appended after its last argument."""
     args = list(call.args)
     last = args[-1]
     new_arg = cst.Arg(
-        keyword=cst.Name("map_location"),
+        keyword=cst.Name(keyword),
         value=cst.SimpleString('"cpu"'),
         equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
     )

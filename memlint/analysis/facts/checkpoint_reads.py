@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import libcst as cst
 
-from memlint.analysis.facts.checkpoints import fed_to_load_state_dict, state_dict_parameters, stored_names
+from memlint.analysis.facts.checkpoints import state_dict_parameters
 from memlint.analysis.library import HOST_STATE_CLASSES, MODULE_API_METHODS, RNG_STATE_SETTERS, STATE_DICT_KEYWORDS, TENSOR_METHODS
 from memlint.analysis.syntax.expressions import code, method_name, names_in
 from memlint.analysis.syntax.imports import dotted
@@ -55,8 +55,8 @@ class LoadReads:
 
     `readers`: the calls that read it into a model or use it as one. `rng_only`: every read of it is an
     RNG state setter's argument (a generator's state: CPU tensors). `returned_by`: the function that
-    hands it back, where it does. `fed_by_caller`: a call of that function in this file puts its value
-    into a `load_state_dict` (`net.load_state_dict(load_from_pth(url))`). `handed`: the calls of other
+    hands it back, where it does (its calls in this file are followed: `readers` holds what they read
+    it into, `net.load_state_dict(load_from_pth(url))`). `handed`: the calls of other
     files' functions it is handed to, [callee as written, place, keyword], which only the project's
     index can answer. `names`: what names the load where nothing above shows what it holds: the path
     as written, the name it is loaded into."""
@@ -64,50 +64,147 @@ class LoadReads:
     readers: list[Reader] = field(default_factory=list)
     rng_only: bool = False
     returned_by: cst.FunctionDef | None = None
-    fed_by_caller: bool = False
     handed: list[list] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
+
+
+class _Held(NamedTuple):
+    """A place that holds a loaded value (or what is made of it): a variable of a function, whose reads
+    after its binding count, or an attribute of `self`, whose reads in every method of its class count
+    (`self.checkpoint = torch.load(p)` in `__init__`, `self.model.load_state_dict(self.checkpoint)` in
+    `restore`)."""
+
+    name: str
+    attribute: bool
+    scope: cst.CSTNode  # the function of a variable, the class of an attribute
+    binding: cst.CSTNode | None  # a variable's binding; None for an attribute
 
 
 def load_reads(model: "SemanticModel", call: cst.Call, source: cst.BaseExpression) -> LoadReads:
     """What the value of `call`, a load of the file `source`, is read into (`LoadReads`). The uses
     are followed in order of weight and stop at the first that shows something: the call it is an
-    argument of, then the reads of the name it is bound to, then the function that hands it back."""
-    tree = model.tree
+    argument of and the reads of the places it is stored in, then, where its function hands it back,
+    what that function's calls in this file do with their value."""
     found = LoadReads(names=[code(source)])
-    target = None
+    parent, target = _destination(model, call)
+    if target is not None:
+        found.names.append(code(target))
+    uses = _value_uses(model, call, found.handed)
+    if uses is None:
+        found.rng_only = True  # a random number generator's state: CPU tensors, no device
+        return found
+    found.readers += uses
+    if found.readers:
+        return found
+    scope = model.scope_of(call)
+    if isinstance(scope, cst.FunctionDef) and _returned(model, parent, target, scope):
+        found.returned_by = scope
+        found.readers += _callers_uses(model, scope, found.handed, 0)
+    return found
+
+
+def value_read_into_model(model: "SemanticModel", call: cst.Call) -> bool:
+    """Is the value of `call` (a call of a function that loads a checkpoint, `load_from_pth(url)`), or
+    what this file makes of it, read into a model: a `load_state_dict` of anything but an LR
+    scheduler or a GradScaler, or used as a module?"""
+    uses = _value_uses(model, call, [])
+    return bool(uses) and any(use.kind != "host" for use in uses)
+
+
+def _destination(model: "SemanticModel", call: cst.Call) -> tuple[cst.CSTNode, cst.BaseExpression | None]:
+    """The node the value of `call` (or a part of it, `torch.load(p)["params"]`) goes to, and the
+    target it is assigned to there (None where it is not assigned)."""
+    tree = model.tree
     parent = tree.parent_of(call)
     loaded: cst.BaseExpression = call
     while isinstance(parent, cst.Subscript) and parent.value is loaded:  # `torch.load(p)["params"]`: a part of it
         loaded, parent = parent, tree.parent_of(parent)
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+        return parent, parent.targets[0].target
+    if isinstance(parent, cst.AnnAssign):  # `model: Forecaster = torch.load(f)`
+        return parent, parent.target
+    return parent, None
+
+
+def _value_uses(model: "SemanticModel", call: cst.Call, handed: list[list]) -> list[Reader] | None:
+    """The readers of the value of `call`: the call it is an argument of, where that reads it into a
+    model, and those that read the places it is stored in (`_readers`); None where every read of it
+    is an RNG state setter's argument."""
+    tree = model.tree
+    parent, target = _destination(model, call)
+    readers: list[Reader] = []
     if isinstance(parent, cst.Arg):
         outer = tree.parent_of(parent)
         if isinstance(outer, cst.Call) and method_name(outer) in ("load_state_dict", "load_checkpoint"):
-            found.readers.append(_reader(model, outer))
+            readers.append(_reader(model, outer))
         elif isinstance(outer, cst.Call) and (model.imports.resolve(outer.func) or "") in RNG_STATE_SETTERS:
-            found.rng_only = True  # a random number generator's state: CPU tensors, no device
-            return found
-        elif isinstance(outer, cst.Call) and _loads_argument(model, outer, parent, found.handed):
-            found.readers.append(_reader(model, outer))  # `load_state(net, torch.load(p))`
-    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
-        target = parent.targets[0].target
-    elif isinstance(parent, cst.AnnAssign):  # `model: Forecaster = torch.load(f)`
-        target = parent.target
-    if target is not None:
-        found.names.append(code(target))
+            return None
+        elif isinstance(outer, cst.Call) and _loads_argument(model, outer, parent, handed):
+            readers.append(_reader(model, outer))  # `load_state(net, torch.load(p))`
+    places = _places(model, target, parent) if target is not None else []
     modules: list[cst.Call] = []  # the calls that use it as a module
-    uses = _readers(model, target.value, parent, modules, found.handed) if isinstance(target, cst.Name) else None
-    found.readers += [Reader(use, "model", None) if use in modules else _reader(model, use) for use in uses or ()]
-    if found.readers:
-        return found
-    if uses == [] and target is not None:
-        found.rng_only = True  # read only by RNG state setters
-        return found
-    scope = model.scope_of(call)
-    if isinstance(scope, cst.FunctionDef) and _returned(model, call, parent, target, scope):
-        found.returned_by = scope
-        found.fed_by_caller = any(fed_to_load_state_dict(model, site) for site in model.call_sites().get(scope, ()))
-    return found
+    every = [_readers(model, place, modules, handed) for place in places]
+    for uses in every:
+        readers += [Reader(use, "model", None) if use in modules else _reader(model, use) for use in uses or ()]
+    if not readers and every and all(uses == [] for uses in every):
+        return None  # read only by RNG state setters
+    return readers
+
+
+def _callers_uses(model: "SemanticModel", func: cst.FunctionDef, handed: list[list], depth: int) -> list[Reader]:
+    """The readers of what the calls of `func` in this file return (`states = load_all(p)` then
+    `model.load_state_dict(states["model"])`), and of what calls of the functions that hand that back
+    in turn return."""
+    readers: list[Reader] = []
+    for site in model.call_sites().get(func, ()):
+        readers += _value_uses(model, site, handed) or ()
+        caller = model.scope_of(site)
+        if not readers and depth < _FLOW_DEPTH and isinstance(caller, cst.FunctionDef) and caller is not func:
+            parent, target = _destination(model, site)
+            if _returned(model, parent, target, caller):
+                readers += _callers_uses(model, caller, handed, depth + 1)
+    return readers
+
+
+def _places(model: "SemanticModel", target: cst.BaseExpression, binding: cst.CSTNode) -> list[_Held]:
+    """The places an assignment to `target` at `binding` stores into: `sd`, `k, v`, `new_sd[k]` (the
+    dict), `self.checkpoint` (an attribute of the object, in a method of its class)."""
+    if type(target) is cst.Name:
+        return [_Held(target.value, False, model.scope_of(binding), binding)]
+    if type(target) in (cst.Tuple, cst.List):
+        return [p for e in target.elements for p in _places(model, e.value, binding)]  # type: ignore[attr-defined]
+    if type(target) is cst.Subscript:
+        return _places(model, target.value, binding)  # type: ignore[attr-defined]
+    if type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self":
+        scope = model.scope_of(binding)
+        cls = model.enclosing_class(scope) if isinstance(scope, cst.FunctionDef) else None
+        return [_Held(target.attr.value, True, cls, None)] if cls is not None else []
+    return []
+
+
+def _is(held: _Held, expr: cst.CSTNode) -> bool:
+    """Is `expr` the place itself (`ckpt`, `self.checkpoint`)?"""
+    if held.attribute:
+        return (
+            type(expr) is cst.Attribute
+            and expr.attr.value == held.name
+            and type(expr.value) is cst.Name
+            and expr.value.value == "self"
+        )
+    return type(expr) is cst.Name and expr.value == held.name
+
+
+def _mentions(model: "SemanticModel", held: _Held, expr: cst.CSTNode) -> bool:
+    """Does `expr` read the place (`ckpt["model"]`, `strip(self.checkpoint)`)?"""
+    if held.attribute:
+        return any(_is(held, a) for a in model.tree.descendants(expr, cst.Attribute))
+    return held.name in names_in(expr)
+
+
+def _after(model: "SemanticModel", held: _Held, node: cst.CSTNode) -> bool:
+    """Does `node` read what the place holds from the load on: after a variable's binding, anywhere in
+    an attribute's class?"""
+    return held.binding is None or model.tree.is_after(node, held.binding)
 
 
 def _reader(model: "SemanticModel", call: cst.Call) -> Reader:
@@ -116,71 +213,65 @@ def _reader(model: "SemanticModel", call: cst.Call) -> Reader:
     return Reader(call, _state_kind(model, receiver, call), code(receiver) if receiver is not None else None)
 
 
-def _returned(
-    model: "SemanticModel", call: cst.Call, parent: cst.CSTNode, target: cst.BaseExpression | None, scope: cst.FunctionDef
-) -> bool:
+def _returned(model: "SemanticModel", parent: cst.CSTNode, target: cst.BaseExpression | None, scope: cst.FunctionDef) -> bool:
     """Does the function hand back the loaded value (`return torch.load(p)`, `return ckpt[key] if key
-    in ckpt else ckpt`)?"""
+    in ckpt else ckpt`, a dict it is stored in: `states["model"] = torch.load(p)` ... `return states`)?"""
     if type(parent) is cst.Return:
         return True
-    if type(target) is not cst.Name:
-        return False
+    places = [p for p in _places(model, target, parent) if not p.attribute] if target is not None else []
     return any(
-        r.value is not None and model.scope_of(r) is scope and target.value in names_in(r.value)
+        r.value is not None and model.scope_of(r) is scope and any(_mentions(model, p, r.value) for p in places)
         for r in model.tree.descendants(scope, cst.Return)
     )
 
 
-def _readers(
-    model: "SemanticModel", name: str, binding: cst.CSTNode, modules: list[cst.Call], handed: list[list], depth: int = 0
-) -> list[cst.Call] | None:
-    """The calls that read `name` (bound at `binding`), or what is made of it later in its scope,
-    into a state dict: a `load_state_dict`, an argument `state_dict=`, a call of a function of this
-    file that puts it there (`load_state(net, ckpt["net"])`; calls of other files' functions go to
-    `handed`, `_loads_argument`); [] where every read of it is
-    an RNG state setter's argument (`torch.set_rng_state(state["cpu"])`); None where neither shows.
-    Those that run it or call a method only a module has (`model.eval()`) go to `modules` too.
-    What is made of it: a name bound to an expression that reads it (`sd = ckpt["model"]`), a loop
-    target over one (`for k, v in ckpt.items()`), a dict it is stored in or updates
+def _readers(model: "SemanticModel", held: _Held, modules: list[cst.Call], handed: list[list], depth: int = 0) -> list[cst.Call] | None:
+    """The calls that read the place `held`, or what is made of it later, into a state dict: a
+    `load_state_dict`, an argument `state_dict=`, a call of a function of this file that puts it
+    there (`load_state(net, ckpt["net"])`; calls of other files' functions go to `handed`,
+    `_loads_argument`); [] where every read of it is an RNG state setter's argument
+    (`torch.set_rng_state(state["cpu"])`); None where neither shows. Those that run it or call a
+    method only a module has (`model.eval()`, `self.net.eval()`) go to `modules` too. What is made
+    of it: a place bound to an expression that reads it (`sd = ckpt["model"]`, `self.checkpoint =
+    ckpt`), a loop target over one (`for k, v in ckpt.items()`), a dict it is stored in or updates
     (`new_sd[k[7:]] = v`, `model_dict.update(loaded)`)."""
     tree = model.tree
-    scope = model.scope_of(binding)
     readers: list[cst.Call] = []
-    made: list[tuple[str, cst.CSTNode]] = []  # (a name made of it, where)
+    made: list[tuple[_Held, ...]] = []  # the places made of it
     setters = 0
-    for call in tree.descendants(scope, cst.Call):
-        if not tree.is_after(call, binding):
+    for call in tree.descendants(held.scope, cst.Call):
+        if not _after(model, held, call):
             continue
         func = call.func
         receiver = func.value if type(func) is cst.Attribute else func
-        if type(receiver) is cst.Name and receiver.value == name and (func is receiver or func.attr.value in _MODULE_ONLY):  # type: ignore[attr-defined]
+        if _is(held, func) or (_is(held, receiver) and func.attr.value in _MODULE_ONLY):  # type: ignore[attr-defined]
             modules.append(call)  # run or used as a module (`model.eval()`): a pickled model
             continue
-        if not any(name in names_in(a.value) for a in call.args):
+        if not any(_mentions(model, held, a.value) for a in call.args):
             continue
         if method_name(call) == "load_state_dict" or any(
-            a.keyword is not None and a.keyword.value in STATE_DICT_KEYWORDS and name in names_in(a.value) for a in call.args
+            a.keyword is not None and a.keyword.value in STATE_DICT_KEYWORDS and _mentions(model, held, a.value) for a in call.args
         ):
             readers.append(call)
         elif (model.imports.resolve(func) or "") in RNG_STATE_SETTERS:
             setters += 1
-        elif any(name in names_in(a.value) and _loads_argument(model, call, a, handed) for a in call.args):
+        elif any(_mentions(model, held, a.value) and _loads_argument(model, call, a, handed) for a in call.args):
             readers.append(call)
-        elif type(func) is cst.Attribute and func.attr.value == "update" and type(func.value) is cst.Name:
-            made.append((func.value.value, call))
-    for node in tree.descendants(scope, cst.Assign):
-        if tree.is_after(node, binding) and name in names_in(node.value):
-            made += [(bound, node) for target in node.targets for bound in stored_names(target.target)]
-    for loop in tree.descendants(scope, cst.For):
-        if tree.is_after(loop.target, binding) and name in names_in(loop.iter):
-            made += [(bound, loop.target) for bound in stored_names(loop.target)]
-    for other, where in made if depth < _FLOW_DEPTH else ():
-        if other != name:
-            readers += _readers(model, other, where, modules, handed, depth + 1) or ()
+        elif type(func) is cst.Attribute and func.attr.value == "update":
+            made.append(tuple(_places(model, func.value, call)))
+    for node in tree.descendants(held.scope, cst.Assign):
+        if _after(model, held, node) and _mentions(model, held, node.value):
+            made += [tuple(_places(model, target.target, node)) for target in node.targets]
+    for loop in tree.descendants(held.scope, cst.For):
+        if _after(model, held, loop.target) and _mentions(model, held, loop.iter):
+            made.append(tuple(_places(model, loop.target, loop.target)))
+    for other in (p for places in made for p in places) if depth < _FLOW_DEPTH else ():
+        if (other.name, other.attribute) != (held.name, held.attribute):
+            readers += _readers(model, other, modules, handed, depth + 1) or ()
     if readers or modules:
         return readers + modules
-    reads = [n for n in tree.descendants(scope, cst.Name) if n.value == name and tree.is_after(n, binding)]
-    return [] if setters and len(reads) == setters and not made else None
+    reads = [n for n in tree.descendants(held.scope, cst.Name) if n.value == held.name and _after(model, held, n)]
+    return [] if setters and not held.attribute and len(reads) == setters and not made else None
 
 
 def _loads_argument(model: "SemanticModel", call: cst.Call, arg: cst.Arg, handed: list[list]) -> bool:
@@ -188,8 +279,8 @@ def _loads_argument(model: "SemanticModel", call: cst.Call, arg: cst.Arg, handed
     (`load_state(net, ckpt)`, `self.load_weights(w)`, `net.load_weights(w)` where `net = Net()`),
     puts into a `load_state_dict`? A callee of another file (an imported function, a method of
     an imported class the receiver is made from, as `.method` a method of an object whose class
-    the file does not show) goes to `handed`, [callee as written, place, keyword], for the
-    project's index to answer."""
+    the file does not show, a name one of its star imports may bring) goes to `handed`, [callee as
+    written, place, keyword], for the project's index to answer."""
     positional = [a for a in call.args if a.keyword is None and not a.star]
     place = positional.index(arg) if arg in positional else None
     keyword = arg.keyword.value if arg.keyword is not None else None
@@ -209,11 +300,22 @@ def _loads_argument(model: "SemanticModel", call: cst.Call, arg: cst.Arg, handed
     if callees:
         return any(i == place or n == keyword for f in callees for i, n in state_dict_parameters(model, f))
     imported = model.imports.aliases.keys() | model.imports.relative.keys()
-    if written and written.partition(".")[0] in imported:
+    if written and (written.partition(".")[0] in imported or star_imported(model, func, call)):
         handed.append([written, place, keyword])
     elif type(func) is cst.Attribute and not shown:
         handed.append([f".{func.attr.value}", place, keyword])  # an object of a class out of sight: a method of that name
     return False
+
+
+def star_imported(model: "SemanticModel", func: cst.BaseExpression, call: cst.Call) -> bool:
+    """May `func`, a name the file neither defines nor binds where `call` runs, come from one of its
+    star imports (`from helpers import *`)?"""
+    return (
+        bool(model.imports.star)
+        and type(func) is cst.Name
+        and not model.bindings(model.module, func.value)
+        and not model.bindings(model.scope_of(call), func.value)
+    )
 
 
 def _state_kind(model: "SemanticModel", receiver: cst.BaseExpression | None, reader: cst.Call) -> str | None:

@@ -32,6 +32,7 @@ from memlint.analysis.library import CPU_SAVED_URL_PREFIXES, HOST_DATA_METHODS, 
 from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg, method_name, names_in
 from memlint.analysis.facts.ranks import names_a_rank
 from memlint.analysis.syntax.calls import parameter_names
+from memlint.analysis.flow.summaries import checkpoint_load
 from memlint.analysis.syntax.imports import dotted
 
 if TYPE_CHECKING:
@@ -130,18 +131,6 @@ def saved_by_xla(model: "SemanticModel") -> bool:
     return False
 
 
-def fed_to_load_state_dict(model: "SemanticModel", call: cst.Call) -> bool:
-    """Does the value of `call`, or a part of it, go straight into a `load_state_dict`
-    (`net.load_state_dict(load_from_pth(url)["model"])`)?"""
-    tree = model.tree
-    value: cst.BaseExpression = call
-    parent = tree.parent_of(call)
-    while type(parent) is cst.Subscript and parent.value is value:
-        value, parent = parent, tree.parent_of(parent)
-    outer = tree.parent_of(parent) if type(parent) is cst.Arg else None
-    return type(outer) is cst.Call and method_name(outer) == "load_state_dict"
-
-
 def state_dict_parameters(model: "SemanticModel", func: cst.FunctionDef) -> list[tuple[int, str]]:
     """The parameters of `func` (each with its place among those a call passes, `self` left out)
     whose value, a part of it or what its body makes of it goes into a `load_state_dict` there
@@ -222,6 +211,35 @@ def _names_rank(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNod
         values = _reaching_values(model, expr, at)
         return bool(values) and all(v is not None and _names_rank(model, v, at, depth + 1) for v in values)
     return False
+
+
+def loader_arguments(
+    model: "SemanticModel", call: cst.Call
+) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None, str] | None:
+    """Where `call` calls a checkpoint loader of the project, a function of this file or of another
+    that hands `torch.load` the file and the `map_location` its callers pass (`checkpoint_load`:
+    `def load_ckpt(path, map_location=None)`, `def load(*args, **kwargs): return torch.load(*args,
+    **kwargs)`): the arguments of `call` that it loads as the file and as the `map_location` (None
+    where not passed: then the saved device), and the keyword that passes the latter (the loader's
+    parameter, `map_location` where forwarded). None where it calls no such loader."""
+    callees = model.named_callees(call)
+    loads = checkpoint_load(model, callees[0]) if len(callees) == 1 else []
+    if loads:
+        params = parameter_names(callees[0])
+        if params and params[0] in ("self", "cls") and model.enclosing_class(callees[0]) is not None:
+            params = params[1:]
+        entry: dict[str, Any] | None = {"loads": loads, "params": params}
+    else:
+        entry = model.project.function(call)
+    if not entry or not entry.get("loads"):
+        return None
+    (file, location), named = entry["loads"], len(entry.get("params") or [])
+    source, given = (
+        model.project.argument(entry, call, param) if isinstance(param, str)
+        else (arg.value if (arg := call_arg(call, named + param, keyword)) is not None else None)
+        for param, keyword in ((file, "f"), (location, "map_location"))
+    )
+    return source, given, location if isinstance(location, str) else "map_location"
 
 
 def none_on_some_path(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
@@ -628,6 +646,24 @@ def saved_entries(model: "SemanticModel") -> list[list]:
                 entry = [ANY_KEY, on_cpu, *(param or ("", []))]
             if entry not in found:
                 found.append(entry)
+    return found
+
+
+def device_state_keys(model: "SemanticModel") -> dict[str, int]:
+    """The keys written out of the dicts this file hands `torch.save` whose value is a state dict taken
+    as it is (`{"model": model.state_dict(), "optimizer": optimizer.state_dict()}`): not moved to the
+    CPU nor taken under a config that offloads it, so its tensors are where the model's are, maybe a
+    device. Each with the line of the first save that writes it. A load read by one of these keys
+    (`ckpt["optimizer"]`) reads such a checkpoint."""
+    found: dict[str, int] = {}
+    for call in _torch_saves(model):
+        saved = call_arg(call, 0, "obj")
+        entries = _dict_entries(model, saved.value, call, 0) if saved is not None else None
+        for key, value in entries or ():
+            if not isinstance(key, str) or value is None or key in found or not _taken_state_dict(model, value, call):
+                continue
+            if not _cpu_or_plain(model, value, call, 0) and not _under_offload(model, call):
+                found[key] = model.range_of(call).start.line
     return found
 
 
