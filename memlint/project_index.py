@@ -892,7 +892,9 @@ class ProjectIndex:
             else:
                 located = [where] if (where := self.locate(finding.filename, callee)) else []
             for path, name in located:
-                if any(i == place or n == keyword for i, n in self.summaries[path].get("state_dict_params", {}).get(name, ())):
+                loaders = self.summaries[path].get("state_dict_params", {})
+                # a function or method, or a class whose constructor keeps what a method loads
+                if any(i == place or n == keyword for i, n in loaders.get(name) or loaders.get(f"{name}.__init__", ())):
                     hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
                     hint += f" ({os.path.relpath(path)}: `{name}` loads it into a model)"
                     return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})

@@ -1,7 +1,8 @@
 # Loads kept on the object, or in a dict a helper hands back, and read into a model later: in
 # another method of the class (`self.model.load_state_dict(self.state["model"])`, `self.net(x)`: a
-# pickled model run), or by the helper's caller. What they are read into is the fact, whatever
-# they are called.
+# pickled model run), by the helper's caller, or by a class whose constructor keeps what it is
+# handed for a method that loads it (`Evaluator(net, weights)`). What they are read into is the
+# fact, whatever they are called.
 import torch
 
 
@@ -33,3 +34,18 @@ def restore_all(model, paths):
     found = read_all(paths)
     model.load_state_dict(found["model"])
     return model
+
+
+class Evaluator:
+    def __init__(self, net, weights):
+        self.net = net
+        self.weights = weights
+
+    def prepare(self):
+        self.net.load_state_dict(self.weights)
+        return self.net.eval()
+
+
+def evaluator(net, path):
+    loaded = torch.load(path, map_location="cpu")  # expect: ML011
+    return Evaluator(net, loaded)

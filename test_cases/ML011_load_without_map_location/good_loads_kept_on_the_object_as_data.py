@@ -1,7 +1,8 @@
 # Loads kept on the object that nothing reads into a model: cached feature tensors moved to the
 # device and fed to a network (data, not a checkpoint); a schedule's state read into an LR
-# scheduler built from torch's classes (Python numbers); and a load whose attribute shares its name
-# with one that another class reads into a model (each class's `self` is its own object).
+# scheduler built from torch's classes (Python numbers); a load whose attribute shares its name
+# with one that another class reads into a model (each class's `self` is its own object); and a
+# load handed to a constructor that keeps it for numbers alone.
 import torch
 
 
@@ -38,3 +39,16 @@ class Restorer:
 
     def restore(self):
         self.model.load_state_dict(self.state)
+
+
+class Settings:
+    def __init__(self, values):
+        self.values = values
+
+    def learning_rate(self):
+        return float(self.values["lr"])
+
+
+def settings(path):
+    loaded = torch.load(path)
+    return Settings(loaded)

@@ -276,8 +276,8 @@ def _readers(model: "SemanticModel", held: _Held, modules: list[cst.Call], hande
 
 def _loads_argument(model: "SemanticModel", call: cst.Call, arg: cst.Arg, handed: list[list]) -> bool:
     """Does `call` hand `arg` to a parameter that its callee, a function or method of this file
-    (`load_state(net, ckpt)`, `self.load_weights(w)`, `net.load_weights(w)` where `net = Net()`),
-    puts into a `load_state_dict`? A callee of another file (an imported function, a method of
+    (`load_state(net, ckpt)`, `self.load_weights(w)`, `net.load_weights(w)` where `net = Net()`, the
+    constructor of `Trainer(ckpt)`), puts into a `load_state_dict`? A callee of another file (an imported function, a method of
     an imported class the receiver is made from, as `.method` a method of an object whose class
     the file does not show, a name one of its star imports may bring) goes to `handed`, [callee as
     written, place, keyword], for the project's index to answer."""
@@ -289,6 +289,8 @@ def _loads_argument(model: "SemanticModel", call: cst.Call, arg: cst.Arg, handed
     func = call.func
     callees = model.named_callees(call)
     written = dotted(func)
+    if not callees and written and (local := model.classes_named(written)):  # `Trainer(ckpt)`: its constructor
+        callees = [init for cls in local for init in model.methods_of(cls, "__init__")]
     shown = True  # the file shows what the callee is
     if not callees and type(func) is cst.Attribute:
         made = {dotted(v.func) if type(v) is cst.Call else None for v in model.provenance.instance_values(func.value, call)}

@@ -135,12 +135,15 @@ def state_dict_parameters(model: "SemanticModel", func: cst.FunctionDef) -> list
     """The parameters of `func` (each with its place among those a call passes, `self` left out)
     whose value, a part of it or what its body makes of it goes into a `load_state_dict` there
     (`def load_state(net, checkpoint): net.load_state_dict(checkpoint["state_dict"])`): a value
-    handed to one is loaded into a model."""
+    handed to one is loaded into a model. Also through an attribute of `self` that another method
+    of the class puts there (`self.checkpoint = checkpoint` in `__init__`, then
+    `self.model.load_state_dict(self.checkpoint["model"])`): a value handed to the constructor."""
     params = parameter_names(func)
-    if params and params[0] in ("self", "cls") and model.enclosing_class(func) is not None:
+    cls = model.enclosing_class(func)
+    if params and params[0] in ("self", "cls") and cls is not None:
         params = params[1:]
     tree = model.tree
-    fed: set[str] = set()
+    fed: set[str] = {f"self.{attr}" for attr in _attributes_loaded(model, cls)} if cls is not None else set()
     flows: list[tuple[set[str], set[str]]] = []  # (the names a statement stores into, the names it reads)
     mine = lambda node: model.scope_of(node) is func  # noqa: E731
     for call in filter(mine, tree.descendants(func, cst.Call)):
@@ -153,7 +156,8 @@ def state_dict_parameters(model: "SemanticModel", func: cst.FunctionDef) -> list
         for node in filter(mine, tree.descendants(func, kind)):
             targets = [t.target for t in node.targets] if kind is cst.Assign else [node.target]  # type: ignore[attr-defined]
             if node.value is not None:  # type: ignore[attr-defined]
-                flows.append(({n for t in targets for n in stored_names(t)}, set(names_in(node.value))))  # type: ignore[attr-defined]
+                stored = {n for t in targets for n in stored_names(t)} | {f"self.{t.attr.value}" for t in targets if _on_self(t)}  # type: ignore[attr-defined]
+                flows.append((stored, set(names_in(node.value))))  # type: ignore[attr-defined]
     for loop in filter(mine, tree.descendants(func, cst.For)):
         flows.append((set(stored_names(loop.target)), set(names_in(loop.iter))))  # type: ignore[attr-defined]
     grown = True
@@ -164,6 +168,21 @@ def state_dict_parameters(model: "SemanticModel", func: cst.FunctionDef) -> list
                 fed |= read
                 grown = True
     return [(i, p) for i, p in enumerate(params) if p in fed]
+
+
+def _on_self(target: cst.BaseExpression) -> bool:
+    """Is `target` an attribute of `self` (`self.checkpoint`)?"""
+    return type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self"
+
+
+def _attributes_loaded(model: "SemanticModel", cls: cst.ClassDef) -> set[str]:
+    """The attributes of `self` that a method of `cls` reads into a `load_state_dict`
+    (`self.model.load_state_dict(self.checkpoint["model"])`: `checkpoint`)."""
+    found = set()
+    for call in model.tree.descendants(cls, cst.Call):
+        if call.args and method_name(call) == "load_state_dict":
+            found |= {a.attr.value for a in model.tree.descendants(call.args[0].value, cst.Attribute) if _on_self(a)}
+    return found
 
 
 def stored_names(target: cst.BaseExpression) -> list[str]:
@@ -182,6 +201,9 @@ def exported_state_dict_parameters(model: "SemanticModel") -> dict[str, list[lis
     `Class.method`): name -> [[place, parameter], ...]."""
     found: dict[str, list[list]] = {}
     loaders = {model.scope_of(c) for c in model.tree.by_type.get(cst.Call, ()) if method_name(c) == "load_state_dict"}
+    # and the constructors of the classes they are methods of (what `__init__` keeps, another method may load)
+    classes = {model.enclosing_class(f) for f in loaders if type(f) is cst.FunctionDef}
+    loaders |= {init for cls in classes if cls is not None for init in model.methods_of(cls, "__init__")}
     for func in loaders:
         name = model.exported_name(func) if type(func) is cst.FunctionDef else None
         if name is not None and (params := state_dict_parameters(model, func)):
