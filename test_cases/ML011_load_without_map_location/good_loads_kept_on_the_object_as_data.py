@@ -1,8 +1,9 @@
 # Loads kept on the object that nothing reads into a model: cached feature tensors moved to the
 # device and fed to a network (data, not a checkpoint); a schedule's state read into an LR
 # scheduler built from torch's classes (Python numbers); a load whose attribute shares its name
-# with one that another class reads into a model (each class's `self` is its own object); and a
-# load handed to a constructor that keeps it for numbers alone.
+# with one that another class reads into a model (each class's `self` is its own object); a load
+# handed to a constructor that keeps it for numbers alone; and a vocabulary that a module is built
+# from (`Embedding(len(self.vocabulary), 16)`): running what a call built is no pickled model.
 import torch
 
 
@@ -52,3 +53,14 @@ class Settings:
 def settings(path):
     loaded = torch.load(path)
     return Settings(loaded)
+
+
+class Tagger:
+    def __init__(self, path):
+        self.vocabulary = torch.load(path)
+        self.embedding = torch.nn.Embedding(len(self.vocabulary), 16)
+
+    @torch.no_grad()
+    def tag(self, tokens):
+        self.embedding.eval()
+        return self.embedding(tokens)

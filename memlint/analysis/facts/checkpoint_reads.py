@@ -78,6 +78,7 @@ class _Held(NamedTuple):
     attribute: bool
     scope: cst.CSTNode  # the function of a variable, the class of an attribute
     binding: cst.CSTNode | None  # a variable's binding; None for an attribute
+    built: bool = False  # what a call built from the value (`Net(**ckpt["config"])`), not the value itself
 
 
 def load_reads(model: "SemanticModel", call: cst.Call, source: cst.BaseExpression) -> LoadReads:
@@ -225,14 +226,21 @@ def _returned(model: "SemanticModel", parent: cst.CSTNode, target: cst.BaseExpre
     )
 
 
+def _built_from(model: "SemanticModel", held: _Held, value: cst.BaseExpression) -> bool:
+    """Is the place read in `value` as an argument of a call (`Net(**ckpt["config"])`, `len(self.vocab)`),
+    so that what `value` holds is what that call built, not the loaded value or a part of it
+    (`ckpt["model"]`, `ckpt.get("model")`)? Running what a call built shows no pickled model."""
+    return any(_mentions(model, held, a.value) for c in model.tree.descendants(value, cst.Call) for a in c.args)
+
+
 def _readers(model: "SemanticModel", held: _Held, modules: list[cst.Call], handed: list[list], depth: int = 0) -> list[cst.Call] | None:
     """The calls that read the place `held`, or what is made of it later, into a state dict: a
     `load_state_dict`, an argument `state_dict=`, a call of a function of this file that puts it
     there (`load_state(net, ckpt["net"])`; calls of other files' functions go to `handed`,
     `_loads_argument`); [] where every read of it is an RNG state setter's argument
     (`torch.set_rng_state(state["cpu"])`); None where neither shows. Those that run it or call a
-    method only a module has (`model.eval()`, `self.net.eval()`) go to `modules` too. What is made
-    of it: a place bound to an expression that reads it (`sd = ckpt["model"]`, `self.checkpoint =
+    method only a module has (`model.eval()`, `self.net.eval()`) go to `modules` too, unless a call
+    built it from the value (`_built_from`). What is made of it: a place bound to an expression that reads it (`sd = ckpt["model"]`, `self.checkpoint =
     ckpt`), a loop target over one (`for k, v in ckpt.items()`), a dict it is stored in or updates
     (`new_sd[k[7:]] = v`, `model_dict.update(loaded)`)."""
     tree = model.tree
@@ -244,7 +252,7 @@ def _readers(model: "SemanticModel", held: _Held, modules: list[cst.Call], hande
             continue
         func = call.func
         receiver = func.value if type(func) is cst.Attribute else func
-        if _is(held, func) or (_is(held, receiver) and func.attr.value in _MODULE_ONLY):  # type: ignore[attr-defined]
+        if not held.built and (_is(held, func) or (_is(held, receiver) and func.attr.value in _MODULE_ONLY)):  # type: ignore[attr-defined]
             modules.append(call)  # run or used as a module (`model.eval()`): a pickled model
             continue
         if not any(_mentions(model, held, a.value) for a in call.args):
@@ -258,13 +266,14 @@ def _readers(model: "SemanticModel", held: _Held, modules: list[cst.Call], hande
         elif any(_mentions(model, held, a.value) and _loads_argument(model, call, a, handed) for a in call.args):
             readers.append(call)
         elif type(func) is cst.Attribute and func.attr.value == "update":
-            made.append(tuple(_places(model, func.value, call)))
+            made.append(tuple(p._replace(built=held.built) for p in _places(model, func.value, call)))
     for node in tree.descendants(held.scope, cst.Assign):
         if _after(model, held, node) and _mentions(model, held, node.value):
-            made += [tuple(_places(model, target.target, node)) for target in node.targets]
+            built = held.built or _built_from(model, held, node.value)
+            made += [tuple(p._replace(built=built) for p in _places(model, target.target, node)) for target in node.targets]
     for loop in tree.descendants(held.scope, cst.For):
         if _after(model, held, loop.target) and _mentions(model, held, loop.iter):
-            made.append(tuple(_places(model, loop.target, loop.target)))
+            made.append(tuple(p._replace(built=held.built) for p in _places(model, loop.target, loop.target)))
     for other in (p for places in made for p in places) if depth < _FLOW_DEPTH else ():
         if (other.name, other.attribute) != (held.name, held.attribute):
             readers += _readers(model, other, modules, handed, depth + 1) or ()
