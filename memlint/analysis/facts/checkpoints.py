@@ -18,7 +18,13 @@ torch's published weights, which are CPU tensors.
 
 `none_on_some_path`: a `map_location` that is given but may be None where the
 load runs (`None` unless there is no GPU, an object's setting whose constructor
-defaults it to None), which loads as if it were not given.
+defaults it to None), which loads as if it were not given. `loader_arguments`: what a
+call of a loader of the project (one that hands `torch.load` its callers' file and
+`map_location`) loads, and with which `map_location`.
+
+`reads_back_own_save`: a scratch file the function has just written; `saved_by_xla`:
+XLA code, whose `xm.save` writes CPU tensors; `device_state_keys`: the keys this file's
+saves write with state dicts taken as they are (a load read by one reads a checkpoint).
 """
 
 from __future__ import annotations
