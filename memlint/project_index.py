@@ -375,7 +375,7 @@ class ProjectIndex:
             if other is None:
                 continue
             if other == path:
-                return None
+                return self._star_imported(path, name, depth)
             rest = ".".join(parts[cut:])
             summary = self.summaries[other]
             imported = summary.get("imports", {})
@@ -393,6 +393,19 @@ class ProjectIndex:
                     if found is not None and found[1] in (self.summaries[found[0]].get("flow") or {}):
                         return found
             return other, rest
+        return None
+
+    def _star_imported(self, path: str, name: str, depth: int) -> tuple[str, str] | None:
+        """Where a name that `path` neither defines nor imports by name is defined, where one of its star
+        imports (`from helpers import *`) brings it: the first module it star-imports that defines it
+        (or re-exports it in turn)."""
+        summary = self.summaries[path]
+        if depth >= _REEXPORT_DEPTH or name.partition(".")[0] in (summary.get("flow") or {}):
+            return None
+        for star in (key for key in summary.get("imports", {}) if key.startswith("*")):
+            found = self._locate(path, f"{star}.{name}", depth + 1)
+            if found is not None and found[1] in (self.summaries[found[0]].get("flow") or {}):
+                return found
         return None
 
     def facts_for(self, path: str) -> dict[str, dict[str, Any]]:
@@ -879,10 +892,26 @@ class ProjectIndex:
             else:
                 located = [where] if (where := self.locate(finding.filename, callee)) else []
             for path, name in located:
-                if any(i == place or n == keyword for i, n in self.summaries[path].get("state_dict_params", {}).get(name, ())):
+                loaders = self.summaries[path].get("state_dict_params", {})
+                # a function or method, or a class whose constructor keeps what a method loads
+                if any(i == place or n == keyword for i, n in loaders.get(name) or loaders.get(f"{name}.__init__", ())):
                     hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
                     hint += f" ({os.path.relpath(path)}: `{name}` loads it into a model)"
                     return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
+        return finding
+
+    def _saved_state_keys(self, finding: Finding) -> Finding:
+        """An ML011 load taken for a checkpoint by its names alone, read only by keys
+        (`ckpt["model"]`): where a save of the project writes one of them with a state dict taken
+        as it is (the summaries' `state_keys`: `{"model": model.state_dict()}`), that is the fact it
+        rests on, said instead of the assumption."""
+        for path, summary in sorted(self.summaries.items()):
+            key = next((k for k in finding.extra["keys"] if k in summary.get("state_keys", {})), None)
+            if key is not None:
+                hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
+                line = summary["state_keys"][key]
+                hint += f" ({os.path.relpath(path)}, line {line}, saves `{key}` from a state dict that may be on a device)"
+                return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
         return finding
 
     def _writers(self, files: list[str]) -> list[tuple[bool, tuple[str, int]]] | None:
@@ -944,6 +973,8 @@ class ProjectIndex:
                 finding = self._loaded_into_model_by_callers(finding)
             if finding.code == "ML011" and finding.extra.get("assumptions") and finding.extra.get("handed_to"):
                 finding = self._loaded_into_model_by_callees(finding)
+            if finding.code == "ML011" and finding.extra.get("assumptions") and finding.extra.get("keys"):
+                finding = self._saved_state_keys(finding)
             if finding.code == "ML001" and self._guess_refuted(finding):
                 continue
             if finding.code == "ML001" and finding.extra.get("handed_element") and self._handed_element_refuted(finding):

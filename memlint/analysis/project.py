@@ -29,13 +29,14 @@ import libcst as cst
 
 from memlint.analysis.regions import lightning_precision as lightning
 from memlint.analysis.facts.checkpoints import (
+    device_state_keys,
     exported_state_dict_parameters,
-    fed_to_load_state_dict,
     hands_host_data,
     keyword_strings,
     saved_entries,
     saves_host_data,
 )
+from memlint.analysis.facts.checkpoint_reads import star_imported, value_read_into_model
 from memlint.analysis.facts.cuda_init import ALLOC_VARIABLES, alloc_setting
 from memlint.analysis.syntax.expressions import code, names_in
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
@@ -89,6 +90,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "trainer_precisions": lambda: _trainer_precisions(model),
         "bases": lambda: _imported_bases(model, imported_roots),
         "saved_entries": lambda: saved_entries(model),
+        "state_keys": lambda: device_state_keys(model),
         "keyword_strings": lambda: keyword_strings(model),
         "host_saves": lambda: saves_host_data(model),
         "passes": lambda: model.handed.passes(imported()),
@@ -98,11 +100,23 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "hands_host": lambda: hands_host_data(model, imported()),
         "handed_methods": lambda: _handed_methods(model, imported_roots),
         "trained_calls": lambda: _trained_calls(model, imported(), imported_roots),
-        "state_dict_calls": lambda: sorted({name for call, name in imported() if fed_to_load_state_dict(model, call)}),
+        "state_dict_calls": lambda: _state_dict_calls(model, imported()),
         "state_dict_params": lambda: exported_state_dict_parameters(model),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
+
+
+def _state_dict_calls(model: "SemanticModel", imported: list[tuple[cst.Call, str]]) -> list[str]:
+    """The imported functions (as written) a call of which this file reads the value of into a model
+    (`net.load_state_dict(load_from_pth(url))`, `states = load_all(p)` ... `net.load_state_dict(states["net"])`):
+    what they return is a checkpoint. Following the value of every imported call costs: only a file
+    that calls `load_state_dict` somewhere is asked."""
+    if not any(a.attr.value == "load_state_dict" for a in model.tree.by_type.get(cst.Attribute, ())):
+        return []
+    # and the calls of names that a star import may bring (`from helpers import *`)
+    starred = [(c, c.func.value) for c in model.tree.by_type.get(cst.Call, ()) if star_imported(model, c.func, c)]  # type: ignore[attr-defined]
+    return sorted({name for call, name in [*imported, *starred] if value_read_into_model(model, call)})
 
 
 def imports(model: "SemanticModel") -> dict[str, list]:
@@ -120,6 +134,7 @@ _ORDER = (
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
     "handed_imports", "hands_host", "handed_methods", "trained_calls", "state_dict_calls", "state_dict_params",
+    "state_keys",
 )  # the summary's keys as the cache has always written them
 
 

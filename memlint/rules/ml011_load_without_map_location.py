@@ -5,30 +5,23 @@ from typing import Any
 
 import libcst as cst
 
-from memlint.analysis.library import (
-    CHECKPOINT_LOADS,
-    HOST_STATE_CLASSES,
-    MODULE_API_METHODS,
-    RNG_STATE_SETTERS,
-    STATE_DICT_KEYWORDS,
-    TENSOR_METHODS,
-    WEIGHT_DOWNLOADS,
-)
-from memlint.analysis.syntax.expressions import call_arg, code, method_name, names_in, root_name
-from memlint.analysis.syntax.imports import dotted
+from memlint.analysis.library import CHECKPOINT_LOADS, WEIGHT_DOWNLOADS
+from memlint.analysis.syntax.expressions import call_arg, code
+from memlint.analysis.facts.checkpoint_reads import load_reads
 from memlint.analysis.facts.checkpoints import (
     device_save_of_loaded_file,
+    device_state_keys,
     downloads_published_weights,
-    fed_to_load_state_dict,
     fetches_published_weights,
     file_patterns,
+    loader_arguments,
     loads_cpu_saved_file,
     none_on_some_path,
     per_rank_file,
     read_keys,
+    reads_back_own_save,
+    saved_by_xla,
     saves_from_cpu,
-    state_dict_parameters,
-    stored_names,
     written_url,
 )
 from memlint.patterns import is_test_path
@@ -46,12 +39,6 @@ _CHECKPOINT = re.compile(
 )
 # RNG states, LR scheduler and GradScaler states, a checkpoint's metadata (step counters, user values
 # kept beside the sharded weights): Python numbers and CPU tensors, not weights
-# Methods only a module has (not a tensor, a dict or an array): a loaded value they are called on is a pickled model
-_MODULE_ONLY = MODULE_API_METHODS - set(TENSOR_METHODS) - {
-    "to", "cpu", "cuda", "type", "apply", "share_memory", "requires_grad_", "to_empty", "xpu", "ipu", "compile", "generate",
-    "load_state_dict",
-}
-_FLOW_DEPTH = 3  # the names made of a loaded value, of them, ... that are followed to a `load_state_dict`
 _NOT_A_CHECKPOINT = re.compile(r"rng|random_state|buffer|bytesio|metrics|sched|scaler|metadata", re.IGNORECASE)
 
 
@@ -68,15 +55,21 @@ and mmengine's `load_checkpoint`) without `map_location` that loads a checkpoint
 or training state: the result, or a dict made of it, goes to `load_state_dict`
 or `state_dict=`, or it is used as a module (`model.eval()`, `model(x)`: a pickled
 model; not what a call of something else computes from a part of it, as a class
-a config names: `cls = get_class(cfg._target_)`, `cls(cfg)`), or a save of the
-project writes the file it names with tensors that may be on a device. What the result is read into decides, whatever the names
+a config names: `cls = get_class(cfg._target_)`, `cls(cfg)`), also where it is kept on the object and read so in another method
+(`self.state = torch.load(p)`, then `self.model.load_state_dict(self.state["model"])`)
+or handed back by a function whose callers read it so; or it is read by keys
+that a save of the project writes with state dicts (`{"model": model.state_dict()}`),
+or a save of the project writes the file it names with tensors
+that may be on a device. What the result is read into decides, whatever the names
 say: a load read only into an LR scheduler or GradScaler built from torch's classes,
 or into `torch.set_rng_state`, holds no device tensor. Where nothing in sight
 shows what the load holds and only its names do (the path, the name it is loaded
 into or the loading function names a checkpoint, model, weights, optimizer or
 resume), the finding says so and is shown with `--preview` only, unless a call of
 the function that hands the load back, in another file, copies it into a model
-(`net.load_state_dict(load_from_pth(url))`).
+(`net.load_state_dict(load_from_pth(url))`). A call of a loader of the project
+that hands `torch.load` its callers' `map_location` (a parameter that defaults to
+None, or the `*args, **kwargs` it forwards) without one is reported at the call.
 `load_state_dict_from_url` of torch's published weights (download.pytorch.org,
 also through a table of such URLs) loads CPU tensors; of a URL the project does
 not write out (one a library hands, `url_map[name]`, or the user gives), where
@@ -138,11 +131,11 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         model = self.model
         resolved = model.imports.resolve(node.func) or ""
         where = CHECKPOINT_LOADS.get(resolved)
-        loader = model.project.function(node) if where is None and "load" in resolved.lower() else None
+        loader = loader_arguments(model, node) if where is None and "load" in resolved.lower() else None
         given: cst.BaseExpression | None = None
-        if loader is not None and loader.get("loads"):  # a loader of another file of the project
-            source = model.project.argument(loader, node, loader["loads"][0])
-            given = model.project.argument(loader, node, loader["loads"][1])
+        keyword = "map_location"  # what a call passes it by
+        if loader is not None:  # a loader of the project, which hands `torch.load` the file and `map_location`
+            source, given, keyword = loader
             if source is None:
                 return
             where = (next(i for i, a in enumerate(node.args) if a.value is source), -1)
@@ -156,11 +149,15 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         none = none_on_some_path(model, given, node) if given is not None else None
         if (given is not None and none is None) or any(a.star for a in node.args):
             return
-        if is_test_path(model.path) or self._xla():
+        if is_test_path(model.path) or saved_by_xla(model):
             return
         source = node.args[where[0]].value  # the file
-        why = self._checkpoint_reason(node, source) if resolved in TORCH_LOAD else ("a checkpoint", None, {})
-        if why is None or (why[0] != "a state dict" and self._saved_here(node, source)):
+        keys = read_keys(model, node) if resolved in TORCH_LOAD else None
+        # it reads keys that a save of this file writes with state dicts taken as they are
+        state_keys = device_state_keys(model) if keys else {}
+        saved_key = next((key for key in keys or () if key in state_keys), None)
+        why = self._checkpoint_reason(node, source, saved_key is not None) if resolved in TORCH_LOAD else ("a checkpoint", None, {})
+        if why is None or (why[0] != "a state dict" and reads_back_own_save(model, node, source)):
             return
         reason, assumed, project = why
         saved = device_save_of_loaded_file(model, node) if assumed else None
@@ -177,7 +174,7 @@ optimizer.load_state_dict(checkpoint["optimizer"])
             return  # what this file saved from the CPU (on rank 0, or by its file name): it lands on the CPU
         # Read on rank 0 only, a file this process has just written, or a program of one process:
         # not another rank's checkpoint.
-        own = rank_zero or self._saved_here(node, source) or per_rank_file(model, node) or not runs_in_several_processes(model)
+        own = rank_zero or reads_back_own_save(model, node, source) or per_rank_file(model, node) or not runs_in_several_processes(model)
         name = "torch.load" if resolved in TORCH_LOAD else code(node.func)
         without = "without `map_location`" if none is None else f"with `map_location` None {none}".rstrip()
         if own:
@@ -190,9 +187,8 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         fix = None if given is not None else FixSpec(  # (a value given is the code's to change, not the fix's)
             Applicability.UNSAFE,
             'Load to the CPU (`map_location="cpu"`); `load_state_dict` copies to the model\'s device',
-            ((node, _with_map_location(node)),),
+            ((node, _with_map_location(node, keyword)),),
         )
-        keys = read_keys(model, node) if resolved in TORCH_LOAD else None
         # the project index drops it where the project's checkpoints hold these keys on the CPU alone,
         # or, for a file `torch.load` reads, where every checkpoint the project saves holds CPU tensors
         extra: dict[str, Any] = {"torch_load": True} if resolved in TORCH_LOAD or loader is not None else {}
@@ -200,233 +196,58 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         files = file_patterns(model, source, node) if extra else None
         if saved is not None:
             hint += f" (line {model.range_of(saved).start.line} saves it with tensors that may be on a device)"
+        if saved_key is not None:
+            hint += f" (line {state_keys[saved_key]} saves `{saved_key}` from a state dict that may be on a device)"
         if assumed:  # no use in sight shows a checkpoint: its names do (a default run hides it)
             hint += f" (assumed: {assumed})"
             extra["assumptions"] = [assumed]
             extra |= project  # what the project's callers or callees do with it may show it (`ProjectIndex`)
         self.report(node, message, hint, fix=fix, **extra, **({"keys": keys} if keys else {}), **({"files": files} if files else {}))
 
-    def _checkpoint_reason(self, call: cst.Call, source: cst.BaseExpression) -> tuple[str, str | None, dict[str, Any]] | None:
+    def _checkpoint_reason(
+        self, call: cst.Call, source: cst.BaseExpression, saved_state: bool
+    ) -> tuple[str, str | None, dict[str, Any]] | None:
         """Why this load is a checkpoint, in words, what that rests on where no fact shows it (the
         name that says so), and then what other files may show of it: the top-level function that
         hands it back (`returned_by`), the functions of other files it is handed to (`handed_to`:
         [callee as written, place, keyword]); None where it is none. What the loaded value is read
-        into decides first (a `load_state_dict`, also in a function of this file it is handed to, an
-        RNG state setter), whatever the names; only where nothing reads it in sight do the path, the
-        name it is loaded into and the loading function's name."""
+        into decides first (`load_reads`), whatever the names, then whether it is read by keys that
+        a save of this file writes with state dicts (`saved_state`); only where nothing shows it do
+        the path, the name it is loaded into and the loading function's name."""
         model = self.model
-        tree = model.tree
-        texts = [code(source)]
-        target = None
-        parent = tree.parent_of(call)
-        readers: list[cst.Call] = []  # the `load_state_dict`s it feeds
-        handed: list[list] = []  # the calls of other files' functions it is handed to
-        loaded: cst.BaseExpression = call
-        while isinstance(parent, cst.Subscript) and parent.value is loaded:  # `torch.load(p)["params"]`: a part of it
-            loaded, parent = parent, tree.parent_of(parent)
-        if isinstance(parent, cst.Arg):
-            outer = tree.parent_of(parent)
-            if isinstance(outer, cst.Call) and method_name(outer) in ("load_state_dict", "load_checkpoint"):
-                readers.append(outer)
-            elif isinstance(outer, cst.Call) and (model.imports.resolve(outer.func) or "") in RNG_STATE_SETTERS:
-                return None  # a random number generator's state: CPU tensors, no device
-            elif isinstance(outer, cst.Call) and self._loads_argument(outer, parent, handed):
-                readers.append(outer)  # `load_state(net, torch.load(p))`
-        if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
-            target = parent.targets[0].target
-        elif isinstance(parent, cst.AnnAssign):  # `model: Forecaster = torch.load(f)`
-            target = parent.target
-        if target is not None:
-            texts.append(code(target))
-        modules: list[cst.Call] = []  # the calls that use it as a module
-        uses = self._readers(target.value, parent, modules, handed) if isinstance(target, cst.Name) else None
-        if uses is not None:
-            readers += uses
-        if readers:
-            kinds = ["model" if reader in modules else self._state_kind(reader) for reader in readers]
+        reads = load_reads(model, call, source)
+        if reads.readers:
+            # where the file does not show the class of what it is read into, its name speaks
+            kinds = [r.kind or ("host" if r.receiver and _NOT_A_CHECKPOINT.search(r.receiver) else None) for r in reads.readers]
             if all(kind == "host" for kind in kinds):
                 return None  # read only into LR schedulers, GradScalers, RNG states: Python numbers
             return ("a model" if "model" in kinds else "a state dict"), None, {}
-        if uses == [] and target is not None:
-            return None  # read only by RNG state setters
-        scope = model.scope_of(call)
-        returned = isinstance(scope, cst.FunctionDef) and self._returned(call, parent, target, scope)
-        if returned and any(fed_to_load_state_dict(model, site) for site in model.call_sites().get(scope, ())):
-            return "a state dict", None, {}  # `net.load_state_dict(load_from_pth(url))` in this file
+        if reads.rng_only:
+            return None
+        if saved_state:
+            return "a checkpoint", None, {}
+        texts = reads.names
         if any(_NOT_A_CHECKPOINT.search(t) for t in texts):
             return None  # RNG states, LR scheduler and GradScaler states by their names: Python numbers
+        scope = model.scope_of(call)
         if isinstance(scope, cst.FunctionDef) and "load" in scope.name.value.lower():
             texts.append(scope.name.value)
         for text in texts:
             if (found := _CHECKPOINT.search(text)) is not None:
                 # a top-level function that hands it back: its callers in other files may show what it is
-                by = scope.name.value if returned and model.tree.parent_of(scope) is model.module else None  # type: ignore[union-attr]
-                project = ({"returned_by": by} if by else {}) | ({"handed_to": handed} if handed else {})
+                returned = reads.returned_by
+                by = returned.name.value if returned is not None and model.tree.parent_of(returned) is model.module else None
+                project = ({"returned_by": by} if by else {}) | ({"handed_to": reads.handed} if reads.handed else {})
                 return "a checkpoint", f"`{text}` names a checkpoint (`{found.group(0)}`), not data", project
         return None
 
-    def _returned(self, call: cst.Call, parent: cst.CSTNode, target: cst.BaseExpression | None, scope: cst.FunctionDef) -> bool:
-        """Does the function hand back the loaded value (`return torch.load(p)`, `return ckpt[key] if key
-        in ckpt else ckpt`)?"""
-        tree = self.model.tree
-        if type(parent) is cst.Return:
-            return True
-        if type(target) is not cst.Name:
-            return False
-        return any(
-            r.value is not None and self.model.scope_of(r) is scope and target.value in names_in(r.value)
-            for r in tree.descendants(scope, cst.Return)
-        )
 
-    def _xla(self) -> bool:
-        """XLA code: its checkpoints are written by `xm.save`, which moves every tensor to the CPU. A
-        file that imports torch_xla only under a condition (`if is_tpu_available():`) runs on GPUs too."""
-        model = self.model
-        base = model.path.replace("\\", "/").rsplit("/", 1)[-1]
-        if "xla" in base.lower():
-            return True
-        for node in (*model.tree.by_type.get(cst.Import, ()), *model.tree.by_type.get(cst.ImportFrom, ())):
-            names = [dotted(a.name) or "" for a in node.names] if isinstance(node, cst.Import) else [
-                dotted(node.module) or "" if node.module is not None else ""
-            ]
-            line = model.tree.parent_of(node)
-            if any(n.startswith("torch_xla") for n in names) and model.tree.parent_of(line) is model.module:
-                return True
-        return False
-
-    def _saved_here(self, call: cst.Call, source: cst.BaseExpression) -> bool:
-        """Read back a scratch file this function has just written (`torch.save(x, p)` ...
-        `torch.load(p)`, not into a model): its own tensors, on the devices it means them to be."""
-        model = self.model
-        tree = model.tree
-        path = code(source)
-        for save in tree.descendants(model.scope_of(call), cst.Call):
-            if tree.order[id(save)] >= tree.order[id(call)]:
-                break
-            if model.imports.resolve(save.func) in ("torch.save", "torch.serialization.save"):
-                target = call_arg(save, 1, "f")
-                if target is not None and code(target.value) == path:
-                    return True
-        return False
-
-    def _readers(
-        self, name: str, binding: cst.CSTNode, modules: list[cst.Call], handed: list[list], depth: int = 0
-    ) -> list[cst.Call] | None:
-        """The calls that read `name` (bound at `binding`), or what is made of it later in its scope,
-        into a state dict: a `load_state_dict`, an argument `state_dict=`, a call of a function of this
-        file that puts it there (`load_state(net, ckpt["net"])`; calls of other files' functions go to
-        `handed`, `_loads_argument`); [] where every read of it is
-        an RNG state setter's argument (`torch.set_rng_state(state["cpu"])`); None where neither shows.
-        Those that run it or call a method only a module has (`model.eval()`) go to `modules` too.
-        What is made of it: a name bound to an expression that reads it (`sd = ckpt["model"]`), a loop
-        target over one (`for k, v in ckpt.items()`), a dict it is stored in or updates
-        (`new_sd[k[7:]] = v`, `model_dict.update(loaded)`)."""
-        model = self.model
-        tree = model.tree
-        scope = model.scope_of(binding)
-        readers: list[cst.Call] = []
-        made: list[tuple[str, cst.CSTNode, bool]] = []  # (a name made of it, where, computed by a call of something else)
-        setters = 0
-        for call in tree.descendants(scope, cst.Call):
-            if not tree.is_after(call, binding):
-                continue
-            func = call.func
-            receiver = func.value if type(func) is cst.Attribute else func
-            if type(receiver) is cst.Name and receiver.value == name and (func is receiver or func.attr.value in _MODULE_ONLY):  # type: ignore[attr-defined]
-                modules.append(call)  # run or used as a module (`model.eval()`): a pickled model
-                continue
-            if not any(name in names_in(a.value) for a in call.args):
-                continue
-            if method_name(call) == "load_state_dict" or any(
-                a.keyword is not None and a.keyword.value in STATE_DICT_KEYWORDS and name in names_in(a.value) for a in call.args
-            ):
-                readers.append(call)
-            elif (model.imports.resolve(func) or "") in RNG_STATE_SETTERS:
-                setters += 1
-            elif any(name in names_in(a.value) and self._loads_argument(call, a, handed) for a in call.args):
-                readers.append(call)
-            elif type(func) is cst.Attribute and func.attr.value == "update" and type(func.value) is cst.Name:
-                made.append((func.value.value, call, False))
-        for node in tree.descendants(scope, cst.Assign):
-            if tree.is_after(node, binding) and name in names_in(node.value):
-                # `cls = hydra.utils.get_class(cfg._target_)`, `workspace = cls(cfg)`: what a call of
-                # something else returns for a part of the load (handed the load itself, whole, as in
-                # `DataParallel(net)`, the result may wrap it)
-                value = node.value
-                computed = (
-                    type(value) is cst.Call
-                    and root_name(value.func) != name
-                    and not (depth == 0 and any(type(a.value) is cst.Name and a.value.value == name for a in value.args))
-                )
-                made += [(bound, node, computed) for target in node.targets for bound in stored_names(target.target)]
-        for loop in tree.descendants(scope, cst.For):
-            if tree.is_after(loop.target, binding) and name in names_in(loop.iter):
-                made += [(bound, loop.target, False) for bound in stored_names(loop.target)]
-        for other, where, computed in made if depth < _FLOW_DEPTH else ():
-            if other != name:
-                # it may still be loaded into a model (`load_state_dict(convert(ckpt))`); but running or
-                # switching what a call computed from it (`cls(cfg)`) says nothing of what was loaded
-                runs = [] if computed else modules
-                found = self._readers(other, where, runs, handed, depth + 1) or []
-                readers += [c for c in found if not (computed and c in runs)]
-        if readers or modules:
-            return readers + modules
-        reads = [n for n in tree.descendants(scope, cst.Name) if n.value == name and tree.is_after(n, binding)]
-        return [] if setters and len(reads) == setters and not made else None
-
-    def _loads_argument(self, call: cst.Call, arg: cst.Arg, handed: list[list]) -> bool:
-        """Does `call` hand `arg` to a parameter that its callee, a function or method of this file
-        (`load_state(net, ckpt)`, `self.load_weights(w)`, `net.load_weights(w)` where `net = Net()`),
-        puts into a `load_state_dict`? A callee of another file (an imported function, a method of
-        an imported class the receiver is made from, as `.method` a method of an object whose class
-        the file does not show) goes to `handed`, [callee as written, place, keyword], for the
-        project's index to answer."""
-        model = self.model
-        positional = [a for a in call.args if a.keyword is None and not a.star]
-        place = positional.index(arg) if arg in positional else None
-        keyword = arg.keyword.value if arg.keyword is not None else None
-        if place is None and keyword is None:
-            return False
-        func = call.func
-        callees = model.named_callees(call)
-        written = dotted(func)
-        shown = True  # the file shows what the callee is
-        if not callees and type(func) is cst.Attribute:
-            made = {dotted(v.func) if type(v) is cst.Call else None for v in model.provenance.instance_values(func.value, call)}
-            shown = bool(made)
-            cls = made.pop() if len(made) == 1 else None
-            local = model.classes_named(cls) if cls else []
-            callees = [m for c in local for m in model.methods_of(c, func.attr.value)]
-            written = f"{cls}.{func.attr.value}" if cls and not local else written
-        if callees:
-            return any(i == place or n == keyword for f in callees for i, n in state_dict_parameters(model, f))
-        imported = model.imports.aliases.keys() | model.imports.relative.keys()
-        if written and written.partition(".")[0] in imported:
-            handed.append([written, place, keyword])
-        elif type(func) is cst.Attribute and not shown:
-            handed.append([f".{func.attr.value}", place, keyword])  # an object of a class out of sight: a method of that name
-        return False
-
-    def _state_kind(self, reader: cst.Call) -> str | None:
-        """What the object whose `load_state_dict` is `reader` holds: "host" (an LR scheduler, a GradScaler:
-        by its class, or, where the file does not show one, by its name), "tensors" (a class the file
-        constructs it from that is neither), None (not shown)."""
-        model = self.model
-        receiver = reader.func.value if isinstance(reader.func, cst.Attribute) else None
-        if receiver is None:
-            return None
-        made = model.provenance.constructed_class(receiver, reader)
-        if made:
-            return "host" if made.startswith(HOST_STATE_CLASSES) else "tensors"
-        return "host" if _NOT_A_CHECKPOINT.search(code(receiver)) else None
-
-
-def _with_map_location(call: cst.Call) -> cst.Call:
-    """`call` with `map_location="cpu"` appended after its last argument."""
+def _with_map_location(call: cst.Call, keyword: str) -> cst.Call:
+    """`call` with `map_location="cpu"` (passed by `keyword`: a loader's parameter) appended after its last argument."""
     args = list(call.args)
     last = args[-1]
     new_arg = cst.Arg(
-        keyword=cst.Name("map_location"),
+        keyword=cst.Name(keyword),
         value=cst.SimpleString('"cpu"'),
         equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
     )

@@ -18,7 +18,13 @@ torch's published weights, which are CPU tensors.
 
 `none_on_some_path`: a `map_location` that is given but may be None where the
 load runs (`None` unless there is no GPU, an object's setting whose constructor
-defaults it to None), which loads as if it were not given.
+defaults it to None), which loads as if it were not given. `loader_arguments`: what a
+call of a loader of the project (one that hands `torch.load` its callers' file and
+`map_location`) loads, and with which `map_location`.
+
+`reads_back_own_save`: a scratch file the function has just written; `saved_by_xla`:
+XLA code, whose `xm.save` writes CPU tensors; `device_state_keys`: the keys this file's
+saves write with state dicts taken as they are (a load read by one reads a checkpoint).
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ from memlint.analysis.library import CPU_SAVED_URL_PREFIXES, HOST_DATA_METHODS, 
 from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg, method_name, names_in
 from memlint.analysis.facts.ranks import names_a_rank
 from memlint.analysis.syntax.calls import parameter_names
+from memlint.analysis.flow.summaries import checkpoint_load
+from memlint.analysis.syntax.imports import dotted
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
@@ -97,28 +105,51 @@ def _writes_host_data(model: "SemanticModel", save: cst.Call) -> bool:
     return saved is not None and (_saves_cpu_value(model, save) or _host_data(model, saved.value, save, 0))
 
 
-def fed_to_load_state_dict(model: "SemanticModel", call: cst.Call) -> bool:
-    """Does the value of `call`, or a part of it, go straight into a `load_state_dict`
-    (`net.load_state_dict(load_from_pth(url)["model"])`)?"""
+def reads_back_own_save(model: "SemanticModel", load: cst.Call, source: cst.BaseExpression) -> bool:
+    """Does `load` read back a scratch file its function has just written (`torch.save(x, p)` ...
+    `torch.load(p)`)? Its own tensors, on the devices it means them to be."""
     tree = model.tree
-    value: cst.BaseExpression = call
-    parent = tree.parent_of(call)
-    while type(parent) is cst.Subscript and parent.value is value:
-        value, parent = parent, tree.parent_of(parent)
-    outer = tree.parent_of(parent) if type(parent) is cst.Arg else None
-    return type(outer) is cst.Call and method_name(outer) == "load_state_dict"
+    path = code(source)
+    for save in tree.descendants(model.scope_of(load), cst.Call):
+        if tree.order[id(save)] >= tree.order[id(load)]:
+            break
+        if model.imports.resolve(save.func) in TORCH_SAVE:
+            target = call_arg(save, 1, "f")
+            if target is not None and code(target.value) == path:
+                return True
+    return False
+
+
+def saved_by_xla(model: "SemanticModel") -> bool:
+    """Is this XLA code, whose checkpoints `xm.save` writes, moving every tensor to the CPU? A file named
+    for XLA, or one that imports torch_xla at its top level; a file that imports it only under a
+    condition (`if is_tpu_available():`) runs on GPUs too."""
+    base = model.path.replace("\\", "/").rsplit("/", 1)[-1]
+    if "xla" in base.lower():
+        return True
+    for node in (*model.tree.by_type.get(cst.Import, ()), *model.tree.by_type.get(cst.ImportFrom, ())):
+        names = [dotted(a.name) or "" for a in node.names] if isinstance(node, cst.Import) else [
+            dotted(node.module) or "" if node.module is not None else ""
+        ]
+        line = model.tree.parent_of(node)
+        if any(n.startswith("torch_xla") for n in names) and model.tree.parent_of(line) is model.module:
+            return True
+    return False
 
 
 def state_dict_parameters(model: "SemanticModel", func: cst.FunctionDef) -> list[tuple[int, str]]:
     """The parameters of `func` (each with its place among those a call passes, `self` left out)
     whose value, a part of it or what its body makes of it goes into a `load_state_dict` there
     (`def load_state(net, checkpoint): net.load_state_dict(checkpoint["state_dict"])`): a value
-    handed to one is loaded into a model."""
+    handed to one is loaded into a model. Also through an attribute of `self` that another method
+    of the class puts there (`self.checkpoint = checkpoint` in `__init__`, then
+    `self.model.load_state_dict(self.checkpoint["model"])`): a value handed to the constructor."""
     params = parameter_names(func)
-    if params and params[0] in ("self", "cls") and model.enclosing_class(func) is not None:
+    cls = model.enclosing_class(func)
+    if params and params[0] in ("self", "cls") and cls is not None:
         params = params[1:]
     tree = model.tree
-    fed: set[str] = set()
+    fed: set[str] = {f"self.{attr}" for attr in _attributes_loaded(model, cls)} if cls is not None else set()
     flows: list[tuple[set[str], set[str]]] = []  # (the names a statement stores into, the names it reads)
     mine = lambda node: model.scope_of(node) is func  # noqa: E731
     for call in filter(mine, tree.descendants(func, cst.Call)):
@@ -131,7 +162,8 @@ def state_dict_parameters(model: "SemanticModel", func: cst.FunctionDef) -> list
         for node in filter(mine, tree.descendants(func, kind)):
             targets = [t.target for t in node.targets] if kind is cst.Assign else [node.target]  # type: ignore[attr-defined]
             if node.value is not None:  # type: ignore[attr-defined]
-                flows.append(({n for t in targets for n in stored_names(t)}, set(names_in(node.value))))  # type: ignore[attr-defined]
+                stored = {n for t in targets for n in stored_names(t)} | {f"self.{t.attr.value}" for t in targets if _on_self(t)}  # type: ignore[attr-defined]
+                flows.append((stored, set(names_in(node.value))))  # type: ignore[attr-defined]
     for loop in filter(mine, tree.descendants(func, cst.For)):
         flows.append((set(stored_names(loop.target)), set(names_in(loop.iter))))  # type: ignore[attr-defined]
     grown = True
@@ -142,6 +174,21 @@ def state_dict_parameters(model: "SemanticModel", func: cst.FunctionDef) -> list
                 fed |= read
                 grown = True
     return [(i, p) for i, p in enumerate(params) if p in fed]
+
+
+def _on_self(target: cst.BaseExpression) -> bool:
+    """Is `target` an attribute of `self` (`self.checkpoint`)?"""
+    return type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self"
+
+
+def _attributes_loaded(model: "SemanticModel", cls: cst.ClassDef) -> set[str]:
+    """The attributes of `self` that a method of `cls` reads into a `load_state_dict`
+    (`self.model.load_state_dict(self.checkpoint["model"])`: `checkpoint`)."""
+    found = set()
+    for call in model.tree.descendants(cls, cst.Call):
+        if call.args and method_name(call) == "load_state_dict":
+            found |= {a.attr.value for a in model.tree.descendants(call.args[0].value, cst.Attribute) if _on_self(a)}
+    return found
 
 
 def stored_names(target: cst.BaseExpression) -> list[str]:
@@ -160,6 +207,9 @@ def exported_state_dict_parameters(model: "SemanticModel") -> dict[str, list[lis
     `Class.method`): name -> [[place, parameter], ...]."""
     found: dict[str, list[list]] = {}
     loaders = {model.scope_of(c) for c in model.tree.by_type.get(cst.Call, ()) if method_name(c) == "load_state_dict"}
+    # and the constructors of the classes they are methods of (what `__init__` keeps, another method may load)
+    classes = {model.enclosing_class(f) for f in loaders if type(f) is cst.FunctionDef}
+    loaders |= {init for cls in classes if cls is not None for init in model.methods_of(cls, "__init__")}
     for func in loaders:
         name = model.exported_name(func) if type(func) is cst.FunctionDef else None
         if name is not None and (params := state_dict_parameters(model, func)):
@@ -189,6 +239,35 @@ def _names_rank(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNod
         values = _reaching_values(model, expr, at)
         return bool(values) and all(v is not None and _names_rank(model, v, at, depth + 1) for v in values)
     return False
+
+
+def loader_arguments(
+    model: "SemanticModel", call: cst.Call
+) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None, str] | None:
+    """Where `call` calls a checkpoint loader of the project, a function of this file or of another
+    that hands `torch.load` the file and the `map_location` its callers pass (`checkpoint_load`:
+    `def load_ckpt(path, map_location=None)`, `def load(*args, **kwargs): return torch.load(*args,
+    **kwargs)`): the arguments of `call` that it loads as the file and as the `map_location` (None
+    where not passed: then the saved device), and the keyword that passes the latter (the loader's
+    parameter, `map_location` where forwarded). None where it calls no such loader."""
+    callees = model.named_callees(call)
+    loads = checkpoint_load(model, callees[0]) if len(callees) == 1 else []
+    if loads:
+        params = parameter_names(callees[0])
+        if params and params[0] in ("self", "cls") and model.enclosing_class(callees[0]) is not None:
+            params = params[1:]
+        entry: dict[str, Any] | None = {"loads": loads, "params": params}
+    else:
+        entry = model.project.function(call)
+    if not entry or not entry.get("loads"):
+        return None
+    (file, location), named = entry["loads"], len(entry.get("params") or [])
+    source, given = (
+        model.project.argument(entry, call, param) if isinstance(param, str)
+        else (arg.value if (arg := call_arg(call, named + param, keyword)) is not None else None)
+        for param, keyword in ((file, "f"), (location, "map_location"))
+    )
+    return source, given, location if isinstance(location, str) else "map_location"
 
 
 def none_on_some_path(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
@@ -597,6 +676,24 @@ def saved_entries(model: "SemanticModel") -> list[list]:
                 entry = [ANY_KEY, on_cpu, *(param or ("", []))]
             if entry not in found:
                 found.append(entry)
+    return found
+
+
+def device_state_keys(model: "SemanticModel") -> dict[str, int]:
+    """The keys written out of the dicts this file hands `torch.save` whose value is a state dict taken
+    as it is (`{"model": model.state_dict(), "optimizer": optimizer.state_dict()}`): not moved to the
+    CPU nor taken under a config that offloads it, so its tensors are where the model's are, maybe a
+    device. Each with the line of the first save that writes it. A load read by one of these keys
+    (`ckpt["optimizer"]`) reads such a checkpoint."""
+    found: dict[str, int] = {}
+    for call in _torch_saves(model):
+        saved = call_arg(call, 0, "obj")
+        entries = _dict_entries(model, saved.value, call, 0) if saved is not None else None
+        for key, value in entries or ():
+            if not isinstance(key, str) or value is None or key in found or not _taken_state_dict(model, value, call):
+                continue
+            if not _cpu_or_plain(model, value, call, 0) and not _under_offload(model, call):
+                found[key] = model.range_of(call).start.line
     return found
 
 

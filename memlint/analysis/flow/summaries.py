@@ -791,7 +791,7 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         evaluates = summaries.evaluates(func)
         if evaluates:  # `prepare_deepspeed(model)`: puts the model it is handed in eval mode
             entry["evals"] = evaluates
-        loads = _checkpoint_load(model, func)
+        loads = checkpoint_load(model, func)
         if loads:
             entry["loads"] = loads
         closures = model.calls.closures.returned.get(id(func), ()) if cls is None else ()
@@ -915,15 +915,28 @@ def _returns_a_value(model: "FileContext", func: cst.FunctionDef) -> bool:
     return False
 
 
-def _checkpoint_load(model: "FileContext", func: cst.FunctionDef) -> list[str]:
-    """[the file parameter, the `map_location` parameter] of a function that hands both of its
-    parameters to `torch.load`, the second defaulting to None (`def load_ckpt(path, map_location=None)`):
-    its callers load to the saved device unless they pass one."""
+def checkpoint_load(model: "FileContext", func: cst.FunctionDef) -> list[str | int]:
+    """[the file, the `map_location`] of a function that hands them to `torch.load` from its callers,
+    each a parameter's name, or, where it forwards its `*args, **kwargs` (`def load(*args, **kwargs):
+    return torch.load(*args, **kwargs)`), the place among the positional arguments a call passes
+    beyond the named parameters (`map_location` also by its keyword, which `**kwargs` forwards). The
+    `map_location` parameter defaults to None (`def load_ckpt(path, map_location=None)`), or to what
+    `torch.load` defaults it to where forwarded: its callers load to the saved device unless they
+    pass one. [] for any other function."""
     if "load" not in func.name.value.lower():
         return []
     defaults = {p.name.value: p.default for p in [*func.params.params, *func.params.kwonly_params]}
+    rest = [p.name.value if type(p) is cst.Param else None for p in (func.params.star_arg, func.params.star_kwarg)]
     for call in model.tree.descendants(func.body, cst.Call):
         if (model.imports.resolve(call.func) or "") not in CHECKPOINT_LOADS or not call.args:
+            continue
+        if _forwards(model, func, call, rest):
+            first = call.args[0]
+            if len(call.args) == 2:
+                return [0, 1]  # `torch.load(*args, **kwargs)`
+            named = not first.star and first.keyword is None and type(first.value) is cst.Name
+            if len(call.args) == 3 and named and first.value.value in defaults:  # type: ignore[attr-defined]
+                return [first.value.value, 0]  # type: ignore[attr-defined]  # `torch.load(path, *args, **kwargs)`
             continue
         where = CHECKPOINT_LOADS[model.imports.resolve(call.func) or ""]
         source = call_arg(call, where[0], "f")
@@ -934,6 +947,17 @@ def _checkpoint_load(model: "FileContext", func: cst.FunctionDef) -> list[str]:
         if source.value.value in defaults and type(default) is cst.Name and default.value == "None":
             return [source.value.value, location.value.value]
     return []
+
+
+def _forwards(model: "FileContext", func: cst.FunctionDef, call: cst.Call, rest: list[str | None]) -> bool:
+    """Does `call` end with the function's own `*args, **kwargs` (`rest`), unpacked, and nothing else
+    starred, as the callers passed them: read nowhere else in the function (not
+    `kwargs.setdefault("map_location", "cpu")`)?"""
+    starred = [(a.star, code(a.value)) for a in call.args if a.star]
+    if None in rest or starred != [("*", rest[0]), ("**", rest[1])] or call.args[-1].star != "**":
+        return False
+    reads = [n for n in model.tree.descendants(func.body, cst.Name) if n.value in rest]
+    return len(reads) == 2
 
 
 def _step_methods(model: "FileContext", cls: cst.ClassDef) -> dict[str, list[Any]]:

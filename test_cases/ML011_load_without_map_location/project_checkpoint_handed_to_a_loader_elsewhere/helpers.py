@@ -21,3 +21,21 @@ class Network(torch.nn.Module):
         for key, value in weights.items():
             cleaned[key.replace("module.", "")] = value
         self.body.load_state_dict(cleaned)
+
+
+class Evaluator:
+    def __init__(self, net, checkpoint):
+        self.net = net
+        self.checkpoint = checkpoint
+
+    def prepare(self):
+        self.net.load_state_dict(self.checkpoint["state_dict"])
+        return self.net
+
+
+class Reporter:
+    def __init__(self, checkpoint):
+        self.checkpoint = checkpoint
+
+    def epochs(self):
+        return int(self.checkpoint["epochs"])

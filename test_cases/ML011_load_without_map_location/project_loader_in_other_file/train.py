@@ -1,6 +1,6 @@
 # Linted as one project with checkpoints.py: without a `map_location` of the caller's, the
 # checkpoint's tensors go back to the device they were saved from.
-from checkpoints import load_checkpoint_file
+from checkpoints import load_any, load_checkpoint_file
 
 
 def resume(model, optimizer, args):
@@ -8,3 +8,8 @@ def resume(model, optimizer, args):
     model.load_state_dict(state["model"])
     optimizer.load_state_dict(load_checkpoint_file(args.resume, map_location="cpu")["optimizer"])
     return load_checkpoint_file(args.best, "cpu")
+
+
+def warm_start(model, args):
+    model.load_state_dict(load_any(args.weights))  # expect: ML011
+    model.load_state_dict(load_any(args.weights, map_location="cpu"))
