@@ -337,6 +337,18 @@ GRADIENT_LIBRARIES = ("captum.",)
 # the class (or its factory, `ORTModelForFeatureExtraction.from_pretrained`) as resolved.
 OTHER_RUNTIME_MODELS = ("optimum.onnxruntime.",)
 
+# Library objects that run the model they hold, and train it only in training mode: torchrec's train
+# pipelines (`TrainPipelineSparseDist(model, optimizer, device)`) draw the next batch in `progress(it)`,
+# run `self._model(batch)` on it and only `if self._model.training:` run backward and the optimizer step
+# (torchrec/distributed/train_pipeline.py from 0.1, 2021; train_pipeline/train_pipelines.py in 1.x, also
+# `TrainPipelineBase`, `PrefetchTrainPipelineSparseDist`). After `model.eval()` a call is a forward with
+# grad on that nothing differentiates. Class (as resolved, by each path torchrec exports it) -> those methods.
+MODEL_RUNNING_METHODS: dict[str, frozenset[str]] = {
+    f"{package}.{cls}": frozenset({"progress"})
+    for package in ("torchrec.distributed", "torchrec.distributed.train_pipeline")
+    for cls in ("TrainPipelineBase", "TrainPipelineSparseDist", "PrefetchTrainPipelineSparseDist")
+}
+
 # -- Values handed through: what a call returns of what it is given -----------------------------
 # (the value flow into and out of callees: `flow.summaries`, `provenance`)
 

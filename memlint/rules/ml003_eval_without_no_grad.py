@@ -64,7 +64,9 @@ functions that make the call return it, through a parameter it is handed to
 another file of the project (a method also by its name, where that file does
 not show the class of the object it calls it on: PPO's `evaluate_actions`).
 The model may be run directly or through a function of this file or of
-another file of the project (by the function's summary). A class that leaves
+another file of the project (by the function's summary), or by a library object
+that runs the model it holds and trains it only in training mode, after
+`model.eval()` (torchrec's `pipeline.progress(batches)`). A class that leaves
 an evaluation method to its subclasses (`self.eval_step(batch)`, the method
 abstract or not defined there) evaluates at that call when a subclass in
 another file of the project overrides it with a model run with grad on: one

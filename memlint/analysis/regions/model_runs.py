@@ -27,6 +27,7 @@ from memlint.analysis.library import (
     GRAD_LEAF_KEYWORD,
     GRAD_LEAF_METHOD,
     MODULE_PLACEMENT,
+    MODEL_RUNNING_METHODS,
     MODULE_SELF_RETURNING,
     NO_GRAD_CALLABLES,
     NON_MODULE_PACKAGES,
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
 
 _PENDING = object()
+_HELD_MODEL_RUNS = frozenset().union(*MODEL_RUNNING_METHODS.values())  # (asked of every call first)
 # what ends a value's history at once (`out.detach()`, `out.data`)
 _DETACHING = ("detach", "data")
 # what ends a value's history: detaching it, or taking Python numbers out of it
@@ -177,7 +179,7 @@ class ModelRuns:
         model = self.model
         facts = model.module_facts
         provenance = model.provenance
-        runs = facts.runs_module(call) or (
+        runs = facts.runs_module(call) or self.runs_held_model(call) or (
             provenance.is_module_call(call) and not facts.not_module(call) and not _literals_only(call)
         )
         return (
@@ -187,6 +189,22 @@ class ModelRuns:
             and not self._builds(call)
             and not self._runs_without_grad(call)
         )
+
+    def runs_held_model(self, call: cst.Call) -> bool:
+        """`pipeline.progress(batches)` after `model.eval()`: a method of a library object that runs the
+        model it holds and trains it only in training mode (the library table), where the scope has put
+        a model in eval mode: a forward with grad on that nothing differentiates. The object's class is
+        the one the file constructs it from or annotates it with (`pipeline: TrainPipelineSparseDist`)."""
+        func = call.func
+        if type(func) is not cst.Attribute or func.attr.value not in _HELD_MODEL_RUNS:
+            return False
+        model = self.model
+        provenance = model.provenance
+        made = provenance.receiver_class(func.value, call)
+        if not made:
+            annotated = provenance.annotated_class(func.value, call)
+            made = model.imports.qualify(annotated) if annotated else ""
+        return func.attr.value in MODEL_RUNNING_METHODS.get(made, ()) and model.loops.follows_model_eval(call)
 
     def _runs_without_grad(self, call: cst.Call) -> bool:
         """`self.asr_model(wav)` where `self.asr_model = Speech2Text(...)`: an object of a library
