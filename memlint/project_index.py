@@ -374,11 +374,14 @@ class ProjectIndex:
                 other = self.paths_by_module.get(f"{package}.{module}")
             if other is None:
                 continue
-            if other == path:
-                return None
             rest = ".".join(parts[cut:])
             summary = self.summaries[other]
             imported = summary.get("imports", {})
+            if other == path:
+                # a name the file neither defines nor imports by name: one of its star imports may
+                # bring it (`from ._utils import *`, then `get_module_by_name(...)`)
+                own = depth < _REEXPORT_DEPTH and rest not in (summary.get("flow") or {})
+                return self._star_imported(path, rest, depth) if own else None
             if depth < _REEXPORT_DEPTH and rest not in (summary.get("flow") or {}):
                 if rest.partition(".")[0] in imported:
                     # a package re-exports it (`from .cross_entropy import cross_entropy` in its
@@ -386,13 +389,19 @@ class ProjectIndex:
                     found = self._locate(other, rest, depth + 1)
                     if found is not None:
                         return found
-                for star in (key for key in imported if key.startswith("*")):
-                    # or it may, by a star import (`from .deep import *`): where a module it star-imports
-                    # defines the name (or re-exports it in turn)
-                    found = self._locate(other, f"{star}.{rest}", depth + 1)
-                    if found is not None and found[1] in (self.summaries[found[0]].get("flow") or {}):
-                        return found
+                found = self._star_imported(other, rest, depth)
+                if found is not None:
+                    return found
             return other, rest
+        return None
+
+    def _star_imported(self, path: str, name: str, depth: int) -> tuple[str, str] | None:
+        """Where a module that `path` star-imports (`from .deep import *`) defines `name` (or
+        re-exports it in turn)."""
+        for star in (key for key in self.summaries[path].get("imports", {}) if key.startswith("*")):
+            found = self._locate(path, f"{star}.{name}", depth + 1)
+            if found is not None and found[1] in (self.summaries[found[0]].get("flow") or {}):
+                return found
         return None
 
     def facts_for(self, path: str) -> dict[str, dict[str, Any]]:
@@ -1029,7 +1038,7 @@ def _informative(entry: dict[str, Any]) -> bool:
         entry.get(key)
         for key in (
             "keeps", "keeps_in", "runs", "evals", "grad", "loads", "leaves_grad", "trains", "constant",
-            "returns_differentiating", "backwards", "text_items", "closure_returns",
+            "returns_differentiating", "backwards", "text_items", "closure_returns", "returns_module",
         )
     )
 
