@@ -374,11 +374,13 @@ class ProjectIndex:
                 other = self.paths_by_module.get(f"{package}.{module}")
             if other is None:
                 continue
-            if other == path:
-                return self._star_imported(path, name, depth)
             rest = ".".join(parts[cut:])
             summary = self.summaries[other]
             imported = summary.get("imports", {})
+            if other == path:
+                # a name the file neither defines nor imports by name: one of its star imports may
+                # bring it (`from ._utils import *`, then `get_module_by_name(...)`)
+                return self._star_imported(path, rest, depth)
             if depth < _REEXPORT_DEPTH and rest not in (summary.get("flow") or {}):
                 if rest.partition(".")[0] in imported:
                     # a package re-exports it (`from .cross_entropy import cross_entropy` in its
@@ -386,12 +388,9 @@ class ProjectIndex:
                     found = self._locate(other, rest, depth + 1)
                     if found is not None:
                         return found
-                for star in (key for key in imported if key.startswith("*")):
-                    # or it may, by a star import (`from .deep import *`): where a module it star-imports
-                    # defines the name (or re-exports it in turn)
-                    found = self._locate(other, f"{star}.{rest}", depth + 1)
-                    if found is not None and found[1] in (self.summaries[found[0]].get("flow") or {}):
-                        return found
+                found = self._star_imported(other, rest, depth)
+                if found is not None:
+                    return found
             return other, rest
         return None
 
@@ -1060,7 +1059,7 @@ def _informative(entry: dict[str, Any]) -> bool:
         entry.get(key)
         for key in (
             "keeps", "keeps_in", "runs", "evals", "grad", "loads", "leaves_grad", "trains", "constant",
-            "returns_differentiating", "backwards", "text_items", "closure_returns",
+            "returns_differentiating", "backwards", "text_items", "closure_returns", "returns_module",
         )
     )
 

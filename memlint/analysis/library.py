@@ -86,6 +86,11 @@ FORWARD_HOOK_ARGUMENTS: dict[str, tuple[int, ...]] = {"register_forward_hook": (
 # average updated outside `no_grad` chains every step's). `state_dict()` is no such iterator: it detaches
 # its tensors unless `keep_vars=True`. Method -> the element of each item that is the parameter (None: the item).
 PARAMETER_ITERATORS: dict[str, int | None] = {"parameters": None, "named_parameters": 1}
+# And its submodules: `modules()` and `children()` yield each module, `named_modules()` and `named_children()`
+# (name, module) pairs (torch/nn/modules/module.py, 1.x to 2.x). A module container yields its modules when
+# iterated or indexed (`nn.ModuleList.__iter__`/`__getitem__`, `nn.Sequential`: torch/nn/modules/container.py).
+# Method -> the element of each item that is the module (None: the item).
+SUBMODULE_ITERATORS: dict[str, int | None] = {"modules": None, "children": None, "named_modules": 1, "named_children": 1}
 
 # Derivatives that are themselves differentiable where asked: `torch.autograd.grad(..., create_graph=True)`
 # "constructs the graph of the derivative, allowing to compute higher order derivative products"
@@ -162,6 +167,13 @@ CONTAINER_STORES: dict[str, int] = {"append": 0, "appendleft": 0, "extend": 0, "
 # receiver known to be a built-in container, since a class of the project or a meter has methods of
 # these names that may keep nothing.
 MAPPING_STORES: dict[str, int] = {"update": 0, "setdefault": 1}
+
+# Constructors of Python's built-in and standard containers, which make a new one, empty when handed no
+# contents (Python's reference: built-in types; `collections`): a variable bound only to one is the
+# function's own. Constructor -> how many positional arguments are no contents (`defaultdict(list)`).
+FRESH_CONTAINERS: dict[str, int] = {
+    "list": 0, "dict": 0, "set": 0, "collections.defaultdict": 1, "collections.OrderedDict": 0, "collections.deque": 0,
+}
 
 # Methods of library classes that keep an argument on the object beyond the call (the argument's
 # position): handed a tensor with history, they keep its graph. timm's `AverageMeter.update(val,
@@ -359,6 +371,18 @@ GRADIENT_LIBRARIES = ("captum.",)
 # Runtime `InferenceSession` in `forward` and hand back tensors made from its outputs. Prefixes of
 # the class (or its factory, `ORTModelForFeatureExtraction.from_pretrained`) as resolved.
 OTHER_RUNTIME_MODELS = ("optimum.onnxruntime.",)
+
+# Library objects that run the model they hold, and train it only in training mode: torchrec's train
+# pipelines (`TrainPipelineSparseDist(model, optimizer, device)`) draw the next batch in `progress(it)`,
+# run `self._model(batch)` on it and only `if self._model.training:` run backward and the optimizer step
+# (torchrec/distributed/train_pipeline.py from 0.1, 2021; train_pipeline/train_pipelines.py in 1.x, also
+# `TrainPipelineBase`, `PrefetchTrainPipelineSparseDist`). After `model.eval()` a call is a forward with
+# grad on that nothing differentiates. Class (as resolved, by each path torchrec exports it) -> those methods.
+MODEL_RUNNING_METHODS: dict[str, frozenset[str]] = {
+    f"{package}.{cls}": frozenset({"progress"})
+    for package in ("torchrec.distributed", "torchrec.distributed.train_pipeline")
+    for cls in ("TrainPipelineBase", "TrainPipelineSparseDist", "PrefetchTrainPipelineSparseDist")
+}
 
 # -- Values handed through: what a call returns of what it is given -----------------------------
 # (the value flow into and out of callees: `flow.summaries`, `provenance`)

@@ -37,6 +37,14 @@ every model output ends as a number, an integer (`.argmax()`, a sampled
 token), a comparison or its shape, or goes into another model run of the loop
 (a criterion, the next step). A statement of such a loop that binds state a
 model run reads in the next step is reported as carried state (ML006), not here.
+A loop runs over batches by use too, whatever its names: each step runs a model
+on an element of what it iterates (`for x in inputs: model(x)`, `for j in
+range(n): model(inputs[j])`), not on what the step before produced. A function
+of any name that runs a model in such a loop, never differentiates, and whose
+model outputs never leave it with their history (they end as numbers or detached
+copies, go into other model runs, or stay in its own variables and containers:
+none is returned, stored on an object or handed to another function) evaluates
+as a whole (a calibration pass over cached inputs, layer after layer).
 A model run on a tensor the code made require grad (`pos = pos.requires_grad_()`,
 `torch.zeros(n, requires_grad=True)`, before the loop too) is differentiated with
 respect to its input on purpose (forces, saliency) and is not reported;
@@ -67,7 +75,9 @@ functions that make the call return it, through a parameter it is handed to
 another file of the project (a method also by its name, where that file does
 not show the class of the object it calls it on: PPO's `evaluate_actions`).
 The model may be run directly or through a function of this file or of
-another file of the project (by the function's summary). A class that leaves
+another file of the project (by the function's summary), or by a library object
+that runs the model it holds and trains it only in training mode, after
+`model.eval()` (torchrec's `pipeline.progress(batches)`). A class that leaves
 an evaluation method to its subclasses (`self.eval_step(batch)`, the method
 abstract or not defined there) evaluates at that call when a subclass in
 another file of the project overrides it with a model run with grad on: one

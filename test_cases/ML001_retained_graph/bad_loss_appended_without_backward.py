@@ -1,5 +1,6 @@
 # verify: leaks
 # A grad-enabled probe loop appends each loss with its graph and never backwards it (error).
+# The function never differentiates and no output leaves it: its forwards are evaluation too (ML003).
 import torch
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
@@ -11,7 +12,7 @@ def main():
     batches = [(torch.randn(512, 16, device=device), torch.randint(0, 4, (512,), device=device)) for _ in range(30)]
     probe_losses = []
     for x, y in batches:
-        loss = criterion(model(x), y)
+        loss = criterion(model(x), y)  # expect: ML003
         probe_losses.append(loss)  # expect: ML001
     worst = max(l.item() for l in probe_losses)
     print(f"worst probe loss {worst:.3f}")

@@ -1,15 +1,16 @@
 # verify: leaks
 # `total = total + loss` without backward keeps every graph until the loop ends; only a float is returned.
+# The function never differentiates and no output leaves it: its forwards are evaluation too (ML003).
 import torch
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 
 
+@torch.no_grad()
 def measure_train_loss(model, criterion, train_batches):
     total = 0.0
-    with torch.no_grad():
-        for x, y in train_batches:
-            total = total + criterion(model(x), y).detach()  # expect: ML001
+    for x, y in train_batches:
+        total = total + criterion(model(x), y).detach()  # expect: ML001, ML003
     return total.item() / len(train_batches)
 
 

@@ -1,5 +1,6 @@
 # verify: leaks
 # `total = total + loss` without backward keeps every graph until the loop ends; only a float is returned.
+# The function never differentiates and no output leaves it: its forwards are evaluation too (ML003).
 import torch
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
@@ -8,7 +9,7 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 def measure_train_loss(model, criterion, train_batches):
     total = 0.0
     for x, y in train_batches:
-        total = total + criterion(model(x), y)  # expect: ML001
+        total = total + criterion(model(x), y)  # expect: ML001, ML003
     return total.item() / len(train_batches)
 
 

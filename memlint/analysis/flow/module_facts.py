@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.library import MODULE_SELF_RETURNING
+from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.library import MODULE_SELF_RETURNING, SUBMODULE_ITERATORS
+from memlint.analysis.syntax.scopes import Binding
 from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, method_name, names_in, target_names
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind
@@ -37,6 +39,7 @@ _BUILTIN_TYPES = {"str", "int", "float", "bool", "bytes", "dict", "list", "tuple
 # Methods that move or switch a module and return it (`Net().to(device)`).
 # Calls that return a package: `onnx = pytest.importorskip("onnx")` binds a package like `import onnx`.
 _IMPORTERS = {"importlib.import_module", "pytest.importorskip", "__import__"}
+_HELD_DEPTH = 6  # bindings and functions followed back to where a module comes from
 
 
 
@@ -118,11 +121,71 @@ class ModuleFacts:
         passes (`net.forward_local(x)`, timm's `forward_features`)? Its other methods may be
         anything (a hook, a save, a setter), so they count only by that name convention."""
         func = call.func
-        if self.is_module(func, call):
+        if self.is_module(func, call) or self.holds_module(func, call):
             return True
         if type(func) is not cst.Attribute or not func.attr.value.startswith("forward"):
             return False
         return self.is_module(func.value, call)
+
+    def holds_module(self, expr: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> bool:
+        """Does the file show that `expr` holds a module by where it comes from: a parameter annotated
+        with a module class (`block: nn.Module`), never bound again; an element of a module container
+        (`layers[i]`, `for layer in blocks`, of a tuple of modules too) or a submodule a module yields
+        (`for _, m in model.named_modules()`, the library table); a module placed (`layers[i].to(device)`);
+        or a name every binding of which is one of these?"""
+        if depth > _HELD_DEPTH:
+            return False
+        kind = type(expr)
+        if kind is cst.Subscript:
+            return self.holds_module(expr.value, at, depth)
+        if kind is cst.Call:
+            if method_name(expr) in MODULE_SELF_RETURNING:
+                return self.holds_module(expr.func.value, at, depth)  # type: ignore[attr-defined]
+            # a function of the project that returns a module (`get_module_by_name(model, name)`)
+            callees = self.model.local_callees(expr)  # type: ignore[arg-type]
+            if callees:
+                return all(self.returns_module(c, depth + 1) for c in callees)
+            return bool((self.model.project.function(expr) or {}).get("returns_module"))  # type: ignore[arg-type]
+        if kind in (cst.Tuple, cst.List):
+            return bool(expr.elements) and all(self.holds_module(e.value, at, depth) for e in expr.elements)  # type: ignore[attr-defined]
+        if kind is not cst.Name:
+            return self.is_module(expr, at) if kind is cst.Attribute else False
+        model = self.model
+        scope = model.scope_of(at)
+        bindings = model.bindings(scope, expr.value)
+        if not bindings:
+            declared = _annotation(scope, expr.value) if type(scope) is cst.FunctionDef else None
+            return (declared is not None and annotation_kind(model, declared) == MODULE) or self.is_module(expr, at)
+        return all(self._binds_module(b, at, depth) for b in bindings)
+
+    def returns_module(self, func: cst.FunctionDef, depth: int = 0) -> bool:
+        """Does every value `func` returns hold a module (`holds_module`: `for _, m in model.named_modules():
+        if ...: return m`), where it returns one at all (a lookup may also return None)?"""
+        returned = [
+            ret.value
+            for ret in self.model.tree.descendants(func.body, cst.Return)
+            if self.model.scope_of(ret) is func and ret.value is not None
+            and not (type(ret.value) is cst.Name and ret.value.value == "None")
+        ]
+        return bool(returned) and all(self.holds_module(value, value, depth + 1) for value in returned)
+
+    def _binds_module(self, binding: Binding, at: cst.CSTNode, depth: int) -> bool:
+        node = binding.node
+        if type(node) is not cst.For:
+            value, index = unpacked(binding)
+            return index is None and value is not None and self.holds_module(value, at, depth + 1)
+        iterated = node.iter
+        if type(iterated) is cst.Call and type(iterated.func) is cst.Attribute and method_name(iterated) in SUBMODULE_ITERATORS:
+            element = SUBMODULE_ITERATORS[method_name(iterated)]  # type: ignore[index]
+            target = node.target
+            if element is not None:
+                parts = target.elements if type(target) is cst.Tuple else ()  # type: ignore[attr-defined]
+                if len(parts) <= element or type(parts[element].value) is not cst.Name or parts[element].value.value != binding.name:
+                    return False
+            elif type(target) is not cst.Name:
+                return False
+            return self.holds_module(iterated.func.value, at, depth + 1) or self.is_module(iterated.func.value, at)
+        return type(node.target) is cst.Name and self.holds_module(iterated, at, depth + 1)
 
     def makes_module(self, call: cst.Call) -> bool:
         """Does the file show that `call` constructs a module rather than runs one: its result,
@@ -367,3 +430,11 @@ def _unplaced(expr: cst.BaseExpression) -> cst.BaseExpression:
             return expr
         expr = expr.func.value
     return expr
+
+
+def _annotation(func: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
+    """The annotation of `func`'s parameter `name`, where it has one."""
+    for param in [*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]:
+        if param.name.value == name and param.annotation is not None:
+            return param.annotation.annotation
+    return None

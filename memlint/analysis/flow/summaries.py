@@ -703,7 +703,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       in a global or on `self`) or stores in a container it is handed (`keeps_in`), which
       parameters it runs as a model (`runs`), a grad mode it declares for its body (`grad`), whether
       it trains (`trains`: it differentiates, steps or zeroes an optimizer, in its loops too), and,
-      for a checkpoint loader, the parameters it hands `torch.load` as file and `map_location` (`loads`);
+      for a checkpoint loader, the parameters it hands `torch.load` as file and `map_location` (`loads`),
+      and whether all it returns is a module (`returns_module`: a submodule it looks up);
       a factory's closure: what calling the function it returns returns (`closure_returns`);
     - a class: whether it is a module (`kind`), the grad mode its `__call__` (or a module's
       `forward`) declares (`call_grad`), whether it can hold no parameter
@@ -800,6 +801,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         closure = join([summaries.returns(inner) or Value(history=NO) for inner in closures]) if evaluates_only else None
         if closure is not None and closure.history != NO:  # `score = make_scorer(model)`: what calling `score` returns
             entry["closure_returns"] = closure.to_json()
+        if cls is None and model.module_facts.returns_module(func):  # `get_module_by_name(model, name)`
+            entry["returns_module"] = True
         made = returns_differentiating(model, func) if cls is None else []
         if made:  # `model, checkpoint = make_and_restore_model(...)`: calling `model` takes gradients
             entry["returns_differentiating"] = made

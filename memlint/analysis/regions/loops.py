@@ -317,6 +317,50 @@ class Loops:
         text = code(loop.iter)
         return bool(_BATCHES.search(text) or _EVAL_LOADER.search(text))
 
+    def feeds_elements(self, loop: cst.CSTNode) -> bool:
+        """A loop over batches by use, whatever its names: a `for` whose body runs a model on an element
+        of what it iterates, the loop's own item (`for x in inputs: model(x)`) or an item of a sequence
+        it indexes with its counter (`for j in range(n): model(inputs[j])`), also through the names bound
+        from one (`x = inputs[j].to(device)`). Not a loop whose item is the model (`for layer in layers:
+        x = layer(x)`), nor one whose model input comes from the step before (decoding, time steps)."""
+        if type(loop) is not cst.For or self._iterates_a_mapping(loop) or self.iterates_parameters(loop):
+            return False
+        if self.iterates_chunks(loop):
+            return False
+        tree = self.model.tree
+        items = set(target_names(loop.target))
+        counted = self._counts(loop)
+        derived: set[str] = set()  # names bound in the body from an element
+        for assign in tree.descendants(loop.body, cst.Assign):
+            if self._reads_element(assign.value, items, counted, derived):
+                derived.update(n for t in assign.targets for n in target_names(t.target))
+        calls = tree.descendants(loop.body, cst.Call)
+        facts = self.model.module_facts  # type: ignore[attr-defined]
+
+        def is_run(call: cst.Call) -> bool:
+            return self.provenance.is_module_call(call) or facts.runs_module(call)
+
+        if any(self._reads_element(c.func, items, counted, derived) and is_run(c) for c in calls):
+            return False  # the model is the element: a loop over layers or models
+        fed = any(any(self._reads_element(a.value, items, counted, derived) for a in c.args) and is_run(c) for c in calls)
+        return fed and not self.decodes(loop)
+
+    @staticmethod
+    def _reads_element(expr: cst.BaseExpression, items: set[str], counted: bool, derived: set[str]) -> bool:
+        """Does `expr` read an element of what a loop iterates: a name bound from one, the loop's item,
+        or (in a counting loop) a subscript by its counter (`inputs[j]`)?"""
+        if any(name in derived for name in names_in(expr)):
+            return True
+        if not counted:
+            return any(name in items for name in names_in(expr))
+        stack: list[cst.CSTNode] = [expr]
+        while stack:
+            node = stack.pop()
+            if type(node) is cst.Subscript and any(items & set(names_in(s.slice)) for s in node.slice):
+                return True  # `inputs[j]`, `inputs[j : j + size]`
+            stack.extend(node.children)
+        return False
+
     def _draws_batches(self, loop: cst.While) -> bool:
         """`while self.iter < self.max_iters: data_batch = next(data_iter)`: an iteration-based
         runner draws one batch per iteration from an iterator over batches (`iter(self.data_loader)`)."""

@@ -27,6 +27,7 @@ from memlint.analysis.library import (
     GRAD_LEAF_KEYWORD,
     GRAD_LEAF_METHOD,
     MODULE_PLACEMENT,
+    MODEL_RUNNING_METHODS,
     MODULE_SELF_RETURNING,
     NO_GRAD_CALLABLES,
     NON_MODULE_PACKAGES,
@@ -34,6 +35,7 @@ from memlint.analysis.library import (
 )
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.regions.frameworks import named_for_evaluation
+from memlint.analysis.regions.output_flow import OutputFlow, is_read
 from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.syntax.calls import argument_for, parameter_names
 from memlint.analysis.syntax.imports import dotted
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
 
 _PENDING = object()
+_HELD_MODEL_RUNS = frozenset().union(*MODEL_RUNNING_METHODS.values())  # (asked of every call first)
 # what ends a value's history at once (`out.detach()`, `out.data`)
 _DETACHING = ("detach", "data")
 # what ends a value's history: detaching it, or taking Python numbers out of it
@@ -177,7 +180,7 @@ class ModelRuns:
         model = self.model
         facts = model.module_facts
         provenance = model.provenance
-        runs = facts.runs_module(call) or (
+        runs = facts.runs_module(call) or self.runs_held_model(call) or (
             provenance.is_module_call(call) and not facts.not_module(call) and not _literals_only(call)
         )
         return (
@@ -188,6 +191,22 @@ class ModelRuns:
             and not self._runs_without_grad(call)
         )
 
+    def runs_held_model(self, call: cst.Call) -> bool:
+        """`pipeline.progress(batches)` after `model.eval()`: a method of a library object that runs the
+        model it holds and trains it only in training mode (the library table), where the scope has put
+        a model in eval mode: a forward with grad on that nothing differentiates. The object's class is
+        the one the file constructs it from or annotates it with (`pipeline: TrainPipelineSparseDist`)."""
+        func = call.func
+        if type(func) is not cst.Attribute or func.attr.value not in _HELD_MODEL_RUNS:
+            return False
+        model = self.model
+        provenance = model.provenance
+        made = provenance.receiver_class(func.value, call)
+        if not made:
+            annotated = provenance.annotated_class(func.value, call)
+            made = model.imports.qualify(annotated) if annotated else ""
+        return func.attr.value in MODEL_RUNNING_METHODS.get(made, ()) and model.loops.follows_model_eval(call)
+
     def _runs_without_grad(self, call: cst.Call) -> bool:
         """`self.asr_model(wav)` where `self.asr_model = Speech2Text(...)`: an object of a library
         class whose `__call__` runs its models without grad (the library table), or of a class of
@@ -195,6 +214,11 @@ class ModelRuns:
         inherited) runs all it does without grad."""
         model = self.model
         values = model.provenance.held_values(call.func, call)  # type: ignore[attr-defined]
+        if not values and type(call.func) in (cst.Name, cst.Attribute):
+            # `scorer(x)` of a parameter annotated with such a class (`scorer: Scorer`)
+            annotated = model.provenance.annotated_class(call.func, call)
+            cls = model.calls.classes.get(annotated or "")
+            return cls is not None and self.class_without_grad(cls)
         return bool(values) and all(
             type(v) is cst.Call
             and (
@@ -609,6 +633,8 @@ class EvalRegions:
         for loop in reversed(self.model.enclosing_loops(call)):  # outermost first
             if self._eval_loop(loop):
                 return loop
+        if id(scope) in self._evaluating_by_use:
+            return scope
         if self._inference_after_eval(call, scope):
             # a script's top-level inference: the statement is the region (a module is no `with` body)
             return scope if isinstance(scope, cst.FunctionDef) else self._top_level_statement(call)
@@ -636,7 +662,49 @@ class EvalRegions:
             or id(scope) in self._calling_overrides
             or id(scope) in self._inference_methods
             or id(scope) in self._flag_trained
+            or id(scope) in self._evaluating_by_use
         )
+
+    @cached_property
+    def _evaluating_by_use(self) -> set[int]:
+        """Functions (by id) that evaluate by use, whatever their names: a loop of theirs runs a model on
+        each element of what it iterates (`loops.feeds_elements`), they never differentiate, and no
+        output of their model runs leaves them with its history (`output_flow`): every graph they
+        record dies unused (a calibration pass over cached inputs, a scoring loop). Not a test, a
+        module's method or a framework's step."""
+        model = self.model
+        found: set[int] = set()
+        if is_test_path(model.path):
+            return found
+        for loop in model.tree.by_type.get(cst.For, ()):
+            scope = model.scope_of(loop)
+            if type(scope) is cst.FunctionDef and id(scope) not in found and model.loops.feeds_elements(loop):
+                if self._keeps_outputs_inside(scope):
+                    found.add(id(scope))
+        return found
+
+    def _keeps_outputs_inside(self, func: cst.FunctionDef) -> bool:
+        """Does `func` (no module's method, no framework step) never differentiate, use the output of
+        one of its model runs at least (a loop that only drops them may time the forward), and keep
+        every output's history inside?"""
+        model = self.model
+        loops = model.loops
+        if model.provenance.class_kind(func) is not None or loops.per_step_method(func):
+            return False  # a module's method runs inside its forward; a framework's step trains
+        if loops.trains_each_iteration(func) or loops.has_backward(func) or loops.trains(func):
+            return False
+        runs = [
+            call
+            for call in model.tree.descendants(func.body, cst.Call)
+            if model.scope_of(call) is func and (model.provenance.is_module_call(call) or model.module_facts.runs_module(call))
+        ]
+        used = any(type(model.tree.parent_of(c)) is not cst.Expr and not _dropped(model, c) for c in runs)
+        return used and self._outputs.stays_inside(func, runs)
+
+    @cached_property
+    def _outputs(self) -> OutputFlow:
+        """Where this file's model outputs go (`_keeps_outputs_inside`)."""
+        return OutputFlow(self.model)
 
     @cached_property
     def _calling_overrides(self) -> set[int]:
@@ -1092,7 +1160,7 @@ class EvalRegions:
         them only through `.detach()` (or `.data`), so no graph it records is ever wanted, in a
         function that never differentiates. The names of those outputs; [] for any other loop."""
         model = self.model
-        if not model.loops.iterates_batches(loop):
+        if not model.loops.iterates_batches(loop) and not model.loops.feeds_elements(loop):
             return []
         tree = model.tree
         outputs: dict[str, list[cst.Name]] = {}
@@ -1217,7 +1285,7 @@ class EvalRegions:
         if len(seen) >= (_FLOW_DEPTH if loop is None else _DECODING_DEPTH):
             return False
         tree = self.model.tree
-        reads = [n for n in tree.descendants(scope, cst.Name) if n.value == name and self._is_read(n)]
+        reads = [n for n in tree.descendants(scope, cst.Name) if n.value == name and is_read(self.model, n)]
         return bool(reads) and all(
             self.model.scope_of(n) is scope and self._detaches(n, scope, seen | {name}, loop) for n in reads
         )
@@ -1242,7 +1310,7 @@ class EvalRegions:
             return False
         if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
             return False
-        if loops.has_backward(scope) or not (loops.iterates_batches(loop) or loops.decodes(loop)):
+        if loops.has_backward(scope) or not (loops.iterates_batches(loop) or loops.decodes(loop) or loops.feeds_elements(loop)):
             return False
         runs = [
             c
@@ -1252,27 +1320,6 @@ class EvalRegions:
         # (a loop whose every output is dropped, `_ = model(x)` to time it, shows no use of them)
         used = any(not _dropped(model, c) for c in runs)
         return used and all(self._detaches(c, scope, frozenset(), loop) for c in runs)
-
-    def _is_read(self, name: cst.Name) -> bool:
-        """A read of a variable: not a binding target, an attribute's name nor an argument's keyword."""
-        tree = self.model.tree
-        parent = tree.parent_of(name)
-        node: cst.CSTNode = name
-        while type(parent) in (cst.Element, cst.StarredElement, cst.Tuple, cst.List):
-            node, parent = parent, tree.parent_of(parent)  # an element of an unpacking target, or of a literal
-        if node is not name and (
-            type(parent) is cst.AssignTarget or (type(parent) in (cst.For, cst.CompFor) and parent.target is node)
-        ):
-            return False  # `posterior, state = ...`: bound, not read
-        parent = tree.parent_of(name)
-        kind = type(parent)
-        if kind is cst.AssignTarget or kind is cst.Param:
-            return False
-        if kind is cst.Attribute:
-            return parent.value is name
-        if kind is cst.Arg:
-            return parent.value is name
-        return True
 
     @staticmethod
     def _passes_history(function: str) -> bool:
@@ -1416,6 +1463,8 @@ class EvalRegions:
                 where = f"`{name}`, whose callers hand it models in eval mode"
             elif not self.model.loops.is_eval_function(region) and id(region) in self._inference_methods:
                 where = f"`{name}`, whose class holds its models in eval mode only"
+            elif not self.model.loops.is_eval_function(region) and id(region) in self._evaluating_by_use:
+                where = f"`{name}`, whose model outputs never leave it"
             return where, f"decorate `{name}` with `@torch.no_grad()`"
         if isinstance(region, (cst.For, cst.While)):
             return "this evaluation loop", "wrap the loop in `with torch.no_grad():`"

@@ -121,8 +121,10 @@ class Imports:
 
     def _resolve(self, expr: cst.BaseExpression) -> str | None:
         name = dotted(expr)
-        if name is None:
-            return None
+        return None if name is None else self.qualify(name)
+
+    def qualify(self, name: str) -> str:
+        """The qualified name of a dotted name as written (`TrainPipelineSparseDist` of an annotation)."""
         root, _, rest = name.partition(".")
         full = self.aliases.get(root, root)
         return f"{full}.{rest}" if rest else full
