@@ -426,6 +426,17 @@ HOST_DATA_METHODS: dict[str, frozenset[str]] = {"argparse.ArgumentParser": froze
 CPU_SAVED_URL_PREFIXES = ("https://download.pytorch.org/models/",)
 WEIGHT_DOWNLOADS = frozenset({"torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url"})
 
+# Methods of library classes that run training, by the class as imported: Lightning 2.x
+# (trainer/trainer.py `Trainer.fit`; fabric has no loop of its own), transformers 4.x (trainer.py
+# `Trainer.train`) and trl's trainers deriving from it (`SFTTrainer`, `DPOTrainer`: trainer.train()).
+TRAINING_METHODS: dict[str, frozenset[str]] = {
+    **{cls: frozenset({"fit"}) for cls in ("lightning.Trainer", "lightning.pytorch.Trainer", "pytorch_lightning.Trainer")},
+    **{cls: frozenset({"train"}) for cls in (
+        "transformers.Trainer", "transformers.trainer.Trainer", "transformers.Seq2SeqTrainer", "trl.SFTTrainer",
+        "trl.DPOTrainer",
+    )},
+}
+
 # -- The rank of this process --------------------------------------------------------------------
 # Functions that return this process's rank among all processes ("global") or among those of its
 # machine ("local"): torch 2.x torch/distributed/distributed_c10d.py (`get_rank`; `get_node_local_rank`,
