@@ -93,12 +93,13 @@ PARAMETER_ITERATORS: dict[str, int | None] = {"parameters": None, "named_paramet
 # keyword they carry none. The function, and its keyword.
 GRAPH_OF_DERIVATIVE = {"torch.autograd.grad": "create_graph"}
 
-# torch functions whose result is integer indices (or a tuple of them), whatever their arguments
-# carry: an integer tensor never requires grad ("only Tensors of floating point and complex dtype
-# can require gradients", torch.Tensor.requires_grad_). `torch.where(condition)` with one argument
-# is `torch.nonzero(condition, as_tuple=True)` (PyTorch's reference of torch.where); with three it
-# selects from its tensors and keeps their history.
-INDEX_FUNCTIONS = frozenset({"torch.nonzero", "torch.argwhere"})
+# torch functions whose result is integer indices (or a tuple of them), or another integer tensor,
+# whatever their arguments carry: an integer tensor never requires grad ("only Tensors of floating
+# point and complex dtype can require gradients", torch.Tensor.requires_grad_). `torch.where(condition)`
+# with one argument is `torch.nonzero(condition, as_tuple=True)` (PyTorch's reference of torch.where);
+# with three it selects from its tensors and keeps their history. `F.one_hot` takes a LongTensor of
+# indices and returns a LongTensor (PyTorch's reference of torch.nn.functional.one_hot, 1.x to 2.x).
+INDEX_FUNCTIONS = frozenset({"torch.nonzero", "torch.argwhere", "torch.nn.functional.one_hot"})
 INDEX_FUNCTIONS_OF_ONE_ARGUMENT = frozenset({"torch.where"})
 
 # Libraries of host values: numpy, math and statistics return Python numbers or numpy arrays,

@@ -972,9 +972,11 @@ class Provenance:
             if bindings and any(self._history(v, scope, s, guard) for s, v in self._collected(name, scope, at, bindings)):
                 return True
         if resolved.startswith("torch."):
+            if _indices(resolved, call):
+                return False
             if resolved.startswith("torch.nn.functional."):
                 return bool(_F_LOSSES.match(resolved)) or args_history()
-            if _TORCH_NO_HISTORY.match(resolved) or _indices(resolved, call):
+            if _TORCH_NO_HISTORY.match(resolved):
                 return False
             return args_history()
         if resolved.startswith(HOST_LIBRARIES):
