@@ -418,6 +418,7 @@ _LIT = "import lightning.pytorch as pl\nclass M(pl.LightningModule):\n    def f(
         (_LIT + "        if not self.trainer.is_global_zero:\n            return\n        TARGET()\n", "fact"),
         ("from accelerate import Accelerator\naccelerator = Accelerator()\nif accelerator.is_main_process:\n    TARGET()\n", "fact"),
         (_DIST + "def f(rank):\n    if rank != 0:\n        return\n    TARGET()\nf(dist.get_rank())\n", "fact"),
+        ("import horovod.torch as hvd\nif resume and hvd.rank() == 0:\n    TARGET()\n", "fact"),
         # what makes the value is out of sight: a rank test by its name alone
         ("if self.global_rank == 0:\n    TARGET()\n", "named"),
         ("def f(rank):\n    if rank != 0:\n        return\n    TARGET()\n", "named"),

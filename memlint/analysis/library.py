@@ -441,11 +441,14 @@ TRAINING_METHODS: dict[str, frozenset[str]] = {
 # -- The rank of this process --------------------------------------------------------------------
 # Functions that return this process's rank among all processes ("global") or among those of its
 # machine ("local"): torch 2.x torch/distributed/distributed_c10d.py (`get_rank`; `get_node_local_rank`,
-# read from LOCAL_RANK).
+# read from LOCAL_RANK); Horovod 0.x horovod/torch/mpi_ops.py (`rank`, `local_rank` of the basics
+# that `hvd.init()` starts).
 RANK_FUNCTIONS: dict[str, str] = {
     "torch.distributed.get_rank": "global",
     "torch.distributed.distributed_c10d.get_rank": "global",
     "torch.distributed.get_node_local_rank": "local",
+    "horovod.torch.rank": "global",
+    "horovod.torch.local_rank": "local",
 }
 # The variables the launchers set in each process's environment: torchrun (torch/distributed/run.py:
 # RANK, LOCAL_RANK), SLURM (srun: SLURM_PROCID, SLURM_LOCALID), Open MPI (mpirun:

@@ -38,8 +38,8 @@ Checks for autograd anomaly detection that is on for every run:
 of the project whose body trains, whatever its name, or a library's:
 Lightning's `Trainer.fit`, transformers' `Trainer.train`) or inside a step, and
 Lightning's `Trainer(detect_anomaly=True)`. Switching it on behind a flag
-(`set_detect_anomaly(args.debug)`), under an `if` (one that reads more than
-imported modules: `if pl is not None:` is true on every run), from an
+(`set_detect_anomaly(args.debug)`), under an `if` (not one that only asks
+whether an import succeeded: `if pl is not None:`), from an
 environment variable, in tests, in a function the file calls only so (`if
 args.debug: check_gradients()`), whatever its name, or switching it off, is
 fine. Where only a name says what code out of sight does (a training call
@@ -169,8 +169,11 @@ for x, y in loader:
         return False
 
     def _of_libraries(self, test: cst.BaseExpression) -> bool:
-        """Does `test` read imported modules alone (`if pl is not None:`, `if torch.cuda.is_available():`),
-        the same on every run of one machine, no flag of the run?"""
+        """Does `test` ask only whether an import bound its names (`if pl is not None:` after a
+        guarded import), the same on every run of one installation, no flag of the run?"""
+        tree = self.model.tree
+        if tree.descendants(test, cst.Call) or tree.descendants(test, cst.Attribute):
+            return False  # `os.environ.get("DEBUG")`, `torch.cuda.is_available()`: read at run time
         names = set(names_in(test)) - {"None", "True", "False"}
         return bool(names) and names <= self.model.imports.aliases.keys()
 

@@ -48,7 +48,7 @@ _DEPTH = 4  # names, attributes and returns followed from a value to what makes 
 # Calls that only a program of several processes makes (prefixes of resolved names).
 MULTI_PROCESS_CALLS = (
     "torch.distributed.", "torch.nn.parallel.DistributedDataParallel", "torch.multiprocessing.spawn",
-    "torch.multiprocessing.start_processes", "deepspeed.initialize", "deepspeed.init_distributed",
+    "torch.multiprocessing.start_processes", "deepspeed.initialize", "deepspeed.init_distributed", "horovod.torch.init",
 )
 # Environment variables that the launchers (torchrun, accelerate, deepspeed, SLURM) set per process.
 _LAUNCHER_VARIABLES = frozenset({*RANK_VARIABLES, "WORLD_SIZE", "LOCAL_WORLD_SIZE"})
@@ -115,6 +115,10 @@ def _exits(branch: cst.If) -> bool:
 
 
 def _rank_zero(model: "SemanticModel", test: cst.BaseExpression) -> str | None:
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        # `resume and dist.get_rank() == 0`: true on rank 0 at most
+        kinds = {_rank_zero(model, test.left), _rank_zero(model, test.right)}
+        return FACT if FACT in kinds else NAMED if NAMED in kinds else None
     flag = _main_flag(model, test)
     return flag or _compares_rank(model, test, (cst.Equal, cst.Is))
 
