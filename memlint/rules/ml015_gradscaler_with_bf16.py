@@ -112,8 +112,9 @@ for x, y in loader:
     def _assumed(self, scaler: cst.Call, enabled: cst.BaseExpression | None, autocast: cst.Call) -> str | None:
         """None where the scaler is made or enabled only by the choice of precision (a test of a
         dtype, or of what the autocast's dtype is chosen by); "" where it runs with the autocast (no
-        test, a test of what switches the autocast on too, or of values the file shows in full);
-        else what the finding assumes of the test that decides, whose values are out of sight."""
+        test, a test of what switches an always-bfloat16 autocast on too, or of values the file
+        shows in full); else what the finding assumes of the test that decides, whose values are
+        out of sight."""
         tests = ([enabled] if enabled is not None else []) + self._tests_around(scaler)
         if not tests:
             return ""
@@ -128,7 +129,9 @@ for x, y in loader:
         on = keyword_arg(autocast, "enabled")
         for test in ([on.value] if on is not None else []) + self._tests_around(autocast):
             switched_by |= self._reads(test, test)[0]
-        if any(read & switched_by for read, _ in reads) or not any(open_ for _, open_ in reads):
+        # switched on together with an autocast that is always bfloat16; or tested on values the file shows
+        together = self._dtype_of(autocast) == BF16 and any(read & switched_by for read, _ in reads)
+        if together or not any(open_ for _, open_ in reads):
             return ""
         test = next(test for test, (_, open_) in zip(tests, reads) if open_)
         return f"`{code(test)}` does not pick float16 over bfloat16"
