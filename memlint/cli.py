@@ -146,7 +146,8 @@ def error_line(message: str) -> None:
     "--preview",
     is_flag=True,
     help="Also show findings that rest on a guess about code out of sight (a callee named like a loss, "
-    "a meter whose class is not in the project, a model handed in by callers out of sight); config: `preview = true`.",
+    "a flag or a rank known only by its name, a meter whose class is not in the project, a model handed in "
+    "by callers out of sight); config: `preview = true`.",
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings, nothing else.")

@@ -865,7 +865,7 @@ class ProjectIndex:
         path, line = next((p, n) for host, (p, n) in writers if not host)
         hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
         hint += f" ({os.path.relpath(path)}, line {line}, saves it with tensors that may be on a device)"
-        return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
+        return replace(finding, hint=hint, extra={**finding.extra, "assumptions": finding.extra["assumptions"][1:]})
 
     def _loaded_into_model_by_callers(self, finding: Finding) -> Finding:
         """An ML011 load taken for a checkpoint by its names alone, which its function hands back: where
@@ -876,7 +876,7 @@ class ProjectIndex:
             if other != path and any(self.locate(other, callee) == (path, function) for callee in summary.get("state_dict_calls", ())):
                 hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
                 hint += f" ({os.path.relpath(other)} loads what `{function}` returns into a model)"
-                return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
+                return replace(finding, hint=hint, extra={**finding.extra, "assumptions": finding.extra["assumptions"][1:]})
         return finding
 
     def _loaded_into_model_by_callees(self, finding: Finding) -> Finding:
@@ -896,7 +896,7 @@ class ProjectIndex:
                 if any(i == place or n == keyword for i, n in loaders.get(name) or loaders.get(f"{name}.__init__", ())):
                     hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
                     hint += f" ({os.path.relpath(path)}: `{name}` loads it into a model)"
-                    return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
+                    return replace(finding, hint=hint, extra={**finding.extra, "assumptions": finding.extra["assumptions"][1:]})
         return finding
 
     def _saved_state_keys(self, finding: Finding) -> Finding:

@@ -404,25 +404,40 @@ def test_own_method_and_its_effective_defaults() -> None:
 # -- rank 0 and checkpoints saved from the CPU ------------------------------------------
 
 
+_DIST = "import torch.distributed as dist\n"
+_LIT = "import lightning.pytorch as pl\nclass M(pl.LightningModule):\n    def f(self):\n"
+
+
 @pytest.mark.parametrize(
     "source, only",
     [
-        ("if dist.get_rank() == 0:\n    TARGET()\n", True),
-        ("if self.global_rank == 0:\n    TARGET()\n", True),
-        ("if accelerator.is_main_process:\n    TARGET()\n", True),
-        ("def f(rank):\n    if rank != 0:\n        return\n    TARGET()\n", True),
-        ("def f(trainer):\n    if not trainer.is_global_zero:\n        return\n    TARGET()\n", True),
-        ("if dist.get_rank() == 0:\n    pass\nelse:\n    TARGET()\n", False),
-        ("if local_rank == 1:\n    TARGET()\n", False),
-        ("def f(rank):\n    if rank != 0:\n        log()\n    TARGET()\n", False),
-        ("def f(rank):\n    TARGET()\n    if rank != 0:\n        return\n", False),
+        (_DIST + "if dist.get_rank() == 0:\n    TARGET()\n", "fact"),
+        (_DIST + "leader = dist.get_rank() == 0\nif leader:\n    TARGET()\n", "fact"),
+        ("import os\nrank = int(os.environ['RANK'])\nif rank == 0:\n    TARGET()\n", "fact"),
+        (_LIT + "        if self.global_rank == 0:\n            TARGET()\n", "fact"),
+        (_LIT + "        if not self.trainer.is_global_zero:\n            return\n        TARGET()\n", "fact"),
+        ("from accelerate import Accelerator\naccelerator = Accelerator()\nif accelerator.is_main_process:\n    TARGET()\n", "fact"),
+        (_DIST + "def f(rank):\n    if rank != 0:\n        return\n    TARGET()\nf(dist.get_rank())\n", "fact"),
+        ("import horovod.torch as hvd\nif resume and hvd.rank() == 0:\n    TARGET()\n", "fact"),
+        # what makes the value is out of sight: a rank test by its name alone
+        ("if self.global_rank == 0:\n    TARGET()\n", "named"),
+        ("def f(rank):\n    if rank != 0:\n        return\n    TARGET()\n", "named"),
+        ("def f(trainer):\n    if not trainer.is_global_zero:\n        return\n    TARGET()\n", "named"),
+        # the file shows what the value is, and it is no rank: its name says nothing
+        ("for rank, path in enumerate(paths):\n    if rank == 0:\n        TARGET()\n", None),
+        (_DIST + "if dist.get_rank() == 0:\n    pass\nelse:\n    TARGET()\n", None),
+        ("if local_rank == 1:\n    TARGET()\n", None),
+        ("def f(rank):\n    if rank != 0:\n        log()\n    TARGET()\n", None),
+        ("def f(rank):\n    TARGET()\n    if rank != 0:\n        return\n", None),
     ],
 )
-def test_runs_on_rank_zero_only(source: str, only: bool) -> None:
+def test_runs_on_rank_zero_only(source: str, only: str | None) -> None:
+    """Rank 0 by what the tested value is ("fact"), by its name alone ("named"), or not."""
     from memlint.analysis.facts.ranks import runs_on_rank_zero_only
 
     model = model_of(source)
-    assert runs_on_rank_zero_only(model, call_named(model, "TARGET")) is only
+    found = runs_on_rank_zero_only(model, call_named(model, "TARGET"))
+    assert (found[0] if found else None) == only
 
 
 @pytest.mark.parametrize(

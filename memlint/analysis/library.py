@@ -98,12 +98,13 @@ SUBMODULE_ITERATORS: dict[str, int | None] = {"modules": None, "children": None,
 # keyword they carry none. The function, and its keyword.
 GRAPH_OF_DERIVATIVE = {"torch.autograd.grad": "create_graph"}
 
-# torch functions whose result is integer indices (or a tuple of them), whatever their arguments
-# carry: an integer tensor never requires grad ("only Tensors of floating point and complex dtype
-# can require gradients", torch.Tensor.requires_grad_). `torch.where(condition)` with one argument
-# is `torch.nonzero(condition, as_tuple=True)` (PyTorch's reference of torch.where); with three it
-# selects from its tensors and keeps their history.
-INDEX_FUNCTIONS = frozenset({"torch.nonzero", "torch.argwhere"})
+# torch functions whose result is integer indices (or a tuple of them), or another integer tensor,
+# whatever their arguments carry: an integer tensor never requires grad ("only Tensors of floating
+# point and complex dtype can require gradients", torch.Tensor.requires_grad_). `torch.where(condition)`
+# with one argument is `torch.nonzero(condition, as_tuple=True)` (PyTorch's reference of torch.where);
+# with three it selects from its tensors and keeps their history. `F.one_hot` takes a LongTensor of
+# indices and returns a LongTensor (PyTorch's reference of torch.nn.functional.one_hot, 1.x to 2.x).
+INDEX_FUNCTIONS = frozenset({"torch.nonzero", "torch.argwhere", "torch.nn.functional.one_hot"})
 INDEX_FUNCTIONS_OF_ONE_ARGUMENT = frozenset({"torch.where"})
 
 # Libraries of host values: numpy, math and statistics return Python numbers or numpy arrays,
@@ -472,6 +473,76 @@ HOST_DATA_METHODS: dict[str, frozenset[str]] = {"argparse.ArgumentParser": froze
 # without `map_location` on machines without a GPU, torchvision 0.2 to 0.2x).
 CPU_SAVED_URL_PREFIXES = ("https://download.pytorch.org/models/",)
 WEIGHT_DOWNLOADS = frozenset({"torch.hub.load_state_dict_from_url", "torch.utils.model_zoo.load_url"})
+
+# Methods of library classes that run training, by the class as imported: Lightning 2.x
+# (trainer/trainer.py `Trainer.fit`; fabric has no loop of its own), transformers 4.x (trainer.py
+# `Trainer.train`) and trl's trainers deriving from it (`SFTTrainer`, `DPOTrainer`: trainer.train()).
+TRAINING_METHODS: dict[str, frozenset[str]] = {
+    **{cls: frozenset({"fit"}) for cls in ("lightning.Trainer", "lightning.pytorch.Trainer", "pytorch_lightning.Trainer")},
+    **{cls: frozenset({"train"}) for cls in (
+        "transformers.Trainer", "transformers.trainer.Trainer", "transformers.Seq2SeqTrainer", "trl.SFTTrainer",
+        "trl.DPOTrainer",
+    )},
+}
+
+# -- The rank of this process --------------------------------------------------------------------
+# Functions that return this process's rank among all processes ("global") or among those of its
+# machine ("local"): torch 2.x torch/distributed/distributed_c10d.py (`get_rank`; `get_node_local_rank`,
+# read from LOCAL_RANK); Horovod 0.x horovod/torch/mpi_ops.py (`rank`, `local_rank` of the basics
+# that `hvd.init()` starts).
+RANK_FUNCTIONS: dict[str, str] = {
+    "torch.distributed.get_rank": "global",
+    "torch.distributed.distributed_c10d.get_rank": "global",
+    "torch.distributed.get_node_local_rank": "local",
+    "horovod.torch.rank": "global",
+    "horovod.torch.local_rank": "local",
+}
+# The variables the launchers set in each process's environment: torchrun (torch/distributed/run.py:
+# RANK, LOCAL_RANK), SLURM (srun: SLURM_PROCID, SLURM_LOCALID), Open MPI (mpirun:
+# OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_LOCAL_RANK).
+RANK_VARIABLES: dict[str, str] = {
+    "RANK": "global", "SLURM_PROCID": "global", "OMPI_COMM_WORLD_RANK": "global",
+    "LOCAL_RANK": "local", "SLURM_LOCALID": "local", "OMPI_COMM_WORLD_LOCAL_RANK": "local",
+}
+# Attributes of library objects that hold the process's rank, by the object's class, as imported:
+# accelerate 0.2x-1.x src/accelerate/state.py (`PartialState.process_index`, `local_process_index`)
+# and accelerator.py (the same properties of `Accelerator`); Lightning 2.x trainer/trainer.py
+# (`Trainer.global_rank`, `local_rank`) and fabric/fabric.py (`Fabric.global_rank`, `local_rank`);
+# transformers 4.x training_args.py (`TrainingArguments.process_index`, `local_rank`).
+RANK_ATTRIBUTES: dict[str, dict[str, str]] = {
+    **{cls: {"process_index": "global", "local_process_index": "local"} for cls in (
+        "accelerate.Accelerator", "accelerate.accelerator.Accelerator", "accelerate.PartialState",
+        "accelerate.state.PartialState",
+    )},
+    **{cls: {"global_rank": "global", "local_rank": "local"} for cls in (
+        "lightning.Trainer", "lightning.pytorch.Trainer", "pytorch_lightning.Trainer", "lightning.Fabric",
+        "lightning.fabric.Fabric", "lightning_fabric.Fabric",
+    )},
+    **{cls: {"process_index": "global", "local_rank": "local"} for cls in (
+        "transformers.TrainingArguments", "transformers.training_args.TrainingArguments",
+    )},
+}
+# The same of a LightningModule (`self.global_rank`, `self.local_rank`: lightning/pytorch/core/module.py)
+# and of the trainer it holds (`self.trainer`).
+LIGHTNING_MODULE_RANKS: dict[str, str] = {"global_rank": "global", "local_rank": "local"}
+# Flags (attributes, or methods called without arguments) that are true on the process of rank 0
+# alone: accelerate's `is_main_process` (state.py: `process_index == 0`), Lightning's `is_global_zero`
+# (trainer.py and fabric.py: `global_rank == 0`), transformers' `Trainer.is_world_process_zero()`
+# (trainer.py: `args.process_index == 0`).
+RANK_ZERO_FLAGS: dict[str, frozenset[str]] = {
+    **{cls: frozenset({"is_main_process"}) for cls in (
+        "accelerate.Accelerator", "accelerate.accelerator.Accelerator", "accelerate.PartialState",
+        "accelerate.state.PartialState",
+    )},
+    **{cls: frozenset({"is_global_zero"}) for cls in (
+        "lightning.Trainer", "lightning.pytorch.Trainer", "pytorch_lightning.Trainer", "lightning.Fabric",
+        "lightning.fabric.Fabric", "lightning_fabric.Fabric",
+    )},
+    **{cls: frozenset({"is_world_process_zero"}) for cls in ("transformers.Trainer", "transformers.trainer.Trainer")},
+}
+# The flags of the frameworks' base classes, read on `self` of a subclass (kinds of `regions.frameworks`).
+FRAMEWORK_RANK_ZERO_FLAGS: dict[str, frozenset[str]] = {"hf-trainer": frozenset({"is_world_process_zero"})}
+
 
 # -- Frameworks: the methods they call once per step, and what they keep of them ----------------
 # (read by `regions.frameworks`; which framework a class belongs to is decided from its bases).

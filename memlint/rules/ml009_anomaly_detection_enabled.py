@@ -4,8 +4,9 @@ import re
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import bool_constant, call_arg, callee_name, code, keyword_arg
+from memlint.analysis.syntax.expressions import bool_constant, call_arg, callee_name, code, keyword_arg, names_in
 from memlint.patterns import is_test_path
+from memlint.analysis.library import TRAINING_METHODS
 from memlint.analysis.regions.per_step import step_context
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
@@ -13,6 +14,8 @@ from memlint.rules.base import FixSpec, Rule
 SET_DETECT_ANOMALY = {"torch.autograd.set_detect_anomaly", "torch.autograd.anomaly_mode.set_detect_anomaly"}
 DETECT_ANOMALY = {"torch.autograd.detect_anomaly", "torch.autograd.anomaly_mode.detect_anomaly"}
 _TRAINER_ROOTS = ("lightning", "pytorch_lightning", "lightning_fabric", "Trainer")
+# Names of debugging helpers and of training calls, for functions the file neither calls nor defines
+# (what the finding then assumes): where the file shows its callers or its body, they decide.
 _DEBUG_FUNCTION = re.compile(r"debug|anomal|nan|diagnos|sanity", re.IGNORECASE)
 _TRAIN_CALL = re.compile(
     r"^_*(fit|train|training|train_epoch|train_one_epoch|run_training|train_loop)(_|$)", re.IGNORECASE
@@ -32,10 +35,17 @@ Checks for autograd anomaly detection that is on for every run:
 `torch.autograd.set_detect_anomaly(True)` (at module level, in `__init__`,
 `main`, a loop body...), `with torch.autograd.detect_anomaly():` (or
 `set_detect_anomaly(True)`) around a training loop, a training call (a function
-of the project whose body trains, whatever its name; one defined out of sight by
-its name: `trainer.fit()`) or inside a step, and Lightning's `Trainer(detect_anomaly=True)`. Switching it on behind
-a flag (`set_detect_anomaly(args.debug)`), under an `if`, from an environment
-variable, in tests or in a debugging helper, or switching it off, is fine.
+of the project whose body trains, whatever its name, or a library's:
+Lightning's `Trainer.fit`, transformers' `Trainer.train`) or inside a step, and
+Lightning's `Trainer(detect_anomaly=True)`. Switching it on behind a flag
+(`set_detect_anomaly(args.debug)`), under an `if` (not one that only asks
+whether an import succeeded: `if pl is not None:`), from an
+environment variable, in tests, in a function the file calls only so (`if
+args.debug: check_gradients()`), whatever its name, or switching it off, is
+fine. Where only a name says what code out of sight does (a training call
+defined elsewhere, `runner.train_loop()`; a function no code in sight calls,
+named like a debugging helper), the finding says what it assumed, offers no
+edit and is shown with `--preview` only.
 
 Severity: warning: it costs time, not memory that grows; and it stops a run
 at the first NaN, which some code wants.
@@ -85,24 +95,28 @@ for x, y in loader:
             ((arg.value, cst.Name("False")),),
         )
         parent = self.model.tree.parent_of(call)
+        assumed = None
         if isinstance(parent, cst.WithItem):
-            where = self._with_reason(call, parent)
-            if where is None:
+            reason = self._with_reason(call, parent)
+            if reason is None:
                 return
+            where, assumed = reason
             message = f"`with set_detect_anomaly(True):` {where}, checking every backward in anomaly mode"
         else:
             if self._guarded(call):
                 return
             message = f"`{code(call.func)}(True)` switches anomaly mode on for the whole run"
-        self.report(call, message, f"enable it only when debugging: `set_detect_anomaly(args.debug)`; {FIGURES}", fix=fix)
+        hint = f"enable it only when debugging: `set_detect_anomaly(args.debug)`; {FIGURES}"
+        self._report(call, message, hint, fix, assumed or self._assumed(call))
 
     def _detect_anomaly(self, call: cst.Call) -> None:
         parent = self.model.tree.parent_of(call)
         if not isinstance(parent, cst.WithItem):
             return
-        where = self._with_reason(call, parent)
-        if where is None:
+        reason = self._with_reason(call, parent)
+        if reason is None:
             return
+        where, assumed = reason
         replacement, prepend = self._switched_off(call)
         fix = FixSpec(
             Applicability.UNSAFE,
@@ -113,7 +127,7 @@ for x, y in loader:
         )
         message = f"`with detect_anomaly():` {where}, checking every backward in anomaly mode"
         hint = f"enable it only when debugging: `with torch.autograd.set_detect_anomaly(args.debug):`; {FIGURES}"
-        self.report(call, message, hint, fix=fix)
+        self._report(call, message, hint, fix, assumed or self._assumed(call))
 
     def _trainer(self, call: cst.Call) -> None:
         arg = keyword_arg(call, "detect_anomaly")
@@ -125,25 +139,59 @@ for x, y in loader:
             ((arg.value, cst.Name("False")),),
         )
         message = "`Trainer(detect_anomaly=True)` runs every training step in anomaly mode"
-        self.report(call, message, f"enable it only when debugging: `Trainer(detect_anomaly=args.debug)`; {FIGURES}", fix=fix)
+        hint = f"enable it only when debugging: `Trainer(detect_anomaly=args.debug)`; {FIGURES}"
+        self._report(call, message, hint, fix, self._assumed(call))
+
+    def _report(self, call: cst.Call, message: str, hint: str, fix: FixSpec, assumed: str | None) -> None:
+        """Report; where the finding rests on an assumption, say it, offer no edit (switching anomaly
+        mode off in code that runs only to debug undoes its point) and let a default run hide it."""
+        if assumed is None:
+            self.report(call, message, hint, fix=fix)
+        else:
+            self.report(call, message, f"{hint} (assumed: {assumed})", assumptions=[assumed])
 
     # -- when it is always on --------------------------------------------------------
-    def _guarded(self, node: cst.CSTNode) -> bool:
+    def _guarded(self, node: cst.CSTNode, seen: frozenset = frozenset()) -> bool:
         """Behind an `if` (not `if __name__ == "__main__":`), an `except`, a
-        conditional expression, in a debugging helper or a pytest function?"""
+        conditional expression, in a pytest function, or in a function that the file
+        calls only so (`if args.debug: check_gradients(model)`), whatever its name?"""
         for anc in self.model.tree.ancestors(node):
-            if isinstance(anc, cst.If) and not _is_main_guard(anc.test):
+            if isinstance(anc, cst.If) and not _is_main_guard(anc.test) and not self._of_libraries(anc.test):
                 return True
             if isinstance(anc, (cst.ExceptHandler, cst.IfExp, cst.BooleanOperation, cst.Lambda)):
                 return True
-            if isinstance(anc, cst.FunctionDef) and (
-                _DEBUG_FUNCTION.search(anc.name.value) or anc.name.value.startswith("test")
-            ):
-                return True
+            if isinstance(anc, cst.FunctionDef):
+                if anc.name.value.startswith("test"):  # what pytest collects
+                    return True
+                sites = self.model.call_sites().get(anc)
+                if sites and anc not in seen:
+                    return all(self._guarded(site, seen | {anc}) for site in sites)
         return False
 
-    def _with_reason(self, call: cst.Call, item: cst.WithItem) -> str | None:
-        """Why this `with` covers training, in words; None when it does not (or is guarded)."""
+    def _of_libraries(self, test: cst.BaseExpression) -> bool:
+        """Does `test` ask only whether an import bound its names (`if pl is not None:` after a
+        guarded import), the same on every run of one installation, no flag of the run?"""
+        tree = self.model.tree
+        if tree.descendants(test, cst.Call) or tree.descendants(test, cst.Attribute):
+            return False  # `os.environ.get("DEBUG")`, `torch.cuda.is_available()`: read at run time
+        names = set(names_in(test)) - {"None", "True", "False"}
+        return bool(names) and names <= self.model.imports.aliases.keys()
+
+    def _assumed(self, node: cst.CSTNode) -> str | None:
+        """What the finding assumes where its function is named like a debugging helper and no code
+        in sight calls it (so nothing shows whether it runs in every run or only to debug); None
+        where its callers in the file decide, or its name says nothing."""
+        for anc in self.model.tree.ancestors(node):
+            if isinstance(anc, cst.FunctionDef):
+                if self.model.call_sites().get(anc):
+                    return None
+                if _DEBUG_FUNCTION.search(anc.name.value):
+                    return f"`{anc.name.value}()`, which no code in sight calls, runs in every run, not only to debug"
+        return None
+
+    def _with_reason(self, call: cst.Call, item: cst.WithItem) -> tuple[str, str | None] | None:
+        """Why this `with` covers training, in words, and what that rests on where only a name shows
+        it; None when it does not (or is guarded)."""
         if self._guarded(call):
             return None
         model = self.model
@@ -153,20 +201,28 @@ for x, y in loader:
         for loop_type in (cst.For, cst.While):
             for loop in model.tree.descendants(body, loop_type):
                 if loops.is_training_loop(loop):
-                    return "wraps a training loop"
+                    return "wraps a training loop", None
+        named = None
         for inner in model.tree.descendants(body, cst.Call):
             name = callee_name(inner) or ""
             callees = model.local_callees(inner)
             # a function of the project trains where its body shows it (in this file, or in another
-            # file's summary where that has one), whatever its name; only one whose body is out of
-            # sight is taken for training by its name (`trainer.fit()`)
+            # file's summary where that has one), whatever its name, and a library's training method
+            # (`pl.Trainer(...).fit(model)`); one whose body is out of sight is taken for training by
+            # its name alone (`trainer.fit()`), an assumption
             facts = model.project.function(inner) if not callees else None
             if callees:
                 trains = any(loops.steps_once(f) or self._trains(f) for f in callees)
+            elif facts is not None:
+                trains = bool(facts.get("trains"))
             else:
-                trains = bool(facts.get("trains")) if facts is not None else bool(_TRAIN_CALL.search(name))
+                trains = self._library_training(inner)
+                if not trains and named is None and _TRAIN_CALL.search(name):
+                    named = name
             if trains:
-                return f"wraps the training call `{name}()`"
+                return f"wraps the training call `{name}()`", None
+        if named is not None:
+            return f"wraps the training call `{named}()`", f"`{named}()`, defined out of sight, trains"
         context = step_context(model, call, lambda n, r: self._guarded(n))
         if context is None:
             return None
@@ -177,7 +233,15 @@ for x, y in loader:
             return None  # an evaluation loop: no backward to check
         if isinstance(region, cst.FunctionDef) and self.model.loops.eval_step_method(region):
             return None
-        return f"runs on {context.where}"
+        return f"runs on {context.where}", None
+
+    def _library_training(self, call: cst.Call) -> bool:
+        """Is `call` a library's method that trains (`Trainer.fit`), by its receiver's class?"""
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return False
+        methods = TRAINING_METHODS.get(self.model.provenance.receiver_class(func.value, call), ())
+        return func.attr.value in methods
 
     def _trains(self, func: cst.FunctionDef) -> bool:
         loops = self.model.loops

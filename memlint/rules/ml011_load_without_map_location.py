@@ -25,7 +25,7 @@ from memlint.analysis.facts.checkpoints import (
     written_url,
 )
 from memlint.patterns import is_test_path
-from memlint.analysis.facts.ranks import runs_in_several_processes, runs_on_rank_zero_only
+from memlint.analysis.facts.ranks import FACT, NAMED, runs_in_several_processes, runs_on_rank_zero_only
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 
@@ -79,7 +79,13 @@ device, a lambda, a dict) is fine, unless it is None where the load runs
 setting whose constructor defaults it to None); so are tests, a checkpoint's metadata file,
 a load that runs on rank 0 only (`if rank != 0: return`) of checkpoints the
 same file saves from the CPU (`FullStateDictConfig(offload_to_cpu=True)`,
-`torch.save` of `.cpu()` tensors), and a load of a file name that the same
+`torch.save` of `.cpu()` tensors): a rank is what `dist.get_rank()`, the
+launcher's `RANK` variable, `accelerator.process_index`, `trainer.global_rank`
+(or `is_main_process`, `is_global_zero`) or a function returning one makes,
+through names, attributes and what the file's callers hand a parameter; a test
+of a value the file does not show (`args.rank == 0`) is a rank test by its name
+alone, and the finding says what it assumed and is shown with `--preview` only;
+and a load of a file name that the same
 file saves with CPU tensors (`os.path.join(d, "optimizer_state.pt")`, a state
 dict taken under `ShardedStateDictConfig(offload_to_cpu=True)`, tensors built
 with `device="cpu"` or loaded with `map_location="cpu"`), and a load read only
@@ -170,10 +176,13 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if resolved in WEIGHT_DOWNLOADS and not written_url(model, source, node):  # weights a library or the user names
             assumed = f"the weights at `{code(source)}` were saved from a device"
         rank_zero = runs_on_rank_zero_only(model, node)
-        if (rank_zero and saves_from_cpu(model)) or loads_cpu_saved_file(model, node):
+        if (rank_zero and rank_zero[0] == FACT and saves_from_cpu(model)) or loads_cpu_saved_file(model, node):
             return  # what this file saved from the CPU (on rank 0, or by its file name): it lands on the CPU
-        # Read on rank 0 only, a file this process has just written, or a program of one process:
-        # not another rank's checkpoint.
+        assumptions = [assumed] if assumed else []
+        if rank_zero and rank_zero[0] == NAMED and saves_from_cpu(model):  # rank 0 by a name alone (a default run hides it)
+            assumptions.append(f"`{code(rank_zero[1])}` is no test of this process's rank")
+        # Read on rank 0 only (or maybe: a test named so), a file this process has just written, or a
+        # program of one process: not another rank's checkpoint, or maybe not; this message holds either way.
         own = rank_zero or reads_back_own_save(model, node, source) or per_rank_file(model, node) or not runs_in_several_processes(model)
         name = "torch.load" if resolved in TORCH_LOAD else code(node.func)
         without = "without `map_location`" if none is None else f"with `map_location` None {none}".rstrip()
@@ -199,9 +208,10 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         if saved_key is not None:
             hint += f" (line {state_keys[saved_key]} saves `{saved_key}` from a state dict that may be on a device)"
         if assumed:  # no use in sight shows a checkpoint: its names do (a default run hides it)
-            hint += f" (assumed: {assumed})"
-            extra["assumptions"] = [assumed]
             extra |= project  # what the project's callers or callees do with it may show it (`ProjectIndex`)
+        if assumptions:
+            hint += "".join(f" (assumed: {text})" for text in assumptions)
+            extra["assumptions"] = assumptions
         self.report(node, message, hint, fix=fix, **extra, **({"keys": keys} if keys else {}), **({"files": files} if files else {}))
 
     def _checkpoint_reason(

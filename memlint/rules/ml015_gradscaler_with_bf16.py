@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg
@@ -16,8 +14,9 @@ AUTOCAST = {
     "torch.cpu.amp.autocast",
 }
 _DTYPE_POSITION = {"torch.autocast": 1, "torch.amp.autocast": 1, "torch.amp.autocast_mode.autocast": 1}
-# A test or flag that picks the precision: `if args.fp16:`, `enabled=amp_dtype == torch.float16`.
-_PRECISION = re.compile(r"fp16|float16|half|bf16|bfloat16|dtype|precision|16", re.IGNORECASE)
+DTYPES = {"torch.float16", "torch.half", "torch.bfloat16"}
+DTYPE = "dtype"  # what `_reads` says of an expression that reads a torch dtype
+_DEPTH = 3  # assignments followed from a test to what it reads
 BF16 = "bf16"
 FP16 = "fp16"
 MAYBE = "maybe"
@@ -34,10 +33,15 @@ class GradScalerWithBf16(Rule):
     what = """
 Checks for a `GradScaler` (`torch.amp`, `torch.cuda.amp`, `ShardedGradScaler`)
 created in the same function, class or file as an `autocast` region whose
-dtype is `torch.bfloat16`. A scaler created with `enabled=` depending on the
-dtype, with `enabled=False`, or under an `if` that picks fp16 (as written or
-through a flag set from the dtype: `use_scaler = dtype == torch.float16`),
-and fp16 autocast regions, are not reported.
+dtype is `torch.bfloat16`. A scaler created with `enabled=False`, or with
+`enabled=` or under an `if` that reads the dtype (`use_scaler = dtype ==
+torch.float16`) or what the autocast's dtype is chosen by (`if args.precision
+== "fp16":` beside `dtype=torch.bfloat16 if args.precision == "bf16" else
+...`), and fp16 autocast regions, are not reported: what a flag is computed
+from decides, not its name. Where the scaler depends on a flag whose value the
+file does not show (a parameter, an attribute of the parsed arguments) and
+that does not also switch the autocast on, the finding says what it assumed
+and is shown with `--preview` only.
 """
     why = """
 Loss scaling exists for float16, whose smallest normal value is 6.1e-05:
@@ -77,15 +81,14 @@ for x, y in loader:
         if any(arg.star == "**" for arg in node.args):
             return
         enabled = keyword_arg(node, "enabled")
-        if enabled is not None:
-            constant = bool_constant(enabled.value)
-            if constant is False or (constant is None and self._picks_precision(enabled.value, node)):
-                return
-        if self._under_precision_test(node):
+        if enabled is not None and bool_constant(enabled.value) is False:
             return
         autocast = self._bf16_autocast(node)
         if autocast is None:
             return
+        assumed = self._assumed(node, enabled.value if enabled is not None else None, autocast)
+        if assumed is None:
+            return  # the scaler follows the choice of precision
         row = self._row(autocast)
         what = (
             f"a bfloat16 autocast (`{code(autocast.func)}`, line {row})"
@@ -97,53 +100,117 @@ for x, y in loader:
             "drop the scaler, or create it with `enabled=(amp_dtype == torch.float16)`; bfloat16 has float32's "
             "exponent range, and `unscale_` raises NotImplementedError on bfloat16 parameters"
         )
-        self.report(node, message, hint)
+        if assumed:  # a test out of sight decides whether the scaler exists (a default run hides it)
+            hint += f" (assumed: {assumed})"
+        self.report(node, message, hint, **({"assumptions": [assumed]} if assumed else {}))
 
     def _row(self, node: cst.CSTNode) -> int:
         """1-based line of `node`, for the message (computed only when reporting)."""
         return self.model.range_of(node).start.line
 
-    # -- the scaler --------------------------------------------------------------
-    def _picks_precision(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
-        """Does `enabled=...` depend on the dtype (directly or through one name)?"""
-        if _PRECISION.search(code(expr)):
-            return True
-        if isinstance(expr, cst.Name):
-            for scope in (self.model.scope_of(at), self.model.module):
-                for binding in self.model.bindings(scope, expr.value):
-                    if binding.value is not None and _PRECISION.search(code(binding.value)):
-                        return True
-            if expr.value in self.model.params(self.model.scope_of(at)):
-                return True  # a caller decides
-        return False
+    # -- whether the scaler follows the choice of precision ------------------------
+    def _assumed(self, scaler: cst.Call, enabled: cst.BaseExpression | None, autocast: cst.Call) -> str | None:
+        """None where the scaler is made or enabled only by the choice of precision (a test of a
+        dtype, or of what the autocast's dtype is chosen by); "" where it runs with the autocast (no
+        test, a test of what switches an always-bfloat16 autocast on too, or of values the file
+        shows in full); else what the finding assumes of the test that decides, whose values are
+        out of sight."""
+        tests = ([enabled] if enabled is not None else []) + self._tests_around(scaler)
+        if not tests:
+            return ""
+        reads = [self._reads(test, test) for test in tests]
+        if any(DTYPE in read for read, _ in reads):
+            return None
+        dtype = call_arg(autocast, _DTYPE_POSITION.get(self.model.imports.resolve(autocast.func) or ""), "dtype")
+        chosen_by = self._reads(dtype.value, autocast)[0] if dtype is not None else set()
+        if any(read & chosen_by for read, _ in reads):
+            return None
+        switched_by: set = set()
+        on = keyword_arg(autocast, "enabled")
+        for test in ([on.value] if on is not None else []) + self._tests_around(autocast):
+            switched_by |= self._reads(test, test)[0]
+        # switched on together with an autocast that is always bfloat16; or tested on values the file shows
+        together = self._dtype_of(autocast) == BF16 and any(read & switched_by for read, _ in reads)
+        if together or not any(open_ for _, open_ in reads):
+            return ""
+        test = next(test for test, (_, open_) in zip(tests, reads) if open_)
+        return f"`{code(test)}` does not pick float16 over bfloat16"
 
-    def _under_precision_test(self, node: cst.CSTNode) -> bool:
-        """Is `node` built only when an `if` (or `x if ... else y`) picks fp16, as written or
-        through a flag set from the dtype (`use_scaler = dtype == torch.float16`)?"""
+    def _tests_around(self, node: cst.CSTNode) -> list[cst.BaseExpression]:
+        """The tests of the `if`s (and `x if ... else y`) of its function that `node` runs under."""
+        tests = []
         for anc in self.model.tree.ancestors(node):
             if isinstance(anc, (cst.FunctionDef, cst.ClassDef, cst.Module)):
-                return False
-            if isinstance(anc, (cst.If, cst.IfExp)) and self._tests_precision(anc.test, anc):
-                return True
-        return False
+                break
+            if isinstance(anc, (cst.If, cst.IfExp)) and not self.model.tree.contains(anc.test, node):
+                tests.append(anc.test)
+        return tests
 
-    def _tests_precision(self, test: cst.BaseExpression, at: cst.CSTNode) -> bool:
-        if _PRECISION.search(code(test)):
-            return True
-        names = [test] if isinstance(test, cst.Name) else list(self.model.tree.descendants(test, cst.Name))
-        for name in names:
-            for scope in (self.model.scope_of(at), self.model.module):
-                if any(
-                    b.value is not None and _PRECISION.search(code(b.value)) for b in self.model.bindings(scope, name.value)
-                ):
-                    return True
-        return False
+    def _reads(self, expr: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> tuple[set, bool]:
+        """What `expr` is computed from, through the file's assignments (to names and to `self`'s
+        attributes): each name or attribute read, keyed by where it is defined, DTYPE where a torch
+        dtype is read; and whether some value read is out of sight (a parameter, an attribute of
+        an object the file does not build, a name nothing binds)."""
+        model = self.model
+        read: set = set()
+        out_of_sight = False
+        stack: list[cst.CSTNode] = [expr]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.Name, cst.Attribute)):
+                resolved = model.imports.resolve(node)
+                if resolved in DTYPES:
+                    read.add(DTYPE)
+                    continue
+                root = node
+                while isinstance(root, cst.Attribute):
+                    root = root.value
+                if not isinstance(root, cst.Name):
+                    stack.append(root)  # `get_args().fp16`: what the call reads
+                    out_of_sight = True
+                    continue
+                if root.value in model.imports.aliases or root.value in ("True", "False", "None"):
+                    read.add(resolved)  # a library's function or constant: its meaning is known
+                    continue
+                key, values, seen = self._defined(node, root, at)
+                read.add(key)
+                if not seen or depth >= _DEPTH:
+                    out_of_sight = True
+                    continue
+                for value in values:
+                    inner, unseen = self._reads(value, value, depth + 1)
+                    read |= inner
+                    out_of_sight |= unseen
+            elif not isinstance(node, (cst.SimpleString, cst.Integer, cst.Float)):
+                stack.extend(node.children)
+        return read, out_of_sight
+
+    def _defined(self, node: cst.BaseExpression, root: cst.Name, at: cst.CSTNode) -> tuple[tuple, list, bool]:
+        """Where `node` (a name, or an attribute chain on the name `root`) is defined, as a key; the
+        values the file assigns it; whether the file shows them (False: a parameter, an attribute
+        of an object the file does not fill, a name nothing binds)."""
+        model = self.model
+        if isinstance(node, cst.Attribute) and root.value == "self" and node.value is root:
+            values = model.provenance.self_attribute_values(node.attr.value, at)
+            return ("self", model.self_family(at), node.attr.value), values, bool(values)
+        scope = model.scope_of(at)
+        where: cst.CSTNode = scope
+        if root.value in model.params(scope):
+            return (id(scope), code(node)), [], False
+        bindings = model.bindings(scope, root.value)
+        if not bindings:
+            where, bindings = model.module, model.bindings(model.module, root.value)
+        if node is not root or not bindings:  # an attribute of a value the file holds: not filled here
+            return (id(where), code(node)), [], False
+        return (id(where), root.value), [b.value for b in bindings if b.value is not None], all(
+            b.value is not None for b in bindings
+        )
 
     # -- the autocast --------------------------------------------------------------
     def _bf16_autocast(self, scaler: cst.Call) -> cst.Call | None:
         """A bfloat16 autocast next to the scaler: in its function, else its class
         (there, no fp16 autocast beside it), else its file (there, only certain
-        bfloat16 autocasts outside any precision test)."""
+        bfloat16 autocasts)."""
         model = self.model
         scope = model.scope_of(scaler)
         regions: list[tuple[cst.CSTNode, bool]] = []
@@ -172,7 +239,7 @@ for x, y in loader:
                 if FP16 in kinds:
                     return None
                 return next((call for call, kind in found if kind in (BF16, MAYBE)), None)
-            if kinds == {BF16} and not any(self._under_precision_test(call) for call, _ in found):
+            if kinds == {BF16}:
                 return found[0][0]
             return None
         return None

@@ -227,7 +227,7 @@ def per_rank_file(model: "SemanticModel", load: cst.Call) -> bool:
 def _names_rank(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, depth: int) -> bool:
     if isinstance(expr, cst.FormattedString):
         return any(
-            isinstance(p, cst.FormattedStringExpression) and names_a_rank(p.expression) for p in expr.parts
+            isinstance(p, cst.FormattedStringExpression) and names_a_rank(model, p.expression) for p in expr.parts
         )
     if isinstance(expr, cst.Call) and expr.args:
         return any(_names_rank(model, a.value, at, depth) for a in expr.args)

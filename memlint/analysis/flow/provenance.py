@@ -203,6 +203,15 @@ def _body_class(node: cst.AnnAssign, tree: "Tree") -> cst.ClassDef | None:
     return owner if type(owner) is cst.ClassDef else None
 
 
+def _in_comprehension_of(tree: "Tree", loop: cst.CompFor, at: cst.CSTNode) -> bool:
+    """Is `at` read within the comprehension whose `for` is `loop`, after it binds (its element, a
+    later `for` or `if`), not in the iterable it reads?"""
+    comprehension: cst.CSTNode | None = tree.parent_of(loop)
+    while type(comprehension) is cst.CompFor:
+        comprehension = tree.parent_of(comprehension)
+    return comprehension is not None and tree.contains(comprehension, at) and not tree.contains(loop.iter, at)
+
+
 def _indices(resolved: str, call: cst.Call) -> bool:
     """Does the torch function `resolved` return integer indices at this call (`torch.nonzero(m)`,
     `torch.where(m)`), which carry no autograd history?"""
@@ -953,10 +962,11 @@ class Provenance:
             return self._history(expr.expression, scope, at, guard)
         if kind is cst.NamedExpr:
             return self._history(expr.value, scope, at, guard)
+        # read where the element is: a name the comprehension binds is its own variable there
         if kind is cst.ListComp or kind is cst.GeneratorExp or kind is cst.SetComp:
-            return self._history(expr.elt, scope, at, guard)
+            return self._history(expr.elt, scope, expr.elt, guard)
         if kind is cst.DictComp:
-            return self._history(expr.value, scope, at, guard)
+            return self._history(expr.value, scope, expr.value, guard)
         return False  # numbers, strings, comparisons, boolean operations, lambdas
 
     def _call_history(
@@ -977,9 +987,11 @@ class Provenance:
             if bindings and any(self._history(v, scope, s, guard) for s, v in self._collected(name, scope, at, bindings)):
                 return True
         if resolved.startswith("torch."):
+            if _indices(resolved, call):
+                return False
             if resolved.startswith("torch.nn.functional."):
                 return bool(_F_LOSSES.match(resolved)) or args_history()
-            if _TORCH_NO_HISTORY.match(resolved) or _indices(resolved, call):
+            if _TORCH_NO_HISTORY.match(resolved):
                 return False
             return args_history()
         if resolved.startswith(HOST_LIBRARIES):
@@ -1369,6 +1381,8 @@ class Provenance:
                     return True
             elif self._history(value, scope, binding.node, guard):
                 return True
+        if len(bindings) == 1 and type(bindings[0].node) is cst.CompFor and _in_comprehension_of(self.model.tree, bindings[0].node, at):
+            return False  # a comprehension's own variable: what it iterates decides, nothing the function binds
         if not bindings and type(scope) is cst.FunctionDef and self._handed_history(name, scope):
             return True  # ignite's `Metric.update(output)`: the framework hands it values with history
         if not bindings and name not in self.model.params(scope) and scope is not self.model.module:
@@ -1818,6 +1832,10 @@ class Provenance:
     def _reaching_bindings(self, scope: "Scope", name: str, at: cst.CSTNode) -> list["Binding"]:
         bindings = self.model.bindings(scope, name)
         tree = self.model.tree
+        # in a comprehension that binds the name, its `for` does, whatever the function binds
+        inner = [b for b in bindings if type(b.node) is cst.CompFor and _in_comprehension_of(tree, b.node, at)]
+        if inner:
+            return inner[-1:]
         position = tree.order[id(at)]
         # A loop's target is bound before each run of its body: in the body it is the latest binding
         # (the target of an earlier loop of the same name does not reach it).

@@ -140,8 +140,13 @@ class Scopes:
                 add(node, node.asname.name, None)
         for node in by_type.get(cst.NamedExpr, ()):
             add(node, node.target, node.value)
-        for comp in by_type.get(cst.CompFor, ()):
-            add(comp, comp.target, None)
+        for comp in by_type.get(cst.CompFor, ()):  # as a loop's target: bound to what it iterates
+            parts = _iterated_parts(comp)
+            if parts is None:
+                add(comp, comp.target, comp.iter)
+                continue
+            for element, iterable in parts:
+                add(comp, element, iterable)
         return table
 
     def bindings(self, scope: Scope, name: str) -> list[Binding]:
@@ -335,7 +340,7 @@ def is_abstract(func: cst.FunctionDef) -> bool:
     return type(name) is cst.Name and name.value == "NotImplementedError"
 
 
-def _iterated_parts(loop: cst.For) -> list[tuple[cst.BaseExpression, cst.BaseExpression]] | None:
+def _iterated_parts(loop: cst.For | cst.CompFor) -> list[tuple[cst.BaseExpression, cst.BaseExpression]] | None:
     """For `for name, out in zip(names, outputs)` (or `for i, out in enumerate(outputs)`), each element
     of the target with the iterable it takes its values from (`out` from `outputs`; the index from
     the `enumerate(...)` call itself); None for any other loop."""
