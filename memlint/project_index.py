@@ -251,6 +251,19 @@ class ProjectIndex:
         return found
 
     @cached_property
+    def _callables_by_callers(self) -> dict[tuple[str, str], list[list[list[Any]]]]:
+        """(file, function or class) of the project's callables that other files call handing them callables
+        of their own, uncalled (`RunningStat(self.batch_energy)`) -> for each such call, [position or keyword,
+        what calling the handed callable returns (a `Value`)] for each (the summary's `handed_callables`)."""
+        found: dict[tuple[str, str], list[list[list[Any]]]] = {}
+        for path, summary in self.summaries.items():
+            for callee, handed in summary.get("handed_callables", ()):
+                where = self.locate(path, callee)
+                if where is not None and where[0] != path:
+                    found.setdefault(where, []).append(handed)
+        return found
+
+    @cached_property
     def _called_per_step(self) -> set[tuple[str, str]]:
         """(file, function or `Class.method`) of the project's definitions that another file calls on
         every training step (`ema.update(model)` in its training loop)."""
@@ -294,6 +307,8 @@ class ProjectIndex:
                 found["trained"] = True
             if key in self._made_by_callers:
                 found["made"] = self._made_by_callers[key]
+            if key in self._callables_by_callers:
+                found["handed"] = self._callables_by_callers[key]
             self._callers_entries[key] = found or None
         return self._callers_entries[key]
 

@@ -150,6 +150,23 @@ class ProjectFacts:
             found.append(made)
         return sorted(set(found))
 
+    def handed_elsewhere(self, function: str, param: str, position: int) -> list[Value] | None:
+        """What calling the callables returns that every call of this file's `function` (top-level, or a
+        class: its construction) in another file of the project hands `param` (at `position`, or by its
+        name), uncalled, where each such callable is a function or method of that file that does not
+        differentiate (`RunningStat(self.batch_energy)`): one `Value` each; [] where no other file calls
+        it with arguments; None where one such call hands `param` anything else."""
+        found = self._get(f"{CALLERS}{function}", True, "handed")
+        if not found:
+            return []
+        values = []
+        for handed in found["handed"]:
+            value = next((v for key, v in handed if key in (param, position)), None)
+            if value is None:
+                return None
+            values.append(Value.from_json(value))
+        return values if len(values) == found["calls"] else None
+
     def trained_elsewhere(self, function: str) -> bool:
         """Does another file of the project differentiate what a call of this file's `function`
         (top-level, or `Class.method`; a method also by its name, called on an object whose class

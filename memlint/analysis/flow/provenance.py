@@ -993,6 +993,13 @@ class Provenance:
             guard.add(key)
             arg_history = lambda arg: self._history(arg, scope, at, guard)  # noqa: E731
             return any(self.callee_value(_as_called(call, f), f, element, arg_history).carries for f in handed)
+        made = self.model.handed.constructor_callables(call)  # type: ignore[attr-defined]
+        if made is not None:  # `self._compute(batch)`, handed `self.batch_energy` by every construction of its class
+            local, others = made
+            arg_history = lambda arg: self._history(arg, scope, at, guard)  # noqa: E731
+            return any(v.element(element).carries if element is not None else v.carries for v in others) or any(
+                self.callee_value(_as_called(call, f), f, element, arg_history).carries for f in local
+            )
         if type(func) is cst.Name:
             if func.value in _HISTORY_FREE_BUILTINS:
                 return False
