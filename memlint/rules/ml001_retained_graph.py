@@ -633,9 +633,9 @@ def _returned_alone(model: "SemanticModel", region: cst.CSTNode, name: str, back
     return any(type(r.value) is cst.Name and r.value.value == name for r in returns)
 
 
-def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.FunctionDef | None:
-    """A function of this file whose result flows into `expr` (in its scope) and that backwards the
-    graph of what it returns (called, run by the callee it is handed to, or handed in by every caller)."""
+def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+    """Does a function whose result flows into `expr` (in its scope) backward the graph of what it
+    returns (`Provenance.differentiated_by_callee`)?"""
     scope = model.scope_of(at)
     values: list[tuple[cst.CSTNode | None, int | None]] = [(expr, None)]
     for name in model.provenance.dependencies(set(names_in(expr)), scope):
@@ -645,11 +645,9 @@ def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at
             continue
         calls = [value] if isinstance(value, cst.Call) else []
         for call in calls + model.tree.descendants(value, cst.Call):
-            callees = model.local_callees(call) + model.provenance.run_callables(call) + model.provenance.handed_functions(call)
-            for callee in callees:
-                if model.summaries.backwards_return(callee, element if call is value else None):
-                    return callee
-    return None
+            if model.provenance.differentiated_by_callee(call, element if call is value else None):
+                return True
+    return False
 
 
 def _guard(model: "SemanticModel", call: cst.Call, region: cst.CSTNode) -> cst.If | None:

@@ -185,6 +185,16 @@ class ProjectFacts:
         entry = self._get(f"{OVERRIDES}{cls}.{method}", True, "entry")
         return entry.get("evaluation_run") if entry else None
 
+    def returned_by_overrides(self, cls: str, method: str) -> tuple[Value, bool] | None:
+        """Where subclasses in other files of the project override `method` of this file's class `cls` (one
+        the class calls on `self` but leaves to them) and one returns a value with history: what they return
+        (joined), and whether each such override backwards the value it returns (a training step returning
+        its loss after `loss.backward()`); None otherwise."""
+        entry = self._get(f"{OVERRIDES}{cls}.{method}", True, "entry")
+        if not entry or "returns" not in entry:
+            return None
+        return Value.from_json(entry["returns"]), bool(entry.get("backwards_return"))
+
     @staticmethod
     def answer_list(answers: dict[tuple[str, str], Any], imported: Collection[str] | None) -> list[list[Any]]:
         """`answers` as the file's summary keeps them (JSON): those about a name whose first part the

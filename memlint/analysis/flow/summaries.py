@@ -781,6 +781,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         returns = summaries.returns(func) if func.returns is not None or _returns_a_value(model, func) else None
         if returns is not None and (returns.history != NO or returns.passes or named_like_loss(func.name.value)):
             entry["returns"] = returns.to_json()
+            if returns.history != NO and cls is not None and summaries.backwards_return(func):
+                entry["backwards_return"] = True  # a training step that returns its loss: a base's loop keeps a skeleton
         keeps = summaries.keeps(func) or {}
         if keeps or (cls is not None and func.name.value == "update"):  # a meter's `update` that keeps nothing says so
             entry["keeps"] = {param: where for param, (_, where) in sorted(keeps.items())}
