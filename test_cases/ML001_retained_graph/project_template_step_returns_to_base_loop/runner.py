@@ -1,7 +1,8 @@
 # Linted as one project with agents.py: the base classes' loops call the step methods they leave to
 # their subclasses and keep what those return. `PPORunner.train_step` (agents.py) returns its loss after
-# `backward()`: `history` keeps every step's graph skeleton. `DetachedRunner.update_step` returns the
-# loss detached, and `eval_step` runs under `no_grad`: what the other loops keep has no graph.
+# `backward()`: `train`'s `history` keeps every step's graph skeleton; `train_logged`'s keeps numbers.
+# `DetachedRunner.update_step` returns the loss detached, and `eval_step` runs under `no_grad`: what
+# the other loops keep has no graph.
 import torch
 
 
@@ -17,6 +18,13 @@ class BaseRunner:
             for batch in self.loader:
                 loss = self.train_step(batch)
                 history.append(loss)  # expect: ML001
+        return history
+
+    def train_logged(self, epochs):
+        history = []
+        for _ in range(epochs):
+            for batch in self.loader:
+                history.append(self.train_step(batch).item())
         return history
 
     def evaluate(self, loader):
