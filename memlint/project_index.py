@@ -22,6 +22,7 @@ from memlint.analysis.library import (
     named_like_module,
 )
 from memlint.analysis.questions import CALLERS, EVALUATING, OVERRIDES
+from memlint.analysis.flow.values import NO, Value, join
 from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
 
@@ -251,6 +252,19 @@ class ProjectIndex:
         return found
 
     @cached_property
+    def _callables_by_callers(self) -> dict[tuple[str, str], list[list[list[Any]]]]:
+        """(file, function or class) of the project's callables that other files call handing them callables
+        of their own, uncalled (`RunningStat(self.batch_energy)`) -> for each such call, [position or keyword,
+        what calling the handed callable returns (a `Value`)] for each (the summary's `handed_callables`)."""
+        found: dict[tuple[str, str], list[list[list[Any]]]] = {}
+        for path, summary in self.summaries.items():
+            for callee, handed in summary.get("handed_callables", ()):
+                where = self.locate(path, callee)
+                if where is not None and where[0] != path:
+                    found.setdefault(where, []).append(handed)
+        return found
+
+    @cached_property
     def _called_per_step(self) -> set[tuple[str, str]]:
         """(file, function or `Class.method`) of the project's definitions that another file calls on
         every training step (`ema.update(model)` in its training loop)."""
@@ -294,15 +308,16 @@ class ProjectIndex:
                 found["trained"] = True
             if key in self._made_by_callers:
                 found["made"] = self._made_by_callers[key]
+            if key in self._callables_by_callers:
+                found["handed"] = self._callables_by_callers[key]
             self._callers_entries[key] = found or None
         return self._callers_entries[key]
 
     @cached_property
-    def _evaluating_overrides(self) -> dict[tuple[str, str], str]:
-        """(file, `Class.method`) of the project's classes -> how a subclass in another file that
-        defines the method evaluates in it (the model run, in words, and its file), by the
-        subclasses' summaries: their bases as written (`bases`) and their methods' `evaluation_run`."""
-        found: dict[tuple[str, str], str] = {}
+    def _overrides(self) -> dict[tuple[str, str], list[dict[str, Any]]]:
+        """(file, `Class.method`) of the project's classes -> the facts of the methods that subclasses in
+        other files define under that name (their `flow` entries), by the subclasses' bases as written."""
+        found: dict[tuple[str, str], list[dict[str, Any]]] = {}
         for other, summary in self.summaries.items():
             flow = summary.get("flow") or {}
             for cls, entry in flow.items():
@@ -312,8 +327,28 @@ class ProjectIndex:
                         continue
                     prefix = f"{cls}."
                     for key, facts in flow.items():
-                        if key.startswith(prefix) and facts.get("evaluation_run"):
-                            found.setdefault((where[0], f"{where[1]}.{key[len(prefix):]}"), facts["evaluation_run"])
+                        if key.startswith(prefix):
+                            found.setdefault((where[0], f"{where[1]}.{key[len(prefix):]}"), []).append(facts)
+        return found
+
+    @cached_property
+    def _override_entries(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """(file, `Class.method`) -> what the overrides of other files do in it: how one evaluates (the model
+        run, in words: `evaluation_run`), and what they return (`returns`, joined) where one returns a value
+        with history, with `backwards_return` where every such override backwards the value it returns."""
+        found: dict[tuple[str, str], dict[str, Any]] = {}
+        for where, overrides in self._overrides.items():
+            entry: dict[str, Any] = {}
+            run = next((o["evaluation_run"] for o in overrides if o.get("evaluation_run")), None)
+            if run:
+                entry["evaluation_run"] = run
+            returns = [Value.from_json(o["returns"]) if o.get("returns") else Value(history=NO) for o in overrides]
+            if any(v.carries for v in returns):
+                entry["returns"] = join(returns).to_json()
+                if all(o.get("backwards_return") for o, v in zip(overrides, returns) if v.carries):
+                    entry["backwards_return"] = True
+            if entry:
+                found[where] = entry
         return found
 
     def kept_by_project_callees(self) -> list[Finding]:
@@ -451,9 +486,9 @@ class ProjectIndex:
                 entry = self._callers(path, question.removeprefix(CALLERS))
                 if entry is not None and entry.get("trained"):
                     found[question] = entry
-        for (where, method), run in self._evaluating_overrides.items():
+        for (where, method), entry in self._override_entries.items():
             if where == path:
-                found[f"{OVERRIDES}{method}"] = {"evaluation_run": run}
+                found[f"{OVERRIDES}{method}"] = entry
         return found
 
     def fact(self, path: str, question: str) -> dict[str, Any] | None:
@@ -467,8 +502,7 @@ class ProjectIndex:
         if question.startswith(CALLERS):  # how other files call this file's own function
             return self._callers(path, question.removeprefix(CALLERS))
         if question.startswith(OVERRIDES):  # what other files' subclasses do in a method it leaves to them
-            run = self._evaluating_overrides.get((path, question.removeprefix(OVERRIDES)))
-            return None if run is None else {"evaluation_run": run}
+            return self._override_entries.get((path, question.removeprefix(OVERRIDES)))
         base = question.startswith("base:")
         name = question.removeprefix("base:")
         where = self.locate(path, name)

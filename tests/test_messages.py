@@ -48,3 +48,13 @@ def test_ml005_speaks_of_a_training_step_only_where_the_step_updates_weights() -
     for finding in findings_of(folder / "bad_encodings_joined_by_torch_after_loop.py"):
         if finding.code == "ML005":
             assert "training" not in finding.message and "every step" in finding.message, finding
+
+
+def test_ml001_speaks_of_a_graph_skeleton_only_where_the_callee_backwards_what_it_returns() -> None:
+    folder = CASES / "ML001_retained_graph"
+    # `_step` backwards the loss it returns: what is kept is its graph skeleton
+    (kept,) = [f for f in findings_of(folder / "bad_loss_kept_after_backward_helper_method.py") if f.code == "ML001"]
+    assert "graph skeleton" in kept.message, kept
+    # `update` backwards its loss but returns another value of a second forward, never backwarded
+    (halved,) = [f for f in findings_of(folder / "bad_tensor_halved_in_place_returned.py") if f.code == "ML001"]
+    assert "never backwarded" in halved.message and "skeleton" not in halved.message, halved

@@ -94,6 +94,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "keyword_strings": lambda: keyword_strings(model),
         "host_saves": lambda: saves_host_data(model),
         "passes": lambda: model.handed.passes(imported()),
+        "handed_callables": lambda: model.handed.callables_handed(imported()),
         "method_grad": lambda: _method_grad(model, imported_roots),
         "per_step_calls": lambda: _per_step_calls(model, imported() + _method_calls(model, imported_roots, local=True)),
         "handed_imports": lambda: _handed_imports(model, imported_roots),
@@ -134,7 +135,7 @@ _ORDER = (
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
     "handed_imports", "hands_host", "handed_methods", "trained_calls", "state_dict_calls", "state_dict_params",
-    "state_keys",
+    "state_keys", "handed_callables",
 )  # the summary's keys as the cache has always written them
 
 

@@ -4,6 +4,7 @@ import libcst as cst
 
 from typing import TYPE_CHECKING
 
+from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.flow.consumers import consumed_after
 from memlint.analysis.syntax.expressions import code, literal_parts, names_in, root_name
 from memlint.analysis.regions.grad import Grad
@@ -632,21 +633,21 @@ def _returned_alone(model: "SemanticModel", region: cst.CSTNode, name: str, back
     return any(type(r.value) is cst.Name and r.value.value == name for r in returns)
 
 
-def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> cst.FunctionDef | None:
-    """A function of this file whose result flows into `expr` (in its scope) and that calls
-    backward itself (called, run by the callee it is handed to, or handed in by every caller)."""
+def _differentiating_callee(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+    """Does a function whose result flows into `expr` (in its scope) backward the graph of what it
+    returns (`Provenance.differentiated_by_callee`)?"""
     scope = model.scope_of(at)
-    values: list[cst.CSTNode] = [expr]
+    values: list[tuple[cst.CSTNode | None, int | None]] = [(expr, None)]
     for name in model.provenance.dependencies(set(names_in(expr)), scope):
-        values += [b.value for b in model.bindings(scope, name) if b.value is not None]
-    for value in values:
+        values += [unpacked(b) for b in model.bindings(scope, name) if b.value is not None]
+    for value, element in values:
+        if value is None:
+            continue
         calls = [value] if isinstance(value, cst.Call) else []
         for call in calls + model.tree.descendants(value, cst.Call):
-            callees = model.local_callees(call) + model.provenance.run_callables(call) + model.provenance.handed_functions(call)
-            for callee in callees:
-                if model.loops.has_backward(callee):
-                    return callee
-    return None
+            if model.provenance.differentiated_by_callee(call, element if call is value else None):
+                return True
+    return False
 
 
 def _guard(model: "SemanticModel", call: cst.Call, region: cst.CSTNode) -> cst.If | None:

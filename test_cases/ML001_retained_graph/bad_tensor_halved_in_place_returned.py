@@ -1,5 +1,6 @@
 # `update` hands back the expected improvement as the tensor it computed with grad on, halved in
-# place: the update loop sums every step's graph into `info`.
+# place: the update loop sums every step's graph into `info`. `update` backwards its loss, not this
+# second forward's value: the message says it is never backwarded (no graph skeleton).
 import torch
 
 

@@ -18,6 +18,7 @@ import libcst as cst
 from memlint.analysis.library import MODULE_SELF_RETURNING
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind
+from memlint.analysis.flow.values import NO, Value, join
 from memlint.analysis.syntax.calls import parameter_names
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.expressions import method_name
@@ -48,6 +49,7 @@ class Handed:
         self.module_facts = module_facts
         self.provenance = provenance
         self._parameter_values: dict[int, list[cst.BaseExpression]] = {}  # asked for every call of a parameter
+        self._constructor_callables: dict[int, tuple[list[cst.FunctionDef], list[Value]] | None] = {}
 
     # -- a run whose being a model rests on a parameter's name ---------------------------------
     def named_parameter(self, call: cst.Call) -> tuple[cst.FunctionDef, str] | None:
@@ -116,22 +118,105 @@ class Handed:
     def _kept_from_init(self, method: cst.FunctionDef, attr: str, at: cst.Call) -> tuple[cst.FunctionDef, str] | None:
         """`self.<attr>` set only from a plain parameter of its class's `__init__` (`self.model = model`),
         and shown nowhere in the class to be a module: that `__init__` and parameter."""
-        model = self.model
-        cls = model.enclosing_class(method)
-        if cls is None or self.provenance.in_module_class(method):
+        if self.provenance.in_module_class(method):
             return None
         if self.module_facts.is_module(cst.Attribute(cst.Name("self"), cst.Name(attr)), at):
             return None
+        found = self._init_parameter(method, attr, at)
+        if found is None or not self._plain_parameter(*found):
+            return None
+        init, param = found
+        kept = self.provenance.self_attribute_values(attr, at)[0]
+        if self._shown_module(init, param, kept):  # `optimizer = Adam(model.parameters())` there
+            return None
+        return found
+
+    def _init_parameter(self, method: cst.FunctionDef, attr: str, at: cst.CSTNode) -> tuple[cst.FunctionDef, str] | None:
+        """`self.<attr>`, read in `method`, set only from a parameter of its class's `__init__` (`self._compute =
+        compute`), a parameter never bound again there: that `__init__` and parameter."""
+        model = self.model
+        cls = model.enclosing_class(method)
+        if cls is None:
+            return None
         init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
         values = self.provenance.self_attribute_values(attr, at)
-        if init is None or len(values) != 1 or type(values[0]) is not cst.Name:
+        if init is None or len(values) != 1 or type(values[0]) is not cst.Name or not model.tree.contains(init, values[0]):
             return None
         param = values[0].value
-        if not model.tree.contains(init, values[0]) or not self._plain_parameter(init, param):
-            return None
-        if self._shown_module(init, param, values[0]):  # `optimizer = Adam(model.parameters())` there
+        if param not in parameter_names(init) or any(_placed_name(b.value) != param for b in model.bindings(init, param)):
             return None
         return init, param
+
+    def constructor_callables(self, call: cst.Call) -> tuple[list[cst.FunctionDef], list[Value]] | None:
+        """`self._compute(batch)`, where `self._compute` is set only from a parameter of its class's `__init__`
+        and every construction of the class hands that parameter a function or method uncalled that does not
+        differentiate (`RunningStat(self.batch_energy)`): those of this file, and what calling those of other
+        files returns, by the project's facts (their summaries' `handed_callables`); None where a construction
+        hands anything else (a training step, a lambda, a parameter of its own), or none is in sight."""
+        func = call.func
+        if not (type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self"):
+            return None
+        key = id(call)
+        if key not in self._constructor_callables:  # asked for each element of what the call returns
+            self._constructor_callables[key] = self._handed_to_constructions(call, func)
+        return self._constructor_callables[key]
+
+    def _handed_to_constructions(self, call: cst.Call, func: cst.Attribute) -> tuple[list[cst.FunctionDef], list[Value]] | None:
+        model = self.model
+        if self.module_facts.is_module(func, call):
+            return None  # `self.model(x)`, shown to be a module
+        method = model.scope_of(call)
+        cls = model.enclosing_class(method) if isinstance(method, cst.FunctionDef) else None
+        found = self._init_parameter(method, func.attr.value, call) if cls is not None else None  # type: ignore[arg-type]
+        if found is None or model.tree.parent_of(cls) is not model.module:
+            return None
+        init, param = found
+        local: list[cst.FunctionDef] = []
+        for site in self._constructions(init):
+            arg = model.summaries.argument_for(site, init, param)
+            named = self.handed_callable(arg, site) if arg is not None else None
+            if named is None:
+                return None
+            local += named
+        positions = [p for p in parameter_names(init) if p not in ("self", "cls")]
+        others = model.project.handed_elsewhere(cls.name.value, param, positions.index(param))  # type: ignore[union-attr]
+        if others is None or not (local or others):
+            return None
+        return local, others
+
+    def handed_callable(self, expr: cst.BaseExpression, at: cst.CSTNode) -> list[cst.FunctionDef] | None:
+        """The functions of this file that `expr`, handed uncalled at `at`, names (`self.batch_energy`,
+        `batch_energy` bound by no name of its scope), none of which differentiates (a training step's
+        caller would keep a loss already backwarded); None otherwise."""
+        model = self.model
+        if type(expr) is cst.Name and self.provenance.reaching_bindings(model.scope_of(at), expr.value, at):
+            return None
+        named = model.functions_named(expr, at) if type(expr) in (cst.Name, cst.Attribute) else []
+        if not named or any(model.loops.has_backward(f) for f in named):
+            return None
+        return named
+
+    def callables_handed(self, imported: list[tuple[cst.Call, str]]) -> list[list[Any]]:
+        """What the calls of imported functions and classes (each with its callee as written) hand them as
+        callables of this file, uncalled (`RunningStat(self.batch_energy)`): [callee as written, [[position
+        or keyword, what calling it returns (a `Value`)], ...]], for the calls that hand one (summary part
+        `handed_callables`). The class of another file that calls what its constructor was handed reads it."""
+        found = []
+        for call, name in imported:
+            handed = []
+            position = 0
+            for arg in call.args:
+                if arg.star:
+                    break
+                key: int | str = arg.keyword.value if arg.keyword is not None else position
+                position += arg.keyword is None
+                named = self.handed_callable(arg.value, call)
+                if named:
+                    value = join([self.model.summaries.returns(f) or Value(history=NO) for f in named])
+                    handed.append([key, value.to_json()])
+            if handed:
+                found.append([name, handed])
+        return found
 
     def exported(self, func: cst.FunctionDef, param: str) -> list[Any]:
         """How the project's other files would call `func` with `param` (the summary's `passes`):

@@ -150,6 +150,23 @@ class ProjectFacts:
             found.append(made)
         return sorted(set(found))
 
+    def handed_elsewhere(self, function: str, param: str, position: int) -> list[Value] | None:
+        """What calling the callables returns that every call of this file's `function` (top-level, or a
+        class: its construction) in another file of the project hands `param` (at `position`, or by its
+        name), uncalled, where each such callable is a function or method of that file that does not
+        differentiate (`RunningStat(self.batch_energy)`): one `Value` each; [] where no other file calls
+        it with arguments; None where one such call hands `param` anything else."""
+        found = self._get(f"{CALLERS}{function}", True, "handed")
+        if not found:
+            return []
+        values = []
+        for handed in found["handed"]:
+            value = next((v for key, v in handed if key in (param, position)), None)
+            if value is None:
+                return None
+            values.append(Value.from_json(value))
+        return values if len(values) == found["calls"] else None
+
     def trained_elsewhere(self, function: str) -> bool:
         """Does another file of the project differentiate what a call of this file's `function`
         (top-level, or `Class.method`; a method also by its name, called on an object whose class
@@ -167,6 +184,16 @@ class ProjectFacts:
         runs a model with grad on: that run in words (`self.model(...)` (agent.py:503)), else None."""
         entry = self._get(f"{OVERRIDES}{cls}.{method}", True, "entry")
         return entry.get("evaluation_run") if entry else None
+
+    def returned_by_overrides(self, cls: str, method: str) -> tuple[Value, bool] | None:
+        """Where subclasses in other files of the project override `method` of this file's class `cls` (one
+        the class calls on `self` but leaves to them) and one returns a value with history: what they return
+        (joined), and whether each such override backwards the value it returns (a training step returning
+        its loss after `loss.backward()`); None otherwise."""
+        entry = self._get(f"{OVERRIDES}{cls}.{method}", True, "entry")
+        if not entry or "returns" not in entry:
+            return None
+        return Value.from_json(entry["returns"]), bool(entry.get("backwards_return"))
 
     @staticmethod
     def answer_list(answers: dict[tuple[str, str], Any], imported: Collection[str] | None) -> list[list[Any]]:

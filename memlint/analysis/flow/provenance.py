@@ -1010,6 +1010,13 @@ class Provenance:
             guard.add(key)
             arg_history = lambda arg: self._history(arg, scope, at, guard)  # noqa: E731
             return any(self.callee_value(_as_called(call, f), f, element, arg_history).carries for f in handed)
+        made = self.model.handed.constructor_callables(call)  # type: ignore[attr-defined]
+        if made is not None:  # `self._compute(batch)`, handed `self.batch_energy` by every construction of its class
+            local, others = made
+            arg_history = lambda arg: self._history(arg, scope, at, guard)  # noqa: E731
+            return any(v.element(element).carries if element is not None else v.carries for v in others) or any(
+                self.callee_value(_as_called(call, f), f, element, arg_history).carries for f in local
+            )
         if type(func) is cst.Name:
             if func.value in _HISTORY_FREE_BUILTINS:
                 return False
@@ -1038,6 +1045,9 @@ class Provenance:
             guard.add(key)
             arg_history = lambda arg: self._history(arg, scope, at, guard)  # noqa: E731
             return any(self.callee_value(call, f, element, arg_history).carries for f in callees)
+        overridden = self.returned_by_overrides(call)
+        if overridden is not None:  # `self.train_step(batch)` left to subclasses of other files: their facts say
+            return (overridden[0].element(element) if element is not None else overridden[0]).carries
         closure = self.project_closure(call, at)
         if closure is not None:  # `score(x)` after `score = make_scorer(model)` of another file: its facts say
             return closure.element(element).history != NO if element is not None else closure.history != NO
@@ -1062,6 +1072,25 @@ class Provenance:
             if func.attr.value in _ARITHMETIC_METHODS:
                 return args_history()
         return False
+
+    def returned_by_overrides(self, call: cst.Call) -> tuple[Value, bool] | None:
+        """`self.train_step(batch)` in a class that leaves `train_step` to its subclasses, where those of
+        other files of the project return a value with history: what they return, and whether each
+        backwards what it returns (`ProjectFacts.returned_by_overrides`); None otherwise."""
+        cls = self.model.eval_regions.left_to_subclasses(call)  # type: ignore[attr-defined]
+        if cls is None:
+            return None
+        return self.model.project.returned_by_overrides(cls.name.value, call.func.attr.value)  # type: ignore[attr-defined]
+
+    def differentiated_by_callee(self, call: cst.Call, element: int | None) -> bool:
+        """Does the function that `call` runs backward the graph of what it returns (element `element`)?
+        A function of this file (called, run by the callee it is handed to, or handed in by every
+        caller), by its summary; the overrides of other files that a template call reaches, by their facts."""
+        callees = self.model.local_callees(call) + self.run_callables(call) + self.handed_functions(call)
+        if any(self.model.summaries.backwards_return(f, element) for f in callees):
+            return True
+        overridden = self.returned_by_overrides(call) if not callees else None
+        return overridden is not None and overridden[1]
 
     def project_closure(self, call: cst.Call, at: cst.CSTNode) -> Value | None:
         """`score(x)`, where every binding of `score` that reaches it is the result of a factory of another

@@ -143,6 +143,26 @@ class Summaries:
                 return Value(history=YES, reason=f"`{code(arg)}` passed through `{self.name(func)}`", kind=value.kind)
         return value
 
+    def backwards_return(self, func: cst.FunctionDef, element: int | None = None) -> bool:
+        """Does `func` differentiate the graph of what it returns (element `element` of a returned tuple):
+        a value its own backward differentiates, or one computed into it (`out` of `loss = f(out)`, whose
+        saved tensors that backward frees)? Not a value of another graph it computes and never backwards
+        (`expected = (self.model(obs) * adv).sum()` after the step): that one keeps its activations."""
+        provenance = self.model.provenance
+        backwarded = provenance.backwarded_names(func)
+        if not backwarded:
+            return False
+        reached = provenance.dependencies(provenance.graph_siblings(backwarded, func), func)
+        for ret in self.model.tree.descendants(func.body, cst.Return):
+            value = ret.value
+            if value is None or self.model.scope_of(ret) is not func:
+                continue
+            if element is not None and type(value) is cst.Tuple and element < len(value.elements):
+                value = value.elements[element].value
+            if any(name in reached and self.model.bindings(func, name) for name in names_in(value)):
+                return True
+        return False
+
     def argument_for(self, call: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
         """The argument of `call` that `func` receives as `param` (see `syntax.calls.argument_for`)."""
         return argument_for(call, func, param)
@@ -767,6 +787,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         returns = summaries.returns(func) if func.returns is not None or _returns_a_value(model, func) else None
         if returns is not None and (returns.history != NO or returns.passes or named_like_loss(func.name.value)):
             entry["returns"] = returns.to_json()
+            if returns.history != NO and cls is not None and summaries.backwards_return(func):
+                entry["backwards_return"] = True  # a training step that returns its loss: a base's loop keeps a skeleton
         keeps = summaries.keeps(func) or {}
         if keeps or (cls is not None and func.name.value == "update"):  # a meter's `update` that keeps nothing says so
             entry["keeps"] = {param: where for param, (_, where) in sorted(keeps.items())}

@@ -1068,8 +1068,23 @@ class Loops:
         for place in places:
             for kind in (cst.Assign, cst.Expr, cst.Del):
                 for statement in tree.descendants(place, kind):
-                    if statement is not store.statement and _resets(statement, container):
+                    if statement is not store.statement and _resets(statement, container) and not self._while_unset(statement, container):
                         return True
+        return False
+
+    def _while_unset(self, statement: cst.CSTNode, container: str) -> bool:
+        """Does `statement` run only while `container` is None (`if self.total is None: self.total = value`,
+        the `else` of `if self.total is not None:`)? It sets the first value, on the first call: no reset."""
+        inner: cst.CSTNode = statement
+        for anc in self.model.tree.ancestors(statement):
+            if isinstance(anc, cst.FunctionDef):
+                return False
+            test = anc.test if type(anc) is cst.If else None
+            if type(test) is cst.Comparison and len(test.comparisons) == 1 and code(test.left) == container:
+                operator, comparator = type(test.comparisons[0].operator), test.comparisons[0].comparator
+                if dotted(comparator) == "None" and (operator, inner) in ((cst.Is, anc.body), (cst.IsNot, anc.orelse)):
+                    return True
+            inner = anc
         return False
 
     def accumulated_operand(self, target: cst.BaseExpression, value: cst.BaseExpression) -> cst.BaseExpression | None:

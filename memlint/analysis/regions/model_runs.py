@@ -900,13 +900,17 @@ class EvalRegions:
         )
 
     def _left_to_subclasses(self, call: cst.Call) -> cst.ClassDef | None:
-        """The top-level class whose method calls `self.<name>(...)`, a method named for evaluation
-        that the class leaves to its subclasses (it does not define it, or only raises
-        `NotImplementedError`); None for any other call."""
+        """`left_to_subclasses` of a method named for evaluation."""
+        func = call.func
+        if type(func) is not cst.Attribute or not named_for_evaluation(func.attr.value):
+            return None
+        return self.left_to_subclasses(call)
+
+    def left_to_subclasses(self, call: cst.Call) -> cst.ClassDef | None:
+        """The top-level class whose method calls `self.<name>(...)`, a method that the class leaves to its
+        subclasses (it does not define it, or only raises `NotImplementedError`); None for any other call."""
         func = call.func
         if type(func) is not cst.Attribute or type(func.value) is not cst.Name or func.value.value != "self":
-            return None
-        if not named_for_evaluation(func.attr.value):
             return None
         model = self.model
         scope = model.scope_of(call)
