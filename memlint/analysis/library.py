@@ -435,6 +435,16 @@ CHECKPOINT_LOADS = {
 # (`PreTrainedModel.from_pretrained(..., state_dict=None)`, modeling_utils.py) and diffusers 0.x
 # (`ModelMixin.from_pretrained`), both loading it into the model they build.
 STATE_DICT_KEYWORDS = frozenset({"state_dict"})
+# Wrappers that run the module they are handed as it is (their forward calls its forward), so what
+# they return runs what was handed: torch/nn/parallel/data_parallel.py and distributed.py (1.x-2.x),
+# torch/distributed/fsdp/fully_sharded_data_parallel.py (1.11+), `torch.compile` (2.0+,
+# torch/__init__.py: an OptimizedModule around the module).
+MODULE_WRAPPERS = frozenset({
+    "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel",
+    "torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel",
+    "torch.distributed.fsdp.FullyShardedDataParallel",
+    "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel", "torch.compile",
+})
 HOST_STATE_CLASSES = ("torch.optim.lr_scheduler.", "torch.amp.GradScaler", "torch.cuda.amp.GradScaler")
 RNG_STATE_SETTERS = frozenset(
     {

@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING, NamedTuple
 import libcst as cst
 
 from memlint.analysis.facts.checkpoints import state_dict_parameters
-from memlint.analysis.library import HOST_STATE_CLASSES, MODULE_API_METHODS, RNG_STATE_SETTERS, STATE_DICT_KEYWORDS, TENSOR_METHODS
+from memlint.analysis.library import (
+    HOST_STATE_CLASSES,
+    MODULE_API_METHODS,
+    MODULE_WRAPPERS,
+    RNG_STATE_SETTERS,
+    STATE_DICT_KEYWORDS,
+    TENSOR_METHODS,
+)
 from memlint.analysis.syntax.expressions import code, method_name, names_in
 from memlint.analysis.syntax.imports import dotted
 
@@ -229,10 +236,15 @@ def _returned(model: "SemanticModel", parent: cst.CSTNode, target: cst.BaseExpre
 def _built_from(model: "SemanticModel", held: _Held, value: cst.BaseExpression, depth: int) -> bool:
     """Is the place read in `value` as an argument of a call (`Net(**ckpt["config"])`, `len(self.vocab)`),
     so that what `value` holds is what that call built, not the loaded value or a part of it
-    (`ckpt["model"]`, `ckpt.get("model")`)? Running what a call built shows no pickled model. The
-    load itself handed whole to a call (`DataParallel(net)`) may be wrapped by what it returns, which
-    then runs what was loaded."""
-    if depth == 0 and type(value) is cst.Call and any(_is(held, a.value) for a in value.args):
+    (`ckpt["model"]`, `ckpt.get("model")`)? Running what a call built shows no pickled model, except
+    where the load itself is handed whole to a wrapper that runs what it is handed (`DataParallel(net)`,
+    library table)."""
+    if (
+        depth == 0
+        and type(value) is cst.Call
+        and model.imports.resolve(value.func) in MODULE_WRAPPERS
+        and any(_is(held, a.value) for a in value.args)
+    ):
         return False
     return any(_mentions(model, held, a.value) for c in model.tree.descendants(value, cst.Call) for a in c.args)
 
