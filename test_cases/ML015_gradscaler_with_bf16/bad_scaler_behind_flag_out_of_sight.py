@@ -1,4 +1,3 @@
-# verify: flat
 # Whether the scaler exists is the caller's choice (`use_scaler`), and no caller is in the file: the
 # autocast is always bfloat16, so the finding assumes the flag does not also switch the model to
 # float16 elsewhere, and is shown with `--preview` only. Its name decides nothing either way.
