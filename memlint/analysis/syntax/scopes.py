@@ -120,6 +120,14 @@ class Scopes:
                 # value (conservative for "may carry history") unless it is a literal tuple.
                 scope.setdefault(name, []).append(Binding(name, node, value))
 
+        def add_loop(node: cst.For | cst.CompFor) -> None:  # a loop's target: bound to what it iterates
+            parts = _iterated_parts(node)
+            if parts is None:
+                add(node, node.target, node.iter)
+                return
+            for element, iterable in parts:
+                add(node, element, iterable)
+
         for node in by_type.get(cst.Assign, ()):
             for target in node.targets:
                 add(node, target.target, node.value)
@@ -129,24 +137,14 @@ class Scopes:
         for node in by_type.get(cst.AugAssign, ()):
             add(node, node.target, node.value)
         for node in by_type.get(cst.For, ()):
-            parts = _iterated_parts(node)
-            if parts is None:
-                add(node, node.target, node.iter)
-                continue
-            for element, iterable in parts:
-                add(node, element, iterable)
+            add_loop(node)
         for node in by_type.get(cst.WithItem, ()):
             if node.asname is not None:
                 add(node, node.asname.name, None)
         for node in by_type.get(cst.NamedExpr, ()):
             add(node, node.target, node.value)
-        for comp in by_type.get(cst.CompFor, ()):  # as a loop's target: bound to what it iterates
-            parts = _iterated_parts(comp)
-            if parts is None:
-                add(comp, comp.target, comp.iter)
-                continue
-            for element, iterable in parts:
-                add(comp, element, iterable)
+        for comp in by_type.get(cst.CompFor, ()):  # a comprehension's target, as a loop's
+            add_loop(comp)
         return table
 
     def bindings(self, scope: Scope, name: str) -> list[Binding]:
