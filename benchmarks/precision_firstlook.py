@@ -609,6 +609,25 @@ SIXTEENTH_ROUND = {
 }
 
 
+# Round 17: audited 2026-11-29 (session 44) at the newest stored snapshot of each repository. Picked by a
+# rule fixed (and committed) before any of it was fetched or linted: 13 families of PyTorch training code that
+# earlier rounds did not cover, each with candidates in a fixed order; the pick is the first that no earlier
+# round, precision_audit.py's CODEBASES, corpus_findings.py's PACKAGES, benchmarks/real_bugs/manifest.json or
+# a mined manifest holds (by repository owner/name, or by a name one of them holds), whose snapshot could be
+# fetched, and that has 5 to 400 Python files. Traffic forecasting (nnzhan/Graph-WaveNet, chnsh/DCRNN_PyTorch,
+# guoshnBJTU/ASTGCN-r-pytorch), multi-object tracking (ifzhang/FairMOT, Zhongdao/Towards-Realtime-MOT), video
+# frame interpolation (hzwer/ECCV2022-RIFE, avinashpaliwal/Super-SloMo, baowenbo/DAIN), visual question
+# answering (hengyuan-hu/bottom-up-attention-vqa, Cyanogenoid/pytorch-vqa, MILVLG/mcan-vqa), image-text
+# matching (kuanghuei/SCAN, fartashf/vsepp, woodfrog/vse_infty), text-to-image GANs (taoxugit/AttnGAN,
+# tobran/DF-GAN, hanzhanggit/StackGAN-Pytorch), relation extraction (thunlp/OpenNRE, wzhouad/ATLOP,
+# princeton-nlp/PURE), human motion generation (GuyTevet/motion-diffusion-model, EricGuo5513/text-to-motion,
+# Mael-zys/T2M-GPT), autoregressive image generation (FoundationVision/VAR, FoundationVision/LlamaGen,
+# dome272/MaskGIT-pytorch), quantization (yhhhli/BRECQ, megvii-research/FQ-ViT, Zhen-Dong/HAWQ), multi-task
+# learning (median-research-group/LibMTL, lorenmt/mtan, intel-isl/MultiObjectiveOptimization), local feature
+# matching (zju3dv/LoFTR, eric-yyjau/pytorch-superpoint), temporal action localization
+# (happyharrycn/actionformer_release, JJBOY/BMN-Boundary-Matching-Network, sming256/OpenTAD).
+
+
 ROUNDS = {
     1: FIRST_ROUND,
     2: SECOND_ROUND,
