@@ -625,7 +625,26 @@ SIXTEENTH_ROUND = {
 # dome272/MaskGIT-pytorch), quantization (yhhhli/BRECQ, megvii-research/FQ-ViT, Zhen-Dong/HAWQ), multi-task
 # learning (median-research-group/LibMTL, lorenmt/mtan, intel-isl/MultiObjectiveOptimization), local feature
 # matching (zju3dv/LoFTR, eric-yyjau/pytorch-superpoint), temporal action localization
-# (happyharrycn/actionformer_release, JJBOY/BMN-Boundary-Matching-Network, sming256/OpenTAD).
+# (happyharrycn/actionformer_release, JJBOY/BMN-Boundary-Matching-Network, sming256/OpenTAD). Skipped by the
+# rule: ECCV2022-RIFE (held by a mined manifest); 6 to 84 Python files each
+SEVENTEENTH_ROUND = {
+    "Graph-WaveNet": ("nnzhan/Graph-WaveNet", "6b162e80c59a1d494809252eca055cff93dc66b1"),
+    "FairMOT": ("ifzhang/FairMOT", "4aa62976bde6266cbafd0509e24c3d98a7d0899f"),
+    "Super-SloMo": ("avinashpaliwal/Super-SloMo", "544802b543e4aaaa707ebac6ae6c61e1da72a6f6"),
+    "bottom-up-attention-vqa": (
+        "hengyuan-hu/bottom-up-attention-vqa",
+        "392520640e3d9aed0009ddfe207901757b10b9a6",
+    ),
+    "SCAN": ("kuanghuei/SCAN", "806355736e3c9158c9bcf2f0501ed1e961a893e9"),
+    "AttnGAN": ("taoxugit/AttnGAN", "0d000e652b407e976cb88fab299e8566f3de8a37"),
+    "OpenNRE": ("thunlp/OpenNRE", "8e42fd712f2ab01b48a7e7c4cb2bdea45ec6ff9a"),
+    "motion-diffusion-model": ("GuyTevet/motion-diffusion-model", "d4fd88c86d9210b85323783a73acb9b794d73e44"),
+    "VAR": ("FoundationVision/VAR", "78b95394fc5896192e3a003e4b295f8ea743c48f"),
+    "BRECQ": ("yhhhli/BRECQ", "e455d62e93c70351961f8991c913b59435bd165f"),
+    "LibMTL": ("median-research-group/LibMTL", "4336804847eaa5e0b924b743d76beec7ac3fdc97"),
+    "LoFTR": ("zju3dv/LoFTR", "df7ca80f917334b94cfbe32cc2901e09a80e70a8"),
+    "actionformer_release": ("happyharrycn/actionformer_release", "61ea7eb9308a568b0cf45e3804830836e30061de"),
+}
 
 
 ROUNDS = {
@@ -645,6 +664,7 @@ ROUNDS = {
     14: FOURTEENTH_ROUND,
     15: FIFTEENTH_ROUND,
     16: SIXTEENTH_ROUND,
+    17: SEVENTEENTH_ROUND,
 }
 
 
