@@ -407,6 +407,8 @@ class Loops:
             return False  # `for part in torch.chunk(x, n)`: the pieces of one batch, within one step
         if self.iterates_parameters(loop):
             return False  # `for name, p in policy.named_parameters()`: one model's parameters, within one step
+        if self.iterates_parts_of_batch(loop):
+            return False  # `for i in range(len(data))` in `for data in loader`, which runs the model on data
         scope = self.model.scope_of(loop)
         if isinstance(scope, cst.FunctionDef) and self.is_module_forward(scope) and not self.is_training_loop(loop):
             return self.has_backward(loop)  # a forward's loops run over its layers, blocks or time steps
@@ -427,6 +429,39 @@ class Loops:
         if isinstance(iterable, cst.Call) and code(iterable.func) == "enumerate" and iterable.args:
             iterable = iterable.args[0].value
         return isinstance(iterable, cst.Call) and method_name(iterable) in ("parameters", "named_parameters")
+
+    def iterates_parts_of_batch(self, loop: cst.CSTNode) -> bool:
+        """A `for` over the parts of the item of a loop around it (`for i in range(len(data))`, `for x in
+        data`), where that loop runs a model on its item outside this loop (`logits = model(*data[1:])`):
+        its item is a batch, and this loop goes over the parts of that one batch, within its step,
+        whatever either is called. Not a loop that differentiates, nor one over the items of a loop whose
+        model runs only inside it (`for data in datasets: for i in range(len(data)): model(data[i])`)."""
+        if not isinstance(loop, cst.For) or self.has_backward(loop):
+            return False
+        called = {id(c.func) for c in self.model.tree.descendants(loop.iter, cst.Call)}
+        read = {n.value for n in self.model.tree.descendants(loop.iter, cst.Name) if id(n) not in called}
+        if type(loop.iter) is cst.Name:
+            read = {loop.iter.value}
+        if not read:
+            return False
+        tree = self.model.tree
+        for outer in self.model.enclosing_loops(loop):
+            if type(outer) is not cst.For:
+                continue
+            items = set(target_names(outer.target))
+            if not read <= items:
+                continue
+            derived: set[str] = set()
+            for assign in tree.descendants(outer.body, cst.Assign):
+                if not tree.contains(loop, assign) and self._reads_element(assign.value, items, False, derived):
+                    derived.update(n for t in assign.targets for n in target_names(t.target))
+            return any(
+                not tree.contains(loop, call)
+                and any(self._reads_element(a.value, items, False, derived) for a in call.args)
+                and (self.provenance.is_module_call(call) or self.model.module_facts.runs_module(call))  # type: ignore[attr-defined]
+                for call in tree.descendants(outer.body, cst.Call)
+            )
+        return False
 
     def iterates_chunks(self, loop: cst.CSTNode) -> bool:
         """A `for` over the pieces of one tensor (`torch.chunk(x, n)`, `x.split(k)`, zipped or enumerated)."""
@@ -1240,6 +1275,8 @@ class Loops:
         root = root_name(store.container)
         if root is None:
             return False
+        if self._item_of_held_list(root, region):
+            return True  # `for data in cached: data[i] = x.cuda()`: a store into an element of a list that stays
         if isinstance(region, cst.FunctionDef) and self._emptied_by_every_run(store, region):
             return False  # `collected.clear()` in each loop that runs the module a forward hook is on
         if root == "self":
@@ -1270,6 +1307,23 @@ class Loops:
         bound_before = any(tree.order[id(b.node)] < tree.order[id(region)] for b in self.model.bindings(scope, root))
         return bound_before or root in self.model.params(scope) or bool(self.model.bindings(self.model.module, root))
 
+
+    def _item_of_held_list(self, root: str, region: cst.CSTNode) -> bool:
+        """Is `root` the item of the loop `region` over a list the function built before it (`cached =
+        [list(b) for b in loader]`, then `for data in cached`)? What is stored into the item is stored
+        into that list's element, which outlives the iteration; a loader's batch is made anew for each."""
+        if type(region) is not cst.For or root not in target_names(region.target):
+            return False
+        iterable = region.iter
+        if type(iterable) is cst.Call and code(iterable.func) == "enumerate" and iterable.args:
+            iterable = iterable.args[0].value
+        if type(iterable) is not cst.Name:
+            return False
+        bindings = self.provenance.reaching_bindings(self.model.scope_of(region), iterable.value, region)
+        return bool(bindings) and all(
+            type(b.value) in (cst.List, cst.ListComp) or (type(b.value) is cst.Call and code(b.value.func) == "list")
+            for b in bindings
+        )
 
     def entry_for_returning_method(self, store: Store, region: cst.CSTNode) -> bool:
         """`self.forward_ret_dict["cls_preds"] = cls_preds` in a module's `forward`: an entry under a fixed
