@@ -159,6 +159,13 @@ CONCATENATIONS = frozenset(
 # stops there.
 NUMPY_CONCATENATIONS = frozenset({"numpy.concatenate", "numpy.stack", "numpy.vstack", "numpy.hstack"})
 
+# Tensor methods that refuse a CUDA tensor when called with no argument: `Tensor.numpy()` raises "can't
+# convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first"
+# (torch/csrc/utils/tensor_numpy.cpp, 1.x to 2.x; only `numpy(force=True)`, from 1.13, copies it to the host).
+# A tensor read by one of them is a CPU tensor, or the program stops there; so is each of the tensors a
+# concatenation (CONCATENATIONS) joins into it, since torch.cat keeps its inputs' device.
+HOST_ONLY_METHODS = frozenset({"numpy"})
+
 # Methods of Python's containers that store an argument in their receiver (the argument's position):
 # `list.append/extend/insert`, `set.add`, `collections.deque.appendleft`, `queue.Queue.put`. A receiver
 # made by a class of the project is asked about instead: its own method may keep nothing.

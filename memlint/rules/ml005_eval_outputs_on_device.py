@@ -38,7 +38,9 @@ it keeps by design until `reset()` (whether it is reset is ML020's question),
 nor is the sequence an autoregressive loop generates
 (`input = torch.cat([input, token])` where the model runs on `input`), nor a
 list that NumPy joins after the loop (`np.concatenate(encoded)`: NumPy refuses
-a CUDA tensor, so what it joins is on the host), nor the parts of a batch that
+a CUDA tensor, so what it joins is on the host), or that torch joins and reads
+with `.numpy()` at once (`torch.cat(results["score"]).numpy()`: `Tensor.numpy()`
+refuses a CUDA tensor too, and the join keeps its inputs' device), nor the parts of a batch that
 a step moves to the device in place (`data[i] = data[i].cuda()` in a loop over
 `range(len(data))` inside the loop that runs the model on `data`: the loader
 makes a new batch for every step, while a list of batches built before the

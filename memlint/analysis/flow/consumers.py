@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from memlint.analysis.library import CONCATENATIONS, NUMPY_CONCATENATIONS
-from memlint.analysis.syntax.expressions import method_name, names_in, root_name, target_names
+from memlint.analysis.library import CONCATENATIONS, HOST_ONLY_METHODS, NUMPY_CONCATENATIONS
+from memlint.analysis.syntax.expressions import method_name, names_in, root_name, same_code, target_names
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
@@ -162,27 +162,44 @@ def _escapes(model: "SemanticModel", stmt: cst.CSTNode, collected: set[str]) -> 
 
 
 def joined_by_numpy(model: "SemanticModel", container: cst.BaseExpression, statement: cst.CSTNode) -> bool:
-    """Is the list that `statement` collects into handed whole, later in its function and still holding
-    what was collected (no binding of its name in between), to NumPy's concatenation
-    (`np.concatenate(encoded)`)? NumPy converts each element to an array, which a CUDA tensor refuses:
-    the elements are host values, or the program stops there."""
-    if type(container) is not cst.Name:
+    """Is the list that `statement` collects into (a name, or a name's entry under a literal key:
+    `results["t-start"]`) handed whole, later in its function and still holding what was collected (no
+    binding of its name in between), to NumPy's concatenation (`np.concatenate(encoded)`), or to torch's
+    whose result is read with `.numpy()` at once (`torch.cat(results["t-start"]).numpy()`)? NumPy
+    converts each element to an array, and `Tensor.numpy()` reads the join, which keeps its inputs'
+    device: a CUDA tensor refuses both, so the elements are host values, or the program stops there."""
+    root = container
+    if type(root) is cst.Subscript and len(root.slice) == 1 and type(root.slice[0].slice) is cst.Index:
+        if type(root.slice[0].slice.value) is not cst.SimpleString:
+            return False
+        root = root.value
+    if type(root) is not cst.Name:
         return False
     tree, provenance = model.tree, model.provenance
     scope = model.scope_of(statement)
-    collected = {id(b.node) for b in provenance.reaching_bindings(scope, container.value, statement)}
+    collected = {id(b.node) for b in provenance.reaching_bindings(scope, root.value, statement)}
     for call in tree.descendants(scope, cst.Call):
         first = call.args[0].value if call.args else None
+        if first is None or not same_code(first, container):
+            continue
+        joined = model.imports.resolve(call.func)
         if (
-            type(first) is cst.Name
-            and first.value == container.value
-            and model.imports.resolve(call.func) in NUMPY_CONCATENATIONS
+            (joined in NUMPY_CONCATENATIONS or (joined in CONCATENATIONS and _read_on_host(model, call)))
             and tree.is_after(call, statement)
             and model.scope_of(call) is scope
-            and {id(b.node) for b in provenance.reaching_bindings(scope, container.value, call)} == collected
+            and {id(b.node) for b in provenance.reaching_bindings(scope, root.value, call)} == collected
         ):
             return True
     return False
+
+
+def _read_on_host(model: "SemanticModel", value: cst.BaseExpression) -> bool:
+    """Is `value` read at once by a method that refuses a CUDA tensor (`torch.cat(parts).numpy()`)?"""
+    attribute = model.tree.parent_of(value)
+    if type(attribute) is not cst.Attribute or attribute.value is not value or attribute.attr.value not in HOST_ONLY_METHODS:
+        return False
+    call = model.tree.parent_of(attribute)
+    return type(call) is cst.Call and call.func is attribute and not call.args
 
 
 def _statements_after(model: "SemanticModel", region: cst.CSTNode, scope: "Scope") -> list[cst.CSTNode]:
