@@ -73,7 +73,11 @@ differentiates what it returns: at a call of it in its file, after the
 functions that make the call return it, through a parameter it is handed to
 (`train(loader, predict)`, then `loss = criterion(predict(x), y)`), or in
 another file of the project (a method also by its name, where that file does
-not show the class of the object it calls it on: PPO's `evaluate_actions`).
+not show the class of the object it calls it on: PPO's `evaluate_actions`);
+or where it hands what it is handed to model runs that fill it, and the step
+reads that after the call into what it differentiates or returns to the
+framework to backward (`self._trainval_inference(batch)`, then `return
+{"loss": batch["loss"]}` in Lightning's `training_step`).
 The model may be run directly or through a function of this file or of
 another file of the project (by the function's summary), or by a library object
 that runs the model it holds and trains it only in training mode, after

@@ -1558,12 +1558,64 @@ class EvalRegions:
         so on up (`outputs.update(self.predict_poses(x))` and `return outputs, losses` in
         `process_batch`, whose caller backwards `losses["loss"]`)?"""
         model = self.model
-        if model.model_runs.feeds_backward(site):
+        if model.model_runs.feeds_backward(site) or self._fills_trained_argument(site):
             return True
         scope = model.scope_of(site)
         if type(scope) is not cst.FunctionDef or id(scope) in seen or not self._returned_from(site, scope):
             return False
         return any(self._differentiated_by_callers(s, seen | {id(scope)}) for s in model.call_sites().get(scope, ()))
+
+    def _fills_trained_argument(self, site: cst.Call) -> bool:
+        """Does `site` hand its function a name (`batch`) that the function hands on to a model run, and
+        does the caller, after the call, read that name into what it differentiates or returns from a
+        framework's training step, which the framework backwards (`self._trainval_inference(batch)`,
+        then `return {"loss": batch["loss"]}` in Lightning's `training_step`)? A model run that returns
+        nothing used fills what it is handed (`data.update(...)`): its graph is the training step's."""
+        model = self.model
+        scope = model.scope_of(site)
+        if type(scope) is not cst.FunctionDef:
+            return False
+        handed = {arg.value.value: arg.value for arg in site.args if type(arg.value) is cst.Name and not arg.star}
+        if not handed:
+            return False
+        tree = model.tree
+        trained = [expr for _, exprs in model.provenance.backward_calls(scope) for expr in exprs]
+        hook = model.frameworks.hook(scope)
+        if hook is not None and hook.per_step and not hook.evaluation and hook.grad is Grad.ON:
+            trained += [
+                ret.value
+                for ret in tree.descendants(scope.body, cst.Return)
+                if ret.value is not None and model.scope_of(ret) is scope and tree.is_after(ret, site)
+            ]
+        read = {id(handed[name]) for name in self._read_after(scope, trained, set(handed), site)}
+        for func in model.local_callees(site):
+            params = {p for p in parameter_names(func) if id(argument_for(site, func, p)) in read}
+            if params and any(
+                type(tree.parent_of(call)) is cst.Expr
+                and any(params.intersection(names_in(arg.value)) for arg in call.args)
+                and (model.provenance.is_module_call(call) or model.module_facts.runs_module(call))
+                for call in tree.descendants(func.body, cst.Call)
+                if model.scope_of(call) is func
+            ):
+                return True
+        return False
+
+    def _read_after(self, scope: cst.FunctionDef, exprs: list[cst.BaseExpression], names: set[str], site: cst.Call) -> set[str]:
+        """Which of `names` do `exprs` read after `site`, themselves or through the values of the names
+        they read (`loss = batch["loss"]`, then `loss.backward()`)?"""
+        model, tree = self.model, self.model.tree
+        found: set[str] = set()
+        seen: set[str] = set()
+        todo = list(exprs)
+        while todo:
+            expr = todo.pop()
+            for name in [expr] if type(expr) is cst.Name else tree.descendants(expr, cst.Name):
+                if name.value in names and tree.is_after(name, site):
+                    found.add(name.value)
+                if name.value not in seen:
+                    seen.add(name.value)
+                    todo += [b.value for b in model.bindings(scope, name.value) if b.value is not None]
+        return found
 
     def _returned_from(self, site: cst.Call, scope: cst.FunctionDef) -> bool:
         """Does what `site` returns reach what its function `scope` returns: in a `return` itself, or
