@@ -317,12 +317,25 @@ PARAMETER_FREE_MODULES = frozenset(
     # warp-ctc's binding: `CTCLoss(Module)` keeps its blank index and two flags and calls its autograd
     # function in forward, registering no parameter (SeanNaren/warp-ctc, pytorch_binding/warpctc_pytorch/__init__.py)
     {"warpctc_pytorch.CTCLoss"}
+) | frozenset(
+    # smplx's body-model layers: each calls its model's constructor with every `create_*` flag that makes
+    # a parameter off ("Just create a SMPL module without any member variables"), so its shape and pose
+    # blend tensors and joint indexes are buffers (vchoutas/smplx, smplx/body_models.py: SMPLLayer,
+    # SMPLHLayer, SMPLXLayer, MANOLayer; FLAMELayer keeps `transl` and is not here)
+    f"smplx.{path}{name}"
+    for path in ("", "body_models.")
+    for name in ("SMPLLayer", "SMPLHLayer", "SMPLXLayer", "MANOLayer")
 )
 
 # Packages of torch whose classes are never modules (torch.distributions: `Distribution` derives from
 # `object`, PyTorch 1.x to 2.x): an object of one kept on a module adds no parameter to it
 # (`self.sampler = torch.distributions.Beta(alpha, alpha)`).
 NON_MODULE_PACKAGES = ("torch.distributions.",)
+
+# Packages whose functions and classes make no module at all: NumPy's return arrays, scalars or tuples of
+# them (NumPy's reference; NumPy knows nothing of torch), so what one makes, kept on a module (`self.maps =
+# {"a2m": np.arange(24)}`), adds no parameter to it.
+PLAIN_PACKAGES = ("numpy.",)
 
 # `torch.nn` modules whose forward returns one Tensor (PyTorch's torch.nn reference, 1.x to 2.x: the
 # "Output" of each page): the parameter-free ones above (the loss modules among them), and layers

@@ -52,6 +52,9 @@ respect to its input on purpose (forces, saliency) and is not reported;
 class's constructor ends by turning off `requires_grad` of every parameter
 (pytorch-fid's `InceptionV3(..., requires_grad=False)`, built without asking for
 it), also where the module is handed to the loop through other functions.
+A module that holds no parameter (a `torch.nn` activation, smplx's `SMPLLayer`,
+or a class of the project built on such bases that adds only buffers) records
+a graph only where its input has one, and is not reported.
 A function of any name that runs the models it is handed and never
 differentiates is evaluation code when every caller, in its file or in
 another file of the project, hands it those models in eval mode (after

@@ -32,6 +32,7 @@ from memlint.analysis.library import (
     NO_GRAD_CALLABLES,
     NON_MODULE_PACKAGES,
     PARAMETER_FREE_MODULES,
+    PLAIN_PACKAGES,
 )
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.regions.frameworks import named_for_evaluation
@@ -66,7 +67,8 @@ _DECODING_DEPTH = 6
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 # methods that place or switch a module and return it (`Net().to(device).eval()`)
 # what a module class derives from where it holds nothing else; what makes or registers a parameter
-_MODULE_ROOTS = {"torch.nn.Module", "torch.nn.modules.module.Module"}
+# bases that add no parameter to a class: `nn.Module`, or a library module that holds none (smplx's `SMPLLayer`)
+_EMPTY_BASES = {"torch.nn.Module", "torch.nn.modules.module.Module"} | PARAMETER_FREE_MODULES
 _REGISTERS = {"register_parameter", "add_module", "register_module"}
 _PARAMETER_MAKERS = {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "setattr"}
 # what a module class can hold: no parameter at all, or none where it is handed only literals
@@ -398,7 +400,7 @@ class ModelRuns:
             dotted(base.value)
             for base in cls.bases
             if base.keyword is None
-            and (model.imports.resolve(base.value) or "") not in _MODULE_ROOTS
+            and (model.imports.resolve(base.value) or "") not in _EMPTY_BASES
             and not (type(base.value) is cst.Name and base.value.value in model.calls.classes)
             and dotted(base.value)
         ] + self._kept_imports(cls)
@@ -420,7 +422,7 @@ class ModelRuns:
         for base in cls.bases:
             if base.keyword is not None:
                 continue
-            if (model.imports.resolve(base.value) or "") in _MODULE_ROOTS:
+            if (model.imports.resolve(base.value) or "") in _EMPTY_BASES:
                 continue
             local = model.calls.classes.get(base.value.value) if type(base.value) is cst.Name else None
             if local is not None:
@@ -533,16 +535,24 @@ class ModelRuns:
     def _plain_value(self, value: cst.BaseExpression, scope: cst.CSTNode, at: cst.CSTNode | None = None, depth: int = 0) -> bool:
         """Surely no module: a constant (also one the project defines, `c_f.COLLECT_STATS`), a
         number a call computes (`len(x)`, `t.item()`), an object of a class of torch that is never a
-        module (NON_MODULE_PACKAGES), a local bound only to such values, or a
-        parameter of `scope` annotated as a number, a string or a bool."""
+        module (NON_MODULE_PACKAGES), what NumPy makes (PLAIN_PACKAGES), a container or an item of such
+        values, a local bound only to such values, or a parameter of `scope` annotated as a number, a
+        string or a bool."""
         model = self.model
         if is_literal(value):
             return True
         if type(value) is cst.UnaryOperation:
             return self._plain_value(value.expression, scope, at)
+        if type(value) in (cst.Dict, cst.List, cst.Tuple, cst.Set):
+            return all(  # `{"a2m": a2m_indexes, "smpl": np.arange(24)}`: a container of plain values
+                type(e) in (cst.Element, cst.DictElement) and self._plain_value(e.value, scope, at, depth)
+                for e in value.elements
+            )
+        if type(value) is cst.Subscript:  # an item of an array or a number is one
+            return depth < _HANDED_DEPTH and self._plain_value(value.value, scope, value if at is None else at, depth + 1)
         if type(value) is cst.Call:
-            if (model.imports.resolve(value.func) or "").startswith(NON_MODULE_PACKAGES):
-                return True  # a sampler (`torch.distributions.Beta(alpha, alpha)`): no module
+            if (model.imports.resolve(value.func) or "").startswith(NON_MODULE_PACKAGES + PLAIN_PACKAGES):
+                return True  # a sampler (`torch.distributions.Beta(alpha, alpha)`), an array: no module
             return method_name(value) in _NUMBER_METHODS or (
                 type(value.func) is cst.Name and value.func.value in _NUMBER_BUILTINS and not model.bindings(scope, value.func.value)
             )
@@ -564,7 +574,8 @@ class ModelRuns:
                     )
                 bound = model.bindings(scope, value.value)
                 return bool(bound) and all(
-                    b.value is not None and b.value is not value and self._plain_value(b.value, scope) for b in bound
+                    b.value is not None and b.value is not value and self._plain_value(b.value, scope, None, depth)
+                    for b in bound
                 )
         return False
 
