@@ -183,6 +183,17 @@ FRESH_CONTAINERS: dict[str, int] = {
     "list": 0, "dict": 0, "set": 0, "collections.defaultdict": 1, "collections.OrderedDict": 0, "collections.deque": 0,
 }
 
+# Classes whose instances yield batches, one per iteration (torch/utils/data/dataloader.py `DataLoader`,
+# torch 1.x to 2.x): a loop over one runs once per step, whatever it is called.
+BATCH_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+
+# Callables that yield the items of the iterable they are handed (the argument's position), so a loop
+# over their result iterates that iterable: Python's `enumerate` and `iter`, tqdm's progress bars
+# (tqdm/std.py `tqdm.__iter__`, 4.x).
+ITERATING_WRAPPERS: dict[str, int] = {
+    "enumerate": 0, "iter": 0, "tqdm.tqdm": 0, "tqdm.auto.tqdm": 0, "tqdm.notebook.tqdm": 0, "tqdm.std.tqdm": 0,
+}
+
 # Methods of library classes that keep an argument on the object beyond the call (the argument's
 # position): handed a tensor with history, they keep its graph. timm's `AverageMeter.update(val,
 # n=1)` does `self.val = val; self.sum += val * n` (timm/utils/metrics.py, 0.9 to 1.0).

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from memlint.analysis.facts.condition_reads import DTYPE, condition_reads, tests_around
 from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg
 from memlint.models import Applicability, Severity
 from memlint.rules.base import Rule
@@ -14,9 +15,6 @@ AUTOCAST = {
     "torch.cpu.amp.autocast",
 }
 _DTYPE_POSITION = {"torch.autocast": 1, "torch.amp.autocast": 1, "torch.amp.autocast_mode.autocast": 1}
-DTYPES = {"torch.float16", "torch.half", "torch.bfloat16"}
-DTYPE = "dtype"  # what `_reads` says of an expression that reads a torch dtype
-_DEPTH = 3  # assignments followed from a test to what it reads
 BF16 = "bf16"
 FP16 = "fp16"
 MAYBE = "maybe"
@@ -115,96 +113,27 @@ for x, y in loader:
         test, a test of what switches an always-bfloat16 autocast on too, or of values the file
         shows in full); else what the finding assumes of the test that decides, whose values are
         out of sight."""
-        tests = ([enabled] if enabled is not None else []) + self._tests_around(scaler)
+        model = self.model
+        tests = ([enabled] if enabled is not None else []) + tests_around(model, scaler)
         if not tests:
             return ""
-        reads = [self._reads(test, test) for test in tests]
+        reads = [condition_reads(model, test, test) for test in tests]
         if any(DTYPE in read for read, _ in reads):
             return None
-        dtype = call_arg(autocast, _DTYPE_POSITION.get(self.model.imports.resolve(autocast.func) or ""), "dtype")
-        chosen_by = self._reads(dtype.value, autocast)[0] if dtype is not None else set()
+        dtype = call_arg(autocast, _DTYPE_POSITION.get(model.imports.resolve(autocast.func) or ""), "dtype")
+        chosen_by = condition_reads(model, dtype.value, autocast)[0] if dtype is not None else set()
         if any(read & chosen_by for read, _ in reads):
             return None
         switched_by: set = set()
         on = keyword_arg(autocast, "enabled")
-        for test in ([on.value] if on is not None else []) + self._tests_around(autocast):
-            switched_by |= self._reads(test, test)[0]
+        for test in ([on.value] if on is not None else []) + tests_around(model, autocast):
+            switched_by |= condition_reads(model, test, test)[0]
         # switched on together with an autocast that is always bfloat16; or tested on values the file shows
         together = self._dtype_of(autocast) == BF16 and any(read & switched_by for read, _ in reads)
         if together or not any(open_ for _, open_ in reads):
             return ""
         test = next(test for test, (_, open_) in zip(tests, reads) if open_)
         return f"`{code(test)}` does not pick float16 over bfloat16"
-
-    def _tests_around(self, node: cst.CSTNode) -> list[cst.BaseExpression]:
-        """The tests of the `if`s (and `x if ... else y`) of its function that `node` runs under."""
-        tests = []
-        for anc in self.model.tree.ancestors(node):
-            if isinstance(anc, (cst.FunctionDef, cst.ClassDef, cst.Module)):
-                break
-            if isinstance(anc, (cst.If, cst.IfExp)) and not self.model.tree.contains(anc.test, node):
-                tests.append(anc.test)
-        return tests
-
-    def _reads(self, expr: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> tuple[set, bool]:
-        """What `expr` is computed from, through the file's assignments (to names and to `self`'s
-        attributes): each name or attribute read, keyed by where it is defined, DTYPE where a torch
-        dtype is read; and whether some value read is out of sight (a parameter, an attribute of
-        an object the file does not build, a name nothing binds)."""
-        model = self.model
-        read: set = set()
-        out_of_sight = False
-        stack: list[cst.CSTNode] = [expr]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, (cst.Name, cst.Attribute)):
-                resolved = model.imports.resolve(node)
-                if resolved in DTYPES:
-                    read.add(DTYPE)
-                    continue
-                root = node
-                while isinstance(root, cst.Attribute):
-                    root = root.value
-                if not isinstance(root, cst.Name):
-                    stack.append(root)  # `get_args().fp16`: what the call reads
-                    out_of_sight = True
-                    continue
-                if root.value in model.imports.aliases or root.value in ("True", "False", "None"):
-                    read.add(resolved)  # a library's function or constant: its meaning is known
-                    continue
-                key, values, seen = self._defined(node, root, at)
-                read.add(key)
-                if not seen or depth >= _DEPTH:
-                    out_of_sight = True
-                    continue
-                for value in values:
-                    inner, unseen = self._reads(value, value, depth + 1)
-                    read |= inner
-                    out_of_sight |= unseen
-            elif not isinstance(node, (cst.SimpleString, cst.Integer, cst.Float)):
-                stack.extend(node.children)
-        return read, out_of_sight
-
-    def _defined(self, node: cst.BaseExpression, root: cst.Name, at: cst.CSTNode) -> tuple[tuple, list, bool]:
-        """Where `node` (a name, or an attribute chain on the name `root`) is defined, as a key; the
-        values the file assigns it; whether the file shows them (False: a parameter, an attribute
-        of an object the file does not fill, a name nothing binds)."""
-        model = self.model
-        if isinstance(node, cst.Attribute) and root.value == "self" and node.value is root:
-            values = model.provenance.self_attribute_values(node.attr.value, at)
-            return ("self", model.self_family(at), node.attr.value), values, bool(values)
-        scope = model.scope_of(at)
-        where: cst.CSTNode = scope
-        if root.value in model.params(scope):
-            return (id(scope), code(node)), [], False
-        bindings = model.bindings(scope, root.value)
-        if not bindings:
-            where, bindings = model.module, model.bindings(model.module, root.value)
-        if node is not root or not bindings:  # an attribute of a value the file holds: not filled here
-            return (id(where), code(node)), [], False
-        return (id(where), root.value), [b.value for b in bindings if b.value is not None], all(
-            b.value is not None for b in bindings
-        )
 
     # -- the autocast --------------------------------------------------------------
     def _bf16_autocast(self, scaler: cst.Call) -> cst.Call | None:

@@ -351,9 +351,29 @@ class Provenance:
         if held and self.constructed_class(func, call).startswith(OTHER_RUNTIME_MODELS):
             return False  # an ONNX Runtime model (the library table): no autograd
         guessed = self._module_call_by_syntax(call)
+        if guessed and self._made_without_a_module(runner, call):
+            return False  # the file makes what it holds, and no module: `gen = np.random.default_rng(0).normal`, a lambda
         if guessed:
             project.function(call)  # asked: where the project defines the callee (`eeco_test_network`), its definition decides
         return guessed
+
+    def _made_without_a_module(self, runner: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Does the file show every value `runner` holds, each made by no module: a lambda, or a function
+        of a host library (`np.random.default_rng(0).standard_normal`, the library table's `HOST_LIBRARIES`)?
+        Then a name that modules are often held in (`gen`, `self.gen`) decides nothing."""
+        values = [unplaced(v) for v in self.held_values(runner, at)]
+        return bool(values) and all(
+            type(v) is cst.Lambda or (type(v) is not cst.Name and self._made_by_host_library(v)) for v in values
+        )
+
+    def _made_by_host_library(self, expr: cst.BaseExpression) -> bool:
+        """`np.random.default_rng(0)`, `np.random.RandomState(0).randn`: a call (or an attribute of
+        one) that resolves into a host library."""
+        while type(expr) in (cst.Attribute, cst.Call):
+            if type(expr) is cst.Call and (self.model.imports.resolve(expr.func) or "").startswith(HOST_LIBRARIES):
+                return True
+            expr = expr.value if type(expr) is cst.Attribute else expr.func  # type: ignore[union-attr]
+        return False
 
     def _own_class_instance(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
         """The class of this file whose constructor made every value `expr` may hold at `at` (placed or
@@ -2047,8 +2067,6 @@ class Provenance:
             used_as = self._used_as(expr.value, self.model.scope_of(at))
             if used_as is not None:
                 return used_as  # `output["loss"].backward()`: a mapping; `out.backward()`: a tensor
-        if type(expr) is cst.Name and _CONTAINER_NAME.search(expr.value):
-            return "container"  # `loss_dict`, `outputs`, `metrics`: named for what they hold
         if type(expr) is cst.Name and expr.value not in guard:
             scope = self.model.scope_of(at)
             kinds = {
@@ -2057,8 +2075,11 @@ class Provenance:
                 if b.value is not None
             }
             if kinds == {"tensor"}:
-                return "tensor"
-            return "container" if "container" in kinds else "maybe"
+                return "tensor"  # what it is bound to decides, whatever it is called
+            if "container" in kinds:
+                return "container"
+        if type(expr) is cst.Name and _CONTAINER_NAME.search(expr.value):
+            return "container"  # `loss_dict`, `outputs`, `metrics`: named for what they hold (nothing here says)
         return "maybe"
 
     def _runs_tensor_module(self, call: cst.Call, at: cst.CSTNode) -> bool:
@@ -2258,7 +2279,7 @@ class Provenance:
             )
         if isinstance(expr, cst.Attribute):
             attr = expr.attr.value
-            if attr in _NO_HISTORY_ATTRIBUTES or attr in _SCALAR_ATTRIBUTES or _SCALAR_NAME.search(attr):
+            if attr in _NO_HISTORY_ATTRIBUTES or attr in _SCALAR_ATTRIBUTES:
                 return False
             if isinstance(expr.value, cst.Name) and expr.value.value == "self":
                 return False
@@ -2268,8 +2289,10 @@ class Provenance:
                 for node, value in self._attribute_assignments.get((id(scope), code(expr)), ())
                 if order[id(node)] < order.get(id(at), -1) and not self.model.tree.contains(node, at)
             ]
-            if assigned:
+            if assigned:  # what the function stores there decides, whatever the attribute is called
                 return any(self._device(value, scope, node, guard) for node, value in assigned)
+            if _SCALAR_NAME.search(attr):
+                return False  # nothing here defines it: an attribute of an object built elsewhere
             return self._device(expr.value, scope, at, guard)
         if isinstance(expr, cst.Subscript):
             key = expr.slice[0].slice if len(expr.slice) == 1 else None

@@ -22,7 +22,7 @@ from memlint.analysis.syntax.expressions import (
 )
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import (
-    CONCATENATIONS, CONTAINER_STORES, DETACHED_VIEW_ATTRIBUTES, DETACHED_VIEW_METHODS, GRAPH_FEATURE_FRAMES,
+    BATCH_LOADERS, FRESH_CONTAINERS, ITERATING_WRAPPERS, CONCATENATIONS, CONTAINER_STORES, DETACHED_VIEW_ATTRIBUTES, DETACHED_VIEW_METHODS, GRAPH_FEATURE_FRAMES,
     GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING, SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
 )
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES, named_for_evaluation
@@ -314,8 +314,40 @@ class Loops:
             return self._draws_batches(loop)
         if not isinstance(loop, cst.For) or self._iterates_a_mapping(loop):
             return False
+        defined = self._iterates_a_loader(loop.iter, loop)
+        if defined is not None:
+            return defined  # what the iterable is made by decides, whatever it is called
         text = code(loop.iter)
         return bool(_BATCHES.search(text) or _EVAL_LOADER.search(text))
+
+    def _iterates_a_loader(self, iterable: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> bool | None:
+        """What the code that makes an iterable says of it: True for a loader of batches of the library
+        table (`DataLoader(...)`, also through `enumerate`/`tqdm` and the names and `self` attributes
+        bound to it), False for a mapping made here (`data = {...}`, `dict(...)`: a loop over it visits
+        its keys); None where nothing here makes it (a parameter, a call out of sight), and only its
+        name is left."""
+        model = self.model
+        if type(iterable) is cst.Call:
+            resolved = model.imports.resolve(iterable.func) or ""
+            if resolved in BATCH_LOADERS:
+                return True
+            position = ITERATING_WRAPPERS.get(resolved)
+            inner = call_arg(iterable, position, "iterable") if position is not None else None
+            if inner is not None:
+                return self._iterates_a_loader(inner.value, at, depth)
+            return False if resolved in FRESH_CONTAINERS and resolved not in ("list", "set", "collections.deque") else None
+        if type(iterable) in (cst.Dict, cst.DictComp):
+            return False
+        if depth >= 3:
+            return None
+        if type(iterable) is cst.Name:
+            values = [b.value for b in self.provenance.reaching_bindings(model.scope_of(at), iterable.value, at)]
+        elif type(iterable) is cst.Attribute and type(iterable.value) is cst.Name and iterable.value.value == "self":
+            values = self.provenance.self_attribute_values(iterable.attr.value, at)
+        else:
+            return None
+        found = {self._iterates_a_loader(v, v, depth + 1) if v is not None else None for v in values}
+        return found.pop() if len(found) == 1 else None
 
     def feeds_elements(self, loop: cst.CSTNode) -> bool:
         """A loop over batches by use, whatever its names: a `for` whose body runs a model on an element
@@ -679,8 +711,8 @@ class Loops:
         return hook is not None and hook.per_step and hook.evaluation
 
     def iterates_eval_data(self, loop: Loop) -> bool:
-        if not isinstance(loop, cst.For):
-            return False
+        if not isinstance(loop, cst.For) or self._iterates_a_loader(loop.iter, loop) is False:
+            return False  # (a mapping made here: its keys, whatever it is called)
         return bool(_EVAL_LOADER.search(code(loop.iter)))
 
     def follows_model_eval(self, node: cst.CSTNode) -> bool:
