@@ -447,3 +447,48 @@ def test_an_ops_tensors_are_found_in_pytrees_order():
     tree = ((a, [1, b, (c,)]), {"x": d, "y": 2.0}, None, torch.Size([3]))
     assert [id(t) for t in tensor_leaves(tree)] == \
         [id(t) for t in tree_flatten(tree)[0] if isinstance(t, torch.Tensor)] == [id(a), id(b), id(c), id(d)]
+
+
+def test_module_peaks_are_those_of_a_visit_after_every_op():
+    # The modules running are visited only when the total passes the lowest of their peaks; the peaks
+    # must be those of a visit after every op: a module entered after a larger one freed its temporaries
+    # peaks below that one's peak, in forward and in backward.
+    from memlint.estimate.fakegpu import FakeGPU
+
+    class EveryOp(StepTracker):
+        def _update_peak_stats(self, peak_state) -> None:
+            self._module_floor.clear()
+            super()._update_peak_stats(peak_state)
+
+    class Wide(torch.nn.Module):  # a temporary of n columns, freed before the module returns
+        def __init__(self, n: int) -> None:
+            super().__init__()
+            self.inner = torch.nn.Linear(64, n)
+            self.out = torch.nn.Linear(1, 64)
+
+        def forward(self, x):
+            return self.out(self.inner(x).sum(-1, keepdim=True))
+
+    def peaks(tracker_type) -> list:
+        tracker = tracker_type()
+        with FakeGPU(tracker):
+            torch.manual_seed(0)
+            model = torch.nn.Sequential(Wide(4096), Wide(256), torch.nn.Sequential(Wide(1024), Wide(64))).cuda()
+            opt = torch.optim.Adam(model.parameters())
+            x = torch.randn(128, 64, device="cuda")
+            tracker.start_training()
+            seen = []
+            for _ in range(2):
+                loss = model(x).square().sum()
+                seen.append(running(tracker))  # the forward's peaks
+                loss.backward()
+                seen.append(running(tracker))  # the backward's
+                opt.step()
+                opt.zero_grad()
+        return seen, tracker._peak_mem[GPU]
+
+    def running(tracker) -> dict:
+        return {stats.mod_fqn: stats.local_peak[GPU] for stats in tracker.memory_tracking.values()}
+
+    found, expected = peaks(StepTracker), peaks(EveryOp)
+    assert found == expected and all(len(set(seen.values())) > 3 for seen in found[0])

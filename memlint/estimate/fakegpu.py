@@ -259,6 +259,8 @@ class _Devices(TorchFunctionMode):
         result = autocast.handle(func, args, kwargs, self._cached) if placing is None else None
         if result is not None:
             return result
+        if placing is None and self.tracker.placing is None:  # nothing to set: most calls, no context to enter
+            return self._reentered(func, args, kwargs) if _python_level(func) else func(*args, **kwargs)
         with self._placing(placing):
             if placing is None and _python_level(func):
                 return self._reentered(func, args, kwargs)

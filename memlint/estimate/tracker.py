@@ -397,6 +397,9 @@ class StepTracker(MemTracker):
         self.scalar_use: str | None = None  # set by fakegpu while a Tensor method asks for a Python value
         self._eval_from_program = False  # the eval phase began at the program's own no-grad forward
         self._stats_by_name: dict = {}  # module name -> its statistics, for `_update_peak_stats`
+        # device -> a total at or below every running module's peak as last seen (`_update_peak_stats`);
+        # emptied when a module's peak starts again (its pre-forward and pre-backward hooks)
+        self._module_floor: dict = {}
         self._new_phase()
 
     # -- the GPU -------------------------------------------------------------------------
@@ -550,6 +553,7 @@ class StepTracker(MemTracker):
                     if any(w is not None and w.reftype in (Category.ACT, Category.OTH) for w in winfos):
                         self.retag(t, Category.INPUT)
         super()._pre_fw_hook(module, inputs)
+        self._module_floor.clear()
         stats = self.memory_tracking.get(module)
         if stats is not None:
             self._stats_by_name[stats.mod_fqn] = stats
@@ -561,12 +565,14 @@ class StepTracker(MemTracker):
     def reset_mod_stats(self) -> None:
         super().reset_mod_stats()
         self._stats_by_name.clear()
+        self._module_floor.clear()
 
     def _pre_bw_hook(self, module, args) -> None:
         # A module whose statistics were dropped after its forward (a GAN: the discriminator's next
         # forward drops the generator's, whose backward still comes) has none to add to.
         if module is None or module in self.memory_tracking:
             super()._pre_bw_hook(module, args)
+        self._module_floor.clear()
 
     def _post_bw_hook(self, module, args) -> None:
         if module is None or module in self.memory_tracking:
@@ -577,14 +583,25 @@ class StepTracker(MemTracker):
         # tracked so far, after every op: with a GPT-2's 150 modules most of a fake step's time.
         # Only a module's peak is kept (`ModuleUse.local_peak`), not a copy of the breakdown at it,
         # which each op that raised the peaks of the modules around it made once per module.
+        # The modules are visited only when the total passes the floor, the lowest of their peaks
+        # after the last visit: below it no peak can rise (an architecture search's cells run
+        # thousands of ops inside a dozen modules, most of them below the peaks already seen).
         snap = self._curr_mem_snap
-        parents, by_name = self._mod_tracker.parents, self._stats_by_name
+        parents, by_name, floor = self._mod_tracker.parents, self._stats_by_name, self._module_floor
         for dev, dev_snap in snap.items():
             total = dev_snap["Total"]
+            if dev in floor and total <= floor[dev]:
+                continue
+            lowest = total
             for name in parents:
                 stats = by_name.get(name)
-                if stats is not None and stats.local_peak.get(dev, 0) < total and peak_state in stats.snapshots:
-                    stats.local_peak[dev] = total
+                if stats is None:
+                    continue
+                peak = stats.local_peak.get(dev, 0)
+                if peak < total and peak_state in stats.snapshots:
+                    stats.local_peak[dev] = peak = total
+                lowest = min(lowest, peak)
+            floor[dev] = lowest
         for dev, dev_snap in snap.items():
             if self._peak_mem.get(dev, 0) < dev_snap["Total"]:
                 self._peak_mem[dev] = dev_snap["Total"]
