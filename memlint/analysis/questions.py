@@ -51,6 +51,8 @@ VIEWS: dict[str, Callable[[dict[str, Any] | None], Any]] = {
     "evaluating": lambda entry: bool(entry and entry.get("evaluating")),
     "grad_off": lambda entry: bool(entry and entry.get("grad_off")),
     "per_step": lambda entry: bool(entry and entry.get("per_step")),
+    "per_eval_batch": lambda entry: bool(entry and entry.get("per_eval_batch")),
+    "tensors": lambda entry: (entry or {}).get("tensors") or [],
     "trained": lambda entry: bool(entry and entry.get("trained")),
     "made": lambda entry: (entry or {}).get("made"),
     # how many calls of other files hand arguments, and the callables those calls hand (`handed_callables`)

@@ -178,6 +178,16 @@ class ProjectFacts:
         on every training step (`ema.update(model)` in its training loop)?"""
         return self._get(f"{CALLERS}{function}", True, "per_step")
 
+    def called_per_eval_batch_elsewhere(self, function: str) -> bool:
+        """Does another file of the project call this file's `function` (top-level, or `Class.method`)
+        once per batch with grad off (`evaluator.eval_step(batch)` in its loop under `torch.no_grad()`)?"""
+        return self._get(f"{CALLERS}{function}", True, "per_eval_batch")
+
+    def tensors_handed_elsewhere(self, function: str) -> list[int | str]:
+        """The positions (keywords) of the arguments that some call of this file's `function` in another
+        file of the project hands a tensor (`FusedOp.apply(x, self.weight)`: `callers:FusedOp.apply`)."""
+        return self._get(f"{CALLERS}{function}", True, "tensors")
+
     def evaluation_in_overrides(self, cls: str, method: str) -> str | None:
         """Where a subclass in another file of the project overrides `method` of this file's class
         `cls` (one the class calls on `self` but leaves to its subclasses) with an evaluation that
