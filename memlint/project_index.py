@@ -21,7 +21,7 @@ from memlint.analysis.library import (
     named_like_loss,
     named_like_module,
 )
-from memlint.analysis.questions import CALLERS, EVALUATING, OVERRIDES
+from memlint.analysis.questions import CALLERS, DIFFERENTIATES, EVALUATING, OVERRIDES
 from memlint.analysis.flow.values import NO, Value, join
 from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
@@ -533,6 +533,9 @@ class ProjectIndex:
         may ask as it goes (a run's first phase) and be handed the same as from `facts_for`."""
         if question.startswith(CALLERS):  # how other files call this file's own function
             return self._callers(path, question.removeprefix(CALLERS))
+        if question == DIFFERENTIATES:  # whether another file of the project differentiates
+            differentiates = any(summary.get("differentiates") for other, summary in self.summaries.items() if other != path)
+            return {"differentiates": True} if differentiates else None
         if question.startswith(OVERRIDES):  # what other files' subclasses do in a method it leaves to them
             return self._override_entries.get((path, question.removeprefix(OVERRIDES)))
         base = question.startswith("base:")

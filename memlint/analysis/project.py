@@ -107,6 +107,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "state_dict_params": lambda: exported_state_dict_parameters(model),
         "applied_tensors": lambda: model.autograd_functions.applied_tensors(imported()),
         "batch_calls_without_grad": lambda: _batch_calls_without_grad(model, callees()),
+        "differentiates": lambda: bool(model.provenance.backward_calls(model.module)),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -139,7 +140,7 @@ _ORDER = (
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
     "handed_imports", "hands_host", "handed_methods", "trained_calls", "state_dict_calls", "state_dict_params",
-    "state_keys", "handed_callables", "applied_tensors", "batch_calls_without_grad",
+    "state_keys", "handed_callables", "applied_tensors", "batch_calls_without_grad", "differentiates",
 )  # the summary's keys as the cache has always written them
 
 

@@ -18,6 +18,9 @@ CALLERS = "callers:"
 # (`overrides:TorchAgent.eval_step`): what the subclasses of other files that define it do in it.
 OVERRIDES = "overrides:"
 
+# The question a file asks about the whole project: does some other file differentiate (train)?
+DIFFERENTIATES = "project:differentiates"
+
 # The grad mode a file's summary records for a call (`calls`) that runs with grad on but hands the
 # callee modules in eval mode only, outside any training step: evaluation, whatever the callee is named.
 EVALUATING = "eval"
@@ -51,6 +54,7 @@ VIEWS: dict[str, Callable[[dict[str, Any] | None], Any]] = {
     "evaluating": lambda entry: bool(entry and entry.get("evaluating")),
     "grad_off": lambda entry: bool(entry and entry.get("grad_off")),
     "per_step": lambda entry: bool(entry and entry.get("per_step")),
+    "differentiates": lambda entry: bool(entry and entry.get("differentiates")),
     "per_eval_batch": lambda entry: bool(entry and entry.get("per_eval_batch")),
     "tensors": lambda entry: (entry or {}).get("tensors") or [],
     "trained": lambda entry: bool(entry and entry.get("trained")),

@@ -63,8 +63,10 @@ for x, y in loader:
             if not attributes and type(target) in (cst.Name, cst.Tuple) and model.enclosing_loops(node):
                 self._check_rollout_state(node, model.enclosing_loops(node)[0])
             return
-        loops = model.enclosing_loops(node) if not attributes else []
-        if not attributes and not (loops and model.loops.has_backward(loops[0])):
+        # state kept on `self` through a name of the method's own (`state = self._memory` ... `self._memory = state`)
+        aliases = [] if attributes else model.carried.self_state_aliases(node)
+        loops = model.enclosing_loops(node) if not attributes and not aliases else []
+        if not attributes and not aliases and not (loops and model.loops.has_backward(loops[0])):
             if loops:
                 self._check_rollout_state(node, loops[0])
             return  # state carried by a name needs a loop that differentiates, or one that wants no graph
@@ -74,7 +76,10 @@ for x, y in loader:
         if model.loops.store_of(node) is not None or model.grad_state(node) is not Grad.ON:
             return  # `t = torch.cat([t, v])` accumulates: retained-graph (ML001) reports it
         if attributes:
-            self._check_module_state(node, call, attributes)
+            self._check_module_state(node, [(a.value, code(a.value)) for a in call.args if code(a.value) in attributes])
+            return
+        if aliases:
+            self._check_module_state(aliases[0][2], [(arg, attr) for arg, attr, _ in aliases])
             return
         bound = set(target_names(target))
         fed_back = [
@@ -131,16 +136,17 @@ for x, y in loader:
         elements = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
         return [code(e) for e in elements if isinstance(e, cst.Attribute) and code(e.value) == "self"]
 
-    def _check_module_state(self, node: cst.Assign, call: cst.Call, attributes: list[str]) -> None:
-        """A module that keeps its recurrent state on `self` between calls (a
-        "stateful" RNN) carries it from one training step into the next."""
+    def _check_module_state(self, node: cst.Assign, carried: list[tuple[cst.BaseExpression, str]]) -> None:
+        """A module that keeps its recurrent state on `self` between calls (a "stateful" RNN) carries it
+        from one training step into the next: `carried` holds each argument that hands the state to the
+        call, with the `self.<attr>` it is kept in; `node` is the statement that keeps it."""
         model = self.model
-        fed_back = [a.value for a in call.args if code(a.value) in attributes]
+        fed_back = [arg for arg, _ in carried]
         if not fed_back or not model.provenance.in_module_class(node):
             return
-        if not model.provenance.backward_calls(model.module):
-            return  # nothing in this file trains through it
-        state = [code(a) for a in fed_back]
+        if not model.provenance.backward_calls(model.module) and not model.project.differentiated_elsewhere():
+            return  # nothing in this file or another file of the project trains
+        state = [attr for _, attr in carried]
         for assign in model.tree.by_type.get(cst.Assign, ()):
             if assign is node or not model.same_self(node, assign):  # another class's `self.hidden`: another object's
                 continue

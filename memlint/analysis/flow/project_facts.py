@@ -24,7 +24,7 @@ import libcst as cst
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.syntax.imports import dotted
 from memlint.cache import facts_digest
-from memlint.analysis.questions import CALLERS, OVERRIDES, VIEWS, brief
+from memlint.analysis.questions import CALLERS, DIFFERENTIATES, OVERRIDES, VIEWS, brief
 
 
 class ProjectFacts:
@@ -178,6 +178,11 @@ class ProjectFacts:
         on every training step (`ema.update(model)` in its training loop)?"""
         return self._get(f"{CALLERS}{function}", True, "per_step")
 
+    def differentiated_elsewhere(self) -> bool:
+        """Does another file of the project differentiate (a `backward()` or `torch.autograd.grad`): is a
+        module this file defines trained there, where its forward's state on `self` keeps graphs?"""
+        return self._get(DIFFERENTIATES, True, "differentiates")
+
     def called_per_eval_batch_elsewhere(self, function: str) -> bool:
         """Does another file of the project call this file's `function` (top-level, or `Class.method`)
         once per batch with grad off (`evaluator.eval_step(batch)` in its loop under `torch.no_grad()`)?"""
@@ -216,7 +221,7 @@ class ProjectFacts:
             if imported is None
             or not name
             or name.removeprefix("base:").partition(".")[0] in imported
-            or name.startswith((CALLERS, OVERRIDES))
+            or name.startswith((CALLERS, OVERRIDES, DIFFERENTIATES))
         ]
 
 
