@@ -111,14 +111,31 @@ class AutogradFunctions:
         tuple holding one: a call of this file, or, for a class at the file's top level, one of
         another file of the project (`FusedOp.apply(x, self.weight)` in the module that uses it)."""
         inputs = [p.name.value for p in [*forward.params.posonly_params, *forward.params.params]][1:]
+        top = self.model.tree.parent_of(cls) is self.model.module
+        aliases = self._apply_aliases(cls) if top else set()  # `lookup = LookupOp.apply`, called as `lookup(x, w)`
         positions: set[int | str] = set()
         for call in self.model.tree.by_type.get(cst.Call, ()):
             func = call.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "apply" and reads_as_name(func.value, cls.name.value):
+            applied = isinstance(func, cst.Attribute) and func.attr.value == "apply" and reads_as_name(func.value, cls.name.value)
+            if applied or (type(func) is cst.Name and func.value in aliases):
                 positions.update(self._tensor_arguments(call))
-        if self.model.tree.parent_of(cls) is self.model.module:
+        if top:
             positions.update(self.model.project.tensors_handed_elsewhere(f"{cls.name.value}.apply"))
         return {inputs[p] if type(p) is int else p for p in positions if type(p) is not int or p < len(inputs)}
+
+    def _apply_aliases(self, cls: cst.ClassDef) -> set[str]:
+        """The names the file binds at its top level to `Cls.apply` (`lookup = LookupOp.apply`)."""
+        module = self.model.module
+        return {
+            target.target.value
+            for statement in self.model.tree.by_type.get(cst.Assign, ())
+            if self.model.tree.parent_of(self.model.tree.parent_of(statement)) is module
+            and type(statement.value) is cst.Attribute
+            and statement.value.attr.value == "apply"
+            and reads_as_name(statement.value.value, cls.name.value)
+            for target in statement.targets
+            if type(target.target) is cst.Name
+        }
 
     def _tensor_arguments(self, call: cst.Call) -> list[int | str]:
         """The positions (keywords) of `call`'s arguments that are tensors, or containers holding one,
