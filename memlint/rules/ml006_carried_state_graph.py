@@ -150,6 +150,9 @@ for x, y in loader:
         for assign in model.tree.by_type.get(cst.Assign, ()):
             if assign is node or not model.same_self(node, assign):  # another class's `self.hidden`: another object's
                 continue
+            scope = model.scope_of(assign)
+            if type(assign.value) is cst.Name and isinstance(scope, cst.FunctionDef) and assign.value.value in model.params(scope):
+                continue  # a setter's (`self._memory = memory`): whatever its callers hand, no detach in sight
             for t in assign.targets:
                 if code(t.target) in state and not model.provenance.carries_history(assign.value, assign):
                     if code(assign.value) != "None" or model.enclosing_loops(assign):

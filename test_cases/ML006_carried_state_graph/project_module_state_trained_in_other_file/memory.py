@@ -1,8 +1,9 @@
 # Linted as one project with train.py, which backwards through these modules' outputs. Nothing here
 # differentiates, but train.py does: `Recurrent` keeps its LSTM state on `self` through a name of its
 # own (`state = self._memory` ... `self._memory = state`), so every step's graph stays linked to the
-# next one's. The look-alikes stay silent: `Truncated` stores the state back detached, and `Pooled`
-# keeps on `self` a name that never reached the LSTM as its state.
+# next one's (its setter and its reset to None, which no loop calls, detach nothing). The look-alikes
+# stay silent: `Truncated` stores the state back detached, and `Pooled` keeps on `self` a name that
+# never reached the LSTM as its state.
 import torch
 from torch import nn
 
@@ -18,6 +19,12 @@ class Recurrent(nn.Module):
         hidden, state = self._net(x, state)
         self._memory = state  # expect: ML006
         return hidden
+
+    def set_memory(self, memory):
+        self._memory = memory  # (what a caller hands: no detach in sight)
+
+    def reset_memory(self):
+        self._memory = None
 
 
 class Truncated(nn.Module):
