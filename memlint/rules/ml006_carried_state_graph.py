@@ -20,7 +20,10 @@ next (an RNN hidden state: `out, hidden = rnn(x, hidden)`) without detaching
 it, usually together with `backward(retain_graph=True)` to silence the
 "Trying to backward through the graph a second time" error. With
 `retain_graph=True` in the loop, a state unpacked from any call whose other
-results are backwarded counts too (`logits, state = model.step(x, state)`).
+results are backwarded counts too (`logits, state = model.step(x, state)`). A module that keeps its state on
+`self` between forwards (`out, self.hidden = self.rnn(x, self.hidden)`, or
+through a name of its own: `state = self._memory` ... `self._memory = state`)
+carries it too, where its file or another file of the project differentiates.
 A rollout or generation loop run with grad on that never differentiates, and
 whose model outputs only end as numbers or go back into its model runs,
 carries state too: a model output that a model run of the loop reads in the
