@@ -21,7 +21,7 @@ from memlint.analysis.library import (
     named_like_loss,
     named_like_module,
 )
-from memlint.analysis.questions import CALLERS, DIFFERENTIATES, EVALUATING, OVERRIDES
+from memlint.analysis.questions import ASSIGNS, CALLERS, DIFFERENTIATES, EVALUATING, OVERRIDES
 from memlint.analysis.flow.values import NO, Value, join
 from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
@@ -536,6 +536,10 @@ class ProjectIndex:
         if question == DIFFERENTIATES:  # whether another file of the project differentiates
             differentiates = any(summary.get("differentiates") for other, summary in self.summaries.items() if other != path)
             return {"differentiates": True} if differentiates else None
+        if question.startswith(ASSIGNS):  # whether another file sets an attribute of that name on an object
+            name = question.removeprefix(ASSIGNS)
+            assigns = any(name in summary.get("object_attributes", ()) for other, summary in self.summaries.items() if other != path)
+            return {"assigns": True} if assigns else None
         if question.startswith(OVERRIDES):  # what other files' subclasses do in a method it leaves to them
             return self._override_entries.get((path, question.removeprefix(OVERRIDES)))
         base = question.startswith("base:")

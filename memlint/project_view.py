@@ -19,8 +19,8 @@ from memlint.analysis.questions import CALLERS, OVERRIDES
 from memlint.project_index import ProjectIndex, module_name, package_module_name
 
 # The parts of a summary that `ProjectIndex.fact` reads of the files that define what is asked (and of
-# every file, whether it differentiates: `project:differentiates`).
-ANSWERING_PARTS = ("imports", "flow", "differentiates")
+# every file, whether it differentiates and the attributes it sets on objects: `project:` questions).
+ANSWERING_PARTS = ("imports", "flow", "differentiates", "object_attributes")
 
 
 class ProjectView:

@@ -38,7 +38,7 @@ from memlint.analysis.facts.checkpoints import (
 )
 from memlint.analysis.facts.checkpoint_reads import star_imported, value_read_into_model
 from memlint.analysis.facts.cuda_init import ALLOC_VARIABLES, alloc_setting
-from memlint.analysis.syntax.expressions import code, names_in
+from memlint.analysis.syntax.expressions import code, names_in, reads_as_name
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
 from memlint.analysis.facts.hooks import exported_hook_registrations, step_calls
 from memlint.analysis.syntax.imports import dotted
@@ -108,6 +108,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "applied_tensors": lambda: model.autograd_functions.applied_tensors(imported()),
         "batch_calls_without_grad": lambda: _batch_calls_without_grad(model, callees()),
         "differentiates": lambda: bool(model.provenance.backward_calls(model.module)),
+        "object_attributes": lambda: _object_attributes(model),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -140,7 +141,7 @@ _ORDER = (
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
     "handed_imports", "hands_host", "handed_methods", "trained_calls", "state_dict_calls", "state_dict_params",
-    "state_keys", "handed_callables", "applied_tensors", "batch_calls_without_grad", "differentiates",
+    "state_keys", "handed_callables", "applied_tensors", "batch_calls_without_grad", "differentiates", "object_attributes",
 )  # the summary's keys as the cache has always written them
 
 
@@ -277,6 +278,20 @@ def _per_step_calls(model: "SemanticModel", calls: list[tuple[cst.Call, str]]) -
     that this file calls on every training step: in a step loop, or in a function run once per step.
     What such a callee keeps outlives the step it was made in, whatever its own file shows."""
     return sorted({name for call, name in calls if model.grad_state(call) is not Grad.OFF and model.loops.step_region(call) is not None})
+
+
+def _object_attributes(model: "SemanticModel") -> list[str]:
+    """The attribute names this file sets on an object it holds by a name other than `self`
+    (`rnn.hidden = rnn.init_hidden(n)`): a module that keeps state on `self` may have it set, reset
+    or detached from here."""
+    return sorted(
+        {
+            target.target.attr.value
+            for assign in model.tree.by_type.get(cst.Assign, ())
+            for target in assign.targets
+            if type(target.target) is cst.Attribute and not reads_as_name(target.target.value, "self")
+        }
+    )
 
 
 def _batch_calls_without_grad(model: "SemanticModel", calls: list[tuple[cst.Call, str]]) -> list[str]:

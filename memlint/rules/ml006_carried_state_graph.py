@@ -13,7 +13,8 @@ class CarriedStateGraph(Rule):
     severity = Severity.ERROR
     summary = "A tensor from iteration k is fed into iteration k+1 of a training loop without `.detach()`"
     fix_applicability = Applicability.UNSAFE
-    needles = (("backward", "autograd.grad", "detach", "item", "argmax", "numpy"),)
+    # (`Module`: a module that keeps its state on `self`, trained in another file)
+    needles = (("backward", "autograd.grad", "detach", "item", "argmax", "numpy", "Module"),)
     what = """
 Checks for state that a training loop carries from one iteration into the
 next (an RNN hidden state: `out, hidden = rnn(x, hidden)`) without detaching
@@ -147,8 +148,11 @@ for x, y in loader:
         fed_back = [arg for arg, _ in carried]
         if not fed_back or not model.provenance.in_module_class(node):
             return
-        if not model.provenance.backward_calls(model.module) and not model.project.differentiated_elsewhere():
-            return  # nothing in this file or another file of the project trains
+        if not model.provenance.backward_calls(model.module):
+            if not model.project.differentiated_elsewhere():
+                return  # nothing in this file or another file of the project trains
+            if any(model.project.assigned_elsewhere(attr.rpartition(".")[2]) for _, attr in carried):
+                return  # another file sets the state from outside (`rnn.hidden = rnn.init_hidden(n)`): truncation is its own
         state = [attr for _, attr in carried]
         for assign in model.tree.by_type.get(cst.Assign, ()):
             if assign is node or not model.same_self(node, assign):  # another class's `self.hidden`: another object's

@@ -24,7 +24,7 @@ import libcst as cst
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.syntax.imports import dotted
 from memlint.cache import facts_digest
-from memlint.analysis.questions import CALLERS, DIFFERENTIATES, OVERRIDES, VIEWS, brief
+from memlint.analysis.questions import ASSIGNS, CALLERS, DIFFERENTIATES, OVERRIDES, PROJECT, VIEWS, brief
 
 
 class ProjectFacts:
@@ -183,6 +183,11 @@ class ProjectFacts:
         module this file defines trained there, where its forward's state on `self` keeps graphs?"""
         return self._get(DIFFERENTIATES, True, "differentiates")
 
+    def assigned_elsewhere(self, attribute: str) -> bool:
+        """Does another file of the project set an attribute named `attribute` on an object it holds
+        (`rnn.hidden = rnn.init_hidden(n)`, `rnn.hidden = rnn.hidden.detach()`)?"""
+        return self._get(f"{ASSIGNS}{attribute}", True, "assigns")
+
     def called_per_eval_batch_elsewhere(self, function: str) -> bool:
         """Does another file of the project call this file's `function` (top-level, or `Class.method`)
         once per batch with grad off (`evaluator.eval_step(batch)` in its loop under `torch.no_grad()`)?"""
@@ -221,7 +226,7 @@ class ProjectFacts:
             if imported is None
             or not name
             or name.removeprefix("base:").partition(".")[0] in imported
-            or name.startswith((CALLERS, OVERRIDES, DIFFERENTIATES))
+            or name.startswith((CALLERS, OVERRIDES, PROJECT))
         ]
 
 
