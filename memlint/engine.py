@@ -28,7 +28,7 @@ from memlint.analysis.syntax.as_written import as_written
 from memlint.analysis.syntax.tree import Tree
 from memlint.analysis.project import SUMMARY_NEEDLES, imports, summarize
 from memlint.analysis.regions.guards import never_runs
-from memlint.analysis.questions import ANSWERS, CALLERS, OVERRIDES
+from memlint.analysis.questions import ANSWERS, CALLERS, OVERRIDES, PROJECT
 from memlint.budget import BudgetExceeded, Guard
 from memlint.cache import content_key
 from memlint.models import Applicability, Edit, FileError, Finding, Fix, LintResult, Position, Severity, describe
@@ -467,7 +467,7 @@ def _asks_the_project(path: str, summary: dict, packages: Collection[str]) -> bo
     when other files call it). (The project index answers only for files of the project: `torch` gets no facts.)"""
     imports = summary.get("imports") or {}
     for question in [*(summary.get("asked") or ()), *(summary.get("asked_for_exports") or ())]:
-        if question.startswith((CALLERS, OVERRIDES)):
+        if question.startswith((CALLERS, OVERRIDES, PROJECT)):
             return True
         entry = imports.get(question.removeprefix("base:").partition(".")[0])
         if entry is not None and _of_the_project(path, entry[0], entry[1], packages):

@@ -21,7 +21,7 @@ from memlint.analysis.library import (
     named_like_loss,
     named_like_module,
 )
-from memlint.analysis.questions import CALLERS, EVALUATING, OVERRIDES
+from memlint.analysis.questions import ASSIGNS, CALLERS, DIFFERENTIATES, EVALUATING, OVERRIDES
 from memlint.analysis.flow.values import NO, Value, join
 from memlint.models import Finding, Position, Severity
 from memlint.rules.catalog import RULES
@@ -207,7 +207,12 @@ class ProjectIndex:
         uncalled (its runs there are out of sight)."""
         found: dict[tuple[str, str], set[str]] = {}
         for path, summary in self.summaries.items():
-            uses = [*summary.get("calls", ()), *((name, HANDED) for name in summary.get("handed_imports", ()))]
+            uses = [
+                *summary.get("calls", ()),
+                # (also the methods it calls per batch with grad off on a local object: `ev.eval_step(batch)`)
+                *((name, "off") for name in summary.get("batch_calls_without_grad", ())),
+                *((name, HANDED) for name in summary.get("handed_imports", ())),
+            ]
             for name, state in uses:
                 if (where := self.locate(path, name)) is not None:
                     found.setdefault(where, set()).add(state)
@@ -276,6 +281,29 @@ class ProjectIndex:
         }
 
     @cached_property
+    def _called_per_batch_without_grad(self) -> set[tuple[str, str]]:
+        """(file, function or `Class.method`) of the project's definitions that another file calls once
+        per batch with grad off (`batch_calls_without_grad`): evaluation steps of other files' loops."""
+        return {
+            where
+            for path, summary in self.summaries.items()
+            for name in summary.get("batch_calls_without_grad", ())
+            if (where := self.locate(path, name)) is not None and where[0] != path
+        }
+
+    @cached_property
+    def _applied_tensors(self) -> dict[tuple[str, str], set[int | str]]:
+        """(file, `Function.apply`) of the project's autograd Functions that other files apply -> the
+        positions (keywords) of the arguments some such call hands a tensor (`applied_tensors`)."""
+        found: dict[tuple[str, str], set[int | str]] = {}
+        for path, summary in self.summaries.items():
+            for name, positions in summary.get("applied_tensors", ()):
+                where = self.locate(path, name)
+                if where is not None and where[0] != path:
+                    found.setdefault(where, set()).update(positions)
+        return found
+
+    @cached_property
     def _trained_through(self) -> set[tuple[str, str]]:
         """(file, function or `Class.method`) of the project's definitions whose results another file
         differentiates (`trained_calls`: a training forward, whatever its name)."""
@@ -304,6 +332,10 @@ class ProjectIndex:
                 found["grad_off"] = True  # every call of other files runs it without grad
             if key in self._called_per_step:
                 found["per_step"] = True
+            if key in self._called_per_batch_without_grad:
+                found["per_eval_batch"] = True
+            if key in self._applied_tensors:
+                found["tensors"] = sorted(self._applied_tensors[key], key=str)
             if key in self._trained_through or ("." in function and function.rpartition(".")[2] in self._trained_methods):
                 found["trained"] = True
             if key in self._made_by_callers:
@@ -477,7 +509,7 @@ class ProjectIndex:
         functions and what their subclasses do in its classes' methods (`CALLERS`, `OVERRIDES`):
         they read every file's summary, so the parent hands them to the process that analyses `path`."""
         found = {}
-        for where, function in [*self._call_states, *self._called_per_step]:
+        for where, function in [*self._call_states, *self._called_per_step, *self._called_per_batch_without_grad, *self._applied_tensors]:
             if where == path and (entry := self._callers(where, function)) is not None:
                 found[f"{CALLERS}{function}"] = entry
         for question in (self.summaries.get(path) or {}).get("asked", ()):
@@ -501,6 +533,13 @@ class ProjectIndex:
         may ask as it goes (a run's first phase) and be handed the same as from `facts_for`."""
         if question.startswith(CALLERS):  # how other files call this file's own function
             return self._callers(path, question.removeprefix(CALLERS))
+        if question == DIFFERENTIATES:  # whether another file of the project differentiates
+            differentiates = any(summary.get("differentiates") for other, summary in self.summaries.items() if other != path)
+            return {"differentiates": True} if differentiates else None
+        if question.startswith(ASSIGNS):  # whether another file sets an attribute of that name on an object
+            name = question.removeprefix(ASSIGNS)
+            assigns = any(name in summary.get("object_attributes", ()) for other, summary in self.summaries.items() if other != path)
+            return {"assigns": True} if assigns else None
         if question.startswith(OVERRIDES):  # what other files' subclasses do in a method it leaves to them
             return self._override_entries.get((path, question.removeprefix(OVERRIDES)))
         base = question.startswith("base:")

@@ -18,8 +18,9 @@ from typing import Any, Callable, Collection
 from memlint.analysis.questions import CALLERS, OVERRIDES
 from memlint.project_index import ProjectIndex, module_name, package_module_name
 
-# The parts of a summary that `ProjectIndex.fact` reads of the files that define what is asked.
-ANSWERING_PARTS = ("imports", "flow")
+# The parts of a summary that `ProjectIndex.fact` reads of the files that define what is asked (and of
+# every file, whether it differentiates and the attributes it sets on objects: `project:` questions).
+ANSWERING_PARTS = ("imports", "flow", "differentiates", "object_attributes")
 
 
 class ProjectView:

@@ -291,6 +291,10 @@ MODULE_SELF_RETURNING = MODULE_PLACEMENT | {"train", "eval", "requires_grad_"}
 # `VariableMeta.__instancecheck__`).
 TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
+# The classes whose instances are parameters, tensors themselves (`nn.Parameter(torch.randn(n, d))`):
+# https://pytorch.org/docs/stable/generated/torch.nn.parameter.Parameter.html ("a kind of Tensor").
+PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
 # `torch.nn` modules (and torchaudio's transforms, and torch's loss modules) without parameters:
 # calling one on a value without history records no graph (`LogSoftmax(dim=1)(logits)` after a
 # no_grad forward).

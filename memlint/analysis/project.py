@@ -38,7 +38,7 @@ from memlint.analysis.facts.checkpoints import (
 )
 from memlint.analysis.facts.checkpoint_reads import star_imported, value_read_into_model
 from memlint.analysis.facts.cuda_init import ALLOC_VARIABLES, alloc_setting
-from memlint.analysis.syntax.expressions import code, names_in
+from memlint.analysis.syntax.expressions import code, names_in, reads_as_name
 from memlint.analysis.flow.summaries import exported, kept_argument_calls
 from memlint.analysis.facts.hooks import exported_hook_registrations, step_calls
 from memlint.analysis.syntax.imports import dotted
@@ -74,6 +74,8 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
     top_level = [f for f in tree.by_type.get(cst.FunctionDef, ()) if tree.parent_of(f) is model.module]
     imported_roots = set(model.imports.aliases) | set(model.imports.relative)
     imported = cache(lambda: _imported_calls(model, imported_roots))  # three parts read them
+    # and the calls of methods of imported classes on objects the file shows the class of (two parts)
+    callees = cache(lambda: imported() + _method_calls(model, imported_roots, local=True))
     builders: dict[str, Callable[[], Any]] = {  # in the order they were always computed (memos fill in order)
         "returns": lambda: _returns(model, top_level),
         "calls": lambda: _calls(model, imported() + _method_calls(model, imported_roots)),
@@ -96,13 +98,17 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "passes": lambda: model.handed.passes(imported()),
         "handed_callables": lambda: model.handed.callables_handed(imported()),
         "method_grad": lambda: _method_grad(model, imported_roots),
-        "per_step_calls": lambda: _per_step_calls(model, imported() + _method_calls(model, imported_roots, local=True)),
+        "per_step_calls": lambda: _per_step_calls(model, callees()),
         "handed_imports": lambda: _handed_imports(model, imported_roots),
         "hands_host": lambda: hands_host_data(model, imported()),
         "handed_methods": lambda: _handed_methods(model, imported_roots),
         "trained_calls": lambda: _trained_calls(model, imported(), imported_roots),
         "state_dict_calls": lambda: _state_dict_calls(model, imported()),
         "state_dict_params": lambda: exported_state_dict_parameters(model),
+        "applied_tensors": lambda: model.autograd_functions.applied_tensors(imported()),
+        "batch_calls_without_grad": lambda: _batch_calls_without_grad(model, callees()),
+        "differentiates": lambda: bool(model.provenance.backward_calls(model.module)),
+        "object_attributes": lambda: _object_attributes(model),
     }
     found = {part: build() for part, build in builders.items() if parts is None or part in parts}
     return {part: found[part] for part in _ORDER if part in found}
@@ -135,7 +141,7 @@ _ORDER = (
     "kept_argument_calls", "model_runs", "eval_calls", "hook_registrations", "step_calls", "trainer_precisions",
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
     "handed_imports", "hands_host", "handed_methods", "trained_calls", "state_dict_calls", "state_dict_params",
-    "state_keys", "handed_callables",
+    "state_keys", "handed_callables", "applied_tensors", "batch_calls_without_grad", "differentiates", "object_attributes",
 )  # the summary's keys as the cache has always written them
 
 
@@ -272,6 +278,28 @@ def _per_step_calls(model: "SemanticModel", calls: list[tuple[cst.Call, str]]) -
     that this file calls on every training step: in a step loop, or in a function run once per step.
     What such a callee keeps outlives the step it was made in, whatever its own file shows."""
     return sorted({name for call, name in calls if model.grad_state(call) is not Grad.OFF and model.loops.step_region(call) is not None})
+
+
+def _object_attributes(model: "SemanticModel") -> list[str]:
+    """The attribute names this file sets on an object it holds by a name other than `self`
+    (`rnn.hidden = rnn.init_hidden(n)`): a module that keeps state on `self` may have it set, reset
+    or detached from here."""
+    return sorted(
+        {
+            target.target.attr.value
+            for assign in model.tree.by_type.get(cst.Assign, ())
+            for target in assign.targets
+            if type(target.target) is cst.Attribute and not reads_as_name(target.target.value, "self")
+        }
+    )
+
+
+def _batch_calls_without_grad(model: "SemanticModel", calls: list[tuple[cst.Call, str]]) -> list[str]:
+    """The imported functions and methods of imported classes (as `per_step_calls` writes them) that
+    this file calls once per batch with grad off (`evaluator.eval_step(batch)` in a loop over batches
+    under `torch.no_grad()`): an evaluation step, whatever its own file shows. What it keeps beyond
+    its call (`self.outputs.append(out)`) is kept once per evaluation batch."""
+    return sorted({name for call, name in calls if model.grad_state(call) is Grad.OFF and model.loops.step_region(call) is not None})
 
 
 def _method_grad(model: "SemanticModel", imported_roots: set[str]) -> dict[str, str]:

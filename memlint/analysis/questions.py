@@ -18,6 +18,13 @@ CALLERS = "callers:"
 # (`overrides:TorchAgent.eval_step`): what the subclasses of other files that define it do in it.
 OVERRIDES = "overrides:"
 
+# The questions a file asks about the whole project, not about a name it writes: does some other file
+# differentiate (train)? Does some other file set an attribute of that name on an object it holds
+# (`rnn.hidden = rnn.init_hidden(n)`: state a module keeps on `self`, set from outside)?
+PROJECT = "project:"
+DIFFERENTIATES = f"{PROJECT}differentiates"
+ASSIGNS = f"{PROJECT}assigns:"
+
 # The grad mode a file's summary records for a call (`calls`) that runs with grad on but hands the
 # callee modules in eval mode only, outside any training step: evaluation, whatever the callee is named.
 EVALUATING = "eval"
@@ -51,6 +58,10 @@ VIEWS: dict[str, Callable[[dict[str, Any] | None], Any]] = {
     "evaluating": lambda entry: bool(entry and entry.get("evaluating")),
     "grad_off": lambda entry: bool(entry and entry.get("grad_off")),
     "per_step": lambda entry: bool(entry and entry.get("per_step")),
+    "differentiates": lambda entry: bool(entry and entry.get("differentiates")),
+    "assigns": lambda entry: bool(entry and entry.get("assigns")),
+    "per_eval_batch": lambda entry: bool(entry and entry.get("per_eval_batch")),
+    "tensors": lambda entry: (entry or {}).get("tensors") or [],
     "trained": lambda entry: bool(entry and entry.get("trained")),
     "made": lambda entry: (entry or {}).get("made"),
     # how many calls of other files hand arguments, and the callables those calls hand (`handed_callables`)

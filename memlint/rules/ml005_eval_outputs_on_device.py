@@ -59,7 +59,9 @@ that collects its outputs, which keep their graphs too (in a training step,
 retained-graph, ML001, reports such a store). So is an output handed to a
 method that appends what it is given to the object's lists, by that method's
 definition in this file or another file of the project (`evaluator.add(out)`
-where `add` does `self.preds.append(preds)`); not where the method writes it
+where `add` does `self.preds.append(preds)`), and so is what a method with no
+loop of its own keeps where another file of the project calls it once per
+batch under `torch.no_grad()` (`evaluator.eval_step(batch)`); not where the method writes it
 into a window of a tensor allocated once (`self.bank[start:end] = idxs`, the
 bank made by `torch.zeros` or registered with `register_buffer`), which copies
 it into fixed storage. Each store is its own finding:

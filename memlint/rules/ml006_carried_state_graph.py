@@ -13,14 +13,18 @@ class CarriedStateGraph(Rule):
     severity = Severity.ERROR
     summary = "A tensor from iteration k is fed into iteration k+1 of a training loop without `.detach()`"
     fix_applicability = Applicability.UNSAFE
-    needles = (("backward", "autograd.grad", "detach", "item", "argmax", "numpy"),)
+    # (`Module`: a module that keeps its state on `self`, trained in another file)
+    needles = (("backward", "autograd.grad", "detach", "item", "argmax", "numpy", "Module"),)
     what = """
 Checks for state that a training loop carries from one iteration into the
 next (an RNN hidden state: `out, hidden = rnn(x, hidden)`) without detaching
 it, usually together with `backward(retain_graph=True)` to silence the
 "Trying to backward through the graph a second time" error. With
 `retain_graph=True` in the loop, a state unpacked from any call whose other
-results are backwarded counts too (`logits, state = model.step(x, state)`).
+results are backwarded counts too (`logits, state = model.step(x, state)`). A module that keeps its state on
+`self` between forwards (`out, self.hidden = self.rnn(x, self.hidden)`, or
+through a name of its own: `state = self._memory` ... `self._memory = state`)
+carries it too, where its file or another file of the project differentiates.
 A rollout or generation loop run with grad on that never differentiates, and
 whose model outputs only end as numbers or go back into its model runs,
 carries state too: a model output that a model run of the loop reads in the
@@ -63,8 +67,10 @@ for x, y in loader:
             if not attributes and type(target) in (cst.Name, cst.Tuple) and model.enclosing_loops(node):
                 self._check_rollout_state(node, model.enclosing_loops(node)[0])
             return
-        loops = model.enclosing_loops(node) if not attributes else []
-        if not attributes and not (loops and model.loops.has_backward(loops[0])):
+        # state kept on `self` through a name of the method's own (`state = self._memory` ... `self._memory = state`)
+        aliases = [] if attributes else model.carried.self_state_aliases(node)
+        loops = model.enclosing_loops(node) if not attributes and not aliases else []
+        if not attributes and not aliases and not (loops and model.loops.has_backward(loops[0])):
             if loops:
                 self._check_rollout_state(node, loops[0])
             return  # state carried by a name needs a loop that differentiates, or one that wants no graph
@@ -74,7 +80,10 @@ for x, y in loader:
         if model.loops.store_of(node) is not None or model.grad_state(node) is not Grad.ON:
             return  # `t = torch.cat([t, v])` accumulates: retained-graph (ML001) reports it
         if attributes:
-            self._check_module_state(node, call, attributes)
+            self._check_module_state(node, [(a.value, code(a.value)) for a in call.args if code(a.value) in attributes])
+            return
+        if aliases:
+            self._check_module_state(aliases[0][2], [(arg, attr) for arg, attr, _ in aliases])
             return
         bound = set(target_names(target))
         fed_back = [
@@ -131,19 +140,26 @@ for x, y in loader:
         elements = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
         return [code(e) for e in elements if isinstance(e, cst.Attribute) and code(e.value) == "self"]
 
-    def _check_module_state(self, node: cst.Assign, call: cst.Call, attributes: list[str]) -> None:
-        """A module that keeps its recurrent state on `self` between calls (a
-        "stateful" RNN) carries it from one training step into the next."""
+    def _check_module_state(self, node: cst.Assign, carried: list[tuple[cst.BaseExpression, str]]) -> None:
+        """A module that keeps its recurrent state on `self` between calls (a "stateful" RNN) carries it
+        from one training step into the next: `carried` holds each argument that hands the state to the
+        call, with the `self.<attr>` it is kept in; `node` is the statement that keeps it."""
         model = self.model
-        fed_back = [a.value for a in call.args if code(a.value) in attributes]
+        fed_back = [arg for arg, _ in carried]
         if not fed_back or not model.provenance.in_module_class(node):
             return
         if not model.provenance.backward_calls(model.module):
-            return  # nothing in this file trains through it
-        state = [code(a) for a in fed_back]
+            if not model.project.differentiated_elsewhere():
+                return  # nothing in this file or another file of the project trains
+            if any(model.project.assigned_elsewhere(attr.rpartition(".")[2]) for _, attr in carried):
+                return  # another file sets the state from outside (`rnn.hidden = rnn.init_hidden(n)`): truncation is its own
+        state = [attr for _, attr in carried]
         for assign in model.tree.by_type.get(cst.Assign, ()):
             if assign is node or not model.same_self(node, assign):  # another class's `self.hidden`: another object's
                 continue
+            scope = model.scope_of(assign)
+            if type(assign.value) is cst.Name and isinstance(scope, cst.FunctionDef) and assign.value.value in model.params(scope):
+                continue  # a setter's (`self._memory = memory`): whatever its callers hand, no detach in sight
             for t in assign.targets:
                 if code(t.target) in state and not model.provenance.carries_history(assign.value, assign):
                     if code(assign.value) != "None" or model.enclosing_loops(assign):

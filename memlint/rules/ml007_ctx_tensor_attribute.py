@@ -24,8 +24,10 @@ and so are callables (`ctx.run_function`), process groups, host tensors (the
 CPU RNG state, `x.cpu()`) and objects. A parameter of `forward` counts as a
 tensor only with evidence: `forward` uses it as one (a `torch.Tensor` method
 called on it, an input of a torch function; a size given to `torch.empty` is
-no evidence), an `.apply(...)` call in the file passes it a tensor (or a
-dict, list or tuple holding one), or `backward` returns a gradient for it
+no evidence), an `.apply(...)` call passes it a tensor (or a dict, list or
+tuple holding one: a parameter of a module, `self.table = nn.Parameter(...)`),
+in this file, through a top-level alias (`lookup = LookupOp.apply`), or in
+another file of the project, or `backward` returns a gradient for it
 (anything but `None` at its position: autograd accepts gradients for tensor
 inputs only), as for inputs that `forward` hands straight to a compiled kernel.
 A parameter declared a number, or a container of numbers, is none, whatever

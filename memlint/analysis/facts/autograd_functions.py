@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import code, method_name, names_in, reads_as_name, root_name
-from memlint.analysis.library import HOST_TENSOR_FUNCTIONS, NON_TENSOR_FUNCTIONS, SIZE_FACTORIES, TENSOR_METHODS
+from memlint.analysis.library import (
+    HOST_TENSOR_FUNCTIONS, NON_TENSOR_FUNCTIONS, PARAMETER_CLASSES, SIZE_FACTORIES, TENSOR_METHODS,
+)
 from memlint.analysis.tensor_api import TENSOR_API
 
 if TYPE_CHECKING:
@@ -105,20 +107,57 @@ class AutogradFunctions:
 
 
     def _passed_tensors(self, cls: cst.ClassDef, forward: cst.FunctionDef) -> set[str]:
-        """Parameters of `forward` that a `Cls.apply(...)` call of this file passes a
-        tensor, or a dict, list or tuple holding one."""
+        """Parameters of `forward` that a `Cls.apply(...)` call passes a tensor, or a dict, list or
+        tuple holding one: a call of this file, or, for a class at the file's top level, one of
+        another file of the project (`FusedOp.apply(x, self.weight)` in the module that uses it)."""
         inputs = [p.name.value for p in [*forward.params.posonly_params, *forward.params.params]][1:]
-        found: set[str] = set()
+        top = self.model.tree.parent_of(cls) is self.model.module
+        aliases = self._apply_aliases(cls) if top else set()  # `lookup = LookupOp.apply`, called as `lookup(x, w)`
+        positions: set[int | str] = set()
         for call in self.model.tree.by_type.get(cst.Call, ()):
             func = call.func
-            if not (isinstance(func, cst.Attribute) and func.attr.value == "apply" and reads_as_name(func.value, cls.name.value)):
-                continue
-            for position, arg in enumerate(call.args):
-                if arg.star or position >= len(inputs):
-                    break
-                name = arg.keyword.value if arg.keyword is not None else inputs[position]
-                if self._holds_tensor(arg.value, call, frozenset()):
-                    found.add(name)
+            applied = isinstance(func, cst.Attribute) and func.attr.value == "apply" and reads_as_name(func.value, cls.name.value)
+            if applied or (type(func) is cst.Name and func.value in aliases):
+                positions.update(self._tensor_arguments(call))
+        if top:
+            positions.update(self.model.project.tensors_handed_elsewhere(f"{cls.name.value}.apply"))
+        return {inputs[p] if type(p) is int else p for p in positions if type(p) is not int or p < len(inputs)}
+
+    def _apply_aliases(self, cls: cst.ClassDef) -> set[str]:
+        """The names the file binds at its top level to `Cls.apply` (`lookup = LookupOp.apply`)."""
+        module = self.model.module
+        return {
+            target.target.value
+            for statement in self.model.tree.by_type.get(cst.Assign, ())
+            if self.model.tree.parent_of(self.model.tree.parent_of(statement)) is module
+            and type(statement.value) is cst.Attribute
+            and statement.value.attr.value == "apply"
+            and reads_as_name(statement.value.value, cls.name.value)
+            for target in statement.targets
+            if type(target.target) is cst.Name
+        }
+
+    def _tensor_arguments(self, call: cst.Call) -> list[int | str]:
+        """The positions (keywords) of `call`'s arguments that are tensors, or containers holding one,
+        up to the first starred one."""
+        found: list[int | str] = []
+        for position, arg in enumerate(call.args):
+            if arg.star:
+                break
+            if self._holds_tensor(arg.value, call, frozenset()):
+                found.append(arg.keyword.value if arg.keyword is not None else position)
+        return found
+
+    def applied_tensors(self, imported: list[tuple[cst.Call, str]]) -> list[list]:
+        """The calls of this file that apply an imported autograd Function (`FusedOp.apply(x, self.weight)`,
+        the callee as written) and hand it tensors: [callee, [positions (keywords) of the tensors]].
+        The Function's own file reads them as evidence of which inputs of its `forward` are tensors."""
+        found = []
+        for call, name in imported:
+            if name.rpartition(".")[2] == "apply" and "." in name:
+                positions = self._tensor_arguments(call)
+                if positions:
+                    found.append([name, positions])
         return found
 
     def _holds_tensor(self, expr: cst.BaseExpression, at: cst.CSTNode, guard: frozenset) -> bool:
@@ -131,10 +170,18 @@ class AutogradFunctions:
             return any(isinstance(e, cst.DictElement) and self._holds_tensor(e.value, at, guard) for e in expr.elements)
         if isinstance(expr, cst.Call):
             resolved = self.model.imports.resolve(expr.func) or ""
+            if resolved in PARAMETER_CLASSES:
+                return True  # `nn.Parameter(torch.randn(n, d))`
             if resolved.startswith("torch.") and not resolved.startswith(_NOT_TENSOR_TORCH):
                 return not resolved.startswith(("torch.distributed.", "torch.nn.", "torch.device", "torch.dtype"))
         if isinstance(expr, cst.Attribute) and expr.attr.value.endswith(("weight", "bias")):
             return True
+        if isinstance(expr, cst.Attribute) and reads_as_name(expr.value, "self") and expr.attr.value not in guard:
+            # `self.table`: what the methods of its class assign it (`self.table = nn.Parameter(...)`)
+            held = self.provenance.held_values(expr, at)
+            inner = guard | {expr.attr.value}
+            if any(self._holds_tensor(value, value, inner) for value in held):
+                return True
         if isinstance(expr, cst.Name) and expr.value not in guard:
             scope = self.model.scope_of(at)
             bindings = self.provenance.reaching_bindings(scope, expr.value, at)

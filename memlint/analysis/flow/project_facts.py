@@ -24,7 +24,7 @@ import libcst as cst
 from memlint.analysis.flow.values import NO, Value
 from memlint.analysis.syntax.imports import dotted
 from memlint.cache import facts_digest
-from memlint.analysis.questions import CALLERS, OVERRIDES, VIEWS, brief
+from memlint.analysis.questions import ASSIGNS, CALLERS, DIFFERENTIATES, OVERRIDES, PROJECT, VIEWS, brief
 
 
 class ProjectFacts:
@@ -178,6 +178,26 @@ class ProjectFacts:
         on every training step (`ema.update(model)` in its training loop)?"""
         return self._get(f"{CALLERS}{function}", True, "per_step")
 
+    def differentiated_elsewhere(self) -> bool:
+        """Does another file of the project differentiate (a `backward()` or `torch.autograd.grad`): is a
+        module this file defines trained there, where its forward's state on `self` keeps graphs?"""
+        return self._get(DIFFERENTIATES, True, "differentiates")
+
+    def assigned_elsewhere(self, attribute: str) -> bool:
+        """Does another file of the project set an attribute named `attribute` on an object it holds
+        (`rnn.hidden = rnn.init_hidden(n)`, `rnn.hidden = rnn.hidden.detach()`)?"""
+        return self._get(f"{ASSIGNS}{attribute}", True, "assigns")
+
+    def called_per_eval_batch_elsewhere(self, function: str) -> bool:
+        """Does another file of the project call this file's `function` (top-level, or `Class.method`)
+        once per batch with grad off (`evaluator.eval_step(batch)` in its loop under `torch.no_grad()`)?"""
+        return self._get(f"{CALLERS}{function}", True, "per_eval_batch")
+
+    def tensors_handed_elsewhere(self, function: str) -> list[int | str]:
+        """The positions (keywords) of the arguments that some call of this file's `function` in another
+        file of the project hands a tensor (`FusedOp.apply(x, self.weight)`: `callers:FusedOp.apply`)."""
+        return self._get(f"{CALLERS}{function}", True, "tensors")
+
     def evaluation_in_overrides(self, cls: str, method: str) -> str | None:
         """Where a subclass in another file of the project overrides `method` of this file's class
         `cls` (one the class calls on `self` but leaves to its subclasses) with an evaluation that
@@ -206,7 +226,7 @@ class ProjectFacts:
             if imported is None
             or not name
             or name.removeprefix("base:").partition(".")[0] in imported
-            or name.startswith((CALLERS, OVERRIDES))
+            or name.startswith((CALLERS, OVERRIDES, PROJECT))
         ]
 
 

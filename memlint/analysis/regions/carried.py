@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.regions.grad import Grad
-from memlint.analysis.syntax.expressions import code, method_name, names_in, target_names
+from memlint.analysis.syntax.expressions import code, method_name, names_in, reads_as_name, target_names
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
@@ -60,6 +60,42 @@ class CarriedState:
             and any(b.node is node for b in model.provenance.reaching_bindings(model.scope_of(run), arg.value.value, run))
         ]
         return sorted({a.value for a in carried if not self.detached_in(a.value, loop, node)})  # type: ignore[attr-defined]
+
+    def self_state_aliases(self, node: cst.Assign) -> list[tuple[cst.BaseExpression, str, cst.Assign]]:
+        """The arguments of `node`'s call that hand it state a method keeps on `self` through a name of
+        its own: the name reads `self.<attr>` wherever it reaches the call (`state = self._memory`),
+        `node` binds it again from the call's results (`out, state = self._net(x, state)`), and the
+        method stores that back (`self._memory = state`): [(argument, `self.<attr>` as written, that store)]."""
+        model = self.model
+        call = node.value
+        scope = model.scope_of(node)
+        if type(call) is not cst.Call or len(node.targets) != 1 or not isinstance(scope, cst.FunctionDef):
+            return []
+        bound = set(target_names(node.targets[0].target))
+        found = []
+        for arg in call.args:
+            name = arg.value.value if type(arg.value) is cst.Name else None
+            if name not in bound:
+                continue
+            read = {
+                code(b.value) if type(b.value) is cst.Attribute and reads_as_name(b.value.value, "self") else None
+                for b in model.provenance.reaching_bindings(scope, name, node)
+                if b.node is not node
+            }
+            attr = read.pop() if len(read) == 1 else None
+            stores = [
+                store
+                for store in model.tree.descendants(scope.body, cst.Assign)
+                if attr is not None
+                and model.scope_of(store) is scope
+                and model.tree.is_after(store, node)
+                and type(store.value) is cst.Name
+                and store.value.value == name
+                and any(code(t.target) == attr for t in store.targets)
+            ]
+            if stores:
+                found.append((arg.value, attr, stores[0]))
+        return found
 
     def carried_statement(self, call: cst.Call) -> bool:
         """Is `call` the model run of a statement that binds rollout state (`rollout_state`)?"""

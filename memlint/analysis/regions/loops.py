@@ -744,7 +744,7 @@ class Loops:
         loops = self.model.enclosing_loops(node)
         if not loops:
             scope = self.model.scope_of(node)
-            if isinstance(scope, cst.FunctionDef) and self.eval_step_method(scope):
+            if isinstance(scope, cst.FunctionDef) and (self.eval_step_method(scope) or self._evaluated_per_batch_elsewhere(scope)):
                 return scope
             return None
         for index, loop in enumerate(loops):
@@ -759,6 +759,14 @@ class Loops:
                         return outer
                 return loop
         return None
+
+    def _evaluated_per_batch_elsewhere(self, func: cst.FunctionDef) -> bool:
+        """Does only another file of the project call `func`, once per batch with grad off (`evaluator.
+        eval_step(batch)` in its loop under `torch.no_grad()`): an evaluation step of that loop?"""
+        if self.model.call_sites().get(func) or self.model.frameworks.hook(func) is not None:
+            return False
+        name = self.model.exported_name(func)
+        return name is not None and self.model.project.called_per_eval_batch_elsewhere(name)
 
     def _evaluates_batches(self, loop: cst.CSTNode) -> bool:
         return self.is_eval_loop(loop) or (
