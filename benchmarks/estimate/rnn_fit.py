@@ -1,11 +1,13 @@
 """The cuDNN RNN workspace model of `memlint estimate` (memlint.estimate.kernels.RNN_WORKSPACE),
-fitted on the float32 shapes of the two probes: kernel_probe.py rnn (18 chosen shapes) and
-rnn_sweep.py (80 random ones), measured on Hopper GPUs (H100 and H200, cuDNN 9.19).
+fitted on the float32 shapes of three probes: kernel_probe.py rnn (18 chosen shapes),
+rnn_sweep.py (80 random ones, at most 512 steps) and rnn_long.py (72 on a grid of 400 to 1,600
+steps), measured on Hopper GPUs (H100 and H200, cuDNN 9.19).
 
-    python rnn_fit.py [KERNELS.json SWEEP.json]
+    python rnn_fit.py [KERNELS.json SWEEP.json LONG.json]
 
 Prints the coefficients (non-negative least squares on the relative error) and the errors:
-in sample, and of a fit on the random shapes alone checked on the chosen ones. bfloat16
+in sample, of a fit on the random shapes alone checked on the chosen ones, and of a fit
+without the 800-step shapes checked on them. bfloat16
 shapes are left out: the probe converts an fp32 module, whose weights then are not one
 contiguous buffer, and cuDNN copies them at every call.
 """
@@ -28,15 +30,19 @@ HIDDEN_FLOOR = 192
 
 
 def features(r: dict) -> list[float]:
-    """[layers x d MiB, seq x batch x H x d x g x 4, batch x H x layers x d x g x 4, weight bytes], H = max(hidden,
-    floor): each layer and direction takes a workspace of its own whatever the batch (a bidirectional 4-layer
-    LSTM takes 70 MiB at batch 1), where one constant for the call was 19% off (median) forward, 23% backward."""
+    """[layers x d MiB, seq x batch x H x d x g x 4, batch x H x layers x d x g x 4, weight bytes,
+    seq x batch x H x d x d x 4], H = max(hidden, floor): each layer and direction takes a workspace of its own
+    whatever the batch (a bidirectional 4-layer LSTM takes 70 MiB at batch 1), where one constant for the call was
+    19% off (median) forward, 23% backward. Over long sequences the workspace grows with the steps alike for
+    LSTMs and GRUs, about twice as fast per direction for a bidirectional one (rnn_long.py: with the first four
+    terms alone the 72 long shapes were 38% under, median)."""
     directions = 2 if r["bidirectional"] else 1
     gates, hidden = GATES[r["kind"]], max(r["hidden"], HIDDEN_FLOOR)
     step = r["batch"] * hidden * directions * gates * 4
     weights = sum(gates * r["hidden"] * ((r["input"] if k == 0 else r["hidden"] * directions) + r["hidden"]) * 4 * directions
                   for k in range(r["layers"]))
-    return [MIB * r["layers"] * directions, r["seq"] * step, step * r["layers"], weights]
+    cells = r["seq"] * r["batch"] * hidden * directions * directions * 4
+    return [MIB * r["layers"] * directions, r["seq"] * step, step * r["layers"], weights, cells]
 
 
 def measured(r: dict) -> tuple[int, int]:
@@ -69,18 +75,23 @@ def one_workspace(r: dict) -> float:
 
 
 def main() -> None:
-    kernels, sweep = sys.argv[1:3] if len(sys.argv) == 3 else (
-        os.path.join(RESULTS, "estimate_kernels_gpu_h100.json"), os.path.join(RESULTS, "estimate_rnn_sweep_gpu.json"))
-    chosen = [r for r in json.load(open(kernels, encoding="utf-8"))["rnn"] if r["dtype"] == "float32"]
-    random = [r for r in json.load(open(sweep, encoding="utf-8"))["rnn"] if r["dtype"] == "float32"]
+    kernels, sweep, long = sys.argv[1:4] if len(sys.argv) == 4 else (
+        os.path.join(RESULTS, "estimate_kernels_gpu_h100.json"), os.path.join(RESULTS, "estimate_rnn_sweep_gpu.json"),
+        os.path.join(RESULTS, "estimate_rnn_long_h200.json"))
+    chosen, random, steps = ([r for r in json.load(open(path, encoding="utf-8"))["rnn"] if r["dtype"] == "float32"]
+                             for path in (kernels, sweep, long))
+    rows = chosen + random + steps
     for phase, name in ((0, "forward"), (1, "backward")):
-        every = fit(chosen + random, phase)
-        inside = np.abs(errors(chosen + random, phase, every))
-        held = np.abs(errors(chosen, phase, fit(random, phase)))
-        print(f"{name}: {every[0]:.3f} MiB x layers x directions + {every[1]:.3f} x seq-term + {every[2]:.3f} x batch-term + "
-              f"{every[3]:.3f} x weights; {len(inside)} shapes: median {np.median(inside):.1%}, "
-              f"90% under {np.quantile(inside, 0.9):.1%}; fitted on the {len(random)} random shapes, the "
-              f"{len(held)} chosen ones: median {np.median(held):.1%}, worst {held.max():.1%}")
+        every = fit(rows, phase)
+        inside = np.abs(errors(rows, phase, every))
+        held = np.abs(errors(chosen, phase, fit(random + steps, phase)))
+        at_800 = [r for r in steps if r["seq"] == 800]
+        unseen = np.abs(errors(at_800, phase, fit([r for r in rows if r not in at_800], phase)))
+        print(f"{name}: {every[0]:.3f} MiB x layers x directions + {every[1]:.3f} x seq-term + {every[2]:.3f} x "
+              f"batch-term + {every[3]:.3f} x weights + {every[4]:.3f} x cell-term; {len(inside)} shapes: median "
+              f"{np.median(inside):.1%}, 90% under {np.quantile(inside, 0.9):.1%}; fitted without the "
+              f"{len(held)} chosen ones: median {np.median(held):.1%}, worst {held.max():.1%} on them; without the "
+              f"{len(unseen)} of 800 steps: median {np.median(unseen):.1%}, worst {unseen.max():.1%} on them")
 
 
     ratios = np.array([one_workspace(r) for r in chosen + random])
