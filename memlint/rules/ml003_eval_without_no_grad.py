@@ -75,7 +75,15 @@ functions that make the call return it, through a parameter it is handed to
 another file of the project (a method also by its name, where that file does
 not show the class of the object it calls it on: PPO's `evaluate_actions`).
 The model may be run directly or through a function of this file or of
-another file of the project (by the function's summary), or by a library object
+another file of the project (by the function's summary), through a method of an
+object whose module class the project defines (`model.infer(x)` after `model =
+Net()`, or of a parameter annotated `model: Net`, in any file) where that method
+runs a model under its caller's grad mode and trains nothing (a method decorated
+`@torch.no_grad()` runs none), or through a LightningModule's `predict_step`:
+Lightning's predict loop (`Trainer.predict`) calls it without grad, but a call of
+the project's own code runs it with the caller's grad mode, its own body or, where
+the class leaves it to Lightning, the default that runs the module's forward
+(`return self(batch)`); or by a library object
 that runs the model it holds and trains it only in training mode, after
 `model.eval()` (torchrec's `pipeline.progress(batches)`). A class that leaves
 an evaluation method to its subclasses (`self.eval_step(batch)`, the method
@@ -122,9 +130,9 @@ def evaluate(model, loader):
             return  # in no evaluation region (`region` below would say so, after the costly questions)
         direct = model.model_runs.runs_module(node) or model.eval_regions.runs_handed_module(node)
         overridden = "" if direct else model.eval_regions.overridden_evaluation(node)
-        if not direct and not overridden and not model.running_callees(node):
-            return
         regions = model.eval_regions
+        if not direct and not overridden and not model.running_callees(node) and not regions.method_run(node):
+            return
         region = regions.region(node)
         if region is None:
             return

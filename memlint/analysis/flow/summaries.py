@@ -766,6 +766,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
                 entry["differentiates"] = True
                 if differentiates(model, cls, strict=True):  # its own methods differentiate (an attack)
                     entry["takes_gradients"] = True
+            runs = model.model_runs.object_runs(cls)
+            if runs:  # `model.infer(x)`, `model.predict_step(batch, i)`: what calling the method runs
+                entry["object_runs"] = runs
             steps = _step_methods(model, cls)
             if steps:
                 entry["steps"] = steps
