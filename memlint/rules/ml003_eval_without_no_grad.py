@@ -16,8 +16,10 @@ class EvalWithoutNoGrad(Rule):
     severity = Severity.WARNING
     summary = "Evaluation code calls a model with autograd enabled"
     fix_applicability = Applicability.UNSAFE
+    # (a loop of any names may evaluate by use: what its model outputs become decides, not a word)
     needles = (
-        ("eval", "val", "test", "predict", "infer", "diffusers", "detach", ".data", ".item(", ".tolist(", "argmax", "multinomial"),
+        ("eval", "val", "test", "predict", "infer", "diffusers", "detach", ".data", ".item(", ".tolist(", "argmax",
+         "multinomial", "for ", "while "),
     )
     context_in_importers = True  # `forward_one(model, batch)`, run in another file's evaluation loop
     what = """
