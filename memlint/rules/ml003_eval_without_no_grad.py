@@ -91,7 +91,11 @@ that runs the model it holds and trains it only in training mode, after
 an evaluation method to its subclasses (`self.eval_step(batch)`, the method
 abstract or not defined there) evaluates at that call when a subclass in
 another file of the project overrides it with a model run with grad on: one
-`no_grad` there covers every subclass. Each model call of
+`no_grad` there covers every subclass. A method of any name that a class leaves to
+its subclasses runs a model the same way where the class calls it in an evaluation
+region of its own (`self.forward_batch(batch)` in a loop after `self.model.eval()`)
+and an override in another file runs a model with grad on and never
+differentiates (a runner's base class and its task runners). Each model call of
 the region is reported on its line; the one fix, for the whole region, goes
 with the first. Where the model is a parameter (or kept on `self` from one
 in `__init__`) that nothing but its name shows is a module, its callers

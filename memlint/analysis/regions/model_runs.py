@@ -716,7 +716,7 @@ class EvalRegions:
             return scope
         if isinstance(scope, cst.FunctionDef) and self._evaluating_pass(call, scope):
             return scope
-        if self.overridden_evaluation(call):
+        if self._left_to_subclasses(call) and self.overridden_evaluation(call):
             return self._top_level_statement(call)  # the one call its subclasses' evaluations run under
         if isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope):
             return scope
@@ -994,10 +994,12 @@ class EvalRegions:
 
     def overridden_evaluation(self, call: cst.Call) -> str:
         """`self.eval_step(batch)`, with grad on and outside training, in a class that leaves the method
-        to its subclasses, where a subclass in another file of the project overrides it with an
-        evaluation that runs a model with grad on: that run in words (the call is the region a
-        `no_grad` fix wraps once for every subclass); "" otherwise."""
-        cls = self._left_to_subclasses(call)
+        to its subclasses, where a subclass in another file of the project overrides it with a method
+        that runs a model with grad on and never differentiates: that run in words; "" otherwise. A
+        method named for evaluation makes the call the region a `no_grad` fix wraps once for every
+        subclass; one of any other name runs a model where the call is in an evaluation region of its
+        own (`self.forward_batch(batch)` in a loop after `self.model.eval()`)."""
+        cls = self.left_to_subclasses(call)
         if cls is None:
             return ""
         model = self.model
