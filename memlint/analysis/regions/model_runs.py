@@ -140,9 +140,9 @@ class ModelRuns:
         if kind is None:
             return {}
         found: dict[str, str] = {}
-        methods = self._resolved_methods(cls, frozenset())
+        methods = model.resolved_methods(cls)
         for name, method in methods.items():
-            if name.startswith("__") or name in MODULE_RUN_METHODS:
+            if method is None or name.startswith("__") or name in MODULE_RUN_METHODS:
                 continue
             chain = self._run_when_called(method)
             if chain is not None and not any(model.eval_regions.own_region(step) for step in chain):
@@ -153,18 +153,11 @@ class ModelRuns:
                 found[name] = f"Lightning's `{name}` runs the module's forward"
         return found
 
-    def _resolved_methods(self, cls: cst.ClassDef, seen: frozenset[str]) -> dict[str, cst.FunctionDef]:
-        """The methods an object of `cls` has, by name, as far as this file says: its own, else those of
-        its bases of this file (method resolution order, the first base first)."""
-        classes = self.model.calls.classes
-        found: dict[str, cst.FunctionDef] = {}
-        for base in reversed(cls.bases):
-            value = base.value
-            if base.keyword is None and type(value) is cst.Name and value.value in classes and value.value not in seen:
-                found.update(self._resolved_methods(classes[value.value], seen | {cls.name.value}))
-        found.update({stmt.name.value: stmt for stmt in cls.body.body if type(stmt) is cst.FunctionDef})
-        return found
-
+        found: dict[str, str] = {}
+        methods = model.resolved_methods(cls)
+        for name, method in methods.items():
+            if method is None or name.startswith("__") or name in MODULE_RUN_METHODS:
+                continue
     def _run_when_called(self, method: cst.FunctionDef) -> tuple[cst.Call, ...] | None:
         """The chain by which `method`, called by the project with grad on, runs a model (`model_run`);
         a framework step that the framework runs without grad (Lightning's `predict_step`), whose body
