@@ -625,6 +625,11 @@ LIGHTNING_HOOKS: dict[str, FrameworkHook] = {
 }
 # Any other hook of an evaluation stage (`on_validation_epoch_end`) runs once per stage, under no_grad.
 LIGHTNING_EVAL_PREFIXES = ("on_validation_", "on_test_", "on_predict_")
+# Steps a LightningModule inherits that run its own forward: `LightningModule.predict_step` is
+# `return self(batch)` (1.x, lightning/pytorch/core/module.py; 2.x: `batch = kwargs.get("batch",
+# args[0]); return self(batch)`). Lightning's predict loop calls it without grad (above); a call of
+# `model.predict_step(batch, i)` in the project's own code runs the forward under the caller's grad mode.
+LIGHTNING_FORWARD_STEPS = frozenset({"predict_step"})
 
 
 class KeptReturn(NamedTuple):

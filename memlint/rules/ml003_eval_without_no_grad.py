@@ -16,8 +16,10 @@ class EvalWithoutNoGrad(Rule):
     severity = Severity.WARNING
     summary = "Evaluation code calls a model with autograd enabled"
     fix_applicability = Applicability.UNSAFE
+    # (a loop of any names may evaluate by use: what its model outputs become decides, not a word)
     needles = (
-        ("eval", "val", "test", "predict", "infer", "diffusers", "detach", ".data", ".item(", ".tolist(", "argmax", "multinomial"),
+        ("eval", "val", "test", "predict", "infer", "diffusers", "detach", ".data", ".item(", ".tolist(", "argmax",
+         "multinomial", "for ", "while "),
     )
     context_in_importers = True  # `forward_one(model, batch)`, run in another file's evaluation loop
     what = """
@@ -82,13 +84,25 @@ reads that after the call into what it differentiates or returns to the
 framework to backward (`self._trainval_inference(batch)`, then `return
 {"loss": batch["loss"]}` in Lightning's `training_step`).
 The model may be run directly or through a function of this file or of
-another file of the project (by the function's summary), or by a library object
+another file of the project (by the function's summary), through a method of an
+object whose module class the project defines (`model.infer(x)` after `model =
+Net()`, or of a parameter annotated `model: Net`, in any file) where that method
+runs a model under its caller's grad mode and trains nothing (a method decorated
+`@torch.no_grad()` runs none), or through a LightningModule's `predict_step`:
+Lightning's predict loop (`Trainer.predict`) calls it without grad, but a call of
+the project's own code runs it with the caller's grad mode, its own body or, where
+the class leaves it to Lightning, the default that runs the module's forward
+(`return self(batch)`); or by a library object
 that runs the model it holds and trains it only in training mode, after
 `model.eval()` (torchrec's `pipeline.progress(batches)`). A class that leaves
 an evaluation method to its subclasses (`self.eval_step(batch)`, the method
 abstract or not defined there) evaluates at that call when a subclass in
 another file of the project overrides it with a model run with grad on: one
-`no_grad` there covers every subclass. Each model call of
+`no_grad` there covers every subclass. A method of any name that a class leaves to
+its subclasses runs a model the same way where the class calls it in an evaluation
+region of its own (`self.forward_batch(batch)` in a loop after `self.model.eval()`)
+and an override in another file runs a model with grad on and never
+differentiates (a runner's base class and its task runners). Each model call of
 the region is reported on its line; the one fix, for the whole region, goes
 with the first. Where the model is a parameter (or kept on `self` from one
 in `__init__`) that nothing but its name shows is a module, its callers
@@ -129,9 +143,9 @@ def evaluate(model, loader):
             return  # in no evaluation region (`region` below would say so, after the costly questions)
         direct = model.model_runs.runs_module(node) or model.eval_regions.runs_handed_module(node)
         overridden = "" if direct else model.eval_regions.overridden_evaluation(node)
-        if not direct and not overridden and not model.running_callees(node):
-            return
         regions = model.eval_regions
+        if not direct and not overridden and not model.running_callees(node) and not regions.method_run(node):
+            return
         region = regions.region(node)
         if region is None:
             return

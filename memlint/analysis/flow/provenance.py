@@ -345,7 +345,7 @@ class Provenance:
         if made is not None:  # an object of a class of the project: a module or not, by its definition
             facts = project.constructed(made) or {}
             return facts.get("kind") in ("module", "lightning") and facts.get("call_grad") != "off"
-        own = self._own_class_instance(runner, call) if held else None
+        own = self.own_class_instance(runner, call) if held else None
         if own is not None:  # an object of a class of this file (`self.gen = Sampler(...)`): by its definition
             return own in self._class_kinds
         if held and self.constructed_class(func, call).startswith(OTHER_RUNTIME_MODELS):
@@ -375,7 +375,7 @@ class Provenance:
             expr = expr.value if type(expr) is cst.Attribute else expr.func  # type: ignore[union-attr]
         return False
 
-    def _own_class_instance(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
+    def own_class_instance(self, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
         """The class of this file whose constructor made every value `expr` may hold at `at` (placed or
         not: `Net().to(device)`); None where the file does not show one."""
         classes = self.model.calls.classes
@@ -395,7 +395,7 @@ class Provenance:
         made = self.project_instance(func, call)
         if made is not None:
             return bool((self.model.project.constructed(made) or {}).get("differentiates"))
-        own = self._own_class_instance(func, call)
+        own = self.own_class_instance(func, call)
         cls = self.model.calls.classes.get(own) if own else None
         return (cls is not None and differentiates(self.model, cls)) or self._returned_differentiating(func, call)
 

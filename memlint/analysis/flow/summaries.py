@@ -766,6 +766,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
                 entry["differentiates"] = True
                 if differentiates(model, cls, strict=True):  # its own methods differentiate (an attack)
                     entry["takes_gradients"] = True
+            runs = model.model_runs.object_runs(cls)
+            if runs:  # `model.infer(x)`, `model.predict_step(batch, i)`: what calling the method runs
+                entry["object_runs"] = runs
             steps = _step_methods(model, cls)
             if steps:
                 entry["steps"] = steps
@@ -888,10 +891,17 @@ def _imported_bases(model: "FileContext", cls: cst.ClassDef) -> list[str]:
 
 
 def _evaluation_run(model: "FileContext", func: cst.FunctionDef) -> str | None:
-    """Where a method named for evaluation (`eval_step`) that never differentiates runs a model with
-    grad on (itself, as ML003 counts a model run, or through its callees), that run in words; else None."""
+    """Where a method that never differentiates runs a model with grad on (itself, as ML003 counts a
+    model run, or through its callees), that run in words; else None. Asked of a method named for
+    evaluation (`eval_step`), and of any method of a class, no module, that derives from a class of
+    another file (a runner whose base there calls it from its evaluation loop: `self.forward_batch(batch)`;
+    a module's methods run inside its forward)."""
     loops = model.loops
-    if not loops.is_eval_function(func) or loops.trains(func) or loops.has_backward(func):
+    if loops.trains(func) or loops.has_backward(func):
+        return None
+    if not loops.is_eval_function(func) and (
+        model.provenance.class_kind(func) is not None or not _imported_bases(model, model.enclosing_class(func))  # type: ignore[arg-type]
+    ):
         return None
     for call in model.tree.descendants(func.body, cst.Call):
         if model.scope_of(call) is func and model.grad_state(call) is Grad.ON and model.model_runs.runs_module(call):

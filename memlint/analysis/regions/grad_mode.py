@@ -152,6 +152,12 @@ class GradMode:
     def state(self, node: cst.CSTNode) -> Grad:
         if self._always_on:
             return Grad.ON
+        found = self.set_around(node)
+        return self.entry_state(found) if type(found) is cst.FunctionDef else found  # type: ignore[arg-type]
+
+    def set_around(self, node: cst.CSTNode) -> Grad | cst.FunctionDef:
+        """The grad mode the code around `node` sets for it (a `with`, a switch before it in its block),
+        or, where nothing does, the function whose entry mode it runs in (Grad.ON at module level)."""
         tree = self.scopes.tree
         child = node
         for anc in tree.ancestors(node):
@@ -166,7 +172,7 @@ class GradMode:
                 if effect is not None:
                     return effect
             elif kind is cst.FunctionDef and child is anc.body:
-                return self.entry_state(anc)
+                return anc  # type: ignore[return-value]
             child = anc
         return Grad.ON
 

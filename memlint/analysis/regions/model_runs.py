@@ -26,7 +26,9 @@ from memlint.analysis.library import (
     CONCATENATIONS,
     GRAD_LEAF_KEYWORD,
     GRAD_LEAF_METHOD,
+    LIGHTNING_FORWARD_STEPS,
     MODULE_PLACEMENT,
+    MODULE_RUN_METHODS,
     MODEL_RUNNING_METHODS,
     MODULE_SELF_RETURNING,
     NO_GRAD_CALLABLES,
@@ -87,6 +89,7 @@ class ModelRuns:
         self._backwarded: dict[int, set[str]] = {}  # id(scope) -> names it differentiates
         self._called: dict[int, set[str]] = {}  # id(scope) -> what it calls, as written
         self._inferring: dict[int, bool] = {}  # id(function) -> `infers_without_grad`
+        self._object_runs: dict[int, dict[str, str]] = {}  # id(class) -> `object_runs`
 
     def model_run(self, func: cst.FunctionDef) -> tuple[cst.Call, ...] | None:
         """The chain of calls by which `func` runs a model with grad on: `(self.module_(x),)` for a
@@ -116,6 +119,62 @@ class ModelRuns:
                 inner = self.model_run(callee)
                 if inner is not None:
                     return (call, *inner)
+        return None
+
+    def object_runs(self, cls: cst.ClassDef) -> dict[str, str]:
+        """What calling a method of the module class `cls` on one of its objects runs with grad on, in
+        words, by method name (`model.infer(x)` where `infer` returns `self(x).argmax(-1)`): the methods
+        it defines or inherits in this file that run a model when their caller's grad is on and train
+        nothing, other than `forward` (a call of the object, asked as such) and dunders, and that are no
+        evaluation region of their own (reported there); and a Lightning step it leaves to Lightning
+        that runs the module's forward (`predict_step`: the library table). A step Lightning calls
+        without grad (`predict_step`) runs with its caller's grad when the project calls it itself.
+        Empty for a class that is no module."""
+        key = id(cls)
+        if key not in self._object_runs:
+            self._object_runs[key] = {}  # (a question back into it while computing reads as "runs none")
+            self._object_runs[key] = self._compute_object_runs(cls)
+        return self._object_runs[key]
+
+    def _compute_object_runs(self, cls: cst.ClassDef) -> dict[str, str]:
+        model = self.model
+        kind = model.provenance.class_kinds().get(cls.name.value)
+        if kind is None:
+            return {}
+        found: dict[str, str] = {}
+        methods = model.resolved_methods(cls)
+        for name, method in methods.items():
+            if method is None or name.startswith("__") or name in MODULE_RUN_METHODS:
+                continue
+            chain = self._run_when_called(method)
+            if chain is not None and not any(model.eval_regions.own_region(step) for step in chain):
+                found[name] = f"`{model.summaries.name(method)}` calls {model.summaries.describe(chain[-1])}"
+        # a base of another file of the project may define the step: its own facts say, not Lightning's default
+        if kind == "lightning" and not any(model.project.klass(base.value) for base in cls.bases if base.keyword is None):
+            for name in LIGHTNING_FORWARD_STEPS - methods.keys():
+                found[name] = f"Lightning's `{name}` runs the module's forward"
+        return found
+
+        found: dict[str, str] = {}
+        methods = model.resolved_methods(cls)
+        for name, method in methods.items():
+            if method is None or name.startswith("__") or name in MODULE_RUN_METHODS:
+                continue
+    def _run_when_called(self, method: cst.FunctionDef) -> tuple[cst.Call, ...] | None:
+        """The chain by which `method`, called by the project with grad on, runs a model (`model_run`);
+        a framework step that the framework runs without grad (Lightning's `predict_step`), whose body
+        sets no grad mode of its own around the run and trains nothing, runs it too."""
+        model = self.model
+        grad = model.grad
+        if grad.declared_entry(method) is not Grad.OFF:
+            return self.model_run(method)
+        if model.frameworks.hook(method) is None or any(grad.effect(d.decorator) is not None for d in method.decorators):
+            return None  # declared so where it is defined (`@torch.no_grad()`): off for every caller
+        if model.loops.trains_each_iteration(method) or model.loops.has_backward(method) or model.loops.trains(method):
+            return None
+        for call in model.tree.descendants(method.body, cst.Call):
+            if model.scope_of(call) is method and grad.set_around(call) is method and self._runs_shown_module(call, method):
+                return (call,)
         return None
 
     def infers_without_grad(self, func: cst.FunctionDef) -> bool:
@@ -291,15 +350,20 @@ class ModelRuns:
 
     def _runs_shown_module(self, call: cst.Call, func: cst.FunctionDef) -> bool:
         """A model run that a caller may rely on, not a guess from a name: a module the file shows
-        (`self.module_(x)` where the class calls `self.module_.eval()`), or a module `func` is
-        handed (`model(x)` of a parameter). Never an imported name (`download_model(...)`,
-        `hooks._call_configure_model(...)` are a library's functions) nor a method of an attribute
-        nothing shows is a module (`self.encoding_strategy.encode_head(...)`)."""
+        (`self.module_(x)` where the class calls `self.module_.eval()`, or binds it only to modules it
+        builds: `self.backbone = nn.Linear(16, 4)`), or a module `func` is handed (`model(x)` of a
+        parameter). Never an imported name (`download_model(...)`, `hooks._call_configure_model(...)`
+        are a library's functions) nor a method of an attribute nothing shows is a module
+        (`self.encoding_strategy.encode_head(...)`)."""
         if not self.runs_module(call) or self._imported(call.func):
             return False
-        if self.model.module_facts.runs_module(call):
+        model = self.model
+        if model.module_facts.runs_module(call):
             return True
-        return isinstance(call.func, cst.Name) and call.func.value in self.model.params(func)
+        built = model.provenance.held_values(call.func, call) if _on_self(call.func) else []
+        if built and all(model.provenance.is_module_factory(value) for value in built):
+            return True
+        return isinstance(call.func, cst.Name) and call.func.value in model.params(func)
 
     def _imported(self, func: cst.BaseExpression) -> bool:
         """Is `func` an imported name, or reached through one (`hooks._call_configure_model`)?"""
@@ -626,6 +690,7 @@ class EvalRegions:
         self._spent: dict[int, bool] = {}  # id(loop) -> `spends_outputs`
         self._self_assigns: dict[int, tuple[dict[str, list[cst.BaseExpression]], set[str]]] = {}  # `_class_assigns`
         self._held_own: dict[int, bool] = {}  # id(method) -> `_own_inference_region`
+        self._method_runs: dict[int, tuple[cst.Call, str]] = {}  # id(call) -> (the call, `method_run`)
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -655,7 +720,7 @@ class EvalRegions:
             return scope
         if isinstance(scope, cst.FunctionDef) and self._evaluating_pass(call, scope):
             return scope
-        if self.overridden_evaluation(call):
+        if self._left_to_subclasses(call) and self.overridden_evaluation(call):
             return self._top_level_statement(call)  # the one call its subclasses' evaluations run under
         if isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope):
             return scope
@@ -933,10 +998,12 @@ class EvalRegions:
 
     def overridden_evaluation(self, call: cst.Call) -> str:
         """`self.eval_step(batch)`, with grad on and outside training, in a class that leaves the method
-        to its subclasses, where a subclass in another file of the project overrides it with an
-        evaluation that runs a model with grad on: that run in words (the call is the region a
-        `no_grad` fix wraps once for every subclass); "" otherwise."""
-        cls = self._left_to_subclasses(call)
+        to its subclasses, where a subclass in another file of the project overrides it with a method
+        that runs a model with grad on and never differentiates: that run in words; "" otherwise. A
+        method named for evaluation makes the call the region a `no_grad` fix wraps once for every
+        subclass; one of any other name runs a model where the call is in an evaluation region of its
+        own (`self.forward_batch(batch)` in a loop after `self.model.eval()`)."""
+        cls = self.left_to_subclasses(call)
         if cls is None:
             return ""
         model = self.model
@@ -1431,7 +1498,36 @@ class EvalRegions:
             owner = model.scope_of(run)
             name = model.summaries.name(owner) if isinstance(owner, cst.FunctionDef) else model.summaries.name(callee)
             return f"`{name}` calls {model.summaries.describe(run)}"
-        return ""
+        return self.method_run(call)
+
+    def method_run(self, call: cst.Call) -> str:
+        """Where `call` calls a method of an object of a module class that this file or another file of
+        the project defines (`model.infer(x)` after `model = Net()`, or of a parameter annotated `net:
+        Net`), and that method runs a model with grad on (`ModelRuns.object_runs`, here or in the
+        class's facts), that run in words; else ""."""
+        func = call.func
+        if type(func) is not cst.Attribute:
+            return ""
+        known = self._method_runs.get(id(call))
+        if known is None:
+            known = self._method_runs[id(call)] = (call, self._method_run(func.value, func.attr.value, call))
+        return known[1]
+
+    def _method_run(self, receiver: cst.BaseExpression, name: str, call: cst.Call) -> str:
+        model = self.model
+        provenance = model.provenance
+        annotated = provenance.annotated_class(receiver, call)
+        cls = model.calls.classes.get(provenance.own_class_instance(receiver, call) or annotated or "")
+        if cls is not None:
+            return model.model_runs.object_runs(cls).get(name, "")
+        made = provenance.project_instance(receiver, call)
+        if made is not None:
+            facts = model.project.constructed(made)
+        elif annotated:
+            facts = model.project.class_named(cst.parse_expression(annotated))
+        else:
+            return ""
+        return ((facts or {}).get("object_runs") or {}).get(name, "")
 
     def _hands_a_class(self, call: cst.Call, callee: cst.FunctionDef, chain: tuple[cst.Call, ...]) -> bool:
         """Does the callee's run call a parameter that `call` hands a class, or a `functools.partial` of

@@ -38,6 +38,7 @@ class Scopes:
         # (id(class), method name) -> (the class, what `self.name(...)` may run in its methods)
         self._methods_of: dict[tuple[int, str], tuple[cst.ClassDef, list[cst.FunctionDef]]] = {}
         self._families: dict[int, tuple[cst.ClassDef, frozenset[int]]] = {}  # id(class) -> (it, class_family)
+        self._resolved: dict[int, tuple[cst.ClassDef, dict[str, cst.FunctionDef | None]]] = {}  # `resolved_methods`
 
     # -- scopes --------------------------------------------------------------
     def scope_of(self, node: cst.CSTNode) -> Scope:
@@ -262,8 +263,17 @@ class Scopes:
         return family
 
     def _resolved_method(self, cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
-        """The first definition of `name` in `cls` and its bases of this file (depth first, left to
-        right: the method resolution order of the usual single and mixin hierarchies)."""
+        return self.resolved_methods(cls).get(name)
+
+    def resolved_methods(self, cls: cst.ClassDef) -> dict[str, cst.FunctionDef | None]:
+        """The methods an object of `cls` has, by name, as far as this file says: the first definition
+        of each name in `cls` and its bases of this file (depth first, left to right: the method
+        resolution order of the usual single and mixin hierarchies); None for an abstract one (the
+        call reaches an override, which may live in another file)."""
+        known = self._resolved.get(id(cls))
+        if known is not None:
+            return known[1]
+        found: dict[str, cst.FunctionDef | None] = {}
         seen: set[int] = set()
         pending = [cls]
         while pending:
@@ -272,10 +282,11 @@ class Scopes:
                 continue
             seen.add(id(klass))
             for stmt in klass.body.body if type(klass.body) is cst.IndentedBlock else ():
-                if type(stmt) is cst.FunctionDef and stmt.name.value == name:
-                    return None if is_abstract(stmt) else stmt
+                if type(stmt) is cst.FunctionDef and stmt.name.value not in found:
+                    found[stmt.name.value] = None if is_abstract(stmt) else stmt
             pending[:0] = self._file_bases(klass)
-        return None
+        self._resolved[id(cls)] = (cls, found)
+        return found
 
     def _file_bases(self, cls: cst.ClassDef) -> list[cst.ClassDef]:
         """The bases of `cls` that are classes of this file (by name; every class of that name)."""
