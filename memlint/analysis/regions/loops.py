@@ -998,6 +998,10 @@ class Loops:
         name = self.model.exported_name(func)
         if receiver.value not in params or name is None:
             return None
+        call = self.model.tree.parent_of(receiver)
+        call = self.model.tree.parent_of(call) if type(call) is cst.Attribute else call
+        if type(call) is not cst.Call or not any(self.provenance.carries_history(a.value, at) for a in call.args):
+            return None  # (asked only where the answer may change a finding: the project then hands the facts)
         return self.model.project.handed_instance_method(name, receiver.value, params.index(receiver.value), method)
 
     def _kept_by_project_method(
