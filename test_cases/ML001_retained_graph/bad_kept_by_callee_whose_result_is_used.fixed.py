@@ -1,5 +1,5 @@
-# A callee that keeps its argument keeps it whatever its result is used for: bound to a name
-# (`stop = window.update(loss)`) or tested (`if window.update(loss):`). `Window` keeps the last
+# A callee that keeps its argument keeps it also where a condition tests its result
+# (`if not window.update(loss):`). `Window` keeps the last
 # values concatenated onto a slice of the old ones (`torch.cat([self.values[-n:], v])`), whose graph
 # still hangs on the last. `Threshold.update` reads a number from what it is handed.
 import torch
@@ -31,8 +31,7 @@ def train(model, loader, optimizer):
         loss = model(x).mean()
         loss.backward()
         optimizer.step()
-        stop = window.update(loss.detach())
-        if threshold.update(loss) or stop:
+        if threshold.update(loss):
             break
 
 

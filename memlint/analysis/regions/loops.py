@@ -878,10 +878,6 @@ class Loops:
                 # `else: ema = loss` beside `if ema: ema = 0.9 * ema + 0.1 * loss`: the first value
                 # of the running one, carried into every later iteration
                 return Store(statement, target, statement.value, "accumulate")
-            if type(target) is cst.Name and type(statement.value) is cst.Call:
-                # `stop = criterion.evaluate(fval)`: what the callee keeps, it keeps whatever the result is used for
-                return self._kept_by_used_call(statement.value, statement)
-            return None
         if kind in (cst.If, cst.While):
             # `if stopping_criterion and stopping_criterion(fval):`: a callee run for its answer keeps its argument too
             return next(filter(None, (self._kept_by_used_call(c, statement) for c in _tested_calls(statement.test))), None)
@@ -895,7 +891,7 @@ class Loops:
         )
 
     def _kept_by_used_call(self, call: cst.Call, statement: cst.CSTNode) -> Store | None:
-        """The store of a call whose result the statement uses (bound to a name, or tested), where the
+        """The store of a call whose result the statement tests (`if criterion(loss):`), where the
         callee keeps an argument; a container's own store method (`d.setdefault(k, v)`) is no callee's."""
         if not call.args:
             return None
