@@ -270,6 +270,44 @@ class ProjectIndex:
         return found
 
     @cached_property
+    def _instances_by_callers(self) -> dict[tuple[str, str], dict[str, dict[str, Any]]]:
+        """(file, function or class) of the project's callables that other files call handing an argument an
+        object of a project class (`minimize(closure, stopping_criterion=criterion)` where `criterion =
+        MovingAverageCriterion()`: the summary's `passes`) -> position or keyword (as a string) -> the
+        methods of that object's class that keep an argument, with their facts and the class as written
+        (`__call__` inherited from a base class too): the callee's file reads what a call of its parameter
+        keeps. Where calls hand objects of several classes, the first that keeps something answers."""
+        found: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+        for path, summary in self.summaries.items():
+            for callee, _, handed in summary.get("passes", ()):
+                where = self.locate(path, callee)
+                if where is None or where[0] == path:
+                    continue
+                for key, _, *made in handed:
+                    if made and str(key) not in found.get(where, {}):
+                        methods = self._keeping_methods(path, made[0])
+                        if methods:
+                            found.setdefault(where, {})[str(key)] = methods
+        return found
+
+    def _keeping_methods(self, path: str, cls: str) -> dict[str, Any]:
+        """The methods of the project class `cls` (as written in `path`) that keep an argument, by name:
+        their facts, with the class as written."""
+        where = self.locate(path, cls)
+        if where is None:
+            return {}
+        names = {"__call__", "forward"}
+        for other, name in [where, *self._project_bases(*where)]:
+            prefix = f"{name}."
+            names |= {key[len(prefix):] for key in self.summaries[other].get("flow") or {} if key.startswith(prefix)}
+        found = {}
+        for method in sorted(names):
+            facts = self.fact(path, f"{cls}.{method}")
+            if facts and facts.get("keeps"):
+                found[method] = {**facts, "class": cls}
+        return found
+
+    @cached_property
     def _called_per_step(self) -> set[tuple[str, str]]:
         """(file, function or `Class.method`) of the project's definitions that another file calls on
         every training step (`ema.update(model)` in its training loop)."""
@@ -342,6 +380,8 @@ class ProjectIndex:
                 found["made"] = self._made_by_callers[key]
             if key in self._callables_by_callers:
                 found["handed"] = self._callables_by_callers[key]
+            if key in self._instances_by_callers:
+                found["instances"] = self._instances_by_callers[key]
             self._callers_entries[key] = found or None
         return self._callers_entries[key]
 
@@ -572,7 +612,7 @@ class ProjectIndex:
                 return {"kind": entry["kind"], **inherited, "file": file}
             return None
         if "kind" in entry:
-            found = {k: v for k, v in entry.items() if k not in ("parameters", "parameter_bases", "bases")}
+            found = {k: v for k, v in entry.items() if k not in ("parameters", "parameter_bases", "bases", "local_bases")}
             found["file"] = file
             held = self._parameters(where[0], entry)
             if held is not None:
@@ -603,13 +643,18 @@ class ProjectIndex:
         return None
 
     def _project_bases(self, path: str, cls: str) -> list[tuple[str, str]]:
-        """The base classes (file, name there) of the class `cls` of `path` that other files of the
-        project define, nearest first, through their own project bases (a few levels)."""
+        """The base classes (file, name there) of the class `cls` of `path` that the project defines, in
+        other files or in its own, nearest first, through their own project bases (a few levels)."""
         found: list[tuple[str, str]] = []
         pending = [(path, cls)]
         while pending and len(found) < _BASE_DEPTH:
             here, name = pending.pop(0)
-            entry = (self.summaries[here].get("flow") or {}).get(name) or {}
+            flow = self.summaries[here].get("flow") or {}
+            entry = flow.get(name) or {}
+            for base in entry.get("local_bases", ()):  # a base class of the same file
+                if (here, base) not in found and "kind" in (flow.get(base) or {}):
+                    found.append((here, base))
+                    pending.append((here, base))
             for base in entry.get("bases", ()):
                 where = self.locate(here, base)
                 if where is not None and where not in found and "kind" in ((self.summaries[where[0]].get("flow") or {}).get(where[1]) or {}):

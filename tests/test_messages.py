@@ -58,3 +58,11 @@ def test_ml001_speaks_of_a_graph_skeleton_only_where_the_callee_backwards_what_i
     # `update` backwards its loss but returns another value of a second forward, never backwarded
     (halved,) = [f for f in findings_of(folder / "bad_tensor_halved_in_place_returned.py") if f.code == "ML001"]
     assert "never backwarded" in halved.message and "skeleton" not in halved.message, halved
+
+
+def test_ml001_counts_a_derivative_of_a_value_marked_to_require_grad_as_its_differentiation() -> None:
+    # `torch.autograd.grad(loss.requires_grad_(True), [latents])`: `requires_grad_` returns the loss
+    # itself, which is differentiated; the kept latents hold a graph skeleton
+    folder = CASES / "ML001_retained_graph"
+    (kept,) = [f for f in findings_of(folder / "bad_loss_kept_after_autograd_grad_of_marked_loss.py") if f.code == "ML001"]
+    assert "graph skeleton" in kept.message and "never backwarded" not in kept.message, kept

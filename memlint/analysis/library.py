@@ -67,7 +67,8 @@ INTEGER_DTYPES = {"int", "int8", "int16", "int32", "int64", "long", "uint8", "bo
 # Leaves that require grad: `x.requires_grad_()` (True by default) and the factories' `requires_grad=True`
 # keyword make a tensor autograd records every operation on ("only leaf tensors" may change the flag,
 # PyTorch's reference of torch.Tensor.requires_grad_, 1.x to 2.x). The method, and the keyword (also the
-# flag's position in the method's arguments: 0).
+# flag's position in the method's arguments: 0). The method sets the flag in place and "returns this
+# tensor" (same reference), so what differentiates its result differentiates its receiver.
 GRAD_LEAF_METHOD = "requires_grad_"
 GRAD_LEAF_KEYWORD = "requires_grad"
 # `module.register_buffer(name, tensor)` and `module.register_parameter(name, param)` make `module.<name>`

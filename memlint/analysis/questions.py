@@ -64,6 +64,9 @@ VIEWS: dict[str, Callable[[dict[str, Any] | None], Any]] = {
     "tensors": lambda entry: (entry or {}).get("tensors") or [],
     "trained": lambda entry: bool(entry and entry.get("trained")),
     "made": lambda entry: (entry or {}).get("made"),
+    # the methods that keep an argument of the project classes whose objects calls of other files hand
+    # each parameter (`ProjectIndex._instances_by_callers`)
+    "instances": lambda entry: (entry or {}).get("instances"),
     # how many calls of other files hand arguments, and the callables those calls hand (`handed_callables`)
     "handed": lambda entry: {"calls": len(entry["made"]), "handed": entry.get("handed", [])} if entry and entry.get("made") else None,
 }

@@ -166,6 +166,12 @@ class StoreRule(Rule):
     def visit_Return(self, node: cst.Return) -> None:
         self._dispatch(node)
 
+    def visit_If(self, node: cst.If) -> None:
+        self._dispatch(node)
+
+    def visit_While(self, node: cst.While) -> None:
+        self._dispatch(node)
+
     def _dispatch(self, statement: cst.CSTNode) -> None:
         store = self.model.loops.store_of(statement)
         if store is not None:

@@ -478,7 +478,9 @@ for x, y in loader:
         if at_keep:
             hint, fix = _fix_at_keep(model, store)
             notes = notes.replace(f" ({store.via} (line {model.range_of(store.keep).start.line}))", "")
-            notes += f" (`{code(statement)}` hands it over once per step)"
+            # (of a condition, the test: `if criterion(loss):` hands it over, not the block it guards)
+            handing = statement.test if isinstance(statement, (cst.If, cst.While)) else statement
+            notes += f" (`{code(handing)}` hands it over once per step)"
         self.report(
             store.keep if at_keep else report_at,
             message,

@@ -167,6 +167,15 @@ class ProjectFacts:
             values.append(Value.from_json(value))
         return values if len(values) == found["calls"] else None
 
+    def handed_instance_method(self, function: str, param: str, position: int, method: str) -> dict[str, Any] | None:
+        """The facts of `method` (with the class as written, `class`) of the project class whose object a
+        call of this file's `function` in another file hands `param` (at `position`, or by its name), where
+        that method keeps an argument (`minimize(..., stopping_criterion=MovingAverageCriterion())`, whose
+        `__call__` keeps the value it is handed); None otherwise."""
+        instances = self._get(f"{CALLERS}{function}", True, "instances") or {}
+        methods = instances.get(param) or instances.get(str(position)) or {}
+        return methods.get(method)
+
     def trained_elsewhere(self, function: str) -> bool:
         """Does another file of the project differentiate what a call of this file's `function`
         (top-level, or `Class.method`; a method also by its name, called on an object whose class

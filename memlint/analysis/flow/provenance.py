@@ -1854,6 +1854,8 @@ class Provenance:
         if kind is not cst.Call:
             return []
         func = expr.func
+        if type(func) is cst.Attribute and func.attr.value == GRAD_LEAF_METHOD:
+            return [func.value]  # `loss.requires_grad_(True)` sets the flag in place and returns `loss` itself
         if type(func) is cst.Attribute and _tensor_method(func.attr.value):
             if func.attr.value in _ARITHMETIC_METHODS:
                 return [func.value, *(a.value for a in expr.args)]

@@ -777,6 +777,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             bases = _imported_bases(model, cls)
             if bases:
                 entry["bases"] = bases
+            local = [b.value.value for b in cls.bases if b.keyword is None and type(b.value) is cst.Name and b.value.value in model.calls.classes]
+            if local:  # (the project index follows them to the methods the class inherits within its file)
+                entry["local_bases"] = local
             found[cls.name.value] = entry
     for func in tree.by_type.get(cst.FunctionDef, ()):
         cls = model.enclosing_class(func)

@@ -76,6 +76,25 @@ class Store:
     grows: bool = False  # a callee of another file keeps it by adding one more entry each call (its facts)
 
 
+def _same_or_window(expr: cst.BaseExpression, target: cst.BaseExpression) -> bool:
+    """Is `expr` the target itself, or a slice of it (`t[-n:]`)?"""
+    if type(expr) is cst.Subscript and all(type(e.slice) is cst.Slice for e in expr.slice):
+        expr = expr.value
+    return same_code(expr, target)
+
+
+def _tested_calls(test: cst.BaseExpression) -> list[cst.Call]:
+    """The calls a condition runs as its operands: the test itself, or an operand of `and`, `or`, `not`."""
+    kind = type(test)
+    if kind is cst.Call:
+        return [test]
+    if kind is cst.BooleanOperation:
+        return [*_tested_calls(test.left), *_tested_calls(test.right)]
+    if kind is cst.UnaryOperation and type(test.operator) is cst.Not:
+        return _tested_calls(test.expression)
+    return []
+
+
 class Loops:
     def __init__(self, model: "FileContext", provenance: "Provenance") -> None:
         self.model = model
@@ -861,9 +880,7 @@ class Loops:
         if kind is cst.Expr and type(statement.value) is cst.Call:
             call = statement.value
             if type(call.func) is not cst.Attribute:
-                return self._kept_by_called_instance(call, statement) or self._kept_in_argument(
-                    call, statement, self.model.named_callees(call)
-                )
+                return self._kept_by_called_function(call, statement)
             method = call.func.attr.value
             container = call.func.value
             if method in CONTAINER_STORES:
@@ -936,7 +953,28 @@ class Loops:
                 # `else: ema = loss` beside `if ema: ema = 0.9 * ema + 0.1 * loss`: the first value
                 # of the running one, carried into every later iteration
                 return Store(statement, target, statement.value, "accumulate")
+        if kind in (cst.If, cst.While):
+            # `if stopping_criterion and stopping_criterion(fval):`: a callee run for its answer keeps its argument too
+            return next(filter(None, (self._kept_by_used_call(c, statement) for c in _tested_calls(statement.test))), None)
         return None
+
+    def _kept_by_called_function(self, call: cst.Call, statement: cst.CSTNode) -> Store | None:
+        """`metric(out, y)`, `record(history, loss)`: a call of a callable (no method of a receiver)
+        that keeps an argument, by the callee's definition in this file or its facts."""
+        return self._kept_by_called_instance(call, statement) or self._kept_in_argument(
+            call, statement, self.model.named_callees(call)
+        )
+
+    def _kept_by_used_call(self, call: cst.Call, statement: cst.CSTNode) -> Store | None:
+        """The store of a call whose result the statement tests (`if criterion(loss):`), where the
+        callee keeps an argument; a container's own store method (`d.setdefault(k, v)`) is no callee's."""
+        if not call.args:
+            return None
+        if type(call.func) is not cst.Attribute:
+            return self._kept_by_called_function(call, statement)
+        if call.func.attr.value in CONTAINER_STORES:
+            return None
+        return self._kept_by_callee(call, statement)
 
     def _seeds_running_value(self, statement: cst.Assign, name: str) -> bool:
         """Is `name = value` one branch of a conditional update whose other branch accumulates
@@ -979,6 +1017,9 @@ class Loops:
         facts = self.model.project.method(made, method) if made is not None else None
         if facts is not None:  # a method of a class of another file of the project: its facts say
             return self._kept_by_project_method(call, statement, receiver, code(made.func), method, facts)
+        handed = self._handed_instance_method(receiver, method, statement) if made is None else None
+        if handed is not None:  # an object that the callers of other files hand: its class's facts say
+            return self._kept_by_project_method(call, statement, receiver, handed["class"], method, handed)
         library = self.provenance.constructed_class(receiver, statement)
         if f"{library}.{method}" in KEEPS_ARGUMENT:  # a library class that keeps it, by the table
             arg = call_arg(call, KEEPS_ARGUMENT[f"{library}.{method}"])
@@ -1003,6 +1044,10 @@ class Loops:
             return None
         made = self.provenance.project_instance(call.func, statement)
         if made is None:
+            for method in ("__call__", "forward"):
+                facts = self._handed_instance_method(call.func, method, statement)
+                if facts is not None:
+                    return self._kept_by_project_method(call, statement, call.func, facts["class"], method, facts)
             return None
         project = self.model.project
         for method in ("__call__", "forward"):
@@ -1010,6 +1055,25 @@ class Loops:
             if facts is not None:
                 return self._kept_by_project_method(call, statement, call.func, code(made.func), method, facts)
         return None
+
+    def _handed_instance_method(self, receiver: cst.BaseExpression, method: str, at: cst.CSTNode) -> dict | None:
+        """`stopping_criterion(fval)` where `stopping_criterion` is a parameter of the function around `at`,
+        never rebound there, that calls of the function in other files of the project hand an object of a
+        project class: the facts of that class's `method` where it keeps an argument (the project index
+        reads the callers), with the class as written there (`class`)."""
+        func = self.model.scope_of(at)
+        if type(receiver) is not cst.Name or type(func) is not cst.FunctionDef or self.model.bindings(func, receiver.value):
+            return None
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)]
+        params = [p for p in params if p not in ("self", "cls")]
+        name = self.model.exported_name(func)
+        if receiver.value not in params or name is None:
+            return None
+        call = self.model.tree.parent_of(receiver)
+        call = self.model.tree.parent_of(call) if type(call) is cst.Attribute else call
+        if type(call) is not cst.Call or not any(self.provenance.carries_history(a.value, at) for a in call.args):
+            return None  # (asked only where the answer may change a finding: the project then hands the facts)
+        return self.model.project.handed_instance_method(name, receiver.value, params.index(receiver.value), method)
 
     def _kept_by_project_method(
         self, call: cst.Call, statement: cst.CSTNode, receiver: cst.BaseExpression, cls: str, method: str, facts: dict
@@ -1163,7 +1227,9 @@ class Loops:
         return False
 
     def accumulated_operand(self, target: cst.BaseExpression, value: cst.BaseExpression) -> cst.BaseExpression | None:
-        """For `t = t + v`, `t = 0.9 * t + 0.1 * v` or `t = torch.cat([t, v])`: the `v`."""
+        """For `t = t + v`, `t = 0.9 * t + 0.1 * v` or `t = torch.cat([t, v])`: the `v`; also for a window
+        of the last values, `t = torch.cat([t[-n:], v])` (a slice of `t` is a view with `t`'s history:
+        each concatenation's graph still hangs on the last)."""
         if type(value) is cst.BinaryOperation and type(value.operator) in (cst.Add, cst.Subtract):
             in_left, in_right = _mentions(value.left, target), _mentions(value.right, target)
             if in_left and not in_right:
@@ -1174,9 +1240,9 @@ class Loops:
             seq = value.args[0].value if value.args else None
             if type(seq) in (cst.List, cst.Tuple) and len(seq.elements) == 2:
                 first, second = (e.value for e in seq.elements)
-                if same_code(first, target):
+                if _same_or_window(first, target):
                     return second
-                if same_code(second, target):
+                if _same_or_window(second, target):
                     return first
         return None
 
