@@ -134,3 +134,14 @@ def test_exact_type_sets_are_the_subclasses() -> None:
     assert cst.Expr in statements and cst.Return in statements and cst.If not in statements
     every = concrete_subclasses(cst.CSTNode)
     assert {kind for kind in every if issubclass(kind, cst.BaseSmallStatement)} == statements
+
+
+def test_holds_any_answers_as_a_walk_of_the_subtree() -> None:
+    """`holds_any(node, indexes_of(nodes))` is: does one of `nodes` lie in `node`'s subtree?"""
+    tree = Tree(parse_module("x = f(a, g(b))\ny = a.b\nfor a in h(c): pass\n"))
+    named_a = [n for n in tree.by_type[cst.Name] if n.value == "a"]
+    indexes = tree.indexes_of(named_a)
+    for node in tree.nodes[:-1]:
+        walked = [n for n in tree.descendants(node, cst.Name) if n.value == "a"]
+        assert tree.holds_any(node, indexes) == bool(walked)
+    assert not tree.holds_any(tree.module, [])

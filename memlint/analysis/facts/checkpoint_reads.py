@@ -263,6 +263,12 @@ def _readers(model: "SemanticModel", held: _Held, modules: list[cst.Call], hande
     readers: list[cst.Call] = []
     made: list[tuple[_Held, ...]] = []  # the places made of it
     setters = 0
+    # the nodes that may read it (its name; `self.` and its name): an expression holding none of them does not
+    reading = tree.indexes_of(
+        (a for a in tree.descendants(held.scope, cst.Attribute) if _is(held, a))
+        if held.attribute
+        else (n for n in tree.descendants(held.scope, cst.Name) if n.value == held.name)
+    )
     for call in tree.descendants(held.scope, cst.Call):
         if not _after(model, held, call):
             continue
@@ -271,7 +277,7 @@ def _readers(model: "SemanticModel", held: _Held, modules: list[cst.Call], hande
         if not held.built and (_is(held, func) or (_is(held, receiver) and func.attr.value in _MODULE_ONLY)):  # type: ignore[attr-defined]
             modules.append(call)  # run or used as a module (`model.eval()`): a pickled model
             continue
-        if not any(_mentions(model, held, a.value) for a in call.args):
+        if not tree.holds_any(call, reading) or not any(_mentions(model, held, a.value) for a in call.args):
             continue
         if method_name(call) == "load_state_dict" or any(
             a.keyword is not None and a.keyword.value in STATE_DICT_KEYWORDS and _mentions(model, held, a.value) for a in call.args
@@ -284,11 +290,11 @@ def _readers(model: "SemanticModel", held: _Held, modules: list[cst.Call], hande
         elif type(func) is cst.Attribute and func.attr.value == "update":
             made.append(tuple(p._replace(built=held.built) for p in _places(model, func.value, call)))
     for node in tree.descendants(held.scope, cst.Assign):
-        if _after(model, held, node) and _mentions(model, held, node.value):
+        if tree.holds_any(node.value, reading) and _after(model, held, node) and _mentions(model, held, node.value):
             built = held.built or _built_from(model, held, node.value, depth)
             made += [tuple(p._replace(built=built) for p in _places(model, target.target, node)) for target in node.targets]
     for loop in tree.descendants(held.scope, cst.For):
-        if _after(model, held, loop.target) and _mentions(model, held, loop.iter):
+        if tree.holds_any(loop.iter, reading) and _after(model, held, loop.target) and _mentions(model, held, loop.iter):
             made.append(tuple(p._replace(built=held.built) for p in _places(model, loop.target, loop.target)))
     for other in (p for places in made for p in places) if depth < _FLOW_DEPTH else ():
         if (other.name, other.attribute) != (held.name, held.attribute):

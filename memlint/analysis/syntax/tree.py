@@ -16,7 +16,7 @@ from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from itertools import islice, repeat
 from operator import add
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
@@ -284,6 +284,16 @@ class Tree:
     def is_after(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
         """Does `node` come after the whole of `region` in source order?"""
         return self.order[id(node)] > self._ends[self.order[id(region)]]
+
+    def indexes_of(self, nodes: Iterable[cst.CSTNode]) -> list[int]:
+        """The pre-order indexes of `nodes`, sorted (for `holds_any`)."""
+        return sorted(map(self.order.__getitem__, map(id, nodes)))
+
+    def holds_any(self, node: cst.CSTNode, indexes: list[int]) -> bool:
+        """Is a node of `indexes` (`indexes_of`) inside `node`'s subtree (or `node` itself)?"""
+        start = self.order[id(node)]
+        at = bisect_left(indexes, start)
+        return at < len(indexes) and indexes[at] <= self._ends[start]
 
     def descendants(self, node: cst.CSTNode, node_type: type) -> list[cst.CSTNode]:
         """Nodes of `node_type` inside `node`, in source order (uses the index)."""
