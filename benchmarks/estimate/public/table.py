@@ -248,11 +248,12 @@ def rnn_lines(h100: dict) -> list[str]:
     return [
         f"cuDNN RNNs ({h100['gpu']}, `kernel_probe.py rnn`): what a training forward keeps beyond its outputs (the "
         "reserve space) and the transient workspace of forward and backward, against the model the fake run "
-        "allocates (`rnn_sizes`: the reserve from the gates' count; the workspaces fitted on these float32 shapes "
-        "and 57 random ones, `rnn_sweep.py` on an H200, by `rnn_fit.py`: a constant per layer and direction, a term in "
-        "seq x batch x hidden, one in batch x hidden x layers, hidden counted as at least 192, and the weights' bytes; "
-        "median error 9% forward and 13% backward over the 74; fitted on the random shapes alone, 9% and 17% on "
-        "these. The "
+        "allocates (`rnn_sizes`: the reserve from the gates' count; the workspaces fitted on these float32 shapes, "
+        "57 random ones (`rnn_sweep.py`, at most 512 steps) and 72 of 400 to 1,600 steps (`rnn_long.py`), both on an "
+        "H200, by `rnn_fit.py`: a constant per layer and direction, a term in seq x batch x hidden x gates, one in "
+        "batch x hidden x layers, the weights' bytes, and one in seq x batch x hidden x directions², hidden counted as "
+        "at least 192; median error 8% forward and 11% backward over the 146; fitted without these, 4% and 11% on "
+        "them; fitted without the 800-step shapes, 10% and 10% on those. The "
         "bfloat16 row is a converted fp32 module, whose weights cuDNN copies at every call).",
         "",
         "| RNN | kept MiB | model | forward workspace MiB | model | backward workspace MiB | model |",
