@@ -560,12 +560,16 @@ FIRST_LOOKS = [  # (results file stem, heading, how the scripts were picked and 
      "a load of 25 to 38: the Tacotron decoder runs 400 steps of its recurrent cells a forward, and the prediction "
      "takes minutes of CPU. Conv-TasNet at batch 8 reserved +42% in that run and +5.3% (18,370 MiB) in a second "
      "run of the same code and command: what the allocator model is given changes from run to run there, which "
-     "is not understood yet. The synthesizer predicts -15.6% and -12.9% allocated (276 and 269 s of CPU). Its "
+     "is not understood yet. The synthesizer predicted -15.6% and -12.9% allocated (276 and 269 s of CPU). Its "
      "postnet alone (batch 12 over 800 frames, forward and backward; `cbhg_probe.py`, "
      "`estimate_cbhg_probe.json`) shows where: cuDNN's bidirectional GRU takes a 189 MiB workspace for each of its "
-     "three calls (forward, backward data, backward weights), where the fitted model gives 108 and 118 MiB, and the "
-     "postnet predicts -12.6% (-13.1% without its max-pooling); without the GRU it predicts -0.2%, the "
-     "max-pooling's 188 MiB of indices held as on the GPU. The fit has no GRU over as many steps",
+     "three calls (forward, backward data, backward weights), where the fitted model gave 108 and 118 MiB, and the "
+     "postnet predicted -12.6% (-13.1% without its max-pooling); without the GRU it predicts -0.2%, the "
+     "max-pooling's 188 MiB of indices held as on the GPU. The fit had no RNN over as many steps: 72 shapes of 400 "
+     "to 1,600 steps (`rnn_long.py`) were 38% over it at the median, growing with the steps alike for LSTMs and "
+     "GRUs; refitted with them (150 and 162 MiB for the postnet's GRU), the synthesizer predicts -12.7% and -9.8% "
+     "allocated (243 and 225 s of CPU; `estimate_public_predictions_rnn_refit.json`, with the other RNN scripts "
+     "that could be run again)",
      "that prediction was made with the code before any change for them (the GPU runs came first; the prediction "
      "reads nothing of them)"),
 ]
