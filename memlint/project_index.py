@@ -307,27 +307,27 @@ class ProjectIndex:
                 found[method] = {**facts, "class": cls}
         return found
 
-    @cached_property
-    def _called_per_step(self) -> set[tuple[str, str]]:
-        """(file, function or `Class.method`) of the project's definitions that another file calls on
-        every training step (`ema.update(model)` in its training loop)."""
+    def _called_from_other_files(self, part: str) -> set[tuple[str, str]]:
+        """(file, function or `Class.method`) of the project's definitions that the summary part `part`
+        of another file names."""
         return {
             where
             for path, summary in self.summaries.items()
-            for name in summary.get("per_step_calls", ())
+            for name in summary.get(part, ())
             if (where := self.locate(path, name)) is not None and where[0] != path
         }
 
     @cached_property
+    def _called_per_step(self) -> set[tuple[str, str]]:
+        """The definitions that another file calls on every training step (`ema.update(model)` in its
+        training loop)."""
+        return self._called_from_other_files("per_step_calls")
+
+    @cached_property
     def _called_per_batch_without_grad(self) -> set[tuple[str, str]]:
-        """(file, function or `Class.method`) of the project's definitions that another file calls once
-        per batch with grad off (`batch_calls_without_grad`): evaluation steps of other files' loops."""
-        return {
-            where
-            for path, summary in self.summaries.items()
-            for name in summary.get("batch_calls_without_grad", ())
-            if (where := self.locate(path, name)) is not None and where[0] != path
-        }
+        """The definitions that another file calls once per batch with grad off: evaluation steps of
+        other files' loops."""
+        return self._called_from_other_files("batch_calls_without_grad")
 
     @cached_property
     def _applied_tensors(self) -> dict[tuple[str, str], set[int | str]]:
