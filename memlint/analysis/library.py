@@ -183,6 +183,8 @@ MAPPING_STORES: dict[str, int] = {"update": 0, "setdefault": 1}
 FRESH_CONTAINERS: dict[str, int] = {
     "list": 0, "dict": 0, "set": 0, "collections.defaultdict": 1, "collections.OrderedDict": 0, "collections.deque": 0,
 }
+# Of those, the ones that make a mapping (Python's reference: mapping types): a loop over one visits its keys.
+FRESH_MAPPINGS = frozenset({"dict", "collections.defaultdict", "collections.OrderedDict"})
 
 # Classes whose instances yield batches, one per iteration (torch/utils/data/dataloader.py `DataLoader`,
 # torch 1.x to 2.x): a loop over one runs once per step, whatever it is called.

@@ -22,7 +22,7 @@ from memlint.analysis.syntax.expressions import (
 )
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import (
-    BATCH_LOADERS, FRESH_CONTAINERS, ITERATING_WRAPPERS, CONCATENATIONS, CONTAINER_STORES, DETACHED_VIEW_ATTRIBUTES, DETACHED_VIEW_METHODS, GRAPH_FEATURE_FRAMES,
+    BATCH_LOADERS, FRESH_MAPPINGS, ITERATING_WRAPPERS, CONCATENATIONS, CONTAINER_STORES, DETACHED_VIEW_ATTRIBUTES, DETACHED_VIEW_METHODS, GRAPH_FEATURE_FRAMES,
     GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING, SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
 )
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES, named_for_evaluation
@@ -354,7 +354,7 @@ class Loops:
             inner = call_arg(iterable, position, "iterable") if position is not None else None
             if inner is not None:
                 return self._iterates_a_loader(inner.value, at, depth)
-            return False if resolved in FRESH_CONTAINERS and resolved not in ("list", "set", "collections.deque") else None
+            return False if resolved in FRESH_MAPPINGS else None
         if type(iterable) in (cst.Dict, cst.DictComp):
             return False
         if depth >= 3:
