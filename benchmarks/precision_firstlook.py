@@ -647,6 +647,27 @@ SEVENTEENTH_ROUND = {
 }
 
 
+# Round 18: audited 2026-11-29 (session 45) at the newest stored snapshot of each repository. Picked by a
+# rule fixed (and committed) before any of it was fetched or linted: 13 families of PyTorch training code that
+# earlier rounds did not cover, each with candidates in a fixed order; the pick is the first that no earlier
+# round, precision_audit.py's CODEBASES, corpus_findings.py's PACKAGES, benchmarks/real_bugs/manifest.json or
+# a mined manifest holds (by repository owner/name, or by a name one of them holds), whose snapshot could be
+# fetched, and that has 5 to 400 Python files. Skeleton-based action recognition (yysijie/st-gcn,
+# lshiwjx/2s-AGCN, kenziyuliu/MS-G3D), salient object detection (xuebinqin/U-2-Net, xuebinqin/BASNet,
+# backseason/PoolNet), image and video matting (ZHKKKe/MODNet, PeterL1n/BackgroundMattingV2,
+# PeterL1n/RobustVideoMatting), lane detection (cfzd/Ultra-Fast-Lane-Detection, ZJULearning/resa,
+# Turoad/lanedet), face detection (biubug6/Pytorch_Retinaface,
+# Linzaer/Ultra-Light-Fast-Generic-Face-Detector-1MB, yxlijun/DSFD.pytorch), heterogeneous graph networks
+# (acbull/pyHGT, seongjunyun/Graph_Transformer_Networks, BUPT-GAMMA/OpenHGNN), neural implicit surfaces
+# (Totoro97/NeuS, facebookresearch/DeepSDF, autonomousvision/occupancy_networks), spatiotemporal video
+# prediction (thuml/predrnn-pytorch, edenton/svg, chengtan9907/OpenSTL), remote-sensing change detection
+# (justchenhao/BIT_CD, wgcban/ChangeFormer, likyoo/Siam-NestedUNet), neural style transfer
+# (naoto0804/pytorch-AdaIN, rrmina/fast-neural-style-pytorch, irasin/Pytorch_AdaIN), image retrieval and deep
+# hashing (filipradenovic/cnnimageretrieval-pytorch, swuxyj/DeepHash-pytorch), weakly supervised semantic
+# segmentation (jiwoon-ahn/irn, jiwoon-ahn/psa, YudeWang/SEAM), neural ODEs and continuous normalizing flows
+# (rtqichen/ffjord, YuliaRubanova/latent_ode, EmilienDupont/augmented-neural-odes).
+
+
 ROUNDS = {
     1: FIRST_ROUND,
     2: SECOND_ROUND,
