@@ -108,7 +108,9 @@ says only its extension (`f"{name}.pt"`), or a path the code does not show
 (`opts.checkpoint`), links to no save.
 A file named for the
 process's rank (`f"model_rank{rank}.pt"`) is that rank's own shard: the
-message then says it returns to the device it was saved from.
+message then says it returns to the device it was saved from, as it does of a
+load that the function starting the workers (`torch.multiprocessing.spawn`)
+runs before it starts them, once, in the parent process.
 
 Severity: warning: what happens depends on where the checkpoint was saved,
 which the code does not show.
