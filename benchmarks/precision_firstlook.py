@@ -647,6 +647,49 @@ SEVENTEENTH_ROUND = {
 }
 
 
+# Round 18: audited 2026-11-29 (session 45) at the newest stored snapshot of each repository. Picked by a
+# rule fixed (and committed) before any of it was fetched or linted: 13 families of PyTorch training code that
+# earlier rounds did not cover, each with candidates in a fixed order; the pick is the first that no earlier
+# round, precision_audit.py's CODEBASES, corpus_findings.py's PACKAGES, benchmarks/real_bugs/manifest.json or
+# a mined manifest holds (by repository owner/name, or by a name one of them holds), whose snapshot could be
+# fetched, and that has 5 to 400 Python files. Skeleton-based action recognition (yysijie/st-gcn,
+# lshiwjx/2s-AGCN, kenziyuliu/MS-G3D), salient object detection (xuebinqin/U-2-Net, xuebinqin/BASNet,
+# backseason/PoolNet), image and video matting (ZHKKKe/MODNet, PeterL1n/BackgroundMattingV2,
+# PeterL1n/RobustVideoMatting), lane detection (cfzd/Ultra-Fast-Lane-Detection, ZJULearning/resa,
+# Turoad/lanedet), face detection (biubug6/Pytorch_Retinaface,
+# Linzaer/Ultra-Light-Fast-Generic-Face-Detector-1MB, yxlijun/DSFD.pytorch), heterogeneous graph networks
+# (acbull/pyHGT, seongjunyun/Graph_Transformer_Networks, BUPT-GAMMA/OpenHGNN), neural implicit surfaces
+# (Totoro97/NeuS, facebookresearch/DeepSDF, autonomousvision/occupancy_networks), spatiotemporal video
+# prediction (thuml/predrnn-pytorch, edenton/svg, chengtan9907/OpenSTL), remote-sensing change detection
+# (justchenhao/BIT_CD, wgcban/ChangeFormer, likyoo/Siam-NestedUNet), neural style transfer
+# (naoto0804/pytorch-AdaIN, rrmina/fast-neural-style-pytorch, irasin/Pytorch_AdaIN), image retrieval and deep
+# hashing (filipradenovic/cnnimageretrieval-pytorch, swuxyj/DeepHash-pytorch), weakly supervised semantic
+# segmentation (jiwoon-ahn/irn, jiwoon-ahn/psa, YudeWang/SEAM), neural ODEs and continuous normalizing flows
+# (rtqichen/ffjord, YuliaRubanova/latent_ode, EmilienDupont/augmented-neural-odes). Every first candidate was
+# picked; 7 to 65 Python files each
+EIGHTEENTH_ROUND = {
+    "st-gcn": ("yysijie/st-gcn", "221c0e152054b8da593774c0d483e59befdb9061"),
+    "U-2-Net": ("xuebinqin/U-2-Net", "ac7e1c817ecab7c7dff5ce6b1abba61cd213ff29"),
+    "MODNet": ("ZHKKKe/MODNet", "28165a451e4610c9d77cfdf925a94610bb2810fb"),
+    "Ultra-Fast-Lane-Detection": (
+        "cfzd/Ultra-Fast-Lane-Detection",
+        "353df107756b8c03c22c27201e33fc63d84ecfe6",
+    ),
+    "Pytorch_Retinaface": ("biubug6/Pytorch_Retinaface", "b984b4b775b2c4dced95c1eadd195a5c7d32a60b"),
+    "pyHGT": ("acbull/pyHGT", "85eaccd482bc1d1af56c2de297b6e3a88b96d5cd"),
+    "NeuS": ("Totoro97/NeuS", "6e0a2309d3f8d62d95c749183a965813558662ef"),
+    "predrnn-pytorch": ("thuml/predrnn-pytorch", "49d3b0f3a2757ad9c299716ec455a96868455d67"),
+    "BIT_CD": ("justchenhao/BIT_CD", "adcd7aea6f234586ffffdd4e9959404f96271711"),
+    "pytorch-AdaIN": ("naoto0804/pytorch-AdaIN", "47950d0e6656a95a80a4b105c4c0f58d38ef785c"),
+    "cnnimageretrieval-pytorch": (
+        "filipradenovic/cnnimageretrieval-pytorch",
+        "1e66a417afa2247edde6d35f3a9a2a465778a3a8",
+    ),
+    "irn": ("jiwoon-ahn/irn", "a2ece0034d0a5a9635e4e131cd4fa6e2a779d316"),
+    "ffjord": ("rtqichen/ffjord", "994864ad0517db3549717c25170f9b71e96788b1"),
+}
+
+
 ROUNDS = {
     1: FIRST_ROUND,
     2: SECOND_ROUND,
@@ -665,6 +708,7 @@ ROUNDS = {
     15: FIFTEENTH_ROUND,
     16: SIXTEENTH_ROUND,
     17: SEVENTEENTH_ROUND,
+    18: EIGHTEENTH_ROUND,
 }
 
 

@@ -223,3 +223,34 @@ def test_load_of_a_per_rank_file_says_each_rank_reads_its_own() -> None:
     assert set(messages) == {8, 11}
     assert "puts every tensor back on the device it was saved from" in messages[8]
     assert "every rank" in messages[11]
+
+
+def test_load_before_spawning_workers_says_one_process_loads_it() -> None:
+    """A load in the function that starts the workers (`torch.multiprocessing.spawn`), before it
+    does, runs once in the parent: the message must not say every rank loads it; a load in the
+    spawned worker, or after a distributed step, runs in every process."""
+    text = src(
+        """
+        import torch
+        import torch.distributed as dist
+        from torch import multiprocessing
+
+        def work(rank, model, path):
+            model.load_state_dict(torch.load(path))
+
+        def run(model, path):
+            model.load_state_dict(torch.load(path))
+            multiprocessing.spawn(work, nprocs=torch.cuda.device_count(), args=(model, path))
+
+        def run_distributed(rank, model, path):
+            dist.init_process_group("nccl", rank=rank, world_size=2)
+            model.load_state_dict(torch.load(path))
+            multiprocessing.spawn(work, nprocs=2, args=(model, path))
+        """
+    )
+    findings, errors = lint_source(text, "train.py", ["ML011"])
+    assert not errors, errors
+    messages = {f.location.row: f.message for f in findings}
+    assert set(messages) == {6, 9, 14}
+    assert "puts every tensor back on the device it was saved from" in messages[9]
+    assert "every rank" in messages[6] and "every rank" in messages[14]

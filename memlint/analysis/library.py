@@ -590,6 +590,13 @@ RANK_ZERO_FLAGS: dict[str, frozenset[str]] = {
 }
 # The flags of the frameworks' base classes, read on `self` of a subclass (kinds of `regions.frameworks`).
 FRAMEWORK_RANK_ZERO_FLAGS: dict[str, frozenset[str]] = {"hf-trainer": frozenset({"is_world_process_zero"})}
+# Functions that start worker processes, each running the function handed at this position: torch 2.x
+# torch/multiprocessing/spawn.py (`spawn(fn, args, nprocs, ...)`, `start_processes(fn, ...)`). The
+# caller's own code before the call runs in the one parent process, which the workers do not run.
+PROCESS_STARTERS: dict[str, int] = {
+    "torch.multiprocessing.spawn": 0, "torch.multiprocessing.spawn.spawn": 0,
+    "torch.multiprocessing.start_processes": 0, "torch.multiprocessing.spawn.start_processes": 0,
+}
 
 
 # -- Frameworks: the methods they call once per step, and what they keep of them ----------------

@@ -25,7 +25,7 @@ from memlint.analysis.facts.checkpoints import (
     written_url,
 )
 from memlint.patterns import is_test_path
-from memlint.analysis.facts.ranks import FACT, NAMED, runs_in_several_processes, runs_on_rank_zero_only
+from memlint.analysis.facts.ranks import FACT, NAMED, runs_before_spawning, runs_in_several_processes, runs_on_rank_zero_only
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule
 
@@ -108,7 +108,9 @@ says only its extension (`f"{name}.pt"`), or a path the code does not show
 (`opts.checkpoint`), links to no save.
 A file named for the
 process's rank (`f"model_rank{rank}.pt"`) is that rank's own shard: the
-message then says it returns to the device it was saved from.
+message then says it returns to the device it was saved from, as it does of a
+load that the function starting the workers (`torch.multiprocessing.spawn`)
+runs before it starts them, once, in the parent process.
 
 Severity: warning: what happens depends on where the checkpoint was saved,
 which the code does not show.
@@ -181,9 +183,16 @@ optimizer.load_state_dict(checkpoint["optimizer"])
         assumptions = [assumed] if assumed else []
         if rank_zero and rank_zero[0] == NAMED and saves_from_cpu(model):  # rank 0 by a name alone (a default run hides it)
             assumptions.append(f"`{code(rank_zero[1])}` is no test of this process's rank")
-        # Read on rank 0 only (or maybe: a test named so), a file this process has just written, or a
-        # program of one process: not another rank's checkpoint, or maybe not; this message holds either way.
-        own = rank_zero or reads_back_own_save(model, node, source) or per_rank_file(model, node) or not runs_in_several_processes(model)
+        # Read on rank 0 only (or maybe: a test named so), a file this process has just written, a program
+        # of one process, or the parent before it spawns its workers: not another rank's checkpoint, or
+        # maybe not; this message holds either way.
+        own = (
+            rank_zero
+            or reads_back_own_save(model, node, source)
+            or per_rank_file(model, node)
+            or not runs_in_several_processes(model)
+            or runs_before_spawning(model, node)
+        )
         name = "torch.load" if resolved in TORCH_LOAD else code(node.func)
         without = "without `map_location`" if none is None else f"with `map_location` None {none}".rstrip()
         if own:

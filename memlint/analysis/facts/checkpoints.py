@@ -34,7 +34,9 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from memlint.analysis.library import CPU_SAVED_URL_PREFIXES, HOST_DATA_METHODS, TENSOR_METHODS, WEIGHT_DOWNLOADS
+from memlint.analysis.library import (
+    CPU_SAVED_URL_PREFIXES, FRESH_CONTAINERS, FRESH_MAPPINGS, HOST_DATA_METHODS, TENSOR_METHODS, WEIGHT_DOWNLOADS,
+)
 from memlint.analysis.syntax.expressions import bool_constant, call_arg, code, keyword_arg, method_name, names_in
 from memlint.analysis.facts.ranks import names_a_rank
 from memlint.analysis.syntax.calls import parameter_names
@@ -465,6 +467,9 @@ def _on_cpu(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, d
             if _module_on_cpu(model, module, expr) or model.provenance.host_module(module, model.scope_of(expr)):  # type: ignore[attr-defined]
                 return True
         resolved = model.imports.resolve(expr.func) or ""
+        if resolved in FRESH_MAPPINGS:  # `OrderedDict([[k, v.cpu()] for k, v in sd.items()])`: what it is handed
+            contents = expr.args[FRESH_CONTAINERS[resolved] :]
+            return bool(contents) and all(not a.star and _entries_on_cpu(model, a, at, depth) for a in contents)
         if resolved in _FACTORIES:
             device = keyword_arg(expr, "device")
             return device is None or "cpu" in _text(device.value)
@@ -492,6 +497,24 @@ def _on_cpu(model: "SemanticModel", expr: cst.BaseExpression, at: cst.CSTNode, d
         values = [b.value for b in model.bindings(model.scope_of(at), expr.value)]
         return bool(values) and all(v is not None and _on_cpu(model, v, at, depth + 1) for v in values)
     return False
+
+
+def _entries_on_cpu(model: "SemanticModel", arg: cst.Arg, at: cst.CSTNode, depth: int) -> bool:
+    """Does an argument of a mapping's constructor give it only entries on the CPU: a value by keyword
+    (`dict(step=t.cpu())`), key-value pairs whose values are (`[[k, v.cpu()] for k, v in sd.items()]`),
+    or a mapping that holds only such (`dict(cpu_state)`)?"""
+    if arg.keyword is not None:
+        return _on_cpu(model, arg.value, at, depth)
+    handed = arg.value
+    pairs = [handed.elt] if type(handed) in (cst.ListComp, cst.GeneratorExp) else None  # type: ignore[attr-defined]
+    if type(handed) in (cst.List, cst.Tuple):
+        pairs = [e.value for e in handed.elements]  # type: ignore[attr-defined]
+    if pairs is None:
+        return _on_cpu(model, handed, at, depth)
+    return bool(pairs) and all(
+        type(p) in (cst.List, cst.Tuple) and len(p.elements) == 2 and _on_cpu(model, p.elements[1].value, at, depth)  # type: ignore[attr-defined]
+        for p in pairs
+    )
 
 
 def _tensor_tested(model: "SemanticModel", test: cst.BaseExpression) -> str | None:

@@ -25,6 +25,7 @@ import libcst as cst
 from memlint.analysis.library import (
     FRAMEWORK_RANK_ZERO_FLAGS,
     LIGHTNING_MODULE_RANKS,
+    PROCESS_STARTERS,
     RANK_ATTRIBUTES,
     RANK_FUNCTIONS,
     RANK_VARIABLES,
@@ -68,6 +69,24 @@ def runs_in_several_processes(model: "SemanticModel") -> bool:
         _rank_zero(model, branch.test) == FACT or _not_rank_zero(model, branch.test) == FACT
         for branch in tree.by_type.get(cst.If, ())
     )
+
+
+def runs_before_spawning(model: "SemanticModel", node: cst.CSTNode) -> bool:
+    """Does `node` run in the one parent process, before it starts its workers: its function calls
+    `torch.multiprocessing.spawn` (`PROCESS_STARTERS`) after it, handing over another function, and
+    takes no distributed step before it? The workers run only what they are handed."""
+    tree = model.tree
+    scope = model.scope_of(node)
+    if not isinstance(scope, cst.FunctionDef):
+        return False  # a module's code outside `if __name__ == "__main__":` runs again in each worker
+    for call in tree.descendants(scope, cst.Call):
+        resolved = model.imports.resolve(call.func) or ""
+        if resolved.startswith("torch.distributed.") and not tree.is_after(call, node):
+            return False
+        started = call_arg(call, PROCESS_STARTERS[resolved], "fn") if resolved in PROCESS_STARTERS else None
+        if started is not None and tree.is_after(call, node) and code(started.value) != scope.name.value:
+            return True
+    return False
 
 
 def names_a_rank(model: "SemanticModel", expr: cst.BaseExpression) -> bool:

@@ -198,9 +198,8 @@ class Loops:
         inputs: set[str] = set()
         derived: set[str] = set()
         for call in calls:
-            keeps = any(a.keyword is not None and a.keyword.value == "create_graph" and code(a.value) == "True" for a in call.args)
             taken = call_arg(call, 1, "inputs")
-            if not keeps or taken is None:
+            if not _keeps_graph(call) or taken is None:
                 return False
             inputs.update(names_in(taken.value))
             statement = self.model.tree.statement_of(call)
@@ -458,6 +457,8 @@ class Loops:
             return False  # `for part in torch.chunk(x, n)`: the pieces of one batch, within one step
         if self.iterates_parameters(loop):
             return False  # `for name, p in policy.named_parameters()`: one model's parameters, within one step
+        if self.differentiates_graph_built_before(loop):
+            return False  # `for i in range(y.shape[1]): grad(dx[:, i].sum(), y, create_graph=True)`: one Jacobian's rows
         if self.iterates_parts_of_batch(loop):
             return False  # `for i in range(len(data))` in `for data in loader`, which runs the model on data
         scope = self.model.scope_of(loop)
@@ -480,6 +481,31 @@ class Loops:
         if isinstance(iterable, cst.Call) and code(iterable.func) == "enumerate" and iterable.args:
             iterable = iterable.args[0].value
         return isinstance(iterable, cst.Call) and method_name(iterable) in ("parameters", "named_parameters")
+
+    def differentiates_graph_built_before(self, loop: cst.CSTNode) -> bool:
+        """A `for` that differentiates, and only pieces of a graph built before it: every differentiation in
+        it keeps its graph (`torch.autograd.grad(dx[:, i].sum(), y, create_graph=True)`) and reads, for what
+        it differentiates and with respect to what, no name the loop binds but its own counter. It takes
+        the rows of one Jacobian (a divergence, a Jacobian norm) with their graph for a later backward: one
+        computation within a step, bounded by the tensor's size, whatever it keeps. Not a loop that runs a
+        forward of its own (`energy = model(batch)`, then the forces `grad(energy, batch.pos, ...)`)."""
+        if not isinstance(loop, cst.For):
+            return False
+        calls = [call for call, _ in self.provenance.backward_calls(loop)]
+        tree = self.model.tree
+        targets = [t.target for a in tree.descendants(loop.body, cst.Assign) for t in a.targets]  # type: ignore[attr-defined]
+        for kind in (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr):
+            targets += [node.target for node in tree.descendants(loop.body, kind)]  # type: ignore[attr-defined]
+        targets += [node.name for node in tree.descendants(loop.body, cst.AsName)]  # type: ignore[attr-defined]
+        # (a store into an attribute or an item, `self.energy = model(x)`, rebinds what its root holds)
+        bound = {name for target in targets for name in target_names(target) or [root_name(target)] if name}
+        for call in calls:
+            outputs, inputs = call_arg(call, 0, "outputs"), call_arg(call, 1, "inputs")
+            if not _keeps_graph(call) or outputs is None or inputs is None:
+                return False
+            if bound & {*names_in(outputs.value), *names_in(inputs.value)}:
+                return False
+        return bool(calls)
 
     def iterates_parts_of_batch(self, loop: cst.CSTNode) -> bool:
         """A `for` over the parts of the item of a loop around it (`for i in range(len(data))`, `for x in
@@ -1563,3 +1589,8 @@ def _accumulating_branch(
             if accumulates(branch):
                 return branch
     return value
+
+
+def _keeps_graph(call: cst.Call) -> bool:
+    """Does the differentiation `call` keep the graph of what it computes (`create_graph=True`)?"""
+    return any(a.keyword is not None and a.keyword.value == "create_graph" and code(a.value) == "True" for a in call.args)
