@@ -280,14 +280,20 @@ _SPARSE_PARTS = {torch.sparse_coo: ("_indices", "_values"),
                  torch.sparse_bsc: ("ccol_indices", "row_indices", "values")}
 
 
+# Tensor classes that hold their memory in a storage of their own (no inner tensors).
+_OWN_STORAGE = (torch.Tensor, torch.nn.Parameter, FakeTensor)
+
+
 def storages(t: torch.Tensor) -> set:
     """The storages that hold `t`'s memory: its own, a wrapper subclass's inner tensors', or a
     sparse tensor's parts' (torch's `get_untyped_storages` raises on sparse tensors, which a graph
     network's adjacency often is)."""
     parts = _SPARSE_PARTS.get(t.layout)
-    if parts is None:
-        return get_untyped_storages(t)
-    return {st for part in parts for st in get_untyped_storages(getattr(t, part)())}
+    if parts is not None:
+        return {st for part in parts for st in get_untyped_storages(getattr(t, part)())}
+    if type(t) in _OWN_STORAGE:  # most tensors, at every op: no walk over a subclass's inner tensors
+        return {t.untyped_storage()}
+    return get_untyped_storages(t)
 
 
 def tensor_leaves(tree) -> list:
@@ -607,20 +613,33 @@ class StepTracker(MemTracker):
                 self._peak_mem[dev] = dev_snap["Total"]
                 self._peak_mem_snap[dev] = dict(dev_snap)
 
-    def _track_module_params_and_buffers(self, module, install_grad_hooks: bool = True):
-        # MemTracker hooks every parameter, and `register_hook` refuses a frozen one (LoRA's base
-        # weights): hook only those that get a gradient.
-        result = super()._track_module_params_and_buffers(module, install_grad_hooks=False)
-        if install_grad_hooks:
-            def on_grad(grad: torch.Tensor) -> None:
-                self._update_and_maybe_create_winfos(grad, Category.GRAD)
+    def _track_module_params_and_buffers(self, module, install_grad_hooks: bool = True) -> tuple[int, int]:
+        # MemTracker's, in one pass over the parameters (each module's first forward of a step visits
+        # those of all its submodules). MemTracker hooks every parameter, and `register_hook` refuses a
+        # frozen one (LoRA's base weights): only those that get a gradient are hooked.
+        param_memory = 0
+        for param in module.parameters():
+            winfos = self._update_and_maybe_create_winfos(param, Category.PARAM)
+            param_memory += sum(winfo.mem_consumed for winfo in winfos)
+            if param.grad is not None:
+                self._update_and_maybe_create_winfos(param.grad, Category.GRAD)
+            if install_grad_hooks and param.requires_grad and self._param_to_grad_hook_handles.get(param, None) is None:
+                self._param_to_grad_hook_handles[param] = (
+                    param.register_hook(self._on_grad),
+                    param.register_post_accumulate_grad_hook(lambda p: self._on_grad(p.grad)))
+        buffer_memory = 0
+        for buffer in module.buffers():
+            winfos = self._update_and_maybe_create_winfos(buffer, Category.BUFFER)
+            buffer_memory += sum(winfo.mem_consumed for winfo in winfos)
+        return param_memory, buffer_memory
 
-            for param in module.parameters():
-                if param.requires_grad and self._param_to_grad_hook_handles.get(param, None) is None:
-                    self._param_to_grad_hook_handles[param] = (
-                        param.register_hook(on_grad),
-                        param.register_post_accumulate_grad_hook(lambda p: on_grad(p.grad)))
-        return result
+    def _on_grad(self, grad: torch.Tensor) -> None:
+        self._update_and_maybe_create_winfos(grad, Category.GRAD)
+
+    def _track_inputs_or_outputs(self, args) -> int:
+        # The size of each module call's inputs and outputs, which MemTracker keeps with the module's
+        # statistics: nothing here reads it (`ModuleUse` is what is reported), so it is not summed.
+        return 0
 
     # -- dispatch ----------------------------------------------------------------------------
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -699,8 +718,9 @@ class StepTracker(MemTracker):
             # Host memory is not predicted: leaving its ops untracked keeps a program's host side
             # (nanoGPT's get_batch: a slice per row, 400 batches of evaluation) fast.
             return res
-        # torch < 2.12 has no `_fake_mode_on_entry` (it tracks every op it sees).
-        if active_fake_mode() is getattr(self, "_fake_mode_on_entry", active_fake_mode()):
+        # torch < 2.12 has no `_fake_mode_on_entry` (it tracks every op it sees). `mode`: the op has run and
+        # left the mode stack as it found it.
+        if mode is getattr(self, "_fake_mode_on_entry", mode):
             if self.category is not None:
                 reftype = self.category
             elif self.in_optimizer_math():  # the state proper becomes OPT in MemTracker's post-step hook
