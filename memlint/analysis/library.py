@@ -190,6 +190,30 @@ FRESH_MAPPINGS = frozenset({"dict", "collections.defaultdict", "collections.Orde
 # torch 1.x to 2.x): a loop over one runs once per step, whatever it is called.
 BATCH_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 
+# What `.step()` does on an object of a library class, by the class (a dotted prefix: a module's classes):
+# "optimizer" (an update of the weights: torch/optim/optimizer.py `Optimizer.step`, torch 1.x to 2.x,
+# and the optimizers of torch.optim's modules, bitsandbytes.optim, apex.optimizers and timm.optim),
+# "scheduler" (a learning-rate schedule moves on, no weight does: torch/optim/lr_scheduler.py,
+# torch/optim/swa_utils.py `SWALR`, timm/scheduler), "scaler" (`GradScaler.step(optimizer)` steps
+# the optimizer it is handed: torch/amp/grad_scaler.py, torch/cuda/amp/grad_scaler.py) or "other"
+# (swa_utils' `AveragedModel` is a module, whose `update_parameters` averages). The longest
+# prefix that a class name starts with decides.
+STEPPING_CLASSES: dict[str, str] = {
+    "torch.optim.": "optimizer", "torch.optim.lr_scheduler.": "scheduler", "torch.optim.swa_utils.": "other",
+    "torch.optim.swa_utils.SWALR": "scheduler",
+    "torch.amp.GradScaler": "scaler", "torch.amp.grad_scaler.GradScaler": "scaler", "torch.cuda.amp.GradScaler": "scaler",
+    "torch.cuda.amp.grad_scaler.GradScaler": "scaler", "bitsandbytes.optim.": "optimizer", "apex.optimizers.": "optimizer",
+    "timm.optim.": "optimizer", "timm.scheduler.": "scheduler",
+}
+
+
+def stepping_kind(name: str) -> str | None:
+    """What `.step()` does on an object of the library class `name` (`STEPPING_CLASSES`); None for a
+    class the table does not hold."""
+    prefixes = [prefix for prefix in STEPPING_CLASSES if name.startswith(prefix)]
+    return STEPPING_CLASSES[max(prefixes, key=len)] if prefixes else None
+
+
 # Callables that yield the items of the iterable they are handed (the argument's position), so a loop
 # over their result iterates that iterable: Python's `enumerate` and `iter`, tqdm's progress bars
 # (tqdm/std.py `tqdm.__iter__`, 4.x).
@@ -757,6 +781,13 @@ BACKWARD_OF_ARGUMENT = frozenset({
 HISTORY_PASSING_METHODS: dict[str, frozenset[str]] = {
     cls: frozenset({"gather", "gather_for_metrics", "reduce", "pad_across_processes"})
     for cls in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")
+}
+# Methods that hand back the objects they are given, prepared, in the order given (one alone as itself):
+# accelerate 0.x to 1.x (src/accelerate/accelerator.py `Accelerator.prepare(*args)`: "the same objects,
+# in the same order"; an optimizer comes back an `AcceleratedOptimizer`, a scheduler an
+# `AcceleratedScheduler`, a module a module).
+PREPARING_METHODS: dict[str, frozenset[str]] = {
+    cls: frozenset({"prepare"}) for cls in ("accelerate.Accelerator", "accelerate.accelerator.Accelerator")
 }
 # Attributes a framework's base class sets on its subclasses, and the class they hold: transformers
 # 4.30+ (src/transformers/trainer.py `create_accelerator_and_postprocess`: `self.accelerator =

@@ -28,6 +28,12 @@ while `backward()` runs every iteration. Also checks, inside
 `with accelerator.accumulate(model):`, for `optimizer.zero_grad()` placed
 before the backward pass and for `model.zero_grad()`.
 
+What makes an object decides whether it is an optimizer (`torch.optim`'s
+classes, a class of the project deriving from one, also as handed back by
+`accelerator.prepare`), a schedule or a model, whatever it is called; only
+where nothing in the project makes it does its name (`optimizer`, `net`),
+and a model found so is an assumption, shown with `--preview`.
+
 `zero_grad()` under the same condition as `step()`, a step whose condition
 also holds its own backward (a GAN's generator updated every `n_critic`
 iterations), a step in the other branch of a configuration switch (`if
@@ -100,12 +106,26 @@ for i, (x, y) in enumerate(loader):
         self.report(node, message, "move `zero_grad()` under the same condition, after `step()`", fix=fix)
 
     # -- accelerate ----------------------------------------------------------------
+    def _holds_model(self, receiver: cst.BaseExpression, at: cst.CSTNode) -> bool | None:
+        """Is the receiver of `zero_grad()` a model rather than an optimizer? True or False where
+        what made it shows (a module, an optimizer of the library table or of the project, another
+        object made here); None where only its name says it is a model (`policy`, `net`)."""
+        facts = self.model.module_facts
+        if facts.is_module(receiver, at) or facts.holds_module(receiver, at):
+            return True
+        made = self.model.loops.stepper_kind(receiver, at)
+        if made is not None:
+            return made == "module"
+        last = receiver_name(receiver)
+        return None if not OPTIMIZER.search(last) and re.search(r"model|module|net|policy", last, re.I) else False
+
+
     def _in_accumulate(self, node: cst.Call, block: cst.With) -> None:
         receiver = node.func.value  # type: ignore[union-attr]
         text = code(receiver)
         wrapped = {code(arg.value) for item in block.items if isinstance(item.item, cst.Call) for arg in item.item.args}
-        last = receiver_name(receiver)
-        if text in wrapped or (not OPTIMIZER.search(last) and re.search(r"model|module|net|policy", last, re.I)):
+        model = text in wrapped or self._holds_model(receiver, node)
+        if model is not False:
             message = (
                 f"`{text}.zero_grad()` inside `accumulate(...)` runs on every micro-batch, discarding the "
                 "gradients accumulated so far"
@@ -114,7 +134,11 @@ for i, (x, y) in enumerate(loader):
                 "call `zero_grad()` on the optimizer returned by `accelerator.prepare`: only its `zero_grad()` "
                 "skips the steps that do not sync"
             )
-            self.report(node, message, hint)
+            if model is None:  # only its name says it is a model
+                assumed = f"`{text}` is a model, as its name says, not an optimizer"
+                self.report(node, message, f"{hint} (assumed: {assumed})", assumptions=[assumed])
+            else:
+                self.report(node, message, hint)
             return
         backwards = [
             call

@@ -736,7 +736,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       whether its methods take gradients on purpose
       (`differentiates`: an explainer, an attack; `takes_gradients` where its methods differentiate
       themselves, not only make inputs require grad), the methods its own loops call once per step (`steps`),
-      and whether it is a metric whose every `update` appends to list states on the device (`list_states`);
+      whether it is a metric whose every `update` appends to list states on the device (`list_states`),
+      and what its `step()` does where it derives from an optimizer, a schedule or a scaler of the
+      library table (`stepper`);
     - a name bound at module level to a literal: that it is a constant (`constant`).
 
     A function with nothing to say still has an entry (`{}`): that the project defines it is a fact,
@@ -750,6 +752,9 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry: dict[str, Any] = {"kind": kinds.get(cls.name.value, "object")}
             if model.model_runs.class_without_grad(cls):
                 entry["call_grad"] = "off"
+            stepper = model.loops.class_steps_as(cls)
+            if stepper not in (None, "other", "module"):  # an optimizer, a schedule, a scaler by its bases
+                entry["stepper"] = stepper
             freeze = model.module_facts.construction_freeze(cls) if entry["kind"] == "module" else None
             if freeze is not None:
                 entry["freezes"] = freeze

@@ -23,7 +23,8 @@ from memlint.analysis.syntax.expressions import (
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import (
     BATCH_LOADERS, FRESH_MAPPINGS, ITERATING_WRAPPERS, CONCATENATIONS, CONTAINER_STORES, DETACHED_VIEW_ATTRIBUTES, DETACHED_VIEW_METHODS, GRAPH_FEATURE_FRAMES,
-    GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING, SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
+    GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING, PREPARING_METHODS, SANITIZING_UPDATE_CLASSES, SPLITTERS,
+    SPLITTING_METHODS, stepping_kind,
 )
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES, named_for_evaluation
 from memlint.analysis.regions.grad import Grad
@@ -120,10 +121,101 @@ class Loops:
         """`optimizer.step()`, `self.opt.step()`, `scaler.step(optimizer)`."""
         if method_name(call) != "step" or not isinstance(call.func, cst.Attribute):
             return False
+        made = self.stepper_kind(call.func.value, call)
+        if made is not None:  # what made the object decides, whatever it is called
+            return made == "optimizer" or (made == "scaler" and bool(call.args))
         last = receiver_name(call.func.value)
         if _SCHEDULER.search(last):
             return False
         return bool(OPTIMIZER.search(last)) or (bool(_SCALER.search(last)) and bool(call.args))
+
+    def stepper_kind(self, receiver: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> str | None:
+        """What `.step()` on `receiver` does, by what made the object it holds (a name or a `self`
+        attribute bound to it here): "optimizer", "scheduler" or "scaler" for a class of the library
+        table (`STEPPING_CLASSES`) or a class of the file or the project deriving from one, "module" for
+        a module class of the file or the project, "other" for a class of the file or the project that
+        derives from none of them (a weight average);
+        None where nothing here makes it (a parameter, a callee out of sight, a part of what one
+        returns), and only its name is left."""
+        if depth >= 3:
+            return None
+        model = self.model
+        if type(receiver) is cst.Name:
+            bindings = self.provenance.reaching_bindings(model.scope_of(at), receiver.value, at)
+            if not bindings or any(type(b.node) not in (cst.Assign, cst.AnnAssign) for b in bindings):
+                return None  # a parameter, a loop's target: made out of sight
+            values: list[cst.BaseExpression | None] = [self._prepared(*unpacked(b)) for b in bindings]
+        elif type(receiver) is cst.Attribute and type(receiver.value) is cst.Name and receiver.value.value == "self":
+            values = list(self.provenance.self_attribute_values(receiver.attr.value, at))
+        else:
+            return None
+        # (`self.optimizer = None` in `__init__`, set later: None has no `step()` to run)
+        found = {self._made_stepper(v, depth) if v is not None else None for v in values if not reads_as_name(v, "None")}
+        return found.pop() if len(found) == 1 else None
+
+    def _prepared(self, value: cst.BaseExpression | None, index: int | None) -> cst.BaseExpression | None:
+        """What an unpacked name (`index`) of `value` holds where the file shows it: the argument in
+        that place of a method that hands back what it is given (`model, opt = accelerator.prepare(model,
+        opt)`: `PREPARING_METHODS`); None for an unpacked result of anything else."""
+        if index is None or value is None:
+            return value
+        return self._handed_back(value, index)
+
+    def _handed_back(self, value: cst.BaseExpression, index: int) -> cst.BaseExpression | None:
+        """The argument in place `index` of a call of a method that hands back what it is given
+        (`PREPARING_METHODS`); None for anything else."""
+        if type(value) is not cst.Call or type(value.func) is not cst.Attribute or len(value.args) <= index:
+            return None
+        arg = value.args[index]
+        if arg.star or arg.keyword is not None:
+            return None
+        made = self.provenance.receiver_class(value.func.value, value)
+        return arg.value if value.func.attr.value in PREPARING_METHODS.get(made, ()) else None
+
+    def _made_stepper(self, value: cst.BaseExpression, depth: int) -> str | None:
+        """What `.step()` does on the object `value` makes or names (`stepper_kind`)."""
+        if type(value) in (cst.Name, cst.Attribute):
+            return self.stepper_kind(value, value, depth + 1)
+        if type(value) is not cst.Call:
+            return None
+        model = self.model
+        kind = stepping_kind(model.imports.resolve(value.func) or "")
+        if kind is not None:
+            return kind
+        handed = self._handed_back(value, 0) if len(value.args) == 1 else None
+        if handed is not None:  # `optimizer = accelerator.prepare(optimizer)`
+            return self._made_stepper(handed, depth + 1)
+        if type(value.func) is cst.Name and value.func.value in model.calls.classes:
+            return self.class_steps_as(model.calls.classes[value.func.value])
+        facts = model.project.constructed(value)
+        if facts is None:
+            return None
+        if facts.get("stepper"):
+            return facts["stepper"]
+        if facts.get("kind") in ("module", "lightning"):
+            return "module"
+        # a class of no base is none of the table's (one whose bases are out of sight may be)
+        return None if facts.get("bases") or facts.get("local_bases") else "other"
+
+    def class_steps_as(self, cls: cst.ClassDef, seen: frozenset[str] = frozenset()) -> str | None:
+        """What `.step()` does on an object of this file's class `cls`, by its bases (`stepper_kind`);
+        None where a base is out of sight."""
+        if cls.name.value in self.provenance.class_kinds():
+            return "module"
+        model = self.model
+        for base in cls.bases:
+            if base.keyword is not None or reads_as_name(base.value, "object"):
+                continue
+            local = model.calls.classes.get(base.value.value) if type(base.value) is cst.Name else None
+            if local is not None:
+                kind = None if local.name.value in seen else self.class_steps_as(local, seen | {cls.name.value})
+            else:
+                kind = stepping_kind(model.imports.resolve(base.value) or "")
+                if kind is None:
+                    kind = (model.project.klass(base.value) or {}).get("stepper")
+            if kind not in ("other", "module"):
+                return kind
+        return "other"
 
     def is_training_loop(self, loop: cst.CSTNode) -> bool:
         """Does each iteration of `loop` take an optimisation step (directly, or
