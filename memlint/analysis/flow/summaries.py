@@ -368,7 +368,7 @@ class Summaries:
         # run only without grad by its callers: it still keeps what it is handed (device outputs,
         # ML005); whether that has a graph is decided at each call
         callers_without_grad = model.grad.entry_state(func) is Grad.OFF
-        for kind in (cst.Expr, cst.Assign, cst.AugAssign):
+        for kind in (cst.Expr, cst.Assign, cst.AugAssign, cst.Return):
             for statement in model.tree.descendants(func.body, kind):
                 if model.scope_of(statement) is not func or not any(name in derived for name in names_in(statement)):
                     continue
@@ -385,9 +385,9 @@ class Summaries:
         """Does `func` write into something that outlives its call (`self.x...`, a module global),
         as far as its syntax shows?"""
         model = self.model
-        for kind in (cst.Expr, cst.Assign, cst.AugAssign):
+        for kind in (cst.Expr, cst.Assign, cst.AugAssign, cst.Return):
             for statement in model.tree.descendants(func.body, kind):
-                if kind is cst.Expr:
+                if kind in (cst.Expr, cst.Return):  # a method called (`return self.evaluate(x)`) may keep
                     call = statement.value
                     targets = [call.func.value] if type(call) is cst.Call and type(call.func) is cst.Attribute else []
                 elif kind is cst.Assign:

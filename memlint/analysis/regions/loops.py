@@ -30,7 +30,7 @@ from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.calls import keyword_rest
 from memlint.analysis.syntax.imports import dotted
-from memlint.analysis.syntax.scopes import Loop, is_abstract
+from memlint.analysis.syntax.scopes import Loop
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
@@ -994,7 +994,11 @@ class Loops:
     def _store_of(self, statement: cst.CSTNode) -> Store | None:
         kind = type(statement)  # exact types (LibCST's node classes have no subclasses): isinstance goes through ABCMeta
         if kind is cst.Return:
-            return self._kept_return(statement)
+            kept = self._kept_return(statement)
+            if kept is None and type(statement.value) is cst.Call:
+                # `return self.evaluate(fvals)`: a callee whose answer is returned keeps its argument too
+                return self._kept_by_used_call(statement.value, statement)
+            return kept
         if kind is cst.Expr and type(statement.value) is cst.Call:
             call = statement.value
             if type(call.func) is not cst.Attribute:
@@ -1121,16 +1125,7 @@ class Loops:
         # a method of this file only when the file defines one of that name (most calls are library calls)
         callee = self._method_of(receiver, method, call, statement) if method in self.model.functions else None
         if callee is not None:
-            kept = self.model.summaries.kept_arguments(call, callee)
-            if not kept:
-                # the callee detaches, converts or drops what it is given, or keeps it in a container
-                # its caller passes in (`logger.log(history, loss)`)
-                return self._kept_in_argument(call, statement, [callee])
-            carrying = [k for k in kept if self.provenance.carries_history(k[0], statement)]
-            arg, where, keep = (carrying or kept)[0]
-            container = cst.parse_expression(where) if root_name(receiver) == "self" else receiver
-            via = f"`{self.model.summaries.name(callee)}` keeps it in `{where}`"
-            return Store(statement, container, arg, "update", via, keep)
+            return self._kept_by_method(call, statement, receiver, callee)
         made = self.provenance.project_instance(receiver, statement)
         facts = self.model.project.method(made, method) if made is not None else None
         if facts is not None:  # a method of a class of another file of the project: its facts say
@@ -1154,12 +1149,33 @@ class Loops:
             assumed=True,
         )
 
+    def _kept_by_method(
+        self, call: cst.Call, statement: cst.CSTNode, receiver: cst.BaseExpression, callee: cst.FunctionDef
+    ) -> Store | None:
+        """The store of `receiver.method(...)` (or of `receiver(...)`) that runs `callee`, a method of this
+        file: the argument it keeps, by its summary, the one with history first."""
+        kept = self.model.summaries.kept_arguments(call, callee)
+        if not kept:
+            # the callee detaches, converts or drops what it is given, or keeps it in a container
+            # its caller passes in (`logger.log(history, loss)`)
+            return self._kept_in_argument(call, statement, [callee])
+        carrying = [k for k in kept if self.provenance.carries_history(k[0], statement)]
+        arg, where, keep = (carrying or kept)[0]
+        container = cst.parse_expression(where) if root_name(receiver) == "self" else receiver
+        via = f"`{self.model.summaries.name(callee)}` keeps it in `{where}`"
+        return Store(statement, container, arg, "update", via, keep)
+
     def _kept_by_called_instance(self, call: cst.Call, statement: cst.CSTNode) -> Store | None:
-        """`metric(out, y)` where `metric` is made from a class of another file of the project: calling
-        the object runs its `__call__`, else its `forward` (as `nn.Module.__call__` does), and what that
-        method keeps of its arguments, by its facts, the object keeps."""
+        """`metric(out, y)` where `metric` is made from a class of this file: calling the object runs
+        its `__call__` (its own or one it inherits), and what that keeps, by its summary, the object
+        keeps; or made from a class of another file of the project: its `__call__`, else its `forward`
+        (as `nn.Module.__call__` does), and what that method keeps of its arguments, by its facts."""
         if not call.args:
             return None
+        if type(call.func) is cst.Name and "__call__" in self.model.functions:
+            callee = self._method_of(call.func, "__call__", call, statement)
+            if callee is not None:
+                return self._kept_by_method(call, statement, call.func, callee)
         made = self.provenance.project_instance(call.func, statement)
         if made is None:
             for method in ("__call__", "forward"):
@@ -1248,17 +1264,13 @@ class Loops:
         self, receiver: cst.BaseExpression, method: str, call: cst.Call, at: cst.CSTNode
     ) -> cst.FunctionDef | None:
         """The method of this file that `receiver.method(...)` runs: `self.method` of the
-        enclosing class, or `method` of a class of this file that `receiver` is an instance of."""
+        enclosing class, or `method` of a class of this file that `receiver` is an instance of
+        (defined there or inherited from a base of this file)."""
         if isinstance(receiver, cst.Name) and receiver.value == "self":
             callees = self.model.named_callees(call)
             return callees[0] if len(callees) == 1 else None
         cls = self._instance_class(receiver, at)
-        if cls is None:
-            return None
-        for stmt in cls.body.body:
-            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == method and not is_abstract(stmt):
-                return stmt
-        return None
+        return self.model.resolved_methods(cls).get(method) if cls is not None else None
 
     def _instance_class(self, receiver: cst.BaseExpression, at: cst.CSTNode) -> cst.ClassDef | None:
         """The class of this file that made `receiver` (`meter = Meter()`, `self.meter = Meter()`,

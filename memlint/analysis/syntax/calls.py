@@ -228,11 +228,13 @@ def keyword_rest(call: cst.Call, params: list[str]) -> list[cst.BaseExpression]:
 
 
 def argument_for(call: cst.Call, func: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
-    """The argument of `call` that `func` receives as `param` (a method's `self` is the receiver, or
-    the object being constructed)."""
+    """The argument of `call` that `func` receives as `param` (a method's `self` is the receiver, the
+    object being constructed, or the object called)."""
     params = parameter_names(func)
-    if params and params[0] in ("self", "cls") and (isinstance(call.func, cst.Attribute) or func.name.value == "__init__"):
-        params = params[1:]  # bound method or construction: `self` is not an argument
+    if params and params[0] in ("self", "cls") and (
+        isinstance(call.func, cst.Attribute) or func.name.value in ("__init__", "__call__")
+    ):
+        params = params[1:]  # bound method, construction or a called object: `self` is not an argument
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == param:
             return arg.value
