@@ -34,7 +34,8 @@ framework's step), that reads the model's outputs only through `.detach()`
 or `.data`; outside loops also through `.item()`, `.tolist()` or `int(...)`,
 after the torch functions and tensor methods that carry their history. So is
 a loop over batches, or a decoding loop (each step runs the model on what the
-last one produced: the sampled token, the cache), in such a function, whose
+last one produced: the sampled token, the cache), in such a function or at the
+top level of a script that differentiates nothing (not a test), whose
 every model output ends as a number, an integer (`.argmax()`, a sampled
 token), a comparison or its shape, or goes into another model run of the loop
 (a criterion, the next step). A statement of such a loop that binds state a

@@ -1316,7 +1316,7 @@ class EvalRegions:
         return model.model_runs.runs_module(call) and self._detaches(call, scope, frozenset())
 
     def _detaches(
-        self, expr: cst.BaseExpression, scope: cst.FunctionDef, seen: frozenset[str], loop: cst.CSTNode | None = None
+        self, expr: cst.BaseExpression, scope: cst.FunctionDef | cst.Module, seen: frozenset[str], loop: cst.CSTNode | None = None
     ) -> bool:
         """Does the value of `expr` reach the end of its history (`.detach()`, `.data`, `.item()`,
         `.tolist()`, `int(...)`) through its parts, fields, the tensor methods and torch functions
@@ -1386,7 +1386,7 @@ class EvalRegions:
         )
 
     def _reads_end_history(
-        self, name: str, scope: cst.FunctionDef, seen: frozenset[str], loop: cst.CSTNode | None = None
+        self, name: str, scope: cst.FunctionDef | cst.Module, seen: frozenset[str], loop: cst.CSTNode | None = None
     ) -> bool:
         """Does every read of `name` in `scope` end its history (`_detaches`)? A few names deep."""
         if name == "_":
@@ -1404,7 +1404,7 @@ class EvalRegions:
     def spends_outputs(self, loop: cst.CSTNode) -> bool:
         """Evaluation recognised by use: a loop over batches, or one that decodes (each step runs a
         model on what the steps before it produced: the sampled token, the cache), in a function
-        that never differentiates, where every output of every model run ends its history
+        (or a script's top level) that never differentiates, where every output of every model run ends its history
         (`.item()`, `.detach()`, an `int` token, `.argmax()`, its shape, a comparison) or goes into
         another model run of the loop (a criterion, the next step). No graph a step records is ever
         wanted (and a carried cache chains each step's graph to the last)."""
@@ -1418,9 +1418,14 @@ class EvalRegions:
         model = self.model
         loops = model.loops
         scope = model.scope_of(loop)
-        if not isinstance(scope, cst.FunctionDef) or not isinstance(loop, (cst.For, cst.While)):
+        if not isinstance(loop, (cst.For, cst.While)):
             return False
-        if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
+        if isinstance(scope, cst.Module):
+            if is_test_path(model.path):
+                return False  # a script's loop, where the script trains nothing anywhere; a test's checks a model
+        elif not isinstance(scope, cst.FunctionDef) or loops.is_module_forward(scope) or loops.per_step_method(scope):
+            return False
+        if loops.trains_each_iteration(scope):
             return False
         if loops.has_backward(scope) or not (loops.iterates_batches(loop) or loops.decodes(loop) or loops.feeds_elements(loop)):
             return False
