@@ -395,6 +395,10 @@ LAYER_PLACING_KEYWORDS = frozenset({"device", "_weight"})
 # handed a module, they neither move it nor keep it (`print("loaded", model)`).
 READING_BUILTINS = frozenset({"print", "repr", "id", "type", "isinstance"})
 
+# Builtins that return a Python number whatever they are handed, a tensor too (`float(loss)`: a 0-dim
+# tensor's `__float__`): a host value (Python's "Built-in Functions" documentation).
+HOST_NUMBER_BUILTINS = frozenset({"float", "int", "bool", "len", "round"})
+
 # Library classes whose instances run their models without grad when called: espnet2's
 # `Speech2Text.__call__` is decorated `@torch.no_grad()` (espnet2/bin/asr_inference.py, espnet
 # 0.10 to 202412), so `asr_model(wav)` records no graph.

@@ -173,7 +173,7 @@ class Sizes:
         bindings = self.model.provenance.reaching_bindings(scope, name, at)
         if not bindings:
             return None
-        if self._backwarded_alone(name, scope):
+        if self.backwarded_alone(name, scope):
             return Tensor((), "float32")
         tree = self.model.tree
         loops = [b.node for b in bindings if isinstance(b.node, cst.For)]
@@ -190,7 +190,7 @@ class Sizes:
             found.add(self.tensor(value, binding.node, guard))
         return found.pop() if len(found) == 1 else None
 
-    def _backwarded_alone(self, name: str, scope: "Scope") -> bool:
+    def backwarded_alone(self, name: str, scope: "Scope") -> bool:
         """`loss.backward()` with no gradient argument (or `accelerator.backward(loss)`,
         `scaler.scale(loss).backward()`, `(loss / n).backward()`): torch raises unless `loss`
         has one element, so it is one 512-byte block (its dtype is not shown; it does not matter)."""
