@@ -165,6 +165,8 @@ _TORCH_TENSOR_FUNCTIONS = {
     "from_numpy", "Tensor", "FloatTensor", "LongTensor", "arange", "rand", "randn",
 }
 _OFF_DEVICE_METHODS = {"cpu", "numpy", "tolist", "item"}
+# Methods that return sizes, host numbers (`x.size(0)`, `x.numel()`).
+_SHAPE_METHODS = {"size", "numel", "dim", "nelement", "element_size"}
 _NOT_TENSOR_METHODS = {
     "numel", "size", "dim", "nelement", "element_size", "data_ptr", "stride", "get_device", "is_contiguous",
     "keys", "__len__", "format", "is_floating_point", "backward", "eval", "train", "step", "zero_grad",
@@ -2260,8 +2262,8 @@ class Provenance:
 
     def _device(self, expr: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         if isinstance(expr, cst.Name):
-            if self._checked_for_a_number(expr.value, at) or self.model.sizes.backwarded_alone(expr.value, scope):
-                return False  # a number, or a loss backwarded alone: one element per batch, not a batch's outputs
+            if self._checked_for_a_number(expr.value, at) or self._zero_dim(expr, at):
+                return False  # a number, or one element per batch (a loss backwarded alone), not a batch's outputs
             if self._is_lightning_batch(expr.value, scope):
                 return True  # Lightning moves the batch to the device before the step
             if type(scope) is cst.FunctionDef and self.model.frameworks.forward_hook_output(scope) == expr.value:
@@ -2404,8 +2406,8 @@ class Provenance:
             return True
         if method in _REDUCTIONS and not call.args:
             return False  # a scalar per batch
-        if self.is_loss_call(call):
-            return False
+        if self.is_loss_call(call) or self._zero_dim(call, at):
+            return False  # `ce(logits, y)` with `ce = nn.CrossEntropyLoss()`: one element per batch
         if resolved.startswith("torch."):
             last = resolved.rsplit(".", 1)[1]
             if last in _REDUCTIONS and call_arg(call, 1, "dim") is None:
@@ -2431,6 +2433,12 @@ class Provenance:
         if isinstance(call.func, cst.Attribute) and method not in ("item", "tolist"):
             return self._device(call.func.value, scope, at, guard)
         return False
+
+    def _zero_dim(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Is `expr` a 0-dim tensor by what the code shows of its sizes (`flow.sizes`: a loss backwarded
+        alone, a reduced loss module or function, a full reduction)?"""
+        found = self.model.sizes.tensor(expr, at)
+        return found is not None and not found.dims
 
     def _scalar_returning_module(self, call: cst.Call, at: cst.CSTNode) -> bool:
         """`self.loss_module(out, y)` where every value the module's name holds is made by a class (of this
@@ -2465,10 +2473,12 @@ class Provenance:
         if kind is cst.Call:
             method = method_name(expr)
             resolved = self.model.imports.resolve(expr.func) or ""
-            if method in _OFF_DEVICE_METHODS or resolved in HOST_NUMBER_BUILTINS:
+            if method in _OFF_DEVICE_METHODS or method in _SHAPE_METHODS or resolved in HOST_NUMBER_BUILTINS:
                 return True
-            if self.is_loss_call(expr) and keyword_arg(expr, "reduction") is None:
-                return True  # a torch loss function's default reduction: the mean
+            if (self.is_loss_call(expr) and keyword_arg(expr, "reduction") is None) or self._zero_dim(expr, at):
+                return True  # a torch loss function's default reduction (the mean), a reduced loss module
+            if self.is_module_call(expr) and self._scalar_returning_module(expr, at):
+                return True
             if resolved.startswith("torch.") and resolved.rsplit(".", 1)[1] in _REDUCTIONS:
                 return len(expr.args) == 1 and expr.args[0].keyword is None  # `torch.mean(x)`: no dim
             return method in _REDUCTIONS and not expr.args  # `x.mean()`
@@ -2513,8 +2523,9 @@ class Provenance:
         not: `return logits.log_softmax(-1)`) by what its `return` statements read? Each function once
         per question, like a name (`_device`): its returns read the same wherever it is called, so a
         second visit adds nothing to the "any" (a copy of the guard per call made a function that
-        calls a helper twice, which calls another twice, exponential). With `element` (index, arity): that
-        element of the tuples of that arity it returns, where a name unpacks it."""
+        calls a helper twice, which calls another twice, exponential). With `element` (index, arity): the
+        tuples of that arity it returns, where a name unpacks one, unless the name's element is a scalar
+        (`metrics` of `return loss, metrics`; other elements are not followed into the helpers they come from)."""
         for callee in callees:
             key = ("returns", id(callee), element)
             if key in guard:
@@ -2527,7 +2538,8 @@ class Provenance:
                 if element is not None and type(value) is cst.Tuple and not any(type(e) is cst.StarredElement for e in value.elements):
                     if len(value.elements) != element[1]:
                         continue  # a tuple of another length does not unpack into the names
-                    value = value.elements[element[0]].value
+                    if self._scalar(value.elements[element[0]].value, callee, ret, set()):
+                        continue  # the name's element is a scalar (`metrics` of `return loss, metrics`)
                 if self._device(value, callee, ret, guard):
                     return True
         return False
