@@ -23,7 +23,7 @@ from memlint.analysis.syntax.expressions import (
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import (
     BATCH_LOADERS, FRESH_MAPPINGS, ITERATING_WRAPPERS, CONCATENATIONS, CONTAINER_STORES, DETACHED_VIEW_ATTRIBUTES, DETACHED_VIEW_METHODS, GRAPH_FEATURE_FRAMES,
-    GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING, SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
+    GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING, MODULE_TRAINING_FLAG, MODULE_TRAINING_SWITCH, SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS,
 )
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES, named_for_evaluation
 from memlint.analysis.regions.grad import Grad
@@ -93,6 +93,26 @@ def _tested_calls(test: cst.BaseExpression) -> list[cst.Call]:
     if kind is cst.UnaryOperation and type(test.operator) is cst.Not:
         return _tested_calls(test.expression)
     return []
+
+
+def _conjuncts(test: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The operands of a chain of `and` (all hold where the body runs), or the test itself."""
+    if type(test) is cst.BooleanOperation and type(test.operator) is cst.And:
+        return [*_conjuncts(test.left), *_conjuncts(test.right)]
+    return [test]
+
+
+def _says_training(expr: cst.BaseExpression) -> bool:
+    """`self.training`, or `self.train()` (`self.train(True)`), which switches training mode on and returns the module."""
+    if type(expr) is cst.Call:
+        switches_on = not expr.args or (type(expr.args[0].value) is cst.Name and expr.args[0].value.value == "True")
+        return switches_on and _self_attribute_named(expr.func, MODULE_TRAINING_SWITCH)
+    return _self_attribute_named(expr, MODULE_TRAINING_FLAG)
+
+
+def _self_attribute_named(expr: cst.BaseExpression, attribute: str) -> bool:
+    """Is `expr` `self.<attribute>`?"""
+    return type(expr) is cst.Attribute and expr.attr.value == attribute and type(expr.value) is cst.Name and expr.value.value == "self"
 
 
 class Loops:
@@ -681,10 +701,10 @@ class Loops:
         return scope if self._step_functions[key] else None
 
     def in_training_mode(self, node: cst.CSTNode) -> bool:
-        """Under `if self.training:` (a running statistic's update, as in BatchNorm)."""
+        """Under `if self.training:` (a running statistic's update, as in BatchNorm), or `if self.train():`,
+        which switches training mode on and is true: one of the test's conjuncts says the module trains."""
         for anc in self.model.tree.ancestors(node):
-            test = code(anc.test) if isinstance(anc, cst.If) else ""
-            if "self.training" in test and "not self.training" not in test:
+            if isinstance(anc, cst.If) and any(_says_training(c) for c in _conjuncts(anc.test)):
                 return self.model.tree.contains(anc.body, node)
             if isinstance(anc, cst.FunctionDef):
                 return False
