@@ -311,6 +311,11 @@ SIZE_FACTORIES = {
 MODULE_PLACEMENT = frozenset({"to", "cuda", "cpu", "half", "float", "double", "bfloat16"})
 # ... with those that switch its mode or freeze it, which return it too.
 MODULE_SELF_RETURNING = MODULE_PLACEMENT | {"train", "eval", "requires_grad_"}
+# A module's mode: the attribute that is true in training mode (`nn.Module.training`), and the method that
+# switches training mode on and returns the module, which is truthy (`nn.Module.train(mode=True)`, PyTorch
+# 1.x to 2.x). The body of `if self.training:` and of `if self.train():` runs in training mode.
+MODULE_TRAINING_FLAG = "training"
+MODULE_TRAINING_SWITCH = "train"
 
 # Classes an `isinstance` test of which holds for every tensor, and only for tensors: `torch.Tensor`,
 # `Parameter` (a subclass) for parameters, and the legacy `Variable`, whose metaclass answers

@@ -42,7 +42,8 @@ filled entry by entry (`metrics["aux"] = aux.mean()`) holds what its entries
 were set to, also where another function keeps it: the finding is on the
 entry that brings the history in. Also inside a
 function run once per step (a framework hook, a method looped over, a
-module's `forward`), and a buffer updated in training mode, in place
+module's `forward`), and a buffer updated in training mode (under
+`if self.training:`, or after `if not self.training: return ...`), in place
 (`self.running_mean.mul_(m).add_(v)`) or from its old value
 (`self.running_mean = m * v + (1 - m) * self.running_mean`), with a value that
 carries history. A module's parameters require grad: an average of them kept

@@ -23,8 +23,8 @@ from memlint.analysis.syntax.expressions import (
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.library import (
     BATCH_LOADERS, FRESH_MAPPINGS, ITERATING_WRAPPERS, CONCATENATIONS, CONTAINER_STORES, DETACHED_VIEW_ATTRIBUTES, DETACHED_VIEW_METHODS, GRAPH_FEATURE_FRAMES,
-    GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING, PREPARING_METHODS, SANITIZING_UPDATE_CLASSES, SPLITTERS,
-    SPLITTING_METHODS, stepping_kind,
+    GRAPH_LOCAL_SCOPES, KEEPS_ARGUMENT, MODULE_SELF_RETURNING, MODULE_TRAINING_FLAG, MODULE_TRAINING_SWITCH, PREPARING_METHODS,
+    SANITIZING_UPDATE_CLASSES, SPLITTERS, SPLITTING_METHODS, stepping_kind,
 )
 from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES, named_for_evaluation
 from memlint.analysis.regions.grad import Grad
@@ -94,6 +94,54 @@ def _tested_calls(test: cst.BaseExpression) -> list[cst.Call]:
     if kind is cst.UnaryOperation and type(test.operator) is cst.Not:
         return _tested_calls(test.expression)
     return []
+
+
+def _conjuncts(test: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The operands of a chain of `and` (all hold where the body runs), or the test itself."""
+    if type(test) is cst.BooleanOperation and type(test.operator) is cst.And:
+        return [*_conjuncts(test.left), *_conjuncts(test.right)]
+    return [test]
+
+
+def _says_training(expr: cst.BaseExpression) -> bool:
+    """`self.training`, or `self.train()` (`self.train(True)`), which switches training mode on and returns the module."""
+    if type(expr) is cst.Call:
+        switches_on = not expr.args or (type(expr.args[0].value) is cst.Name and expr.args[0].value.value == "True")
+        return switches_on and _self_attribute_named(expr.func, MODULE_TRAINING_SWITCH)
+    return _self_attribute_named(expr, MODULE_TRAINING_FLAG)
+
+
+def _leaves_outside_training(statement: cst.CSTNode) -> bool:
+    """`if not self.training: return x` (or `raise`, or `not self.training or ...`): the statements after it
+    run in training mode only."""
+    if type(statement) is not cst.If or not statement.body.body:
+        return False
+    last = statement.body.body[-1]
+    leaves = type(last) is cst.SimpleStatementLine and type(last.body[-1]) in (cst.Return, cst.Raise)
+    return leaves and any(
+        type(d) is cst.UnaryOperation and type(d.operator) is cst.Not and _says_training(d.expression)
+        for d in _disjuncts(statement.test)
+    )
+
+
+def _disjuncts(test: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The operands of a chain of `or` (none holds where the test is false), or the test itself."""
+    if type(test) is cst.BooleanOperation and type(test.operator) is cst.Or:
+        return [*_disjuncts(test.left), *_disjuncts(test.right)]
+    return [test]
+
+
+def _before(block: cst.IndentedBlock, statement: cst.CSTNode) -> list[cst.CSTNode]:
+    """The statements of `block` before `statement` (one of them)."""
+    for i, s in enumerate(block.body):
+        if s is statement:
+            return list(block.body[:i])
+    return []
+
+
+def _self_attribute_named(expr: cst.BaseExpression, attribute: str) -> bool:
+    """Is `expr` `self.<attribute>`?"""
+    return type(expr) is cst.Attribute and expr.attr.value == attribute and type(expr.value) is cst.Name and expr.value.value == "self"
 
 
 class Loops:
@@ -800,13 +848,19 @@ class Loops:
         return scope if self._step_functions[key] else None
 
     def in_training_mode(self, node: cst.CSTNode) -> bool:
-        """Under `if self.training:` (a running statistic's update, as in BatchNorm)."""
-        for anc in self.model.tree.ancestors(node):
-            test = code(anc.test) if isinstance(anc, cst.If) else ""
-            if "self.training" in test and "not self.training" not in test:
-                return self.model.tree.contains(anc.body, node)
+        """Under `if self.training:` (a running statistic's update, as in BatchNorm), or `if self.train():`,
+        which switches training mode on and is true: one of the test's conjuncts says the module trains.
+        Or after `if not self.training: return ...` (a guard that leaves the function outside training)."""
+        tree = self.model.tree
+        inner = node
+        for anc in tree.ancestors(node):
+            if isinstance(anc, cst.If) and any(_says_training(c) for c in _conjuncts(anc.test)):
+                return tree.contains(anc.body, node)
+            if isinstance(anc, cst.IndentedBlock) and any(_leaves_outside_training(s) for s in _before(anc, inner)):
+                return True
             if isinstance(anc, cst.FunctionDef):
                 return False
+            inner = anc
         return False
 
     def is_module_forward(self, func: cst.FunctionDef) -> bool:
