@@ -156,8 +156,15 @@ class Sizes:
         (`labels / 2` is float, `labels * 0.5` too)."""
         sides = [expr.left, expr.right]
         numbers = [s for s in sides if isinstance(s, (cst.Integer, cst.Float))]
-        found = {self.tensor(s, at, guard) for s in sides if s not in numbers}
-        if len(found) != 1 or None in found:
+        found = set()
+        for side in sides:
+            if side in numbers:
+                continue
+            tensor = self.tensor(side, at, guard)
+            if tensor is None:
+                return None  # the other side is not asked: round a loop's back edge, each side asked again doubles the work
+            found.add(tensor)
+        if len(found) != 1:
             return None
         (tensor,) = found
         integer = tensor.dtype.startswith(("int", "uint")) or tensor.dtype == "bool"
