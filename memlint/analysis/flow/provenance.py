@@ -2302,8 +2302,11 @@ class Provenance:
         if isinstance(expr, cst.Subscript):
             key = expr.slice[0].slice if len(expr.slice) == 1 else None
             if isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString):
-                if key.value.evaluated_value in _SCALAR_ATTRIBUTES:
+                name = key.value.evaluated_value
+                if name in _SCALAR_ATTRIBUTES:
                     return False  # a model output's loss (`out["loss"]`, as `out.loss`): one element
+                if isinstance(name, str) and _SCALAR_NAME.search(name) and not self.held_values(expr.value, at):
+                    return False  # nothing here defines the mapping (a batch a loss module filled elsewhere), as for attributes
             return self._device(expr.value, scope, at, guard)
         if isinstance(expr, cst.Call):
             return self._call_device(expr, scope, at, guard)
