@@ -119,7 +119,6 @@ for i, (x, y) in enumerate(loader):
         last = receiver_name(receiver)
         return None if not OPTIMIZER.search(last) and re.search(r"model|module|net|policy", last, re.I) else False
 
-
     def _in_accumulate(self, node: cst.Call, block: cst.With) -> None:
         receiver = node.func.value  # type: ignore[union-attr]
         text = code(receiver)

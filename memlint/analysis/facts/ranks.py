@@ -32,6 +32,7 @@ from memlint.analysis.library import (
     RANK_ZERO_FLAGS,
 )
 from memlint.analysis.syntax.expressions import call_arg, code
+from memlint.analysis.syntax.scopes import exits
 
 if TYPE_CHECKING:
     from memlint.analysis.model import SemanticModel
@@ -119,18 +120,11 @@ def _other_ranks_left_before(
     for earlier in block.body:
         if earlier is stmt:
             return None
-        if isinstance(earlier, cst.If) and earlier.orelse is None and _exits(earlier):
+        if isinstance(earlier, cst.If) and earlier.orelse is None and exits(earlier):
             kind = _not_rank_zero(model, earlier.test)
             if kind:
                 return kind, earlier.test
     return None
-
-
-def _exits(branch: cst.If) -> bool:
-    body = branch.body.body if isinstance(branch.body, cst.IndentedBlock) else [branch.body]
-    last = body[-1] if body else None
-    smalls = last.body if isinstance(last, cst.SimpleStatementLine) else [last]
-    return any(isinstance(s, (cst.Return, cst.Raise)) for s in smalls)
 
 
 def _rank_zero(model: "SemanticModel", test: cst.BaseExpression) -> str | None:

@@ -30,7 +30,7 @@ from memlint.analysis.regions.frameworks import PER_STEP_NAMES, TRAIN_STEP_NAMES
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.syntax.calls import keyword_rest
 from memlint.analysis.syntax.imports import dotted
-from memlint.analysis.syntax.scopes import Loop
+from memlint.analysis.syntax.scopes import Loop, exits
 
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
@@ -96,10 +96,11 @@ def _tested_calls(test: cst.BaseExpression) -> list[cst.Call]:
     return []
 
 
-def _conjuncts(test: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """The operands of a chain of `and` (all hold where the body runs), or the test itself."""
-    if type(test) is cst.BooleanOperation and type(test.operator) is cst.And:
-        return [*_conjuncts(test.left), *_conjuncts(test.right)]
+def _operands(test: cst.BaseExpression, operator: type) -> list[cst.BaseExpression]:
+    """The operands of a chain of `and` (all hold where the body runs) or of `or` (none holds where the
+    test is false), or the test itself."""
+    if type(test) is cst.BooleanOperation and type(test.operator) is operator:
+        return [*_operands(test.left, operator), *_operands(test.right, operator)]
     return [test]
 
 
@@ -107,28 +108,17 @@ def _says_training(expr: cst.BaseExpression) -> bool:
     """`self.training`, or `self.train()` (`self.train(True)`), which switches training mode on and returns the module."""
     if type(expr) is cst.Call:
         switches_on = not expr.args or (type(expr.args[0].value) is cst.Name and expr.args[0].value.value == "True")
-        return switches_on and _self_attribute_named(expr.func, MODULE_TRAINING_SWITCH)
-    return _self_attribute_named(expr, MODULE_TRAINING_FLAG)
+        return switches_on and type(expr.func) is cst.Attribute and _self_attribute(expr.func) == MODULE_TRAINING_SWITCH
+    return type(expr) is cst.Attribute and _self_attribute(expr) == MODULE_TRAINING_FLAG
 
 
 def _leaves_outside_training(statement: cst.CSTNode) -> bool:
     """`if not self.training: return x` (or `raise`, or `not self.training or ...`): the statements after it
     run in training mode only."""
-    if type(statement) is not cst.If or not statement.body.body:
-        return False
-    last = statement.body.body[-1]
-    leaves = type(last) is cst.SimpleStatementLine and type(last.body[-1]) in (cst.Return, cst.Raise)
-    return leaves and any(
+    return type(statement) is cst.If and exits(statement) and any(
         type(d) is cst.UnaryOperation and type(d.operator) is cst.Not and _says_training(d.expression)
-        for d in _disjuncts(statement.test)
+        for d in _operands(statement.test, cst.Or)
     )
-
-
-def _disjuncts(test: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """The operands of a chain of `or` (none holds where the test is false), or the test itself."""
-    if type(test) is cst.BooleanOperation and type(test.operator) is cst.Or:
-        return [*_disjuncts(test.left), *_disjuncts(test.right)]
-    return [test]
 
 
 def _before(block: cst.IndentedBlock, statement: cst.CSTNode) -> list[cst.CSTNode]:
@@ -137,11 +127,6 @@ def _before(block: cst.IndentedBlock, statement: cst.CSTNode) -> list[cst.CSTNod
         if s is statement:
             return list(block.body[:i])
     return []
-
-
-def _self_attribute_named(expr: cst.BaseExpression, attribute: str) -> bool:
-    """Is `expr` `self.<attribute>`?"""
-    return type(expr) is cst.Attribute and expr.attr.value == attribute and type(expr.value) is cst.Name and expr.value.value == "self"
 
 
 class Loops:
@@ -853,7 +838,7 @@ class Loops:
         tree = self.model.tree
         inner = node
         for anc in tree.ancestors(node):
-            if isinstance(anc, cst.If) and any(_says_training(c) for c in _conjuncts(anc.test)):
+            if isinstance(anc, cst.If) and any(_says_training(c) for c in _operands(anc.test, cst.And)):
                 return tree.contains(anc.body, node)
             if isinstance(anc, cst.IndentedBlock) and any(_leaves_outside_training(s) for s in _before(anc, inner)):
                 return True

@@ -332,6 +332,15 @@ class Scopes:
         return table
 
 
+def exits(branch: cst.If) -> bool:
+    """Does the body of `branch` end by leaving its function (`return`, `raise`), so that the statements
+    after the `if` run only where its test is false?"""
+    body = branch.body.body if isinstance(branch.body, cst.IndentedBlock) else [branch.body]
+    last = body[-1] if body else None
+    smalls = last.body if isinstance(last, cst.SimpleStatementLine) else [last]
+    return any(isinstance(s, (cst.Return, cst.Raise)) for s in smalls)
+
+
 def is_abstract(func: cst.FunctionDef) -> bool:
     """`def forward(self, x): raise NotImplementedError` (after an optional docstring)."""
     # Exact types: LibCST's node classes have no subclasses.
