@@ -103,7 +103,7 @@ from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_flatten, tree_map_only
 
-from memlint.estimate import attention, autocast, legacy_types, reductions, scalars
+from memlint.estimate import attention, autocast, dispatch_key, legacy_types, reductions, scalars
 from memlint.estimate.distributed import FakeWorld, World, leave_world
 from memlint.estimate.kernels import KernelSide
 from memlint.estimate.saving import Saved
@@ -416,6 +416,7 @@ class FakeGPU:
         self._patch(torch, "compile", _no_compile(tracker))
         Saved(tracker).install(self._patch)
         install_sparse_storages(self._patch)
+        dispatch_key.install(self.fake_mode, self._patch)
         self._bound_evaluation(tracker)
         self.whatifs.install(self._patch)
         self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)
