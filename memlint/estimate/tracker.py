@@ -46,7 +46,6 @@ import weakref
 from dataclasses import dataclass, field
 
 import torch
-from torch._guards import active_fake_mode
 from torch._subclasses.fake_tensor import (DataDependentOutputException, DynamicOutputShapeException, FakeTensor,
                                           unset_fake_temporarily)
 from torch.autograd.graph import _get_grad_fn_or_grad_acc
@@ -172,6 +171,15 @@ _MASK_INDEXING = {torch.ops.aten.index.Tensor, torch.ops.aten.index_put.default,
 # The device a tensor's C++ side asks of a fake tensor (`_device_query`).
 _DEVICE_QUERY = torch.ops.prim.device.default
 _META = torch.device("meta")
+
+# The fake mode running (torch's `active_fake_mode`, which walks the whole mode stack at every op): a fake
+# mode has one slot of its own in the stack, read directly.
+_FAKE_SLOT = torch._C._TorchDispatchModeKey.FAKE
+
+
+def active_fake_mode():
+    return torch._C._get_dispatch_mode(_FAKE_SLOT)
+
 
 _MATMUL_OPS = {"mm", "bmm", "addmm", "baddbmm", "_scaled_dot_product_flash_attention",
                "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention"}
@@ -385,7 +393,9 @@ def install_sparse_storages(patch) -> None:
 class StepTracker(MemTracker):
     def __init__(self, on_step=None) -> None:
         super().__init__()
-        self._ref_class = Category
+        # The categories, which MemTracker reads only to start a device's snapshot (`dict.fromkeys`, made
+        # at every allocation and free): a tuple of them, in their order, rather than the enum it iterates.
+        self._ref_class = tuple(Category)
         self.gpu = WeakIdKeyDictionary()  # storage -> True: on the emulated GPU
         # sparse tensor on the emulated GPU -> stand-ins of its parts (a fake one holds none: `_sparse_parts`)
         self.gpu_sparse = WeakIdKeyDictionary()
