@@ -103,7 +103,7 @@ from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_flatten, tree_map_only
 
-from memlint.estimate import attention, autocast, legacy_types, reductions, scalars
+from memlint.estimate import attention, autocast, dispatch_key, legacy_types, reductions, scalars
 from memlint.estimate.distributed import FakeWorld, World, leave_world
 from memlint.estimate.kernels import KernelSide
 from memlint.estimate.saving import Saved
@@ -133,6 +133,15 @@ def _target(device) -> str | None:
 # Calls that place tensors or that the device rules rewrite: never run as plain host calls.
 _DEVICE_FUNCTIONS = {torch.Tensor.to, torch.Tensor.cuda, torch.Tensor.cpu, torch.Tensor.pin_memory,
                      F.scaled_dot_product_attention, torch.dropout, torch._C._nn._parse_to}
+
+# Calls that read a tensor's metadata and run no op, which no rule here changes: most of the calls a
+# fake step makes under this mode are these (the tracker's own, the optimizers', autograd's hooks).
+# An attribute of a fake tensor (`t.grad`, `t.layout`) is read through its C type's getter (`_GETTER`);
+# a few getters are views (`t.T`), so a getter is answered at once only outside a placing call.
+_QUERIES = {torch.Tensor.untyped_storage, torch.Tensor._is_view, torch.Tensor.numel, torch.Tensor.element_size,
+            torch.Tensor.dim, torch.Tensor.storage_offset, torch.Tensor.stride, torch.Tensor.size,
+            torch.Tensor.is_inference, torch.Tensor.is_conj, torch.Tensor.is_neg, torch.Tensor.is_contiguous}
+_GETTER = type(torch.Tensor.layout.__get__)
 
 _DISPATCH_CHECKS = ("has_torch_function", "has_torch_function_unary", "has_torch_function_variadic")
 
@@ -216,6 +225,9 @@ class _Devices(TorchFunctionMode):
         self.tracker = tracker
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        if func in _QUERIES or type(func) is _GETTER and func.__name__ == "__get__" \
+                and type(args[0]) is not torch.Tensor and self.tracker.placing is None:
+            return func(*args, **(kwargs or {}))  # `_QUERIES`: no rule applies
         kwargs = dict(kwargs or {})
         if func not in _DEVICE_FUNCTIONS and (_real_host_call(args, kwargs) or _small_host_factory(func, args, kwargs)):
             with torch._C._DisableTorchDispatch():  # the tracker and the fake mode: see `_real_host_call`
@@ -416,6 +428,7 @@ class FakeGPU:
         self._patch(torch, "compile", _no_compile(tracker))
         Saved(tracker).install(self._patch)
         install_sparse_storages(self._patch)
+        dispatch_key.install(self.fake_mode, self._patch)
         self._bound_evaluation(tracker)
         self.whatifs.install(self._patch)
         self._patch(torch.backends.cudnn, "is_acceptable", lambda *a, **k: False)

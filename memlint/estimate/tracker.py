@@ -46,7 +46,6 @@ import weakref
 from dataclasses import dataclass, field
 
 import torch
-from torch._guards import active_fake_mode
 from torch._subclasses.fake_tensor import (DataDependentOutputException, DynamicOutputShapeException, FakeTensor,
                                           unset_fake_temporarily)
 from torch.autograd.graph import _get_grad_fn_or_grad_acc
@@ -168,6 +167,19 @@ _OUTPUTS_IN_CUDA_ORDER = {torch.ops.aten.native_dropout.default: (1, 0)}
 # Indexing by a boolean mask: the output's (or the index's) size is the mask's count of True.
 _MASK_INDEXING = {torch.ops.aten.index.Tensor, torch.ops.aten.index_put.default, torch.ops.aten.index_put_.default,
                   torch.ops.aten._index_put_impl_.default}
+
+# The device a tensor's C++ side asks of a fake tensor (`_device_query`).
+_DEVICE_QUERY = torch.ops.prim.device.default
+_META = torch.device("meta")
+
+# The fake mode running (torch's `active_fake_mode`, which walks the whole mode stack at every op): a fake
+# mode has one slot of its own in the stack, read directly.
+_FAKE_SLOT = torch._C._TorchDispatchModeKey.FAKE
+
+
+def active_fake_mode():
+    return torch._C._get_dispatch_mode(_FAKE_SLOT)
+
 
 _MATMUL_OPS = {"mm", "bmm", "addmm", "baddbmm", "_scaled_dot_product_flash_attention",
                "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention"}
@@ -381,7 +393,9 @@ def install_sparse_storages(patch) -> None:
 class StepTracker(MemTracker):
     def __init__(self, on_step=None) -> None:
         super().__init__()
-        self._ref_class = Category
+        # The categories, which MemTracker reads only to start a device's snapshot (`dict.fromkeys`, made
+        # at every allocation and free): a tuple of them, in their order, rather than the enum it iterates.
+        self._ref_class = tuple(Category)
         self.gpu = WeakIdKeyDictionary()  # storage -> True: on the emulated GPU
         # sparse tensor on the emulated GPU -> stand-ins of its parts (a fake one holds none: `_sparse_parts`)
         self.gpu_sparse = WeakIdKeyDictionary()
@@ -645,6 +659,8 @@ class StepTracker(MemTracker):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         # MemTracker's, with the GPU marks, the placeholder for `.item()`, and `inside` set
         # while the fake mode runs the op: its device propagation must see the CPU device.
+        if func is _DEVICE_QUERY and type(args[0]) is FakeTensor and getattr(self, "_fake_mode_on_entry", None):
+            return self._device_query(args[0])
         kwargs = kwargs or {}
         if func is torch.ops.aten._local_scalar_dense.default and isinstance(args[0], FakeTensor):
             if args[0] in self.shadow:
@@ -753,6 +769,17 @@ class StepTracker(MemTracker):
             if gpu and func in _SPARSE_DENSE_MM and isinstance(res, torch.Tensor):
                 self._sparse_mm_copies(args, res)
         return res
+
+    def _device_query(self, t: FakeTensor) -> torch.device:
+        """`prim.device` of a fake tensor, which its C++ side asks (the autograd graph's checks of each op's
+        inputs and outputs): two thirds of the ops a fake step dispatches. Answered as the fake mode does,
+        without entering it; it allocates nothing, so of an op's bookkeeping on the GPU only the modules'
+        peaks are visited (a gradient hooked in since the last op is seen at the same point)."""
+        device = _META if t.fake_mode.in_kernel_invocation else t.fake_device
+        gpu = self.placing if self.placing is not None else self.on_gpu(t)
+        if gpu and active_fake_mode() is self._fake_mode_on_entry:
+            self._update_peak_stats(_ModState.PEAK_BW if self._mod_tracker.is_bw else _ModState.PEAK_FW)
+        return device
 
     def _reduction_staging(self, args: tuple, kwargs: dict) -> None:
         """The global-memory buffer a CUDA `sum`/`mean` takes during its launch (`reductions`),
