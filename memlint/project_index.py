@@ -846,10 +846,12 @@ class ProjectIndex:
         return held
 
     def _handed_by_callers(self, finding: Finding) -> Finding | None:
-        """ML003 on a parameter run as a model by its name alone (`analysis/flow/handed.py`): where a call
-        of the function (or construction of the class) in another file hands that parameter a module
-        with grad on, the finding rests on that fact and is shown, naming the caller; where every such
-        call hands something that is no module, there is no model run; otherwise it stays an assumption."""
+        """ML003 on a parameter run as a model by its name alone, or ML012 on a cache keyed by a parameter
+        taken for a module by its name alone (`analysis/flow/handed.py`): where a call of the function (or
+        construction of the class) in another file hands that parameter a module (for ML003, with grad
+        on), the finding rests on that fact and is shown, naming the caller; where every such call hands
+        something that is no module, there is no model run and no module kept; otherwise it stays an
+        assumption."""
         name, param, position, is_class, in_file = finding.extra["handed"]
         path = finding.filename
         passed: list[tuple[str, str]] = []  # (the calling file, what it hands)
@@ -859,14 +861,14 @@ class ProjectIndex:
             for callee, grad, handed in summary.get("passes", ()):
                 if callee.rpartition(".")[2] != name or self.locate(other, callee) != (path, name):
                     continue
-                if grad == "off" and not is_class:
+                if grad == "off" and not is_class and finding.code == "ML003":
                     continue  # run without grad: no graph
                 kinds = dict((key, kind) for key, kind, *_ in handed)
                 passed.append((other, kinds.get(param, kinds.get(position, "unknown"))))
         module = next((other for other, kind in passed if kind == "module"), None)
         if module is not None:
             hint = (finding.hint or "").replace(f" (assumed: {finding.extra['assumptions'][0]})", "")
-            hint += f" ({os.path.relpath(module)} hands `{param}` a model)"
+            hint += f" ({os.path.relpath(module)} hands `{param}` a {'model' if finding.code == 'ML003' else 'module'})"
             return replace(finding, hint=hint, extra={**finding.extra, "assumptions": []})
         if passed and all(kind == "other" for _, kind in passed) and in_file == 0:
             return None
@@ -1098,7 +1100,7 @@ class ProjectIndex:
                 continue
             if finding.code == "ML001" and finding.extra.get("assumptions"):
                 finding = self._guess_confirmed(finding)
-            if finding.code == "ML003" and finding.extra.get("handed") and finding.extra.get("assumptions"):
+            if finding.code in ("ML003", "ML012") and finding.extra.get("handed") and finding.extra.get("assumptions"):
                 finding = self._handed_by_callers(finding)
                 if finding is None:
                     continue

@@ -31,6 +31,12 @@ carries state too: a model output that a model run of the loop reads in the
 next step (`_, posterior = rssm.representation(obs, h)`, then
 `h = rssm.recurrent(posterior, action, h)`) chains every step's graph to the
 last until the loop ends.
+
+A helper of the file that the loop hands the state detaches it by what its
+body does, whatever it is called: it detaches in place (`h.detach_()`), or
+returns the state detached and the loop binds the result (`hidden =
+repackage_hidden(hidden)`); a result dropped detaches nothing. Only a helper
+defined out of sight is taken at its name (`detach_state`, `repackage_hidden`).
 """
     why = """
 The state links each iteration's graph to the previous one, so nothing is ever

@@ -5,12 +5,7 @@ import re
 import libcst as cst
 
 from memlint.analysis.syntax.expressions import call_arg
-from memlint.analysis.flow.object_kinds import (
-    MODULE,
-    class_holds_modules,
-    param_kind,
-    returns_tensor,
-)
+from memlint.analysis.flow.object_kinds import MODULE, class_holds_modules, returns_tensor
 from memlint.models import Applicability, Severity
 from memlint.rules.base import Rule
 
@@ -32,8 +27,14 @@ Checks for `functools.lru_cache` and `functools.cache` on:
 * a method of a class that holds device memory (an `nn.Module`, a
   `LightningModule`, a `PreTrainedModel`, or a class that stores a model or a
   tensor on `self`): the cache keeps `self` as part of every key;
-* a function or method that takes a module or a tensor (annotated so, or
-  named `model`, `layer`, `hidden_states`, ...): the cache keeps each argument;
+* a function or method that takes a module or a tensor: the cache keeps each
+  argument. A parameter is one where its annotation says so, where the
+  function uses it as a module (`spec.parameters()`, also in a function it
+  hands it to), or where a call in the project hands it one (a module's
+  method handing `self`); a call that hands only strings or numbers shows it
+  is neither. Where nothing shows what it is handed and only its name says
+  so (`model`, `layer`, `hidden_states`, ...), the finding says what it
+  assumed and is shown with `--preview`;
 * a function with an unbounded cache (`@cache`, `lru_cache(maxsize=None)`)
   that returns tensors and is keyed by sizes or shapes: the cache keeps one
   result per distinct shape.
@@ -122,21 +123,24 @@ class Detector(nn.Module):
                 )
                 return
         for param in params:
-            what = param_kind(model, param)
+            what, assumed = model.handed.parameter_kind(node, param)
             if what is None:
                 continue
+            name = param.name.value
             if what == MODULE:
-                held = f"every module passed as `{param.name.value}` (with its weights)"
+                held = f"every module passed as `{name}` (with its weights)"
                 extra = ""
             else:
-                held = f"every tensor passed as `{param.name.value}`"
+                held = f"every tensor passed as `{name}`"
                 extra = "; tensors hash by identity, so every new tensor adds an entry that is never hit again"
             message = f"{where} keeps {held} alive as a key {lifetime}"
-            self.report(
-                decorator,
-                message,
-                f"key the cache by sizes or names, not by modules or tensors, or keep the results on the object{extra}",
-            )
+            hint = f"key the cache by sizes or names, not by modules or tensors, or keep the results on the object{extra}"
+            if assumed is None:
+                self.report(decorator, message, hint)
+                return
+            # shown with `--preview` only, unless a call in another file of the project hands it a module
+            handed = model.handed.exported(node, name) if what == MODULE else []
+            self.report(decorator, message, f"{hint} (assumed: {assumed})", assumptions=[assumed], handed=handed)
             return
         if not bounded and returns_tensor(model, node) and self._keyed_by_sizes(params):
             message = f"{where} keeps every tensor it returns, one per distinct argument tuple, for the life of the process"

@@ -17,7 +17,7 @@ import libcst as cst
 
 from memlint.analysis.library import MODULE_SELF_RETURNING
 from memlint.analysis.flow.bindings import unpacked
-from memlint.analysis.flow.object_kinds import MODULE, annotation_kind
+from memlint.analysis.flow.object_kinds import MODULE, annotation_kind, named_kind, param_kind
 from memlint.analysis.flow.values import NO, Value, join
 from memlint.analysis.syntax.calls import parameter_names
 from memlint.analysis.regions.grad import Grad
@@ -68,7 +68,7 @@ class Handed:
             return self._kept_from_init(scope, chain[1], call) if chain[0] == "self" and len(chain) > 1 else None
         if self._overrides_imported(scope):
             return None  # its callers are the base class's code, in a file this analysis does not follow
-        if self._plain_parameter(scope, chain[0]) and not self._shown_module(scope, chain[0], call):
+        if self._plain_parameter(scope, chain[0]) and not self.shown_module(scope, chain[0], call):
             return scope, chain[0]
         return None
 
@@ -87,7 +87,7 @@ class Handed:
                     return True
         return False
 
-    def _shown_module(self, func: cst.FunctionDef, name: str, at: cst.CSTNode) -> bool:
+    def shown_module(self, func: cst.FunctionDef, name: str, at: cst.CSTNode) -> bool:
         """Does the file show that `func`'s parameter `name` is a module: here (`model.eval()`), or in a
         function of this file that `func` hands it to (`with eval_mode(model):` where `eval_mode` calls
         `net.eval()` on its parameter)?"""
@@ -127,7 +127,7 @@ class Handed:
             return None
         init, param = found
         kept = self.provenance.self_attribute_values(attr, at)[0]
-        if self._shown_module(init, param, kept):  # `optimizer = Adam(model.parameters())` there
+        if self.shown_module(init, param, kept):  # `optimizer = Adam(model.parameters())` there
             return None
         return found
 
@@ -251,6 +251,31 @@ class Handed:
             return None
         return value, element
 
+    # -- what a parameter is ----------------------------------------------------------------------
+    def parameter_kind(self, func: cst.FunctionDef, param: cst.Param) -> tuple[str | None, str | None]:
+        """What `func`'s parameter `param` holds where the code shows it: MODULE or TENSOR by its
+        annotation; MODULE where `func` uses it as one (`model.parameters()`) or a call of this file
+        hands it one; None where its annotation, or every call of this file, shows something else.
+        Only where nothing shows it, its name's guess (`named_kind`), with the assumption in words."""
+        kind = param_kind(self.model, param)
+        if kind is not None:
+            return (kind if kind != "other" else None), None
+        name = param.name.value
+        body = func.body.body
+        if body and self.shown_module(func, name, body[0]):
+            return MODULE, None
+        passed = self.passed(func, name)
+        kinds = {kind for _, kind in passed or ()}
+        if HANDS_MODULE in kinds:
+            return MODULE, None
+        if passed and kinds == {HANDS_OTHER}:
+            return None, None
+        guessed = named_kind(name)
+        if guessed is None:
+            return None, None
+        what = "a module" if guessed == MODULE else "a tensor"
+        return guessed, f"`{name}` is {what}, as its name says: no caller in sight shows what it is handed"
+
     # -- what this file's callers hand it -------------------------------------------------------
     def passed(self, func: cst.FunctionDef, param: str, depth: int = 0) -> list[tuple[Grad, str]] | None:
         """For each call of `func` in this file, the grad mode it is made in and what it hands `param`
@@ -358,9 +383,11 @@ class Handed:
             return HANDS_OTHER
         if type(expr) in (cst.Name, cst.Attribute) and self.module_facts.is_module(expr, at):
             return HANDS_MODULE
+        scope = model.scope_of(at)
+        if type(expr) is cst.Name and expr.value == "self" and isinstance(scope, cst.FunctionDef) and self.provenance.in_module_class(scope):
+            return HANDS_MODULE  # a method of a module class of this file hands its own object
         if type(expr) is cst.Attribute and type(at) is cst.Call and model.eval_regions.kept_in_eval_mode(expr, at):
             return HANDS_MODULE  # `self.embedder`, bound only to `Net(...).eval()` (placed) in its class
-        scope = model.scope_of(at)
         if type(expr) is cst.Name and isinstance(scope, cst.FunctionDef) and expr.value in model.params(scope):
             return self._parameter_kind(scope, expr.value, depth)
         if type(expr) is cst.Name and not model.bindings(scope, expr.value) and any(

@@ -105,13 +105,15 @@ def _annotation_kinds(model: "FileContext", expr: cst.BaseExpression) -> set[str
 
 
 def param_kind(model: "FileContext", param: cst.Param) -> str | None:
-    """MODULE or TENSOR for a parameter annotated as one or, unannotated, named
-    like one (`model`, `shira_layer`, `hidden_states`); else None."""
+    """MODULE or TENSOR for a parameter annotated as one; "other" for any other annotation; None
+    without one."""
     annotation = param.annotation.annotation if param.annotation is not None else None
-    kind = annotation_kind(model, annotation)
-    if kind is not None:
-        return kind if kind != "other" else None
-    name = param.name.value
+    return annotation_kind(model, annotation)
+
+
+def named_kind(name: str) -> str | None:
+    """MODULE or TENSOR where a parameter's name alone says so (`model`, `shira_layer`,
+    `hidden_states`): a guess, for code that shows nothing else."""
     if _MODULE_PARAM.search(name):
         return MODULE
     if _TENSOR_PARAM.search(name):

@@ -224,6 +224,7 @@ class Provenance:
         self._backwarded: dict[int, dict[str, list[cst.Call]]] = {}
         self._differentiating: dict[int, list[str]] = {}  # id(function of this file) -> the parameters it differentiates
         self._module_calls: dict[int, tuple[cst.Call, bool]] = {}  # id(call) -> (call, is_module_call(call))
+        self._made_returns: dict[int, bool] = {}  # id(function of this file) -> returns_made_module
         # (id(scope), name, id(node of the tree)) -> reaching_bindings: 25k questions, 16k answers on the bench corpus
         self._reaching: dict[tuple[int, str, int], tuple["Binding", ...]] = {}
         # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
@@ -312,12 +313,42 @@ class Provenance:
         name = self.model.imports.resolve(expr.func) or ""
         if any(part.endswith(NON_MODEL_FACTORIES) for part in name.split(".")):
             return False  # `AutoTokenizer.from_pretrained(...)`: a tokenizer encodes, it runs no model
-        if _MODULE_FACTORIES.search(name):
-            return True
-        made = self.model.project.constructed(expr, record=False)
+        # what the project defines decides, whatever it is called (`self.setup(cfg)`, a `from_pretrained` of its own)
+        model = self.model
+        made = model.project.constructed(expr, record=False)
         if made is not None:  # a class of another file of the project
             return made.get("kind") in ("module", "lightning")
-        return type(expr.func) is cst.Name and expr.func.value in self._class_kinds
+        if type(expr.func) is cst.Name and expr.func.value in model.calls.classes:
+            return expr.func.value in self._class_kinds  # a class of this file, by its bases
+        callees = model.local_callees(expr)
+        if callees:  # a function of this file: by what it returns
+            return all(self.returns_made_module(f) for f in callees)
+        entry = model.project.function(expr, record=False)
+        if entry is not None:  # a function of another file of the project: by its facts
+            return bool(entry.get("returns_module"))
+        return bool(_MODULE_FACTORIES.search(name))
+
+    def returns_made_module(self, func: cst.FunctionDef) -> bool:
+        """Does every value `func` returns (where it returns one) hold a module made or held as this file
+        shows (`return Net(cfg).to(device)`, `model = Net(); return model`)?"""
+        known = self._made_returns.get(id(func))
+        if known is not None:
+            return known
+        self._made_returns[id(func)] = False  # a function that returns its own call makes nothing more
+        model = self.model
+        returned = [
+            ret.value
+            for ret in model.tree.descendants(func.body, cst.Return)
+            if model.scope_of(ret) is func and ret.value is not None and not reads_as_name(ret.value, "None")
+        ]
+        found = bool(returned) and all(
+            self._is_module_factory(value)
+            or (type(value) in (cst.Name, cst.Attribute) and self._holds_made_module(value, value))
+            or model.module_facts.holds_module(value, value)
+            for value in returned
+        )
+        self._made_returns[id(func)] = found
+        return found
 
     def is_module_call(self, call: cst.Call) -> bool:
         """Does this call run a model, module or criterion forward?"""
@@ -331,8 +362,8 @@ class Provenance:
     def _is_module_call(self, call: cst.Call) -> bool:
         func = call.func
         callee = callee_name(call) or ""
-        if _FACTORY_VERBS.match(callee) or self.model.local_callees(call):
-            return False  # a factory, or a function of this file (its returns are checked instead)
+        if self.model.local_callees(call):
+            return False  # a function of this file (its returns are checked instead)
         if self._predicts_without_grad(func):
             return False
         project = self.model.project
@@ -350,12 +381,22 @@ class Provenance:
             return own in self._class_kinds
         if held and self.constructed_class(func, call).startswith(OTHER_RUNTIME_MODELS):
             return False  # an ONNX Runtime model (the library table): no autograd
+        if held and self._holds_made_module(runner, call):
+            return True  # what made it decides, whatever it is called (`self.to_logits = nn.Linear(...)`)
+        if _FACTORY_VERBS.match(callee):
+            return False  # named like a factory (`build_model(cfg)`), and nothing here makes or defines it
         guessed = self._module_call_by_syntax(call)
         if guessed and self._made_without_a_module(runner, call):
             return False  # the file makes what it holds, and no module: `gen = np.random.default_rng(0).normal`, a lambda
         if guessed:
             project.function(call)  # asked: where the project defines the callee (`eeco_test_network`), its definition decides
         return guessed
+
+    def _holds_made_module(self, runner: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Does the file show every value `runner` may hold, each made by a module constructor
+        (`is_module_factory`)?"""
+        values = self.held_values(runner, at)
+        return bool(values) and all(self._is_module_factory(v) for v in values)
 
     def _made_without_a_module(self, runner: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Does the file show every value `runner` holds, each made by no module: a lambda, or a function

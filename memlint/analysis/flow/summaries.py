@@ -724,7 +724,7 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       parameters it runs as a model (`runs`), a grad mode it declares for its body (`grad`), whether
       it trains (`trains`: it differentiates, steps or zeroes an optimizer, in its loops too), and,
       for a checkpoint loader, the parameters it hands `torch.load` as file and `map_location` (`loads`),
-      and whether all it returns is a module (`returns_module`: a submodule it looks up);
+      and whether all it returns is a module (`returns_module`: one it makes, a submodule it looks up);
       a factory's closure: what calling the function it returns returns (`closure_returns`);
     - a class: whether it is a module (`kind`), the grad mode its `__call__` (or a module's
       `forward`) declares (`call_grad`), whether it can hold no parameter
@@ -834,7 +834,7 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         closure = join([summaries.returns(inner) or Value(history=NO) for inner in closures]) if evaluates_only else None
         if closure is not None and closure.history != NO:  # `score = make_scorer(model)`: what calling `score` returns
             entry["closure_returns"] = closure.to_json()
-        if cls is None and model.module_facts.returns_module(func):  # `get_module_by_name(model, name)`
+        if cls is None and model.provenance.returns_made_module(func):  # `build_head(dim)`, `get_module_by_name(model, name)`
             entry["returns_module"] = True
         made = returns_differentiating(model, func) if cls is None else []
         if made:  # `model, checkpoint = make_and_restore_model(...)`: calling `model` takes gradients

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 # A helper that ends a state's history by its name (`repackage_hidden(h)`, `detach_state(s)`).
 _DETACHING_HELPER = re.compile(r"detach|repackage", re.IGNORECASE)
+# Methods whose result has no autograd history, whatever they are called on.
+_ENDS_HISTORY = frozenset({"detach", "item", "tolist"})
 
 
 class CarriedState:
@@ -105,7 +107,7 @@ class CarriedState:
     def detached_in(self, name: str, loop: cst.CSTNode, carrier: cst.Assign) -> bool:
         """Does the loop end `name`'s history somewhere other than at `carrier`: binds it to a value
         without history (`h = h.detach()`, `repackage_hidden(h)`), detaches it in place, or hands it
-        to a helper named for detaching?"""
+        to a function of this file that detaches in place (out of sight: a helper named for detaching)?"""
         model = self.model
         scope = model.scope_of(carrier)
         for binding in model.bindings(scope, name):
@@ -116,6 +118,40 @@ class CarriedState:
         for call in model.tree.descendants(loop, cst.Call):
             if method_name(call) == "detach_" and name in names_in(call.func):
                 return True
-            if _DETACHING_HELPER.search(code(call.func)) and any(name in names_in(a.value) for a in call.args):
+            if not any(name in names_in(a.value) for a in call.args):
+                continue
+            callees = model.local_callees(call)
+            if not callees:
+                if _DETACHING_HELPER.search(code(call.func)):
+                    return True  # named for detaching, and nothing here defines it
+                continue
+            # a function of this file: its body decides, whatever it is called
+            statement = model.tree.parent_of(call)
+            rebinds = type(statement) is cst.Assign and statement.value is call and any(name in target_names(t.target) for t in statement.targets)
+            if all(self._detaches_in_place(f) or (rebinds and self._returns_detached(f)) for f in callees):
                 return True
         return False
+
+    def _detaches_in_place(self, func: cst.FunctionDef) -> bool:
+        """Does `func` detach something in place (`h.detach_()`, for each tensor of a state it is handed)?"""
+        return any(method_name(c) == "detach_" for c in self.model.tree.descendants(func.body, cst.Call))
+
+    def _returns_detached(self, func: cst.FunctionDef) -> bool:
+        """Is every value `func` returns without history, its own calls on the parts of what it is handed
+        aside (`return h.detach()` beside `return tuple(repackage_hidden(v) for v in h)`)?"""
+        model = self.model
+        returns = [r for r in model.tree.descendants(func.body, cst.Return) if model.scope_of(r) is func and r.value is not None]
+        leaves = [r.value for r in returns if not self._recurses(func, r.value)]  # type: ignore[arg-type]
+        params = set(model.params(func))
+        return bool(leaves) and all(
+            (type(v) is cst.Call and method_name(v) in _ENDS_HISTORY) or not (params & set(names_in(v)) or model.provenance.carries_history(v, v))
+            for v in leaves  # type: ignore[arg-type]
+        )
+
+    def _recurses(self, func: cst.FunctionDef, value: cst.BaseExpression) -> bool:
+        """Is `value` `func`'s own call, or a tuple or list of its calls over a comprehension?"""
+        if type(value) is cst.Call and type(value.func) is cst.Name and value.func.value in ("tuple", "list") and len(value.args) == 1:
+            value = value.args[0].value
+        if type(value) in (cst.GeneratorExp, cst.ListComp):
+            value = value.elt  # type: ignore[attr-defined]
+        return type(value) is cst.Call and type(value.func) is cst.Name and value.func.value == func.name.value
