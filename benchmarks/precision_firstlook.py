@@ -690,6 +690,28 @@ EIGHTEENTH_ROUND = {
 }
 
 
+# Round 19: audited 2026-11-29 (session 46) at the newest stored snapshot of each repository. Picked by a
+# rule fixed (and committed) before any of it was fetched or linted: 14 families of PyTorch training code that
+# earlier rounds did not cover, each with candidates in a fixed order; the pick is the first that no earlier
+# round, precision_audit.py's CODEBASES, corpus_findings.py's PACKAGES, benchmarks/real_bugs/manifest.json or
+# a mined manifest holds (by repository owner/name, or by a name one of them holds), whose snapshot could be
+# fetched, and that has 5 to 400 Python files. Referring expression grounding (djiajunustc/TransVG,
+# yz93/LAVT-RIS, ashkamath/mdetr), human-object interaction detection (hitachi-rd-cv/qpic, fredzzhang/upt,
+# YueLiao/CDN), voice conversion (auspicious3000/autovc, jjery2243542/adaptive_voice_conversion,
+# liusongxiang/StarGAN-Voice-Conversion), learned image compression (InterDigitalInc/CompressAI,
+# jmliu206/LIC_TCM, Googolxx/STF), GAN inversion and latent editing (eladrich/pixel2style2pixel,
+# omertov/encoder4editing, yuval-alaluf/restyle-encoder), talking heads and lip sync (Rudrabha/Wav2Lip,
+# AliaksandrSiarohin/first-order-model, OpenTalker/SadTalker), virtual try-on (shadow2496/VITON-HD,
+# sangyun884/HR-VITON, minar09/cp-vton-plus), state-space sequence models (state-spaces/s4,
+# HazyResearch/safari, state-spaces/mamba), mixture of experts (laekov/fastmoe, davidmrau/mixture-of-experts,
+# lucidrains/mixture-of-experts), singing voice synthesis and conversion (svc-develop-team/so-vits-svc,
+# openvpi/DiffSinger, MoonInTheRiver/DiffSinger), video diffusion (guoyww/AnimateDiff, Vchitect/Latte,
+# hpcaitech/Open-Sora), spiking neural networks (ZK-Zhou/spikformer, fangwei123456/spikingjelly,
+# zhouchenlin2096/Spikingformer), knowledge tracing (pykt-team/pykt-toolkit, arghosh/AKT,
+# hcnoh/knowledge-tracing-collection-pytorch), vision-language navigation (cshizhe/VLN-HAMT,
+# YicongHong/Recurrent-VLN-BERT, airsplay/R2R-EnvDrop).
+
+
 ROUNDS = {
     1: FIRST_ROUND,
     2: SECOND_ROUND,
