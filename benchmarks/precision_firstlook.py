@@ -690,6 +690,45 @@ EIGHTEENTH_ROUND = {
 }
 
 
+# Round 19: audited 2026-11-29 (session 46) at the newest stored snapshot of each repository. Picked by a
+# rule fixed (and committed) before any of it was fetched or linted: 14 families of PyTorch training code that
+# earlier rounds did not cover, each with candidates in a fixed order; the pick is the first that no earlier
+# round, precision_audit.py's CODEBASES, corpus_findings.py's PACKAGES, benchmarks/real_bugs/manifest.json or
+# a mined manifest holds (by repository owner/name, or by a name one of them holds), whose snapshot could be
+# fetched, and that has 5 to 400 Python files. Referring expression grounding (djiajunustc/TransVG,
+# yz93/LAVT-RIS, ashkamath/mdetr), human-object interaction detection (hitachi-rd-cv/qpic, fredzzhang/upt,
+# YueLiao/CDN), voice conversion (auspicious3000/autovc, jjery2243542/adaptive_voice_conversion,
+# liusongxiang/StarGAN-Voice-Conversion), learned image compression (InterDigitalInc/CompressAI,
+# jmliu206/LIC_TCM, Googolxx/STF), GAN inversion and latent editing (eladrich/pixel2style2pixel,
+# omertov/encoder4editing, yuval-alaluf/restyle-encoder), talking heads and lip sync (Rudrabha/Wav2Lip,
+# AliaksandrSiarohin/first-order-model, OpenTalker/SadTalker), virtual try-on (shadow2496/VITON-HD,
+# sangyun884/HR-VITON, minar09/cp-vton-plus), state-space sequence models (state-spaces/s4,
+# HazyResearch/safari, state-spaces/mamba), mixture of experts (laekov/fastmoe, davidmrau/mixture-of-experts,
+# lucidrains/mixture-of-experts), singing voice synthesis and conversion (svc-develop-team/so-vits-svc,
+# openvpi/DiffSinger, MoonInTheRiver/DiffSinger), video diffusion (guoyww/AnimateDiff, Vchitect/Latte,
+# hpcaitech/Open-Sora), spiking neural networks (ZK-Zhou/spikformer, fangwei123456/spikingjelly,
+# zhouchenlin2096/Spikingformer), knowledge tracing (pykt-team/pykt-toolkit, arghosh/AKT,
+# hcnoh/knowledge-tracing-collection-pytorch), vision-language navigation (cshizhe/VLN-HAMT,
+# YicongHong/Recurrent-VLN-BERT, airsplay/R2R-EnvDrop). Skipped by the rule: VITON-HD (4 Python files); 9 to
+# 151 Python files each
+NINETEENTH_ROUND = {
+    "TransVG": ("djiajunustc/TransVG", "c8624277018fc9786a39181e229f155f933b2b59"),
+    "qpic": ("hitachi-rd-cv/qpic", "257f3147a47e92fcfd98a675b39423eb4f9a5a55"),
+    "autovc": ("auspicious3000/autovc", "c1827a60e83e6d26030b8953843b2f7cf2bd36db"),
+    "CompressAI": ("InterDigitalInc/CompressAI", "869a9f5d4126d015b7de8f203fe60ee9e1608193"),
+    "pixel2style2pixel": ("eladrich/pixel2style2pixel", "5cfff385beb7b95fbce775662b48fcc80081928d"),
+    "Wav2Lip": ("Rudrabha/Wav2Lip", "5c90fa9b4a2c2a37d0b4ebf7633ac41534eb9941"),
+    "HR-VITON": ("sangyun884/HR-VITON", "2715bdd687b3a07b8b8bcb3e44aa5533b28c1f15"),
+    "s4": ("state-spaces/s4", "e757cef57d89e448c413de7325ed5601aceaac13"),
+    "fastmoe": ("laekov/fastmoe", "ee3c5615a5588c65273a512de82f19ca287e1bdf"),
+    "so-vits-svc": ("svc-develop-team/so-vits-svc", "730930d337d171479eadf305f96cbed4bb393e77"),
+    "AnimateDiff": ("guoyww/AnimateDiff", "e92bd5671ba62c0d774a32951453e328018b7c5b"),
+    "spikformer": ("ZK-Zhou/spikformer", "621268981827af47aa666c1b5f774de4281d90ad"),
+    "pykt-toolkit": ("pykt-team/pykt-toolkit", "f766468f1d3083f737e5fde22a17a08de0d52552"),
+    "VLN-HAMT": ("cshizhe/VLN-HAMT", "c8b9ee12125f9fe36c51d2ab928fde38f7d846bd"),
+}
+
+
 ROUNDS = {
     1: FIRST_ROUND,
     2: SECOND_ROUND,
@@ -709,6 +748,7 @@ ROUNDS = {
     16: SIXTEENTH_ROUND,
     17: SEVENTEENTH_ROUND,
     18: EIGHTEENTH_ROUND,
+    19: NINETEENTH_ROUND,
 }
 
 

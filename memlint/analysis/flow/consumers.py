@@ -84,6 +84,8 @@ def consumed_after(model: "SemanticModel", container: cst.BaseExpression, region
                     for name in target_names(target):
                         collected.discard(name)  # `enc = torch.cat(enc)`: the name now holds the result
                         values.add(name)
+                    if type(target) is cst.Subscript and type(target.value) is cst.Name and target.value.value != "self":
+                        values.add(target.value.value)  # `losses["feat"] = feat`: the mapping now holds it
     return consumed
 
 

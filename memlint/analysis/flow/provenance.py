@@ -313,6 +313,8 @@ class Provenance:
         name = self.model.imports.resolve(expr.func) or ""
         if any(part.endswith(NON_MODEL_FACTORIES) for part in name.split(".")):
             return False  # `AutoTokenizer.from_pretrained(...)`: a tokenizer encodes, it runs no model
+        if name in TENSOR_MODULES:
+            return True  # a transform of the library table (`Resample(a, b).to(device)`)
         # what the project defines decides, whatever it is called (`self.setup(cfg)`, a `from_pretrained` of its own)
         model = self.model
         made = model.project.constructed(expr, record=False)
@@ -2088,6 +2090,8 @@ class Provenance:
         if type(expr) is cst.Attribute:
             return "tensor" if expr.attr.value in _TENSOR_ATTRIBUTES else "maybe"
         if type(expr) is cst.Call:
+            if self._is_module_factory(expr):
+                return "maybe"  # a module made and placed (`Resample(a, b).to(device)`): no tensor to detach
             method = method_name(expr)
             resolved = self.model.imports.resolve(expr.func) or ""
             # a loss of torch, or a criterion module called, is a tensor; a method only named like
@@ -2419,6 +2423,8 @@ class Provenance:
         resolved = self.model.imports.resolve(call.func) or ""
         if method in _OFF_DEVICE_METHODS or method in _NOT_TENSOR_METHODS:
             return False
+        if self._is_module_factory(call):
+            return False  # a module made and placed (`Resample(a, b).to(device)`), not a tensor
         if method == "to":
             target = call_arg(call, 0, "device")
             if target is not None and isinstance(target.value, cst.SimpleString) and "cpu" in target.value.value:
