@@ -48,6 +48,7 @@ from memlint.analysis.library import (
     FRAMEWORK_ATTRIBUTES,
     ATTRIBUTE_REGISTRARS,
     GRAD_LEAF_KEYWORD,
+    HOST_NUMBER_BUILTINS,
     GRAD_LEAF_METHOD,
     GRAPH_OF_DERIVATIVE,
     HISTORY_PASSING_METHODS,
@@ -164,6 +165,8 @@ _TORCH_TENSOR_FUNCTIONS = {
     "from_numpy", "Tensor", "FloatTensor", "LongTensor", "arange", "rand", "randn",
 }
 _OFF_DEVICE_METHODS = {"cpu", "numpy", "tolist", "item"}
+# Methods that return sizes, host numbers (`x.size(0)`, `x.numel()`).
+_SHAPE_METHODS = {"size", "numel", "dim", "nelement", "element_size"}
 _NOT_TENSOR_METHODS = {
     "numel", "size", "dim", "nelement", "element_size", "data_ptr", "stride", "get_device", "is_contiguous",
     "keys", "__len__", "format", "is_floating_point", "backward", "eval", "train", "step", "zero_grad",
@@ -2259,8 +2262,8 @@ class Provenance:
 
     def _device(self, expr: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         if isinstance(expr, cst.Name):
-            if _SCALAR_NAME.search(expr.value) or self._checked_for_a_number(expr.value, at):
-                return False
+            if self._checked_for_a_number(expr.value, at) or self._zero_dim(expr, at):
+                return False  # a number, or one element per batch (a loss backwarded alone), not a batch's outputs
             if self._is_lightning_batch(expr.value, scope):
                 return True  # Lightning moves the batch to the device before the step
             if type(scope) is cst.FunctionDef and self.model.frameworks.forward_hook_output(scope) == expr.value:
@@ -2275,7 +2278,7 @@ class Provenance:
                 return False
             guard.add(key)
             return any(
-                (b.value is not None and self._device(b.value, scope, b.node, guard))
+                (b.value is not None and self._bound_device(b, scope, guard))
                 or (isinstance(b.node, cst.For) and self._batch_on_device(b.node, expr.value))
                 for b in self.reaching_bindings(scope, expr.value, at)
             )
@@ -2299,8 +2302,11 @@ class Provenance:
         if isinstance(expr, cst.Subscript):
             key = expr.slice[0].slice if len(expr.slice) == 1 else None
             if isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString):
-                if _SCALAR_NAME.search(key.value.value):
-                    return False
+                name = key.value.evaluated_value
+                if name in _SCALAR_ATTRIBUTES:
+                    return False  # a model output's loss (`out["loss"]`, as `out.loss`): one element
+                if isinstance(name, str) and _SCALAR_NAME.search(name) and not self.held_values(expr.value, at):
+                    return False  # nothing here defines the mapping (a batch a loss module filled elsewhere), as for attributes
             return self._device(expr.value, scope, at, guard)
         if isinstance(expr, cst.Call):
             return self._call_device(expr, scope, at, guard)
@@ -2315,6 +2321,19 @@ class Provenance:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
             return self._device(expr.elt, scope, at, guard)
         return False
+
+    def _bound_device(self, binding: "Binding", scope: "Scope", guard: set) -> bool:
+        """Is what `binding` gives its name on the device? For `loss, metrics = step(batch)` with `step` a
+        function of this file, the element of the name's position in the tuples `step` returns that
+        many elements in (`return loss, metrics`; a `return loss, logits, metrics` beside it would not
+        unpack into two names)."""
+        value, index = unpacked(binding)
+        if index is not None and type(value) is cst.Call and type(binding.node) is cst.Assign:
+            callees = self.model.local_callees(value)
+            arity = len(binding.node.targets[0].target.elements)  # type: ignore[attr-defined]
+            if callees:
+                return self._returns_device(callees, guard, (index, arity))
+        return self._device(binding.value, scope, binding.node, guard)  # type: ignore[arg-type]
 
     def _batch_on_device(self, loop: cst.For, name: str) -> bool:
         """`for xb, yb in dl: out = model(xb)`: the loader yields `xb` on the model's
@@ -2390,8 +2409,8 @@ class Provenance:
             return True
         if method in _REDUCTIONS and not call.args:
             return False  # a scalar per batch
-        if self.is_loss_call(call):
-            return False
+        if self.is_loss_call(call) or self._zero_dim(call, at):
+            return False  # `ce(logits, y)` with `ce = nn.CrossEntropyLoss()`: one element per batch
         if resolved.startswith("torch."):
             last = resolved.rsplit(".", 1)[1]
             if last in _REDUCTIONS and call_arg(call, 1, "dim") is None:
@@ -2400,6 +2419,8 @@ class Provenance:
                 return False
             return any(self._device(a.value, scope, at, guard) for a in call.args)
         if self.is_module_call(call):
+            if self._scalar_returning_module(call, at):
+                return False  # its `forward` returns scalars only (`{"mse": loss.item()}`, `err.abs().mean()`)
             if self.model.model_runs.parameter_free(call):  # type: ignore[attr-defined]
                 return any(self._device(a.value, scope, at, guard) for a in call.args)  # where its inputs are
             return not self._module_moved_to_cpu(call) and not self._host_module_run(call, scope, at, guard)
@@ -2414,6 +2435,73 @@ class Provenance:
             return self._returns_device(callees, guard)
         if isinstance(call.func, cst.Attribute) and method not in ("item", "tolist"):
             return self._device(call.func.value, scope, at, guard)
+        return False
+
+    def _zero_dim(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Is `expr` a 0-dim tensor by what the code shows of its sizes (`flow.sizes`: a loss backwarded
+        alone, a reduced loss module or function, a full reduction)?"""
+        found = self.model.sizes.tensor(expr, at)
+        return found is not None and not found.dims
+
+    def _scalar_returning_module(self, call: cst.Call, at: cst.CSTNode) -> bool:
+        """`self.loss_module(out, y)` where every value the module's name holds is made by a class (of this
+        file or another file of the project) whose `forward` returns scalars only (`returns_scalars`)."""
+        if type(call.func) not in (cst.Name, cst.Attribute):
+            return False
+        made = [unplaced(v) for v in self.held_values(call.func, at)]
+        if not made or any(type(m) is not cst.Call or type(m.func) is not cst.Name for m in made):
+            return False
+        classes = self.model.calls.classes
+        for maker in made:
+            cls = classes.get(maker.func.value)  # type: ignore[attr-defined]
+            if cls is not None:
+                forward = next((f for f in self.model.tree.descendants(cls.body, cst.FunctionDef) if f.name.value == "forward"), None)
+                if forward is None or not self.returns_scalars(forward):
+                    return False
+            elif not (self.model.project.method(maker, "forward") or {}).get("returns_scalars"):  # type: ignore[arg-type]
+                return False
+        return True
+
+    def returns_scalars(self, func: cst.FunctionDef) -> bool:
+        """Does every `return` of `func` hand back scalars only: host numbers (`loss.item()`, `float(x)`,
+        literals, arithmetic of them), 0-dim tensors (a full reduction, `(p - t).abs().mean()`; a loss
+        function's default reduction), or mappings and sequences of them (`{"mse": loss.item()}`)?"""
+        returns = [r for r in self.model.tree.descendants(func.body, cst.Return) if self.model.scope_of(r) is func]
+        return bool(returns) and all(r.value is not None and self._scalar(r.value, func, r, set()) for r in returns)
+
+    def _scalar(self, expr: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        kind = type(expr)
+        if kind in (cst.Integer, cst.Float, cst.SimpleString):
+            return True
+        if kind is cst.Call:
+            method = method_name(expr)
+            resolved = self.model.imports.resolve(expr.func) or ""
+            if method in _OFF_DEVICE_METHODS or method in _SHAPE_METHODS or resolved in HOST_NUMBER_BUILTINS:
+                return True
+            if (self.is_loss_call(expr) and keyword_arg(expr, "reduction") is None) or self._zero_dim(expr, at):
+                return True  # a torch loss function's default reduction (the mean), a reduced loss module
+            if self.is_module_call(expr) and self._scalar_returning_module(expr, at):
+                return True
+            if resolved.startswith("torch.") and resolved.rsplit(".", 1)[1] in _REDUCTIONS:
+                return len(expr.args) == 1 and expr.args[0].keyword is None  # `torch.mean(x)`: no dim
+            return method in _REDUCTIONS and not expr.args  # `x.mean()`
+        if kind is cst.Dict:
+            return all(type(e) is cst.DictElement and self._scalar(e.value, scope, at, guard) for e in expr.elements)
+        if kind in (cst.Tuple, cst.List):
+            return all(type(e) is cst.Element and self._scalar(e.value, scope, at, guard) for e in expr.elements)
+        if kind is cst.BinaryOperation:
+            return self._scalar(expr.left, scope, at, guard) and self._scalar(expr.right, scope, at, guard)
+        if kind is cst.Name:
+            if expr.value in ("True", "False"):
+                return True
+            if (expr.value, id(at)) in guard:
+                return True  # round a loop's back edge: the other bindings decide
+            guard.add((expr.value, id(at)))
+            bindings = self.reaching_bindings(scope, expr.value, at)
+            return bool(bindings) and all(
+                b.value is not None and unpacked(b)[1] is None and self._scalar(unpacked(b)[0], scope, b.node, guard)
+                for b in bindings
+            )
         return False
 
     def _passed_device(self, arg: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
@@ -2433,19 +2521,29 @@ class Provenance:
             for b in self.reaching_bindings(scope, arg.value, at)
         )
 
-    def _returns_device(self, callees: list[cst.FunctionDef], guard: set) -> bool:
+    def _returns_device(self, callees: list[cst.FunctionDef], guard: set, element: tuple[int, int] | None = None) -> bool:
         """Does a function of this file return a per-batch device tensor (a model's output, placed or
         not: `return logits.log_softmax(-1)`) by what its `return` statements read? Each function once
         per question, like a name (`_device`): its returns read the same wherever it is called, so a
         second visit adds nothing to the "any" (a copy of the guard per call made a function that
-        calls a helper twice, which calls another twice, exponential)."""
+        calls a helper twice, which calls another twice, exponential). With `element` (index, arity): the
+        tuples of that arity it returns, where a name unpacks one, unless the name's element is a scalar
+        (`metrics` of `return loss, metrics`; other elements are not followed into the helpers they come from)."""
         for callee in callees:
-            key = ("returns", id(callee))
+            key = ("returns", id(callee), element)
             if key in guard:
                 continue
             guard.add(key)
             for ret in self.model.tree.descendants(callee.body, cst.Return):
-                if ret.value is not None and self.model.scope_of(ret) is callee and self._device(ret.value, callee, ret, guard):
+                if ret.value is None or self.model.scope_of(ret) is not callee:
+                    continue
+                value = ret.value
+                if element is not None and type(value) is cst.Tuple and not any(type(e) is cst.StarredElement for e in value.elements):
+                    if len(value.elements) != element[1]:
+                        continue  # a tuple of another length does not unpack into the names
+                    if self._scalar(value.elements[element[0]].value, callee, ret, set()):
+                        continue  # the name's element is a scalar (`metrics` of `return loss, metrics`)
+                if self._device(value, callee, ret, guard):
                     return True
         return False
 

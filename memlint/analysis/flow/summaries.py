@@ -809,6 +809,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         into = (summaries.keeps_in_arguments(func) or {}) if cls is None else {}
         if into:  # `record(history, value)`: stores `value` in the caller's `history`
             entry["keeps_in"] = {param: container for param, (_, container) in sorted(into.items())}
+        if model.provenance.returns_scalars(func):  # `{"mse": loss.item()}`, `err.mean()`: one element per call
+            entry["returns_scalars"] = True
         run = summaries.model_run(func)
         if run is not None:
             entry["runs"] = [run[1]]
