@@ -811,6 +811,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             entry["keeps_in"] = {param: container for param, (_, container) in sorted(into.items())}
         if model.provenance.returns_scalars(func):  # `{"mse": loss.item()}`, `err.mean()`: one element per call
             entry["returns_scalars"] = True
+        elif device := model.provenance.device_returns(func):  # `return self.head(feats)`: a per-batch device tensor
+            entry["returns_device"] = device  # (the whole value, or elements of the tuples it returns)
         run = summaries.model_run(func)
         if run is not None:
             entry["runs"] = [run[1]]
