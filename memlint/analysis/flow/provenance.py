@@ -2451,6 +2451,8 @@ class Provenance:
         """The elements of what `func` returns that are per-batch device tensors (a model's output, a batch moved
         there): [-1] for the whole value, else the indexes of the tuples (all of one length) it returns
         that some `return` puts one in; [] for none."""
+        if self._placed_by_caller(func):
+            return []  # `move_to_device(x, "cpu")`: where its result goes is the caller's to say
         returns = [r.value for r in self.model.tree.descendants(func.body, cst.Return) if self.model.scope_of(r) is func]
         tuples = [v for v in returns if type(v) is cst.Tuple and not any(type(e) is cst.StarredElement for e in v.elements)]
         if not tuples or len(tuples) != len(returns) or len({len(t.elements) for t in tuples}) != 1:
@@ -2460,6 +2462,16 @@ class Provenance:
             for i in range(len(tuples[0].elements))
             if any(self._device(t.elements[i].value, func, t, set()) for t in tuples)
         ]
+
+    def _placed_by_caller(self, func: cst.FunctionDef) -> bool:
+        """Does `func` move what it is handed to a device that a parameter names (`x.to(device)`, `device`
+        a parameter of `func`)?"""
+        params = set(self.model.params(func))
+        for call in self.model.tree.descendants(func.body, cst.Call):
+            target = call_arg(call, 0, "device") if method_name(call) == "to" else None
+            if target is not None and type(target.value) is cst.Name and target.value.value in params:
+                return True
+        return False
 
     def _zero_dim(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
         """Is `expr` a 0-dim tensor by what the code shows of its sizes (`flow.sizes`: a loss backwarded

@@ -1,9 +1,10 @@
-# Linted as one project with scoring.py: host arrays a function of the project returns, a method of
-# the same class returns, a Python number, or a mapping's entry filled with one-element metrics stay
-# silent whatever they are named; a `scores` and an `acc1` that are the head's output per sample report.
+# Linted as one project with scoring.py: host arrays that a function of the project or a method of the
+# same class returns, a Python number, what a helper that takes the device moves to the CPU, and a
+# mapping's entry filled with one-element metrics stay silent whatever they are named; a `scores` and
+# an `acc1` that are the head's output per sample report.
 import torch
 
-from scoring import Ranker, accuracy_at_k, predict_scores, top1_accuracy
+from scoring import Ranker, accuracy_at_k, move_to, predict_scores, top1_accuracy
 
 
 class Evaluator:
@@ -36,6 +37,7 @@ class Evaluator:
                 host_scores.append(predict_scores(self.model, x.cuda()))
                 feats = self.model(x.cuda())
                 ranks.append(self.ranker.rank(feats))
+                ranks.append(move_to(feats, "cpu"))
                 out = self._shared_step(x, y)
                 metrics.append({"acc1": out["acc1"], "acc5": out["acc5"]})
                 acc1 = top1_accuracy(out["logits"], y.cuda())

@@ -1,7 +1,8 @@
 # Linted as one project with evaluate.py: what these functions and methods return is a fact of this
 # file, whatever the values are named. `predict_scores` and `Ranker.rank` hand back host arrays,
 # `top1_accuracy` a Python number, `accuracy_at_k` one-element tensors computed without history;
-# `Ranker.scores` and `Ranker.agreement` hand back the head's output, one value per sample.
+# `Ranker.scores` and `Ranker.agreement` hand back the head's output, one value per sample; where
+# `move_to` puts what it is handed is its caller's to say.
 import torch
 import torch.nn as nn
 
@@ -14,6 +15,12 @@ def predict_scores(model, x):
         else:
             scores = scores.cpu().numpy()
     return scores
+
+
+def move_to(x, device):
+    if isinstance(device, str):
+        device = torch.device(device)
+    return x.to(device)
 
 
 def top1_accuracy(logits, y):
