@@ -230,6 +230,7 @@ class Provenance:
         # (id(scope), name, id(node of the tree)) -> reaching_bindings: 25k questions, 16k answers on the bench corpus
         self._reaching: dict[tuple[int, str, int], tuple["Binding", ...]] = {}
         self._scalar_returns: dict[int, bool] = {}  # `returns_scalars`, by function
+        self._fills: dict[int, dict[str, list[tuple[cst.BaseExpression, cst.CSTNode]]]] = {}  # `_filled`, by scope
         # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
         # to return a value with history; switched off to ask whether a finding rests on that guess.
         self.trust_names = True
@@ -2569,27 +2570,28 @@ class Provenance:
 
     def _filled(self, scope: "Scope", name: str) -> list[tuple[cst.BaseExpression, cst.CSTNode]]:
         """What `scope` puts into the container `name` (`name.append(v)`, `name.extend(vs)`, `name.insert(i, v)`,
-        `name.update(d)`, `name[k] = v`), with where."""
-        filled: list[tuple[cst.BaseExpression, cst.CSTNode]] = []
-        tree = self.model.tree
-        for node in tree.descendants(scope, cst.Call) + tree.descendants(scope, cst.Assign):
-            if self.model.scope_of(node) is not scope:
-                continue
-            if type(node) is cst.Assign:
-                filled.extend(
-                    (node.value, node)
-                    for t in node.targets
-                    if type(t.target) is cst.Subscript and type(t.target.value) is cst.Name and t.target.value.value == name
-                )
-                continue
-            func = node.func  # type: ignore[attr-defined]
-            if type(func) is not cst.Attribute or type(func.value) is not cst.Name or func.value.value != name:
-                continue
-            if func.attr.value in ("append", "extend", "update") and node.args:  # type: ignore[attr-defined]
-                filled.extend((a.value, node) for a in node.args)  # type: ignore[attr-defined]
-            elif func.attr.value == "insert" and len(node.args) == 2:  # type: ignore[attr-defined]
-                filled.append((node.args[1].value, node))  # type: ignore[attr-defined]
-        return filled
+        `name.update(d)`, `name[k] = v`), with where. (One walk of the scope for all its names.)"""
+        known = self._fills.get(id(scope))
+        if known is None:
+            known = self._fills[id(scope)] = {}
+            tree = self.model.tree
+            for node in tree.descendants(scope, cst.Call) + tree.descendants(scope, cst.Assign):
+                if self.model.scope_of(node) is not scope:
+                    continue
+                if type(node) is cst.Assign:
+                    for t in node.targets:
+                        if type(t.target) is cst.Subscript and type(t.target.value) is cst.Name:
+                            known.setdefault(t.target.value.value, []).append((node.value, node))
+                    continue
+                func = node.func  # type: ignore[attr-defined]
+                if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
+                    continue
+                filled = known.setdefault(func.value.value, [])
+                if func.attr.value in ("append", "extend", "update"):
+                    filled.extend((a.value, node) for a in node.args)  # type: ignore[attr-defined]
+                elif func.attr.value == "insert" and len(node.args) == 2:  # type: ignore[attr-defined]
+                    filled.append((node.args[1].value, node))  # type: ignore[attr-defined]
+        return known.get(name, [])
 
     def _entry_scalar(self, mapping: cst.BaseExpression, key: str, scope: "Scope", at: cst.CSTNode, guard: set) -> bool | None:
         """Is entry `key` of the mapping `mapping` holds at `at` a scalar (`_scalar`), by what fills it: a dict
