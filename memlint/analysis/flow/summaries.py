@@ -773,7 +773,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       whether it is a metric whose every `update` appends to list states on the device (`list_states`),
       and what its `step()` does where it derives from an optimizer, a schedule or a scaler of the
       library table (`stepper`);
-    - a name bound at module level to a literal: that it is a constant (`constant`).
+    - a name bound at module level to a literal: that it is a constant (`constant`); to a class's
+      `apply` (`lookup = LookupOp.apply`): the class whose Function its calls apply (`applies`).
 
     A function with nothing to say still has an entry (`{}`): that the project defines it is a fact,
     so that no other file guesses what it does from its name."""
@@ -907,6 +908,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             rebound = any(name in (n.name.value for n in g.names) for g in tree.by_type.get(cst.Global, ()))
             if bound and not rebound and all(b.value is not None and is_literal(b.value) for b in bound):
                 found.setdefault(name, {"constant": True})
+            elif type(line.value) is cst.Attribute and line.value.attr.value == "apply" and type(line.value.value) is cst.Name:
+                found.setdefault(name, {"applies": line.value.value.value})  # `lookup = LookupOp.apply`: calls apply the Function
     return found
 
 
