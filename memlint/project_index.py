@@ -1179,7 +1179,8 @@ def _informative(entry: dict[str, Any]) -> bool:
         entry.get(key)
         for key in (
             "keeps", "keeps_in", "runs", "evals", "grad", "loads", "leaves_grad", "trains", "constant",
-            "returns_differentiating", "backwards", "text_items", "closure_returns", "returns_module",
+            "returns_differentiating", "backwards", "text_items", "closure_returns", "returns_module", "returns_scalars",
+            "returns_device", "returns_evaluated", "applies",
         )
     )
 

@@ -98,7 +98,8 @@ def test_backward_without_a_gradient_shows_a_one_element_loss() -> None:
 def test_without_grounds_the_message_names_what_is_kept_without_a_number() -> None:
     (finding,) = findings(BACKWARD.format(gradient="torch.ones_like(loss)"), "ML001")  # any shape backwards
     assert stated_mib(finding.message) is None
-    assert "its tensors stay on the device, its autograd nodes on the host" in finding.message
+    # `loss = model(x)` backwarded with a gradient of its own shape: the whole output, of no stated size
+    assert "holds a whole model output, whose tensors stay on the device" in finding.message
 
 
 SHAPES = """

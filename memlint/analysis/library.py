@@ -327,6 +327,19 @@ TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.autograd.Variable", "torch.au
 # https://pytorch.org/docs/stable/generated/torch.nn.parameter.Parameter.html ("a kind of Tensor").
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 
+# `torch.nn`'s loss modules: `_Loss` and `_WeightedLoss` (torch/nn/modules/loss.py, PyTorch 1.x to
+# 2.x) keep a reduction string (by default "mean": a 0-dim loss) and register `weight`/`pos_weight` as
+# buffers, never a parameter, so a loss of values without history has none (`criterion(pred.detach(), y)`)
+LOSS_MODULES = frozenset(
+    f"torch.nn.{name}"
+    for name in (
+        "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss",
+        "SmoothL1Loss", "HuberLoss", "CTCLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MarginRankingLoss",
+        "HingeEmbeddingLoss", "MultiLabelMarginLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss",
+        "CosineEmbeddingLoss", "MultiMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+    )
+)
+
 # `torch.nn` modules (and torchaudio's transforms, and torch's loss modules) without parameters:
 # calling one on a value without history records no graph (`LogSoftmax(dim=1)(logits)` after a
 # no_grad forward).
@@ -349,18 +362,7 @@ PARAMETER_FREE_MODULES = frozenset(
         "Spectrogram", "InverseSpectrogram", "MelScale", "MelSpectrogram", "MFCC", "LFCC", "AmplitudeToDB",
         "Resample", "GriffinLim", "ComputeDeltas", "Fade", "Vol",
     )
-) | frozenset(
-    # `torch.nn`'s loss modules: `_Loss` and `_WeightedLoss` (torch/nn/modules/loss.py, PyTorch 1.x to
-    # 2.x) keep a reduction string and register `weight`/`pos_weight` as buffers, never a parameter, so a
-    # loss of values without history has none (`criterion(pred.detach(), y)`)
-    f"torch.nn.{name}"
-    for name in (
-        "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss",
-        "SmoothL1Loss", "HuberLoss", "CTCLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MarginRankingLoss",
-        "HingeEmbeddingLoss", "MultiLabelMarginLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss",
-        "CosineEmbeddingLoss", "MultiMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
-    )
-) | frozenset(
+) | LOSS_MODULES | frozenset(
     # warp-ctc's binding: `CTCLoss(Module)` keeps its blank index and two flags and calls its autograd
     # function in forward, registering no parameter (SeanNaren/warp-ctc, pytorch_binding/warpctc_pytorch/__init__.py)
     {"warpctc_pytorch.CTCLoss"}
@@ -423,6 +425,10 @@ LAYER_PLACING_KEYWORDS = frozenset({"device", "_weight"})
 # Builtins that read an object and keep no reference to it (Python's built-in functions reference):
 # handed a module, they neither move it nor keep it (`print("loaded", model)`).
 READING_BUILTINS = frozenset({"print", "repr", "id", "type", "isinstance"})
+
+# Builtins that return a Python number whatever they are handed, a tensor too (`float(loss)`: a 0-dim
+# tensor's `__float__`): a host value (Python's "Built-in Functions" documentation).
+HOST_NUMBER_BUILTINS = frozenset({"float", "int", "bool", "len", "round"})
 
 # Library classes whose instances run their models without grad when called: espnet2's
 # `Speech2Text.__call__` is decorated `@torch.no_grad()` (espnet2/bin/asr_inference.py, espnet

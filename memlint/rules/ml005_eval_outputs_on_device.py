@@ -31,8 +31,14 @@ class EvalOutputsOnDevice(StoreRule):
     what = """
 Checks for tensors collected across evaluation batches (outputs, logits,
 predictions, labels moved to the device) into a container that outlives the
-loop, without `.cpu()`. Per-batch scalar losses and metrics are not reported,
-nor the batches a metric's `update` gathers in its list states (a torchmetrics
+loop, without `.cpu()`. Per-batch scalar losses and metrics and host values are
+not reported (a full reduction, a loss backwarded alone, `.item()`,
+`.cpu().numpy()`, or what a function, method or module of the project returns
+where it returns only such values: `{"mse": loss.item()}`, and an entry of a
+mapping filled with one: `out.update({"acc1": acc1})`), whatever they are named,
+while what a function or method of another file of the project returns from
+its model is on the device: `scores = ranker.scores(feats)` is the head's
+output. Nor are the batches a metric's `update` gathers in its list states (a torchmetrics
 metric, or one of the project's, placed or not: `Accuracy().to(device)`), which
 it keeps by design until `reset()` (whether it is reset is ML020's question),
 nor is the sequence an autoregressive loop generates

@@ -27,7 +27,8 @@ called on it, an input of a torch function; a size given to `torch.empty` is
 no evidence), an `.apply(...)` call passes it a tensor (or a dict, list or
 tuple holding one: a parameter of a module, `self.table = nn.Parameter(...)`),
 in this file, through a top-level alias (`lookup = LookupOp.apply`), or in
-another file of the project, or `backward` returns a gradient for it
+another file of the project (also through such an alias that it imports), or
+`backward` returns a gradient for it
 (anything but `None` at its position: autograd accepts gradients for tensor
 inputs only), as for inputs that `forward` hands straight to a compiled kernel.
 A parameter declared a number, or a container of numbers, is none, whatever

@@ -5,7 +5,7 @@ import re
 import libcst as cst
 
 from memlint.analysis.library import MODULE_API_METHODS, MODULE_PLACEMENT
-from memlint.analysis.syntax.expressions import code, is_literal, method_name, names_in
+from memlint.analysis.syntax.expressions import code, is_literal, method_name, names_in, root_name
 from memlint.analysis.regions.grad import Grad
 from memlint.models import Applicability, Severity
 from memlint.rules.base import FixSpec, Rule, torch_alias
@@ -22,7 +22,8 @@ class FrozenModelWithGrad(Rule):
     severity = Severity.WARNING
     summary = "A model that is not trained (reference, teacher, reward) runs with autograd on in a training step"
     fix_applicability = Applicability.UNSAFE
-    needles = (("eval()", "train(False)"),)
+    # a file that steps an optimizer may run a model that a function of another file put in eval mode
+    needles = (("eval()", "train(False)", "step("),)
     what = """
 Checks for a model called in a training step (a loop that steps an
 optimizer, a function that does, `training_step`, `compute_loss`, or a
@@ -32,7 +33,9 @@ whose result is used (`latents = vae.encode(pixels)`; not a module's own
 API such as `state_dict()`, nor `generate` or a method defined under
 `@torch.no_grad()`), when the file shows that the model is not trained: it is
 put in eval mode (`.eval()`, or bound to the result of one:
-`self.teacher = teacher.eval()`), no optimizer gets its parameters (they are
+`self.teacher = teacher.eval()`, or to what a function of this file or another
+file of the project returns where it puts the model it returns in eval mode and
+reads none of its parameters: `ref = load_reference(path)`), no optimizer gets its parameters (they are
 never read, and the model is passed to nothing but `.to()`, `deepcopy`, a
 `prepare(...)` of its own or a function that only runs it or puts it in eval
 mode, here or, for a model the function is handed, where this file calls the
@@ -118,10 +121,11 @@ for batch in loader:
         if any(arg.value is not handed and model.provenance.carries_history(arg.value, node) for arg in node.args):
             return  # the gradient flows through the model to what made its input
         line = model.range_of(evaluated).start.line
+        mode = "eval mode" if method_name(evaluated) in ("eval", "train") else f"in eval mode from `{code(evaluated.func)}(...)`"
         called = f"`{name}(...)`" if handed is None and func is node.func else f"`{code(node.func)}(...)`"
         runs = f"{called} runs" if handed is None else f"{called} runs `{name}`"
         message = (
-            f"{runs} with autograd on in a training step, but `{name}` is not trained here (eval mode at "
+            f"{runs} with autograd on in a training step, but `{name}` is not trained here ({mode} at "
             f"line {line}, in no optimizer)"
         )
         hint = (
@@ -206,7 +210,7 @@ for batch in loader:
             receivers |= {
                 code(assign.targets[0].target)
                 for assign in self.model.tree.by_type.get(cst.Assign, ())
-                if len(assign.targets) == 1 and _switched_value(assign.value) is not None
+                if len(assign.targets) == 1 and self._bound_switched_value(assign.value) is not None
             }
             self._switched = receivers, {_tail(r) for r in receivers}
         receivers, tails = self._switched
@@ -258,12 +262,14 @@ for batch in loader:
         found = None
         for mention in self._mentions_of(name, at):
             call = self._called_method(mention)
+            loaded = False  # bound to what a function returns in eval mode (`ref = load_reference(path)`)
             if call is None:
                 call = self._bound_switched(mention)
+                loaded = call is not None and _switched_value(call) is None
             if call is None:
                 continue
             method = method_name(call)
-            if method == "eval" or (method == "train" and call.args and code(call.args[0].value) == "False"):
+            if loaded or method == "eval" or (method == "train" and call.args and code(call.args[0].value) == "False"):
                 same_function = self.model.scope_of(call) is self.model.scope_of(at)
                 if found is None and (not same_function or self.model.tree.is_after(at, call)):
                     found = call
@@ -343,7 +349,25 @@ for batch in loader:
         assign = self.model.tree.parent_of(target) if isinstance(target, cst.AssignTarget) else None
         if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
             return None
-        return _switched_value(assign.value)
+        return self._bound_switched_value(assign.value)
+
+    def _bound_switched_value(self, value: cst.BaseExpression) -> cst.Call | None:
+        """`_switched_value`, or the call of a function of this file or another file of the project that
+        returns a model it put in eval mode (`returns_evaluated`: `ref = load_reference(path)`), placed or not."""
+        switched = _switched_value(value)
+        if switched is not None:
+            return switched
+        while type(value) is cst.Call and method_name(value) in MODULE_PLACEMENT and type(value.func) is cst.Attribute:
+            value = value.func.value
+        if type(value) is not cst.Call or type(value.func) not in (cst.Name, cst.Attribute):
+            return None
+        model = self.model
+        callees = model.local_callees(value)
+        if callees:
+            return value if all(model.summaries.returns_evaluated(f) for f in callees) else None
+        if root_name(value.func) not in model.imports.aliases.keys() | model.imports.relative.keys():
+            return None  # a builtin, a method of an object: only imported functions are asked about
+        return value if (model.project.function(value) or {}).get("returns_evaluated") else None
 
     def _runs_handed(self, call: cst.Call) -> list[cst.BaseExpression]:
         """The arguments of `call` that its callee only runs as a model or prepares for inference (puts

@@ -1,7 +1,7 @@
-# A Lightning validation_step returns, for `validation_epoch_end(outputs)` to gather, entries of the
-# batch that the project's loss and metrics filled elsewhere with host values (LoFTR's
-# `batch["loss_scalars"]`: detached, on the CPU): what they hold is not shown here, and their keys
-# name losses and errors, one value per batch.
+# A Lightning validation_step returns, for `validation_epoch_end(outputs)` to gather, an entry of the batch that the project's loss filled
+# elsewhere with host values (`batch["loss_scalars"]`: detached, on the CPU): nothing here shows what the
+# entry holds, and its key names scalars. An entry of a mapping this file builds is followed instead
+# (`outputs["scores"]` of `{"scores": feats}` reports: project_scores_named_like_metrics).
 import torch
 import torch.nn as nn
 

@@ -120,7 +120,8 @@ class AutogradFunctions:
             if applied or (type(func) is cst.Name and func.value in aliases):
                 positions.update(self._tensor_arguments(call))
         if top:
-            positions.update(self.model.project.tensors_handed_elsewhere(f"{cls.name.value}.apply"))
+            for applied_as in (f"{cls.name.value}.apply", *sorted(aliases)):  # `from ops import lookup` elsewhere too
+                positions.update(self.model.project.tensors_handed_elsewhere(applied_as))
         return {inputs[p] if type(p) is int else p for p in positions if type(p) is not int or p < len(inputs)}
 
     def _apply_aliases(self, cls: cst.ClassDef) -> set[str]:
@@ -150,11 +151,13 @@ class AutogradFunctions:
 
     def applied_tensors(self, imported: list[tuple[cst.Call, str]]) -> list[list]:
         """The calls of this file that apply an imported autograd Function (`FusedOp.apply(x, self.weight)`,
-        the callee as written) and hand it tensors: [callee, [positions (keywords) of the tensors]].
+        or `lookup(x, self.table)` where its file binds `lookup = LookupOp.apply`: its facts' `applies`; the
+        callee as written) and hand it tensors: [callee, [positions (keywords) of the tensors]].
         The Function's own file reads them as evidence of which inputs of its `forward` are tensors."""
         found = []
         for call, name in imported:
-            if name.rpartition(".")[2] == "apply" and "." in name:
+            applied = name.rpartition(".")[2] == "apply" and "." in name
+            if applied or ("." not in name and (self.model.project.function(call) or {}).get("applies")):
                 positions = self._tensor_arguments(call)
                 if positions:
                     found.append([name, positions])

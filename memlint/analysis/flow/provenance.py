@@ -48,6 +48,7 @@ from memlint.analysis.library import (
     FRAMEWORK_ATTRIBUTES,
     ATTRIBUTE_REGISTRARS,
     GRAD_LEAF_KEYWORD,
+    HOST_NUMBER_BUILTINS,
     GRAD_LEAF_METHOD,
     GRAPH_OF_DERIVATIVE,
     HISTORY_PASSING_METHODS,
@@ -164,6 +165,8 @@ _TORCH_TENSOR_FUNCTIONS = {
     "from_numpy", "Tensor", "FloatTensor", "LongTensor", "arange", "rand", "randn",
 }
 _OFF_DEVICE_METHODS = {"cpu", "numpy", "tolist", "item"}
+# Methods that return sizes, host numbers (`x.size(0)`, `x.numel()`).
+_SHAPE_METHODS = {"size", "numel", "dim", "nelement", "element_size"}
 _NOT_TENSOR_METHODS = {
     "numel", "size", "dim", "nelement", "element_size", "data_ptr", "stride", "get_device", "is_contiguous",
     "keys", "__len__", "format", "is_floating_point", "backward", "eval", "train", "step", "zero_grad",
@@ -227,6 +230,8 @@ class Provenance:
         self._made_returns: dict[int, bool] = {}  # id(function of this file) -> returns_made_module
         # (id(scope), name, id(node of the tree)) -> reaching_bindings: 25k questions, 16k answers on the bench corpus
         self._reaching: dict[tuple[int, str, int], tuple["Binding", ...]] = {}
+        self._scalar_returns: dict[int, bool] = {}  # `returns_scalars`, by function
+        self._fills: dict[int, dict[str, list[tuple[cst.BaseExpression, cst.CSTNode]]]] = {}  # `_filled`, by scope
         # Whether a call named like a loss (`compute_loss(...)`, defined outside this file) is taken
         # to return a value with history; switched off to ask whether a finding rests on that guess.
         self.trust_names = True
@@ -1983,6 +1988,8 @@ class Provenance:
             if tree.contains(top, at) or not self._branches_rebind(top, bound):
                 return None
             outer = tree.parent_of(top)
+            while outer is not None and type(tree.parent_of(outer)) is cst.With:
+                outer = tree.parent_of(tree.parent_of(outer))  # a `with` body always runs: the block around it
             if outer is not None and tree.contains(outer, at):
                 return top
             current = top
@@ -2304,8 +2311,8 @@ class Provenance:
 
     def _device(self, expr: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         if isinstance(expr, cst.Name):
-            if _SCALAR_NAME.search(expr.value) or self._checked_for_a_number(expr.value, at):
-                return False
+            if self._checked_for_a_number(expr.value, at) or self._zero_dim(expr, at):
+                return False  # a number, or one element per batch (a loss backwarded alone), not a batch's outputs
             if self._is_lightning_batch(expr.value, scope):
                 return True  # Lightning moves the batch to the device before the step
             if type(scope) is cst.FunctionDef and self.model.frameworks.forward_hook_output(scope) == expr.value:
@@ -2320,7 +2327,7 @@ class Provenance:
                 return False
             guard.add(key)
             return any(
-                (b.value is not None and self._device(b.value, scope, b.node, guard))
+                (b.value is not None and self._bound_device(b, scope, guard))
                 or (isinstance(b.node, cst.For) and self._batch_on_device(b.node, expr.value))
                 for b in self.reaching_bindings(scope, expr.value, at)
             )
@@ -2342,10 +2349,14 @@ class Provenance:
                 return False  # nothing here defines it: an attribute of an object built elsewhere
             return self._device(expr.value, scope, at, guard)
         if isinstance(expr, cst.Subscript):
-            key = expr.slice[0].slice if len(expr.slice) == 1 else None
-            if isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString):
-                if _SCALAR_NAME.search(key.value.value):
-                    return False
+            name = _string_key(expr)
+            if name in _SCALAR_ATTRIBUTES:
+                return False  # a model output's loss (`out["loss"]`, as `out.loss`): one element
+            shown = self._entry_scalar(expr.value, name, scope, at, set()) if name is not None else None
+            if shown:
+                return False  # what fills the entry is a scalar (`out.update({"acc1": acc1})`), whatever its key
+            if shown is None and name is not None and _SCALAR_NAME.search(name) and not self.held_values(expr.value, at):
+                return False  # nothing here defines the mapping (a batch a loss module filled elsewhere), as for attributes
             return self._device(expr.value, scope, at, guard)
         if isinstance(expr, cst.Call):
             return self._call_device(expr, scope, at, guard)
@@ -2360,6 +2371,22 @@ class Provenance:
         if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
             return self._device(expr.elt, scope, at, guard)
         return False
+
+    def _bound_device(self, binding: "Binding", scope: "Scope", guard: set) -> bool:
+        """Is what `binding` gives its name on the device? For `loss, metrics = step(batch)` with `step` a
+        function of this file, the element of the name's position in the tuples `step` returns that
+        many elements in (`return loss, metrics`; a `return loss, logits, metrics` beside it would not
+        unpack into two names)."""
+        value, index = unpacked(binding)
+        if index is not None and type(value) is cst.Call and type(binding.node) is cst.Assign:
+            callees = self.model.local_callees(value)
+            arity = len(binding.node.targets[0].target.elements)  # type: ignore[attr-defined]
+            if callees:
+                return self._returns_device(callees, guard, (index, arity))
+            elements = (self.project_callee(value, binding.node) or {}).get("returns_device")
+            if elements:  # a function of another file: the elements its facts show on the device
+                return -1 in elements or index in elements
+        return self._device(binding.value, scope, binding.node, guard)  # type: ignore[arg-type]
 
     def _batch_on_device(self, loop: cst.For, name: str) -> bool:
         """`for xb, yb in dl: out = model(xb)`: the loader yields `xb` on the model's
@@ -2437,8 +2464,8 @@ class Provenance:
             return True
         if method in _REDUCTIONS and not call.args:
             return False  # a scalar per batch
-        if self.is_loss_call(call):
-            return False
+        if self.is_loss_call(call) or self._zero_dim(call, at):
+            return False  # `ce(logits, y)` with `ce = nn.CrossEntropyLoss()`: one element per batch
         if resolved.startswith("torch."):
             last = resolved.rsplit(".", 1)[1]
             if last in _REDUCTIONS and call_arg(call, 1, "dim") is None:
@@ -2447,6 +2474,8 @@ class Provenance:
                 return False
             return any(self._device(a.value, scope, at, guard) for a in call.args)
         if self.is_module_call(call):
+            if self._scalar_returning_module(call, at):
+                return False  # its `forward` returns scalars only (`{"mse": loss.item()}`, `err.abs().mean()`)
             if self.model.model_runs.parameter_free(call):  # type: ignore[attr-defined]
                 return any(self._device(a.value, scope, at, guard) for a in call.args)  # where its inputs are
             return not self._module_moved_to_cpu(call) and not self._host_module_run(call, scope, at, guard)
@@ -2459,9 +2488,195 @@ class Provenance:
         callees = self.model.local_callees(call)
         if callees:
             return self._returns_device(callees, guard)
+        external = self.project_callee(call, at) or {}  # a function or method of another file of the project: its facts
+        if external.get("returns_device") or external.get("returns_scalars"):
+            return bool(external.get("returns_device"))
         if isinstance(call.func, cst.Attribute) and method not in ("item", "tolist"):
             return self._device(call.func.value, scope, at, guard)
         return False
+
+    def device_returns(self, func: cst.FunctionDef) -> list[int]:
+        """The elements of what `func` returns that are per-batch device tensors (a model's output, a batch moved
+        there): [-1] for the whole value, else the indexes of the tuples (all of one length) it returns
+        that some `return` puts one in; [] for none."""
+        if self._placed_by_caller(func):
+            return []  # `move_to_device(x, "cpu")`: where its result goes is the caller's to say
+        returns = [r.value for r in self.model.tree.descendants(func.body, cst.Return) if self.model.scope_of(r) is func]
+        tuples = [v for v in returns if type(v) is cst.Tuple and not any(type(e) is cst.StarredElement for e in v.elements)]
+        if not tuples or len(tuples) != len(returns) or len({len(t.elements) for t in tuples}) != 1:
+            return [-1] if self._returns_device([func], set()) else []
+        return [
+            i
+            for i in range(len(tuples[0].elements))
+            if any(self._device(t.elements[i].value, func, t, set()) for t in tuples)
+        ]
+
+    def _placed_by_caller(self, func: cst.FunctionDef) -> bool:
+        """Does `func` move what it is handed to a device that a parameter names (`x.to(device)`, `device`
+        a parameter of `func`)?"""
+        params = set(self.model.params(func))
+        for call in self.model.tree.descendants(func.body, cst.Call):
+            target = call_arg(call, 0, "device") if method_name(call) == "to" else None
+            if target is not None and type(target.value) is cst.Name and target.value.value in params:
+                return True
+        return False
+
+    def _zero_dim(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Is `expr` a 0-dim tensor by what the code shows of its sizes (`flow.sizes`: a loss backwarded
+        alone, a reduced loss module or function, a full reduction)?"""
+        found = self.model.sizes.tensor(expr, at)
+        return found is not None and not found.dims
+
+    def _scalar_returning_module(self, call: cst.Call, at: cst.CSTNode) -> bool:
+        """`self.loss_module(out, y)` where every value the module's name holds is made by a class (of this
+        file or another file of the project) whose `forward` returns scalars only (`returns_scalars`)."""
+        if type(call.func) not in (cst.Name, cst.Attribute):
+            return False
+        made = [unplaced(v) for v in self.held_values(call.func, at)]
+        if not made or any(type(m) is not cst.Call or type(m.func) is not cst.Name for m in made):
+            return False
+        classes = self.model.calls.classes
+        for maker in made:
+            cls = classes.get(maker.func.value)  # type: ignore[attr-defined]
+            if cls is not None:
+                forward = next((f for f in self.model.tree.descendants(cls.body, cst.FunctionDef) if f.name.value == "forward"), None)
+                if forward is None or not self.returns_scalars(forward):
+                    return False
+            elif not (self.model.project.method(maker, "forward") or {}).get("returns_scalars"):  # type: ignore[arg-type]
+                return False
+        return True
+
+    def returns_scalars(self, func: cst.FunctionDef) -> bool:
+        """Does every `return` of `func` hand back scalars only: host numbers (`loss.item()`, `float(x)`,
+        literals, arithmetic of them), host arrays (`.cpu()`, `.numpy()`), 0-dim or one-element tensors (a
+        full reduction, `(p - t).abs().mean()`; a loss function's default reduction), what a function of the
+        project returns where it returns only such values, or mappings and sequences of them
+        (`{"mse": loss.item()}`)? Once per function; one met again while it is read (recursion) is not."""
+        known = self._scalar_returns.get(id(func))
+        if known is None:
+            self._scalar_returns[id(func)] = False
+            returns = [r for r in self.model.tree.descendants(func.body, cst.Return) if self.model.scope_of(r) is func]
+            known = self._scalar_returns[id(func)] = bool(returns) and all(
+                r.value is not None and self._scalar(r.value, func, r, set()) for r in returns
+            )
+        return known
+
+    def _scalar(self, expr: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        kind = type(expr)
+        if kind in (cst.Integer, cst.Float, cst.SimpleString):
+            return True
+        if kind is cst.Call:
+            return self._scalar_call(expr, scope, at, guard)
+        if kind is cst.Dict:
+            return all(type(e) is cst.DictElement and self._scalar(e.value, scope, at, guard) for e in expr.elements)
+        if kind in (cst.Tuple, cst.List):
+            return all(type(e) is cst.Element and self._scalar(e.value, scope, at, guard) for e in expr.elements)
+        if kind is cst.BinaryOperation:
+            return self._scalar(expr.left, scope, at, guard) and self._scalar(expr.right, scope, at, guard)
+        if kind is cst.Subscript:
+            key = _string_key(expr)
+            if key is not None and self._entry_scalar(expr.value, key, scope, at, guard):
+                return True  # `out["acc1"]` where what fills that entry is a scalar
+            return self._scalar(expr.value, scope, at, guard)  # an element of a container of scalars
+        if kind is cst.Name:
+            if expr.value in ("True", "False"):
+                return True
+            if (expr.value, id(at)) in guard:
+                return True  # round a loop's back edge: the other bindings decide
+            guard.add((expr.value, id(at)))
+            bindings = self.reaching_bindings(scope, expr.value, at)
+            # `res = []` then `res.append(acc.item())`: what is put in it counts too
+            return (
+                bool(bindings)
+                and all(b.value is not None and self._scalar(unpacked(b)[0], scope, b.node, guard) for b in bindings)
+                and all(self._scalar(value, scope, node, guard) for value, node in self._filled(scope, expr.value))
+            )
+        return False
+
+    def _scalar_call(self, call: cst.Call, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
+        method = method_name(call)
+        resolved = self.model.imports.resolve(call.func) or ""
+        if method in _OFF_DEVICE_METHODS or method in _SHAPE_METHODS or resolved in HOST_NUMBER_BUILTINS:
+            return True
+        if (self.is_loss_call(call) and keyword_arg(call, "reduction") is None) or self._zero_dim(call, at):
+            return True  # a torch loss function's default reduction (the mean), a reduced loss module
+        if self.is_module_call(call) and self._scalar_returning_module(call, at):
+            return True
+        if resolved.startswith("torch.") and resolved.rsplit(".", 1)[1] in _REDUCTIONS:
+            return len(call.args) == 1 and call.args[0].keyword is None  # `torch.mean(x)`: no dim
+        if type(call.func) is cst.Attribute and method in _REDUCTIONS:
+            # `x.mean()`; `x.view(-1).sum(0, keepdim=True)`: the one dimension of a flattened tensor, one element
+            return not call.args or (_flattened(call.func.value) and all(_first_dim(a) for a in call.args))
+        if type(call.func) is cst.Attribute and method in _ARITHMETIC_METHODS:
+            # `acc.mul_(100.0 / n)`: a scalar by a scalar
+            return self._scalar(call.func.value, scope, at, guard) and all(self._scalar(a.value, scope, at, guard) for a in call.args)
+        callees = self.model.local_callees(call)
+        if callees:
+            return all(self.returns_scalars(f) for f in callees)
+        return bool((self.project_callee(call, at) or {}).get("returns_scalars"))  # a function of another file, by its facts
+
+    def _filled(self, scope: "Scope", name: str) -> list[tuple[cst.BaseExpression, cst.CSTNode]]:
+        """What `scope` puts into the container `name` (`name.append(v)`, `name.extend(vs)`, `name.insert(i, v)`,
+        `name.update(d)`, `name[k] = v`), with where. (One walk of the scope for all its names.)"""
+        known = self._fills.get(id(scope))
+        if known is None:
+            known = self._fills[id(scope)] = {}
+            tree = self.model.tree
+            for node in tree.descendants(scope, cst.Call) + tree.descendants(scope, cst.Assign):
+                if self.model.scope_of(node) is not scope:
+                    continue
+                if type(node) is cst.Assign:
+                    for t in node.targets:
+                        if type(t.target) is cst.Subscript and type(t.target.value) is cst.Name:
+                            known.setdefault(t.target.value.value, []).append((node.value, node))
+                    continue
+                func = node.func  # type: ignore[attr-defined]
+                if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
+                    continue
+                filled = known.setdefault(func.value.value, [])
+                if func.attr.value in ("append", "extend", "update"):
+                    filled.extend((a.value, node) for a in node.args)  # type: ignore[attr-defined]
+                elif func.attr.value == "insert" and len(node.args) == 2:  # type: ignore[attr-defined]
+                    filled.append((node.args[1].value, node))  # type: ignore[attr-defined]
+        return known.get(name, [])
+
+    def _entry_scalar(self, mapping: cst.BaseExpression, key: str, scope: "Scope", at: cst.CSTNode, guard: set) -> bool | None:
+        """Is entry `key` of the mapping `mapping` holds at `at` a scalar (`_scalar`), by what fills it: a dict
+        written out, `mapping[key] = v` or `mapping.update({key: v})` before `at`, or, for what a function
+        of this file returns, its own `return` statements? None where nothing shows the entry filled."""
+        kind = type(mapping)
+        if kind is cst.Dict:
+            values = [e.value for e in mapping.elements if type(e) is cst.DictElement and _literal_key(e.key) == key]
+            return self._scalar(values[-1], scope, at, guard) if values else None
+        if kind is cst.Call:
+            callees = self.model.local_callees(mapping)
+            if not callees:
+                return None
+            found = []
+            for callee in callees:
+                if ("entry", id(callee), key) in guard:
+                    return None
+                guard.add(("entry", id(callee), key))
+                returns = [r for r in self.model.tree.descendants(callee.body, cst.Return) if self.model.scope_of(r) is callee]
+                found.extend(self._entry_scalar(r.value, key, callee, r, guard) if r.value is not None else None for r in returns)
+            return None if not found or None in found else all(found)
+        if kind is not cst.Name:
+            return None
+        order = self.model.tree.order
+        position = order.get(id(at), -1)
+        fills = [
+            (value, node)
+            for filled, node in self._filled(scope, mapping.value)
+            if order[id(node)] < position
+            for value in _entries(node, filled, key)
+        ]
+        if fills:  # the latest writes decide
+            return all(self._scalar(value, scope, node, guard) for value, node in fills)
+        found = []
+        for binding in self.reaching_bindings(scope, mapping.value, at):
+            value, index = unpacked(binding)
+            found.append(self._entry_scalar(value, key, scope, binding.node, guard) if value is not None and index is None else None)
+        return None if not found or None in found else all(found)
 
     def _passed_device(self, arg: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
         """Is what a method that hands back its argument (`accelerator.gather(x)`) is handed on the
@@ -2480,19 +2695,29 @@ class Provenance:
             for b in self.reaching_bindings(scope, arg.value, at)
         )
 
-    def _returns_device(self, callees: list[cst.FunctionDef], guard: set) -> bool:
+    def _returns_device(self, callees: list[cst.FunctionDef], guard: set, element: tuple[int, int] | None = None) -> bool:
         """Does a function of this file return a per-batch device tensor (a model's output, placed or
         not: `return logits.log_softmax(-1)`) by what its `return` statements read? Each function once
         per question, like a name (`_device`): its returns read the same wherever it is called, so a
         second visit adds nothing to the "any" (a copy of the guard per call made a function that
-        calls a helper twice, which calls another twice, exponential)."""
+        calls a helper twice, which calls another twice, exponential). With `element` (index, arity): the
+        tuples of that arity it returns, where a name unpacks one, unless the name's element is a scalar
+        (`metrics` of `return loss, metrics`; other elements are not followed into the helpers they come from)."""
         for callee in callees:
-            key = ("returns", id(callee))
+            key = ("returns", id(callee), element)
             if key in guard:
                 continue
             guard.add(key)
             for ret in self.model.tree.descendants(callee.body, cst.Return):
-                if ret.value is not None and self.model.scope_of(ret) is callee and self._device(ret.value, callee, ret, guard):
+                if ret.value is None or self.model.scope_of(ret) is not callee:
+                    continue
+                value = ret.value
+                if element is not None and type(value) is cst.Tuple and not any(type(e) is cst.StarredElement for e in value.elements):
+                    if len(value.elements) != element[1]:
+                        continue  # a tuple of another length does not unpack into the names
+                    if self._scalar(value.elements[element[0]].value, callee, ret, set()):
+                        continue  # the name's element is a scalar (`metrics` of `return loss, metrics`)
+                if self._device(value, callee, ret, guard):
                     return True
         return False
 
@@ -2742,6 +2967,53 @@ def unplaced(expr: cst.BaseExpression) -> cst.BaseExpression:
     while type(expr) is cst.Call and method_name(expr) in MODULE_SELF_RETURNING:
         expr = expr.func.value  # type: ignore[attr-defined]
     return expr
+
+
+def _literal_key(expr: cst.BaseExpression | None) -> str | None:
+    """The text of a string written as a mapping's key (`"acc1"`); None for any other key."""
+    return expr.evaluated_value if type(expr) is cst.SimpleString and isinstance(expr.evaluated_value, str) else None
+
+
+def _string_key(subscript: cst.Subscript) -> str | None:
+    """`out["acc1"]`: the key's text; None for any other subscript."""
+    element = subscript.slice[0].slice if len(subscript.slice) == 1 else None
+    return _literal_key(element.value) if type(element) is cst.Index else None
+
+
+def _entries(node: cst.CSTNode, filled: cst.BaseExpression, key: str) -> list[cst.BaseExpression]:
+    """What a write into a mapping (`m[key] = v`, `m.update({key: v})`) puts under `key`."""
+    if type(node) is cst.Assign:
+        return [filled] if any(type(t.target) is cst.Subscript and _string_key(t.target) == key for t in node.targets) else []
+    if type(filled) is cst.Dict and method_name(node) == "update":  # type: ignore[arg-type]
+        return [e.value for e in filled.elements if type(e) is cst.DictElement and _literal_key(e.key) == key]
+    return []
+
+
+def _flattened(expr: cst.BaseExpression) -> bool:
+    """Is `expr` one-dimensional by its last shaping call (`x.view(-1)`, `x.reshape(-1)`, `x.flatten()`),
+    through casts and copies that keep the shape (`.float()`, `.contiguous()`)?"""
+    while type(expr) is cst.Call and type(expr.func) is cst.Attribute:
+        method = expr.func.attr.value
+        if method in ("view", "reshape"):
+            return len(expr.args) == 1 and _minus_one(expr.args[0].value)
+        if method == "flatten":
+            return not expr.args
+        if method not in ("float", "double", "half", "long", "int", "bool", "contiguous", "detach", "clone"):
+            return False
+        expr = expr.func.value
+    return False
+
+
+def _minus_one(expr: cst.BaseExpression) -> bool:
+    return type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Minus and type(expr.expression) is cst.Integer and expr.expression.value == "1"
+
+
+def _first_dim(arg: cst.Arg) -> bool:
+    """An argument of a reduction over a one-dimensional tensor's only dimension: `0` or `-1` (`dim=`), or `keepdim=`."""
+    if arg.keyword is not None and arg.keyword.value == "keepdim":
+        return True
+    value = arg.value
+    return (arg.keyword is None or arg.keyword.value == "dim") and ((type(value) is cst.Integer and value.value == "0") or _minus_one(value))
 
 
 def _element_values(container: cst.BaseExpression, imports: "Imports") -> list[cst.BaseExpression]:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from memlint.analysis.flow.bindings import unpacked
+from memlint.analysis.library import LOSS_MODULES
 from memlint.analysis.syntax.expressions import call_arg, keyword_arg, literal_parts, method_name, target_names
 from memlint.verify.stats import MIB, THRESHOLD_MIB
 
@@ -180,7 +181,7 @@ class Sizes:
         bindings = self.model.provenance.reaching_bindings(scope, name, at)
         if not bindings:
             return None
-        if self._backwarded_alone(name, scope):
+        if self.backwarded_alone(name, scope):
             return Tensor((), "float32")
         tree = self.model.tree
         loops = [b.node for b in bindings if isinstance(b.node, cst.For)]
@@ -197,7 +198,7 @@ class Sizes:
             found.add(self.tensor(value, binding.node, guard))
         return found.pop() if len(found) == 1 else None
 
-    def _backwarded_alone(self, name: str, scope: "Scope") -> bool:
+    def backwarded_alone(self, name: str, scope: "Scope") -> bool:
         """`loss.backward()` with no gradient argument (or `accelerator.backward(loss)`,
         `scaler.scale(loss).backward()`, `(loss / n).backward()`): torch raises unless `loss`
         has one element, so it is one 512-byte block (its dtype is not shown; it does not matter)."""
@@ -288,7 +289,7 @@ class Sizes:
                 return _scalar(self.tensor(receiver, at, guard))
             if method in ("argmax", "argmin"):
                 return _arg_reduced(self.tensor(receiver, at, guard), call, 0)
-        if self.model.provenance.is_loss_call(call) and self._criterion_reduces(call, at):
+        if self._criterion_reduces(call, at):
             return Tensor((), "float32")
         if self.model.provenance.is_module_call(call) and len(call.args) == 1 and not call.args[0].keyword:
             return self._forward(call, at, guard)
@@ -378,7 +379,7 @@ class Sizes:
         if not isinstance(call.func, cst.Name):
             return False
         made = self._constructor(call.func, at)
-        return made is not None and (self.model.imports.resolve(made.func) or "").startswith("torch.nn.") and _reduces(made)
+        return made is not None and (self.model.imports.resolve(made.func) or "") in LOSS_MODULES and _reduces(made)
 
     def _constructor(self, expr: cst.Name, at: cst.CSTNode) -> cst.Call | None:
         """The one call a module name is bound to, through `.to(device)`, `.cuda()`, `.eval()`."""

@@ -23,13 +23,15 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
-from memlint.analysis.syntax.expressions import call_arg, code, is_literal, literal_parts, names_in, root_name, target_names
+from memlint.analysis.syntax.expressions import (
+    call_arg, code, is_literal, literal_parts, method_name, names_in, root_name, target_names,
+)
 from memlint.analysis.flow.bindings import unpacked
 from memlint.analysis.syntax.calls import argument_for, keyword_rest, parameter_names
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.flow.object_kinds import MODULE, annotation_kind, refined_by_annotation
 from memlint.analysis.library import (
-    BUILTINS, CHECKPOINT_LOADS, CONTAINER_STORES, MAPPING_STORES, TENSOR_METHODS, named_like_loss,
+    BUILTINS, CHECKPOINT_LOADS, CONTAINER_STORES, MAPPING_STORES, MODULE_PLACEMENT, TENSOR_METHODS, named_like_loss,
 )
 from memlint.analysis.regions.differentiation import differentiates, returns_differentiating
 from memlint.analysis.flow.values import NO, YES, Value, join
@@ -97,6 +99,38 @@ class Summaries:
         deepspeed.initialize(model=model, ...); model.eval()`), and never in training mode: a
         function that prepares a model for inference, as harmless to it as `.eval()`."""
         return self._fact("evaluates", func, self._evaluates)
+
+    def returns_evaluated(self, func: cst.FunctionDef) -> bool:
+        """Does `func` return only a model it puts in eval mode (`model.eval(); return model`, `return
+        Net().eval()`), never switched to training mode nor trained, and whose parameters it does not
+        read (`requires_grad = False` on each: a frozen model records no graph)?"""
+        return bool(self._fact("returns_evaluated", func, self._returns_evaluated))
+
+    def _returns_evaluated(self, func: cst.FunctionDef) -> bool:
+        model = self.model
+        returns = [r for r in model.tree.descendants(func.body, cst.Return) if model.scope_of(r) is func]
+        if not returns or model.loops.trains(func):
+            return False
+        switched: dict[str, str] = {}  # name -> the mode method last called on it
+        for call in model.tree.descendants(func.body, cst.Call):
+            method = method_name(call)
+            if method == "train" or (method == "eval" and call.args):
+                return False  # switched to training somewhere
+            if type(call.func) is cst.Attribute and method in ("eval", "parameters", "named_parameters", "requires_grad_"):
+                receiver = code(call.func.value)
+                switched[receiver] = "eval" if method == "eval" and switched.get(receiver) != "read" else "read"
+        for ret in returns:
+            value = ret.value
+            while type(value) is cst.Call and method_name(value) in MODULE_PLACEMENT:
+                value = value.func.value  # type: ignore[attr-defined]
+            if type(value) is cst.Call and method_name(value) == "eval" and not value.args:
+                value = value.func.value  # type: ignore[attr-defined]
+                if switched.get(code(value)) == "read":
+                    return False
+                continue
+            if value is None or type(value) not in (cst.Name, cst.Attribute) or switched.get(code(value)) != "eval":
+                return False
+        return True
 
     def outputs_kept_on_self(self, func: cst.FunctionDef) -> list[tuple[cst.Assign, cst.Attribute]]:
         """Statements of a module's `forward` that keep what it computed from its inputs, with
@@ -739,7 +773,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
       whether it is a metric whose every `update` appends to list states on the device (`list_states`),
       and what its `step()` does where it derives from an optimizer, a schedule or a scaler of the
       library table (`stepper`);
-    - a name bound at module level to a literal: that it is a constant (`constant`).
+    - a name bound at module level to a literal: that it is a constant (`constant`); to a class's
+      `apply` (`lookup = LookupOp.apply`): the class whose Function its calls apply (`applies`).
 
     A function with nothing to say still has an entry (`{}`): that the project defines it is a fact,
     so that no other file guesses what it does from its name."""
@@ -809,6 +844,10 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         into = (summaries.keeps_in_arguments(func) or {}) if cls is None else {}
         if into:  # `record(history, value)`: stores `value` in the caller's `history`
             entry["keeps_in"] = {param: container for param, (_, container) in sorted(into.items())}
+        if model.provenance.returns_scalars(func):  # `{"mse": loss.item()}`, `err.mean()`: one element per call
+            entry["returns_scalars"] = True
+        elif device := model.provenance.device_returns(func):  # `return self.head(feats)`: a per-batch device tensor
+            entry["returns_device"] = device  # (the whole value, or elements of the tuples it returns)
         run = summaries.model_run(func)
         if run is not None:
             entry["runs"] = [run[1]]
@@ -822,6 +861,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
         left = model.grad.leaves(func) if cls is None else None
         if left in (Grad.ON, Grad.OFF):  # `torch.set_grad_enabled(False)` and never back: its callers go on without grad
             entry["leaves_grad"] = left.value
+        if cls is None and summaries.returns_evaluated(func):  # `load_reference(path)`: a model in eval mode
+            entry["returns_evaluated"] = True
         evaluates = summaries.evaluates(func)
         if evaluates:  # `prepare_deepspeed(model)`: puts the model it is handed in eval mode
             entry["evals"] = evaluates
@@ -867,6 +908,8 @@ def exported(model: "FileContext") -> dict[str, dict[str, Any]]:
             rebound = any(name in (n.name.value for n in g.names) for g in tree.by_type.get(cst.Global, ()))
             if bound and not rebound and all(b.value is not None and is_literal(b.value) for b in bound):
                 found.setdefault(name, {"constant": True})
+            elif type(line.value) is cst.Attribute and line.value.attr.value == "apply" and type(line.value.value) is cst.Name:
+                found.setdefault(name, {"applies": line.value.value.value})  # `lookup = LookupOp.apply`: calls apply the Function
     return found
 
 
