@@ -324,6 +324,19 @@ class ProjectIndex:
         return self._called_from_other_files("per_step_calls")
 
     @cached_property
+    def _history_by_callers(self) -> dict[tuple[str, str], dict[str, str]]:
+        """(file, function or `Class.method`) of the project's definitions that other files call on every
+        training step handing an argument with autograd history (`history_calls`) -> position or keyword
+        (as a string; `*`, `**` for an unpacked argument) -> the first such call, `file:line`."""
+        found: dict[tuple[str, str], dict[str, str]] = {}
+        for path, summary in sorted(self.summaries.items()):
+            for name, key, row in summary.get("history_calls", ()):
+                where = self.locate(path, name)
+                if where is not None and where[0] != path:
+                    found.setdefault(where, {}).setdefault(str(key), f"{_relative(path)}:{row}")
+        return found
+
+    @cached_property
     def _called_per_batch_without_grad(self) -> set[tuple[str, str]]:
         """The definitions that another file calls once per batch with grad off: evaluation steps of
         other files' loops."""
@@ -370,6 +383,8 @@ class ProjectIndex:
                 found["grad_off"] = True  # every call of other files runs it without grad
             if key in self._called_per_step:
                 found["per_step"] = True
+            if key in self._history_by_callers:
+                found["history"] = self._history_by_callers[key]
             if key in self._called_per_batch_without_grad:
                 found["per_eval_batch"] = True
             if key in self._applied_tensors:

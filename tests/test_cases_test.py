@@ -40,7 +40,8 @@ def case_files() -> list[Path]:
     return sorted(
         p
         for p in files
-        if not p.name.endswith((".fixed.py", ".fixed.ipynb")) and not p.parent.name.startswith("project_")
+        if not p.name.endswith((".fixed.py", ".fixed.ipynb"))
+        and not any(folder.name.startswith("project_") for folder in p.relative_to(CASES).parents)
     )
 
 
@@ -66,14 +67,15 @@ def test_case(path: Path) -> None:
 def test_project_case(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A project folder's files, linted together, give exactly the findings their markers name."""
     monkeypatch.chdir(folder)
-    expected = {(p.name, row, code) for p in sorted(folder.glob("*.py")) for row, code in expected_findings(p)}
-    previewed = {(p.name, row, code) for p in sorted(folder.glob("*.py")) for row, code in expected_findings(p, PREVIEW)}
+    files = {p.relative_to(folder).as_posix(): p for p in sorted(folder.rglob("*.py"))}  # (also of its packages)
+    expected = {(name, row, code) for name, p in files.items() for row, code in expected_findings(p)}
+    previewed = {(name, row, code) for name, p in files.items() for row, code in expected_findings(p, PREVIEW)}
     for flags, wanted in (((), expected), (("--preview",), expected | previewed)):
         args = ["--format", "json", "--no-cache", "--select", "ALL", *flags, "."]
         result = CliRunner().invoke(main, args, catch_exceptions=False)
         assert result.exit_code in (0, 1), result.output
         findings = [SimpleNamespace(**f) for f in json.loads(result.stdout)]
-        actual = {(Path(f.filename).name, f.location["row"], f.code) for f in findings}
+        actual = {(Path(f.filename).as_posix(), f.location["row"], f.code) for f in findings}
         assert actual == wanted, "\n".join(f"{f.filename}:{f.location['row']}: {f.code} {f.message}" for f in findings)
         for finding in findings:
             assert_short_message(finding)

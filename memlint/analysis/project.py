@@ -99,6 +99,7 @@ def summarize(model: "SemanticModel", parts: Collection[str] | None = None) -> d
         "handed_callables": lambda: model.handed.callables_handed(imported()),
         "method_grad": lambda: _method_grad(model, imported_roots),
         "per_step_calls": lambda: _per_step_calls(model, callees()),
+        "history_calls": lambda: _history_calls(model, callees()),
         "handed_imports": lambda: _handed_imports(model, imported_roots),
         "hands_host": lambda: hands_host_data(model, imported()),
         "handed_methods": lambda: _handed_methods(model, imported_roots),
@@ -142,6 +143,7 @@ _ORDER = (
     "bases", "saved_entries", "keyword_strings", "passes", "method_grad", "per_step_calls", "host_saves",
     "handed_imports", "hands_host", "handed_methods", "trained_calls", "state_dict_calls", "state_dict_params",
     "state_keys", "handed_callables", "applied_tensors", "batch_calls_without_grad", "differentiates", "object_attributes",
+    "history_calls",
 )  # the summary's keys as the cache has always written them
 
 
@@ -278,6 +280,28 @@ def _per_step_calls(model: "SemanticModel", calls: list[tuple[cst.Call, str]]) -
     that this file calls on every training step: in a step loop, or in a function run once per step.
     What such a callee keeps outlives the step it was made in, whatever its own file shows."""
     return sorted({name for call, name in calls if model.grad_state(call) is not Grad.OFF and model.loops.step_region(call) is not None})
+
+
+def _history_calls(model: "SemanticModel", calls: list[tuple[cst.Call, str]]) -> list[list[Any]]:
+    """[callee as written, position or keyword (`*`, `**` for an unpacked argument), line] of each argument
+    with autograd history that a call of `per_step_calls` hands over (`self.meter.update(**outputs)` with
+    `outputs` a model's): the callee's parameter holds a value with history on every step, whatever its
+    own file shows. Positions leave out `self`, as a bound call's do."""
+    found = []
+    for call, name in calls:
+        if model.grad_state(call) is Grad.OFF or model.loops.step_region(call) is None:
+            continue
+        position = 0
+        for arg in call.args:
+            if arg.keyword is not None:
+                key: int | str = arg.keyword.value
+            elif arg.star:
+                key = arg.star
+            else:
+                key, position = position, position + 1
+            if model.provenance.carries_history(arg.value, call):
+                found.append([name, key, model.range_of(call).start.line])
+    return sorted(found, key=str)
 
 
 def _object_attributes(model: "SemanticModel") -> list[str]:

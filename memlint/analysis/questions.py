@@ -58,6 +58,8 @@ VIEWS: dict[str, Callable[[dict[str, Any] | None], Any]] = {
     "evaluating": lambda entry: bool(entry and entry.get("evaluating")),
     "grad_off": lambda entry: bool(entry and entry.get("grad_off")),
     "per_step": lambda entry: bool(entry and entry.get("per_step")),
+    # the parameters that per-step calls of other files hand values with history, and the first such call
+    "history": lambda entry: (entry or {}).get("history") or {},
     "differentiates": lambda entry: bool(entry and entry.get("differentiates")),
     "assigns": lambda entry: bool(entry and entry.get("assigns")),
     "per_eval_batch": lambda entry: bool(entry and entry.get("per_eval_batch")),

@@ -29,6 +29,7 @@ class RetainedGraph(StoreRule):
     summary = "A value that carries autograd history is kept beyond its loop iteration"
     fix_applicability = Applicability.SAFE
     needles = (("for ", "while ", "_step", "_batch_", "forward", "compute_loss", "Engine", "ignite"),)
+    context_in_importers = True  # `meter.update(loss)` in another file's training loop: the meter keeps it here
     what = """
 Checks for values that may carry autograd history (a loss, a model output, a
 metric computed with grad) being kept beyond the loop iteration that produced
@@ -37,7 +38,10 @@ accumulator (`total += loss`), stored in `d[k]` or on `self`, or fed to a
 meter, without `.detach()`, `.item()` or `float()` on the way. An object of
 the project's own classes keeps what its method keeps, as its definition
 says: `metric(out, y)` runs its `forward`, also one inherited from a base
-class in another file that hands `out` to the subclass's `update`. A mapping
+class in another file that hands `out` to the subclass's `update`. Where the
+keeping method is in another file, the finding is at the call and also at
+the statement of that method that keeps the value (`self.sum += val * n`),
+where one fix serves every caller. A mapping
 filled entry by entry (`metrics["aux"] = aux.mean()`) holds what its entries
 were set to, also where another function keeps it: the finding is on the
 entry that brings the history in. Also inside a
@@ -96,6 +100,36 @@ for x, y in loader:
     def __init__(self, model: "SemanticModel", sink) -> None:  # type: ignore[no-untyped-def]
         super().__init__(model, sink)
         self._keeps_reported: set[int] = set()  # callees' stores already reported (once each)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._check_kept_for_other_files(node)
+
+    def _check_kept_for_other_files(self, func: cst.FunctionDef) -> None:
+        """A function of this file that calls of other files hand a value with autograd history on every
+        training step (`self.meter.update(**outputs)`), and that keeps that parameter beyond the call: the
+        finding goes to the keep here too, where the fix for every caller is (the caller's file reports
+        its call)."""
+        model = self.model
+        for param, (statement, container) in (model.summaries.keeps(func) or {}).items():
+            if id(statement) in self._keeps_reported or model.grad_state(statement) is Grad.OFF:
+                continue
+            caller = model.provenance.handed_by_callers(param, func)
+            if caller is None:
+                continue
+            self._keeps_reported.add(id(statement))
+            where = model.summaries.name(func)
+            self.report(
+                statement,
+                f"`{param}` is kept in `{container}` beyond its step with its autograd graph: {caller} hands"
+                f" `{where}` a value with history on every training step",
+                f"detach it where `{where}` keeps it (or hand it `.detach()`ed values, `.item()` for Python numbers)",
+                severity=Severity.WARNING,
+                kept=param,
+                assumed=[],
+                meter=None,
+                assumptions=[],
+                sources=[],
+            )
 
     def visit_Assign(self, node: cst.Assign) -> None:
         super().visit_Assign(node)

@@ -187,6 +187,13 @@ class ProjectFacts:
         on every training step (`ema.update(model)` in its training loop)?"""
         return self._get(f"{CALLERS}{function}", True, "per_step")
 
+    def history_handed_elsewhere(self, function: str) -> dict[str, str]:
+        """The positions (as strings, leaving out `self`), keywords, and `*` or `**` for an unpacked
+        argument, at which calls of this file's `function` in other files of the project hand a value with
+        autograd history on every training step (`self.meter.update(**outputs)`), each with the first
+        such call (`trainer.py:115`)."""
+        return self._get(f"{CALLERS}{function}", True, "history")
+
     def differentiated_elsewhere(self) -> bool:
         """Does another file of the project differentiate (a `backward()` or `torch.autograd.grad`): is a
         module this file defines trained there, where its forward's state on `self` keeps graphs?"""

@@ -1696,6 +1696,32 @@ class Provenance:
             return "Tensor" in code(param.annotation.annotation)
         return hook.tensors or self._used_as_tensor(name, func)
 
+    def handed_by_callers(self, name: str, func: cst.FunctionDef) -> str | None:
+        """Where a call of another file of the project hands the parameter `name` of `func` a value with
+        autograd history on every training step (`trainer.py:115`: `self.meter.update(**outputs)` for
+        `**kwargs`), the first such call; None where none does, or where `func` is a framework's hook
+        (the framework's calls decide) or a nested function no other file names."""
+        exported = self.model.exported_name(func)
+        if exported is None or self.model.frameworks.hook(func) is not None:
+            return None
+        p = func.params
+        positional = [q.name.value for q in (*p.posonly_params, *p.params)]
+        if self.model.enclosing_class(func) is not None and positional:
+            positional = positional[1:]  # `self`: a bound call's positions leave it out
+        named = {*positional, *(q.name.value for q in p.kwonly_params)}
+        handed = self.model.project.history_handed_elsewhere(exported)
+        for key, caller in sorted(handed.items()):
+            if key == name or (name in positional and key == str(positional.index(name))):
+                return caller
+            # `*args` takes the positions past the named ones, `**kwargs` the keywords no parameter names
+            if type(p.star_arg) is cst.Param and p.star_arg.name.value == name:
+                if key == "*" or (key.isdigit() and int(key) >= len(positional)):
+                    return caller
+            if type(p.star_kwarg) is cst.Param and p.star_kwarg.name.value == name:
+                if key == "**" or not (key.isdigit() or key == "*" or key in named):
+                    return caller
+        return None
+
     def _used_as_tensor(self, name: str, func: cst.FunctionDef) -> bool:
         """Does `func` use `name`, or the names it is unpacked into, as a tensor (`y_pred.ndim`,
         `torch.abs(y - y_pred)`)? An unannotated parameter that is only added up may be a number."""

@@ -1,6 +1,6 @@
 # Linted as one project with engine.py, whose training loop hands these loggers its losses by keyword.
 # `MetricLogger.update` keeps every keyword's value in a running total: a loss handed with its graph
-# stays alive, with that graph, for the whole run. The look-alikes turn each tensor into a number
+# stays alive, with that graph, for the whole run (reported at the keep here and at the call there). The look-alikes turn each tensor into a number
 # before they keep it (`if isinstance(v, torch.Tensor): v = v.item()`), of keywords or of a mapping.
 from collections import defaultdict
 
@@ -23,7 +23,7 @@ class MetricLogger:
 
     def update(self, n=1, **kwargs):
         for k, v in kwargs.items():
-            self.meters[k].update(v, n)
+            self.meters[k].update(v, n)  # expect: ML001
 
 
 class ItemLogger:

@@ -1,4 +1,5 @@
-# Linted as one project with trainer.py: which meter keeps what it is given is a fact of this file.
+# Linted as one project with trainer.py: which meter keeps what it is given is a fact of this file;
+# the keep of a value the trainer hands with its graph every step is reported here too.
 
 
 class AverageMeter:
@@ -6,7 +7,7 @@ class AverageMeter:
         self.values = []
 
     def update(self, value):
-        self.values.append(value)
+        self.values.append(value)  # expect: ML001
 
 
 class RunningMean:

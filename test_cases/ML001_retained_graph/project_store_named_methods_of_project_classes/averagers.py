@@ -1,5 +1,6 @@
 # Linted as one project with train.py: whether `add` or `append` keeps what it is handed is a fact of
 # this file, not of the method's name (deep-text-recognition-benchmark's Averager keeps `v.data.sum()`).
+# The keep of a value train.py hands with its graph every step is reported here too.
 
 
 class Averager:
@@ -19,4 +20,4 @@ class History:
         self.values = []
 
     def append(self, value):
-        self.values.append(value * 1.0)
+        self.values.append(value * 1.0)  # expect: ML001

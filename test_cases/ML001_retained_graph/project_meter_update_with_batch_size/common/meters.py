@@ -1,5 +1,6 @@
 # Linted as one project with solver.py: `AverageMeter.update` keeps both its arguments in
 # `self.sum`; `ScalarMeter.update` keeps floats of them.
+# solver.py hands `AverageMeter.update` a loss with its graph every step: the keep is reported here too.
 
 
 class AverageMeter(object):
@@ -14,7 +15,7 @@ class AverageMeter(object):
 
     def update(self, val, n=1):
         self.val = val
-        self.sum += val * n
+        self.sum += val * n  # expect: ML001
         self.count += n
         self.avg = self.sum / self.count
 
