@@ -46,7 +46,10 @@ range(n): model(inputs[j])`), not on what the step before produced. A model run
 there may go through the project's own code: a function that runs the model it
 is handed, or a method of an object of a class of the project (`net.score(x)`,
 `predictor.apply(x)` where `apply` runs the network the predictor holds), also a
-method the class inherits from a base class in another file. So is a process
+method the class inherits from a base class in another file; not where the
+object is built with, or holds, a network whose class takes gradients through
+its own methods (a renderer handed an SDF network whose `gradient` calls
+`torch.autograd.grad`): such a run differentiates, and needs grad on. So is a process
 function handed to ignite's `Engine(...)` that never differentiates, itself or
 through the functions it calls: ignite runs it once per batch under the grad mode
 of the code that runs the engine, and hands what it returns to its metrics (an

@@ -48,7 +48,6 @@ from memlint.patterns import is_test_path
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
 
-_PENDING = object()
 _HELD_MODEL_RUNS = frozenset().union(*MODEL_RUNNING_METHODS.values())  # (asked of every call first)
 # what ends a value's history at once (`out.detach()`, `out.data`)
 _DETACHING = ("detach", "data")
@@ -85,7 +84,7 @@ _PLAIN_TYPES = {"int", "float", "bool", "str", "Optional[int]", "Optional[float]
 class ModelRuns:
     def __init__(self, model: "FileContext") -> None:
         self.model = model
-        self._runs: dict[int, object] = {}
+        self._runs: dict[int, tuple[cst.Call, ...] | None] = {}
         self._backwarded: dict[int, set[str]] = {}  # id(scope) -> names it differentiates
         self._called: dict[int, set[str]] = {}  # id(scope) -> what it calls, as written
         self._inferring: dict[int, bool] = {}  # id(function) -> `infers_without_grad`
@@ -95,16 +94,7 @@ class ModelRuns:
         """The chain of calls by which `func` runs a model with grad on: `(self.module_(x),)` for a
         direct run, `(self.infer(x), self.module_(x))` through a callee; None when it runs none, when
         it differentiates (training code), or when it sets grad off on entry."""
-        key = id(func)
-        found = self._runs.get(key)
-        if found is _PENDING:
-            return None
-        if key in self._runs:
-            return found  # type: ignore[return-value]
-        self._runs[key] = _PENDING
-        chain = self._compute(func)
-        self._runs[key] = chain
-        return chain
+        return self.model.memo.ask(self._runs, id(func), None, lambda: self._compute(func))
 
     def _compute(self, func: cst.FunctionDef) -> tuple[cst.Call, ...] | None:
         model = self.model
@@ -131,11 +121,8 @@ class ModelRuns:
         that runs the module's forward (`predict_step`: the library table). A step Lightning calls
         without grad (`predict_step`) runs with its caller's grad when the project calls it itself.
         (What the class inherits from a base of another file, the project index adds.)"""
-        key = id(cls)
-        if key not in self._object_runs:
-            self._object_runs[key] = {}  # (a question back into it while computing reads as "runs none")
-            self._object_runs[key] = self._compute_object_runs(cls)
-        return self._object_runs[key]
+        # (a question back into it while computing reads as "runs none")
+        return self.model.memo.ask(self._object_runs, id(cls), {}, lambda: self._compute_object_runs(cls))
 
     def _compute_object_runs(self, cls: cst.ClassDef) -> dict[str, str]:
         model = self.model
@@ -146,13 +133,30 @@ class ModelRuns:
             if method is None or name.startswith("__") or name in MODULE_RUN_METHODS:
                 continue
             chain = self._run_when_called(method)
-            if chain is not None and not any(model.eval_regions.own_region(step) for step in chain):
+            if chain is None or model.loops.trains(method) or self._takes_gradients_through(method, frozenset()):
+                continue  # (a method that differentiates, itself or through what it calls, needs grad on)
+            if not any(model.eval_regions.own_region(step) for step in chain):
                 found[name] = f"`{model.summaries.name(method)}` calls {model.summaries.describe(chain[-1])}"
         # a base of another file of the project may define the step: its own facts say, not Lightning's default
         if kind == "lightning" and not any(model.project.klass(base.value) for base in cls.bases if base.keyword is None):
             for name in LIGHTNING_FORWARD_STEPS - methods.keys():
                 found[name] = f"Lightning's `{name}` runs the module's forward"
         return found
+
+    def _takes_gradients_through(self, func: cst.FunctionDef, seen: frozenset[int]) -> bool:
+        """Does `func`, or a function of this file it calls, call a method of an object that takes
+        gradients (`self.sdf_network.gradient(x)`, where that network's class calls `torch.autograd.grad`:
+        `Provenance.takes_gradients`)? It needs grad on."""
+        model = self.model
+        seen = seen | {id(func)}
+        for call in model.tree.descendants(func.body, cst.Call):
+            if model.scope_of(call) is not func:
+                continue
+            if type(call.func) is cst.Attribute and model.provenance.takes_gradients(call.func.value, call):
+                return True
+            if any(id(f) not in seen and self._takes_gradients_through(f, seen) for f in model.local_callees(call)):
+                return True
+        return False
 
     def _run_when_called(self, method: cst.FunctionDef) -> tuple[cst.Call, ...] | None:
         """The chain by which `method`, called by the project with grad on, runs a model (`model_run`);
@@ -175,11 +179,8 @@ class ModelRuns:
         """Does `func` run a model (directly, or through a function of this file that runs one), and
         only with grad off (`with torch.no_grad():` around it, or declared so), never differentiating:
         an inference step (trl's `compute_reference_log_probs`)?"""
-        key = id(func)
-        if key not in self._inferring:
-            self._inferring[key] = False  # (a call back into it while computing reads as "no")
-            self._inferring[key] = self._compute_inferring(func)
-        return self._inferring[key]
+        # (a call back into it while computing reads as "no")
+        return self.model.memo.ask(self._inferring, id(func), False, lambda: self._compute_inferring(func))
 
     def _compute_inferring(self, func: cst.FunctionDef) -> bool:
         model = self.model
@@ -757,16 +758,13 @@ class EvalRegions:
         records dies unused (a calibration pass over cached inputs, a scoring loop). Not a test, a
         module's method or a framework's step. Asked of one scope at a time (its loops only), so that
         a question about another function's model runs asks nothing of this one's."""
-        key = id(scope)
-        if key not in self._by_use:
-            self._by_use[key] = False  # (a question back into it while computing: not yet shown)
-            self._by_use[key] = (
-                type(scope) is cst.FunctionDef
-                and not is_test_path(self.model.path)
-                and any(type(loop) is cst.For and self.model.loops.feeds_elements(loop) for loop in self._own_loops(scope))
-                and self._keeps_outputs_inside(scope)
-            )
-        return self._by_use[key]
+        # (a question back into it while computing: not yet shown)
+        return self.model.memo.ask(self._by_use, id(scope), False, lambda: (
+            type(scope) is cst.FunctionDef
+            and not is_test_path(self.model.path)
+            and any(type(loop) is cst.For and self.model.loops.feeds_elements(loop) for loop in self._own_loops(scope))
+            and self._keeps_outputs_inside(scope)
+        ))
 
     def _own_loops(self, scope: cst.CSTNode) -> list[cst.For | cst.While]:
         """The loops directly in `scope` (not in a function nested in it)."""
@@ -784,14 +782,11 @@ class EvalRegions:
     def _loops_by_use(self, scope: cst.CSTNode) -> bool:
         """Does a loop of `scope` evaluate by use (`_detached_outputs`, `spends_outputs`)? Asked of one
         scope at a time, like `_evaluating_by_use`."""
-        key = id(scope)
-        if key not in self._used_loops:
-            self._used_loops[key] = False  # (a question back into it while computing: not yet shown)
-            self._used_loops[key] = any(
-                (type(loop) is cst.For and bool(self._detached_outputs(loop))) or self.spends_outputs(loop)
-                for loop in self._own_loops(scope)
-            )
-        return self._used_loops[key]
+        # (a question back into it while computing: not yet shown)
+        return self.model.memo.ask(self._used_loops, id(scope), False, lambda: any(
+            (type(loop) is cst.For and bool(self._detached_outputs(loop))) or self.spends_outputs(loop)
+            for loop in self._own_loops(scope)
+        ))
 
     def _keeps_outputs_inside(self, func: cst.FunctionDef) -> bool:
         """Does `func` (no module's method, no framework step) never differentiate, use the output of
@@ -874,11 +869,8 @@ class EvalRegions:
         cls = model.enclosing_class(scope)  # type: ignore[arg-type]
         if cls is None or not self._runs_held(call, self._held_for_inference[id(cls)]):
             return False
-        key = id(scope)
-        if key not in self._held_own:
-            self._held_own[key] = False  # (a call back into it while deciding reads as "its callers' region")
-            self._held_own[key] = self._own_inference_region(scope)  # type: ignore[arg-type]
-        return self._held_own[key]
+        # (a call back into it while deciding reads as "its callers' region")
+        return self.model.memo.ask(self._held_own, id(scope), False, lambda: self._own_inference_region(scope))  # type: ignore[arg-type]
 
     def _own_inference_region(self, method: cst.FunctionDef) -> bool:
         """Is a method of a class that holds models for inference only its own region: no call of it
@@ -1058,11 +1050,8 @@ class EvalRegions:
     def handed_eval_modules(self, func: cst.FunctionDef) -> frozenset[str]:
         """The parameters of `func` that it runs and that every caller hands a module in eval mode,
         when `func` is evaluated by its callers (`evaluated_by_callers`); empty otherwise."""
-        key = id(func)
-        if key not in self._by_callers:
-            self._by_callers[key] = frozenset()  # a call back into it while computing reads as "none"
-            self._by_callers[key] = self._compute_by_callers(func)
-        return self._by_callers[key]
+        # (a call back into it while computing reads as "none")
+        return self.model.memo.ask(self._by_callers, id(func), frozenset(), lambda: self._compute_by_callers(func))
 
     def _compute_by_callers(self, func: cst.FunctionDef) -> frozenset[str]:
         model = self.model
@@ -1408,11 +1397,8 @@ class EvalRegions:
         (`.item()`, `.detach()`, an `int` token, `.argmax()`, its shape, a comparison) or goes into
         another model run of the loop (a criterion, the next step). No graph a step records is ever
         wanted (and a carried cache chains each step's graph to the last)."""
-        key = id(loop)
-        if key not in self._spent:
-            self._spent[key] = False  # (a question back into it while computing: not yet shown)
-            self._spent[key] = self._compute_spent(loop)
-        return self._spent[key]
+        # (a question back into it while computing: not yet shown)
+        return self.model.memo.ask(self._spent, id(loop), False, lambda: self._compute_spent(loop))
 
     def _compute_spent(self, loop: cst.CSTNode) -> bool:
         model = self.model
@@ -1448,16 +1434,13 @@ class EvalRegions:
     def _eval_loop(self, loop: cst.CSTNode) -> bool:
         """A loop over evaluation data, or after `model.eval()`, that does not train (an epoch loop
         that trains, then evaluates in a loop of its own, is not one)."""
-        key = id(loop)
-        if key not in self._loops:
-            loops = self.model.loops
-            self._loops[key] = not loops.trains_each_iteration(loop) and (
-                loops.iterates_eval_data(loop)
-                or loops.follows_model_eval(loop)
-                or type(loop) is cst.For and bool(self._detached_outputs(loop))
-                or self.spends_outputs(loop)
-            )
-        return self._loops[key]
+        loops = self.model.loops
+        return self.model.memo.ask(self._loops, id(loop), False, lambda: not loops.trains_each_iteration(loop) and (
+            loops.iterates_eval_data(loop)
+            or loops.follows_model_eval(loop)
+            or type(loop) is cst.For and bool(self._detached_outputs(loop))
+            or self.spends_outputs(loop)
+        ))
 
     def _top_level_statement(self, node: cst.CSTNode) -> cst.CSTNode:
         """The line of a script's top level (or of its `if __name__ == "__main__":`) holding `node`."""
@@ -1541,17 +1524,13 @@ class EvalRegions:
         the project (`net.score(x)`, `predictor.apply(x)`: `object_runs`, inherited from a base in
         another file too), or a function of another file that runs the model it is handed
         (`handed_runs`)? Evaluation recognised by use counts these runs as the loop's own."""
-        key = id(call)
-        if key not in self._through:
-            self._through[key] = (call, False)  # (a question back into it while computing reads as "runs none")
-            model = self.model
-            found = (
-                any(model.model_runs.model_run(callee) is not None for callee in model.running_callees(call))
-                or bool(self.method_run(call))
-                or bool(model.model_runs.handed_runs(call))
-            )
-            self._through[key] = (call, found)
-        return self._through[key][1]
+        model = self.model
+        # (a question back into it while computing reads as "runs none")
+        return model.memo.ask(self._through, id(call), (call, False), lambda: (call, (
+            any(model.model_runs.model_run(callee) is not None for callee in model.running_callees(call))
+            or bool(self.method_run(call))
+            or bool(model.model_runs.handed_runs(call))
+        )))[1]
 
     def method_run(self, call: cst.Call) -> str:
         """Where `call` calls a method of an object of a module class that this file or another file of
@@ -1561,14 +1540,13 @@ class EvalRegions:
         func = call.func
         if type(func) is not cst.Attribute:
             return ""
-        known = self._method_runs.get(id(call))
-        if known is None:
-            known = self._method_runs[id(call)] = (call, self._method_run(func.value, func.attr.value, call))
-        return known[1]
+        return self.model.memo.ask(self._method_runs, id(call), (call, ""), lambda: (call, self._method_run(func.value, func.attr.value, call)))[1]
 
     def _method_run(self, receiver: cst.BaseExpression, name: str, call: cst.Call) -> str:
         model = self.model
         provenance = model.provenance
+        if provenance.built_with_gradient_takers(receiver, call):
+            return ""  # (a renderer handed an SDF network that takes its own gradient: it may differentiate)
         annotated = provenance.annotated_class(receiver, call)
         cls = model.calls.classes.get(provenance.own_class_instance(receiver, call) or annotated or "")
         if cls is not None:
@@ -1678,15 +1656,12 @@ class EvalRegions:
         name (`_differentiated_by_name`), or at a call of it or after the functions that make the call
         return its value (`_differentiated_by_callers`); or of another file of the project, by its
         summary (`trained_calls`)? Named like evaluation, it is training code."""
-        key = id(func)
-        if key not in self._trained:
-            name = self.model.exported_name(func)
-            self._trained[key] = (
-                self._differentiated_by_name(func)
-                or any(self.differentiated_at(site) for site in [*self.model.call_sites().get(func, ()), *self._handed_sites(func)])
-                or (name is not None and self.model.project.trained_elsewhere(name))
-            )
-        return self._trained[key]
+        name = self.model.exported_name(func)
+        return self.model.memo.ask(self._trained, id(func), False, lambda: (
+            self._differentiated_by_name(func)
+            or any(self.differentiated_at(site) for site in [*self.model.call_sites().get(func, ()), *self._handed_sites(func)])
+            or (name is not None and self.model.project.trained_elsewhere(name))
+        ))
 
     def _handed_sites(self, func: cst.FunctionDef) -> list[cst.Call]:
         """The calls of `func` through a parameter: a call of this file hands it, by its name, to a
