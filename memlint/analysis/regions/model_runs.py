@@ -133,8 +133,8 @@ class ModelRuns:
             if method is None or name.startswith("__") or name in MODULE_RUN_METHODS:
                 continue
             chain = self._run_when_called(method)
-            if chain is None or model.loops.trains(method) or self._takes_gradients_through(method, frozenset()):
-                continue  # (a method that differentiates, itself or through what it calls, needs grad on)
+            if chain is None or self._takes_gradients_through(method, frozenset()):
+                continue  # (a method that takes gradients through a network it holds needs grad on)
             if not any(model.eval_regions.own_region(step) for step in chain):
                 found[name] = f"`{model.summaries.name(method)}` calls {model.summaries.describe(chain[-1])}"
         # a base of another file of the project may define the step: its own facts say, not Lightning's default
