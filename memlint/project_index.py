@@ -629,6 +629,9 @@ class ProjectIndex:
         if "kind" in entry:
             found = {k: v for k, v in entry.items() if k not in ("parameters", "parameter_bases", "bases", "local_bases")}
             found["file"] = file
+            runs = self._object_runs(where)
+            if runs:
+                found["object_runs"] = runs
             held = self._parameters(where[0], entry)
             if held is not None:
                 found["parameters"] = held
@@ -656,6 +659,21 @@ class ProjectIndex:
                 facts = _through_own_methods(facts, flow, f"{cls}.")
                 return {**facts, "file": _relative(base_path)} if _informative(facts) or _stores(last) else None
         return None
+
+    def _object_runs(self, where: tuple[str, str]) -> dict[str, str]:
+        """What calling each method of the class `where` runs with grad on (its summary's `object_runs`),
+        with what it inherits from the project's base classes, in its file or in others: a base's method
+        that runs a model, where neither the class nor a nearer base defines one of that name."""
+        flow = self.summaries[where[0]].get("flow") or {}
+        found = dict(flow[where[1]].get("object_runs") or {})
+        defined = {key.rpartition(".")[2] for key in flow if key.rpartition(".")[0] == where[1]}
+        for base_path, base in self._project_bases(*where):
+            base_flow = self.summaries[base_path].get("flow") or {}
+            for name, run in ((base_flow.get(base) or {}).get("object_runs") or {}).items():
+                if name not in defined:
+                    found.setdefault(name, run)
+            defined |= {key.rpartition(".")[2] for key in base_flow if key.rpartition(".")[0] == base}
+        return found
 
     def _project_bases(self, path: str, cls: str) -> list[tuple[str, str]]:
         """The base classes (file, name there) of the class `cls` of `path` that the project defines, in

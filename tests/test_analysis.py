@@ -613,3 +613,23 @@ def test_svi_losses_are_numbers_by_the_library_model() -> None:
     assert provenance.carries_history(call_named(model, "elbo.differentiable_loss(x)"))
     receiver = call_named(model, "svi.evaluate_loss(x)").func.value
     assert provenance.constructed_class(receiver, statement(model, "a = svi")) == "pyro.infer.SVI"
+
+
+def test_evaluation_by_use_through_a_method_is_the_same_whichever_question_comes_first() -> None:
+    """Whether `Net.score` runs a model asks whether it is its own evaluation region, which asks
+    whether its caller's loop evaluates, which asks what `score` runs: a circle. What is computed
+    from the provisional answer is not kept, so both orders of asking agree."""
+    source = Path(__file__).resolve().parent.parent / "test_cases" / "ML003_eval_without_no_grad" / "bad_loop_by_use_through_object_method.py"
+    answers = []
+    for method_first in (True, False):
+        model = model_of(source.read_text(), "score.py")
+        run = call_named(model, "net.score(x)")
+        net = next(c for c in model.tree.by_type[cst.ClassDef] if c.name.value == "Net")
+        if method_first:
+            runs = model.model_runs.object_runs(net)
+            region = model.eval_regions.region(run)
+        else:
+            region = model.eval_regions.region(run)
+            runs = model.model_runs.object_runs(net)
+        answers.append((sorted(runs), type(region).__name__))
+    assert answers[0] == answers[1] == (["score"], "For"), answers

@@ -410,10 +410,13 @@ def test_a_list_extended_with_plus_equals_is_measured_at_its_loop(tmp_path: Path
 @torch_needed
 def test_decode_loop_under_autocast_growth_per_step_and_peak_after_the_fix() -> None:
     """fig4: a decode loop inside autocast(cache_enabled=False): the weight casts grow per
-    decode step; after the fix (the cache on) the growth is gone and the peak is lower."""
+    decode step; after the fix (the cache on) the growth is gone and the peak is lower. The
+    script never differentiates, so the decoded state carries every step's graph into the next
+    (ML006): confirmed too, and gone under `no_grad`."""
     script = Path(__file__).resolve().parent.parent / "benchmarks" / "verify_figures" / "fig4_autocast_decode.py"
-    [item] = verify_json("-n", "10", "--compare-fix", str(script))
+    item, carried = verify_json("-n", "10", "--compare-fix", str(script))
     assert item["code"] == "ML002" and item["verdict"] == "confirmed", item
+    assert carried["code"] == "ML006" and carried["verdict"] == "confirmed" and carried["fix_result"] == "fixed", carried
     assert item["slope_mib_per_iter"] == pytest.approx(8.0, rel=0.05)
     after = item["after_fix"]
     assert item["fix_result"] == "fixed" and after["peak_mib"] < item["peak_mib"] / 2, (item["peak_mib"], after["peak_mib"])

@@ -11,6 +11,7 @@ from memlint.analysis.flow.project_facts import ProjectFacts
 from memlint.analysis.regions.frameworks import Frameworks
 from memlint.analysis.regions.grad import Grad
 from memlint.analysis.regions.grad_mode import GradMode
+from memlint.analysis.regions.memo import Memo
 from memlint.analysis.syntax.imports import Imports
 from memlint.analysis.syntax.calls import Calls
 from memlint.analysis.syntax.positions import Positions, SpanPositions
@@ -51,6 +52,7 @@ class FileContext(Scopes):
         )
         self.statement_lines = statement_lines
         self._text = text
+        self.memo = Memo()  # the answers of its questions that may ask themselves back
 
     def range_of(self, node: cst.CSTNode) -> CodeRange:
         """Where `node` is (1-based lines, 0-based columns), for analyses that put a line in a

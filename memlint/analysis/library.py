@@ -721,6 +721,13 @@ IGNITE_METRIC_PACKAGES = ("ignite.metrics.", "ignite.contrib.metrics.")
 IGNITE_METRIC_HOOKS: dict[str, FrameworkHook] = {
     "update": FrameworkHook("maybe", False, history_params=("output",), history_element=0, accumulates=True),
 }
+# ignite 0.4 to 0.6 (ignite/engine/engine.py `Engine._run_once_on_dataset`): `self.state.output =
+# self._process_function(self, self.state.batch)`, once per batch, with no grad context of its own: the
+# function handed to `Engine(...)` runs under the grad mode of the code that calls `engine.run(...)`, and
+# what it returns becomes `engine.state.output`, which the metrics attached to the engine read. ignite's
+# own evaluators enter `torch.no_grad()` in their step (ignite/engine/__init__.py
+# `supervised_evaluation_step`); a process function that never differentiates is such an evaluator's step.
+IGNITE_PROCESS_FUNCTION = FrameworkHook("on", False)
 
 # Hugging Face transformers 4.x (src/transformers/trainer.py): `training_step` and `compute_loss` run
 # with grad; the base `prediction_step` enters `torch.no_grad()` itself, so an override runs with grad

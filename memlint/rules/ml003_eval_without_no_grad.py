@@ -34,14 +34,26 @@ framework's step), that reads the model's outputs only through `.detach()`
 or `.data`; outside loops also through `.item()`, `.tolist()` or `int(...)`,
 after the torch functions and tensor methods that carry their history. So is
 a loop over batches, or a decoding loop (each step runs the model on what the
-last one produced: the sampled token, the cache), in such a function, whose
+last one produced: the sampled token, the cache), in such a function or at the
+top level of a script that differentiates nothing (not a test), whose
 every model output ends as a number, an integer (`.argmax()`, a sampled
 token), a comparison or its shape, or goes into another model run of the loop
 (a criterion, the next step). A statement of such a loop that binds state a
 model run reads in the next step is reported as carried state (ML006), not here.
 A loop runs over batches by use too, whatever its names: each step runs a model
 on an element of what it iterates (`for x in inputs: model(x)`, `for j in
-range(n): model(inputs[j])`), not on what the step before produced. A function
+range(n): model(inputs[j])`), not on what the step before produced. A model run
+there may go through the project's own code: a function that runs the model it
+is handed, or a method of an object of a class of the project (`net.score(x)`,
+`predictor.apply(x)` where `apply` runs the network the predictor holds), also a
+method the class inherits from a base class in another file; not where the
+object is built with, or holds, a network whose class takes gradients through
+its own methods (a renderer handed an SDF network whose `gradient` calls
+`torch.autograd.grad`): such a run differentiates, and needs grad on. So is a process
+function handed to ignite's `Engine(...)` that never differentiates, itself or
+through the functions it calls: ignite runs it once per batch under the grad mode
+of the code that runs the engine, and hands what it returns to its metrics (an
+evaluator's step; ignite's own evaluators enter `torch.no_grad()` there). A function
 of any name that runs a model in such a loop, never differentiates, and whose
 model outputs never leave it with their history (they end as numbers or detached
 copies, go into other model runs, or stay in its own variables and containers:

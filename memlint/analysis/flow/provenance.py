@@ -1375,6 +1375,31 @@ class Provenance:
         }
         return cst.Call(func=next(iter(classes.values()))) if len(classes) == 1 else None
 
+    def takes_gradients(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Is `expr` at `at` an object of a class whose own methods differentiate (`SDFNetwork.gradient`
+        calls `torch.autograd.grad`: its facts, or its methods in this file)? What runs it may take
+        gradients through it, with grad on."""
+        value = unplaced(expr)
+        values = [value] if type(value) is cst.Call else [unplaced(v) for v in self.instance_values(expr, at)]
+        return any(type(v) is cst.Call and self._made_taking_gradients(v) for v in values)
+
+    def _made_taking_gradients(self, made: cst.Call) -> bool:
+        """Does `made` construct an object of a class whose own methods differentiate (`takes_gradients`)?"""
+        facts = self.model.project.constructed(made)
+        if facts is not None:
+            return bool(facts.get("takes_gradients"))
+        cls = self.model.calls.classes.get(made.func.value) if type(made.func) is cst.Name else None
+        return cls is not None and differentiates(self.model, cls, strict=True)
+
+    def built_with_gradient_takers(self, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """Was the object `expr` holds at `at` built handing it an object that takes gradients
+        (`takes_gradients`: `NeuSRenderer(nerf, sdf_network, ...)`)? Its methods may differentiate
+        through what it holds."""
+        return any(
+            type(value) is cst.Call and any(self.takes_gradients(arg.value, value) for arg in value.args)
+            for value in map(unplaced, self.instance_values(expr, at))
+        )
+
     def instance_values(self, expr: cst.BaseExpression, at: cst.CSTNode) -> list[cst.BaseExpression]:
         """What made the object `expr` holds: the class declared for it, else `held_values`."""
         declared = self.declared_instance(expr, at)

@@ -22,7 +22,7 @@ from memlint.analysis.syntax.expressions import callee_name, code
 from memlint.analysis.syntax.imports import dotted
 from memlint.analysis.library import (
     FORWARD_HOOK_ARGUMENTS, FAIRSEQ_CRITERION_HOOKS, FAIRSEQ_CRITERION_KEPT_RETURNS, FAIRSEQ_HOOKS, HF_CALLBACK_HOOKS, HF_TRAINER_HOOKS,
-    IGNITE_METRIC_HOOKS, IGNITE_METRIC_PACKAGES, INFERENCE_PIPELINE_PACKAGES, LIGHTNING_EVAL_PREFIXES, LIGHTNING_HOOKS, LIGHTNING_KEPT_RETURNS, FrameworkHook, KeptReturn,
+    IGNITE_METRIC_HOOKS, IGNITE_METRIC_PACKAGES, IGNITE_PROCESS_FUNCTION, INFERENCE_PIPELINE_PACKAGES, LIGHTNING_EVAL_PREFIXES, LIGHTNING_HOOKS, LIGHTNING_KEPT_RETURNS, FrameworkHook, KeptReturn,
 )
 from memlint.analysis.regions.grad import Grad
 
@@ -451,9 +451,14 @@ class Frameworks:
             isinstance(d.decorator, cst.Call) and callee_name(d.decorator) == "on" and self._is_engine_event(d.decorator)
             for d in func.decorators
         )
-        if func.name.value in self._engine_functions or handler:
-            return Hook("ignite", Grad.ON, False)
+        if self.engine_process(func) or handler:
+            return _from_table("ignite", IGNITE_PROCESS_FUNCTION)
         return None
+
+    def engine_process(self, func: cst.FunctionDef) -> bool:
+        """Is `func` (no method) a process function handed to ignite's `Engine(...)`, run once per batch
+        under the grad mode of the code that runs the engine (the library table)?"""
+        return func.name.value in self._engine_functions and self.scopes.enclosing_class(func) is None
 
     def _is_engine_event(self, decorator: cst.Call) -> bool:
         """`@trainer.on(Events.ITERATION_COMPLETED)`: per iteration, not per epoch."""

@@ -511,9 +511,10 @@ class Loops:
                 derived.update(n for t in assign.targets for n in target_names(t.target))
         calls = tree.descendants(loop.body, cst.Call)
         facts = self.model.module_facts  # type: ignore[attr-defined]
+        regions = self.model.eval_regions  # type: ignore[attr-defined]
 
-        def is_run(call: cst.Call) -> bool:
-            return self.provenance.is_module_call(call) or facts.runs_module(call)
+        def is_run(call: cst.Call) -> bool:  # (or through the project's code: `net.score(x)`)
+            return self.provenance.is_module_call(call) or facts.runs_module(call) or regions.runs_through(call)
 
         if any(self._reads_element(c.func, items, counted, derived) and is_run(c) for c in calls):
             return False  # the model is the element: a loop over layers or models

@@ -48,7 +48,6 @@ from memlint.patterns import is_test_path
 if TYPE_CHECKING:
     from memlint.analysis.context import FileContext
 
-_PENDING = object()
 _HELD_MODEL_RUNS = frozenset().union(*MODEL_RUNNING_METHODS.values())  # (asked of every call first)
 # what ends a value's history at once (`out.detach()`, `out.data`)
 _DETACHING = ("detach", "data")
@@ -85,7 +84,7 @@ _PLAIN_TYPES = {"int", "float", "bool", "str", "Optional[int]", "Optional[float]
 class ModelRuns:
     def __init__(self, model: "FileContext") -> None:
         self.model = model
-        self._runs: dict[int, object] = {}
+        self._runs: dict[int, tuple[cst.Call, ...] | None] = {}
         self._backwarded: dict[int, set[str]] = {}  # id(scope) -> names it differentiates
         self._called: dict[int, set[str]] = {}  # id(scope) -> what it calls, as written
         self._inferring: dict[int, bool] = {}  # id(function) -> `infers_without_grad`
@@ -95,16 +94,7 @@ class ModelRuns:
         """The chain of calls by which `func` runs a model with grad on: `(self.module_(x),)` for a
         direct run, `(self.infer(x), self.module_(x))` through a callee; None when it runs none, when
         it differentiates (training code), or when it sets grad off on entry."""
-        key = id(func)
-        found = self._runs.get(key)
-        if found is _PENDING:
-            return None
-        if key in self._runs:
-            return found  # type: ignore[return-value]
-        self._runs[key] = _PENDING
-        chain = self._compute(func)
-        self._runs[key] = chain
-        return chain
+        return self.model.memo.ask(self._runs, id(func), None, lambda: self._compute(func))
 
     def _compute(self, func: cst.FunctionDef) -> tuple[cst.Call, ...] | None:
         model = self.model
@@ -122,32 +112,30 @@ class ModelRuns:
         return None
 
     def object_runs(self, cls: cst.ClassDef) -> dict[str, str]:
-        """What calling a method of the module class `cls` on one of its objects runs with grad on, in
-        words, by method name (`model.infer(x)` where `infer` returns `self(x).argmax(-1)`): the methods
+        """What calling a method of the class `cls` on one of its objects runs with grad on, in words, by
+        method name (`model.infer(x)` where `infer` returns `self(x).argmax(-1)`; a predictor's
+        `predictor.apply(x)` where `apply` returns `self.model(x)` of the module it holds): the methods
         it defines or inherits in this file that run a model when their caller's grad is on and train
         nothing, other than `forward` (a call of the object, asked as such) and dunders, and that are no
         evaluation region of their own (reported there); and a Lightning step it leaves to Lightning
         that runs the module's forward (`predict_step`: the library table). A step Lightning calls
         without grad (`predict_step`) runs with its caller's grad when the project calls it itself.
-        Empty for a class that is no module."""
-        key = id(cls)
-        if key not in self._object_runs:
-            self._object_runs[key] = {}  # (a question back into it while computing reads as "runs none")
-            self._object_runs[key] = self._compute_object_runs(cls)
-        return self._object_runs[key]
+        (What the class inherits from a base of another file, the project index adds.)"""
+        # (a question back into it while computing reads as "runs none")
+        return self.model.memo.ask(self._object_runs, id(cls), {}, lambda: self._compute_object_runs(cls))
 
     def _compute_object_runs(self, cls: cst.ClassDef) -> dict[str, str]:
         model = self.model
         kind = model.provenance.class_kinds().get(cls.name.value)
-        if kind is None:
-            return {}
         found: dict[str, str] = {}
         methods = model.resolved_methods(cls)
         for name, method in methods.items():
             if method is None or name.startswith("__") or name in MODULE_RUN_METHODS:
                 continue
             chain = self._run_when_called(method)
-            if chain is not None and not any(model.eval_regions.own_region(step) for step in chain):
+            if chain is None or self._takes_gradients_through(method, frozenset()):
+                continue  # (a method that takes gradients through a network it holds needs grad on)
+            if not any(model.eval_regions.own_region(step) for step in chain):
                 found[name] = f"`{model.summaries.name(method)}` calls {model.summaries.describe(chain[-1])}"
         # a base of another file of the project may define the step: its own facts say, not Lightning's default
         if kind == "lightning" and not any(model.project.klass(base.value) for base in cls.bases if base.keyword is None):
@@ -155,11 +143,21 @@ class ModelRuns:
                 found[name] = f"Lightning's `{name}` runs the module's forward"
         return found
 
-        found: dict[str, str] = {}
-        methods = model.resolved_methods(cls)
-        for name, method in methods.items():
-            if method is None or name.startswith("__") or name in MODULE_RUN_METHODS:
+    def _takes_gradients_through(self, func: cst.FunctionDef, seen: frozenset[int]) -> bool:
+        """Does `func`, or a function of this file it calls, call a method of an object that takes
+        gradients (`self.sdf_network.gradient(x)`, where that network's class calls `torch.autograd.grad`:
+        `Provenance.takes_gradients`)? It needs grad on."""
+        model = self.model
+        seen = seen | {id(func)}
+        for call in model.tree.descendants(func.body, cst.Call):
+            if model.scope_of(call) is not func:
                 continue
+            if type(call.func) is cst.Attribute and model.provenance.takes_gradients(call.func.value, call):
+                return True
+            if any(id(f) not in seen and self._takes_gradients_through(f, seen) for f in model.local_callees(call)):
+                return True
+        return False
+
     def _run_when_called(self, method: cst.FunctionDef) -> tuple[cst.Call, ...] | None:
         """The chain by which `method`, called by the project with grad on, runs a model (`model_run`);
         a framework step that the framework runs without grad (Lightning's `predict_step`), whose body
@@ -181,11 +179,8 @@ class ModelRuns:
         """Does `func` run a model (directly, or through a function of this file that runs one), and
         only with grad off (`with torch.no_grad():` around it, or declared so), never differentiating:
         an inference step (trl's `compute_reference_log_probs`)?"""
-        key = id(func)
-        if key not in self._inferring:
-            self._inferring[key] = False  # (a call back into it while computing reads as "no")
-            self._inferring[key] = self._compute_inferring(func)
-        return self._inferring[key]
+        # (a call back into it while computing reads as "no")
+        return self.model.memo.ask(self._inferring, id(func), False, lambda: self._compute_inferring(func))
 
     def _compute_inferring(self, func: cst.FunctionDef) -> bool:
         model = self.model
@@ -691,6 +686,9 @@ class EvalRegions:
         self._self_assigns: dict[int, tuple[dict[str, list[cst.BaseExpression]], set[str]]] = {}  # `_class_assigns`
         self._held_own: dict[int, bool] = {}  # id(method) -> `_own_inference_region`
         self._method_runs: dict[int, tuple[cst.Call, str]] = {}  # id(call) -> (the call, `method_run`)
+        self._through: dict[int, tuple[cst.Call, bool]] = {}  # id(call) -> (the call, `runs_through`)
+        self._by_use: dict[int, bool] = {}  # id(scope) -> `_evaluating_by_use`
+        self._used_loops: dict[int, bool] = {}  # id(scope) -> `_loops_by_use`
 
     def region(self, call: cst.Call) -> cst.CSTNode | None:
         """The evaluation region `call` runs in, the one a `no_grad` fix wraps: an evaluation
@@ -709,7 +707,7 @@ class EvalRegions:
         for loop in reversed(self.model.enclosing_loops(call)):  # outermost first
             if self._eval_loop(loop):
                 return loop
-        if id(scope) in self._evaluating_by_use:
+        if self._evaluating_by_use(scope) or self.engine_evaluation(scope):
             return scope
         if self._inference_after_eval(call, scope):
             # a script's top-level inference: the statement is the region (a module is no `with` body)
@@ -734,30 +732,61 @@ class EvalRegions:
         return (
             self.model.loops.is_eval_function(scope)
             or id(scope) in self._evaluating_scopes
+            or self._loops_by_use(scope)
             or (isinstance(scope, cst.FunctionDef) and self.evaluated_by_callers(scope))
             or id(scope) in self._calling_overrides
             or id(scope) in self._inference_methods
             or id(scope) in self._flag_trained
-            or id(scope) in self._evaluating_by_use
+            or self._evaluating_by_use(scope)
+            or self.engine_evaluation(scope)
         )
 
+    def engine_evaluation(self, scope: cst.CSTNode) -> bool:
+        """Is `scope` an evaluator's step by use: a process function handed to ignite's `Engine`, which
+        runs it once per batch under its caller's grad mode (the library table), that never
+        differentiates nor trains, itself or through its callees? What it returns goes to the engine's
+        metrics; no graph it records is wanted."""
+        if type(scope) is not cst.FunctionDef or not self.model.frameworks.engine_process(scope):
+            return False
+        loops = self.model.loops
+        return not (loops.has_backward(scope) or loops.trains(scope) or loops.trains_each_iteration(scope))
+
+    def _evaluating_by_use(self, scope: cst.CSTNode) -> bool:
+        """Does the function `scope` evaluate by use, whatever its name: a loop of its own runs a model on
+        each element of what it iterates (`loops.feeds_elements`), it never differentiates, and no
+        output of its model runs leaves it with its history (`output_flow`): every graph it
+        records dies unused (a calibration pass over cached inputs, a scoring loop). Not a test, a
+        module's method or a framework's step. Asked of one scope at a time (its loops only), so that
+        a question about another function's model runs asks nothing of this one's."""
+        # (a question back into it while computing: not yet shown)
+        return self.model.memo.ask(self._by_use, id(scope), False, lambda: (
+            type(scope) is cst.FunctionDef
+            and not is_test_path(self.model.path)
+            and any(type(loop) is cst.For and self.model.loops.feeds_elements(loop) for loop in self._own_loops(scope))
+            and self._keeps_outputs_inside(scope)
+        ))
+
+    def _own_loops(self, scope: cst.CSTNode) -> list[cst.For | cst.While]:
+        """The loops directly in `scope` (not in a function nested in it)."""
+        return self._loops_of.get(id(scope), [])
+
     @cached_property
-    def _evaluating_by_use(self) -> set[int]:
-        """Functions (by id) that evaluate by use, whatever their names: a loop of theirs runs a model on
-        each element of what it iterates (`loops.feeds_elements`), they never differentiate, and no
-        output of their model runs leaves them with its history (`output_flow`): every graph they
-        record dies unused (a calibration pass over cached inputs, a scoring loop). Not a test, a
-        module's method or a framework's step."""
+    def _loops_of(self) -> dict[int, list[cst.For | cst.While]]:
+        """Every loop of the file, by the scope it is in (by id)."""
         model = self.model
-        found: set[int] = set()
-        if is_test_path(model.path):
-            return found
-        for loop in model.tree.by_type.get(cst.For, ()):
-            scope = model.scope_of(loop)
-            if type(scope) is cst.FunctionDef and id(scope) not in found and model.loops.feeds_elements(loop):
-                if self._keeps_outputs_inside(scope):
-                    found.add(id(scope))
+        found: dict[int, list[cst.For | cst.While]] = {}
+        for loop in (*model.tree.by_type.get(cst.For, ()), *model.tree.by_type.get(cst.While, ())):
+            found.setdefault(id(model.scope_of(loop)), []).append(loop)
         return found
+
+    def _loops_by_use(self, scope: cst.CSTNode) -> bool:
+        """Does a loop of `scope` evaluate by use (`_detached_outputs`, `spends_outputs`)? Asked of one
+        scope at a time, like `_evaluating_by_use`."""
+        # (a question back into it while computing: not yet shown)
+        return self.model.memo.ask(self._used_loops, id(scope), False, lambda: any(
+            (type(loop) is cst.For and bool(self._detached_outputs(loop))) or self.spends_outputs(loop)
+            for loop in self._own_loops(scope)
+        ))
 
     def _keeps_outputs_inside(self, func: cst.FunctionDef) -> bool:
         """Does `func` (no module's method, no framework step) never differentiate, use the output of
@@ -840,11 +869,8 @@ class EvalRegions:
         cls = model.enclosing_class(scope)  # type: ignore[arg-type]
         if cls is None or not self._runs_held(call, self._held_for_inference[id(cls)]):
             return False
-        key = id(scope)
-        if key not in self._held_own:
-            self._held_own[key] = False  # (a call back into it while deciding reads as "its callers' region")
-            self._held_own[key] = self._own_inference_region(scope)  # type: ignore[arg-type]
-        return self._held_own[key]
+        # (a call back into it while deciding reads as "its callers' region")
+        return self.model.memo.ask(self._held_own, id(scope), False, lambda: self._own_inference_region(scope))  # type: ignore[arg-type]
 
     def _own_inference_region(self, method: cst.FunctionDef) -> bool:
         """Is a method of a class that holds models for inference only its own region: no call of it
@@ -1024,11 +1050,8 @@ class EvalRegions:
     def handed_eval_modules(self, func: cst.FunctionDef) -> frozenset[str]:
         """The parameters of `func` that it runs and that every caller hands a module in eval mode,
         when `func` is evaluated by its callers (`evaluated_by_callers`); empty otherwise."""
-        key = id(func)
-        if key not in self._by_callers:
-            self._by_callers[key] = frozenset()  # a call back into it while computing reads as "none"
-            self._by_callers[key] = self._compute_by_callers(func)
-        return self._by_callers[key]
+        # (a call back into it while computing reads as "none")
+        return self.model.memo.ask(self._by_callers, id(func), frozenset(), lambda: self._compute_by_callers(func))
 
     def _compute_by_callers(self, func: cst.FunctionDef) -> frozenset[str]:
         model = self.model
@@ -1227,15 +1250,8 @@ class EvalRegions:
             for call in model.tree.by_type.get(cst.Call, ())
             if type(call.func) is cst.Name and call.func.value in _NUMBERS
         }
-        for loop in model.tree.by_type.get(cst.For, ()):
-            scope = model.scope_of(loop)
-            if id(scope) not in found and (model.loops.iterates_eval_data(loop) or self._detached_outputs(loop)):
-                found.add(id(scope))
-        for loop in (*model.tree.by_type.get(cst.For, ()), *model.tree.by_type.get(cst.While, ())):
-            scope = model.scope_of(loop)
-            if id(scope) not in found and self.spends_outputs(loop):
-                found.add(id(scope))
-        return found
+        found |= {id(model.scope_of(loop)) for loop in model.tree.by_type.get(cst.For, ()) if model.loops.iterates_eval_data(loop)}
+        return found  # (and scopes with loops that evaluate by use: `_loops_by_use`, asked per scope)
 
     def _detached_outputs(self, loop: cst.For) -> list[cst.Name]:
         """Evaluation recognised by use: a loop over batches that binds a model's outputs and reads
@@ -1248,7 +1264,9 @@ class EvalRegions:
         outputs: dict[str, list[cst.Name]] = {}
         bound: set[int] = set()  # the output names where they are bound (not reads)
         for assign in tree.descendants(loop.body, cst.Assign):
-            if type(assign.value) is not cst.Call or not model.provenance.is_module_call(assign.value):
+            if type(assign.value) is not cst.Call:
+                continue
+            if not model.provenance.is_module_call(assign.value) and not self.runs_through(assign.value):
                 continue
             for target in assign.targets:
                 for name in tree.descendants(target.target, cst.Name):
@@ -1287,7 +1305,7 @@ class EvalRegions:
         return model.model_runs.runs_module(call) and self._detaches(call, scope, frozenset())
 
     def _detaches(
-        self, expr: cst.BaseExpression, scope: cst.FunctionDef, seen: frozenset[str], loop: cst.CSTNode | None = None
+        self, expr: cst.BaseExpression, scope: cst.FunctionDef | cst.Module, seen: frozenset[str], loop: cst.CSTNode | None = None
     ) -> bool:
         """Does the value of `expr` reach the end of its history (`.detach()`, `.data`, `.item()`,
         `.tolist()`, `int(...)`) through its parts, fields, the tensor methods and torch functions
@@ -1357,7 +1375,7 @@ class EvalRegions:
         )
 
     def _reads_end_history(
-        self, name: str, scope: cst.FunctionDef, seen: frozenset[str], loop: cst.CSTNode | None = None
+        self, name: str, scope: cst.FunctionDef | cst.Module, seen: frozenset[str], loop: cst.CSTNode | None = None
     ) -> bool:
         """Does every read of `name` in `scope` end its history (`_detaches`)? A few names deep."""
         if name == "_":
@@ -1375,29 +1393,32 @@ class EvalRegions:
     def spends_outputs(self, loop: cst.CSTNode) -> bool:
         """Evaluation recognised by use: a loop over batches, or one that decodes (each step runs a
         model on what the steps before it produced: the sampled token, the cache), in a function
-        that never differentiates, where every output of every model run ends its history
+        (or a script's top level) that never differentiates, where every output of every model run ends its history
         (`.item()`, `.detach()`, an `int` token, `.argmax()`, its shape, a comparison) or goes into
         another model run of the loop (a criterion, the next step). No graph a step records is ever
         wanted (and a carried cache chains each step's graph to the last)."""
-        key = id(loop)
-        if key not in self._spent:
-            self._spent[key] = self._compute_spent(loop)
-        return self._spent[key]
+        # (a question back into it while computing: not yet shown)
+        return self.model.memo.ask(self._spent, id(loop), False, lambda: self._compute_spent(loop))
 
     def _compute_spent(self, loop: cst.CSTNode) -> bool:
         model = self.model
         loops = model.loops
         scope = model.scope_of(loop)
-        if not isinstance(scope, cst.FunctionDef) or not isinstance(loop, (cst.For, cst.While)):
+        if not isinstance(loop, (cst.For, cst.While)):
             return False
-        if loops.is_module_forward(scope) or loops.per_step_method(scope) or loops.trains_each_iteration(scope):
+        if isinstance(scope, cst.Module):
+            if is_test_path(model.path):
+                return False  # a script's loop, where the script trains nothing anywhere; a test's checks a model
+        elif not isinstance(scope, cst.FunctionDef) or loops.is_module_forward(scope) or loops.per_step_method(scope):
+            return False
+        if loops.trains_each_iteration(scope):
             return False
         if loops.has_backward(scope) or not (loops.iterates_batches(loop) or loops.decodes(loop) or loops.feeds_elements(loop)):
             return False
         runs = [
             c
             for c in model.tree.descendants(loop.body, cst.Call)
-            if model.scope_of(c) is scope and model.provenance.is_module_call(c)
+            if model.scope_of(c) is scope and (model.provenance.is_module_call(c) or self.runs_through(c))
         ]
         # (a loop whose every output is dropped, `_ = model(x)` to time it, shows no use of them)
         used = any(not _dropped(model, c) for c in runs)
@@ -1413,16 +1434,13 @@ class EvalRegions:
     def _eval_loop(self, loop: cst.CSTNode) -> bool:
         """A loop over evaluation data, or after `model.eval()`, that does not train (an epoch loop
         that trains, then evaluates in a loop of its own, is not one)."""
-        key = id(loop)
-        if key not in self._loops:
-            loops = self.model.loops
-            self._loops[key] = not loops.trains_each_iteration(loop) and (
-                loops.iterates_eval_data(loop)
-                or loops.follows_model_eval(loop)
-                or type(loop) is cst.For and bool(self._detached_outputs(loop))
-                or self.spends_outputs(loop)
-            )
-        return self._loops[key]
+        loops = self.model.loops
+        return self.model.memo.ask(self._loops, id(loop), False, lambda: not loops.trains_each_iteration(loop) and (
+            loops.iterates_eval_data(loop)
+            or loops.follows_model_eval(loop)
+            or type(loop) is cst.For and bool(self._detached_outputs(loop))
+            or self.spends_outputs(loop)
+        ))
 
     def _top_level_statement(self, node: cst.CSTNode) -> cst.CSTNode:
         """The line of a script's top level (or of its `if __name__ == "__main__":`) holding `node`."""
@@ -1500,6 +1518,20 @@ class EvalRegions:
             return f"`{name}` calls {model.summaries.describe(run)}"
         return self.method_run(call)
 
+    def runs_through(self, call: cst.Call) -> bool:
+        """Does `call` run a model, with its caller's grad mode and without training it, through the
+        project's own code: a function of this file (`model_run`), a method of an object of a class of
+        the project (`net.score(x)`, `predictor.apply(x)`: `object_runs`, inherited from a base in
+        another file too), or a function of another file that runs the model it is handed
+        (`handed_runs`)? Evaluation recognised by use counts these runs as the loop's own."""
+        model = self.model
+        # (a question back into it while computing reads as "runs none")
+        return model.memo.ask(self._through, id(call), (call, False), lambda: (call, (
+            any(model.model_runs.model_run(callee) is not None for callee in model.running_callees(call))
+            or bool(self.method_run(call))
+            or bool(model.model_runs.handed_runs(call))
+        )))[1]
+
     def method_run(self, call: cst.Call) -> str:
         """Where `call` calls a method of an object of a module class that this file or another file of
         the project defines (`model.infer(x)` after `model = Net()`, or of a parameter annotated `net:
@@ -1508,14 +1540,13 @@ class EvalRegions:
         func = call.func
         if type(func) is not cst.Attribute:
             return ""
-        known = self._method_runs.get(id(call))
-        if known is None:
-            known = self._method_runs[id(call)] = (call, self._method_run(func.value, func.attr.value, call))
-        return known[1]
+        return self.model.memo.ask(self._method_runs, id(call), (call, ""), lambda: (call, self._method_run(func.value, func.attr.value, call)))[1]
 
     def _method_run(self, receiver: cst.BaseExpression, name: str, call: cst.Call) -> str:
         model = self.model
         provenance = model.provenance
+        if provenance.built_with_gradient_takers(receiver, call):
+            return ""  # (a renderer handed an SDF network that takes its own gradient: it may differentiate)
         annotated = provenance.annotated_class(receiver, call)
         cls = model.calls.classes.get(provenance.own_class_instance(receiver, call) or annotated or "")
         if cls is not None:
@@ -1574,8 +1605,10 @@ class EvalRegions:
                 where = f"`{name}`, whose callers hand it models in eval mode"
             elif not self.model.loops.is_eval_function(region) and id(region) in self._inference_methods:
                 where = f"`{name}`, whose class holds its models in eval mode only"
-            elif not self.model.loops.is_eval_function(region) and id(region) in self._evaluating_by_use:
+            elif not self.model.loops.is_eval_function(region) and self._evaluating_by_use(region):
                 where = f"`{name}`, whose model outputs never leave it"
+            elif not self.model.loops.is_eval_function(region) and self.engine_evaluation(region):
+                where = f"ignite `Engine` step `{name}`"
             return where, f"decorate `{name}` with `@torch.no_grad()`"
         if isinstance(region, (cst.For, cst.While)):
             return "this evaluation loop", "wrap the loop in `with torch.no_grad():`"
@@ -1623,15 +1656,12 @@ class EvalRegions:
         name (`_differentiated_by_name`), or at a call of it or after the functions that make the call
         return its value (`_differentiated_by_callers`); or of another file of the project, by its
         summary (`trained_calls`)? Named like evaluation, it is training code."""
-        key = id(func)
-        if key not in self._trained:
-            name = self.model.exported_name(func)
-            self._trained[key] = (
-                self._differentiated_by_name(func)
-                or any(self.differentiated_at(site) for site in [*self.model.call_sites().get(func, ()), *self._handed_sites(func)])
-                or (name is not None and self.model.project.trained_elsewhere(name))
-            )
-        return self._trained[key]
+        name = self.model.exported_name(func)
+        return self.model.memo.ask(self._trained, id(func), False, lambda: (
+            self._differentiated_by_name(func)
+            or any(self.differentiated_at(site) for site in [*self.model.call_sites().get(func, ()), *self._handed_sites(func)])
+            or (name is not None and self.model.project.trained_elsewhere(name))
+        ))
 
     def _handed_sites(self, func: cst.FunctionDef) -> list[cst.Call]:
         """The calls of `func` through a parameter: a call of this file hands it, by its name, to a
