@@ -403,7 +403,8 @@ def reward_project(root: Path, suffix: str) -> Path:
 def test_the_callers_analysis_reads_the_callees_summary(tmp_path: Path) -> None:
     """Only the callee's file changes between the runs: `get_reward` returning the output of the
     model it is handed makes the caller's `rewards.append(reward)` a leak (the callee's file has no
-    loop, no needle of any rule: it is read for its summary alone); returning it detached does not.
+    loop, no needle of any rule: it is read for its summary alone); returning it detached and on the
+    host does not (detached alone, the device tensors kept every step would still grow: ML005).
     Cold and warm (the cache keys the caller's findings by the facts it read)."""
     root = reward_project(tmp_path, "")
     for args in (["--no-cache"], [], []):
@@ -411,6 +412,8 @@ def test_the_callers_analysis_reads_the_callees_summary(tmp_path: Path) -> None:
         assert (found["filename"], found["code"], found["location"]["row"]) == (os.path.join(".", "pkg", "train.py"), "ML001", 10)
         assert "`get_reward()` returns `model(batch)`" in found["hint"] and os.path.join("pkg", "rewards.py") in found["hint"]
     (root / "pkg" / "rewards.py").write_text(REWARDS.format(suffix=".detach()"))
+    assert [f["code"] for f in lint(root)] == ["ML005"]
+    (root / "pkg" / "rewards.py").write_text(REWARDS.format(suffix=".detach().cpu()"))
     for args in (["--no-cache"], [], []):
         assert lint(root, *args) == []
     (root / "pkg" / "rewards.py").write_text(REWARDS.format(suffix=""))

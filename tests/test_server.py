@@ -311,13 +311,13 @@ async def test_the_callers_diagnostics_follow_the_callees_facts(client: Language
     [found] = await diagnostics_until(client, uri, lambda d: len(d) == 1)
     assert found.code == "ML001" and found.range.start.line == 9
 
-    rewards.write_text(REWARDS.format(suffix=".detach()"))
+    rewards.write_text(REWARDS.format(suffix=".detach().cpu()"))
     client.workspace_did_change_watched_files(
         types.DidChangeWatchedFilesParams([types.FileEvent(uri=rewards.as_uri(), type=types.FileChangeType.Changed)])
     )
     await diagnostics_until(client, uri, lambda d: d == [])
 
-    open_document(client, rewards.as_uri(), REWARDS.format(suffix=".detach()"))
+    open_document(client, rewards.as_uri(), REWARDS.format(suffix=".detach().cpu()"))
     change_document(client, rewards.as_uri(), REWARDS.format(suffix=""), 2)
     [found] = await diagnostics_until(client, uri, lambda d: len(d) == 1)
     assert found.code == "ML001"
