@@ -753,3 +753,24 @@ def test_a_warm_run_analyses_no_file_again_where_other_files_call_its_functions(
     index = ProjectIndex({"ema.py": {}, "train.py": {"per_step_calls": ["EMA.update"], "imports": {"EMA": [0, "ema.EMA"]}}}, tmp_path)
     entry = index.fact("ema.py", f"{CALLERS}EMA.update")
     assert entry == {"per_step": True} and index.fact("ema.py", f"{CALLERS}EMA.update") is entry
+
+
+def test_an_entry_of_a_parameter_bound_to_itself_is_summarised(tmp_path: Path) -> None:
+    """`defaults = defaults` reaches itself: following the name's bindings to read one of its entries
+    for the function's summary stops there, where it recursed without end."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "config.py").write_text(
+        "def resolve_config(args, defaults={}, model=None):\n"
+        "    config = {}\n"
+        "    defaults = defaults\n"
+        "    if not defaults and model is not None:\n"
+        "        defaults = model.default_cfg\n"
+        '    config["input_size"] = defaults["input_size"]\n'
+        "    return config\n"
+    )
+    (tmp_path / "pkg" / "data.py").write_text(
+        "from pkg.config import resolve_config\n\n\ndef build(args, model):\n"
+        '    return resolve_config(args, model=model)["input_size"]\n'
+    )
+    assert lint(tmp_path, "--no-cache") == []

@@ -2726,7 +2726,13 @@ class Provenance:
         found = []
         for binding in self.reaching_bindings(scope, mapping.value, at):
             value, index = unpacked(binding)
-            found.append(self._entry_scalar(value, key, scope, binding.node, guard) if value is not None and index is None else None)
+            mark = ("entry", id(binding.node), key)
+            if value is None or index is not None or mark in guard:  # a binding that reaches itself (a loop) shows nothing
+                found.append(None)
+                continue
+            guard.add(mark)  # on this path only: a binding reached twice along two paths is asked twice
+            found.append(self._entry_scalar(value, key, scope, binding.node, guard))
+            guard.discard(mark)
         return None if not found or None in found else all(found)
 
     def _passed_device(self, arg: cst.BaseExpression, scope: "Scope", at: cst.CSTNode, guard: set) -> bool:
